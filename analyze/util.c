@@ -1,0 +1,167 @@
+/*
+ * util.c - see util.h.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+kv_seterr(kv_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || err->set)
+		return KV_ERR;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	/* One line, always: a hostile name must not forge a second line. */
+	for (char *p = err->msg; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	err->set = true;
+	return KV_ERR;
+}
+
+void
+kv_clearerr(kv_err *err)
+{
+	err->msg[0] = '\0';
+	err->set = false;
+}
+
+void
+kv_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kvscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p;
+
+	if (size == 0)
+		size = 1;
+	if ((p = malloc(size)) == NULL)
+		kv_fatal("out of memory (%zu bytes)", size);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = calloc(nmemb, size)) == NULL)
+		kv_fatal("out of memory (%zu x %zu bytes)", nmemb, size);
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (nmemb != 0 && size > SIZE_MAX / nmemb)
+		kv_fatal("allocation overflow (%zu x %zu bytes)", nmemb, size);
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = realloc(ptr, nmemb * size)) == NULL)
+		kv_fatal("out of memory (%zu x %zu bytes)", nmemb, size);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *p;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		kv_fatal("bad format string");
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void
+kv_buf_append(kv_buf *b, const void *p, size_t n)
+{
+	KV_GROW(b->data, b->cap, b->len + n + 1);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+kv_buf_printf(kv_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		kv_fatal("bad format string");
+	KV_GROW(b->data, b->cap, b->len + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void
+kv_buf_free(kv_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+int
+kv_strptrcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool
+kv_startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}

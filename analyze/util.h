@@ -1,0 +1,80 @@
+/*
+ * util.h - allocation wrappers, error context and small helpers shared by
+ * every kvscope module.
+ *
+ * Memory: the x* allocators never return NULL; on exhaustion they print one
+ * line and exit with status 2 (a tool failure).  Pointers they return are
+ * owned by the caller and released with free().
+ *
+ * Errors: functions that can fail on bad input return an int status
+ * (KV_OK, or KV_ERR) and leave a one-line message in a kv_err.  The message
+ * names the file and, where there is one, the field, so that main() can
+ * print "kvscope: <message>" and exit 2.  Findings about the cluster are
+ * never reported through kv_err: they are data.
+ */
+#ifndef KV_UTIL_H
+#define KV_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KV_OK 0
+#define KV_ERR (-1)
+
+#define KV_ERR_MAX 1024
+
+typedef struct kv_err {
+	char msg[KV_ERR_MAX];
+	bool set;
+} kv_err;
+
+/* Record the first error only: later calls keep the original message, which
+ * is the one closest to the cause.  Always returns KV_ERR. */
+int kv_seterr(kv_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void kv_clearerr(kv_err *err);
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a fresh buffer owned by the caller. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print "kvscope: <msg>" and exit(2). */
+void kv_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+/* Grow a dynamic array: ensures room for at least need elements. */
+#define KV_GROW(arr, cap, need)                                        \
+	do {                                                           \
+		if ((size_t)(need) > (cap)) {                          \
+			size_t kv_nc_ = (cap) ? (cap) * 2 : 8;         \
+			while (kv_nc_ < (size_t)(need))                \
+				kv_nc_ *= 2;                           \
+			(arr) = xreallocarray((arr), kv_nc_,           \
+			    sizeof(*(arr)));                           \
+			(cap) = kv_nc_;                                \
+		}                                                      \
+	} while (0)
+
+/* Growable byte buffer. */
+typedef struct kv_buf {
+	char *data;
+	size_t len, cap;
+} kv_buf;
+void kv_buf_append(kv_buf *b, const void *p, size_t n);
+void kv_buf_printf(kv_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void kv_buf_free(kv_buf *b);
+
+/* qsort comparator for arrays of const char * (strcmp order). */
+int kv_strptrcmp(const void *a, const void *b);
+
+/* true when s starts with prefix. */
+bool kv_startswith(const char *s, const char *prefix);
+
+#endif
