@@ -1,0 +1,126 @@
+# kvscope - offline KubeVirt live-migration analysis.
+#
+#   make            build ./kvscope
+#   make check      build with ASan+UBSan and run every test (the CI command)
+#   make report     render the bundled sample into out/
+#   make deps       install the Debian packages the build needs
+#   make bench      scale benchmark (see README)
+#   make install    PREFIX=/usr/local
+#
+# Dependencies come from pkg-config; `make check` and `make report` run
+# `make deps` by themselves when a library is missing.
+
+PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0
+TEST_PKGS := cmocka
+PREFIX    ?= /usr/local
+SHARED    ?= ../shared
+SAMPLE    ?= samples/mixed
+VERSION   := 0.1.0
+
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+KV_WARN   := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+             -Wmissing-prototypes -Wno-unused-parameter
+KV_CPPFLAGS = -std=c11 -D_GNU_SOURCE -DKV_VERSION='"$(VERSION)"' \
+             -Ianalyze -Irender -Icli \
+             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+KV_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=all
+
+LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c))
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+
+BUILD     := build
+OBJ       := $(LIB_SRC:%.c=$(BUILD)/rel/%.o) $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
+ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_BIN  := $(BUILD)/asan/kvscope
+TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
+HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
+
+.PHONY: all check check-run report deps ensure-deps install clean bench \
+        unit e2e cpudb fuzz
+
+all: kvscope
+
+kvscope: $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(KV_LIBS)
+
+$(BUILD)/rel/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/asan/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) -c -o $@ $<
+
+$(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
+	$(CC) $(SAN) -o $@ $^ $(KV_LIBS)
+
+$(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/kvtest.h $(ASAN_LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
+	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
+
+# --- dependencies -----------------------------------------------------------
+
+DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
+            libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
+            libcmocka-dev fonts-dejavu-core poppler-utils jq python3 \
+            libxml2-utils
+
+deps:
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$SUDO apt-get update -qq && \
+	$$SUDO apt-get install -y -qq --no-install-recommends $(DEB_PKGS) && \
+	if ! command -v kubectl >/dev/null 2>&1; then \
+		$$SUDO apt-get install -y -qq --no-install-recommends kubernetes-client; \
+	fi
+
+ensure-deps:
+	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v jq >/dev/null \
+	    && command -v pdffonts >/dev/null || $(MAKE) --no-print-directory deps
+
+# --- tests ------------------------------------------------------------------
+
+check: ensure-deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(ASAN_BIN) $(TEST_BIN) kvscope
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    KVSCOPE=$(ASAN_BIN) SHARED=$(SHARED) \
+	    tests/run.sh $(TEST_BIN)
+
+unit: $(TEST_BIN)
+	@for t in $(TEST_BIN); do $$t || exit 1; done
+
+# --- products ---------------------------------------------------------------
+
+report: ensure-deps
+	@$(MAKE) --no-print-directory kvscope
+	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output out
+	@echo "report written to out/ (open out/report.html)"
+
+# Regenerate the built-in CPU-model table from the shared libvirt cpu_map.
+cpudb: $(BUILD)/rel/tools/gen-cpudb
+	$(BUILD)/rel/tools/gen-cpudb $(SHARED)/data/libvirt-cpu_map \
+	    $(SHARED)/data/qemu-10.0-q35-cpu-models.json > analyze/cpudb_builtin.c.tmp
+	mv analyze/cpudb_builtin.c.tmp analyze/cpudb_builtin.c
+
+$(BUILD)/rel/tools/gen-cpudb: tools/gen-cpudb.c analyze/cpumap.c analyze/util.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -DKV_CPUDB_GENERATOR -o $@ \
+	    tools/gen-cpudb.c analyze/cpumap.c analyze/util.c $(KV_LIBS)
+
+install: kvscope
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 kvscope $(DESTDIR)$(PREFIX)/bin/kvscope
+	install -m 0755 snapshot/kvscope-collect $(DESTDIR)$(PREFIX)/bin/kvscope-collect
+	ln -sf kvscope-collect $(DESTDIR)$(PREFIX)/bin/kubectl-kvscope_collect
+
+clean:
+	rm -rf $(BUILD) kvscope out
