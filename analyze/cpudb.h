@@ -6,7 +6,7 @@
  *  - the built-in table (cpudb_builtin.c), generated at build time by
  *    tools/gen-cpudb from a libvirt cpu_map directory and QEMU's q35
  *    expansion (see Makefile target `cpudb`), and committed;
- *  - a snapshot's own libvirt/cpu_map/*.xml, read at run time from memory
+ *  - a snapshot's own libvirt/cpu_map/ XML files, read at run time from memory
  *    buffers (an archive member is never written to disk).
  *
  * Both go through cpumap_builder: add every x86_*.xml file, then finish,

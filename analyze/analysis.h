@@ -1,0 +1,191 @@
+/*
+ * analysis.h - everything kvscope concludes about a snapshot.
+ *
+ * kv_analyze() applies KubeVirt's rules (../shared/spec/rules-kubevirt.md)
+ * to a loaded model and fills a kv_analysis, the single source every
+ * writer draws from (findings.json, HTML, SVG, PDF, terminal).  Lists are
+ * already in findings.md order.  The analysis borrows the model (which must
+ * outlive it) and owns everything else; kv_analysis_free() releases it.
+ * Node references are indexes into model->nodes.
+ */
+#ifndef KV_ANALYSIS_H
+#define KV_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitset.h"
+#include "cpudb.h"
+#include "model.h"
+#include "rules.h"
+
+typedef struct kv_config {
+	const char *cpu_model;		/* "" when unset */
+	const char *eviction;
+	int64_t parallel_cluster, parallel_node;
+	int64_t bandwidth_mibps;	/* 0 = unlimited */
+	int64_t completion_per_gib, progress_timeout;
+	int64_t unschedulable_timeout, pending_timeout;
+	size_t nobsolete;
+	const char **obsolete;		/* sorted */
+	/* derived */
+	const char *domain;		/* node.kubevirt.io | node.virtualization.deckhouse.io */
+	const char *kv_prefix;		/* "kubevirt.io/" or the DVP rewrite */
+	bool gate_hyperv_strict, gate_vgpu;
+	const char *default_iface;	/* "bridge" unless configured */
+	int64_t assumed_mibps;		/* drain estimate when unlimited */
+} kv_config;
+
+typedef struct kv_nodeinfo {
+	bool kubevirt, schedulable;
+	const char *vendor;		/* NULL */
+	size_t nvendors;
+	const char *host_model;		/* NULL */
+	int cls;			/* class index or -1 */
+	int level;			/* -1 = null */
+	bool avx2, avx512f;
+	size_t nvmis;			/* running VMIs */
+	int64_t free_memory;		/* allocatable - launcher requests; -1 */
+} kv_nodeinfo;
+
+typedef struct kv_class {
+	char id[16];
+	size_t nnodes;
+	size_t *nodes;			/* sorted by name */
+	const char *vendor, *host_model;
+	size_t nreq;
+	const char **req;		/* sorted */
+	int level;
+	bool avx2, avx512f;
+} kv_class;
+
+typedef struct kv_pair {
+	size_t src, tgt;
+	bool ok;
+	size_t nmissing;
+	const char **missing;		/* label keys, sorted */
+} kv_pair;
+
+typedef struct kv_named {
+	const char *model;
+	const cpudb_model *info;	/* NULL when unknown */
+	size_t nnodes;
+	size_t *nodes;			/* sorted by name */
+} kv_named;
+
+typedef struct kv_scope {
+	char *name;			/* "all", "vendor:Intel" */
+	kv_bits nodes;			/* over model->nodes */
+	size_t nnodes;
+	size_t ncommon;
+	const char **common;
+	size_t nbest;
+	const char **best;
+} kv_scope;
+
+typedef struct kv_tradeoff {
+	size_t scope;
+	const char *tier;
+	size_t nodes, of;
+	size_t nexcluded;
+	size_t *excluded;		/* node indexes, sorted by name */
+	size_t nmodels;
+	const char **models;
+} kv_tradeoff;
+
+enum kv_verdict {
+	V_OK, V_NOT_RUNNING, V_BLOCKED, V_NO_TARGET, V_WILL_FAIL, V_STUCK,
+	V_COUNT
+};
+extern const char *const kv_verdict_names[V_COUNT];
+
+typedef struct kv_issue {
+	const kv_rule *rule;
+	char *message;
+} kv_issue;
+
+typedef struct kv_vmires {
+	const kv_vmi *vmi;
+	const char *mode;		/* host-model | host-passthrough | named */
+	const char *model;
+	enum kv_verdict verdict;
+	size_t nblockers, nwarnings;
+	kv_issue *blockers, *warnings;	/* sorted by code */
+	bool mismatch;
+	kv_labels selectors;		/* owned array, sorted */
+	kv_affinity extra_affinity;	/* obsolete / forbid DoesNotExist */
+	size_t ncpu_targets, ntargets;
+	size_t *cpu_targets, *targets;	/* node indexes, by name */
+	const char *outcome;
+	int64_t after;			/* -1 = null */
+	const char *method;
+	int64_t completion_timeout;
+	const char *eviction;
+	const char *on_drain;
+	int64_t memory;			/* bytes to move */
+	const kv_pod *source_pod;
+	const char *policy;		/* matching MigrationPolicy or NULL */
+} kv_vmires;
+
+typedef struct kv_drain {
+	size_t node;
+	size_t vmis, migrate, block, shutdown, external;
+	size_t nblocking;
+	const char **blocking;		/* VMI names, sorted */
+	int64_t memory;
+	int64_t seconds;
+} kv_drain;
+
+typedef struct kv_summary {
+	size_t nodes, kubevirt_nodes, classes, vmis, running;
+	size_t verdicts[V_COUNT];
+	size_t mismatch;
+} kv_summary;
+
+typedef struct kv_analysis {
+	const kv_model *m;
+	const cpudb *db;		/* snapshot map or built-in */
+	const char *cpu_model_source;	/* "snapshot" | "builtin" */
+	kv_config cfg;
+	char **warnings;		/* snapshot.warnings */
+	size_t nwarnings;
+
+	kv_nodeinfo *nodes;		/* parallel to m->nodes */
+	size_t nclasses;
+	kv_class *classes;
+	size_t npairs;
+	kv_pair *pairs;
+	size_t nnamed;
+	kv_named *named;
+	size_t nscopes;
+	kv_scope *scopes;
+	size_t ntradeoff;
+	kv_tradeoff *tradeoff;
+	size_t nvmis;
+	kv_vmires *vmis;		/* parallel to m->vmis */
+	size_t ndrain;
+	kv_drain *drain;
+	kv_summary summary;
+
+	struct kv_index *index;		/* label -> node bitsets */
+} kv_analysis;
+
+int kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err);
+void kv_analysis_free(kv_analysis *a);
+
+/* The model data of a named CPU model: the snapshot's map first, then the
+ * built-in table; NULL when neither knows it. */
+const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
+
+/* Sub-steps, in the order kv_analyze runs them (cpu.c, vmi.c, drain.c). */
+void kv_cpu_analyze(kv_analysis *a);
+void kv_vmis_analyze(kv_analysis *a);
+void kv_drain_analyze(kv_analysis *a);
+
+/* The label domain's key for a CPU label, e.g. kv_cpu_key(a,
+ * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */
+const char *kv_cpu_key(const kv_analysis *a, const char *kind,
+    const char *name);
+
+#endif

@@ -1,0 +1,514 @@
+/*
+ * cpu.c - the CPU compatibility engine (rules-kubevirt.md §1-§2,
+ * findings.md: nodes CPU fields, cpuClasses, hostModelPairs, namedModels,
+ * tradeoff).
+ *
+ * Nodes with identical CPU labels form a class; pairs and intersections are
+ * computed per class, so the work grows with the number of classes, not
+ * with nodes squared.  Named models are bitsets over classes.
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "index.h"
+
+static const char *const cpu_kinds[] = {
+	"cpu-feature", "cpu-model", "cpu-model-migration", "host-model-cpu",
+	"host-model-required-features", "cpu-vendor",
+};
+#define NKINDS (sizeof(cpu_kinds) / sizeof(cpu_kinds[0]))
+
+const char *
+kv_cpu_key(const kv_analysis *a, const char *kind, const char *name)
+{
+	char *s = xasprintf("%s.%s/%s", kind, a->cfg.domain, name);
+	const char *k = kv_intern_str(a->m->strs, s);
+
+	free(s);
+	return k;
+}
+
+/* The kind of CPU label key is, or -1; *rest gets the part after '/'. */
+static int
+cpu_kind(const kv_analysis *a, const char *key, const char **rest)
+{
+	const char *dot = strchr(key, '.'), *slash;
+	size_t dlen = strlen(a->cfg.domain);
+
+	if (dot == NULL)
+		return -1;
+	if (strncmp(dot + 1, a->cfg.domain, dlen) != 0 || dot[1 + dlen] != '/')
+		return -1;
+	slash = dot + 1 + dlen;
+	for (size_t i = 0; i < NKINDS; i++)
+		if ((size_t)(dot - key) == strlen(cpu_kinds[i]) &&
+		    strncmp(key, cpu_kinds[i], (size_t)(dot - key)) == 0) {
+			*rest = slash + 1;
+			return (int)i;
+		}
+	return -1;
+}
+
+enum { K_FEATURE, K_MODEL, K_MIGRATION, K_HOSTMODEL, K_REQUIRED, K_VENDOR };
+
+const cpudb_model *
+kv_cpu_lookup(const kv_analysis *a, const char *model)
+{
+	const cpudb_model *cm = NULL;
+
+	if (a->m->cpumap != NULL)
+		cm = cpudb_find(a->m->cpumap, model);
+	if (cm == NULL)
+		cm = cpudb_find(cpudb_builtin(), model);
+	return cm;
+}
+
+typedef struct feat_arg {
+	const kv_analysis *a;
+	const kv_labels *labels;
+} feat_arg;
+
+static bool
+node_has_feature(const char *feature, void *arg)
+{
+	feat_arg *fa = arg;
+	char *k = xasprintf("cpu-feature.%s/%s", fa->a->cfg.domain, feature);
+	const char *v = kv_labels_get(fa->labels, k);
+
+	free(k);
+	return v != NULL && strcmp(v, "true") == 0;
+}
+
+static void
+node_facts(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	char *sched = xasprintf("%sschedulable", a->cfg.kv_prefix);
+
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const kv_node *n = &m->nodes[i];
+		kv_nodeinfo *ni = &a->nodes[i];
+		const char *v;
+		feat_arg fa = { a, &n->labels };
+
+		ni->cls = -1;
+		ni->level = -1;
+		v = kv_labels_get(&n->labels, sched);
+		ni->schedulable = v != NULL && strcmp(v, "true") == 0 &&
+		    !n->unschedulable;
+		for (size_t j = 0; j < n->labels.n; j++) {
+			const char *rest;
+			int k = cpu_kind(a, n->labels.v[j].key, &rest);
+
+			if (k < 0)
+				continue;
+			ni->kubevirt = true;
+			if (k == K_VENDOR) {
+				if (ni->vendor == NULL)
+					ni->vendor = kv_intern_str(m->strs,
+					    rest);
+				ni->nvendors++;
+			} else if (k == K_HOSTMODEL && ni->host_model == NULL)
+				ni->host_model = kv_intern_str(m->strs, rest);
+		}
+		if (ni->kubevirt) {
+			ni->level = cpudb_level(node_has_feature, &fa);
+			ni->avx2 = node_has_feature("avx2", &fa);
+			ni->avx512f = node_has_feature("avx512f", &fa);
+		}
+	}
+	free(sched);
+	for (size_t i = 0; i < m->nvmis; i++) {
+		const kv_vmi *v = &m->vmis[i];
+		const kv_node *n;
+
+		if (strcmp(v->phase, "Running") == 0 &&
+		    (n = kv_model_node(m, v->node)) != NULL)
+			a->nodes[n - m->nodes].nvmis++;
+	}
+}
+
+/* --- classes ------------------------------------------------------------------ */
+
+static char *
+class_key(const kv_analysis *a, const kv_node *n)
+{
+	kv_buf b = {0};
+	const char *rest;
+
+	for (size_t j = 0; j < n->labels.n; j++)
+		if (cpu_kind(a, n->labels.v[j].key, &rest) >= 0) {
+			kv_buf_append(&b, n->labels.v[j].key,
+			    strlen(n->labels.v[j].key) + 1);
+			kv_buf_append(&b, n->labels.v[j].value,
+			    strlen(n->labels.v[j].value) + 1);
+		}
+	/* NULs separate the parts; make it a printable unique string */
+	for (size_t i = 0; i < b.len; i++)
+		if (b.data[i] == '\0')
+			b.data[i] = '\n';
+	return b.data ? b.data : xstrdup("");
+}
+
+static const kv_analysis *sort_a;
+
+static int
+class_cmp(const void *x, const void *y)
+{
+	const kv_class *p = x, *q = y;
+
+	if (p->nnodes != q->nnodes)
+		return p->nnodes > q->nnodes ? -1 : 1;
+	return strcmp(sort_a->m->nodes[p->nodes[0]].name,
+	    sort_a->m->nodes[q->nodes[0]].name);
+}
+
+static void
+build_classes(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, free,
+	    NULL);
+	size_t cap = 0;
+
+	for (size_t i = 0; i < m->nnodes; i++) {
+		kv_class *c;
+		char *key;
+		gpointer slot;
+
+		if (!a->nodes[i].kubevirt)
+			continue;
+		key = class_key(a, &m->nodes[i]);
+		if (g_hash_table_lookup_extended(seen, key, NULL, &slot)) {
+			c = &a->classes[GPOINTER_TO_SIZE(slot)];
+			free(key);
+		} else {
+			KV_GROW(a->classes, cap, a->nclasses + 1);
+			c = &a->classes[a->nclasses];
+			memset(c, 0, sizeof(*c));
+			g_hash_table_insert(seen, key,
+			    GSIZE_TO_POINTER(a->nclasses));
+			a->nclasses++;
+		}
+		c->nodes = xreallocarray(c->nodes, c->nnodes + 1,
+		    sizeof(size_t));
+		c->nodes[c->nnodes++] = i;
+	}
+	g_hash_table_destroy(seen);
+	sort_a = a;
+	qsort(a->classes, a->nclasses, sizeof(kv_class), class_cmp);
+	for (size_t ci = 0; ci < a->nclasses; ci++) {
+		kv_class *c = &a->classes[ci];
+		const kv_node *n = &m->nodes[c->nodes[0]];
+		const kv_nodeinfo *ni = &a->nodes[c->nodes[0]];
+		size_t rcap = 0;
+
+		snprintf(c->id, sizeof(c->id), "C%zu", ci + 1);
+		c->vendor = ni->vendor;
+		c->host_model = ni->host_model;
+		c->level = ni->level;
+		c->avx2 = ni->avx2;
+		c->avx512f = ni->avx512f;
+		for (size_t j = 0; j < n->labels.n; j++) {
+			const char *rest;
+
+			if (cpu_kind(a, n->labels.v[j].key, &rest) ==
+			    K_REQUIRED) {
+				KV_GROW(c->req, rcap, c->nreq + 1);
+				c->req[c->nreq++] = kv_intern_str(m->strs,
+				    rest);
+			}
+		}
+		qsort(c->req, c->nreq, sizeof(char *), kv_strptrcmp);
+		for (size_t k = 0; k < c->nnodes; k++)
+			a->nodes[c->nodes[k]].cls = (int)ci;
+	}
+}
+
+static bool
+class_has(const kv_analysis *a, const kv_class *c, const char *key)
+{
+	const char *v = kv_labels_get(&a->m->nodes[c->nodes[0]].labels, key);
+
+	return v != NULL && strcmp(v, "true") == 0;
+}
+
+static void
+build_pairs(kv_analysis *a)
+{
+	a->pairs = xcalloc(a->nclasses * a->nclasses + 1, sizeof(kv_pair));
+	for (size_t s = 0; s < a->nclasses; s++) {
+		const kv_class *src = &a->classes[s];
+
+		for (size_t t = 0; t < a->nclasses; t++) {
+			const kv_class *tgt = &a->classes[t];
+			kv_pair *p = &a->pairs[a->npairs++];
+			const char **miss = xcalloc(src->nreq + 3,
+			    sizeof(char *));
+			const char *k;
+
+			p->src = s;
+			p->tgt = t;
+			p->missing = miss;
+			if (src->host_model == NULL) {
+				/* KubeVirt creates no target pod at all. */
+				p->ok = false;
+				continue;
+			}
+			k = kv_cpu_key(a, "cpu-model-migration",
+			    src->host_model);
+			if (!class_has(a, tgt, k))
+				miss[p->nmissing++] = k;
+			for (size_t f = 0; f < src->nreq; f++) {
+				k = kv_cpu_key(a, "cpu-feature", src->req[f]);
+				if (!class_has(a, tgt, k))
+					miss[p->nmissing++] = k;
+			}
+			if (src->vendor != NULL) {
+				k = kv_cpu_key(a, "cpu-vendor", src->vendor);
+				if (!class_has(a, tgt, k))
+					miss[p->nmissing++] = k;
+			}
+			qsort(miss, p->nmissing, sizeof(char *), kv_strptrcmp);
+			p->ok = p->nmissing == 0;
+		}
+	}
+}
+
+/* --- named models --------------------------------------------------------------- */
+
+static bool
+is_obsolete(const kv_analysis *a, const char *model)
+{
+	return bsearch(&model, a->cfg.obsolete, a->cfg.nobsolete,
+	    sizeof(char *), kv_strptrcmp) != NULL;
+}
+
+static int
+named_cmp(const void *x, const void *y)
+{
+	const kv_named *p = x, *q = y;
+
+	if (p->nnodes != q->nnodes)
+		return p->nnodes > q->nnodes ? -1 : 1;
+	return strcmp(p->model, q->model);
+}
+
+static void
+build_named(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	GHashTable *byname = g_hash_table_new(g_direct_hash, g_direct_equal);
+	size_t cap = 0;
+
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const kv_node *n = &m->nodes[i];
+
+		if (!a->nodes[i].kubevirt)
+			continue;
+		for (size_t j = 0; j < n->labels.n; j++) {
+			const char *rest, *name;
+			kv_named *nm;
+			gpointer slot;
+
+			if (cpu_kind(a, n->labels.v[j].key, &rest) != K_MODEL ||
+			    strcmp(n->labels.v[j].value, "true") != 0)
+				continue;
+			name = kv_intern_str(m->strs, rest);
+			if (g_hash_table_lookup_extended(byname, name, NULL,
+			    &slot))
+				nm = &a->named[GPOINTER_TO_SIZE(slot)];
+			else {
+				KV_GROW(a->named, cap, a->nnamed + 1);
+				nm = &a->named[a->nnamed];
+				memset(nm, 0, sizeof(*nm));
+				nm->model = name;
+				nm->info = kv_cpu_lookup(a, name);
+				g_hash_table_insert(byname, (gpointer)name,
+				    GSIZE_TO_POINTER(a->nnamed));
+				a->nnamed++;
+			}
+			nm->nodes = xreallocarray(nm->nodes, nm->nnodes + 1,
+			    sizeof(size_t));
+			nm->nodes[nm->nnodes++] = i;
+		}
+	}
+	g_hash_table_destroy(byname);
+	qsort(a->named, a->nnamed, sizeof(kv_named), named_cmp);
+}
+
+/* How many nodes of scope s can run model nm. */
+static size_t
+named_in_scope(const kv_named *nm, const kv_scope *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nm->nnodes; i++)
+		n += kv_bits_test(&s->nodes, nm->nodes[i]);
+	return n;
+}
+
+static void
+scope_common_best(kv_analysis *a, kv_scope *s)
+{
+	int best_level = -1;
+	size_t best_feat = 0;
+
+	s->common = xcalloc(a->nnamed + 1, sizeof(char *));
+	s->best = xcalloc(a->nnamed + 1, sizeof(char *));
+	if (s->nnodes == 0)
+		return;
+	for (size_t i = 0; i < a->nnamed; i++) {
+		const kv_named *nm = &a->named[i];
+
+		if (is_obsolete(a, nm->model) ||
+		    named_in_scope(nm, s) != s->nnodes)
+			continue;
+		s->common[s->ncommon++] = nm->model;
+		if (nm->info == NULL)
+			continue;
+		if (nm->info->level > best_level || (nm->info->level ==
+		    best_level && nm->info->nfeatures_novmx > best_feat)) {
+			best_level = nm->info->level;
+			best_feat = nm->info->nfeatures_novmx;
+			s->nbest = 0;
+		}
+		if (nm->info->level == best_level &&
+		    nm->info->nfeatures_novmx == best_feat)
+			s->best[s->nbest++] = nm->model;
+	}
+	qsort(s->common, s->ncommon, sizeof(char *), kv_strptrcmp);
+	qsort(s->best, s->nbest, sizeof(char *), kv_strptrcmp);
+}
+
+static void
+build_scopes(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	const char **vendors = xcalloc(m->nnodes + 1, sizeof(char *));
+	size_t nv = 0;
+
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const char *v = a->nodes[i].vendor;
+		bool dup = false;
+
+		if (!a->nodes[i].kubevirt || v == NULL)
+			continue;
+		for (size_t j = 0; j < nv && !dup; j++)
+			dup = vendors[j] == v;
+		if (!dup)
+			vendors[nv++] = v;
+	}
+	qsort(vendors, nv, sizeof(char *), kv_strptrcmp);
+	a->scopes = xcalloc(nv + 1, sizeof(kv_scope));
+	for (size_t si = 0; si <= nv; si++) {
+		kv_scope *s = &a->scopes[a->nscopes++];
+
+		s->name = si == 0 ? xstrdup("all") :
+		    xasprintf("vendor:%s", vendors[si - 1]);
+		kv_bits_init(&s->nodes, m->nnodes);
+		for (size_t i = 0; i < m->nnodes; i++)
+			if (a->nodes[i].kubevirt && (si == 0 ||
+			    a->nodes[i].vendor == vendors[si - 1])) {
+				kv_bits_set(&s->nodes, i);
+				s->nnodes++;
+			}
+		scope_common_best(a, s);
+	}
+	free(vendors);
+}
+
+/* --- trade-off table -------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int min_level;
+	bool avx2, avx512;
+} tiers[] = {
+	{ "any", 1, false, false },
+	{ "x86-64-v2", 2, false, false },
+	{ "x86-64-v3", 3, false, false },
+	{ "avx2", 0, true, false },
+	{ "x86-64-v4", 4, false, false },
+};
+
+static bool
+in_tier(const cpudb_model *cm, size_t t)
+{
+	if (cm == NULL)
+		return false;
+	if (tiers[t].avx2)
+		return cm->avx2;
+	return cm->level >= tiers[t].min_level;
+}
+
+static void
+build_tradeoff(kv_analysis *a)
+{
+	size_t ntiers = sizeof(tiers) / sizeof(tiers[0]);
+
+	a->tradeoff = xcalloc(a->nscopes * ntiers + 1, sizeof(kv_tradeoff));
+	for (size_t si = 0; si < a->nscopes; si++) {
+		const kv_scope *s = &a->scopes[si];
+
+		for (size_t t = 0; t < ntiers; t++) {
+			kv_tradeoff *to = &a->tradeoff[a->ntradeoff++];
+			kv_bits covered;
+
+			to->scope = si;
+			to->tier = tiers[t].name;
+			to->of = s->nnodes;
+			to->models = xcalloc(a->nnamed + 1, sizeof(char *));
+			for (size_t i = 0; i < a->nnamed; i++) {
+				const kv_named *nm = &a->named[i];
+				size_t n;
+
+				if (!in_tier(nm->info, t) ||
+				    is_obsolete(a, nm->model))
+					continue;
+				n = named_in_scope(nm, s);
+				if (n == 0 || n < to->nodes)
+					continue;
+				if (n > to->nodes) {
+					to->nodes = n;
+					to->nmodels = 0;
+				}
+				to->models[to->nmodels++] = nm->model;
+			}
+			qsort(to->models, to->nmodels, sizeof(char *),
+			    kv_strptrcmp);
+			to->excluded = xcalloc(s->nnodes + 1, sizeof(size_t));
+			if (to->nodes == 0)
+				continue;
+			kv_bits_init(&covered, a->m->nnodes);
+			for (size_t i = 0; i < a->nnamed; i++) {
+				const kv_named *nm = &a->named[i];
+
+				for (size_t k = 0; k < to->nmodels; k++)
+					if (to->models[k] == nm->model)
+						for (size_t j = 0; j < nm->nnodes;
+						    j++)
+							kv_bits_set(&covered,
+							    nm->nodes[j]);
+			}
+			KV_BITS_FOREACH(&s->nodes, n)
+				if (!kv_bits_test(&covered, n))
+					to->excluded[to->nexcluded++] = n;
+			kv_bits_free(&covered);
+		}
+	}
+}
+
+void
+kv_cpu_analyze(kv_analysis *a)
+{
+	sort_a = a;
+	node_facts(a);
+	build_classes(a);
+	build_pairs(a);
+	build_named(a);
+	build_scopes(a);
+	build_tradeoff(a);
+}

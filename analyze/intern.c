@@ -1,0 +1,76 @@
+/*
+ * intern.c - see intern.h.
+ */
+#include "intern.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct kv_intern {
+	GStringChunk *chunk;
+	GHashTable *set;	/* canonical string -> itself */
+};
+
+kv_intern *
+kv_intern_new(void)
+{
+	kv_intern *t = xcalloc(1, sizeof(*t));
+
+	t->chunk = g_string_chunk_new(1 << 16);
+	t->set = g_hash_table_new(g_str_hash, g_str_equal);
+	return t;
+}
+
+void
+kv_intern_free(kv_intern *t)
+{
+	if (t == NULL)
+		return;
+	g_hash_table_destroy(t->set);
+	g_string_chunk_free(t->chunk);
+	free(t);
+}
+
+const char *
+kv_intern_str(kv_intern *t, const char *s)
+{
+	const char *c = g_hash_table_lookup(t->set, s);
+
+	if (c == NULL) {
+		c = g_string_chunk_insert(t->chunk, s);
+		g_hash_table_add(t->set, (gpointer)c);
+	}
+	return c;
+}
+
+const char *
+kv_intern_strn(kv_intern *t, const char *s, size_t n)
+{
+	char small[256];
+	char *tmp;
+	const char *c;
+
+	if (n < sizeof(small)) {
+		memcpy(small, s, n);
+		small[n] = '\0';
+		return kv_intern_str(t, small);
+	}
+	tmp = xstrndup(s, n);
+	c = kv_intern_str(t, tmp);
+	free(tmp);
+	return c;
+}
+
+const char *
+kv_intern_lookup(kv_intern *t, const char *s)
+{
+	return g_hash_table_lookup(t->set, s);
+}
+
+size_t
+kv_intern_count(const kv_intern *t)
+{
+	return g_hash_table_size(t->set);
+}

@@ -1,0 +1,259 @@
+/*
+ * jget.c - see jget.h.
+ */
+#include "jget.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantity.h"
+
+static const char *
+jtype_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "a list";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
+	}
+}
+
+static const char *
+want_name(int type)
+{
+	switch (type) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "a list";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "a whole number";
+	case JSON_TRUE:
+		return "true or false";
+	default:
+		return "a value";
+	}
+}
+
+int
+jerr(jctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return kv_seterr(c->err, "%s: %s%s: %s", c->what ? c->what : "object",
+	    c->where, path, msg);
+}
+
+void
+jname(jctx *c, const char *name)
+{
+	snprintf(c->whatbuf, sizeof(c->whatbuf), "item %zu (%s)", c->index,
+	    name);
+	c->what = c->whatbuf;
+}
+
+void
+jwhere(jctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->where, sizeof(c->where), fmt, ap);
+	va_end(ap);
+}
+
+static bool
+type_ok(json_t *v, int type)
+{
+	if (type < 0)
+		return true;
+	if (type == JSON_TRUE)
+		return json_is_boolean(v);
+	if (type == JSON_INTEGER)
+		return json_is_integer(v);
+	return (int)json_typeof(v) == type;
+}
+
+int
+jget(jctx *c, json_t *o, const char *path, int type, json_t **out)
+{
+	const char *p = path, *dot;
+	json_t *cur = o;
+	char key[128];
+
+	*out = NULL;
+	while (cur != NULL) {
+		size_t n;
+
+		dot = strchr(p, '.');
+		n = dot ? (size_t)(dot - p) : strlen(p);
+		if (n >= sizeof(key))
+			n = sizeof(key) - 1;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		if (!json_is_object(cur))
+			return jerr(c, path, "expected an object on the way, "
+			    "got %s", jtype_name(cur));
+		cur = json_object_get(cur, key);
+		if (cur == NULL || json_is_null(cur))
+			return KV_OK;
+		if (dot == NULL)
+			break;
+		p = dot + 1;
+	}
+	if (!type_ok(cur, type))
+		return jerr(c, path, "expected %s, got %s", want_name(type),
+		    jtype_name(cur));
+	*out = cur;
+	return KV_OK;
+}
+
+int
+jstr(jctx *c, json_t *o, const char *path, const char **out)
+{
+	json_t *v;
+
+	*out = NULL;
+	if (jget(c, o, path, JSON_STRING, &v) != KV_OK)
+		return KV_ERR;
+	if (v != NULL)
+		*out = kv_intern_strn(c->strs, json_string_value(v),
+		    json_string_length(v));
+	return KV_OK;
+}
+
+int
+jbool(jctx *c, json_t *o, const char *path, int *out)
+{
+	json_t *v;
+
+	*out = -1;
+	if (jget(c, o, path, JSON_TRUE, &v) != KV_OK)
+		return KV_ERR;
+	if (v != NULL)
+		*out = json_is_true(v);
+	return KV_OK;
+}
+
+int
+jint(jctx *c, json_t *o, const char *path, int64_t *out)
+{
+	json_t *v;
+
+	*out = -1;
+	if (jget(c, o, path, JSON_INTEGER, &v) != KV_OK)
+		return KV_ERR;
+	if (v != NULL) {
+		if (json_integer_value(v) < 0)
+			return jerr(c, path, "expected a non-negative number");
+		*out = json_integer_value(v);
+	}
+	return KV_OK;
+}
+
+/* Quantities come as strings ("4Gi") or, rarely, bare numbers. */
+int
+jquantity(jctx *c, json_t *o, const char *path, int64_t *out)
+{
+	json_t *v;
+	kv_err qerr = {0};
+	char num[64];
+	const char *s;
+
+	*out = -1;
+	if (jget(c, o, path, -1, &v) != KV_OK || v == NULL)
+		return c->err->set ? KV_ERR : KV_OK;
+	if (json_is_integer(v)) {
+		snprintf(num, sizeof(num), "%lld",
+		    (long long)json_integer_value(v));
+		s = num;
+	} else if (json_is_string(v))
+		s = json_string_value(v);
+	else
+		return jerr(c, path, "expected a quantity, got %s",
+		    jtype_name(v));
+	if (kv_quantity_parse(s, out, &qerr) != KV_OK)
+		return jerr(c, path, "%s", qerr.msg);
+	return KV_OK;
+}
+
+static int
+label_cmp(const void *a, const void *b)
+{
+	return strcmp(((const kv_label *)a)->key, ((const kv_label *)b)->key);
+}
+
+int
+jlabels(jctx *c, json_t *o, const char *path, kv_labels *out)
+{
+	json_t *v, *val;
+	const char *key;
+	size_t i = 0;
+
+	out->n = 0;
+	out->v = NULL;
+	if (jget(c, o, path, JSON_OBJECT, &v) != KV_OK || v == NULL)
+		return c->err->set ? KV_ERR : KV_OK;
+	if (json_object_size(v) > c->lim->labels)
+		return jerr(c, path, "%zu entries, more than the limit of %llu "
+		    "(KVSCOPE_MAX_LABELS)", json_object_size(v),
+		    (unsigned long long)c->lim->labels);
+	out->v = xcalloc(json_object_size(v), sizeof(kv_label));
+	json_object_foreach(v, key, val) {
+		if (!json_is_string(val)) {
+			free(out->v);
+			out->v = NULL;
+			return jerr(c, path, "value of \"%s\": expected a "
+			    "string, got %s", key, jtype_name(val));
+		}
+		out->v[i].key = kv_intern_str(c->strs, key);
+		out->v[i].value = kv_intern_strn(c->strs,
+		    json_string_value(val), json_string_length(val));
+		i++;
+	}
+	out->n = i;
+	qsort(out->v, out->n, sizeof(kv_label), label_cmp);
+	return KV_OK;
+}
+
+int
+jstrarray(jctx *c, json_t *o, const char *path, const char ***out, size_t *n)
+{
+	json_t *v, *e;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (jget(c, o, path, JSON_ARRAY, &v) != KV_OK || v == NULL)
+		return c->err->set ? KV_ERR : KV_OK;
+	*out = xcalloc(json_array_size(v) + 1, sizeof(char *));
+	json_array_foreach(v, i, e) {
+		if (!json_is_string(e)) {
+			free(*out);
+			*out = NULL;
+			return jerr(c, path, "element %zu: expected a string, "
+			    "got %s", i, jtype_name(e));
+		}
+		(*out)[(*n)++] = kv_intern_strn(c->strs, json_string_value(e),
+		    json_string_length(e));
+	}
+	return KV_OK;
+}

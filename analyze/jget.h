@@ -1,0 +1,50 @@
+/*
+ * jget.h - typed, path-addressed reads from a jansson object, with errors
+ * that name the field ("spec.volumes[2].hostDisk.shared: expected true or
+ * false, got a string").
+ *
+ * A missing field or JSON null is not an error: the out value is left at
+ * its "absent" value (NULL, -1).  A field of the wrong type is an error.
+ * Strings are interned in c->strs; label maps are copied into arrays the
+ * caller owns (free(l->v)).
+ */
+#ifndef KV_JGET_H
+#define KV_JGET_H
+
+#include <jansson.h>
+
+#include "intern.h"
+#include "limits.h"
+#include "model.h"
+#include "util.h"
+
+typedef struct jctx {
+	kv_intern *strs;
+	const kv_limits *lim;
+	kv_err *err;
+	const char *what;	/* the object, e.g. "item 3 (w1)" */
+	size_t index;		/* item index in its file */
+	char whatbuf[256];
+	char where[160];	/* prefix for paths: "spec.volumes[2]." */
+} jctx;
+
+/* The value at a dotted path, NULL when absent; KV_ERR when a step or the
+ * value (type >= 0) has the wrong JSON type. */
+int jget(jctx *c, json_t *o, const char *path, int type, json_t **out);
+int jstr(jctx *c, json_t *o, const char *path, const char **out);
+int jbool(jctx *c, json_t *o, const char *path, int *out);
+int jint(jctx *c, json_t *o, const char *path, int64_t *out);
+int jquantity(jctx *c, json_t *o, const char *path, int64_t *out);
+int jlabels(jctx *c, json_t *o, const char *path, kv_labels *out);
+/* An array of strings, interned; *out owned by the caller. */
+int jstrarray(jctx *c, json_t *o, const char *path, const char ***out,
+    size_t *n);
+/* Name the object in later errors: "item <index> (<name>)". */
+void jname(jctx *c, const char *name);
+/* Report a field error: "<what>: <where><path>: <msg>". */
+int jerr(jctx *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void jwhere(jctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

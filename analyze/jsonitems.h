@@ -1,0 +1,38 @@
+/*
+ * jsonitems.h - stream the objects of one resource file.
+ *
+ * A resource file is either a kubectl List ({"items": [ ... ], ...}) or
+ * JSON Lines (one object per line).  The scanner finds item boundaries in
+ * the byte stream as it arrives (strings, escapes and nesting tracked by a
+ * small state machine), then hands each item's bytes to jansson and the
+ * resulting object to the callback, which must not keep it: the item is
+ * released right after the call.  Peak memory is one item, not the file.
+ *
+ * Limits (kv_limits): nesting depth, item count, string length.  Errors
+ * name the file, the item index and the byte offset.
+ */
+#ifndef KV_JSONITEMS_H
+#define KV_JSONITEMS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "limits.h"
+#include "util.h"
+
+/* Return KV_OK, or KV_ERR with err set (the message should not repeat the
+ * file name; the scanner prefixes it). */
+typedef int (*json_item_fn)(void *arg, json_t *item, size_t index,
+    kv_err *err);
+
+typedef struct json_items json_items;
+
+json_items *json_items_new(const char *file, const kv_limits *lim,
+    json_item_fn fn, void *arg);
+int json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err);
+/* Call after the last byte: checks the document is complete. */
+int json_items_finish(json_items *s, kv_err *err);
+void json_items_free(json_items *s);
+size_t json_items_count(const json_items *s);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * limits.c - defaults and environment overrides for kv_limits.
+ */
+#include "limits.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static const struct {
+	const char *env;
+	size_t off;
+	uint64_t def;
+} limit_table[] = {
+	{ "KVSCOPE_MAX_MEMBER_BYTES", offsetof(kv_limits, member_bytes),
+	  (uint64_t)4 << 30 },
+	{ "KVSCOPE_MAX_TOTAL_BYTES", offsetof(kv_limits, total_bytes),
+	  (uint64_t)16 << 30 },
+	{ "KVSCOPE_MAX_RATIO", offsetof(kv_limits, ratio), 1000 },
+	{ "KVSCOPE_MAX_MEMBERS", offsetof(kv_limits, members), 200000 },
+	{ "KVSCOPE_MAX_ITEMS", offsetof(kv_limits, items), 2000000 },
+	{ "KVSCOPE_MAX_STRING_BYTES", offsetof(kv_limits, string_bytes),
+	  (uint64_t)1 << 20 },
+	{ "KVSCOPE_MAX_DEPTH", offsetof(kv_limits, depth), 64 },
+	{ "KVSCOPE_MAX_LABELS", offsetof(kv_limits, labels), 10000 },
+	{ "KVSCOPE_MAX_MANIFEST_BYTES", offsetof(kv_limits, manifest_bytes),
+	  (uint64_t)64 << 20 },
+};
+
+int
+kv_limits_init(kv_limits *lim, kv_err *err)
+{
+	for (size_t i = 0; i < sizeof(limit_table) / sizeof(limit_table[0]);
+	    i++) {
+		uint64_t *slot = (uint64_t *)((char *)lim +
+		    limit_table[i].off);
+		const char *v = getenv(limit_table[i].env);
+		char *end;
+		unsigned long long n;
+
+		*slot = limit_table[i].def;
+		if (v == NULL || *v == '\0')
+			continue;
+		errno = 0;
+		n = strtoull(v, &end, 10);
+		if (errno != 0 || *end != '\0' || n == 0 || v[0] == '-')
+			return kv_seterr(err, "%s: expected a positive whole "
+			    "number, got \"%s\"", limit_table[i].env, v);
+		*slot = n;
+	}
+	return KV_OK;
+}

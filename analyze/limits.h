@@ -1,0 +1,34 @@
+/*
+ * limits.h - resource limits applied to every snapshot.
+ *
+ * A snapshot comes from a stranger.  Each limit turns a hostile or broken
+ * input into one clear error (exit 2) instead of an exhausted machine.
+ * Defaults fit the largest real clusters (5,000 nodes, 100,000 VMIs) with
+ * room to spare; each can be raised with an environment variable named in
+ * the table in limits.c and in the README (KVSCOPE_MAX_*).
+ */
+#ifndef KV_LIMITS_H
+#define KV_LIMITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+typedef struct kv_limits {
+	uint64_t member_bytes;	/* one archive member, uncompressed */
+	uint64_t total_bytes;	/* all members, uncompressed */
+	uint64_t ratio;		/* uncompressed / compressed bytes */
+	uint64_t members;	/* archive members */
+	uint64_t items;		/* objects in one resource file */
+	uint64_t string_bytes;	/* one JSON string */
+	uint64_t depth;		/* JSON nesting depth */
+	uint64_t labels;	/* labels (or annotations) of one object */
+	uint64_t manifest_bytes;/* manifest.json and each XML file */
+} kv_limits;
+
+/* Defaults, then KVSCOPE_MAX_* overrides from the environment.  A malformed
+ * override is an error. */
+int kv_limits_init(kv_limits *lim, kv_err *err);
+
+#endif

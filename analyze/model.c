@@ -1,0 +1,173 @@
+/*
+ * model.c - lookups over the loaded model and its release.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpudb.h"
+
+const char *
+kv_labels_get(const kv_labels *l, const char *key)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(l->v[mid].key, key);
+
+		if (c == 0)
+			return l->v[mid].value;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const kv_node *
+kv_model_node(const kv_model *m, const char *name)
+{
+	size_t lo = 0, hi = m->nnodes;
+
+	if (name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(m->nodes[mid].name, name);
+
+		if (c == 0)
+			return &m->nodes[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const kv_pvc *
+kv_model_pvc(const kv_model *m, const char *ns, const char *name)
+{
+	size_t lo = 0, hi = m->npvcs;
+
+	if (ns == NULL || name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(m->pvcs[mid].ns, ns);
+
+		if (c == 0)
+			c = strcmp(m->pvcs[mid].name, name);
+		if (c == 0)
+			return &m->pvcs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const kv_namespace *
+kv_model_namespace(const kv_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nnamespaces; i++)
+		if (strcmp(m->namespaces[i].name, name) == 0)
+			return &m->namespaces[i];
+	return NULL;
+}
+
+const kv_storageclass *
+kv_model_sc(const kv_model *m, const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (size_t i = 0; i < m->nscs; i++)
+		if (strcmp(m->scs[i].name, name) == 0)
+			return &m->scs[i];
+	return NULL;
+}
+
+bool
+kv_model_has(const kv_model *m, const char *resource, const char *group)
+{
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+
+		if (strcmp(r->resource, resource) == 0 &&
+		    strcmp(r->group, group) == 0)
+			return strcmp(r->status, "ok") == 0;
+	}
+	return false;
+}
+
+static void
+affinity_free(kv_affinity *a)
+{
+	for (size_t i = 0; i < a->nterms; i++) {
+		for (size_t j = 0; j < a->terms[i].nreqs; j++)
+			free(a->terms[i].reqs[j].values);
+		free(a->terms[i].reqs);
+	}
+	free(a->terms);
+}
+
+void
+kv_model_free(kv_model *m)
+{
+	if (m == NULL)
+		return;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		free(m->nodes[i].labels.v);
+		free(m->nodes[i].taints);
+	}
+	free(m->nodes);
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+
+		free(v->labels.v);
+		free(v->features);
+		free(v->ifaces);
+		free(v->volumes);
+		free(v->disks);
+		free(v->filesystems);
+		free(v->volstatus);
+		free(v->migrated);
+		free(v->node_selector.v);
+		affinity_free(&v->affinity);
+		free(v->tolerations);
+	}
+	free(m->vmis);
+	for (size_t i = 0; i < m->npods; i++) {
+		free(m->pods[i].node_selector.v);
+		free(m->pods[i].imageids);
+		free(m->pods[i].imagerefs);
+	}
+	free(m->pods);
+	free(m->pvcs);
+	free(m->scs);
+	for (size_t i = 0; i < m->nnamespaces; i++)
+		free(m->namespaces[i].labels.v);
+	free(m->namespaces);
+	for (size_t i = 0; i < m->npolicies; i++) {
+		free(m->policies[i].ns_selector.v);
+		free(m->policies[i].vmi_selector.v);
+	}
+	free(m->policies);
+	free(m->vmims);
+	free(m->cluster.obsolete);
+	free(m->cluster.gates);
+	free(m->cluster.disabled_gates);
+	free(m->cluster.node_selectors.v);
+	free(m->cluster.migratable_bindings);
+	free(m->cluster.mdev_resources);
+	free(m->missing);
+	if (m->cpumap != NULL)
+		cpudb_free(m->cpumap);
+	snap_manifest_free(&m->manifest);
+	kv_intern_free(m->strs);
+	free(m);
+}

@@ -1,0 +1,308 @@
+/*
+ * model.h - the compact cluster model kvscope analyses.
+ *
+ * Loading (load.c) turns each API object into one of the structs below and
+ * drops the jansson tree at once.  Every string is interned in the model's
+ * table (kv_model.strs): equal strings are the same pointer, so compare
+ * with ==, and never free one.  Arrays are owned by the model and released
+ * by kv_model_free(); label lists are sorted by key.
+ *
+ * Only the fields the analysis reads are kept (rules-kubevirt.md §6).
+ */
+#ifndef KV_MODEL_H
+#define KV_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "intern.h"
+#include "snapshot.h"
+
+typedef struct kv_label {
+	const char *key;
+	const char *value;
+} kv_label;
+
+typedef struct kv_labels {
+	size_t n;
+	kv_label *v;		/* sorted by key (strcmp), keys unique */
+} kv_labels;
+
+/* Value of key, or NULL.  Binary search; key need not be interned. */
+const char *kv_labels_get(const kv_labels *l, const char *key);
+
+typedef struct kv_taint {
+	const char *key, *value, *effect;
+} kv_taint;
+
+typedef struct kv_toleration {
+	const char *key;	/* NULL or "" = every key (with Exists) */
+	const char *op;		/* "Equal" (default) or "Exists" */
+	const char *value;
+	const char *effect;	/* NULL or "" = every effect */
+} kv_toleration;
+
+enum kv_selop { OP_IN, OP_NOTIN, OP_EXISTS, OP_DOESNOTEXIST, OP_GT, OP_LT };
+
+typedef struct kv_nsreq {
+	const char *key;
+	enum kv_selop op;
+	size_t nvalues;
+	const char **values;
+} kv_nsreq;
+
+typedef struct kv_nsterm {
+	size_t nreqs;
+	kv_nsreq *reqs;		/* ANDed */
+} kv_nsterm;
+
+typedef struct kv_affinity {
+	size_t nterms;		/* 0 = no required node affinity */
+	kv_nsterm *terms;	/* ORed */
+} kv_affinity;
+
+typedef struct kv_node {
+	const char *name;
+	kv_labels labels;
+	bool unschedulable;		/* spec.unschedulable */
+	bool skip_labeller;		/* node-labeller skip-node annotation */
+	size_t ntaints;
+	kv_taint *taints;
+	int64_t alloc_memory;		/* bytes; -1 when unknown */
+} kv_node;
+
+enum kv_volkind {
+	VOL_PVC, VOL_DATAVOLUME, VOL_HOSTDISK, VOL_CONTAINERDISK,
+	VOL_LOCAL		/* emptyDisk, cloudInit*, configMap, ... */
+};
+
+typedef struct kv_volume {
+	const char *name;
+	enum kv_volkind kind;
+	const char *claim;		/* PVC / DataVolume name */
+	const char *image;		/* containerDisk image */
+	bool hostdisk_shared;
+	const char *source;		/* the volume's source key */
+} kv_volume;
+
+typedef struct kv_volstatus {
+	const char *name;
+	const char *claim;
+	bool has_pvcinfo;
+	bool rwx;
+	const char *modes;		/* "ReadWriteOnce,ReadOnlyMany" */
+} kv_volstatus;
+
+typedef struct kv_disk {
+	const char *name;
+	bool cdrom;
+	bool cdrom_readonly;		/* nil counts as read-only */
+	bool lun_reservation;
+} kv_disk;
+
+enum kv_binding {
+	BIND_NONE, BIND_MASQUERADE, BIND_BRIDGE, BIND_PASST, BIND_SRIOV,
+	BIND_SLIRP, BIND_MACVTAP, BIND_PLUGIN, BIND_OTHER
+};
+
+typedef struct kv_iface {
+	const char *name;
+	enum kv_binding binding;
+	const char *plugin;		/* binding.name */
+} kv_iface;
+
+typedef struct kv_cpufeat {
+	const char *name;
+	const char *policy;		/* "" require force optional disable forbid */
+} kv_cpufeat;
+
+/* Hyper-V features that may add node selectors (HypervStrictCheck). */
+enum {
+	HV_VPINDEX = 1 << 0, HV_RUNTIME = 1 << 1, HV_RESET = 1 << 2,
+	HV_SYNIC = 1 << 3, HV_SYNICTIMER = 1 << 4, HV_FREQUENCIES = 1 << 5,
+	HV_REENLIGHTENMENT = 1 << 6, HV_TLBFLUSH = 1 << 7, HV_IPI = 1 << 8
+};
+
+typedef struct kv_vmi {
+	const char *ns, *name, *uid;
+	const char *fullname;		/* "ns/name" */
+	kv_labels labels;
+	bool allow_pod_bridge;		/* allow-pod-bridge annotation */
+	const char *phase;		/* status.phase or "" */
+	const char *node;		/* status.nodeName or NULL */
+	const char *arch;		/* spec.architecture or NULL */
+
+	const char *cpu_model;		/* spec.domain.cpu.model or NULL */
+	size_t nfeatures;
+	kv_cpufeat *features;
+	bool dedicated_cpu, realtime;
+	const char *machine_spec, *machine_status;
+
+	unsigned hyperv_enabled;	/* HV_* explicitly enabled */
+	bool evmcs;			/* present with enabled nil or true */
+	bool hyperv_passthrough;
+	bool sev, sev_es, snp, tdx, any_launch_security;
+	size_t nhostdevices, ngpus;
+	const char *gpu_device;		/* first gpus[].deviceName */
+
+	int autoattach;			/* -1 unset, 0 false, 1 true */
+	size_t nifaces;
+	kv_iface *ifaces;
+	const char *pod_network;	/* name of the network with pod: {} */
+	size_t nnetworks;
+
+	size_t nvolumes;
+	kv_volume *volumes;
+	size_t ndisks;
+	kv_disk *disks;
+	size_t nfilesystems;
+	const char **filesystems;
+	size_t nvolstatus;
+	kv_volstatus *volstatus;
+	size_t nmigrated;
+	const char **migrated;		/* status.migratedVolumes[].volumeName */
+
+	int64_t memory;			/* guest or requests.memory; -1 */
+	kv_labels node_selector;
+	kv_affinity affinity;
+	size_t ntolerations;
+	kv_toleration *tolerations;
+	const char *eviction;		/* spec.evictionStrategy or NULL */
+
+	char cond;			/* 'T', 'F', or 0 when absent */
+	const char *cond_reason, *cond_message;
+	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
+	const char *migration_source;	/* status.migrationState.sourceNode */
+	bool migration_completed;
+} kv_vmi;
+
+typedef struct kv_imageid {
+	const char *container;		/* "volumerootdisk" */
+	const char *image_id;
+} kv_imageid;
+
+typedef struct kv_pod {
+	const char *ns, *name;
+	const char *node;		/* spec.nodeName */
+	const char *created_by;		/* kubevirt.io/created-by */
+	const char *created;		/* creationTimestamp */
+	const char *phase;
+	const char *migration_job;	/* kubevirt.io/migrationJobUID */
+	kv_labels node_selector;
+	int64_t req_memory;		/* sum over containers; -1 */
+	size_t nimageids;
+	kv_imageid *imageids;		/* container + init statuses */
+	size_t nimagerefs;
+	kv_label *imagerefs;		/* spec.volumes[].image.reference */
+} kv_pod;
+
+enum { AM_RWO = 1, AM_ROX = 2, AM_RWX = 4, AM_RWOP = 8 };
+
+typedef struct kv_pvc {
+	const char *ns, *name;
+	unsigned modes;			/* spec.accessModes */
+	const char *storage_class;
+	const char *volume_mode;
+	const char *phase;
+} kv_pvc;
+
+typedef struct kv_storageclass {
+	const char *name;
+	const char *provisioner;
+} kv_storageclass;
+
+typedef struct kv_namespace {
+	const char *name;
+	kv_labels labels;
+} kv_namespace;
+
+typedef struct kv_policy {
+	const char *name;
+	bool has_selectors;		/* selectors non-null */
+	kv_labels ns_selector, vmi_selector;
+	int64_t completion_per_gib;	/* -1 unset */
+	int64_t bandwidth;		/* bytes/s; -1 unset */
+	int allow_postcopy;		/* -1 unset */
+} kv_policy;
+
+typedef struct kv_vmim {
+	const char *ns, *name, *vmi;
+	const char *phase;
+	const char *created;
+	int64_t unschedulable_timeout;	/* annotation override; -1 */
+	int64_t pending_timeout;	/* annotation override; -1 */
+} kv_vmim;
+
+/* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
+typedef struct kv_cluster {
+	bool present;
+	const char *name;
+	const char *cpu_model;
+	bool obsolete_set;
+	size_t nobsolete;
+	const char **obsolete;		/* sorted */
+	const char *eviction;
+	int64_t parallel_cluster, parallel_node;	/* -1 unset */
+	int64_t bandwidth;		/* bytes/s, -1 unset */
+	int64_t completion_per_gib, progress_timeout;	/* -1 unset */
+	size_t ngates;
+	const char **gates;
+	size_t ndisabled_gates;
+	const char **disabled_gates;
+	kv_labels node_selectors;	/* developerConfiguration */
+	int64_t min_tsc;		/* -1 unset */
+	const char *default_iface;	/* network.defaultNetworkInterface */
+	size_t nmigratable_bindings;
+	const char **migratable_bindings;	/* binding.X with migration */
+	size_t nmdev;
+	const char **mdev_resources;	/* permitted mediated devices */
+	const char *version;		/* status.observedKubeVirtVersion */
+} kv_cluster;
+
+typedef struct kv_model {
+	kv_intern *strs;
+	snap_manifest manifest;
+	const char *flavor;		/* "kubevirt" | "deckhouse" */
+
+	size_t nnodes;
+	kv_node *nodes;			/* sorted by name */
+	size_t nvmis;
+	kv_vmi *vmis;			/* sorted by namespace, name */
+	size_t npods;
+	kv_pod *pods;
+	size_t npvcs;
+	kv_pvc *pvcs;			/* sorted by namespace, name */
+	size_t nscs;
+	kv_storageclass *scs;
+	size_t nnamespaces;
+	kv_namespace *namespaces;
+	size_t npolicies;
+	kv_policy *policies;		/* sorted by name */
+	size_t nvmims;
+	kv_vmim *vmims;
+	kv_cluster cluster;
+
+	struct cpudb *cpumap;		/* snapshot's own cpu_map, or NULL */
+	size_t ndv;			/* DataVolumes seen (informational) */
+
+	/* resources the snapshot lacks: "persistentvolumeclaims: forbidden" */
+	size_t nmissing;
+	const char **missing;
+} kv_model;
+
+/* Load the snapshot at path.  On error *out is NULL and err says why. */
+int kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
+    kv_err *err);
+void kv_model_free(kv_model *m);
+
+const kv_node *kv_model_node(const kv_model *m, const char *name);
+const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
+    const char *name);
+const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
+const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
+/* true when the manifest says the resource was taken (status ok). */
+bool kv_model_has(const kv_model *m, const char *resource,
+    const char *group);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * quantity.h - Kubernetes resource quantities ("4Gi", "1500M", "1e3").
+ *
+ * kv_quantity_parse() returns the value rounded up to a whole number, as
+ * Kubernetes' Value() does.  Negative values, unknown suffixes, malformed
+ * numbers and values beyond int64 are errors (err says which).
+ */
+#ifndef KV_QUANTITY_H
+#define KV_QUANTITY_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+int kv_quantity_parse(const char *s, int64_t *out, kv_err *err);
+
+#endif

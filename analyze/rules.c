@@ -1,0 +1,791 @@
+/*
+ * rules.c - the check table (rules.h) and one function per check.
+ *
+ * Every check reads the VMI and what vmi.c prepared in the rule context
+ * (source node and pod, rendered selectors, targets) and reports through
+ * rule_emit().  References are to ../shared/spec/rules-kubevirt.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_ctx.h"
+
+/* --- shared helpers --------------------------------------------------------------- */
+
+typedef struct podnet {
+	bool present;		/* the VMI is on the pod network */
+	bool implicit;		/* no interface declared: webhook default */
+	bool missing_iface;
+	const char *net;
+	const kv_iface *iface;
+	enum kv_binding binding;
+} podnet;
+
+/* §3.2, with the webhook's default for VMIs that declare nothing. */
+static podnet
+pod_network(const rule_ctx *c)
+{
+	const kv_vmi *v = c->v;
+	podnet p = {0};
+	const char *def = c->a->cfg.default_iface;
+
+	if (v->nnetworks == 0 && v->nifaces == 0) {
+		if (v->autoattach == 0)
+			return p;
+		p.present = p.implicit = true;
+		p.net = "default";
+		p.binding = strcmp(def, "bridge") == 0 ? BIND_BRIDGE :
+		    strcmp(def, "masquerade") == 0 ? BIND_MASQUERADE :
+		    strcmp(def, "slirp") == 0 ? BIND_SLIRP : BIND_OTHER;
+		return p;
+	}
+	if (v->pod_network == NULL)
+		return p;
+	p.present = true;
+	p.net = v->pod_network;
+	for (size_t i = 0; i < v->nifaces; i++)
+		if (v->ifaces[i].name != NULL &&
+		    strcmp(v->ifaces[i].name, v->pod_network) == 0) {
+			p.iface = &v->ifaces[i];
+			p.binding = v->ifaces[i].binding;
+			return p;
+		}
+	p.missing_iface = true;
+	return p;
+}
+
+static const char *
+binding_name(enum kv_binding b)
+{
+	static const char *const n[] = { "no binding", "masquerade", "bridge",
+	    "passt", "sriov", "slirp", "macvtap", "a binding plugin",
+	    "an unknown binding" };
+
+	return n[b];
+}
+
+static bool
+plugin_migratable(const rule_ctx *c, const char *plugin)
+{
+	const kv_cluster *k = &c->m->cluster;
+
+	for (size_t i = 0; plugin != NULL && i < k->nmigratable_bindings; i++)
+		if (strcmp(k->migratable_bindings[i], plugin) == 0)
+			return true;
+	return false;
+}
+
+static bool
+cond_reason_is(const rule_ctx *c, const char *reason)
+{
+	return c->v->cond == 'F' && c->v->cond_reason != NULL &&
+	    strcmp(c->v->cond_reason, reason) == 0;
+}
+
+static const kv_volstatus *
+volstatus(const kv_vmi *v, const char *name)
+{
+	for (size_t i = 0; i < v->nvolstatus; i++)
+		if (v->volstatus[i].name != NULL &&
+		    strcmp(v->volstatus[i].name, name) == 0)
+			return &v->volstatus[i];
+	return NULL;
+}
+
+static bool
+migrated(const kv_vmi *v, const char *name)
+{
+	for (size_t i = 0; i < v->nmigrated; i++)
+		if (strcmp(v->migrated[i], name) == 0)
+			return true;
+	return false;
+}
+
+bool
+kv_volume_is_local(const kv_vmi *v, const kv_volume *vol)
+{
+	if (vol->kind != VOL_LOCAL && vol->kind != VOL_CONTAINERDISK)
+		return false;
+	for (size_t i = 0; i < v->nfilesystems; i++)
+		if (strcmp(v->filesystems[i], vol->name) == 0)
+			return false;
+	for (size_t i = 0; i < v->ndisks; i++)
+		if (v->disks[i].name != NULL &&
+		    strcmp(v->disks[i].name, vol->name) == 0 &&
+		    v->disks[i].cdrom && v->disks[i].cdrom_readonly)
+			return false;
+	return true;
+}
+
+/* Storage class and provisioner of a claim, for messages. */
+static void
+describe_claim(const rule_ctx *c, const char *claim, kv_buf *b)
+{
+	const kv_pvc *pvc = kv_model_pvc(c->m, c->v->ns, claim);
+	const kv_storageclass *sc;
+
+	if (pvc == NULL || pvc->storage_class == NULL)
+		return;
+	kv_buf_printf(b, ", storage class %s", pvc->storage_class);
+	if ((sc = kv_model_sc(c->m, pvc->storage_class)) != NULL &&
+	    sc->provisioner != NULL)
+		kv_buf_printf(b, " (%s)", sc->provisioner);
+}
+
+static const char *
+modes_text(unsigned modes)
+{
+	static const char *const t[] = { "no access mode", "ReadWriteOnce",
+	    "ReadOnlyMany", "ReadWriteOnce,ReadOnlyMany" };
+
+	if (modes & AM_RWOP)
+		return "ReadWriteOncePod";
+	return t[modes & 3];
+}
+
+enum claim_state { CLAIM_RWX, CLAIM_NOT_SHARED, CLAIM_UNKNOWN };
+
+/* RWX from the VMI's own volumeStatus (what KubeVirt reads), else from
+ * the PVC object. */
+static enum claim_state
+claim_state(const rule_ctx *c, const kv_volume *vol, const char **modes)
+{
+	const kv_volstatus *vs = volstatus(c->v, vol->name);
+	const kv_pvc *pvc;
+
+	*modes = NULL;
+	if (vs != NULL && vs->has_pvcinfo) {
+		*modes = vs->modes && *vs->modes ? vs->modes : "no access mode";
+		return vs->rwx ? CLAIM_RWX : CLAIM_NOT_SHARED;
+	}
+	if (vol->claim != NULL &&
+	    (pvc = kv_model_pvc(c->m, c->v->ns, vol->claim)) != NULL) {
+		*modes = modes_text(pvc->modes);
+		return (pvc->modes & AM_RWX) ? CLAIM_RWX : CLAIM_NOT_SHARED;
+	}
+	return CLAIM_UNKNOWN;
+}
+
+/* --- blockers ----------------------------------------------------------------------- */
+
+static void
+check_pod_bridge(rule_ctx *c, const kv_rule *r)
+{
+	podnet p = pod_network(c);
+
+	if (!p.present || p.missing_iface || p.binding != BIND_BRIDGE ||
+	    c->v->allow_pod_bridge)
+		return;
+	if (p.implicit)
+		rule_emit(c, r, "no network is declared, so the pod network "
+		    "gets the cluster default binding (bridge), which cannot "
+		    "migrate without the allow-pod-bridge-network-live-migration "
+		    "annotation");
+	else
+		rule_emit(c, r, "interface %s binds the pod network with "
+		    "bridge and the VMI lacks the "
+		    "allow-pod-bridge-network-live-migration annotation",
+		    p.iface->name);
+}
+
+static void
+check_binding(rule_ctx *c, const kv_rule *r)
+{
+	podnet p = pod_network(c);
+
+	if (!p.present)
+		return;
+	if (p.missing_iface)
+		rule_emit(c, r, "no primary interface found for pod network "
+		    "%s", p.net);
+	else if (p.binding == BIND_PLUGIN) {
+		if (!plugin_migratable(c, p.iface->plugin))
+			rule_emit(c, r, "interface %s uses binding plugin %s, "
+			    "which has no migration setting in the KubeVirt "
+			    "CR", p.iface->name, p.iface->plugin ?
+			    p.iface->plugin : "(unnamed)");
+	} else if (p.binding != BIND_MASQUERADE && p.binding != BIND_PASST &&
+	    p.binding != BIND_BRIDGE)
+		rule_emit(c, r, "%s %s uses %s on the pod network; only "
+		    "masquerade, passt or a migratable plugin can migrate",
+		    p.implicit ? "the default interface" : "interface",
+		    p.implicit ? "" : p.iface->name, binding_name(p.binding));
+}
+
+static void
+check_host_model_unsupported(rule_ctx *c, const kv_rule *r)
+{
+	const char *arch;
+
+	if (strcmp(c->r->mode, "host-model") != 0)
+		return;
+	if (cond_reason_is(c, "CPUModeLiveMigratable"))
+		rule_emit(c, r, "%s", c->v->cond_message ?
+		    c->v->cond_message : "the source node does not allow "
+		    "migration with host-model");
+	else if (c->src != NULL && (arch = kv_labels_get(&c->src->labels,
+	    "kubernetes.io/arch")) != NULL && strcmp(arch, "amd64") != 0 &&
+	    strcmp(arch, "s390x") != 0)
+		rule_emit(c, r, "the node \"%s\" (%s) has no host-model CPU",
+		    c->src->name, arch);
+}
+
+static bool
+gpu_permitted(const rule_ctx *c)
+{
+	const kv_cluster *k = &c->m->cluster;
+
+	for (size_t i = 0; c->v->gpu_device && i < k->nmdev; i++)
+		if (strcmp(k->mdev_resources[i], c->v->gpu_device) == 0)
+			return true;
+	return false;
+}
+
+static void
+check_host_device(rule_ctx *c, const kv_rule *r)
+{
+	const kv_vmi *v = c->v;
+
+	if (v->nhostdevices > 0)
+		rule_emit(c, r, "VMI specifies %zu non-migratable generic PCI "
+		    "host device%s", v->nhostdevices,
+		    v->nhostdevices == 1 ? "" : "s");
+	else if (v->ngpus > 1)
+		rule_emit(c, r, "VMI specifies too many GPUs (%zu)", v->ngpus);
+	else if (v->ngpus == 1 && !c->a->cfg.gate_vgpu)
+		rule_emit(c, r, "VMI specifies a GPU (%s) but feature gate "
+		    "VGPULiveMigration is not enabled", v->gpu_device ?
+		    v->gpu_device : "unnamed");
+	else if (v->ngpus == 1 && !gpu_permitted(c))
+		rule_emit(c, r, "GPU %s is not a permitted mediated device",
+		    v->gpu_device ? v->gpu_device : "(unnamed)");
+}
+
+static void
+check_launch_security(rule_ctx *c, const kv_rule *r)
+{
+	const kv_vmi *v = c->v;
+
+	if (v->sev || v->snp)
+		rule_emit(c, r, "VMI uses %s", v->snp ? "SEV-SNP" : "SEV");
+	else if (v->tdx)
+		rule_emit(c, r, "VMI uses TDX");
+	else if (v->any_launch_security && v->arch &&
+	    strcmp(v->arch, "s390x") == 0)
+		rule_emit(c, r, "VMI uses Secure Execution");
+}
+
+static void
+check_tsc(rule_ctx *c, const kv_rule *r)
+{
+	if ((c->v->hyperv_enabled & HV_REENLIGHTENMENT) && c->v->tsc_hint <= 0)
+		rule_emit(c, r, "Hyper-V reenlightenment is enabled but "
+		    "status.topologyHints.tscFrequency is not set");
+}
+
+static void
+check_hyperv_passthrough(rule_ctx *c, const kv_rule *r)
+{
+	if (c->v->hyperv_passthrough)
+		rule_emit(c, r, "Hyper-V passthrough is enabled");
+}
+
+static void
+check_disk_not_shared(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->v->nvolumes; i++) {
+		const kv_volume *vol = &c->v->volumes[i];
+		const kv_volstatus *vs;
+		const char *modes;
+		kv_buf b = {0};
+
+		if (vol->kind == VOL_HOSTDISK) {
+			vs = volstatus(c->v, vol->name);
+			if (vs == NULL || !vs->has_pvcinfo)
+				continue;
+		} else if (vol->kind != VOL_PVC && vol->kind != VOL_DATAVOLUME)
+			continue;
+		if (claim_state(c, vol, &modes) != CLAIM_NOT_SHARED ||
+		    migrated(c->v, vol->name))
+			continue;
+		describe_claim(c, vol->claim, &b);
+		rule_emit(c, r, "volume %s: PVC %s is %s%s; live migration "
+		    "needs ReadWriteMany, even on shared storage", vol->name,
+		    vol->claim ? vol->claim : "?", modes, b.data ? b.data : "");
+		kv_buf_free(&b);
+	}
+}
+
+static void
+check_claim_unknown(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->v->nvolumes; i++) {
+		const kv_volume *vol = &c->v->volumes[i];
+		const char *modes;
+
+		if (vol->kind != VOL_PVC && vol->kind != VOL_DATAVOLUME)
+			continue;
+		if (claim_state(c, vol, &modes) == CLAIM_UNKNOWN)
+			rule_emit(c, r, "volume %s: PVC %s is in neither the "
+			    "VMI's volumeStatus nor the snapshot's PVCs%s",
+			    vol->name, vol->claim ? vol->claim : "(unnamed)",
+			    kv_model_has(c->m, "persistentvolumeclaims", "") ?
+			    "" : " (PVCs were not collected)");
+	}
+}
+
+static void
+check_hostdisk(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->v->nvolumes; i++) {
+		const kv_volume *vol = &c->v->volumes[i];
+		const kv_volstatus *vs;
+
+		if (vol->kind != VOL_HOSTDISK || vol->hostdisk_shared)
+			continue;
+		vs = volstatus(c->v, vol->name);
+		if (vs != NULL && vs->has_pvcinfo)
+			continue;
+		rule_emit(c, r, "volume %s: hostDisk without shared: true",
+		    vol->name);
+	}
+}
+
+enum digest { DIGEST_OK, DIGEST_CONFIG, DIGEST_NONE, DIGEST_UNJUDGED };
+
+/* §3.4: what image reference the target pod would pull. */
+static enum digest
+container_digest(const rule_ctx *c, const kv_volume *vol, const char **id)
+{
+	const kv_pod *pod = c->r->source_pod;
+	char *want;
+	enum digest d = DIGEST_NONE;
+
+	*id = NULL;
+	if (pod == NULL)
+		return DIGEST_UNJUDGED;
+	for (size_t i = 0; i < pod->nimagerefs; i++)
+		if (strcmp(pod->imagerefs[i].key, vol->name) == 0 &&
+		    strstr(pod->imagerefs[i].value, "@sha256:") != NULL)
+			return DIGEST_OK;
+	want = xasprintf("volume%s", vol->name);
+	for (size_t i = 0; i < pod->nimageids; i++)
+		if (strcmp(pod->imageids[i].container, want) == 0 &&
+		    pod->imageids[i].image_id != NULL) {
+			*id = pod->imageids[i].image_id;
+			break;
+		}
+	free(want);
+	if (*id != NULL) {
+		const char *sha = strstr(*id, "sha256:");
+
+		if (sha == NULL)
+			d = DIGEST_NONE;
+		else if (sha > *id && sha[-1] == '@')
+			d = DIGEST_OK;
+		else
+			d = DIGEST_CONFIG;
+	}
+	return d;
+}
+
+static void
+check_digest(rule_ctx *c, const kv_rule *r, enum digest want)
+{
+	for (size_t i = 0; i < c->v->nvolumes; i++) {
+		const kv_volume *vol = &c->v->volumes[i];
+		const char *id;
+
+		if (vol->kind != VOL_CONTAINERDISK ||
+		    container_digest(c, vol, &id) != want)
+			continue;
+		if (want == DIGEST_CONFIG)
+			rule_emit(c, r, "volume %s: image ID %s has no "
+			    "repository digest; the target pod would pull "
+			    "%s@%s, which no registry serves", vol->name, id,
+			    vol->image ? vol->image : "?", strstr(id, "sha256:"));
+		else if (id != NULL)
+			rule_emit(c, r, "volume %s: image ID \"%s\" has no "
+			    "sha256 digest; KubeVirt cannot render the target "
+			    "pod", vol->name, id);
+		else
+			rule_emit(c, r, "volume %s: pod %s records no image ID "
+			    "for container volume%s; KubeVirt cannot render "
+			    "the target pod", vol->name,
+			    c->r->source_pod->name, vol->name);
+	}
+}
+
+static void
+check_digest_config(rule_ctx *c, const kv_rule *r)
+{
+	check_digest(c, r, DIGEST_CONFIG);
+}
+
+static void
+check_digest_none(rule_ctx *c, const kv_rule *r)
+{
+	check_digest(c, r, DIGEST_NONE);
+}
+
+static void
+check_host_model_label(rule_ctx *c, const kv_rule *r)
+{
+	if (strcmp(c->r->mode, "host-model") != 0 || c->ti.host_model_copied ||
+	    cond_reason_is(c, "CPUModeLiveMigratable"))
+		return;
+	if (c->ti.source_missing)
+		rule_emit(c, r, "the source node %s is not in the snapshot; "
+		    "KubeVirt cannot render the target pod without it",
+		    c->v->node ? c->v->node : "(none)");
+	else if (c->ti.host_model_missing)
+		rule_emit(c, r, "node %s has no host-model-cpu.%s label%s; "
+		    "the migration stays Pending", c->src->name,
+		    c->a->cfg.domain, c->src->skip_labeller ?
+		    " (node labelling is skipped by annotation)" : "");
+}
+
+/* The CPU selector key fewest other nodes carry, for the message. */
+static const kv_label *
+rarest_cpu_label(const rule_ctx *c, size_t *count)
+{
+	const kv_label *best = NULL;
+	size_t best_n = SIZE_MAX;
+
+	for (size_t i = 0; i < c->r->selectors.n; i++) {
+		const kv_label *l = &c->r->selectors.v[i];
+		size_t n = 0;
+
+		if (!kv_startswith(l->key, "cpu-"))
+			continue;
+		for (size_t j = 0; j < c->m->nnodes; j++) {
+			const char *v = kv_labels_get(&c->m->nodes[j].labels,
+			    l->key);
+
+			if (&c->m->nodes[j] != c->src && v != NULL &&
+			    strcmp(v, l->value) == 0)
+				n++;
+		}
+		if (n < best_n) {
+			best_n = n;
+			best = l;
+		}
+	}
+	*count = best_n;
+	return best;
+}
+
+static void
+check_no_cpu_target(rule_ctx *c, const kv_rule *r)
+{
+	const kv_label *l;
+	size_t n;
+
+	if (c->r->ncpu_targets > 0)
+		return;
+	l = rarest_cpu_label(c, &n);
+	if (l != NULL && n == 0)
+		rule_emit(c, r, "no node other than %s satisfies the CPU "
+		    "selectors: no other node carries %s",
+		    c->v->node ? c->v->node : "the source", l->key);
+	else
+		rule_emit(c, r, "no node other than %s satisfies all CPU "
+		    "selectors together", c->v->node ? c->v->node :
+		    "the source");
+}
+
+static void
+check_no_placement(rule_ctx *c, const kv_rule *r)
+{
+	kv_buf b = {0};
+	size_t shown = 0;
+
+	if (c->r->ncpu_targets == 0 || c->r->ntargets > 0)
+		return;
+	for (size_t i = 0; i < c->r->ncpu_targets && shown < 3; i++) {
+		kv_buf why = {0};
+		size_t n = c->r->cpu_targets[i];
+
+		if (kv_target_explain(c->a, c->place, c->r, n, &why)) {
+			kv_buf_printf(&b, "%s%s: %s", shown ? "; " : "",
+			    c->m->nodes[n].name, why.data);
+			shown++;
+		}
+		kv_buf_free(&why);
+	}
+	rule_emit(c, r, "%zu node%s match%s the CPU selectors but none can "
+	    "take the pod (%s%s)", c->r->ncpu_targets,
+	    c->r->ncpu_targets == 1 ? "" : "s",
+	    c->r->ncpu_targets == 1 ? "es" : "", b.data ? b.data : "",
+	    c->r->ncpu_targets > shown ? "; ..." : "");
+	kv_buf_free(&b);
+}
+
+/* --- warnings ----------------------------------------------------------------------- */
+
+static void
+check_block_migration(rule_ctx *c, const kv_rule *r)
+{
+	kv_buf b = {0};
+	size_t n = 0;
+
+	if (strcmp(c->r->method, "BlockMigration") != 0)
+		return;
+	for (size_t i = 0; i < c->v->nvolumes; i++)
+		if (kv_volume_is_local(c->v, &c->v->volumes[i]))
+			kv_buf_printf(&b, "%s%s (%s)", n++ ? ", " : "",
+			    c->v->volumes[i].name, c->v->volumes[i].source);
+	for (size_t i = 0; i < c->v->nmigrated; i++)
+		kv_buf_printf(&b, "%s%s (migrated volume)", n++ ? ", " : "",
+		    c->v->migrated[i]);
+	rule_emit(c, r, "local volume%s copied during the migration: %s",
+	    n == 1 ? "" : "s", b.data ? b.data : "");
+	kv_buf_free(&b);
+}
+
+static void
+check_reconnect(rule_ctx *c, const kv_rule *r)
+{
+	podnet p = pod_network(c);
+
+	if (p.present && !p.missing_iface &&
+	    (p.binding == BIND_MASQUERADE || p.binding == BIND_PASST))
+		rule_emit(c, r, "%s binds the pod network with %s",
+		    p.implicit ? "the default interface" : p.iface->name,
+		    binding_name(p.binding));
+}
+
+static void
+check_stale_vendor(rule_ctx *c, const kv_rule *r)
+{
+	if (c->ti.nvendors > 1)
+		rule_emit(c, r, "node %s carries %zu cpu-vendor labels; "
+		    "KubeVirt picks one at random for the target", c->src->name,
+		    c->ti.nvendors);
+}
+
+static bool
+same_features(const rule_ctx *c, const kv_node *x, const kv_node *y)
+{
+	char *pfx = xasprintf("cpu-feature.%s/", c->a->cfg.domain);
+	size_t i = 0, j = 0;
+	bool same = true;
+
+	for (;;) {
+		while (i < x->labels.n && !kv_startswith(x->labels.v[i].key,
+		    pfx))
+			i++;
+		while (j < y->labels.n && !kv_startswith(y->labels.v[j].key,
+		    pfx))
+			j++;
+		if (i == x->labels.n || j == y->labels.n) {
+			same = i == x->labels.n && j == y->labels.n;
+			break;
+		}
+		if (x->labels.v[i].key != y->labels.v[j].key) {
+			same = false;
+			break;
+		}
+		i++;
+		j++;
+	}
+	free(pfx);
+	return same;
+}
+
+static void
+check_passthrough(rule_ctx *c, const kv_rule *r)
+{
+	kv_buf b = {0};
+	size_t n = 0;
+
+	if (strcmp(c->r->mode, "host-passthrough") != 0 || c->src == NULL)
+		return;
+	for (size_t i = 0; i < c->r->ntargets; i++) {
+		const kv_node *t = &c->m->nodes[c->r->targets[i]];
+
+		if (!same_features(c, c->src, t) && n++ < 5)
+			kv_buf_printf(&b, "%s%s", n > 1 ? ", " : "", t->name);
+	}
+	if (n > 0)
+		rule_emit(c, r, "%zu target%s with other CPU features than "
+		    "%s: %s%s", n, n == 1 ? "" : "s", c->src->name, b.data,
+		    n > 5 ? ", ..." : "");
+	kv_buf_free(&b);
+}
+
+static void
+check_eviction_blocks(rule_ctx *c, const kv_rule *r)
+{
+	if (strcmp(c->r->on_drain, "block") == 0)
+		rule_emit(c, r, "eviction strategy %s wants a live migration, "
+		    "but the VMI cannot migrate: a drain of %s waits forever",
+		    c->r->eviction, c->v->node ? c->v->node : "its node");
+}
+
+static void
+check_eviction_shutdown(rule_ctx *c, const kv_rule *r)
+{
+	if (strcmp(c->r->on_drain, "shutdown") == 0 &&
+	    strcmp(c->r->eviction, "None") == 0)
+		rule_emit(c, r, "eviction strategy None: a drain of %s stops "
+		    "the VM", c->v->node ? c->v->node : "its node");
+}
+
+/* --- the table ----------------------------------------------------------------------- */
+
+#define B(code, verdict, title, fix, fn) \
+	{ code, SEV_BLOCKER, verdict, 1, title, fix, fn }
+#define W(code, phase, title, fix, fn) \
+	{ code, SEV_WARNING, 0, phase, title, fix, fn }
+
+const kv_rule kv_rules[] = {
+	B("network-pod-bridge", V_BLOCKED,
+	    "Pod network bound with bridge",
+	    "Bind the pod network with masquerade (or passt), or annotate the "
+	    "VMI with kubevirt.io/allow-pod-bridge-network-live-migration if "
+	    "the guest can take a new address after the move.",
+	    check_pod_bridge),
+	B("network-binding", V_BLOCKED,
+	    "Pod network binding cannot migrate",
+	    "Use masquerade or passt on the pod network, or give the binding "
+	    "plugin a migration setting in the KubeVirt CR "
+	    "(spec.configuration.network.binding.<name>.migration).",
+	    check_binding),
+	B("disk-not-shared", V_BLOCKED,
+	    "Disk not ReadWriteMany",
+	    "Move the disk to a ReadWriteMany PVC (a storage class or "
+	    "StorageProfile that offers RWX), or use volume migration to copy "
+	    "it; RWO is refused even when the backend is NFS.",
+	    check_disk_not_shared),
+	B("disk-claim-unknown", V_BLOCKED,
+	    "Disk claim cannot be resolved",
+	    "Check that the PVC exists and is bound; collect the snapshot "
+	    "with permission to list PVCs.",
+	    check_claim_unknown),
+	B("hostdisk-not-shared", V_BLOCKED,
+	    "hostDisk not shared",
+	    "Set shared: true only if the hostDisk path is on storage every "
+	    "node sees; otherwise move the disk to an RWX PVC.",
+	    check_hostdisk),
+	B("host-device", V_BLOCKED,
+	    "Host device or GPU",
+	    "Remove the PCI host device or GPU before maintenance, or enable "
+	    "VGPULiveMigration with a permitted mediated device.",
+	    check_host_device),
+	B("launch-security", V_BLOCKED,
+	    "Confidential computing",
+	    "SEV, SEV-SNP, TDX and Secure Execution guests cannot migrate: "
+	    "plan a shutdown and restart on another node.",
+	    check_launch_security),
+	B("tsc-frequency", V_BLOCKED,
+	    "No TSC frequency for reenlightenment",
+	    "Make sure nodes carry cpu-timer tsc-frequency labels (or set "
+	    "minimumClusterTSCFrequency) so the VMI gets a TSC hint, or "
+	    "disable Hyper-V reenlightenment.",
+	    check_tsc),
+	B("hyperv-passthrough", V_BLOCKED,
+	    "Hyper-V passthrough",
+	    "Replace hypervPassthrough with an explicit list of Hyper-V "
+	    "enlightenments.",
+	    check_hyperv_passthrough),
+	B("host-model-unsupported", V_BLOCKED,
+	    "Source node has no host-model CPU",
+	    "Use a named CPU model or host-passthrough for VMIs on this node.",
+	    check_host_model_unsupported),
+	B("no-cpu-target", V_NO_TARGET,
+	    "No node satisfies the CPU selectors",
+	    "Use a named CPU model that the intended targets support (see "
+	    "namedModels and the trade-off table), or add a node of the same "
+	    "CPU class.",
+	    check_no_cpu_target),
+	B("no-placement-target", V_NO_TARGET,
+	    "No node satisfies every placement constraint",
+	    "Uncordon a node, add a toleration, relax the node selector or "
+	    "affinity, or free memory on a CPU-compatible node.",
+	    check_no_placement),
+	B("source-host-model-label-missing", V_STUCK,
+	    "Source node lacks its host-model label",
+	    "Let the node labeller label the node (remove the skip-node "
+	    "annotation, check virt-handler), or use a named CPU model.",
+	    check_host_model_label),
+	B("containerdisk-config-digest", V_WILL_FAIL,
+	    "containerDisk image without repository digest",
+	    "Push the containerDisk image to a registry and reference it by "
+	    "digest (or pull it on the node from the registry) instead of "
+	    "side-loading it.",
+	    check_digest_config),
+	B("containerdisk-no-digest", V_STUCK,
+	    "containerDisk image without digest",
+	    "Use a container runtime that reports image digests, or reference "
+	    "the image by @sha256 digest.",
+	    check_digest_none),
+	W("passthrough-cpu-differs", 1,
+	    "host-passthrough across different CPUs",
+	    "Keep host-passthrough VMIs on identical hardware (a node "
+	    "selector on the CPU class), or use host-model or a named model.",
+	    check_passthrough),
+	W("block-migration", 1,
+	    "Local disks copied during migration",
+	    "Expect a longer migration; move local disks to RWX PVCs if the "
+	    "copy is too slow.",
+	    check_block_migration),
+	W("pod-network-reconnect", 1,
+	    "Pod network connections reset",
+	    "Established connections drop and new ones fail for a few seconds "
+	    "after the switch-over; schedule accordingly.",
+	    check_reconnect),
+	W("stale-vendor-label", 1,
+	    "More than one CPU vendor label",
+	    "Delete the stale cpu-vendor label from the node: KubeVirt never "
+	    "removes it.",
+	    check_stale_vendor),
+	W("eviction-blocks-drain", 2,
+	    "Drain waits forever",
+	    "Fix the blockers, or set evictionStrategy LiveMigrateIfPossible "
+	    "or None for this VMI before the drain.",
+	    check_eviction_blocks),
+	W("eviction-shutdown", 2,
+	    "Drain stops the VM",
+	    "Set evictionStrategy LiveMigrate on the VMI (or cluster-wide) if "
+	    "the VM must survive maintenance.",
+	    check_eviction_shutdown),
+};
+
+const size_t kv_nrules = sizeof(kv_rules) / sizeof(kv_rules[0]);
+
+const kv_rule *
+kv_rule_find(const char *code)
+{
+	for (size_t i = 0; i < kv_nrules; i++)
+		if (strcmp(kv_rules[i].code, code) == 0)
+			return &kv_rules[i];
+	return NULL;
+}
+
+void
+rule_emit(struct rule_ctx *c, const kv_rule *r, const char *fmt, ...)
+{
+	va_list ap;
+	kv_issue *is;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	if (r->severity == SEV_BLOCKER) {
+		KV_GROW(c->r->blockers, c->cap_blockers, c->r->nblockers + 1);
+		is = &c->r->blockers[c->r->nblockers++];
+	} else {
+		KV_GROW(c->r->warnings, c->cap_warnings, c->r->nwarnings + 1);
+		is = &c->r->warnings[c->r->nwarnings++];
+	}
+	is->rule = r;
+	is->message = msg;
+}

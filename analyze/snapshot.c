@@ -1,0 +1,784 @@
+/*
+ * snapshot.c - the snapshot container reader (see snapshot.h).
+ *
+ * Two front ends, one core: read_archive() walks a tar stream with
+ * libarchive, read_dir() walks a directory without following links; both
+ * hand each regular file to member_*(), which checks the name and limits,
+ * hashes the bytes with GLib's GChecksum and forwards them to the sink.
+ */
+#include "snapshot.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MANIFEST "manifest.json"
+#define FORMAT_VERSION 1
+
+typedef struct member_rec {
+	char *path;
+	uint64_t bytes;
+	char sha256[65];
+} member_rec;
+
+typedef struct expect_rec {
+	char *path;
+	uint64_t bytes;
+	char *sha256;
+	bool seen;
+} expect_rec;
+
+typedef struct reader {
+	const char *snap;		/* the path given by the user */
+	const kv_limits *lim;
+	const snap_sink *sink;
+	snap_manifest *m;
+	kv_err *err;
+
+	GHashTable *seen;		/* member path -> member_rec */
+	size_t nmembers;
+	uint64_t total;
+	char *top;			/* archive top directory */
+	bool strip_top;			/* archives: strip it */
+
+	kv_buf manifest;		/* manifest.json bytes */
+	bool have_manifest;
+	expect_rec *expect;		/* manifest files[] */
+	size_t nexpect;
+
+	/* the member being read */
+	char *cur_path;
+	uint64_t cur_bytes;
+	GChecksum *cur_sum;
+	void *cur_state;
+	bool cur_is_manifest;
+	bool cur_failed;		/* the sink failed; still hashing */
+	kv_err cur_err;
+} reader;
+
+static void
+member_rec_free(gpointer p)
+{
+	member_rec *r = p;
+
+	free(r->path);
+	free(r);
+}
+
+/*
+ * Names: relative, no "." or ".." components, no empty components, valid
+ * UTF-8 without control characters.  Returns the path below the top
+ * directory in a fresh string, or NULL with an error set.
+ */
+static char *
+clean_member_name(reader *r, const char *raw, bool is_dir)
+{
+	const char *p = raw;
+	char *copy = NULL, *rest = NULL, *save = NULL, *tok;
+	kv_buf out = {0};
+	int ncomp = 0;
+
+	if (!g_utf8_validate(raw, -1, NULL)) {
+		kv_seterr(r->err, "%s: a member name is not valid UTF-8",
+		    r->snap);
+		goto fail;
+	}
+	for (const unsigned char *c = (const unsigned char *)raw; *c; c++)
+		if (*c < 0x20 || *c == 0x7f) {
+			kv_seterr(r->err, "%s: member name with a control "
+			    "character", r->snap);
+			goto fail;
+		}
+	if (raw[0] == '/') {
+		kv_seterr(r->err, "%s: %s: absolute member path", r->snap, raw);
+		goto fail;
+	}
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	copy = xstrdup(p);
+	for (tok = strtok_r(copy, "/", &save); tok != NULL;
+	    tok = strtok_r(NULL, "/", &save)) {
+		if (strcmp(tok, "..") == 0 || strcmp(tok, ".") == 0) {
+			kv_seterr(r->err, "%s: %s: member path with a \"%s\" "
+			    "component", r->snap, raw, tok);
+			goto fail;
+		}
+		if (r->strip_top && ncomp++ == 0) {
+			/* The first component is the top directory. */
+			if (r->top == NULL)
+				r->top = xstrdup(tok);
+			else if (strcmp(tok, r->top) != 0) {
+				kv_seterr(r->err, "%s: %s: member outside the "
+				    "top directory %s/", r->snap, raw, r->top);
+				goto fail;
+			}
+			continue;
+		}
+		if (out.len > 0)
+			kv_buf_append(&out, "/", 1);
+		kv_buf_append(&out, tok, strlen(tok));
+	}
+	if (out.len == 0 && !is_dir) {
+		kv_seterr(r->err, "%s: %s: file outside the top directory",
+		    r->snap, raw);
+		goto fail;
+	}
+	rest = out.data ? out.data : xstrdup("");
+	free(copy);
+	return rest;
+fail:
+	free(copy);
+	kv_buf_free(&out);
+	return NULL;
+}
+
+static const expect_rec *
+find_expect(const reader *r, const char *path)
+{
+	for (size_t i = 0; i < r->nexpect; i++)
+		if (strcmp(r->expect[i].path, path) == 0)
+			return &r->expect[i];
+	return NULL;
+}
+
+static int
+member_begin(reader *r, const char *path, uint64_t declared)
+{
+	if (g_hash_table_contains(r->seen, path))
+		return kv_seterr(r->err, "%s: %s: duplicate member", r->snap,
+		    path);
+	if (++r->nmembers > r->lim->members)
+		return kv_seterr(r->err, "%s: more than %llu members "
+		    "(KVSCOPE_MAX_MEMBERS)", r->snap,
+		    (unsigned long long)r->lim->members);
+	if (declared > r->lim->member_bytes)
+		return kv_seterr(r->err, "%s: %s: member declares %llu bytes, "
+		    "more than the limit of %llu (KVSCOPE_MAX_MEMBER_BYTES)",
+		    r->snap, path, (unsigned long long)declared,
+		    (unsigned long long)r->lim->member_bytes);
+	r->cur_path = xstrdup(path);
+	r->cur_bytes = 0;
+	r->cur_sum = g_checksum_new(G_CHECKSUM_SHA256);
+	r->cur_is_manifest = strcmp(path, MANIFEST) == 0;
+	r->cur_failed = false;
+	r->cur_state = NULL;
+	kv_clearerr(&r->cur_err);
+	if (r->cur_is_manifest)
+		return KV_OK;
+	r->cur_state = r->sink->begin(r->sink->arg, path, declared,
+	    &r->cur_err);
+	if (r->cur_err.set)
+		r->cur_failed = true;
+	return KV_OK;
+}
+
+static int
+member_data(reader *r, const char *buf, size_t len)
+{
+	r->cur_bytes += len;
+	r->total += len;
+	if (r->cur_bytes > r->lim->member_bytes)
+		return kv_seterr(r->err, "%s: %s: member larger than %llu "
+		    "bytes (KVSCOPE_MAX_MEMBER_BYTES)", r->snap, r->cur_path,
+		    (unsigned long long)r->lim->member_bytes);
+	if (r->total > r->lim->total_bytes)
+		return kv_seterr(r->err, "%s: more than %llu bytes in all "
+		    "(KVSCOPE_MAX_TOTAL_BYTES)", r->snap,
+		    (unsigned long long)r->lim->total_bytes);
+	g_checksum_update(r->cur_sum, (const guchar *)buf, len);
+	if (r->cur_is_manifest) {
+		if (r->cur_bytes > r->lim->manifest_bytes)
+			return kv_seterr(r->err, "%s: manifest.json larger "
+			    "than %llu bytes", r->snap,
+			    (unsigned long long)r->lim->manifest_bytes);
+		kv_buf_append(&r->manifest, buf, len);
+		return KV_OK;
+	}
+	if (r->cur_state != NULL && !r->cur_failed &&
+	    r->sink->data(r->cur_state, buf, len, &r->cur_err) != KV_OK)
+		r->cur_failed = true;
+	return KV_OK;
+}
+
+static int parse_manifest(reader *r);
+
+/*
+ * End of a member.  A sink failure is reported as such unless the manifest
+ * (already read) says the member was damaged: then the damage is the cause
+ * and is what the user must hear.
+ */
+static int
+member_end(reader *r)
+{
+	member_rec *rec = xcalloc(1, sizeof(*rec));
+	const expect_rec *e;
+	int rc = KV_OK;
+
+	rec->path = r->cur_path;
+	rec->bytes = r->cur_bytes;
+	snprintf(rec->sha256, sizeof(rec->sha256), "%s",
+	    g_checksum_get_string(r->cur_sum));
+	g_checksum_free(r->cur_sum);
+	r->cur_sum = NULL;
+	r->cur_path = NULL;
+	g_hash_table_insert(r->seen, rec->path, rec);
+
+	if (r->cur_is_manifest)
+		return parse_manifest(r);
+	if (!r->cur_failed && r->cur_state != NULL &&
+	    r->sink->end(r->cur_state, &r->cur_err) != KV_OK)
+		r->cur_failed = true;
+	else if (!r->cur_failed)
+		r->cur_state = NULL;	/* consumed by end() */
+	if (r->cur_failed) {
+		if (r->cur_state != NULL && r->sink->abort != NULL)
+			r->sink->abort(r->cur_state);
+		r->cur_state = NULL;
+		e = find_expect(r, rec->path);
+		if (e != NULL && (e->bytes != rec->bytes ||
+		    g_ascii_strcasecmp(e->sha256, rec->sha256) != 0))
+			rc = kv_seterr(r->err, "%s: %s: does not match the "
+			    "manifest (%s); the snapshot was damaged or edited",
+			    r->snap, rec->path, e->bytes != rec->bytes ?
+			    "size differs" : "sha256 differs");
+		else
+			rc = kv_seterr(r->err, "%s: %s", r->snap,
+			    r->cur_err.msg);
+	}
+	return rc;
+}
+
+static void
+member_abort(reader *r)
+{
+	if (r->cur_state != NULL && r->sink->abort != NULL)
+		r->sink->abort(r->cur_state);
+	r->cur_state = NULL;
+	if (r->cur_sum != NULL)
+		g_checksum_free(r->cur_sum);
+	r->cur_sum = NULL;
+	free(r->cur_path);
+	r->cur_path = NULL;
+}
+
+/* --- manifest -------------------------------------------------------------- */
+
+static char *
+mstr(reader *r, json_t *obj, const char *key, const char *where, bool req,
+    int *rc)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (v == NULL || json_is_null(v)) {
+		if (req)
+			*rc = kv_seterr(r->err, "%s: manifest.json: %s%s: "
+			    "missing", r->snap, where, key);
+		return NULL;
+	}
+	if (!json_is_string(v)) {
+		*rc = kv_seterr(r->err, "%s: manifest.json: %s%s: expected a "
+		    "string", r->snap, where, key);
+		return NULL;
+	}
+	return xstrdup(json_string_value(v));
+}
+
+static json_t *
+mobj(reader *r, json_t *obj, const char *key, int type, int *rc)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if ((int)json_typeof(v) != type) {
+		*rc = kv_seterr(r->err, "%s: manifest.json: %s: expected %s",
+		    r->snap, key, type == JSON_ARRAY ? "a list" : "an object");
+		return NULL;
+	}
+	return v;
+}
+
+static int
+parse_manifest_files(reader *r, json_t *files)
+{
+	size_t i;
+	json_t *f;
+	int rc = KV_OK;
+
+	r->expect = xcalloc(json_array_size(files) + 1, sizeof(*r->expect));
+	json_array_foreach(files, i, f) {
+		expect_rec *e = &r->expect[r->nexpect];
+		json_t *b;
+		char where[48];
+
+		snprintf(where, sizeof(where), "files[%zu].", i);
+		if (!json_is_object(f))
+			return kv_seterr(r->err, "%s: manifest.json: files[%zu]:"
+			    " expected an object", r->snap, i);
+		e->path = mstr(r, f, "path", where, true, &rc);
+		e->sha256 = mstr(r, f, "sha256", where, true, &rc);
+		r->nexpect++;
+		if (rc != KV_OK)
+			return rc;
+		b = json_object_get(f, "bytes");
+		if (!json_is_integer(b) || json_integer_value(b) < 0)
+			return kv_seterr(r->err, "%s: manifest.json: "
+			    "files[%zu].bytes: expected a whole number",
+			    r->snap, i);
+		e->bytes = (uint64_t)json_integer_value(b);
+	}
+	return KV_OK;
+}
+
+static int
+parse_manifest_resources(reader *r, json_t *res)
+{
+	size_t i;
+	json_t *o;
+	int rc = KV_OK;
+	snap_manifest *m = r->m;
+
+	m->resources = xcalloc(json_array_size(res) + 1,
+	    sizeof(*m->resources));
+	json_array_foreach(res, i, o) {
+		snap_resource *s = &m->resources[m->nresources];
+		json_t *c;
+		char where[48];
+
+		snprintf(where, sizeof(where), "resources[%zu].", i);
+		if (!json_is_object(o))
+			return kv_seterr(r->err, "%s: manifest.json: "
+			    "resources[%zu]: expected an object", r->snap, i);
+		m->nresources++;
+		s->resource = mstr(r, o, "resource", where, true, &rc);
+		s->group = mstr(r, o, "group", where, false, &rc);
+		s->file = mstr(r, o, "file", where, false, &rc);
+		s->status = mstr(r, o, "status", where, true, &rc);
+		s->message = mstr(r, o, "message", where, false, &rc);
+		if (rc != KV_OK)
+			return rc;
+		if (s->group == NULL)
+			s->group = xstrdup("");
+		c = json_object_get(o, "count");
+		s->count = json_is_integer(c) ? json_integer_value(c) : -1;
+	}
+	return KV_OK;
+}
+
+static int
+parse_manifest(reader *r)
+{
+	json_error_t jerr;
+	json_t *root, *v, *cl, *col, *opt, *arr;
+	snap_manifest *m = r->m;
+	int rc = KV_OK;
+
+	root = json_loadb(r->manifest.data ? r->manifest.data : "",
+	    r->manifest.len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL)
+		return kv_seterr(r->err, "%s: manifest.json: not valid JSON: "
+		    "%s (line %d)", r->snap, jerr.text, jerr.line);
+	r->have_manifest = true;
+	if (!json_is_object(root)) {
+		rc = kv_seterr(r->err, "%s: manifest.json: expected an object",
+		    r->snap);
+		goto out;
+	}
+	v = json_object_get(root, "kind");
+	if (!json_is_string(v) || strcmp(json_string_value(v),
+	    "kvscope-snapshot") != 0) {
+		rc = kv_seterr(r->err, "%s: manifest.json: kind: expected "
+		    "\"kvscope-snapshot\"", r->snap);
+		goto out;
+	}
+	v = json_object_get(root, "formatVersion");
+	if (!json_is_integer(v)) {
+		rc = kv_seterr(r->err, "%s: manifest.json: formatVersion: "
+		    "expected a whole number", r->snap);
+		goto out;
+	}
+	m->format_version = json_integer_value(v);
+	if (m->format_version != FORMAT_VERSION) {
+		rc = kv_seterr(r->err, "%s: manifest.json: formatVersion %lld "
+		    "is not supported (this kvscope reads version %d)",
+		    r->snap, m->format_version, FORMAT_VERSION);
+		goto out;
+	}
+	m->created_at = mstr(r, root, "createdAt", "", true, &rc);
+	if (rc == KV_OK && !g_regex_match_simple(
+	    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+	    "(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", m->created_at, 0, 0))
+		rc = kv_seterr(r->err, "%s: manifest.json: createdAt: expected "
+		    "an RFC 3339 time, got \"%s\"", r->snap, m->created_at);
+	if ((cl = mobj(r, root, "cluster", JSON_OBJECT, &rc)) != NULL) {
+		m->context = mstr(r, cl, "context", "cluster.", false, &rc);
+		m->kubernetes_version = mstr(r, cl, "kubernetesVersion",
+		    "cluster.", false, &rc);
+		m->kubevirt_version = mstr(r, cl, "kubevirtVersion",
+		    "cluster.", false, &rc);
+		m->flavor = mstr(r, cl, "flavor", "cluster.", false, &rc);
+	}
+	if ((col = mobj(r, root, "collector", JSON_OBJECT, &rc)) != NULL) {
+		m->collector_name = mstr(r, col, "name", "collector.", false,
+		    &rc);
+		m->collector_version = mstr(r, col, "version", "collector.",
+		    false, &rc);
+	}
+	if ((opt = mobj(r, root, "options", JSON_OBJECT, &rc)) != NULL) {
+		m->redact = json_is_true(json_object_get(opt, "redact"));
+		m->anonymize = json_is_true(json_object_get(opt, "anonymize"));
+	}
+	if (rc != KV_OK)
+		goto out;
+	if (m->flavor != NULL && strcmp(m->flavor, "kubevirt") != 0 &&
+	    strcmp(m->flavor, "deckhouse") != 0) {
+		rc = kv_seterr(r->err, "%s: manifest.json: cluster.flavor: "
+		    "expected \"kubevirt\" or \"deckhouse\", got \"%s\"",
+		    r->snap, m->flavor);
+		goto out;
+	}
+	if ((arr = mobj(r, root, "resources", JSON_ARRAY, &rc)) != NULL)
+		rc = parse_manifest_resources(r, arr);
+	if (rc != KV_OK)
+		goto out;
+	if ((arr = mobj(r, root, "notes", JSON_ARRAY, &rc)) != NULL) {
+		size_t i;
+		json_t *n;
+
+		m->notes = xcalloc(json_array_size(arr) + 1, sizeof(char *));
+		json_array_foreach(arr, i, n)
+			if (json_is_string(n))
+				m->notes[m->nnotes++] =
+				    xstrdup(json_string_value(n));
+	}
+	arr = mobj(r, root, "files", JSON_ARRAY, &rc);
+	if (rc == KV_OK && arr == NULL)
+		rc = kv_seterr(r->err, "%s: manifest.json: files: missing",
+		    r->snap);
+	if (rc == KV_OK)
+		rc = parse_manifest_files(r, arr);
+out:
+	json_decref(root);
+	return rc;
+}
+
+/* Every member against files[]: all mismatches in one line. */
+static int
+verify_members(reader *r)
+{
+	kv_buf bad = {0};
+	GList *keys, *k;
+	int n = 0, rc = KV_OK;
+
+	if (!r->have_manifest)
+		return kv_seterr(r->err, "%s: no manifest.json in the "
+		    "snapshot", r->snap);
+	for (size_t i = 0; i < r->nexpect; i++) {
+		expect_rec *e = &r->expect[i];
+		member_rec *m = g_hash_table_lookup(r->seen, e->path);
+		const char *why = NULL;
+
+		if (m == NULL)
+			why = "missing";
+		else if (m->bytes != e->bytes)
+			why = "size differs";
+		else if (g_ascii_strcasecmp(m->sha256, e->sha256) != 0)
+			why = "sha256 differs";
+		if (m != NULL)
+			e->seen = true;
+		if (why != NULL) {
+			kv_buf_printf(&bad, "%s%s (%s)", n++ ? ", " : "",
+			    e->path, why);
+		}
+	}
+	keys = g_hash_table_get_keys(r->seen);
+	keys = g_list_sort(keys, (GCompareFunc)strcmp);
+	for (k = keys; k != NULL; k = k->next) {
+		const char *p = k->data;
+
+		if (strcmp(p, MANIFEST) != 0 && find_expect(r, p) == NULL)
+			kv_buf_printf(&bad, "%s%s (not in the manifest)",
+			    n++ ? ", " : "", p);
+	}
+	g_list_free(keys);
+	if (n > 0)
+		rc = kv_seterr(r->err, "%s: manifest.json: %d file%s do%s not "
+		    "match: %s", r->snap, n, n == 1 ? "" : "s",
+		    n == 1 ? "es" : "", bad.data);
+	kv_buf_free(&bad);
+	return rc;
+}
+
+/* --- archive front end ----------------------------------------------------- */
+
+static int
+read_archive(reader *r, const char *path)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ent;
+	char buf[1 << 16];
+	int rc = KV_OK, ar;
+
+	r->strip_top = true;
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	if (archive_read_open_filename(a, path, sizeof(buf)) != ARCHIVE_OK) {
+		rc = kv_seterr(r->err, "%s: cannot read: %s", path,
+		    archive_error_string(a));
+		goto out;
+	}
+	for (;;) {
+		const char *name;
+		char *clean;
+		mode_t type;
+		la_ssize_t n;
+
+		ar = archive_read_next_header(a, &ent);
+		if (ar == ARCHIVE_EOF)
+			break;
+		if (ar != ARCHIVE_OK && ar != ARCHIVE_WARN) {
+			rc = kv_seterr(r->err, "%s: truncated or corrupt "
+			    "archive: %s", path, archive_error_string(a));
+			goto out;
+		}
+		name = archive_entry_pathname_utf8(ent);
+		if (name == NULL)
+			name = archive_entry_pathname(ent);
+		if (name == NULL) {
+			rc = kv_seterr(r->err, "%s: member without a name",
+			    path);
+			goto out;
+		}
+		type = archive_entry_filetype(ent);
+		if (archive_entry_hardlink(ent) != NULL ||
+		    (type != AE_IFREG && type != AE_IFDIR)) {
+			rc = kv_seterr(r->err, "%s: %s: %s member; a snapshot "
+			    "holds only regular files and directories", path,
+			    name, archive_entry_hardlink(ent) ? "hard link" :
+			    type == AE_IFLNK ? "symbolic link" :
+			    (type == AE_IFCHR || type == AE_IFBLK) ? "device" :
+			    "special");
+			goto out;
+		}
+		if ((clean = clean_member_name(r, name, type == AE_IFDIR)) ==
+		    NULL) {
+			rc = KV_ERR;
+			goto out;
+		}
+		if (type == AE_IFDIR) {
+			free(clean);
+			continue;
+		}
+		rc = member_begin(r, clean,
+		    archive_entry_size_is_set(ent) ?
+		    (uint64_t)archive_entry_size(ent) : 0);
+		free(clean);
+		if (rc != KV_OK)
+			goto out;
+		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
+			if ((rc = member_data(r, buf, (size_t)n)) != KV_OK)
+				goto out;
+			if (r->total > 1 << 20 && r->total / r->lim->ratio >
+			    (uint64_t)archive_filter_bytes(a, -1)) {
+				rc = kv_seterr(r->err, "%s: compression ratio "
+				    "above %llu:1 (KVSCOPE_MAX_RATIO)", path,
+				    (unsigned long long)r->lim->ratio);
+				goto out;
+			}
+		}
+		if (n < 0) {
+			rc = kv_seterr(r->err, "%s: %s: truncated or corrupt "
+			    "archive: %s", path, r->cur_path,
+			    archive_error_string(a));
+			goto out;
+		}
+		if ((rc = member_end(r)) != KV_OK)
+			goto out;
+	}
+out:
+	member_abort(r);
+	archive_read_free(a);
+	return rc;
+}
+
+/* --- directory front end --------------------------------------------------- */
+
+static int
+read_file_member(reader *r, int dirfd, const char *name, const char *rel,
+    uint64_t size)
+{
+	char buf[1 << 16];
+	ssize_t n;
+	int fd, rc;
+
+	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return kv_seterr(r->err, "%s: %s: cannot open: %s", r->snap,
+		    rel, strerror(errno));
+	if ((rc = member_begin(r, rel, size)) != KV_OK)
+		goto out;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if ((rc = member_data(r, buf, (size_t)n)) != KV_OK)
+			goto out;
+	if (n < 0) {
+		rc = kv_seterr(r->err, "%s: %s: read error: %s", r->snap, rel,
+		    strerror(errno));
+		goto out;
+	}
+	rc = member_end(r);
+out:
+	member_abort(r);
+	close(fd);
+	return rc;
+}
+
+static int
+read_dir_at(reader *r, int dirfd, const char *prefix, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int fd, rc = KV_OK;
+
+	if (depth > 16)
+		return kv_seterr(r->err, "%s: %s: directories nested too deep",
+		    r->snap, prefix);
+	if ((fd = dup(dirfd)) < 0 || (d = fdopendir(fd)) == NULL)
+		return kv_seterr(r->err, "%s: cannot list %s: %s", r->snap,
+		    *prefix ? prefix : ".", strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		KV_GROW(names, cap, n + 1);
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), kv_strptrcmp);
+	for (size_t i = 0; i < n && rc == KV_OK; i++) {
+		char *rel = *prefix ? xasprintf("%s/%s", prefix, names[i]) :
+		    xstrdup(names[i]);
+		struct stat st;
+		char *clean;
+
+		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			rc = kv_seterr(r->err, "%s: %s: %s", r->snap, rel,
+			    strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, names[i],
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub < 0)
+				rc = kv_seterr(r->err, "%s: %s: %s", r->snap,
+				    rel, strerror(errno));
+			else {
+				rc = read_dir_at(r, sub, rel, depth + 1);
+				close(sub);
+			}
+		} else if (!S_ISREG(st.st_mode)) {
+			rc = kv_seterr(r->err, "%s: %s: %s; a snapshot holds "
+			    "only regular files and directories", r->snap, rel,
+			    S_ISLNK(st.st_mode) ? "symbolic link" :
+			    "special file");
+		} else if ((clean = clean_member_name(r, rel, false)) == NULL) {
+			rc = KV_ERR;
+		} else {
+			rc = read_file_member(r, dirfd, names[i], clean,
+			    (uint64_t)st.st_size);
+			free(clean);
+		}
+		free(rel);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static int
+read_dir(reader *r, const char *path)
+{
+	int fd, rc;
+
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return kv_seterr(r->err, "%s: cannot open directory: %s", path,
+		    strerror(errno));
+	/* The directory itself is the top directory: names below it are
+	 * already relative, so no top component is stripped. */
+	rc = read_dir_at(r, fd, "", 0);
+	close(fd);
+	return rc;
+}
+
+int
+snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
+    snap_manifest *m, kv_err *err)
+{
+	reader r = {0};
+	struct stat st;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	r.snap = path;
+	r.lim = lim;
+	r.sink = sink;
+	r.m = m;
+	r.err = err;
+	r.seen = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	    member_rec_free);
+	if (stat(path, &st) != 0)
+		rc = kv_seterr(err, "%s: %s", path, strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		rc = read_dir(&r, path);
+	else
+		rc = read_archive(&r, path);
+	if (rc == KV_OK)
+		rc = verify_members(&r);
+	g_hash_table_destroy(r.seen);
+	kv_buf_free(&r.manifest);
+	for (size_t i = 0; i < r.nexpect; i++) {
+		free(r.expect[i].path);
+		free(r.expect[i].sha256);
+	}
+	free(r.expect);
+	free(r.top);
+	if (rc != KV_OK)
+		snap_manifest_free(m);
+	return rc;
+}
+
+void
+snap_manifest_free(snap_manifest *m)
+{
+	for (size_t i = 0; i < m->nresources; i++) {
+		snap_resource *s = &m->resources[i];
+
+		free(s->resource);
+		free(s->group);
+		free(s->file);
+		free(s->status);
+		free(s->message);
+	}
+	free(m->resources);
+	for (size_t i = 0; i < m->nnotes; i++)
+		free(m->notes[i]);
+	free(m->notes);
+	free(m->created_at);
+	free(m->context);
+	free(m->kubernetes_version);
+	free(m->kubevirt_version);
+	free(m->flavor);
+	free(m->collector_name);
+	free(m->collector_version);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,633 @@
+/*
+ * target.c - migration target pod selectors and target search (target.h).
+ */
+#include "target.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+
+typedef struct ptaint {
+	const char *key, *value, *effect;
+	kv_bits nodes;
+} ptaint;
+
+struct kv_place {
+	size_t ntaints;
+	ptaint *taints;
+	size_t npods;
+	const kv_pod **pods;		/* sorted by created_by, created */
+};
+
+static int
+pod_cmp(const void *x, const void *y)
+{
+	const kv_pod *p = *(const kv_pod *const *)x;
+	const kv_pod *q = *(const kv_pod *const *)y;
+	int c = strcmp(p->created_by ? p->created_by : "",
+	    q->created_by ? q->created_by : "");
+
+	if (c == 0)
+		c = strcmp(p->created ? p->created : "",
+		    q->created ? q->created : "");
+	if (c == 0)
+		c = strcmp(p->name, q->name);
+	return c;
+}
+
+static bool
+pod_active(const kv_pod *p)
+{
+	return p->phase == NULL || strcmp(p->phase, "Running") == 0 ||
+	    strcmp(p->phase, "Pending") == 0;
+}
+
+kv_place *
+kv_place_build(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	kv_place *p = xcalloc(1, sizeof(*p));
+	size_t cap = 0;
+
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const kv_node *n = &m->nodes[i];
+		size_t nt = n->ntaints + (n->unschedulable ? 1 : 0);
+
+		for (size_t j = 0; j < nt; j++) {
+			kv_taint cordon = { "node.kubernetes.io/unschedulable",
+			    "", "NoSchedule" };
+			const kv_taint *t = j < n->ntaints ? &n->taints[j] :
+			    &cordon;
+			const char *val = t->value ? t->value : "";
+			size_t k;
+
+			if (t->effect == NULL ||
+			    (strcmp(t->effect, "NoSchedule") != 0 &&
+			    strcmp(t->effect, "NoExecute") != 0))
+				continue;
+			for (k = 0; k < p->ntaints; k++)
+				if (strcmp(p->taints[k].key, t->key) == 0 &&
+				    strcmp(p->taints[k].value, val) == 0 &&
+				    strcmp(p->taints[k].effect, t->effect) == 0)
+					break;
+			if (k == p->ntaints) {
+				KV_GROW(p->taints, cap, p->ntaints + 1);
+				p->taints[k].key = t->key;
+				p->taints[k].value = val;
+				p->taints[k].effect = t->effect;
+				kv_bits_init(&p->taints[k].nodes, m->nnodes);
+				p->ntaints++;
+			}
+			kv_bits_set(&p->taints[k].nodes, i);
+		}
+		a->nodes[i].free_memory = n->alloc_memory;
+	}
+	p->pods = xcalloc(m->npods + 1, sizeof(kv_pod *));
+	for (size_t i = 0; i < m->npods; i++) {
+		const kv_pod *pod = &m->pods[i];
+		const kv_node *n;
+
+		if (pod->created_by != NULL)
+			p->pods[p->npods++] = pod;
+		if (pod_active(pod) && pod->req_memory > 0 &&
+		    (n = kv_model_node(m, pod->node)) != NULL &&
+		    a->nodes[n - m->nodes].free_memory >= 0)
+			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
+	}
+	qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	return p;
+}
+
+void
+kv_place_free(kv_place *p)
+{
+	if (p == NULL)
+		return;
+	for (size_t i = 0; i < p->ntaints; i++)
+		kv_bits_free(&p->taints[i].nodes);
+	free(p->taints);
+	free(p->pods);
+	free(p);
+}
+
+size_t
+kv_place_pods(const kv_place *p, const kv_vmi *v, const kv_pod *const **pods)
+{
+	size_t lo = 0, hi = p->npods, first, n = 0;
+
+	*pods = NULL;
+	if (v->uid == NULL)
+		return 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(p->pods[mid]->created_by, v->uid) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (first + n < p->npods &&
+	    strcmp(p->pods[first + n]->created_by, v->uid) == 0)
+		n++;
+	if (n > 0)
+		*pods = &p->pods[first];
+	return n;
+}
+
+const kv_pod *
+kv_place_source_pod(const kv_place *p, const kv_vmi *v)
+{
+	const kv_pod *const *pods;
+	size_t n = kv_place_pods(p, v, &pods);
+
+	/* sorted by creation time: the newest on the VMI's node wins */
+	for (size_t i = n; i > 0; i--)
+		if (v->node != NULL && pods[i - 1]->node != NULL &&
+		    strcmp(pods[i - 1]->node, v->node) == 0)
+			return pods[i - 1];
+	return NULL;
+}
+
+/* --- selector rendering ------------------------------------------------------- */
+
+typedef struct selbuild {
+	kv_intern *strs;
+	size_t n, cap;
+	kv_label *v;
+} selbuild;
+
+static void
+sel_set(selbuild *s, const char *key, const char *value)
+{
+	key = kv_intern_str(s->strs, key);
+	value = kv_intern_str(s->strs, value);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].key == key) {
+			s->v[i].value = value;
+			return;
+		}
+	KV_GROW(s->v, s->cap, s->n + 1);
+	s->v[s->n].key = key;
+	s->v[s->n].value = value;
+	s->n++;
+}
+
+static void
+sel_setf(selbuild *s, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+sel_setf(selbuild *s, const char *value, const char *fmt, ...)
+{
+	va_list ap;
+	char key[512];
+
+	va_start(ap, fmt);
+	vsnprintf(key, sizeof(key), fmt, ap);
+	va_end(ap);
+	sel_set(s, key, value);
+}
+
+static bool
+sel_has_prefix(const selbuild *s, const char *prefix)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (kv_startswith(s->v[i].key, prefix))
+			return true;
+	return false;
+}
+
+static int
+label_cmp(const void *x, const void *y)
+{
+	return strcmp(((const kv_label *)x)->key, ((const kv_label *)y)->key);
+}
+
+static void
+add_dne(const kv_analysis *a, kv_affinity *aff, const char *key)
+{
+	kv_nsterm *t;
+
+	if (aff->nterms == 0) {
+		aff->terms = xcalloc(1, sizeof(kv_nsterm));
+		aff->nterms = 1;
+	}
+	t = &aff->terms[0];
+	t->reqs = xreallocarray(t->reqs, t->nreqs + 1, sizeof(kv_nsreq));
+	memset(&t->reqs[t->nreqs], 0, sizeof(kv_nsreq));
+	t->reqs[t->nreqs].key = kv_intern_str(a->m->strs, key);
+	t->reqs[t->nreqs].op = OP_DOESNOTEXIST;
+	t->nreqs++;
+}
+
+static bool
+needs_tsc(const kv_vmi *v)
+{
+	for (size_t i = 0; i < v->nfeatures; i++)
+		if (strcmp(v->features[i].name, "invtsc") == 0 &&
+		    (strcmp(v->features[i].policy, "require") == 0 ||
+		    strcmp(v->features[i].policy, "force") == 0))
+			return true;
+	return (v->hyperv_enabled & HV_REENLIGHTENMENT) != 0;
+}
+
+static const char *const hv_names[] = {
+	"vpindex", "runtime", "reset", "synic", "synictimer", "frequencies",
+	"reenlightenment", "tlbflush", "ipi",
+};
+
+/* §2.2: what every launcher pod of this VMI gets. */
+static void
+render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
+{
+	const kv_vmi *v = r->vmi;
+	const kv_config *cfg = &a->cfg;
+	const char *dom = cfg->domain, *pfx = cfg->kv_prefix;
+	const char *model = v->cpu_model && *v->cpu_model ? v->cpu_model :
+	    NULL;
+
+	sel_setf(s, "true", "%sschedulable", pfx);
+	if (v->arch != NULL && *v->arch != '\0') {
+		char arch[64];
+		size_t i;
+
+		for (i = 0; v->arch[i] && i < sizeof(arch) - 1; i++)
+			arch[i] = (char)tolower((unsigned char)v->arch[i]);
+		arch[i] = '\0';
+		sel_set(s, "kubernetes.io/arch", arch);
+	}
+	for (size_t i = 0; i < a->m->cluster.node_selectors.n; i++)
+		sel_set(s, a->m->cluster.node_selectors.v[i].key,
+		    a->m->cluster.node_selectors.v[i].value);
+	for (size_t i = 0; i < v->node_selector.n; i++)
+		sel_set(s, v->node_selector.v[i].key,
+		    v->node_selector.v[i].value);
+	if (v->dedicated_cpu)
+		sel_setf(s, "true", "%scpumanager", pfx);
+	if (cfg->gate_hyperv_strict) {
+		for (size_t i = 0; i < 9; i++)
+			if (v->hyperv_enabled & (1u << i))
+				sel_setf(s, "true", "hyperv.%s/%s", dom,
+				    hv_names[i]);
+		if (v->evmcs)
+			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
+	}
+	if (strcmp(r->mode, "named") == 0)
+		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
+	if (v->machine_status != NULL && *v->machine_status)
+		sel_setf(s, "true", "machine-type.%s/%s", dom,
+		    v->machine_status);
+	else if (v->machine_spec != NULL && *v->machine_spec)
+		sel_setf(s, "true", "machine-type.%s/%s", dom, v->machine_spec);
+	if (model != NULL)
+		for (size_t i = 0; i < v->nfeatures; i++)
+			if (*v->features[i].policy == '\0' ||
+			    strcmp(v->features[i].policy, "require") == 0)
+				sel_setf(s, "true", "cpu-feature.%s/%s", dom,
+				    v->features[i].name);
+	if (needs_tsc(v) && v->tsc_hint > 0) {
+		char hz[32];
+
+		snprintf(hz, sizeof(hz), "%lld", (long long)v->tsc_hint);
+		sel_setf(s, "true", "scheduling.%s/tsc-frequency-%s", dom, hz);
+	}
+	if (v->realtime)
+		sel_setf(s, "true", "%srealtime", pfx);
+	if (v->sev || v->snp)
+		sel_setf(s, "true", "%ssev", pfx);
+	if (v->sev_es)
+		sel_setf(s, "true", "%ssev-es", pfx);
+	if (v->snp)
+		sel_setf(s, "true", "%ssev-snp", pfx);
+	if (v->any_launch_security && v->arch && strcmp(v->arch, "s390x") == 0)
+		sel_setf(s, "true", "%ss390-pv", pfx);
+	if (v->tdx)
+		sel_setf(s, "true", "%stdx", pfx);
+}
+
+/* §2.3 step 4: host-model selectors, copied or derived. */
+static void
+render_host_model(const kv_analysis *a, const kv_node *src,
+    const kv_pod *pod, selbuild *s, kv_target_info *ti)
+{
+	const char *dom = a->cfg.domain;
+	char *feat = xasprintf("cpu-feature.%s/", dom);
+	char *mig = xasprintf("cpu-model-migration.%s/", dom);
+	char *hm = xasprintf("host-model-cpu.%s/", dom);
+	char *req = xasprintf("host-model-required-features.%s/", dom);
+
+	if (pod != NULL)
+		for (size_t i = 0; i < pod->node_selector.n; i++) {
+			const kv_label *l = &pod->node_selector.v[i];
+
+			if (strstr(l->key, feat) || strstr(l->key, mig)) {
+				sel_set(s, l->key, l->value);
+				ti->host_model_copied = true;
+			}
+		}
+	if (!ti->host_model_copied && src != NULL) {
+		bool found = false;
+
+		for (size_t i = 0; i < src->labels.n; i++) {
+			const kv_label *l = &src->labels.v[i];
+
+			if (kv_startswith(l->key, hm)) {
+				sel_setf(s, l->value, "%s%s", mig,
+				    l->key + strlen(hm));
+				found = true;
+			} else if (kv_startswith(l->key, req))
+				sel_setf(s, l->value, "%s%s", feat,
+				    l->key + strlen(req));
+		}
+		ti->host_model_missing = !found;
+	}
+	free(feat);
+	free(mig);
+	free(hm);
+	free(req);
+}
+
+void
+kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
+    kv_target_info *ti)
+{
+	const kv_model *m = a->m;
+	const kv_vmi *v = r->vmi;
+	const kv_node *src = kv_model_node(m, v->node);
+	selbuild s = { .strs = m->strs };
+	char *vendor = xasprintf("cpu-vendor.%s/", a->cfg.domain);
+	kv_bits cpu, tgt;
+	const kv_pod *const *pods;
+	size_t npods;
+
+	memset(ti, 0, sizeof(*ti));
+	ti->source_missing = src == NULL;
+	render_template(a, r, &s);
+	if (strcmp(r->mode, "host-model") == 0)
+		render_host_model(a, src, r->source_pod, &s, ti);
+	if (src != NULL && !sel_has_prefix(&s, vendor))
+		for (size_t i = 0; i < src->labels.n; i++)
+			if (kv_startswith(src->labels.v[i].key, vendor)) {
+				if (ti->nvendors++ == 0)
+					sel_set(&s, src->labels.v[i].key,
+					    "true");
+			}
+	qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	r->selectors.v = s.v;
+	r->selectors.n = s.n;
+
+	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
+	    strcmp(r->mode, "host-model") == 0) {
+		char *obs = xasprintf("node-labeller.%sobsolete-host-model",
+		    strcmp(m->flavor, "deckhouse") == 0 ?
+		    "internal.virtualization.deckhouse.io/" : "kubevirt.io/");
+
+		add_dne(a, &r->extra_affinity, obs);
+		free(obs);
+	}
+	for (size_t i = 0; i < v->nfeatures; i++)
+		if (strcmp(v->features[i].policy, "forbid") == 0) {
+			char *k = xasprintf("cpu-feature.%s/%s", a->cfg.domain,
+			    v->features[i].name);
+
+			add_dne(a, &r->extra_affinity, k);
+			free(k);
+		}
+	free(vendor);
+
+	ti->need_memory = r->source_pod && r->source_pod->req_memory > 0 ?
+	    r->source_pod->req_memory : v->memory;
+
+	/* CPU part */
+	kv_bits_init(&cpu, m->nnodes);
+	kv_bits_init(&tgt, m->nnodes);
+	kv_bits_fill(&cpu);
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		const kv_label *l = &r->selectors.v[i];
+		const kv_bits *b;
+
+		if (!kv_startswith(l->key, "cpu-") &&
+		    !kv_startswith(l->key, "host-model-"))
+			continue;
+		if (strchr(l->key, '/') == NULL ||
+		    strstr(l->key, a->cfg.domain) == NULL)
+			continue;
+		if ((b = kv_index_eq(a->index, l->key, l->value)) == NULL)
+			kv_bits_zero(&cpu);
+		else
+			kv_bits_and(&cpu, b);
+	}
+	for (size_t t = 0; t < r->extra_affinity.nterms; t++)
+		for (size_t q = 0; q < r->extra_affinity.terms[t].nreqs; q++) {
+			const kv_bits *b = kv_index_has(a->index,
+			    r->extra_affinity.terms[t].reqs[q].key);
+
+			if (b != NULL)
+				kv_bits_andnot(&cpu, b);
+		}
+	if (src != NULL)
+		kv_bits_clear(&cpu, (size_t)(src - m->nodes));
+
+	/* Placement: everything else, replayed per node only where the
+	 * bitsets leave a candidate. */
+	kv_bits_copy(&tgt, &cpu);
+	npods = kv_place_pods(p, v, &pods);
+	for (size_t i = 0; i < npods; i++) {
+		const kv_node *n = kv_model_node(m, pods[i]->node);
+
+		if (n != NULL && pod_active(pods[i]))
+			kv_bits_clear(&tgt, (size_t)(n - m->nodes));
+	}
+	for (size_t i = 0; i < r->selectors.n && kv_bits_any(&tgt); i++) {
+		const kv_bits *b = kv_index_eq(a->index, r->selectors.v[i].key,
+		    r->selectors.v[i].value);
+
+		if (b == NULL)
+			kv_bits_zero(&tgt);
+		else
+			kv_bits_and(&tgt, b);
+	}
+	r->cpu_targets = xcalloc(kv_bits_count(&cpu) + 1, sizeof(size_t));
+	KV_BITS_FOREACH(&cpu, n)
+		r->cpu_targets[r->ncpu_targets++] = n;
+	r->targets = xcalloc(kv_bits_count(&tgt) + 1, sizeof(size_t));
+	KV_BITS_FOREACH(&tgt, n) {
+		kv_buf why = {0};
+
+		/* affinity, taints, cordon, memory */
+		if (!kv_target_explain(a, p, r, n, &why))
+			r->targets[r->ntargets++] = n;
+		kv_buf_free(&why);
+	}
+	kv_bits_free(&cpu);
+	kv_bits_free(&tgt);
+}
+
+/* --- one node at a time ---------------------------------------------------------- */
+
+static bool
+req_match(const kv_nsreq *q, const kv_labels *labels)
+{
+	const char *v = kv_labels_get(labels, q->key);
+	char *end;
+	long long have, want;
+
+	switch (q->op) {
+	case OP_EXISTS:
+		return v != NULL;
+	case OP_DOESNOTEXIST:
+		return v == NULL;
+	case OP_IN:
+	case OP_NOTIN:
+		for (size_t i = 0; v != NULL && i < q->nvalues; i++)
+			if (strcmp(q->values[i], v) == 0)
+				return q->op == OP_IN;
+		return q->op == OP_NOTIN;
+	case OP_GT:
+	case OP_LT:
+		if (v == NULL || q->nvalues != 1)
+			return false;
+		have = strtoll(v, &end, 10);
+		if (*v == '\0' || *end != '\0')
+			return false;
+		want = strtoll(q->values[0], &end, 10);
+		if (*end != '\0')
+			return false;
+		return q->op == OP_GT ? have > want : have < want;
+	}
+	return false;
+}
+
+static const char *
+op_name(enum kv_selop op)
+{
+	static const char *const names[] = { "In", "NotIn", "Exists",
+	    "DoesNotExist", "Gt", "Lt" };
+
+	return names[op];
+}
+
+/* The first failing requirement of the first term, or NULL when some
+ * term matches. */
+static const kv_nsreq *
+affinity_fail(const kv_affinity *aff, const kv_labels *labels)
+{
+	const kv_nsreq *first = NULL;
+
+	if (aff->nterms == 0)
+		return NULL;
+	for (size_t t = 0; t < aff->nterms; t++) {
+		const kv_nsreq *bad = NULL;
+
+		for (size_t q = 0; q < aff->terms[t].nreqs && bad == NULL; q++)
+			if (!req_match(&aff->terms[t].reqs[q], labels))
+				bad = &aff->terms[t].reqs[q];
+		if (bad == NULL)
+			return NULL;
+		if (first == NULL)
+			first = bad;
+	}
+	return first;
+}
+
+static bool
+tolerates(const kv_vmi *v, const ptaint *t)
+{
+	for (size_t i = 0; i < v->ntolerations; i++) {
+		const kv_toleration *tl = &v->tolerations[i];
+		bool exists = tl->op != NULL && strcmp(tl->op, "Exists") == 0;
+
+		if (tl->effect != NULL && *tl->effect &&
+		    strcmp(tl->effect, t->effect) != 0)
+			continue;
+		if (tl->key == NULL || *tl->key == '\0') {
+			if (exists)
+				return true;
+			continue;
+		}
+		if (strcmp(tl->key, t->key) != 0)
+			continue;
+		if (exists || strcmp(tl->value ? tl->value : "", t->value) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+fmt_bytes(kv_buf *b, int64_t n)
+{
+	kv_buf_printf(b, "%.1f GiB", (double)n / (1024.0 * 1024 * 1024));
+}
+
+bool
+kv_target_explain(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n, kv_buf *out)
+{
+	const kv_model *m = a->m;
+	const kv_node *node = &m->nodes[n];
+	const kv_vmi *v = r->vmi;
+	const kv_nsreq *q;
+	const kv_pod *const *pods;
+	size_t npods;
+
+	if (v->node != NULL && strcmp(node->name, v->node) == 0) {
+		kv_buf_printf(out, "source node");
+		return true;
+	}
+	npods = kv_place_pods(p, v, &pods);
+	for (size_t i = 0; i < npods; i++)
+		if (pods[i]->node && strcmp(pods[i]->node, node->name) == 0 &&
+		    pod_active(pods[i])) {
+			kv_buf_printf(out, "runs pod %s of this VMI "
+			    "(pod anti-affinity)", pods[i]->name);
+			return true;
+		}
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		const char *have = kv_labels_get(&node->labels,
+		    r->selectors.v[i].key);
+
+		if (have == NULL || strcmp(have, r->selectors.v[i].value)) {
+			kv_buf_printf(out, "label %s=%s %s",
+			    r->selectors.v[i].key, r->selectors.v[i].value,
+			    have == NULL ? "missing" : "differs");
+			return true;
+		}
+	}
+	if ((q = affinity_fail(&r->extra_affinity, &node->labels)) != NULL ||
+	    (q = affinity_fail(&v->affinity, &node->labels)) != NULL) {
+		kv_buf_printf(out, "node affinity: %s %s", q->key,
+		    op_name(q->op));
+		for (size_t i = 0; i < q->nvalues; i++)
+			kv_buf_printf(out, "%s%s", i ? "," : " ", q->values[i]);
+		return true;
+	}
+	for (size_t i = 0; i < p->ntaints; i++)
+		if (kv_bits_test(&p->taints[i].nodes, n) &&
+		    !tolerates(v, &p->taints[i])) {
+			kv_buf_printf(out, "%staint %s%s%s:%s not tolerated",
+			    strcmp(p->taints[i].key,
+			    "node.kubernetes.io/unschedulable") == 0 ?
+			    "cordoned: " : "", p->taints[i].key,
+			    *p->taints[i].value ? "=" : "",
+			    p->taints[i].value, p->taints[i].effect);
+			return true;
+		}
+	{
+		int64_t need = r->source_pod && r->source_pod->req_memory > 0 ?
+		    r->source_pod->req_memory : v->memory;
+		int64_t have = a->nodes[n].free_memory;
+
+		if (need > 0 && have >= 0 && have < need) {
+			kv_buf_printf(out, "not enough memory: ");
+			fmt_bytes(out, have);
+			kv_buf_printf(out, " free, needs ");
+			fmt_bytes(out, need);
+			return true;
+		}
+	}
+	return false;
+}

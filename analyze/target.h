@@ -1,0 +1,47 @@
+/*
+ * target.h - where a migration target pod could land.
+ *
+ * kv_target_build() renders the node selector and required node affinity
+ * that KubeVirt v1.9 gives the migration target pod of a VMI
+ * (rules-kubevirt.md §2.2-§2.3), then finds the nodes that satisfy the CPU
+ * part of it (cpuTargets) and every placement constraint (targets) with the
+ * label index's bitsets.  kv_target_explain() replays the same constraints
+ * for one node and says which fails first, for `kvscope explain`.
+ *
+ * The placement context (kv_place) is built once per analysis: distinct
+ * taints as node bitsets, launcher pods by VMI, free memory per node.
+ */
+#ifndef KV_TARGET_H
+#define KV_TARGET_H
+
+#include "analysis.h"
+
+typedef struct kv_place kv_place;
+
+kv_place *kv_place_build(kv_analysis *a);
+void kv_place_free(kv_place *p);
+
+/* Launcher pods of a VMI (by kubevirt.io/created-by), and the source pod:
+ * the newest one on the VMI's node. */
+size_t kv_place_pods(const kv_place *p, const kv_vmi *v,
+    const kv_pod *const **pods);
+const kv_pod *kv_place_source_pod(const kv_place *p, const kv_vmi *v);
+
+typedef struct kv_target_info {
+	bool host_model_copied;		/* selectors came from the pod */
+	bool host_model_missing;	/* source has no host-model label */
+	bool source_missing;		/* status.nodeName not a Node */
+	size_t nvendors;		/* vendor labels on the source */
+	int64_t need_memory;		/* bytes the target pod requests */
+} kv_target_info;
+
+/* Fill r->selectors, r->extra_affinity, r->cpu_targets, r->targets. */
+void kv_target_build(const kv_analysis *a, const kv_place *p,
+    kv_vmires *r, kv_target_info *ti);
+
+/* The first constraint node n fails for r, as text in out; false when it
+ * passes them all. */
+bool kv_target_explain(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n, kv_buf *out);
+
+#endif
