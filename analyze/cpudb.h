@@ -57,6 +57,10 @@ const cpudb *cpudb_builtin(void);
 /* Binary search by exact name; NULL when unknown. */
 const cpudb_model *cpudb_find(const cpudb *db, const char *name);
 
+/* Whether m's features include feature (binary search).  Added beside the
+ * original interface: the reader, the generator and rule code all ask. */
+bool cpudb_model_has(const cpudb_model *m, const char *feature);
+
 /* x86-64 psABI level (0..4) of a feature set given as a predicate. */
 int cpudb_level(bool (*has)(const char *feature, void *arg), void *arg);
 

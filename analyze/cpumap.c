@@ -89,6 +89,13 @@ cpudb_find(const cpudb *db, const char *name)
 	    cm_model_namecmp);
 }
 
+bool
+cpudb_model_has(const cpudb_model *m, const char *feature)
+{
+	return bsearch(&feature, m->features, m->nfeatures,
+	    sizeof(*m->features), kv_strptrcmp) != NULL;
+}
+
 /* ---- string pool --------------------------------------------------------- */
 
 /* Open-addressing set of strings; the pool owns them. */
@@ -645,13 +652,11 @@ cm_resolve(cpumap_builder *b, struct cm_model *m,
 	return KV_OK;
 }
 
+/* cpudb_model_has as a cpudb_level predicate. */
 static bool
-cm_sorted_has(const char *feature, void *arg)
+cm_level_has(const char *feature, void *arg)
 {
-	const cpudb_model *m = arg;
-
-	return bsearch(&feature, m->features, m->nfeatures,
-	    sizeof(*m->features), kv_strptrcmp) != NULL;
+	return cpudb_model_has(arg, feature);
 }
 
 static void
@@ -666,9 +671,9 @@ cm_fill(cpudb_model *out, const struct cm_model *m, const char **features)
 	for (size_t i = 0; i < m->feat.n; i++)
 		if (!kv_startswith(features[i], "vmx-"))
 			out->nfeatures_novmx++;
-	out->level = cpudb_level(cm_sorted_has, out);
-	out->avx2 = cm_sorted_has("avx2", out);
-	out->avx512f = cm_sorted_has("avx512f", out);
+	out->level = cpudb_level(cm_level_has, out);
+	out->avx2 = cpudb_model_has(out, "avx2");
+	out->avx512f = cpudb_model_has(out, "avx512f");
 }
 
 /* The db of b's expanded models; takes b's string pool. */

@@ -344,13 +344,6 @@ gen_json_has(json_t *a, const char *s)
 	return false;
 }
 
-static bool
-gen_model_has(const cpudb_model *m, const char *f)
-{
-	return bsearch(&f, m->features, m->nfeatures, sizeof(*m->features),
-	    kv_strptrcmp) != NULL;
-}
-
 /* Level features QEMU's model qf has and m lacks, NULL-terminated and
  * sorted; NULL when there are none.  The strings are the static ones of
  * cpudb_level_features. */
@@ -363,7 +356,7 @@ gen_extra(const cpudb_model *m, json_t *qf)
 	for (int level = 1; level <= 4; level++) {
 		for (const char *const *f = cpudb_level_features[level];
 		    *f != NULL; f++) {
-			if (!gen_json_has(qf, *f) || gen_model_has(m, *f))
+			if (!gen_json_has(qf, *f) || cpudb_model_has(m, *f))
 				continue;
 			KV_GROW(v, cap, n + 1);
 			v[n++] = *f;

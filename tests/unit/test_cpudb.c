@@ -116,6 +116,9 @@ assert_well_formed(const cpudb *db)
 		assert_int_equal(m->level, cpudb_level(has_cb, (void *)m));
 		assert_int_equal(m->avx2, has(m, "avx2"));
 		assert_int_equal(m->avx512f, has(m, "avx512f"));
+		for (size_t j = 0; j < m->nfeatures; j++)
+			assert_true(cpudb_model_has(m, m->features[j]));
+		assert_false(cpudb_model_has(m, "no-such-feature"));
 		assert_ptr_equal(cpudb_find(db, m->name), m);
 	}
 }
