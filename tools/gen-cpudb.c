@@ -55,16 +55,22 @@ struct gen_corr {
 
 static int gen_bad;		/* discrepancies found so far */
 
+static void __attribute__((format(printf, 1, 0)))
+gen_vmsg(const char *fmt, va_list ap)
+{
+	fputs("gen-cpudb: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void __attribute__((format(printf, 1, 2), noreturn))
 gen_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gen-cpudb: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	gen_vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -74,11 +80,9 @@ gen_mismatch(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gen-cpudb: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	gen_vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	gen_bad++;
 }
 
