@@ -105,10 +105,14 @@ report: ensure-deps
 	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output out
 	@echo "report written to out/ (open out/report.html)"
 
-# Regenerate the built-in CPU-model table from the shared libvirt cpu_map.
+# Regenerate the built-in CPU-model table from the shared libvirt cpu_map,
+# cross-checked against the two expanded JSON files (build-time inputs only).
+CPUMAP_LIBVIRT := 12.8.0
 cpudb: $(BUILD)/rel/tools/gen-cpudb
-	$(BUILD)/rel/tools/gen-cpudb $(SHARED)/data/libvirt-cpu_map \
-	    $(SHARED)/data/qemu-10.0-q35-cpu-models.json > analyze/cpudb_builtin.c.tmp
+	$(BUILD)/rel/tools/gen-cpudb -V $(CPUMAP_LIBVIRT) \
+	    $(SHARED)/data/libvirt-cpu_map \
+	    $(SHARED)/data/qemu-10.0-q35-cpu-models.json \
+	    $(SHARED)/data/libvirt-cpu-models.json > analyze/cpudb_builtin.c.tmp
 	mv analyze/cpudb_builtin.c.tmp analyze/cpudb_builtin.c
 
 $(BUILD)/rel/tools/gen-cpudb: tools/gen-cpudb.c analyze/cpumap.c analyze/util.c $(HEADERS)
