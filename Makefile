@@ -51,7 +51,7 @@ kvscope: $(OBJ)
 
 $(BUILD)/rel/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/asan/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)

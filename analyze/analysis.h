@@ -50,7 +50,7 @@ typedef struct kv_nodeinfo {
 } kv_nodeinfo;
 
 typedef struct kv_class {
-	char id[16];
+	char id[24];
 	size_t nnodes;
 	size_t *nodes;			/* sorted by name */
 	const char *vendor, *host_model;
@@ -103,6 +103,7 @@ extern const char *const kv_verdict_names[V_COUNT];
 typedef struct kv_issue {
 	const kv_rule *rule;
 	char *message;
+	size_t seq;			/* emission order, for a stable sort */
 } kv_issue;
 
 typedef struct kv_vmires {
@@ -169,6 +170,7 @@ typedef struct kv_analysis {
 	kv_summary summary;
 
 	struct kv_index *index;		/* label -> node bitsets */
+	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 
 int kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err);

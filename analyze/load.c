@@ -1236,14 +1236,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 			free(tmp);
 		}
 	}
-	if (ls.cpumap != NULL) {
-		cpudb *unused = NULL;
-		kv_err ignore = {0};
-
-		/* consumes the builder */
-		if (cpumap_finish(ls.cpumap, &unused, &ignore) == KV_OK)
-			cpudb_free(unused);
-	}
+	if (ls.cpumap != NULL)
+		cpumap_builder_free(ls.cpumap);
 	if (rc == KV_OK)
 		rc = finish_model(m, err);
 	if (rc != KV_OK) {

@@ -788,4 +788,5 @@ rule_emit(struct rule_ctx *c, const kv_rule *r, const char *fmt, ...)
 	}
 	is->rule = r;
 	is->message = msg;
+	is->seq = c->r->nblockers + c->r->nwarnings;
 }

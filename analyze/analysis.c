@@ -1,0 +1,236 @@
+/*
+ * analysis.c - kv_analyze(): effective configuration, snapshot warnings,
+ * then the CPU engine, the per-VMI verdicts and the drain plan.
+ */
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+#include "target.h"
+
+/* KubeVirt's default obsolete models (node-labeller util.go:29-64). */
+static const char *const default_obsolete[] = {
+	"486", "486-v1", "Conroe", "Conroe-v1", "Opteron_G1",
+	"Opteron_G1-v1", "Opteron_G2", "Opteron_G2-v1", "athlon", "athlon-v1",
+	"core2duo", "core2duo-v1", "coreduo", "coreduo-v1", "kvm32",
+	"kvm32-v1", "kvm64", "kvm64-v1", "n270", "n270-v1", "pentium",
+	"pentium-v1", "pentium2", "pentium2-v1", "pentium3", "pentium3-v1",
+	"pentiumpro", "pentiumpro-v1", "phenom", "phenom-v1", "qemu32",
+	"qemu32-v1", "qemu64", "qemu64-v1",
+};
+
+/* Assumed per-node migration link when bandwidth is unlimited: 10 Gbit/s
+ * (1192 MiB/s).  Stated in the report. */
+#define ASSUMED_LINK_MIBPS 1192
+
+static bool
+gate_on(const kv_cluster *k, const char *gate)
+{
+	for (size_t i = 0; i < k->ndisabled_gates; i++)
+		if (strcmp(k->disabled_gates[i], gate) == 0)
+			return false;
+	for (size_t i = 0; i < k->ngates; i++)
+		if (strcmp(k->gates[i], gate) == 0)
+			return true;
+	return false;	/* the gates we read are Alpha: off by default */
+}
+
+static void
+effective_config(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	const kv_cluster *k = &m->cluster;
+	kv_config *c = &a->cfg;
+	bool dh = strcmp(m->flavor, "deckhouse") == 0;
+
+	c->domain = dh ? "node.virtualization.deckhouse.io" :
+	    "node.kubevirt.io";
+	c->kv_prefix = dh ? "kubevirt.internal.virtualization.deckhouse.io/" :
+	    "kubevirt.io/";
+	c->cpu_model = k->cpu_model ? k->cpu_model : "";
+	c->eviction = k->eviction && *k->eviction ? k->eviction : "None";
+	c->parallel_cluster = k->parallel_cluster >= 0 ?
+	    k->parallel_cluster : 5;
+	c->parallel_node = k->parallel_node >= 0 ? k->parallel_node : 2;
+	c->bandwidth_mibps = k->bandwidth > 0 ?
+	    (k->bandwidth + (1 << 20) - 1) / (1 << 20) : 0;
+	c->completion_per_gib = k->completion_per_gib >= 0 ?
+	    k->completion_per_gib : 150;
+	c->progress_timeout = k->progress_timeout >= 0 ?
+	    k->progress_timeout : 150;
+	c->unschedulable_timeout = 300;
+	c->pending_timeout = 900;
+	if (k->obsolete_set) {
+		c->obsolete = xcalloc(k->nobsolete + 1, sizeof(char *));
+		memcpy(c->obsolete, k->obsolete, k->nobsolete * sizeof(char *));
+		c->nobsolete = k->nobsolete;
+	} else {
+		size_t n = sizeof(default_obsolete) / sizeof(char *);
+
+		c->obsolete = xcalloc(n + 1, sizeof(char *));
+		for (size_t i = 0; i < n; i++)
+			c->obsolete[i] = default_obsolete[i];
+		c->nobsolete = n;
+	}
+	qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
+	c->gate_hyperv_strict = gate_on(k, "HypervStrictCheck");
+	c->gate_vgpu = gate_on(k, "VGPULiveMigration");
+	c->default_iface = k->default_iface && *k->default_iface ?
+	    k->default_iface : "bridge";
+	c->assumed_mibps = ASSUMED_LINK_MIBPS;
+}
+
+/* What the snapshot lacked, and what that leaves unjudged. */
+static const struct {
+	const char *resource, *group, *consequence;
+} lack_notes[] = {
+	{ "nodes", "", "no target can be judged" },
+	{ "pods", "", "containerDisk digests and host-model history not "
+	  "judged" },
+	{ "persistentvolumeclaims", "", "PVC access modes taken from VMI "
+	  "status only" },
+	{ "storageclasses", "storage.k8s.io", "storage classes not named" },
+	{ "namespaces", "", "MigrationPolicy namespace selectors not judged" },
+	{ "kubevirts", "kubevirt.io", "KubeVirt defaults assumed" },
+	{ "migrationpolicies", "migrations.kubevirt.io", "MigrationPolicies "
+	  "not applied" },
+	{ "virtualmachineinstancemigrations", "kubevirt.io", "per-migration "
+	  "timeout overrides not applied" },
+};
+
+static void
+snapshot_warnings(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+		const char *why = NULL;
+
+		if (strcmp(r->status, "ok") == 0 ||
+		    strcmp(r->status, "absent") == 0)
+			continue;
+		for (size_t j = 0; j < sizeof(lack_notes) /
+		    sizeof(lack_notes[0]); j++)
+			if (strcmp(lack_notes[j].resource, r->resource) == 0 &&
+			    strcmp(lack_notes[j].group, r->group) == 0)
+				why = lack_notes[j].consequence;
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xasprintf("%s%s%s: %s%s%s",
+		    r->resource, *r->group ? "." : "", r->group, r->status,
+		    why ? "; " : "", why ? why : "");
+	}
+	if (!m->cluster.present) {
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xstrdup("no KubeVirt CR in the "
+		    "snapshot; KubeVirt defaults assumed");
+	}
+	for (size_t i = 0; i < m->manifest.nnotes; i++) {
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xstrdup(m->manifest.notes[i]);
+	}
+}
+
+static void
+summarize(kv_analysis *a)
+{
+	kv_summary *s = &a->summary;
+
+	s->nodes = a->m->nnodes;
+	for (size_t i = 0; i < a->m->nnodes; i++)
+		s->kubevirt_nodes += a->nodes[i].kubevirt;
+	s->classes = a->nclasses;
+	s->vmis = a->nvmis;
+	for (size_t i = 0; i < a->nvmis; i++) {
+		s->verdicts[a->vmis[i].verdict]++;
+		s->running += strcmp(a->vmis[i].vmi->phase, "Running") == 0;
+		s->mismatch += a->vmis[i].mismatch;
+	}
+}
+
+int
+kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
+{
+	kv_analysis *a = xcalloc(1, sizeof(*a));
+
+	(void)err;
+	a->m = m;
+	a->db = m->cpumap != NULL ? m->cpumap : cpudb_builtin();
+	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
+	effective_config(a);
+	snapshot_warnings(a);
+	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
+	a->index = kv_index_build(m);
+	kv_cpu_analyze(a);
+	kv_vmis_analyze(a);
+	kv_drain_analyze(a);
+	summarize(a);
+	*out = a;
+	return KV_OK;
+}
+
+static void
+free_issues(kv_issue *is, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(is[i].message);
+	free(is);
+}
+
+void
+kv_analysis_free(kv_analysis *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; i < a->nwarnings; i++)
+		free(a->warnings[i]);
+	free(a->warnings);
+	free(a->cfg.obsolete);
+	free(a->nodes);
+	for (size_t i = 0; i < a->nclasses; i++) {
+		free(a->classes[i].nodes);
+		free(a->classes[i].req);
+	}
+	free(a->classes);
+	for (size_t i = 0; i < a->npairs; i++)
+		free(a->pairs[i].missing);
+	free(a->pairs);
+	for (size_t i = 0; i < a->nnamed; i++)
+		free(a->named[i].nodes);
+	free(a->named);
+	for (size_t i = 0; i < a->nscopes; i++) {
+		free(a->scopes[i].name);
+		kv_bits_free(&a->scopes[i].nodes);
+		free(a->scopes[i].common);
+		free(a->scopes[i].best);
+	}
+	free(a->scopes);
+	for (size_t i = 0; i < a->ntradeoff; i++) {
+		free(a->tradeoff[i].excluded);
+		free(a->tradeoff[i].models);
+	}
+	free(a->tradeoff);
+	for (size_t i = 0; i < a->nvmis; i++) {
+		kv_vmires *r = &a->vmis[i];
+
+		free_issues(r->blockers, r->nblockers);
+		free_issues(r->warnings, r->nwarnings);
+		free(r->selectors.v);
+		for (size_t t = 0; t < r->extra_affinity.nterms; t++)
+			free(r->extra_affinity.terms[t].reqs);
+		free(r->extra_affinity.terms);
+		free(r->cpu_targets);
+		free(r->targets);
+	}
+	free(a->vmis);
+	for (size_t i = 0; i < a->ndrain; i++)
+		free(a->drain[i].blocking);
+	free(a->drain);
+	kv_index_free(a->index);
+	kv_place_free(a->place);
+	free(a);
+}

@@ -1,0 +1,335 @@
+/*
+ * vmi.c - the per-VMI verdict (findings.md "vmis"): CPU mode, target pod
+ * selectors and targets, every blocker and warning from the rule table,
+ * the verdict by precedence, the outcome with its timeout, migration
+ * method, completion timeout, effective eviction strategy and what a drain
+ * does.  Rules: rules-kubevirt.md §2-§5.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_ctx.h"
+
+const char *const kv_verdict_names[V_COUNT] = {
+	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",
+};
+
+/* Verdict precedence: the earliest failure in a real migration wins. */
+static int
+verdict_rank(enum kv_verdict v)
+{
+	switch (v) {
+	case V_BLOCKED:
+		return 4;
+	case V_STUCK:
+		return 3;
+	case V_NO_TARGET:
+		return 2;
+	case V_WILL_FAIL:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* LiveMigratable=False reasons and the code that names them (§3.1), for
+ * a stored condition none of our own checks reproduced. */
+static const struct {
+	const char *reason, *code;
+} reason_codes[] = {
+	{ "InterfaceNotLiveMigratable", "network-binding" },
+	{ "CPUModeLiveMigratable", "host-model-unsupported" },
+	{ "HostDeviceNotLiveMigratable", "host-device" },
+	{ "SEVNotLiveMigratable", "launch-security" },
+	{ "TDXNotLiveMigratable", "launch-security" },
+	{ "SecureExecutionNotLiveMigratable", "launch-security" },
+	{ "NoTSCFrequencyNotLiveMigratable", "tsc-frequency" },
+	{ "HypervPassthroughNotLiveMigratable", "hyperv-passthrough" },
+	{ "DisksNotLiveMigratable", "disk-not-shared" },
+};
+
+static void
+cpu_mode(const kv_analysis *a, kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	const char *model = v->cpu_model;
+
+	if (model == NULL || *model == '\0') {
+		/* the webhook's default (§2.1); arm64 ignores the cluster */
+		if (v->arch != NULL && strcmp(v->arch, "arm64") == 0)
+			model = "host-passthrough";
+		else if (*a->cfg.cpu_model != '\0')
+			model = a->cfg.cpu_model;
+		else
+			model = "host-model";
+	}
+	r->model = model;
+	if (strcmp(model, "host-model") == 0)
+		r->mode = "host-model";
+	else if (strcmp(model, "host-passthrough") == 0)
+		r->mode = "host-passthrough";
+	else
+		r->mode = "named";
+}
+
+static void
+method(kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	bool block = v->nmigrated > 0;
+
+	for (size_t i = 0; i < v->nvolumes && !block; i++)
+		block = kv_volume_is_local(v, &v->volumes[i]);
+	r->method = block ? "BlockMigration" : "LiveMigration";
+}
+
+/* §4.2: the MigrationPolicy that applies, or NULL. */
+static const kv_policy *
+match_policy(const kv_model *m, const kv_vmi *v)
+{
+	const kv_namespace *ns = kv_model_namespace(m, v->ns);
+	const kv_policy *best = NULL;
+	size_t best_score = 0, best_vmi = 0;
+
+	for (size_t i = 0; i < m->npolicies; i++) {
+		const kv_policy *p = &m->policies[i];
+		size_t score, nv = 0;
+		bool ok = true;
+
+		if (!p->has_selectors)
+			continue;
+		if (v->labels.n > 0) {
+			for (size_t j = 0; j < p->vmi_selector.n && ok; j++) {
+				const char *val = kv_labels_get(&v->labels,
+				    p->vmi_selector.v[j].key);
+
+				ok = val && strcmp(val,
+				    p->vmi_selector.v[j].value) == 0;
+			}
+			for (size_t j = 0; j < p->ns_selector.n && ok; j++) {
+				const char *val = ns ? kv_labels_get(
+				    &ns->labels, p->ns_selector.v[j].key) :
+				    NULL;
+
+				ok = val && strcmp(val,
+				    p->ns_selector.v[j].value) == 0;
+			}
+			nv = p->vmi_selector.n;
+			score = nv + p->ns_selector.n;
+		} else
+			score = 0;	/* the nil-labels quirk */
+		if (!ok)
+			continue;
+		/* policies are sorted by name: strict > keeps the smallest */
+		if (best == NULL || score > best_score ||
+		    (score == best_score && nv > best_vmi)) {
+			best = p;
+			best_score = score;
+			best_vmi = nv;
+		}
+	}
+	return best;
+}
+
+/* §4.3: per-GiB timeout times the memory in started decimal GB. */
+static void
+completion_timeout(const kv_analysis *a, kv_vmires *r, const kv_policy *p)
+{
+	int64_t per = p && p->completion_per_gib >= 0 ? p->completion_per_gib :
+	    a->cfg.completion_per_gib;
+	int64_t mem = r->vmi->memory > 0 ? r->vmi->memory : 0;
+	int64_t units = (mem + 999999999) / 1000000000;
+
+	r->memory = mem;
+	r->completion_timeout = per * units;
+}
+
+/* Timeout overrides from the newest VMIM of this VMI that sets them. */
+static void
+overrides(const kv_model *m, const kv_vmi *v, int64_t *unsched,
+    int64_t *pending)
+{
+	const char *u_at = NULL, *p_at = NULL;
+
+	for (size_t i = 0; i < m->nvmims; i++) {
+		const kv_vmim *mi = &m->vmims[i];
+		const char *at = mi->created ? mi->created : "";
+
+		if (mi->vmi == NULL || strcmp(mi->ns, v->ns) != 0 ||
+		    strcmp(mi->vmi, v->name) != 0)
+			continue;
+		if (mi->unschedulable_timeout >= 0 &&
+		    (u_at == NULL || strcmp(at, u_at) >= 0)) {
+			*unsched = mi->unschedulable_timeout;
+			u_at = at;
+		}
+		if (mi->pending_timeout >= 0 &&
+		    (p_at == NULL || strcmp(at, p_at) >= 0)) {
+			*pending = mi->pending_timeout;
+			p_at = at;
+		}
+	}
+}
+
+static void
+outcome(const kv_analysis *a, kv_vmires *r)
+{
+	int64_t unsched = a->cfg.unschedulable_timeout;
+	int64_t pending = a->cfg.pending_timeout;
+
+	overrides(a->m, r->vmi, &unsched, &pending);
+	r->after = -1;
+	switch (r->verdict) {
+	case V_OK:
+		r->outcome = "migrates";
+		break;
+	case V_NOT_RUNNING:
+		r->outcome = "none";
+		break;
+	case V_BLOCKED:
+		r->outcome = "rejected";
+		r->after = 0;
+		break;
+	case V_NO_TARGET:
+		r->outcome = "unschedulable";
+		r->after = unsched;
+		break;
+	case V_WILL_FAIL:
+		r->outcome = "pending-timeout";
+		r->after = pending;
+		break;
+	case V_STUCK:
+		r->outcome = "pending-forever";
+		break;
+	default:
+		break;
+	}
+}
+
+/* §5: what the pod eviction webhook does with this VMI's pod. */
+static void
+drain_behaviour(const kv_analysis *a, kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	const char *s = v->eviction && *v->eviction ? v->eviction :
+	    a->cfg.eviction;
+	bool ok = r->verdict == V_OK;
+
+	r->eviction = s;
+	if (strcmp(s, "LiveMigrate") == 0)
+		r->on_drain = ok ? "migrate" : "block";
+	else if (strcmp(s, "LiveMigrateIfPossible") == 0)
+		r->on_drain = v->cond != 'T' ? "shutdown" : ok ? "migrate" :
+		    "block";
+	else if (strcmp(s, "External") == 0)
+		r->on_drain = "external";
+	else
+		r->on_drain = "shutdown";
+}
+
+static int
+issue_cmp(const void *x, const void *y)
+{
+	const kv_issue *p = x, *q = y;
+	int c = strcmp(p->rule->code, q->rule->code);
+
+	/* stable: ties keep emission order (messages are per volume etc.) */
+	if (c == 0)
+		c = p->seq < q->seq ? -1 : p->seq > q->seq;
+	return c;
+}
+
+static bool
+has_blocker(const kv_vmires *r, const char *code)
+{
+	for (size_t i = 0; i < r->nblockers; i++)
+		if (strcmp(r->blockers[i].rule->code, code) == 0)
+			return true;
+	return false;
+}
+
+static void
+run_rules(rule_ctx *c, int phase)
+{
+	for (size_t i = 0; i < kv_nrules; i++)
+		if (kv_rules[i].phase == phase)
+			kv_rules[i].check(c, &kv_rules[i]);
+}
+
+static void
+judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
+{
+	rule_ctx c = { .a = a, .m = a->m, .v = r->vmi, .r = r,
+	    .place = place };
+	int rank = 0;
+
+	c.src = kv_model_node(a->m, r->vmi->node);
+	r->source_pod = kv_place_source_pod(place, r->vmi);
+	kv_target_build(a, place, r, &c.ti);
+	run_rules(&c, 1);
+
+	/* A stored False condition is KubeVirt's word for node-local facts
+	 * we cannot see: keep it even when no check of ours fired. */
+	if (r->vmi->cond == 'F') {
+		bool any = false;
+
+		for (size_t i = 0; i < r->nblockers; i++)
+			any |= r->blockers[i].rule->verdict == V_BLOCKED;
+		for (size_t i = 0; !any && r->vmi->cond_reason &&
+		    i < sizeof(reason_codes) / sizeof(reason_codes[0]); i++)
+			if (strcmp(reason_codes[i].reason,
+			    r->vmi->cond_reason) == 0 &&
+			    !has_blocker(r, reason_codes[i].code))
+				rule_emit(&c, kv_rule_find(
+				    reason_codes[i].code), "KubeVirt reports "
+				    "LiveMigratable=False: %s", r->vmi->cond_message ?
+				    r->vmi->cond_message : reason_codes[i].reason);
+		r->verdict = V_BLOCKED;
+		rank = verdict_rank(V_BLOCKED);
+	}
+	for (size_t i = 0; i < r->nblockers; i++) {
+		enum kv_verdict v = r->blockers[i].rule->verdict;
+
+		if (verdict_rank(v) > rank) {
+			rank = verdict_rank(v);
+			r->verdict = v;
+		}
+	}
+	if (rank == 0)
+		r->verdict = V_OK;
+	outcome(a, r);
+	drain_behaviour(a, r);
+	run_rules(&c, 2);
+	qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
+	qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
+}
+
+void
+kv_vmis_analyze(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	kv_place *place = kv_place_build(a);
+
+	a->nvmis = m->nvmis;
+	a->vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmires));
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmires *r = &a->vmis[i];
+		const kv_policy *p;
+
+		r->vmi = &m->vmis[i];
+		cpu_mode(a, r);
+		method(r);
+		p = match_policy(m, r->vmi);
+		r->policy = p ? p->name : NULL;
+		completion_timeout(a, r, p);
+		if (strcmp(r->vmi->phase, "Running") != 0) {
+			r->verdict = V_NOT_RUNNING;
+			outcome(a, r);
+			drain_behaviour(a, r);
+		} else
+			judge(a, place, r);
+		r->mismatch = r->vmi->cond == 'T' && r->verdict != V_OK;
+	}
+	a->place = place;
+}

@@ -1,0 +1,53 @@
+/*
+ * render.h - the writers: findings.json, HTML, SVG figures, PDF, and the
+ * terminal views of the CLI.  Every writer draws only from a kv_analysis.
+ *
+ * Files are written atomically: kv_output_write() creates a temporary file
+ * in the output directory, lets the writer fill it, and renames it into
+ * place only when the writer succeeded and the data reached the disk; on
+ * any failure nothing is left behind.
+ */
+#ifndef KV_RENDER_H
+#define KV_RENDER_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+
+typedef int (*kv_writer_fn)(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+
+/* A set of output files written together: each is staged under a
+ * temporary name, and all are renamed into place by kv_output_commit()
+ * only when every writer succeeded; kv_output_abort() removes them. */
+typedef struct kv_output {
+	char *dir;
+	size_t n, cap;
+	char **tmp, **dst;
+} kv_output;
+
+void kv_output_init(kv_output *o, const char *dir);
+/* Write dir/name through fn under a temporary name.  Errors name the
+ * file. */
+int kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, void *arg, kv_err *err);
+int kv_output_commit(kv_output *o, kv_err *err);
+void kv_output_abort(kv_output *o);
+
+/* findings.json (../shared/spec/findings.md), byte-for-byte
+ * deterministic. */
+int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+
+/* The self-contained HTML report (html.c). */
+int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
+/* The typeset PDF report (pdf.c); cairo writes through f. */
+int kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
+/* Every standalone SVG figure (svg.c), staged into o. */
+int kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err);
+
+/* Terminal text: s with control characters replaced, so a hostile name
+ * cannot move the cursor or forge lines. */
+void kv_term_puts(FILE *f, const char *s);
+
+#endif
