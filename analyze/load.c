@@ -1225,6 +1225,9 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 
 	*out = NULL;
 	m->strs = kv_intern_new();
+	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
+	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
+	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
 	rc = snapshot_read(path, lim, &sink, &m->manifest, err);
 	if (rc == KV_OK && ls.cpumap != NULL) {
 		rc = cpumap_finish(ls.cpumap, &m->cpumap, err);

@@ -551,9 +551,9 @@ check_reconnect(rule_ctx *c, const kv_rule *r)
 
 	if (p.present && !p.missing_iface &&
 	    (p.binding == BIND_MASQUERADE || p.binding == BIND_PASST))
-		rule_emit(c, r, "%s binds the pod network with %s",
-		    p.implicit ? "the default interface" : p.iface->name,
-		    binding_name(p.binding));
+		rule_emit(c, r, "%s%s binds the pod network with %s",
+		    p.implicit ? "the default interface" : "interface ",
+		    p.implicit ? "" : p.iface->name, binding_name(p.binding));
 }
 
 static void
