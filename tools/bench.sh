@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# bench.sh - kvscope's scale benchmark (`make bench`).
+#
+# For each size NODES:VMIS (pods and PVCs = VMIs) it generates a snapshot
+# with tools/gen-large.py (cached in build/bench/ until the generator
+# changes), then measures with /usr/bin/time -v:
+#   baseline  tools/parse-baseline: decompress + jansson on every member
+#   json      kvscope report --format json
+#   all       kvscope report --format all (only when the HTML/SVG/PDF
+#             writers are built; otherwise the column says so)
+# and prints a markdown table: wall seconds, peak RSS, json/baseline ratio.
+#
+# Environment: BENCH_SIZES="500:10000 1000:20000" (default below),
+# KVSCOPE=./kvscope, BASELINE=build/rel/tools/parse-baseline,
+# BENCH_DIR=build/bench, SHARED=../shared, BENCH_SEED=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZES=${BENCH_SIZES:-"500:10000 1000:20000 2500:50000 5000:100000 10000:100000"}
+KVSCOPE=${KVSCOPE:-./kvscope}
+BASELINE=${BASELINE:-build/rel/tools/parse-baseline}
+DIR=${BENCH_DIR:-build/bench}
+SHARED=${SHARED:-../shared}
+SEED=${BENCH_SEED:-1}
+TIME=/usr/bin/time
+
+[ -x "$TIME" ] || { echo "bench: $TIME missing (make deps installs 'time')" >&2; exit 2; }
+mkdir -p "$DIR"
+
+# wall seconds and peak RSS (MiB) of one command; output to $DIR/last.*
+measure() {
+	local log=$DIR/last.time
+	if ! "$TIME" -v -o "$log" "$@" >"$DIR/last.out" 2>"$DIR/last.err"; then
+		echo "bench: failed: $*" >&2
+		tail -n 5 "$DIR/last.err" >&2
+		return 1
+	fi
+	awk -F': ' '
+		/Elapsed \(wall clock\)/ {
+			n = split($2, p, ":"); s = 0
+			for (i = 1; i <= n; i++) s = s * 60 + p[i]
+			wall = s
+		}
+		/Maximum resident set size/ { rss = $2 / 1024 }
+		END { printf "%.2f %.0f\n", wall, rss }' "$log"
+}
+
+# Are the HTML/SVG/PDF writers there?  The stubs refuse with "not built".
+all_formats=yes
+first=${SIZES%% *}
+small=$DIR/probe.tar.gz
+if [ ! -s "$small" ] || [ tools/gen-large.py -nt "$small" ]; then
+	python3 tools/gen-large.py --nodes 20 --vmis 50 --seed "$SEED" \
+	    --shared "$SHARED" --out "$small" 2>/dev/null
+fi
+rm -rf "$DIR/probe.out"
+if ! "$KVSCOPE" report "$small" --format all --output "$DIR/probe.out" \
+    >/dev/null 2>"$DIR/probe.err"; then
+	all_formats=no
+fi
+
+{
+	echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB RAM; $(uname -sr)"
+	echo "kvscope $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(cc --version | head -1)"
+	echo
+	echo "| nodes | VMIs | archive MB (JSON MB) | gen s | baseline s | baseline RSS MB | json s | json RSS MB | findings MB | all formats s | ratio json/baseline |"
+	echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+} | tee "$DIR/table.md"
+
+for size in $SIZES; do
+	nodes=${size%%:*}
+	vmis=${size##*:}
+	snap=$DIR/snap-${nodes}n-${vmis}v-s${SEED}.tar.gz
+	gen_s="cached"
+	if [ ! -s "$snap" ] || [ tools/gen-large.py -nt "$snap" ]; then
+		start=$(date +%s.%N)
+		python3 tools/gen-large.py --nodes "$nodes" --vmis "$vmis" \
+		    --seed "$SEED" --shared "$SHARED" --out "$snap" 2>/dev/null
+		gen_s=$(awk -v a="$start" -v b="$(date +%s.%N)" \
+		    'BEGIN { printf "%.0f", b - a }')
+		echo "$gen_s" >"$snap.gen"
+	elif [ -s "$snap.gen" ]; then
+		gen_s=$(cat "$snap.gen")
+	fi
+	arch_mb=$(du -m "$snap" | cut -f1)
+	read -r base_s base_rss <<<"$(measure "$BASELINE" "$snap")"
+	json_mb=$(awk '{printf "%.0f", $3 / 1e6}' "$DIR/last.out")
+	rm -rf "$DIR/out"
+	read -r json_s json_rss <<<"$(measure "$KVSCOPE" report "$snap" \
+	    --format json --output "$DIR/out")"
+	find_mb=$(du -m "$DIR/out/findings.json" | cut -f1)
+	if [ "$all_formats" = yes ]; then
+		rm -rf "$DIR/out"
+		read -r all_s _ <<<"$(measure "$KVSCOPE" report "$snap" \
+		    --format all --output "$DIR/out")"
+	else
+		all_s="n/a"
+	fi
+	ratio=$(awk -v j="$json_s" -v b="$base_s" 'BEGIN { printf "%.2f", j / b }')
+	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gen_s | $base_s | $base_rss | $json_s | $json_rss | $find_mb | $all_s | $ratio |" |
+	    tee -a "$DIR/table.md"
+done
+if [ "$all_formats" = no ]; then
+	echo
+	echo "all formats: n/a, the HTML/SVG/PDF writers are not built yet ($(head -c 120 "$DIR/probe.err"))"
+fi | tee -a "$DIR/table.md"
