@@ -572,12 +572,29 @@ def gen(args):
                 t["value"] = taint[1]
             tol.append(t)
         spec["tolerations"] = tol
-        if rnd.random() < 0.10:
+        r = rnd.random()
+        terms = None
+        if r < 0.07:
+            terms = [{"matchExpressions": [
+                {"key": "topology.kubernetes.io/zone", "operator": "In",
+                 "values": sorted(rnd.sample(ZONES, 2))}]}]
+        elif r < 0.09:
+            terms = [{"matchExpressions": [
+                {"key": "node-pool", "operator": "NotIn", "values": ["gpu", "infra"]},
+                {"key": "kubevirt.io/schedulable", "operator": "Exists"}]}]
+        elif r < 0.10:
+            # two ORed terms, one with a numeric comparison
+            terms = [{"matchExpressions": [
+                {"key": "cpu-timer.%s/tsc-frequency" % DOM, "operator": "Gt",
+                 "values": ["2400000000"]}]},
+                {"matchExpressions": [
+                    {"key": "cpu-vendor.%s/AMD" % DOM, "operator": "DoesNotExist"},
+                    {"key": "topology.kubernetes.io/zone", "operator": "NotIn",
+                     "values": [rnd.choice(ZONES)]}]}]
+        if terms:
             spec["affinity"] = {"nodeAffinity": {
                 "requiredDuringSchedulingIgnoredDuringExecution": {
-                    "nodeSelectorTerms": [{"matchExpressions": [
-                        {"key": "topology.kubernetes.io/zone", "operator": "In",
-                         "values": sorted(rnd.sample(ZONES, 2))}]}]}}}
+                    "nodeSelectorTerms": terms}}}
         if rnd.random() < 0.05:
             spec.setdefault("affinity", {})["podAntiAffinity"] = {
                 "preferredDuringSchedulingIgnoredDuringExecution": [{
