@@ -72,7 +72,7 @@ json_items_count(const json_items *s)
 }
 
 static int
-emit(json_items *s, kv_err *err)
+emit(json_items *s, const char *data, size_t len, kv_err *err)
 {
 	json_error_t jerr;
 	json_t *obj;
@@ -83,8 +83,7 @@ emit(json_items *s, kv_err *err)
 		return kv_seterr(err, "%s: more than %llu objects "
 		    "(KVSCOPE_MAX_ITEMS)", s->file,
 		    (unsigned long long)s->lim->items);
-	obj = json_loadb(s->item.data, s->item.len, JSON_REJECT_DUPLICATES,
-	    &jerr);
+	obj = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (obj == NULL)
 		return kv_seterr(err, "%s: item %zu (byte %llu): not valid "
 		    "JSON: %s", s->file, s->nitems - 1,
@@ -154,17 +153,8 @@ structural(json_items *s, char c, kv_err *err)
 			return bad(s, err, "unbalanced brackets");
 		s->depth--;
 		if (s->in_item && s->depth == s->item_depth) {
-			kv_buf_append(&s->item, &c, 1);
 			s->in_item = false;
-			if (s->mode == M_OBJECT || s->mode == M_LIST) {
-				int rc = emit(s, err);
-
-				if (rc != KV_OK)
-					return rc;
-			}
-			if (s->mode == M_OBJECT)
-				s->mode = M_TOP;
-			return 1;	/* byte already stored */
+			return 1;	/* the item ends with this byte */
 		}
 		if (s->depth == 1 && s->mode == M_LIST)
 			s->mode = M_AFTER_LIST;
@@ -194,19 +184,64 @@ structural(json_items *s, char c, kv_err *err)
 	return KV_OK;
 }
 
+/* Bytes that need a look outside strings: everything else (numbers,
+ * literals, ':' and whitespace) only matters at depth 1 or 2. */
+static inline bool
+plain(char c)
+{
+	return c != '"' && c != '{' && c != '}' && c != '[' && c != ']' &&
+	    c != '\0';
+}
+
+/*
+ * The bytes of the current item are not copied one at a time: seg marks
+ * where they start in buf, and they are taken in one piece when the item
+ * ends (parsed in place when the whole item is in this buffer) or when
+ * the buffer does.  Runs of ordinary string bytes, and of scalars deeper
+ * than the List, are skipped without the state machine.
+ */
 int
 json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 {
-	for (size_t i = 0; i < len; i++, s->offset++) {
-		char c = buf[i];
-		int rc;
+	const uint64_t base = s->offset;
+	size_t seg = s->in_item ? 0 : SIZE_MAX;
+	int rc = KV_OK;
 
-		if (c == '\0')
-			return bad(s, err, "NUL byte");
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
 		if (s->in_str) {
-			if (++s->str_len > s->lim->string_bytes)
-				return bad(s, err, "string longer than the "
-				    "limit (KVSCOPE_MAX_STRING_BYTES)");
+			if (!s->key_capture && !s->esc) {
+				/* a run of ordinary bytes */
+				size_t j = i;
+				uint64_t room = s->lim->string_bytes - s->str_len;
+
+				while (j < len && buf[j] != '"' &&
+				    buf[j] != '\\' && buf[j] != '\0')
+					j++;
+				if (j - i > room) {
+					s->offset = base + i + room;
+					rc = bad(s, err, "string longer than the "
+					    "limit (KVSCOPE_MAX_STRING_BYTES)");
+					goto out;
+				}
+				s->str_len += j - i;
+				i = j;
+				if (i == len)
+					break;
+				c = buf[i];
+			}
+			if (c == '\0') {
+				s->offset = base + i;
+				rc = bad(s, err, "NUL byte");
+				goto out;
+			}
+			if (++s->str_len > s->lim->string_bytes) {
+				s->offset = base + i;
+				rc = bad(s, err, "string longer than the limit "
+				    "(KVSCOPE_MAX_STRING_BYTES)");
+				goto out;
+			}
 			if (s->esc)
 				s->esc = false;
 			else if (c == '\\')
@@ -225,17 +260,33 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				else
 					s->key_overflow = true;
 			}
-			if (s->in_item)
-				kv_buf_append(&s->item, &c, 1);
 			continue;
 		}
+		if (s->depth >= 3 || (s->depth == 2 && (s->in_item ||
+		    s->mode != M_LIST))) {
+			while (i < len && plain(buf[i]))
+				i++;
+			if (i == len)
+				break;
+			c = buf[i];
+		}
+		if (c == '\0') {
+			s->offset = base + i;
+			rc = bad(s, err, "NUL byte");
+			goto out;
+		}
 		if (c == '"') {
-			if (s->depth == 0)
-				return bad(s, err, "expected a List object "
+			s->offset = base + i;
+			if (s->depth == 0) {
+				rc = bad(s, err, "expected a List object "
 				    "or JSON Lines");
-			if (s->depth == 2 && s->mode == M_LIST && !s->in_item)
-				return bad(s, err, "an item of the List is "
+				goto out;
+			}
+			if (s->depth == 2 && s->mode == M_LIST && !s->in_item) {
+				rc = bad(s, err, "an item of the List is "
 				    "not an object");
+				goto out;
+			}
 			s->in_str = true;
 			s->str_len = 0;
 			if (s->depth == 1 && s->expect_key) {
@@ -244,19 +295,56 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				s->key_len = 0;
 				s->key_overflow = false;
 			}
-			if (s->in_item)
-				kv_buf_append(&s->item, &c, 1);
 			continue;
 		}
-		rc = structural(s, c, err);
-		if (rc < 0)
-			return rc;
-		if (rc == 0 && s->in_item)
-			kv_buf_append(&s->item, &c, 1);
-		if (s->item.len > s->lim->member_bytes)
-			return bad(s, err, "object too large");
+		{
+			bool was_in = s->in_item;
+
+			s->offset = base + i;
+			rc = structural(s, c, err);
+			if (rc < 0)
+				goto out;
+			if (!was_in && s->in_item) {
+				seg = i;	/* an item starts here */
+			} else if (was_in && !s->in_item && rc == 1) {
+				/* the item ends with this byte */
+				const char *data = buf + seg;
+				size_t n = i + 1 - seg;
+
+				if (s->item.len > 0) {
+					kv_buf_append(&s->item, data, n);
+					data = s->item.data;
+					n = s->item.len;
+				}
+				if (s->mode == M_OBJECT || s->mode == M_LIST)
+					rc = emit(s, data, n, err);
+				else
+					rc = KV_OK;
+				s->item.len = 0;
+				seg = SIZE_MAX;
+				if (rc != KV_OK)
+					goto out;
+				if (s->mode == M_OBJECT)
+					s->mode = M_TOP;
+			} else if (was_in && !s->in_item) {
+				/* {"items": [ : the prefix was not an item */
+				s->item.len = 0;
+				seg = SIZE_MAX;
+			}
+			rc = KV_OK;
+		}
 	}
+	if (s->in_item && seg != SIZE_MAX) {
+		kv_buf_append(&s->item, buf + seg, len - seg);
+		if (s->item.len > s->lim->member_bytes) {
+			s->offset = base + len;
+			return bad(s, err, "object too large");
+		}
+	}
+	s->offset = base + len;
 	return KV_OK;
+out:
+	return rc;
 }
 
 int
