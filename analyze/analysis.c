@@ -223,8 +223,8 @@ kv_analysis_free(kv_analysis *a)
 		for (size_t t = 0; t < r->extra_affinity.nterms; t++)
 			free(r->extra_affinity.terms[t].reqs);
 		free(r->extra_affinity.terms);
-		free(r->cpu_targets);
-		free(r->targets);
+		free(r->cpu_targets.excl);
+		free(r->targets.excl);
 	}
 	free(a->vmis);
 	for (size_t i = 0; i < a->ndrain; i++)

@@ -106,6 +106,55 @@ typedef struct kv_issue {
 	size_t seq;			/* emission order, for a stable sort */
 } kv_issue;
 
+/*
+ * A set of nodes as the target search leaves it: a bitset shared by every
+ * VMI with the same placement problem (owned by the analysis), minus a
+ * few nodes of this VMI (its source node, the nodes its pods run on).
+ * Thousands of target names per VMI cost a few bytes each this way.
+ * Iterate in node (= name) order with KV_NODESET_FOREACH.
+ */
+typedef struct kv_nodeset {
+	const kv_bits *base;		/* NULL = empty */
+	size_t nexcl;
+	size_t *excl;			/* sorted; every one is in base */
+	size_t n;			/* members */
+} kv_nodeset;
+
+static inline bool
+kv_nodeset_has(const kv_nodeset *s, size_t node)
+{
+	if (s->base == NULL || node >= s->base->nbits ||
+	    !kv_bits_test(s->base, node))
+		return false;
+	for (size_t i = 0; i < s->nexcl; i++)
+		if (s->excl[i] == node)
+			return false;
+	return true;
+}
+
+/* The first member at or after node, or SIZE_MAX. */
+static inline size_t
+kv_nodeset_next(const kv_nodeset *s, size_t node)
+{
+	if (s->base == NULL)
+		return SIZE_MAX;
+	for (;;) {
+		size_t i = kv_bits_next(s->base, node), k;
+
+		if (i >= s->base->nbits)
+			return SIZE_MAX;
+		for (k = 0; k < s->nexcl && s->excl[k] != i; k++)
+			;
+		if (k == s->nexcl)
+			return i;
+		node = i + 1;
+	}
+}
+
+#define KV_NODESET_FOREACH(s, i) \
+	for (size_t i = kv_nodeset_next((s), 0); i != SIZE_MAX; \
+	    i = kv_nodeset_next((s), i + 1))
+
 typedef struct kv_vmires {
 	const kv_vmi *vmi;
 	const char *mode;		/* host-model | host-passthrough | named */
@@ -116,8 +165,8 @@ typedef struct kv_vmires {
 	bool mismatch;
 	kv_labels selectors;		/* owned array, sorted */
 	kv_affinity extra_affinity;	/* obsolete / forbid DoesNotExist */
-	size_t ncpu_targets, ntargets;
-	size_t *cpu_targets, *targets;	/* node indexes, by name */
+	size_t ncpu_targets, ntargets;	/* = cpu_targets.n, targets.n */
+	kv_nodeset cpu_targets, targets;
 	const char *outcome;
 	int64_t after;			/* -1 = null */
 	const char *method;

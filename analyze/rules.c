@@ -503,10 +503,11 @@ check_no_placement(rule_ctx *c, const kv_rule *r)
 
 	if (c->r->ncpu_targets == 0 || c->r->ntargets > 0)
 		return;
-	for (size_t i = 0; i < c->r->ncpu_targets && shown < 3; i++) {
+	KV_NODESET_FOREACH(&c->r->cpu_targets, n) {
 		kv_buf why = {0};
-		size_t n = c->r->cpu_targets[i];
 
+		if (shown == 3)
+			break;
 		if (kv_target_explain(c->a, c->place, c->r, n, &why)) {
 			kv_buf_printf(&b, "%s%s: %s", shown ? "; " : "",
 			    c->m->nodes[n].name, why.data);
@@ -599,15 +600,30 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 {
 	kv_buf b = {0};
 	size_t n = 0;
+	signed char *cls_same;		/* per CPU class: -1 not known yet */
 
 	if (strcmp(c->r->mode, "host-passthrough") != 0 || c->src == NULL)
 		return;
-	for (size_t i = 0; i < c->r->ntargets; i++) {
-		const kv_node *t = &c->m->nodes[c->r->targets[i]];
+	/* Nodes of one class have the same CPU labels: compare once per
+	 * class, not once per target. */
+	cls_same = xcalloc(c->a->nclasses + 1, 1);
+	memset(cls_same, -1, c->a->nclasses + 1);
+	KV_NODESET_FOREACH(&c->r->targets, ti) {
+		const kv_node *t = &c->m->nodes[ti];
+		int cls = c->a->nodes[ti].cls;
+		bool same;
 
-		if (!same_features(c, c->src, t) && n++ < 5)
+		if (cls < 0)
+			same = same_features(c, c->src, t);
+		else {
+			if (cls_same[cls] < 0)
+				cls_same[cls] = same_features(c, c->src, t);
+			same = cls_same[cls];
+		}
+		if (!same && n++ < 5)
 			kv_buf_printf(&b, "%s%s", n > 1 ? ", " : "", t->name);
 	}
+	free(cls_same);
 	if (n > 0)
 		rule_emit(c, r, "%zu target%s with other CPU features than "
 		    "%s: %s%s", n, n == 1 ? "" : "s", c->src->name, b.data,

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "index.h"
 
 typedef struct ptaint {
@@ -15,12 +17,53 @@ typedef struct ptaint {
 	kv_bits nodes;
 } ptaint;
 
+/* One placement problem: everything the node sets of a VMI depend on
+ * except its source node and pods, as a byte string of interned
+ * pointers; and the answer. */
+typedef struct problem {
+	size_t len;
+	unsigned char *key;
+	kv_bits cpu;			/* CPU selectors and DoesNotExist */
+	kv_bits tgt;			/* cpu and every other constraint */
+} problem;
+
 struct kv_place {
 	size_t ntaints;
 	ptaint *taints;
 	size_t npods;
 	const kv_pod **pods;		/* sorted by created_by, created */
+	GHashTable *problems;		/* problem -> itself */
 };
+
+static guint
+problem_hash(gconstpointer p)
+{
+	const problem *q = p;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < q->len; i++)
+		h = (h ^ q->key[i]) * 1099511628211ULL;
+	return (guint)(h ^ (h >> 32));
+}
+
+static gboolean
+problem_equal(gconstpointer a, gconstpointer b)
+{
+	const problem *p = a, *q = b;
+
+	return p->len == q->len && memcmp(p->key, q->key, p->len) == 0;
+}
+
+static void
+problem_free(gpointer p)
+{
+	problem *q = p;
+
+	kv_bits_free(&q->cpu);
+	kv_bits_free(&q->tgt);
+	free(q->key);
+	free(q);
+}
 
 static int
 pod_cmp(const void *x, const void *y)
@@ -98,6 +141,8 @@ kv_place_build(kv_analysis *a)
 			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
 	}
 	qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	p->problems = g_hash_table_new_full(problem_hash, problem_equal,
+	    problem_free, NULL);
 	return p;
 }
 
@@ -110,6 +155,7 @@ kv_place_free(kv_place *p)
 		kv_bits_free(&p->taints[i].nodes);
 	free(p->taints);
 	free(p->pods);
+	g_hash_table_destroy(p->problems);
 	free(p);
 }
 
@@ -351,6 +397,261 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 	free(req);
 }
 
+/* --- target search ------------------------------------------------------------ */
+
+static bool req_match(const kv_nsreq *q, const kv_labels *labels);
+static bool tolerates(const kv_vmi *v, const ptaint *t);
+
+static void
+key_put(kv_buf *b, const void *p, size_t n)
+{
+	kv_buf_append(b, p, n);
+}
+
+static void
+key_ptr(kv_buf *b, const void *p)
+{
+	key_put(b, &p, sizeof(p));
+}
+
+static void
+key_affinity(kv_buf *b, const kv_affinity *aff)
+{
+	key_put(b, &aff->nterms, sizeof(aff->nterms));
+	for (size_t t = 0; t < aff->nterms; t++) {
+		const kv_nsterm *term = &aff->terms[t];
+
+		key_put(b, &term->nreqs, sizeof(term->nreqs));
+		for (size_t q = 0; q < term->nreqs; q++) {
+			const kv_nsreq *rq = &term->reqs[q];
+			int op = (int)rq->op;
+
+			key_ptr(b, rq->key);
+			key_put(b, &op, sizeof(op));
+			key_put(b, &rq->nvalues, sizeof(rq->nvalues));
+			for (size_t k = 0; k < rq->nvalues; k++)
+				key_ptr(b, rq->values[k]);
+		}
+	}
+}
+
+/* The placement problem of r: selectors, affinity, tolerations and the
+ * memory the target pod needs.  Strings are interned, so pointers stand
+ * for their content. */
+static void
+problem_key(const kv_vmires *r, int64_t need, kv_buf *b)
+{
+	const kv_vmi *v = r->vmi;
+
+	key_put(b, &r->selectors.n, sizeof(r->selectors.n));
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		key_ptr(b, r->selectors.v[i].key);
+		key_ptr(b, r->selectors.v[i].value);
+	}
+	key_affinity(b, &r->extra_affinity);
+	key_affinity(b, &v->affinity);
+	key_put(b, &v->ntolerations, sizeof(v->ntolerations));
+	for (size_t i = 0; i < v->ntolerations; i++) {
+		key_ptr(b, v->tolerations[i].key);
+		key_ptr(b, v->tolerations[i].op);
+		key_ptr(b, v->tolerations[i].value);
+		key_ptr(b, v->tolerations[i].effect);
+	}
+	key_put(b, &need, sizeof(need));
+}
+
+/* Nodes that satisfy one requirement (the same test as req_match, on the
+ * label index). */
+static void
+req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
+{
+	const kv_bits *b;
+	const char *const *values;
+	kv_bits *const *bits;
+	size_t n;
+
+	kv_bits_zero(out);
+	switch (q->op) {
+	case OP_EXISTS:
+	case OP_DOESNOTEXIST:
+		if ((b = kv_index_has(a->index, q->key)) != NULL)
+			kv_bits_or(out, b);
+		break;
+	case OP_IN:
+	case OP_NOTIN:
+		for (size_t i = 0; i < q->nvalues; i++)
+			if ((b = kv_index_eq(a->index, q->key, q->values[i])) !=
+			    NULL)
+				kv_bits_or(out, b);
+		break;
+	case OP_GT:
+	case OP_LT:
+		/* one test per distinct value of the key */
+		n = kv_index_values(a->index, q->key, &values, &bits);
+		for (size_t i = 0; i < n; i++) {
+			kv_label l = { q->key, values[i] };
+			kv_labels one = { 1, &l };
+
+			if (req_match(q, &one))
+				kv_bits_or(out, bits[i]);
+		}
+		break;
+	}
+	if (q->op == OP_DOESNOTEXIST || q->op == OP_NOTIN) {
+		kv_bits all;
+
+		kv_bits_init(&all, out->nbits);
+		kv_bits_fill(&all);
+		kv_bits_andnot(&all, out);
+		kv_bits_copy(out, &all);
+		kv_bits_free(&all);
+	}
+}
+
+/* dst &= nodes that satisfy aff (ORed terms of ANDed requirements). */
+static void
+and_affinity(const kv_analysis *a, const kv_affinity *aff, kv_bits *dst)
+{
+	kv_bits any, term, req;
+
+	if (aff->nterms == 0)
+		return;
+	kv_bits_init(&any, dst->nbits);
+	kv_bits_init(&term, dst->nbits);
+	kv_bits_init(&req, dst->nbits);
+	for (size_t t = 0; t < aff->nterms; t++) {
+		kv_bits_fill(&term);
+		for (size_t q = 0; q < aff->terms[t].nreqs; q++) {
+			req_nodes(a, &aff->terms[t].reqs[q], &req);
+			kv_bits_and(&term, &req);
+		}
+		kv_bits_or(&any, &term);
+	}
+	kv_bits_and(dst, &any);
+	kv_bits_free(&any);
+	kv_bits_free(&term);
+	kv_bits_free(&req);
+}
+
+/* Solve a placement problem with bitsets: the same constraints
+ * kv_target_explain() replays node by node, except the source node and
+ * the VMI's own pods, which set_nodes() takes out per VMI. */
+static void
+solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
+    int64_t need, problem *pr)
+{
+	const kv_model *m = a->m;
+	kv_bits *cpu = &pr->cpu, *tgt = &pr->tgt;
+
+	kv_bits_init(cpu, m->nnodes);
+	kv_bits_init(tgt, m->nnodes);
+	kv_bits_fill(cpu);
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		const kv_label *l = &r->selectors.v[i];
+		const kv_bits *b;
+
+		if (!kv_startswith(l->key, "cpu-") &&
+		    !kv_startswith(l->key, "host-model-"))
+			continue;
+		if (strchr(l->key, '/') == NULL ||
+		    strstr(l->key, a->cfg.domain) == NULL)
+			continue;
+		if ((b = kv_index_eq(a->index, l->key, l->value)) == NULL)
+			kv_bits_zero(cpu);
+		else
+			kv_bits_and(cpu, b);
+	}
+	for (size_t t = 0; t < r->extra_affinity.nterms; t++)
+		for (size_t q = 0; q < r->extra_affinity.terms[t].nreqs; q++) {
+			const kv_bits *b = kv_index_has(a->index,
+			    r->extra_affinity.terms[t].reqs[q].key);
+
+			if (b != NULL)
+				kv_bits_andnot(cpu, b);
+		}
+
+	/* every selector, then affinity, taints and memory */
+	kv_bits_copy(tgt, cpu);
+	for (size_t i = 0; i < r->selectors.n && kv_bits_any(tgt); i++) {
+		const kv_bits *b = kv_index_eq(a->index, r->selectors.v[i].key,
+		    r->selectors.v[i].value);
+
+		if (b == NULL)
+			kv_bits_zero(tgt);
+		else
+			kv_bits_and(tgt, b);
+	}
+	if (kv_bits_any(tgt)) {
+		and_affinity(a, &r->extra_affinity, tgt);
+		and_affinity(a, &r->vmi->affinity, tgt);
+	}
+	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)
+		if (!tolerates(r->vmi, &p->taints[i]))
+			kv_bits_andnot(tgt, &p->taints[i].nodes);
+	if (need > 0)
+		KV_BITS_FOREACH(tgt, n) {
+			int64_t have = a->nodes[n].free_memory;
+
+			if (have >= 0 && have < need)
+				kv_bits_clear(tgt, n);
+		}
+}
+
+static problem *
+find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
+    int64_t need)
+{
+	kv_buf key = {0};
+	problem probe, *pr;
+
+	problem_key(r, need, &key);
+	probe.len = key.len;
+	probe.key = (unsigned char *)key.data;
+	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL) {
+		kv_buf_free(&key);
+		return pr;
+	}
+	pr = xcalloc(1, sizeof(*pr));
+	pr->len = key.len;
+	pr->key = (unsigned char *)key.data;
+	solve(a, p, r, need, pr);
+	g_hash_table_add(p->problems, pr);
+	return pr;
+}
+
+static int
+size_cmp(const void *x, const void *y)
+{
+	size_t p = *(const size_t *)x, q = *(const size_t *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+/* out = base minus the excluded nodes (those in base, sorted, once). */
+static void
+set_nodes(kv_nodeset *out, const kv_bits *base, const size_t *excl,
+    size_t nexcl)
+{
+	memset(out, 0, sizeof(*out));
+	out->base = base;
+	out->n = kv_bits_count(base);
+	for (size_t i = 0; i < nexcl; i++) {
+		size_t k;
+
+		if (!kv_bits_test(base, excl[i]))
+			continue;
+		for (k = 0; k < out->nexcl && out->excl[k] != excl[i]; k++)
+			;
+		if (k < out->nexcl)
+			continue;
+		out->excl = xreallocarray(out->excl, out->nexcl + 1,
+		    sizeof(size_t));
+		out->excl[out->nexcl++] = excl[i];
+		out->n--;
+	}
+	qsort(out->excl, out->nexcl, sizeof(size_t), size_cmp);
+}
+
 void
 kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
     kv_target_info *ti)
@@ -360,9 +661,9 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	const kv_node *src = kv_model_node(m, v->node);
 	selbuild s = { .strs = m->strs };
 	char *vendor = xasprintf("cpu-vendor.%s/", a->cfg.domain);
-	kv_bits cpu, tgt;
 	const kv_pod *const *pods;
-	size_t npods;
+	size_t npods, nexcl = 0, src_i, *excl;
+	problem *prob;
 
 	memset(ti, 0, sizeof(*ti));
 	ti->source_missing = src == NULL;
@@ -402,69 +703,26 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	ti->need_memory = r->source_pod && r->source_pod->req_memory > 0 ?
 	    r->source_pod->req_memory : v->memory;
 
-	/* CPU part */
-	kv_bits_init(&cpu, m->nnodes);
-	kv_bits_init(&tgt, m->nnodes);
-	kv_bits_fill(&cpu);
-	for (size_t i = 0; i < r->selectors.n; i++) {
-		const kv_label *l = &r->selectors.v[i];
-		const kv_bits *b;
+	prob = find_problem(a, p, r, ti->need_memory);
+	src_i = src != NULL ? (size_t)(src - m->nodes) : SIZE_MAX;
+	set_nodes(&r->cpu_targets, &prob->cpu, &src_i, src != NULL ? 1 : 0);
+	r->ncpu_targets = r->cpu_targets.n;
 
-		if (!kv_startswith(l->key, "cpu-") &&
-		    !kv_startswith(l->key, "host-model-"))
-			continue;
-		if (strchr(l->key, '/') == NULL ||
-		    strstr(l->key, a->cfg.domain) == NULL)
-			continue;
-		if ((b = kv_index_eq(a->index, l->key, l->value)) == NULL)
-			kv_bits_zero(&cpu);
-		else
-			kv_bits_and(&cpu, b);
-	}
-	for (size_t t = 0; t < r->extra_affinity.nterms; t++)
-		for (size_t q = 0; q < r->extra_affinity.terms[t].nreqs; q++) {
-			const kv_bits *b = kv_index_has(a->index,
-			    r->extra_affinity.terms[t].reqs[q].key);
-
-			if (b != NULL)
-				kv_bits_andnot(&cpu, b);
-		}
-	if (src != NULL)
-		kv_bits_clear(&cpu, (size_t)(src - m->nodes));
-
-	/* Placement: everything else, replayed per node only where the
-	 * bitsets leave a candidate. */
-	kv_bits_copy(&tgt, &cpu);
+	/* the source and every node that runs an active pod of this VMI
+	 * (pod anti-affinity) */
 	npods = kv_place_pods(p, v, &pods);
+	excl = xcalloc(npods + 2, sizeof(size_t));
+	if (src != NULL)
+		excl[nexcl++] = src_i;
 	for (size_t i = 0; i < npods; i++) {
 		const kv_node *n = kv_model_node(m, pods[i]->node);
 
 		if (n != NULL && pod_active(pods[i]))
-			kv_bits_clear(&tgt, (size_t)(n - m->nodes));
+			excl[nexcl++] = (size_t)(n - m->nodes);
 	}
-	for (size_t i = 0; i < r->selectors.n && kv_bits_any(&tgt); i++) {
-		const kv_bits *b = kv_index_eq(a->index, r->selectors.v[i].key,
-		    r->selectors.v[i].value);
-
-		if (b == NULL)
-			kv_bits_zero(&tgt);
-		else
-			kv_bits_and(&tgt, b);
-	}
-	r->cpu_targets = xcalloc(kv_bits_count(&cpu) + 1, sizeof(size_t));
-	KV_BITS_FOREACH(&cpu, n)
-		r->cpu_targets[r->ncpu_targets++] = n;
-	r->targets = xcalloc(kv_bits_count(&tgt) + 1, sizeof(size_t));
-	KV_BITS_FOREACH(&tgt, n) {
-		kv_buf why = {0};
-
-		/* affinity, taints, cordon, memory */
-		if (!kv_target_explain(a, p, r, n, &why))
-			r->targets[r->ntargets++] = n;
-		kv_buf_free(&why);
-	}
-	kv_bits_free(&cpu);
-	kv_bits_free(&tgt);
+	set_nodes(&r->targets, &prob->tgt, excl, nexcl);
+	r->ntargets = r->targets.n;
+	free(excl);
 }
 
 /* --- one node at a time ---------------------------------------------------------- */

@@ -162,10 +162,8 @@ cmd_explain(const kv_cmd *cmd, int argc, char **argv)
 	printf("\nnodes:\n");
 	for (size_t n = 0; n < m->nnodes; n++) {
 		kv_buf why = {0};
-		bool cpu = false;
+		bool cpu = kv_nodeset_has(&r->cpu_targets, n);
 
-		for (size_t k = 0; k < r->ncpu_targets; k++)
-			cpu |= r->cpu_targets[k] == n;
 		printf("  %-4s ", kv_target_explain(a, a->place, r, n, &why) ?
 		    (cpu ? "cpu" : "no") : "OK");
 		kv_term_puts(stdout, m->nodes[n].name);

@@ -49,6 +49,16 @@ jnodes(const kv_analysis *a, const size_t *idx, size_t n)
 }
 
 static json_t *
+jnodeset(const kv_analysis *a, const kv_nodeset *s)
+{
+	json_t *arr = json_array();
+
+	KV_NODESET_FOREACH(s, n)
+		json_array_append_new(arr, json_string(a->m->nodes[n].name));
+	return arr;
+}
+
+static json_t *
 jint(int64_t v)
 {
 	return json_integer((json_int_t)v);
@@ -243,9 +253,8 @@ vmi_json(const kv_analysis *a, size_t i)
 		json_object_set_new(sel, r->selectors.v[k].key,
 		    json_string(r->selectors.v[k].value));
 	json_object_set_new(o, "targetSelectors", sel);
-	json_object_set_new(o, "cpuTargets", jnodes(a, r->cpu_targets,
-	    r->ncpu_targets));
-	json_object_set_new(o, "targets", jnodes(a, r->targets, r->ntargets));
+	json_object_set_new(o, "cpuTargets", jnodeset(a, &r->cpu_targets));
+	json_object_set_new(o, "targets", jnodeset(a, &r->targets));
 	json_object_set_new(out, "kind", json_string(r->outcome));
 	json_object_set_new(out, "afterSeconds", r->after >= 0 ?
 	    jint(r->after) : json_null());
