@@ -71,24 +71,42 @@ kv_model_pvc(const kv_model *m, const char *ns, const char *name)
 	return NULL;
 }
 
+/* Both arrays are sorted by name (load.c); names may repeat, and the
+ * first one wins, as a scan from the start would have it. */
 const kv_namespace *
 kv_model_namespace(const kv_model *m, const char *name)
 {
-	for (size_t i = 0; i < m->nnamespaces; i++)
-		if (strcmp(m->namespaces[i].name, name) == 0)
-			return &m->namespaces[i];
-	return NULL;
+	size_t lo = 0, hi = m->nnamespaces;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(m->namespaces[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nnamespaces && strcmp(m->namespaces[lo].name,
+	    name) == 0 ? &m->namespaces[lo] : NULL;
 }
 
 const kv_storageclass *
 kv_model_sc(const kv_model *m, const char *name)
 {
+	size_t lo = 0, hi = m->nscs;
+
 	if (name == NULL)
 		return NULL;
-	for (size_t i = 0; i < m->nscs; i++)
-		if (strcmp(m->scs[i].name, name) == 0)
-			return &m->scs[i];
-	return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(m->scs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nscs && strcmp(m->scs[lo].name, name) == 0 ?
+	    &m->scs[lo] : NULL;
 }
 
 bool

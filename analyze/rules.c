@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "index.h"
 #include "rules_ctx.h"
 
 /* --- shared helpers --------------------------------------------------------------- */
@@ -455,17 +456,17 @@ rarest_cpu_label(const rule_ctx *c, size_t *count)
 
 	for (size_t i = 0; i < c->r->selectors.n; i++) {
 		const kv_label *l = &c->r->selectors.v[i];
+		const kv_bits *b;
 		size_t n = 0;
 
 		if (!kv_startswith(l->key, "cpu-"))
 			continue;
-		for (size_t j = 0; j < c->m->nnodes; j++) {
-			const char *v = kv_labels_get(&c->m->nodes[j].labels,
-			    l->key);
-
-			if (&c->m->nodes[j] != c->src && v != NULL &&
-			    strcmp(v, l->value) == 0)
-				n++;
+		/* nodes other than the source with key=value */
+		if ((b = kv_index_eq(c->a->index, l->key, l->value)) != NULL) {
+			n = kv_bits_count(b);
+			if (c->src != NULL &&
+			    kv_bits_test(b, (size_t)(c->src - c->m->nodes)))
+				n--;
 		}
 		if (n < best_n) {
 			best_n = n;

@@ -54,6 +54,7 @@ typedef struct reader {
 	bool have_manifest;
 	expect_rec *expect;		/* manifest files[] */
 	size_t nexpect;
+	GHashTable *expect_by_path;	/* path -> first expect_rec */
 
 	/* the member being read */
 	char *cur_path;
@@ -144,10 +145,8 @@ fail:
 static const expect_rec *
 find_expect(const reader *r, const char *path)
 {
-	for (size_t i = 0; i < r->nexpect; i++)
-		if (strcmp(r->expect[i].path, path) == 0)
-			return &r->expect[i];
-	return NULL;
+	return r->expect_by_path != NULL ?
+	    g_hash_table_lookup(r->expect_by_path, path) : NULL;
 }
 
 static int
@@ -336,6 +335,11 @@ parse_manifest_files(reader *r, json_t *files)
 			    r->snap, i);
 		e->bytes = (uint64_t)json_integer_value(b);
 	}
+	/* the first entry of a path, as a scan would find it */
+	r->expect_by_path = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t k = r->nexpect; k > 0; k--)
+		g_hash_table_insert(r->expect_by_path, r->expect[k - 1].path,
+		    &r->expect[k - 1]);
 	return KV_OK;
 }
 
@@ -751,6 +755,8 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 		free(r.expect[i].sha256);
 	}
 	free(r.expect);
+	if (r.expect_by_path != NULL)
+		g_hash_table_destroy(r.expect_by_path);
 	free(r.top);
 	if (rc != KV_OK)
 		snap_manifest_free(m);

@@ -145,20 +145,61 @@ completion_timeout(const kv_analysis *a, kv_vmires *r, const kv_policy *p)
 	r->completion_timeout = per * units;
 }
 
+/* The VMIMs that name a VMI, by namespace and VMI name, in snapshot
+ * order within one VMI: a binary search instead of a scan per VMI. */
+typedef struct vmim_index {
+	size_t n;
+	const kv_vmim **v;
+} vmim_index;
+
+static int
+vmim_cmp(const void *x, const void *y)
+{
+	const kv_vmim *p = *(const kv_vmim *const *)x;
+	const kv_vmim *q = *(const kv_vmim *const *)y;
+	int c = strcmp(p->ns, q->ns);
+
+	if (c == 0)
+		c = strcmp(p->vmi, q->vmi);
+	return c != 0 ? c : (p < q ? -1 : p > q);
+}
+
+static void
+vmim_index_build(const kv_model *m, vmim_index *ix)
+{
+	ix->n = 0;
+	ix->v = xcalloc(m->nvmims + 1, sizeof(*ix->v));
+	for (size_t i = 0; i < m->nvmims; i++)
+		if (m->vmims[i].vmi != NULL)
+			ix->v[ix->n++] = &m->vmims[i];
+	qsort(ix->v, ix->n, sizeof(*ix->v), vmim_cmp);
+}
+
 /* Timeout overrides from the newest VMIM of this VMI that sets them. */
 static void
-overrides(const kv_model *m, const kv_vmi *v, int64_t *unsched,
+overrides(const vmim_index *ix, const kv_vmi *v, int64_t *unsched,
     int64_t *pending)
 {
 	const char *u_at = NULL, *p_at = NULL;
+	size_t lo = 0, hi = ix->n;
 
-	for (size_t i = 0; i < m->nvmims; i++) {
-		const kv_vmim *mi = &m->vmims[i];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ix->v[mid]->ns, v->ns);
+
+		if (c == 0)
+			c = strcmp(ix->v[mid]->vmi, v->name);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < ix->n; i++) {
+		const kv_vmim *mi = ix->v[i];
 		const char *at = mi->created ? mi->created : "";
 
-		if (mi->vmi == NULL || strcmp(mi->ns, v->ns) != 0 ||
-		    strcmp(mi->vmi, v->name) != 0)
-			continue;
+		if (strcmp(mi->ns, v->ns) != 0 || strcmp(mi->vmi, v->name) != 0)
+			break;
 		if (mi->unschedulable_timeout >= 0 &&
 		    (u_at == NULL || strcmp(at, u_at) >= 0)) {
 			*unsched = mi->unschedulable_timeout;
@@ -173,12 +214,12 @@ overrides(const kv_model *m, const kv_vmi *v, int64_t *unsched,
 }
 
 static void
-outcome(const kv_analysis *a, kv_vmires *r)
+outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 {
 	int64_t unsched = a->cfg.unschedulable_timeout;
 	int64_t pending = a->cfg.pending_timeout;
 
-	overrides(a->m, r->vmi, &unsched, &pending);
+	overrides(ix, r->vmi, &unsched, &pending);
 	r->after = -1;
 	switch (r->verdict) {
 	case V_OK:
@@ -258,7 +299,8 @@ run_rules(rule_ctx *c, int phase)
 }
 
 static void
-judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
+judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
+    kv_vmires *r)
 {
 	rule_ctx c = { .a = a, .m = a->m, .v = r->vmi, .r = r,
 	    .place = place };
@@ -298,7 +340,7 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 	}
 	if (rank == 0)
 		r->verdict = V_OK;
-	outcome(a, r);
+	outcome(a, ix, r);
 	drain_behaviour(a, r);
 	run_rules(&c, 2);
 	qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
@@ -310,9 +352,11 @@ kv_vmis_analyze(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	kv_place *place = kv_place_build(a);
+	vmim_index ix;
 
 	a->nvmis = m->nvmis;
 	a->vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmires));
+	vmim_index_build(m, &ix);
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmires *r = &a->vmis[i];
 		const kv_policy *p;
@@ -325,11 +369,12 @@ kv_vmis_analyze(kv_analysis *a)
 		completion_timeout(a, r, p);
 		if (strcmp(r->vmi->phase, "Running") != 0) {
 			r->verdict = V_NOT_RUNNING;
-			outcome(a, r);
+			outcome(a, &ix, r);
 			drain_behaviour(a, r);
 		} else
-			judge(a, place, r);
+			judge(a, place, &ix, r);
 		r->mismatch = r->vmi->cond == 'T' && r->verdict != V_OK;
 	}
+	free(ix.v);
 	a->place = place;
 }

@@ -704,6 +704,9 @@ def gen(args):
                                      "Succeeded"))
         if migrated and len(vmims) < 2000:
             vmims.append(vmim_item(rnd, ns, vname, i))
+        elif phase == "Running" and rnd.random() < 0.01:
+            # an attempt that did not get a target pod
+            vmims.append(vmim_item(rnd, ns, vname, i, "Failed"))
 
     # pad the pod count with completed launcher pods of earlier migrations
     j = 0
@@ -829,15 +832,21 @@ def sc_item(name, prov, default):
             "allowVolumeExpansion": True}
 
 
-def vmim_item(rnd, ns, vname, i):
+def vmim_item(rnd, ns, vname, i, phase="Succeeded"):
+    ann = {}
+    if rnd.random() < 0.1:
+        ann["kubevirt.io/migrationUnschedulablePodTimeoutSeconds"] = "600"
+    if rnd.random() < 0.05:
+        ann["kubevirt.io/migrationPendingPodTimeoutSeconds"] = "1800"
     return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstanceMigration",
             "metadata": {"name": "%s-migration-%s" % (vname, rand5(rnd)), "namespace": ns,
                          "uid": uid(rnd), "creationTimestamp": ts(i + 100),
-                         "labels": {"kubevirt.io/vmi-name": vname}},
+                         "labels": {"kubevirt.io/vmi-name": vname},
+                         "annotations": ann},
             "spec": {"vmiName": vname},
-            "status": {"phase": "Succeeded",
+            "status": {"phase": phase,
                        "phaseTransitionTimestamps": [
-                           {"phase": "Succeeded", "phaseTransitionTimestamp": ts(i + 140)}]}}
+                           {"phase": phase, "phaseTransitionTimestamp": ts(i + 140)}]}}
 
 
 def pod_item(rnd, vmi, node, sel, cdisk, mem, i, phase):
