@@ -7,8 +7,16 @@
  * streamed: the peak is one VMI's object, not the whole document.
  * jansson keeps insertion order, and every list comes sorted from the
  * analysis, so the same snapshot always gives the same bytes.
+ *
+ * The vmis section is most of the file (every VMI lists its cpuTargets and
+ * targets by name: gigabytes at 5,000 nodes and 100,000 VMIs), so it does
+ * not go through jansson: a small emitter writes the same bytes jansson's
+ * compact dump would (same escapes, same key order) into a large buffer,
+ * with every node name escaped once.
  */
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -45,16 +53,6 @@ jnodes(const kv_analysis *a, const size_t *idx, size_t n)
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr,
 		    json_string(a->m->nodes[idx[i]].name));
-	return arr;
-}
-
-static json_t *
-jnodeset(const kv_analysis *a, const kv_nodeset *s)
-{
-	json_t *arr = json_array();
-
-	KV_NODESET_FOREACH(s, n)
-		json_array_append_new(arr, json_string(a->m->nodes[n].name));
 	return arr;
 }
 
@@ -208,63 +206,239 @@ tradeoff_json(const kv_analysis *a, size_t i)
 	return o;
 }
 
-static json_t *
-issues_json(const kv_issue *is, size_t n)
+/* --- the vmis emitter ----------------------------------------------------------- */
+
+typedef struct emitter {
+	FILE *f;
+	char *buf;
+	size_t len, cap;
+	bool failed;
+	char **names;			/* node i as an escaped JSON string */
+	size_t *name_len;
+} emitter;
+
+static void
+em_flush(emitter *e)
 {
-	json_t *arr = json_array();
-
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "code", json_string(is[i].rule->code));
-		json_object_set_new(o, "message", json_string(is[i].message));
-		json_array_append_new(arr, o);
-	}
-	return arr;
+	if (e->len > 0 && fwrite(e->buf, 1, e->len, e->f) != e->len)
+		e->failed = true;
+	e->len = 0;
 }
 
-static json_t *
-vmi_json(const kv_analysis *a, size_t i)
+static inline void
+em_put(emitter *e, const char *p, size_t n)
+{
+	if (e->cap - e->len < n) {
+		em_flush(e);
+		if (n > e->cap) {
+			if (fwrite(p, 1, n, e->f) != n)
+				e->failed = true;
+			return;
+		}
+	}
+	memcpy(e->buf + e->len, p, n);
+	e->len += n;
+}
+
+#define em_lit(e, s) em_put((e), (s), sizeof(s) - 1)
+
+/* A JSON string as jansson writes it without JSON_ENSURE_ASCII or
+ * JSON_ESCAPE_SLASH: quote, backslash and control characters escaped,
+ * everything else (UTF-8 included) as is. */
+static void
+em_str(emitter *e, const char *s)
+{
+	const char *run = s;
+
+	em_lit(e, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char seq[8];
+		const char *x = NULL;
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		em_put(e, run, (size_t)(s - run));
+		switch (c) {
+		case '"': x = "\\\""; break;
+		case '\\': x = "\\\\"; break;
+		case '\b': x = "\\b"; break;
+		case '\f': x = "\\f"; break;
+		case '\n': x = "\\n"; break;
+		case '\r': x = "\\r"; break;
+		case '\t': x = "\\t"; break;
+		default:
+			snprintf(seq, sizeof(seq), "\\u%04X", c);
+			x = seq;
+		}
+		em_put(e, x, strlen(x));
+		run = s + 1;
+	}
+	em_put(e, run, (size_t)(s - run));
+	em_lit(e, "\"");
+}
+
+static void
+em_str_or_null(emitter *e, const char *s)
+{
+	if (s != NULL)
+		em_str(e, s);
+	else
+		em_lit(e, "null");
+}
+
+static void
+em_int(emitter *e, int64_t v)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
+	    (json_int_t)v);
+
+	em_put(e, num, (size_t)n);
+}
+
+static void
+em_bool(emitter *e, bool b)
+{
+	if (b)
+		em_lit(e, "true");
+	else
+		em_lit(e, "false");
+}
+
+static void
+em_issues(emitter *e, const kv_issue *is, size_t n)
+{
+	em_lit(e, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			em_lit(e, ",");
+		em_lit(e, "{\"code\":");
+		em_str(e, is[i].rule->code);
+		em_lit(e, ",\"message\":");
+		em_str(e, is[i].message);
+		em_lit(e, "}");
+	}
+	em_lit(e, "]");
+}
+
+static void
+em_nodeset(emitter *e, const kv_nodeset *s)
+{
+	bool first = true;
+
+	em_lit(e, "[");
+	KV_NODESET_FOREACH(s, n) {
+		if (!first)
+			em_lit(e, ",");
+		first = false;
+		em_put(e, e->names[n], e->name_len[n]);
+	}
+	em_lit(e, "]");
+}
+
+/* One VMI, fields in findings.md order (as the jansson writer of the
+ * other sections would lay them out). */
+static void
+em_vmi(emitter *e, const kv_analysis *a, size_t i)
 {
 	const kv_vmires *r = &a->vmis[i];
 	const kv_vmi *v = r->vmi;
-	json_t *o = json_object(), *cpu = json_object(), *cond = json_object();
-	json_t *sel = json_object(), *out = json_object();
 
-	json_object_set_new(o, "name", json_string(v->fullname));
-	json_object_set_new(o, "phase", json_string(v->phase));
-	json_object_set_new(o, "node", jstr_or_null(v->node));
-	json_object_set_new(cpu, "mode", json_string(r->mode));
-	json_object_set_new(cpu, "model", json_string(r->model));
-	json_object_set_new(o, "cpu", cpu);
-	json_object_set_new(cond, "status", json_string(v->cond == 'T' ?
-	    "True" : v->cond == 'F' ? "False" : "absent"));
-	json_object_set_new(cond, "reason", json_string(v->cond_reason ?
-	    v->cond_reason : ""));
-	json_object_set_new(o, "condition", cond);
-	json_object_set_new(o, "verdict",
-	    json_string(kv_verdict_names[r->verdict]));
-	json_object_set_new(o, "blockers", issues_json(r->blockers,
-	    r->nblockers));
-	json_object_set_new(o, "warnings", issues_json(r->warnings,
-	    r->nwarnings));
-	json_object_set_new(o, "conditionMismatch", json_boolean(r->mismatch));
-	for (size_t k = 0; k < r->selectors.n; k++)
-		json_object_set_new(sel, r->selectors.v[k].key,
-		    json_string(r->selectors.v[k].value));
-	json_object_set_new(o, "targetSelectors", sel);
-	json_object_set_new(o, "cpuTargets", jnodeset(a, &r->cpu_targets));
-	json_object_set_new(o, "targets", jnodeset(a, &r->targets));
-	json_object_set_new(out, "kind", json_string(r->outcome));
-	json_object_set_new(out, "afterSeconds", r->after >= 0 ?
-	    jint(r->after) : json_null());
-	json_object_set_new(o, "outcome", out);
-	json_object_set_new(o, "migrationMethod", json_string(r->method));
-	json_object_set_new(o, "completionTimeoutSeconds",
-	    jint(r->completion_timeout));
-	json_object_set_new(o, "evictionStrategy", json_string(r->eviction));
-	json_object_set_new(o, "onDrain", json_string(r->on_drain));
-	return o;
+	em_lit(e, "{\"name\":");
+	em_str(e, v->fullname);
+	em_lit(e, ",\"phase\":");
+	em_str(e, v->phase);
+	em_lit(e, ",\"node\":");
+	em_str_or_null(e, v->node);
+	em_lit(e, ",\"cpu\":{\"mode\":");
+	em_str(e, r->mode);
+	em_lit(e, ",\"model\":");
+	em_str(e, r->model);
+	em_lit(e, "},\"condition\":{\"status\":");
+	em_str(e, v->cond == 'T' ? "True" : v->cond == 'F' ? "False" :
+	    "absent");
+	em_lit(e, ",\"reason\":");
+	em_str(e, v->cond_reason ? v->cond_reason : "");
+	em_lit(e, "},\"verdict\":");
+	em_str(e, kv_verdict_names[r->verdict]);
+	em_lit(e, ",\"blockers\":");
+	em_issues(e, r->blockers, r->nblockers);
+	em_lit(e, ",\"warnings\":");
+	em_issues(e, r->warnings, r->nwarnings);
+	em_lit(e, ",\"conditionMismatch\":");
+	em_bool(e, r->mismatch);
+	em_lit(e, ",\"targetSelectors\":{");
+	for (size_t k = 0; k < r->selectors.n; k++) {
+		if (k)
+			em_lit(e, ",");
+		em_str(e, r->selectors.v[k].key);
+		em_lit(e, ":");
+		em_str(e, r->selectors.v[k].value);
+	}
+	em_lit(e, "},\"cpuTargets\":");
+	em_nodeset(e, &r->cpu_targets);
+	em_lit(e, ",\"targets\":");
+	em_nodeset(e, &r->targets);
+	em_lit(e, ",\"outcome\":{\"kind\":");
+	em_str(e, r->outcome);
+	em_lit(e, ",\"afterSeconds\":");
+	if (r->after >= 0)
+		em_int(e, r->after);
+	else
+		em_lit(e, "null");
+	em_lit(e, "},\"migrationMethod\":");
+	em_str(e, r->method);
+	em_lit(e, ",\"completionTimeoutSeconds\":");
+	em_int(e, r->completion_timeout);
+	em_lit(e, ",\"evictionStrategy\":");
+	em_str(e, r->eviction);
+	em_lit(e, ",\"onDrain\":");
+	em_str(e, r->on_drain);
+	em_lit(e, "}");
+}
+
+/* "vmis": [ one VMI per line ], as put_list() writes it. */
+static int
+put_vmis(FILE *f, const kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	emitter e = { .f = f, .cap = 1 << 20 };
+	int rc;
+
+	e.buf = xmalloc(e.cap);
+	e.names = xcalloc(m->nnodes + 1, sizeof(char *));
+	e.name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
+	for (size_t n = 0; n < m->nnodes; n++) {
+		size_t start = e.len;
+
+		/* escape each name once, through the emitter itself */
+		em_str(&e, m->nodes[n].name);
+		e.names[n] = xmalloc(e.len - start);
+		memcpy(e.names[n], e.buf + start, e.len - start);
+		e.name_len[n] = e.len - start;
+		e.len = start;
+	}
+	em_lit(&e, "\"vmis\": [");
+	for (size_t i = 0; i < a->nvmis; i++) {
+		if (i)
+			em_lit(&e, ",\n");
+		else
+			em_lit(&e, "\n");
+		em_vmi(&e, a, i);
+	}
+	if (a->nvmis)
+		em_lit(&e, "\n],\n");
+	else
+		em_lit(&e, "],\n");
+	em_flush(&e);
+	rc = e.failed ? KV_ERR : KV_OK;
+	for (size_t n = 0; n < m->nnodes; n++)
+		free(e.names[n]);
+	free(e.names);
+	free(e.name_len);
+	free(e.buf);
+	return rc;
 }
 
 static json_t *
@@ -349,6 +523,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	int rc = KV_OK;
 
 	(void)arg;
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	fputs("{\n", f);
 	rc |= put(f, "kind", json_string("kvscope-findings"), false);
 	rc |= put(f, "formatVersion", json_integer(1), false);
@@ -370,7 +545,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	}
 	rc |= put(f, "namedModels", named, false);
 	rc |= put_list(f, "tradeoff", a, a->ntradeoff, tradeoff_json);
-	rc |= put_list(f, "vmis", a, a->nvmis, vmi_json);
+	rc |= put_vmis(f, a);
 	rc |= put_list(f, "drain", a, a->ndrain, drain_json);
 	rc |= put(f, "summary", summary_section(a), true);
 	fputs("}\n", f);
