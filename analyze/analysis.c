@@ -165,10 +165,14 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	snapshot_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
 	a->index = kv_index_build(m);
+	kv_timing("index");
 	kv_cpu_analyze(a);
+	kv_timing("cpu");
 	kv_vmis_analyze(a);
+	kv_timing("vmis");
 	kv_drain_analyze(a);
 	summarize(a);
+	kv_timing("drain");
 	*out = a;
 	return KV_OK;
 }

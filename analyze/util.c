@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int
 kv_seterr(kv_err *err, const char *fmt, ...)
@@ -164,4 +165,27 @@ bool
 kv_startswith(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void
+kv_timing(const char *phase)
+{
+	static int on = -1;
+	static struct timespec last;
+	struct timespec now;
+
+	if (on < 0) {
+		const char *e = getenv("KVSCOPE_TIMING");
+
+		on = e != NULL && *e != '\0';
+		clock_gettime(CLOCK_MONOTONIC, &last);
+	}
+	if (!on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (phase != NULL)
+		fprintf(stderr, "kvscope: timing: %s %.3f\n", phase,
+	    (double)(now.tv_sec - last.tv_sec) +
+	    (double)(now.tv_nsec - last.tv_nsec) / 1e9);
+	last = now;
 }

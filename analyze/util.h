@@ -77,4 +77,10 @@ int kv_strptrcmp(const void *a, const void *b);
 /* true when s starts with prefix. */
 bool kv_startswith(const char *s, const char *prefix);
 
+/* With KVSCOPE_TIMING set in the environment, print to stderr the seconds
+ * since the previous call (or the first one): "kvscope: timing: load 1.23"
+ * (make bench reads these lines); NULL only starts the clock.  Otherwise
+ * nothing. */
+void kv_timing(const char *phase);
+
 #endif

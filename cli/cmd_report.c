@@ -103,6 +103,7 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 		rc = EXIT_TOOL;
 		goto out;
 	}
+	kv_timing("write");
 	if (kv_output_commit(&out, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;

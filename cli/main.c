@@ -86,9 +86,10 @@ cli_load(const char *path, kv_model **m, kv_analysis **a)
 
 	*m = NULL;
 	*a = NULL;
+	kv_timing(NULL);
 	if (kv_limits_init(&lim, &err) != KV_OK ||
 	    kv_model_load(path, &lim, m, &err) != KV_OK ||
-	    kv_analyze(*m, a, &err) != KV_OK) {
+	    (kv_timing("load"), kv_analyze(*m, a, &err)) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		kv_model_free(*m);
 		*m = NULL;

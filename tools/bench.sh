@@ -8,7 +8,10 @@
 #   json      kvscope report --format json
 #   all       kvscope report --format all (only when the HTML/SVG/PDF
 #             writers are built; otherwise the column says so)
-# and prints a markdown table: wall seconds, peak RSS, json/baseline ratio.
+# and prints a markdown table: wall seconds, peak RSS, json/baseline ratio,
+# and the phases of the json run (KVSCOPE_TIMING): load (decompress, hash,
+# scan, parse, model), cpu (classes, pairs, named models), vmis (selectors,
+# targets, rules), write (findings.json).
 #
 # Environment: BENCH_SIZES="500:10000 1000:20000" (default below),
 # KVSCOPE=./kvscope, BASELINE=build/rel/tools/parse-baseline,
@@ -63,8 +66,8 @@ fi
 	echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB RAM; $(uname -sr)"
 	echo "kvscope $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(cc --version | head -1)"
 	echo
-	echo "| nodes | VMIs | archive MB (JSON MB) | gen s | baseline s | baseline RSS MB | json s | json RSS MB | findings MB | all formats s | ratio json/baseline |"
-	echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| nodes | VMIs | archive MB (JSON MB) | gen s | baseline s | baseline RSS MB | json s | json RSS MB | ratio json/baseline | load / cpu / vmis / write s | findings MB | all formats s |"
+	echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } | tee "$DIR/table.md"
 
 for size in $SIZES; do
@@ -86,8 +89,11 @@ for size in $SIZES; do
 	read -r base_s base_rss <<<"$(measure "$BASELINE" "$snap")"
 	json_mb=$(awk '{printf "%.0f", $3 / 1e6}' "$DIR/last.out")
 	rm -rf "$DIR/out"
-	read -r json_s json_rss <<<"$(measure "$KVSCOPE" report "$snap" \
-	    --format json --output "$DIR/out")"
+	read -r json_s json_rss <<<"$(KVSCOPE_TIMING=1 measure "$KVSCOPE" \
+	    report "$snap" --format json --output "$DIR/out")"
+	phases=$(awk '/timing: load/ { l = $4 } /timing: cpu/ { c = $4 }
+	    /timing: vmis/ { v = $4 } /timing: write/ { w = $4 }
+	    END { printf "%.1f / %.2f / %.1f / %.1f", l, c, v, w }' "$DIR/last.err")
 	find_mb=$(du -m "$DIR/out/findings.json" | cut -f1)
 	if [ "$all_formats" = yes ]; then
 		rm -rf "$DIR/out"
@@ -97,7 +103,7 @@ for size in $SIZES; do
 		all_s="n/a"
 	fi
 	ratio=$(awk -v j="$json_s" -v b="$base_s" 'BEGIN { printf "%.2f", j / b }')
-	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gen_s | $base_s | $base_rss | $json_s | $json_rss | $find_mb | $all_s | $ratio |" |
+	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gen_s | $base_s | $base_rss | $json_s | $json_rss | $ratio | $phases | $find_mb | $all_s |" |
 	    tee -a "$DIR/table.md"
 done
 if [ "$all_formats" = no ]; then
