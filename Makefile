@@ -10,7 +10,7 @@
 # Dependencies come from pkg-config; `make check` and `make report` run
 # `make deps` by themselves when a library is missing.
 
-PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0
+PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0 nettle
 TEST_PKGS := cmocka
 PREFIX    ?= /usr/local
 SHARED    ?= ../shared
@@ -69,7 +69,7 @@ $(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/kvtest.h $(ASAN_LIB) $(HEADERS)
 
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
-            libcmocka-dev fonts-dejavu-core poppler-utils jq python3 \
+            libcmocka-dev nettle-dev fonts-dejavu-core poppler-utils jq python3 \
             libxml2-utils time
 
 deps:
