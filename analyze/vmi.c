@@ -343,8 +343,10 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 	outcome(a, ix, r);
 	drain_behaviour(a, r);
 	run_rules(&c, 2);
-	qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
-	qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
+	if (r->nblockers > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
+	if (r->nwarnings > 1)
+		qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
 }
 
 void
