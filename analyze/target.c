@@ -649,7 +649,8 @@ set_nodes(kv_nodeset *out, const kv_bits *base, const size_t *excl,
 		out->excl[out->nexcl++] = excl[i];
 		out->n--;
 	}
-	qsort(out->excl, out->nexcl, sizeof(size_t), size_cmp);
+	if (out->nexcl > 1)
+		qsort(out->excl, out->nexcl, sizeof(size_t), size_cmp);
 }
 
 void
