@@ -8,10 +8,12 @@
  */
 #include "jsonitems.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
 
@@ -41,7 +43,133 @@ struct json_items {
 	unsigned item_depth;	/* depth at which the item value started */
 	uint64_t item_start;
 	size_t nitems;
+
+	/* items handed to the workers, in file order */
+	struct job *qhead, *qtail;
+	size_t qlen;
+	struct job *cur;	/* the batch being filled */
+	bool failed;		/* an item failed: take no more */
+	size_t nfailed;		/* then: items up to that one */
 };
+
+/* --- the parse workers ------------------------------------------------------ */
+
+/* A batch of items for one worker: their bytes back to back, and the
+ * parsed objects. */
+typedef struct job {
+	struct job *next;	/* in its stream, file order */
+	struct job *pending;	/* in the pool's queue */
+	kv_buf data;
+	size_t n, cap, delivered;
+	size_t *off, *len, *index;
+	uint64_t *start;
+	json_t **obj;
+	json_error_t *jerr;
+	int worker;		/* who parsed it, and frees it */
+	bool done;
+} job;
+
+#define BATCH_ITEMS 4		/* items per batch ... */
+#define BATCH_BYTES (256 << 10)	/* ... or bytes */
+#define MAX_QUEUED 2		/* batches in flight per stream */
+
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	job *head, *tail;
+	int nthreads;		/* 0: parse in the caller */
+	job *garbage[4];	/* delivered batches, by worker */
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+	PTHREAD_COND_INITIALIZER, NULL, NULL, 0, { NULL } };
+
+static void job_free(job *j);
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A worker parses batches, and frees the trees of the batches it parsed
+ * once they are delivered: glibc's malloc is slow when one thread frees
+ * what another allocated (it doubled the CPU time of a load).
+ */
+static void *
+worker(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+
+	pthread_mutex_lock(&pool.mu);
+	for (;;) {
+		job *j, *trash;
+
+		while (pool.head == NULL && pool.garbage[me] == NULL)
+			pthread_cond_wait(&pool.work, &pool.mu);
+		trash = pool.garbage[me];
+		pool.garbage[me] = NULL;
+		j = pool.head;
+		if (j != NULL) {
+			pool.head = j->pending;
+			if (pool.head == NULL)
+				pool.tail = NULL;
+			j->worker = me;
+		}
+		pthread_mutex_unlock(&pool.mu);
+		while (trash != NULL) {
+			job *next = trash->pending;
+
+			job_free(trash);
+			trash = next;
+		}
+		if (j == NULL) {
+			pthread_mutex_lock(&pool.mu);
+			continue;
+		}
+		for (size_t i = 0; i < j->n; i++)
+			j->obj[i] = json_loadb(j->data.data + j->off[i],
+			    j->len[i], JSON_REJECT_DUPLICATES, &j->jerr[i]);
+		pthread_mutex_lock(&pool.mu);
+		j->done = true;
+		pthread_cond_broadcast(&pool.done);
+	}
+	return NULL;
+}
+
+static void
+pool_start(void)
+{
+	const char *env = getenv("KVSCOPE_THREADS");
+	long n = env != NULL && *env ? strtol(env, NULL, 10) :
+	    sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n > 4)
+		n = 4;
+	if (n <= 1)
+		return;		/* one core: workers would only add switches */
+	json_object_seed(0);	/* before any thread builds an object */
+	for (long i = 0; i < n; i++) {
+		pthread_t t;
+		pthread_attr_t at;
+
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&t, &at, worker, (void *)(intptr_t)i) == 0)
+			pool.nthreads++;
+		pthread_attr_destroy(&at);
+	}
+}
+
+static void
+job_free(job *j)
+{
+	for (size_t i = j->delivered; i < j->n; i++)
+		if (j->obj[i] != NULL)
+			json_decref(j->obj[i]);
+	kv_buf_free(&j->data);
+	free(j->off);
+	free(j->len);
+	free(j->index);
+	free(j->start);
+	free(j->obj);
+	free(j->jerr);
+	free(j);
+}
 
 json_items *
 json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
@@ -49,6 +177,7 @@ json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
 {
 	json_items *s = xcalloc(1, sizeof(*s));
 
+	pthread_once(&pool_once, pool_start);
 	s->file = file;
 	s->lim = lim;
 	s->fn = fn;
@@ -61,6 +190,22 @@ json_items_free(json_items *s)
 {
 	if (s == NULL)
 		return;
+	/* items still with a worker: wait, then drop them */
+	if (s->qhead != NULL) {
+		pthread_mutex_lock(&pool.mu);
+		for (job *j = s->qhead; j != NULL; j = j->next)
+			while (!j->done)
+				pthread_cond_wait(&pool.done, &pool.mu);
+		pthread_mutex_unlock(&pool.mu);
+	}
+	while (s->qhead != NULL) {
+		job *j = s->qhead;
+
+		s->qhead = j->next;
+		job_free(j);
+	}
+	if (s->cur != NULL)
+		job_free(s->cur);
 	kv_buf_free(&s->item);
 	free(s);
 }
@@ -68,38 +213,166 @@ json_items_free(json_items *s)
 size_t
 json_items_count(const json_items *s)
 {
-	return s->nitems;
+	return s->failed ? s->nfailed : s->nitems;
 }
 
+/* An item parsed (obj, or NULL with jerr): check it and give it to the
+ * callback.  Takes obj. */
+static int
+deliver(json_items *s, json_t *obj, const json_error_t *jerr, size_t index,
+    uint64_t start, kv_err *err)
+{
+	kv_err inner = {0};
+	int rc;
+
+	if (obj == NULL)
+		return kv_seterr(err, "%s: item %zu (byte %llu): not valid "
+		    "JSON: %s", s->file, index,
+		    (unsigned long long)(start + (uint64_t)
+		    (jerr->position > 0 ? jerr->position : 0)), jerr->text);
+	if (!json_is_object(obj)) {
+		if (pool.nthreads == 0)
+			json_decref(obj);
+		return kv_seterr(err, "%s: item %zu: expected an object",
+		    s->file, index);
+	}
+	rc = s->fn(s->arg, obj, index, &inner);
+	if (pool.nthreads == 0)
+		json_decref(obj);	/* else its worker frees it */
+	if (rc != KV_OK)
+		return kv_seterr(err, "%s: %s", s->file, inner.msg);
+	return KV_OK;
+}
+
+/* Hand the batch being filled to the workers. */
+static void
+submit(json_items *s)
+{
+	job *j = s->cur;
+
+	if (j == NULL)
+		return;
+	s->cur = NULL;
+	if (s->qtail != NULL)
+		s->qtail->next = j;
+	else
+		s->qhead = j;
+	s->qtail = j;
+	s->qlen++;
+	pthread_mutex_lock(&pool.mu);
+	if (pool.tail != NULL)
+		pool.tail->pending = j;
+	else
+		pool.head = j;
+	pool.tail = j;
+	pthread_cond_signal(&pool.work);
+	pthread_mutex_unlock(&pool.mu);
+}
+
+/* Deliver the parsed items at the head of the queue, in order; with wait,
+ * until at most `keep` batches are left (all of them for 0, the batch
+ * being filled included). */
+static int
+drain(json_items *s, bool wait, size_t keep, kv_err *err)
+{
+	if (wait && keep == 0)
+		submit(s);
+	while (s->qhead != NULL && !s->failed) {
+		job *j = s->qhead;
+
+		pthread_mutex_lock(&pool.mu);
+		if (!j->done && (!wait || s->qlen <= keep)) {
+			pthread_mutex_unlock(&pool.mu);
+			break;
+		}
+		while (!j->done)
+			pthread_cond_wait(&pool.done, &pool.mu);
+		pthread_mutex_unlock(&pool.mu);
+		s->qhead = j->next;
+		if (s->qhead == NULL)
+			s->qtail = NULL;
+		s->qlen--;
+		while (j->delivered < j->n) {
+			size_t i = j->delivered++;
+			int rc = deliver(s, j->obj[i], &j->jerr[i],
+			    j->index[i], j->start[i], err);
+
+			if (rc != KV_OK) {
+				s->failed = true;
+				s->nfailed = j->index[i] + 1;
+				j->delivered = 0;	/* free every tree */
+				job_free(j);
+				return rc;
+			}
+		}
+		/* back to its worker, which frees the trees */
+		j->delivered = 0;
+		pthread_mutex_lock(&pool.mu);
+		j->pending = pool.garbage[j->worker];
+		pool.garbage[j->worker] = j;
+		pthread_cond_broadcast(&pool.work);
+		pthread_mutex_unlock(&pool.mu);
+	}
+	return KV_OK;
+}
+
+/* One complete item: data is in buf (copy it) or is s->item (take it). */
 static int
 emit(json_items *s, const char *data, size_t len, kv_err *err)
 {
 	json_error_t jerr;
 	json_t *obj;
-	kv_err inner = {0};
-	int rc;
+	job *j;
 
-	if (++s->nitems > s->lim->items)
+	if (s->failed)
+		return KV_ERR;
+	if (++s->nitems > s->lim->items) {
+		int rc = drain(s, true, 0, err);
+
+		if (rc != KV_OK)
+			return rc;
 		return kv_seterr(err, "%s: more than %llu objects "
 		    "(KVSCOPE_MAX_ITEMS)", s->file,
 		    (unsigned long long)s->lim->items);
-	obj = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (obj == NULL)
-		return kv_seterr(err, "%s: item %zu (byte %llu): not valid "
-		    "JSON: %s", s->file, s->nitems - 1,
-		    (unsigned long long)(s->item_start + (uint64_t)
-		    (jerr.position > 0 ? jerr.position : 0)), jerr.text);
-	if (!json_is_object(obj)) {
-		json_decref(obj);
-		return kv_seterr(err, "%s: item %zu: expected an object",
-		    s->file, s->nitems - 1);
 	}
-	rc = s->fn(s->arg, obj, s->nitems - 1, &inner);
-	json_decref(obj);
-	s->item.len = 0;
-	if (rc != KV_OK)
-		return kv_seterr(err, "%s: %s", s->file, inner.msg);
-	return KV_OK;
+	if (pool.nthreads == 0) {
+		obj = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+		return deliver(s, obj, &jerr, s->nitems - 1, s->item_start,
+		    err);
+	}
+	if ((j = s->cur) == NULL) {
+		j = s->cur = xcalloc(1, sizeof(*j));
+		j->cap = BATCH_ITEMS;
+		j->off = xcalloc(j->cap, sizeof(size_t));
+		j->len = xcalloc(j->cap, sizeof(size_t));
+		j->index = xcalloc(j->cap, sizeof(size_t));
+		j->start = xcalloc(j->cap, sizeof(uint64_t));
+		j->obj = xcalloc(j->cap, sizeof(json_t *));
+		j->jerr = xcalloc(j->cap, sizeof(json_error_t));
+	}
+	j->off[j->n] = j->data.len;
+	j->len[j->n] = len;
+	j->index[j->n] = s->nitems - 1;
+	j->start[j->n] = s->item_start;
+	j->n++;
+	kv_buf_append(&j->data, data, len);
+	if (j->n == j->cap || j->data.len >= BATCH_BYTES)
+		submit(s);
+	return drain(s, s->qlen > MAX_QUEUED, MAX_QUEUED / 2, err);
+}
+
+/* An error of the scanner itself: an item before it that failed is the
+ * first error in the file, and wins. */
+static int
+scan_error(json_items *s, kv_err *err)
+{
+	kv_err mine = *err;
+
+	kv_clearerr(err);
+	if (drain(s, true, 0, err) != KV_OK)
+		return KV_ERR;
+	*err = mine;
+	return KV_ERR;
 }
 
 static int
@@ -323,7 +596,7 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				s->item.len = 0;
 				seg = SIZE_MAX;
 				if (rc != KV_OK)
-					goto out;
+					return rc;	/* an item's error */
 				if (s->mode == M_OBJECT)
 					s->mode = M_TOP;
 			} else if (was_in && !s->in_item) {
@@ -338,18 +611,22 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 		kv_buf_append(&s->item, buf + seg, len - seg);
 		if (s->item.len > s->lim->member_bytes) {
 			s->offset = base + len;
-			return bad(s, err, "object too large");
+			bad(s, err, "object too large");
+			return scan_error(s, err);
 		}
 	}
 	s->offset = base + len;
 	return KV_OK;
 out:
-	return rc;
+	(void)rc;
+	return scan_error(s, err);
 }
 
 int
 json_items_finish(json_items *s, kv_err *err)
 {
+	if (drain(s, true, 0, err) != KV_OK)
+		return KV_ERR;
 	if (s->in_str || s->depth != 0)
 		return kv_seterr(err, "%s: ends in the middle of a JSON value "
 		    "(truncated?)", s->file);
