@@ -642,7 +642,15 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 static void
 check_eviction_blocks(rule_ctx *c, const kv_rule *r)
 {
-	if (strcmp(c->r->on_drain, "block") == 0)
+	if (strcmp(c->r->on_drain, "block") != 0)
+		return;
+	if (c->r->verdict == V_OK)
+		rule_emit(c, r, "eviction strategy %s wants a live migration, "
+		    "but the VMI has no LiveMigratable=True condition, which "
+		    "KubeVirt's eviction webhook requires: a drain of %s waits "
+		    "forever", c->r->eviction, c->v->node ? c->v->node :
+		    "its node");
+	else
 		rule_emit(c, r, "eviction strategy %s wants a live migration, "
 		    "but the VMI cannot migrate: a drain of %s waits forever",
 		    c->r->eviction, c->v->node ? c->v->node : "its node");

@@ -217,8 +217,10 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	bool ok = r->verdict == V_OK;
 
 	r->eviction = s;
+	/* the eviction webhook and the evacuation controller both need
+	 * LiveMigratable present and True (vmi.IsMigratable) */
 	if (strcmp(s, "LiveMigrate") == 0)
-		r->on_drain = ok ? "migrate" : "block";
+		r->on_drain = ok && v->cond == 'T' ? "migrate" : "block";
 	else if (strcmp(s, "LiveMigrateIfPossible") == 0)
 		r->on_drain = v->cond != 'T' ? "shutdown" : ok ? "migrate" :
 		    "block";
