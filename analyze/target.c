@@ -329,6 +329,15 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 				ti->host_model_copied = true;
 			}
 		}
+	else
+		/* No source pod in the snapshot: it was rendered from the
+		 * same template, so the VMI's own cpu-feature selectors
+		 * (required features, nodeSelector) were on it and KubeVirt
+		 * takes the copy path with just those (§2.3 quirk). */
+		for (size_t i = 0; i < s->n; i++)
+			if (strstr(s->v[i].key, feat) ||
+			    strstr(s->v[i].key, mig))
+				ti->host_model_copied = true;
 	if (!ti->host_model_copied && src != NULL) {
 		bool found = false;
 
