@@ -409,6 +409,60 @@ kvsnap_node(kvsnap *s, const char *name)
 	return kvsnap_add(s, "nodes", "", n);
 }
 
+/* The node label domain and KubeVirt label prefix of the snapshot's
+ * flavor (rules-deckhouse.md for the Deckhouse spellings). */
+static inline const char *
+kvsnap_domain(const kvsnap *s)
+{
+	return strcmp(s->flavor, "deckhouse") == 0 ?
+	    "node.virtualization.deckhouse.io" : "node.kubevirt.io";
+}
+
+static inline const char *
+kvsnap_kvprefix(const kvsnap *s)
+{
+	return strcmp(s->flavor, "deckhouse") == 0 ?
+	    "kubevirt.internal.virtualization.deckhouse.io/" : "kubevirt.io/";
+}
+
+/* What the node labeller writes for one node: space-separated names;
+ * NULL or "" adds nothing. */
+typedef struct kvcpu {
+	const char *vendor, *host_model;
+	const char *features;		/* cpu-feature */
+	const char *required;		/* host-model-required-features */
+	const char *models;		/* cpu-model (usable) */
+	const char *migration;		/* cpu-model-migration (known) */
+} kvcpu;
+
+/* A KubeVirt node: kvsnap_node() plus schedulable=true, the q35 machine
+ * types and the CPU labels of cpu, in the flavor's label domain. */
+static inline json_t *
+kvsnap_kvnode(kvsnap *s, const char *name, const kvcpu *cpu)
+{
+	json_t *n = kvsnap_node(s, name);
+	const char *dom = kvsnap_domain(s);
+	char *sched = xasprintf("%sschedulable", kvsnap_kvprefix(s));
+	const struct {
+		const char *kind, *names;
+	} kinds[] = {
+		{ "machine-type", "q35 pc-q35-rhel9.6.0" },
+		{ "cpu-vendor", cpu->vendor },
+		{ "host-model-cpu", cpu->host_model },
+		{ "cpu-feature", cpu->features },
+		{ "host-model-required-features", cpu->required },
+		{ "cpu-model", cpu->models },
+		{ "cpu-model-migration", cpu->migration },
+	};
+
+	kvj_label(n, sched, "true");
+	free(sched);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].names != NULL)
+			kvj_cpu_labels(n, dom, kinds[i].kind, kinds[i].names);
+	return n;
+}
+
 static inline void
 kvsnap_mkdirs(const char *dir, const char *rel)
 {
@@ -544,8 +598,10 @@ kvsnap_run(const kvsnap *s)
 
 	if (kv_limits_init(&lim, &err) != KV_OK ||
 	    kv_model_load(dir, &lim, &r.m, &err) != KV_OK ||
-	    kv_analyze(r.m, &r.a, &err) != KV_OK)
-		fail_msg("snapshot %s: %s", dir, err.msg);
+	    kv_analyze(r.m, &r.a, &err) != KV_OK) {
+		kvsnap_rmtree(dir);
+		fail_msg("test snapshot: %s", err.msg);
+	}
 	kvsnap_rmtree(dir);
 	free(dir);
 	if ((f = open_memstream(&buf, &len)) == NULL)

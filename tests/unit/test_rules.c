@@ -48,16 +48,10 @@ kvnode(kvsnap *s, const char *name, const char *vendor, const char *hm,
     const char *features, const char *required, const char *models,
     const char *migration)
 {
-	json_t *n = kvsnap_node(s, name);
+	const kvcpu cpu = { vendor, hm, features, required, models,
+	    migration };
+	json_t *n = kvsnap_kvnode(s, name, &cpu);
 
-	kvj_label(n, "kubevirt.io/schedulable", "true");
-	kvj_cpu_labels(n, DOM, "machine-type", "q35 pc-q35-rhel9.6.0");
-	kvj_cpu_labels(n, DOM, "cpu-vendor", vendor);
-	kvj_cpu_labels(n, DOM, "host-model-cpu", hm);
-	kvj_cpu_labels(n, DOM, "cpu-feature", features);
-	kvj_cpu_labels(n, DOM, "host-model-required-features", required);
-	kvj_cpu_labels(n, DOM, "cpu-model", models);
-	kvj_cpu_labels(n, DOM, "cpu-model-migration", migration);
 	kvj_annotate(n, "kubevirt.io/heartbeat", "2026-10-31T09:12:00Z");
 	return n;
 }
