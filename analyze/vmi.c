@@ -77,7 +77,7 @@ static void
 method(kv_vmires *r)
 {
 	const kv_vmi *v = r->vmi;
-	bool block = v->nmigrated > 0;
+	bool block = v->nmigrated > 0 || r->dvp.nmigvols > 0;
 
 	for (size_t i = 0; i < v->nvolumes && !block; i++)
 		block = kv_volume_is_local(v, &v->volumes[i]);
@@ -249,6 +249,17 @@ has_blocker(const kv_vmires *r, const char *code)
 	return false;
 }
 
+/* DVP moves RWO VirtualDisks by volume migration: KubeVirt's
+ * DisksNotLiveMigratable is then not a rejection (rules-deckhouse.md §3.2
+ * step 2), unless a disk of ours still is not shared. */
+static bool
+dvp_disks_excused(const kv_vmires *r)
+{
+	return r->dvp.nmigvols > 0 && r->vmi->cond_reason != NULL &&
+	    strcmp(r->vmi->cond_reason, "DisksNotLiveMigratable") == 0 &&
+	    !has_blocker(r, "disk-not-shared");
+}
+
 static void
 run_rules(rule_ctx *c, int phase)
 {
@@ -271,7 +282,7 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 
 	/* A stored False condition is KubeVirt's word for node-local facts
 	 * we cannot see: keep it even when no check of ours fired. */
-	if (r->vmi->cond == 'F') {
+	if (r->vmi->cond == 'F' && !dvp_disks_excused(r)) {
 		bool any = false;
 
 		for (size_t i = 0; i < r->nblockers; i++)
@@ -288,6 +299,7 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 		r->verdict = V_BLOCKED;
 		rank = verdict_rank(V_BLOCKED);
 	}
+	kv_dvp_fallback(&c);
 	for (size_t i = 0; i < r->nblockers; i++) {
 		enum kv_verdict v = r->blockers[i].rule->verdict;
 
@@ -318,6 +330,12 @@ kv_vmis_analyze(kv_analysis *a)
 		const kv_policy *p;
 
 		r->vmi = &m->vmis[i];
+		r->cond = r->vmi->cond;
+		r->cond_type = "LiveMigratable";
+		r->cond_reason = r->vmi->cond_reason;
+		r->cond_message = r->vmi->cond_message;
+		if (a->cfg.deckhouse)
+			kv_dvp_vmi(a, r);
 		cpu_mode(a, r);
 		method(r);
 		p = match_policy(m, r->vmi);
@@ -329,7 +347,7 @@ kv_vmis_analyze(kv_analysis *a)
 			drain_behaviour(a, r);
 		} else
 			judge(a, place, r);
-		r->mismatch = r->vmi->cond == 'T' && r->verdict != V_OK;
+		r->mismatch = r->cond == 'T' && r->verdict != V_OK;
 	}
 	a->place = place;
 }
