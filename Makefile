@@ -42,7 +42,7 @@ TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
 HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
-        unit e2e cpudb fuzz
+        unit e2e cpudb fuzz golden
 
 all: kvscope
 
@@ -97,6 +97,14 @@ check-run: $(ASAN_BIN) $(TEST_BIN) kvscope
 
 unit: $(TEST_BIN)
 	@for t in $(TEST_BIN); do $$t || exit 1; done
+
+# Rewrite the golden findings from the current build; review the diff.
+golden: kvscope
+	@for s in samples/*/; do n=$$(basename $$s); \
+	    [ -f $$s/manifest.json ] || continue; \
+	    ./kvscope report $$s --format json --output build/golden-$$n && \
+	    cp build/golden-$$n/findings.json tests/golden/$$n.findings.json && \
+	    echo "tests/golden/$$n.findings.json"; done
 
 # --- products ---------------------------------------------------------------
 

@@ -320,6 +320,14 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 	char *hm = xasprintf("host-model-cpu.%s/", dom);
 	char *req = xasprintf("host-model-required-features.%s/", dom);
 
+	/* The quirk of §2.3 step 4: the template already carries the VMI's
+	 * own required features, so a host-model VMI that declares any
+	 * counts as "migrated before" and nothing is derived.  Without the
+	 * source pod in the snapshot, the rendered template stands in. */
+	if (pod == NULL)
+		for (size_t i = 0; i < s->n; i++)
+			if (kv_startswith(s->v[i].key, feat))
+				ti->host_model_copied = true;
 	if (pod != NULL)
 		for (size_t i = 0; i < pod->node_selector.n; i++) {
 			const kv_label *l = &pod->node_selector.v[i];
