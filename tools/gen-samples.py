@@ -315,11 +315,8 @@ class Cluster:
         self.pvcs = {}           # (ns, name) -> PVC object
         self.pvs = []
         self.vms = []            # VM definitions (dicts), in order
-        self.objects = {}        # (plural, group) -> list of objects
         self.kubevirt_conf = {}
         self.policies = []
-        self.vmims = []
-        self.extra_pods = []
         self.jsonl = set()       # resource files written as JSON Lines
         self.readme_intro = ""
         self.readme_notes = []
@@ -412,7 +409,7 @@ class Cluster:
                 "addresses": [{"address": ip, "type": "InternalIP"},
                               {"address": name, "type": "Hostname"}],
                 "allocatable": alloc, "capacity": cap,
-                "conditions": node_conditions(created),
+                "conditions": node_conditions(),
                 "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
                 "nodeInfo": {
                     "architecture": "amd64",
@@ -643,7 +640,7 @@ class Cluster:
         self.vms.append(vm)
 
 
-def node_conditions(created):
+def node_conditions():
     t = ts(12 * 86400)
     conds = []
     for typ, status, reason, msg in (
@@ -998,7 +995,6 @@ def launcher_pod(cluster, vm, vmi, node_name, *, name_seed, created_ago,
                {"emptyDir": {}, "name": "public"},
                {"emptyDir": {}, "name": "container-disks"},
                {"emptyDir": {}, "name": "virt-bin-share-dir"}]
-    cd_index = 0
     for i, d in enumerate(vm["disks"]):
         if d["type"] == "pvc":
             volumes.append({"name": d["name"], "persistentVolumeClaim":
@@ -1021,7 +1017,6 @@ def launcher_pod(cluster, vm, vmi, node_name, *, name_seed, created_ago,
             containers.append(c)
             init.append(dict(base, name="volume" + d["name"] + "-init",
                              command=["/usr/bin/container-disk"], args=["--no-op"]))
-            cd_index += 1
     spec = {
         "automountServiceAccountToken": False, "containers": containers,
         "dnsPolicy": "ClusterFirst", "enableServiceLinks": False,
@@ -1316,7 +1311,7 @@ def build_vm_objects(cluster):
         pods.extend(vm_pods)
         vm["_pods"] = vm_pods
         vm["_vmi"] = vmi
-        vmi["status"] = vmi_status(cluster, vm, vmi, vm_pods, machine,
+        vmi["status"] = vmi_status(cluster, vm, vm_pods, machine,
                                    migration_state, vm_tsc, started_ago)
         vmis.append(vmi)
         vms_out.append(vm_object(cluster, vm, vm_uid, vmi, started_ago))
@@ -1360,7 +1355,7 @@ def in_flight_migration(cluster, vm, vmi, source_pod, machine, vm_tsc):
     return [target], mig
 
 
-def vmi_status(cluster, vm, vmi, pods, machine, migration_state, vm_tsc,
+def vmi_status(cluster, vm, pods, machine, migration_state, vm_tsc,
                started_ago):
     name = vm["name"]
     if vm["phase"] != "Running":
@@ -1788,13 +1783,13 @@ def write_sample(cluster, outdir):
     objs = {
         ("nodes", ""): cluster.nodes,
         ("namespaces", ""): cluster.namespaces,
-        ("pods", ""): pods + cluster.extra_pods,
+        ("pods", ""): pods,
         ("persistentvolumeclaims", ""): list(cluster.pvcs.values()),
         ("persistentvolumes", ""): cluster.pvs,
         ("storageclasses", "storage.k8s.io"): list(cluster.storageclasses.values()),
         ("virtualmachineinstances", "kubevirt.io"): vmis,
         ("virtualmachines", "kubevirt.io"): vms,
-        ("virtualmachineinstancemigrations", "kubevirt.io"): vmims + cluster.vmims,
+        ("virtualmachineinstancemigrations", "kubevirt.io"): vmims,
         ("kubevirts", "kubevirt.io"): [cluster.kubevirt_cr()],
         ("migrationpolicies", "migrations.kubevirt.io"): cluster.policies,
     }
