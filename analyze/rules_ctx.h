@@ -22,4 +22,7 @@ typedef struct rule_ctx {
 /* Whether volume vol is copied by a block migration (rules §3.3). */
 bool kv_volume_is_local(const kv_vmi *v, const kv_volume *vol);
 
+/* "BlockMigration" or "LiveMigration", as virt-handler sets it. */
+const char *kv_migration_method(const rule_ctx *c);
+
 #endif
