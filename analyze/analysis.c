@@ -65,7 +65,8 @@ effective_config(kv_analysis *a)
 	c->pending_timeout = 900;
 	if (k->obsolete_set) {
 		c->obsolete = xcalloc(k->nobsolete + 1, sizeof(char *));
-		memcpy(c->obsolete, k->obsolete, k->nobsolete * sizeof(char *));
+		for (size_t i = 0; i < k->nobsolete; i++)
+			c->obsolete[i] = k->obsolete[i];
 		c->nobsolete = k->nobsolete;
 	} else {
 		size_t n = sizeof(default_obsolete) / sizeof(char *);
@@ -75,7 +76,7 @@ effective_config(kv_analysis *a)
 			c->obsolete[i] = default_obsolete[i];
 		c->nobsolete = n;
 	}
-	qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
+	kv_qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
 	c->gate_hyperv_strict = gate_on(k, "HypervStrictCheck");
 	c->gate_vgpu = gate_on(k, "VGPULiveMigration");
 	c->default_iface = k->default_iface && *k->default_iface ?

@@ -975,7 +975,7 @@ load_kubevirt(loadstate *ls, jctx *c, json_t *o)
 		json_object_foreach(obs, key, e)
 			k->obsolete[k->nobsolete++] = kv_intern_str(c->strs,
 			    key);
-		qsort(k->obsolete, k->nobsolete, sizeof(char *),
+		kv_qsort(k->obsolete, k->nobsolete, sizeof(char *),
 		    kv_strptrcmp);
 	}
 	if (bind != NULL) {
@@ -1241,23 +1241,23 @@ finish_model(loadstate *ls, kv_err *err)
 {
 	kv_model *m = ls->m;
 
-	qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
+	kv_qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
 	for (size_t i = 1; i < m->nnodes; i++)
 		if (m->nodes[i].name == m->nodes[i - 1].name)
 			return kv_seterr(err, "%s: resources/nodes.json: two "
 			    "nodes named \"%s\"", m->manifest.context ?
 			    m->manifest.context : "snapshot",
 			    m->nodes[i].name);
-	qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
+	kv_qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
 	for (size_t i = 1; i < m->nvmis; i++)
 		if (m->vmis[i].fullname == m->vmis[i - 1].fullname)
 			return kv_seterr(err, "%s: two VMIs named \"%s\"",
 			    m->manifest.context ? m->manifest.context :
 			    "snapshot", m->vmis[i].fullname);
-	qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
-	qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
-	qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
-	qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
+	kv_qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
+	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
+	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
+	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
 	if (m->manifest.flavor != NULL)
 		m->flavor = kv_intern_str(m->strs, m->manifest.flavor);
 	else {

@@ -311,25 +311,25 @@ kv_dvp_finish(kv_model *m, kv_err *err)
 	    "snapshot";
 	size_t n = 0;
 
-	qsort(d->vms, d->nvms, sizeof(kv_dvm), vm_cmp);
+	kv_qsort(d->vms, d->nvms, sizeof(kv_dvm), vm_cmp);
 	for (size_t i = 1; i < d->nvms; i++)
 		if (vm_cmp(&d->vms[i], &d->vms[i - 1]) == 0)
 			return kv_seterr(err, "%s: two VirtualMachines named "
 			    "\"%s/%s\"", ctx, d->vms[i].ns, d->vms[i].name);
-	qsort(d->classes, d->nclasses, sizeof(kv_dclass), class_cmp);
+	kv_qsort(d->classes, d->nclasses, sizeof(kv_dclass), class_cmp);
 	for (size_t i = 1; i < d->nclasses; i++)
 		if (d->classes[i].name == d->classes[i - 1].name)
 			return kv_seterr(err, "%s: two VirtualMachineClasses "
 			    "named \"%s\"", ctx, d->classes[i].name);
-	qsort(d->disks, d->ndisks, sizeof(kv_vdisk), disk_cmp);
+	kv_qsort(d->disks, d->ndisks, sizeof(kv_vdisk), disk_cmp);
 	d->by_claim = xcalloc(d->ndisks + 1, sizeof(kv_vdisk *));
 	for (size_t i = 0; i < d->ndisks; i++)
 		if (d->disks[i].claim != NULL)
 			d->by_claim[n++] = &d->disks[i];
-	qsort(d->by_claim, n, sizeof(kv_vdisk *), claim_cmp);
+	kv_qsort(d->by_claim, n, sizeof(kv_vdisk *), claim_cmp);
 	d->nby_claim = n;
-	qsort(d->vmops, d->nvmops, sizeof(kv_vmop), vmop_cmp);
-	qsort(d->vmbdas, d->nvmbdas, sizeof(kv_vmbda), vmbda_cmp);
+	kv_qsort(d->vmops, d->nvmops, sizeof(kv_vmop), vmop_cmp);
+	kv_qsort(d->vmbdas, d->nvmbdas, sizeof(kv_vmbda), vmbda_cmp);
 	derive_cpu(m);
 	return KV_OK;
 }

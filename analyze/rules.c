@@ -193,6 +193,53 @@ describe_vdisk(const rule_ctx *c, const kv_volume *vol, kv_buf *b)
 		kv_buf_printf(b, "VirtualDisk %s, ", vd->name);
 }
 
+/*
+ * §3.3 as virt-handler computes status.migrationMethod: a local volume, a
+ * migrated volume, or a volume that fails the shared-storage check (the
+ * check returns blockMigrate=true with its error) makes it a block
+ * migration.
+ */
+static bool
+volume_blocks(const rule_ctx *c, const kv_volume *vol, const char **why)
+{
+	const kv_volstatus *vs;
+	const char *modes;
+
+	*why = vol->source;
+	switch (vol->kind) {
+	case VOL_PVC:
+	case VOL_DATAVOLUME:
+		if (migrated(c->v, vol->name)) {
+			*why = "migrated volume";
+			return true;
+		}
+		*why = kv_dvp_volume_migrates(c->r, vol) ?
+		    "VirtualDisk, volume migration" : "PVC not shared";
+		return claim_state(c, vol, &modes) != CLAIM_RWX;
+	case VOL_HOSTDISK:
+		vs = volstatus(c->v, vol->name);
+		*why = "hostDisk not shared";
+		if (vs != NULL && vs->has_pvcinfo)
+			return !vs->rwx && !migrated(c->v, vol->name);
+		return !vol->hostdisk_shared;
+	default:
+		return kv_volume_is_local(c->v, vol);
+	}
+}
+
+const char *
+kv_migration_method(const rule_ctx *c)
+{
+	const char *why;
+
+	if (c->v->nmigrated > 0)
+		return "BlockMigration";
+	for (size_t i = 0; i < c->v->nvolumes; i++)
+		if (volume_blocks(c, &c->v->volumes[i], &why))
+			return "BlockMigration";
+	return "LiveMigration";
+}
+
 /* --- blockers ----------------------------------------------------------------------- */
 
 static void
@@ -559,23 +606,26 @@ static void
 check_block_migration(rule_ctx *c, const kv_rule *r)
 {
 	kv_buf b = {0};
+	const char *why;
 	size_t n = 0;
 
 	if (strcmp(c->r->method, "BlockMigration") != 0)
 		return;
 	for (size_t i = 0; i < c->v->nvolumes; i++)
-		if (kv_volume_is_local(c->v, &c->v->volumes[i]))
+		if (volume_blocks(c, &c->v->volumes[i], &why))
 			kv_buf_printf(&b, "%s%s (%s)", n++ ? ", " : "",
-			    c->v->volumes[i].name, c->v->volumes[i].source);
-	for (size_t i = 0; i < c->v->nmigrated; i++)
-		kv_buf_printf(&b, "%s%s (migrated volume)", n++ ? ", " : "",
-		    c->v->migrated[i]);
-	for (size_t i = 0; i < c->r->dvp.nmigvols; i++)
-		if (!migrated(c->v, c->r->dvp.migvols[i]->name))
-			kv_buf_printf(&b, "%s%s (VirtualDisk, volume "
-			    "migration)", n++ ? ", " : "",
-			    c->r->dvp.migvols[i]->name);
-	rule_emit(c, r, "local volume%s copied during the migration: %s",
+			    c->v->volumes[i].name, why);
+	for (size_t i = 0; i < c->v->nmigrated; i++) {
+		bool listed = false;
+
+		for (size_t j = 0; j < c->v->nvolumes; j++)
+			listed |= strcmp(c->v->volumes[j].name,
+			    c->v->migrated[i]) == 0;
+		if (!listed)
+			kv_buf_printf(&b, "%s%s (migrated volume)",
+			    n++ ? ", " : "", c->v->migrated[i]);
+	}
+	rule_emit(c, r, "volume%s copied during the migration: %s",
 	    n == 1 ? "" : "s", b.data ? b.data : "");
 	kv_buf_free(&b);
 }

@@ -32,4 +32,7 @@ void kv_dvp_fallback(rule_ctx *c);
  * migration (dvp_analysis.c). */
 bool kv_dvp_volume_migrates(const kv_vmires *r, const kv_volume *vol);
 
+/* "BlockMigration" or "LiveMigration", as virt-handler sets it. */
+const char *kv_migration_method(const rule_ctx *c);
+
 #endif

@@ -97,7 +97,7 @@ kv_place_build(kv_analysis *a)
 		    a->nodes[n - m->nodes].free_memory >= 0)
 			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
 	}
-	qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
 	return p;
 }
 
@@ -323,6 +323,14 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 	char *hm = xasprintf("host-model-cpu.%s/", dom);
 	char *req = xasprintf("host-model-required-features.%s/", dom);
 
+	/* The quirk of §2.3 step 4: the template already carries the VMI's
+	 * own required features, so a host-model VMI that declares any
+	 * counts as "migrated before" and nothing is derived.  Without the
+	 * source pod in the snapshot, the rendered template stands in. */
+	if (pod == NULL)
+		for (size_t i = 0; i < s->n; i++)
+			if (kv_startswith(s->v[i].key, feat))
+				ti->host_model_copied = true;
 	if (pod != NULL)
 		for (size_t i = 0; i < pod->node_selector.n; i++) {
 			const kv_label *l = &pod->node_selector.v[i];
@@ -380,7 +388,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 					sel_set(&s, src->labels.v[i].key,
 					    "true");
 			}
-	qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
 	r->selectors.v = s.v;
 	r->selectors.n = s.n;
 

@@ -73,17 +73,6 @@ cpu_mode(const kv_analysis *a, kv_vmires *r)
 		r->mode = "named";
 }
 
-static void
-method(kv_vmires *r)
-{
-	const kv_vmi *v = r->vmi;
-	bool block = v->nmigrated > 0 || r->dvp.nmigvols > 0;
-
-	for (size_t i = 0; i < v->nvolumes && !block; i++)
-		block = kv_volume_is_local(v, &v->volumes[i]);
-	r->method = block ? "BlockMigration" : "LiveMigration";
-}
-
 /* §4.2: the MigrationPolicy that applies, or NULL. */
 static const kv_policy *
 match_policy(const kv_model *m, const kv_vmi *v)
@@ -313,8 +302,8 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 	outcome(a, r);
 	drain_behaviour(a, r);
 	run_rules(&c, 2);
-	qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
-	qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
+	kv_qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
+	kv_qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
 }
 
 void
@@ -337,7 +326,11 @@ kv_vmis_analyze(kv_analysis *a)
 		if (a->cfg.deckhouse)
 			kv_dvp_vmi(a, r);
 		cpu_mode(a, r);
-		method(r);
+		{
+			rule_ctx c = { .a = a, .m = m, .v = r->vmi, .r = r };
+
+			r->method = kv_migration_method(&c);
+		}
 		p = match_policy(m, r->vmi);
 		r->policy = p ? p->name : NULL;
 		completion_timeout(a, r, p);
