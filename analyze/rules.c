@@ -730,8 +730,10 @@ describe_vmop(const kv_vmop *op, kv_buf *b)
 	kv_buf_printf(b, "VirtualMachineOperation %s (%s", op->name, op->type);
 	if (o != NULL)
 		kv_buf_printf(b, ", created by DVP for a %s", o->what);
-	kv_buf_printf(b, ", phase %s%s%s)", *op->phase ? op->phase : "not set",
-	    op->reason ? ", reason " : "", op->reason ? op->reason : "");
+	kv_buf_printf(b, ", phase %s", *op->phase ? op->phase : "not set");
+	if (op->reason != NULL && *op->reason != '\0')
+		kv_buf_printf(b, ", reason %s", op->reason);
+	kv_buf_printf(b, ")");
 }
 
 static bool
@@ -834,6 +836,13 @@ check_bda_pending(rule_ctx *c, const kv_rule *r)
 		    "not processed yet", b->reason ? ", reason " : "",
 		    b->reason ? b->reason : "");
 	}
+}
+
+bool
+kv_rule_operation_scoped(const kv_rule *r)
+{
+	return strcmp(r->code, "vmop-in-progress") == 0 ||
+	    strcmp(r->code, "live-migration-policy-force") == 0;
 }
 
 /* Reported by kv_dvp_fallback() from the verdict step. */

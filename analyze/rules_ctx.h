@@ -28,6 +28,9 @@ bool kv_claim_not_shared(const kv_model *m, const kv_vmi *v,
 /* DVP: after phase 1, a Migratable=False condition of the VirtualMachine
  * that no check of ours explained (rules.c). */
 void kv_dvp_fallback(rule_ctx *c);
+/* DVP: a blocker about one operation, not the VM: a drain still moves
+ * the VM once the operation has ended (rules.c). */
+bool kv_rule_operation_scoped(const kv_rule *r);
 /* DVP: whether vol belongs to a VirtualDisk that moves by volume
  * migration (dvp_analysis.c). */
 bool kv_dvp_volume_migrates(const kv_vmires *r, const kv_volume *vol);

@@ -196,6 +196,20 @@ outcome(const kv_analysis *a, kv_vmires *r)
 	}
 }
 
+/* DVP: blocked only by other operations (rules.c): an evacuation runs
+ * once they have ended, so a drain moves the VM. */
+static bool
+operation_scoped(const kv_vmires *r)
+{
+	if (r->verdict != V_BLOCKED || r->nblockers == 0 ||
+	    r->vmi->cond == 'F')
+		return false;
+	for (size_t i = 0; i < r->nblockers; i++)
+		if (!kv_rule_operation_scoped(r->blockers[i].rule))
+			return false;
+	return true;
+}
+
 /* §5: what the pod eviction webhook does with this VMI's pod. */
 static void
 drain_behaviour(const kv_analysis *a, kv_vmires *r)
@@ -203,7 +217,7 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	const kv_vmi *v = r->vmi;
 	const char *s = v->eviction && *v->eviction ? v->eviction :
 	    a->cfg.eviction;
-	bool ok = r->verdict == V_OK;
+	bool ok = r->verdict == V_OK || operation_scoped(r);
 
 	r->eviction = s;
 	if (strcmp(s, "LiveMigrate") == 0)
