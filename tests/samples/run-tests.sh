@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sample snapshots: manifests, hashes and JSON are valid, and the committed
-# samples are exactly what tools/gen-samples.py produces (when the shared
+# samples are exactly what tools/gen-samples.py and tools/gen-sample-dvp.py
+# (samples/deckhouse) produce (when the shared
 # reference data is available: $SHARED, default ../shared).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -12,10 +13,14 @@ if [ ! -d "$shared/data/real-cpus" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 tools/gen-samples.py --shared "$shared" --out "$tmp/one" >/dev/null
-python3 tools/gen-samples.py --shared "$shared" --out "$tmp/two" >/dev/null
+for out in one two; do
+	python3 tools/gen-samples.py --shared "$shared" --out "$tmp/$out" >/dev/null
+	python3 tools/gen-sample-dvp.py --shared "$shared" --out "$tmp/$out" \
+	    >/dev/null
+done
 diff -r "$tmp/one" "$tmp/two" >/dev/null || {
-	echo "gen-samples.py is not deterministic"; exit 1; }
+	echo "gen-samples.py or gen-sample-dvp.py is not deterministic"; exit 1; }
 diff -r samples "$tmp/one" || {
-	echo "samples/ differs from tools/gen-samples.py output: re-run it"; exit 1; }
-echo "samples match tools/gen-samples.py"
+	echo "samples/ differs from tools/gen-samples.py and" \
+	    "tools/gen-sample-dvp.py output: re-run them"; exit 1; }
+echo "samples match tools/gen-samples.py and tools/gen-sample-dvp.py"
