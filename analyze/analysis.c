@@ -83,7 +83,7 @@ effective_config(kv_analysis *a)
 	    k->default_iface : "bridge";
 	c->assumed_mibps = ASSUMED_LINK_MIBPS;
 	if (dh)
-		kv_dvp_config(a);
+		kv_dvp_config(a, gate_on(k, "VolumeMigration"));
 }
 
 /* What the snapshot lacked, and what that leaves unjudged. */

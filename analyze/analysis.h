@@ -216,9 +216,9 @@ void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 
 /* Deckhouse (dvp_analysis.c): the effective DVP settings, run at the end
- * of the configuration step, and one VMI's DVP facts, run before its
+ * of the configuration step (with KubeVirt's VolumeMigration gate), and one VMI's DVP facts, run before its
  * verdict. */
-void kv_dvp_config(kv_analysis *a);
+void kv_dvp_config(kv_analysis *a, bool volume_migration_gate);
 void kv_dvp_vmi(kv_analysis *a, kv_vmires *r);
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,

@@ -19,20 +19,8 @@
 #define DVP_COMPLETION_PER_GIB	800
 #define DVP_MIN_PARALLEL	2
 
-static bool
-gate(const kv_cluster *k, const char *name)
-{
-	for (size_t i = 0; i < k->ndisabled_gates; i++)
-		if (strcmp(k->disabled_gates[i], name) == 0)
-			return false;
-	for (size_t i = 0; i < k->ngates; i++)
-		if (strcmp(k->gates[i], name) == 0)
-			return true;
-	return false;
-}
-
 void
-kv_dvp_config(kv_analysis *a)
+kv_dvp_config(kv_analysis *a, bool volume_migration_gate)
 {
 	const kv_model *m = a->m;
 	const kv_cluster *k = &m->cluster;
@@ -62,7 +50,7 @@ kv_dvp_config(kv_analysis *a)
 	}
 	/* Volume migration (EE): KubeVirt's VolumeMigration gate in the
 	 * DVP KubeVirt config, or a VM whose Migratable reason shows it. */
-	c->volume_migration = gate(k, "VolumeMigration");
+	c->volume_migration = volume_migration_gate;
 	for (size_t i = 0; i < m->dvp.nvms && !c->volume_migration; i++)
 		c->volume_migration = m->dvp.vms[i].migratable_reason &&
 		    strcmp(m->dvp.vms[i].migratable_reason,
