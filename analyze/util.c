@@ -154,14 +154,6 @@ kv_buf_free(kv_buf *b)
 	b->len = b->cap = 0;
 }
 
-void
-kv_qsort(void *base, size_t n, size_t size,
-    int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
-
 int
 kv_strptrcmp(const void *a, const void *b)
 {
@@ -172,4 +164,12 @@ bool
 kv_startswith(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void
+kv_qsort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
 }

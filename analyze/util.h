@@ -71,9 +71,7 @@ void kv_buf_printf(kv_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void kv_buf_free(kv_buf *b);
 
-/* qsort() for arrays that may be empty with a NULL base: qsort's base
- * must never be NULL (glibc declares it nonnull, UBSan aborts), and the
- * model's arrays stay NULL until their first element. */
+/* qsort that accepts an empty (NULL) array. */
 void kv_qsort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *));
 
