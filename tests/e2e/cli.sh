@@ -12,6 +12,8 @@
 #   prod/amd-vm     on a1  host-model, the only AMD node        no-target
 #   dev/cd-vm       on w1  containerDisk with a config digest   will-fail
 #   prod/stopped    -      Succeeded                            not judged
+# Then, for every sample under samples/, check must print exactly the
+# failing VMIs of its findings.json (needs jq).
 set -u
 
 KVSCOPE=${KVSCOPE:-./kvscope}
@@ -306,6 +308,38 @@ lines "$work/out" "explain unknown VMI" 0
 run "explain without namespace" 2 explain "$snap" bridge-vm
 run "explain, missing argument" 2 explain "$snap"
 has "$work/err" "explain, missing argument" "usage: kvscope explain"
+
+# --- check agrees with findings.json on every sample ---------------------------
+
+# One line per running VMI whose verdict is neither ok nor not-running, in
+# the VMI order of findings.json, with its verdict and blocker codes.
+if command -v jq >/dev/null; then
+	for sample in samples/*/; do
+		sample=${sample%/}
+		[ -e "$sample/manifest.json" ] || continue
+		name=$(basename "$sample")
+		"$KVSCOPE" report "$sample" --format json --output "$work/r-$name" \
+		    >/dev/null 2>&1 || { fail "report $sample"; continue; }
+		jq -r '.vmis[] | select(.verdict != "ok" and .verdict != "not-running")
+		    | "\(.name) on \(.node): \(.verdict)" +
+		      (if (.blockers | length) > 0 then
+		         " (" + ([.blockers[].code] | join(", ")) + ")" else "" end)' \
+		    "$work/r-$name/findings.json" >"$work/want"
+		run "check $sample" "$([ -s "$work/want" ] && echo 1 || echo 0)" \
+		    check "$sample"
+		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$work/out" >"$work/got"
+		checks=$((checks + 1))
+		diff -u "$work/want" "$work/got" >"$work/diff" ||
+		    { fail "check $sample disagrees with findings.json"; cat "$work/diff"; }
+		running=$(jq '[.vmis[] | select(.verdict != "not-running")] | length' \
+		    "$work/r-$name/findings.json")
+		checks=$((checks + 1))
+		tail -n 1 "$work/out" | grep -qE "^$(wc -l <"$work/want") of $running running [A-Za-z]+ would not migrate\$" ||
+		    fail "check $sample: summary line \"$(tail -n 1 "$work/out")\""
+	done
+else
+	echo "jq not found: samples not cross-checked"
+fi
 
 # --- help and version ---------------------------------------------------------
 
