@@ -2461,12 +2461,25 @@ main(void)
 		cmocka_unit_test(test_containerdisk_reference),
 	};
 
-	/* every row of the case table is in tests[] */
+	char *names[2 * NCASES];
+	int rc;
+
+	/* every row of the case table is in tests[], named by its code */
 	if (NCASES != 21) {
 		fprintf(stderr, "rule_cases has %zu rows; update CASE()s\n",
 		    (size_t)NCASES);
 		return 1;
 	}
-	return cmocka_run_group_tests_name("rules", tests, group_setup,
+	for (size_t i = 0; i < 2 * NCASES; i++) {
+		struct CMUnitTest *t = &tests[2 + i];
+
+		names[i] = xasprintf("%s/%s", i % 2 ? "fail" : "pass",
+		    ((const rule_case *)t->initial_state)->code);
+		t->name = names[i];
+	}
+	rc = cmocka_run_group_tests_name("rules", tests, group_setup,
 	    group_teardown);
+	for (size_t i = 0; i < 2 * NCASES; i++)
+		free(names[i]);
+	return rc;
 }
