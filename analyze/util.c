@@ -189,3 +189,11 @@ kv_timing(const char *phase)
 	    (double)(now.tv_nsec - last.tv_nsec) / 1e9);
 	last = now;
 }
+
+void
+kv_qsort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}

@@ -356,10 +356,10 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"model\":");
 	em_str(e, r->model);
 	em_lit(e, "},\"condition\":{\"status\":");
-	em_str(e, v->cond == 'T' ? "True" : v->cond == 'F' ? "False" :
+	em_str(e, r->cond == 'T' ? "True" : r->cond == 'F' ? "False" :
 	    "absent");
 	em_lit(e, ",\"reason\":");
-	em_str(e, v->cond_reason ? v->cond_reason : "");
+	em_str(e, r->cond_reason ? r->cond_reason : "");
 	em_lit(e, "},\"verdict\":");
 	em_str(e, kv_verdict_names[r->verdict]);
 	em_lit(e, ",\"blockers\":");
