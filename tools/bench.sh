@@ -30,7 +30,8 @@ TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench: $TIME missing (make deps installs 'time')" >&2; exit 2; }
 mkdir -p "$DIR"
 
-# wall seconds and peak RSS (MiB) of one command; output to $DIR/last.*
+# wall seconds, peak RSS (MiB) and CPU seconds (user + system) of one
+# command; output to $DIR/last.*
 measure() {
 	local log=$DIR/last.time
 	if ! "$TIME" -v -o "$log" "$@" >"$DIR/last.out" 2>"$DIR/last.err"; then
@@ -45,7 +46,9 @@ measure() {
 			wall = s
 		}
 		/Maximum resident set size/ { rss = $2 / 1024 }
-		END { printf "%.2f %.0f\n", wall, rss }' "$log"
+		/User time \(seconds\)/ { cpu += $2 }
+		/System time \(seconds\)/ { cpu += $2 }
+		END { printf "%.2f %.0f %.1f\n", wall, rss, cpu }' "$log"
 }
 
 # Are the HTML/SVG/PDF writers there?  The stubs refuse with "not built".
@@ -63,10 +66,10 @@ if ! "$KVSCOPE" report "$small" --format all --output "$DIR/probe.out" \
 fi
 
 {
-	echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB RAM; $(uname -sr)"
+	echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB RAM; $(uname -sr); load average at start $(cut -d' ' -f1 /proc/loadavg)"
 	echo "kvscope $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(cc --version | head -1)"
 	echo
-	echo "| nodes | VMIs | archive MB (JSON MB) | gen s | baseline s | baseline RSS MB | json s | json RSS MB | ratio json/baseline | load / cpu / vmis / write s | findings MB | all formats s |"
+	echo "| nodes | VMIs | archive MB (JSON MB) | gen s | baseline s | baseline RSS MB | json s (CPU s) | json RSS MB | ratio json/baseline | load / cpu / vmis / write s | findings MB | all formats s |"
 	echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } | tee "$DIR/table.md"
 
@@ -86,10 +89,10 @@ for size in $SIZES; do
 		gen_s=$(cat "$snap.gen")
 	fi
 	arch_mb=$(du -m "$snap" | cut -f1)
-	read -r base_s base_rss <<<"$(measure "$BASELINE" "$snap")"
+	read -r base_s base_rss _ <<<"$(measure "$BASELINE" "$snap")"
 	json_mb=$(awk '{printf "%.0f", $3 / 1e6}' "$DIR/last.out")
 	rm -rf "$DIR/out"
-	read -r json_s json_rss <<<"$(KVSCOPE_TIMING=1 measure "$KVSCOPE" \
+	read -r json_s json_rss json_cpu <<<"$(KVSCOPE_TIMING=1 measure "$KVSCOPE" \
 	    report "$snap" --format json --output "$DIR/out")"
 	phases=$(awk '/timing: load/ { l = $4 } /timing: cpu/ { c = $4 }
 	    /timing: vmis/ { v = $4 } /timing: write/ { w = $4 }
@@ -97,13 +100,13 @@ for size in $SIZES; do
 	find_mb=$(du -m "$DIR/out/findings.json" | cut -f1)
 	if [ "$all_formats" = yes ]; then
 		rm -rf "$DIR/out"
-		read -r all_s _ <<<"$(measure "$KVSCOPE" report "$snap" \
+		read -r all_s _ _ <<<"$(measure "$KVSCOPE" report "$snap" \
 		    --format all --output "$DIR/out")"
 	else
 		all_s="n/a"
 	fi
 	ratio=$(awk -v j="$json_s" -v b="$base_s" 'BEGIN { printf "%.2f", j / b }')
-	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gen_s | $base_s | $base_rss | $json_s | $json_rss | $ratio | $phases | $find_mb | $all_s |" |
+	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gen_s | $base_s | $base_rss | $json_s ($json_cpu) | $json_rss | $ratio | $phases | $find_mb | $all_s |" |
 	    tee -a "$DIR/table.md"
 done
 if [ "$all_formats" = no ]; then
