@@ -35,6 +35,8 @@ build/bench/, which git ignores); never commit a generated snapshot.
 """
 
 import argparse
+import collections
+import gc
 import gzip
 import hashlib
 import io
@@ -214,26 +216,51 @@ class Member:
         self.f.close()
 
 
-def write_list(tmpdir, path, items, kind="List"):
-    """kubectl get -A -o json: a List, one item per line (as kubectl
-    indents it is irrelevant to readers; compact keeps the archive fast)."""
-    m = Member(tmpdir, path)
-    m.write('{"apiVersion":"v1","items":[')
-    first = True
-    dumps = json.JSONEncoder(separators=(",", ":"),
-                             ensure_ascii=False).encode
-    for it in items:
-        m.write(("\n" if first else ",\n") + dumps(it))
-        first = False
-        m.count += 1
-    m.write('\n],"kind":"%s","metadata":{"resourceVersion":""}}\n' % kind)
-    m.close()
-    return m
+class ListWriter(Member):
+    """kubectl get -A -o json: a List, written one item at a time (one per
+    line; kubectl's indentation is irrelevant to readers), so the
+    generator never holds 100,000 objects."""
+
+    def __init__(self, tmpdir, path, resource, group):
+        Member.__init__(self, tmpdir, path)
+        self.resource, self.group = resource, group
+        self.dumps = json.JSONEncoder(separators=(",", ":"),
+                                      ensure_ascii=False).encode
+        self.write('{"apiVersion":"v1","items":[')
+
+    def add(self, item):
+        self.write(("\n" if self.count == 0 else ",\n") + self.dumps(item))
+        self.count += 1
+
+    def close(self):
+        self.write('\n],"kind":"List","metadata":{"resourceVersion":""}}\n')
+        Member.close(self)
+
+
+RESOURCES = [  # key, file, group, resource
+    ("nodes", "resources/nodes.json", "", "nodes"),
+    ("namespaces", "resources/namespaces.json", "", "namespaces"),
+    ("pods", "resources/pods.json", "", "pods"),
+    ("pvcs", "resources/persistentvolumeclaims.json", "", "persistentvolumeclaims"),
+    ("scs", "resources/storageclasses.storage.k8s.io.json", "storage.k8s.io",
+     "storageclasses"),
+    ("dvs", "resources/datavolumes.cdi.kubevirt.io.json", "cdi.kubevirt.io",
+     "datavolumes"),
+    ("vmis", "resources/virtualmachineinstances.kubevirt.io.json", "kubevirt.io",
+     "virtualmachineinstances"),
+    ("vmims", "resources/virtualmachineinstancemigrations.kubevirt.io.json",
+     "kubevirt.io", "virtualmachineinstancemigrations"),
+    ("kv", "resources/kubevirts.kubevirt.io.json", "kubevirt.io", "kubevirts"),
+    ("pol", "resources/migrationpolicies.migrations.kubevirt.io.json",
+     "migrations.kubevirt.io", "migrationpolicies"),
+]
 
 
 # --- the cluster -----------------------------------------------------------
 
-def gen(args):
+def gen(args, W):
+    """Write the cluster's objects to the ListWriters W; return the
+    nodes."""
     rnd = random.Random(args.seed)
     shared = args.shared
     models = load_models(shared)
@@ -274,7 +301,6 @@ def gen(args):
         if n["cls"] is not None:
             pools.setdefault(n["pool"], []).append(n)
 
-    node_items = []
     for idx, n in enumerate(nodes):
         cls = n["cls"]
         zone = ZONES[idx % 3]
@@ -367,14 +393,13 @@ def gen(args):
             item["spec"]["taints"] = taints
         if unsched:
             item["spec"]["unschedulable"] = True
-        node_items.append(item)
+        W["nodes"].add(item)
 
     # -- namespaces --
     nns = max(3, min(args.namespaces, args.vmis // 5 + 3))
     namespaces = ["tenant-%03d" % i for i in range(nns)]
-    ns_items = []
     for i, ns in enumerate(namespaces):
-        ns_items.append({"apiVersion": "v1", "kind": "Namespace",
+        W["namespaces"].add({"apiVersion": "v1", "kind": "Namespace",
                          "metadata": {"name": ns, "uid": uid(rnd),
                                       "creationTimestamp": ts(-86400 * 300 + i),
                                       "labels": {"kubernetes.io/metadata.name": ns,
@@ -384,7 +409,7 @@ def gen(args):
                          "status": {"phase": "Active"}})
 
     # -- VMIs, pods, PVCs --
-    vmis, pods, pvcs, dvs, vmims = [], [], [], [], []
+    recent = collections.deque(maxlen=4096)   # running VMIs, for padding
     pvc_budget = args.pvcs
     # named models per pool: usable on every class of the pool, plus the
     # occasional model of one class only (a real-world mistake)
@@ -496,10 +521,10 @@ def gen(args):
                 vmode = "Block" if sc.startswith("ceph-rbd") else "Filesystem"
                 if rnd.random() < 0.5:
                     vols.append({"name": dn, "dataVolume": {"name": cname}})
-                    dvs.append(dv_item(rnd, ns, cname, sc, modes, size, i))
+                    W["dvs"].add(dv_item(rnd, ns, cname, sc, modes, size, i))
                 else:
                     vols.append({"name": dn, "persistentVolumeClaim": {"claimName": cname}})
-                pvcs.append(pvc_item(rnd, ns, cname, sc, modes, vmode, size, i))
+                W["pvcs"].add(pvc_item(rnd, ns, cname, sc, modes, vmode, size, i))
                 vstat.append({"name": dn, "target": "vd" + "abcdefgh"[len(vstat)],
                               "persistentVolumeClaimInfo": {
                                   "accessModes": modes,
@@ -676,7 +701,9 @@ def gen(args):
                                                  "uid": uid(rnd), "controller": True,
                                                  "blockOwnerDeletion": True}]},
                "spec": spec, "status": status}
-        vmis.append(vmi)
+        W["vmis"].add(vmi)
+        if phase == "Running":
+            recent.append(vmi)
         if phase in ("Running", "Scheduling"):
             psel = {"kubevirt.io/schedulable": "true",
                     "kubernetes.io/arch": "amd64"}
@@ -697,31 +724,29 @@ def gen(args):
                 for f in bc.required:
                     psel["cpu-feature.%s/%s" % (DOM, f)] = "true"
                 psel["cpu-vendor.%s/%s" % (DOM, bc.vendor)] = "true"
-            pods.append(pod_item(rnd, vmi, node["name"] if phase == "Running" else None,
+            W["pods"].add(pod_item(rnd, vmi, node["name"] if phase == "Running" else None,
                                  psel, cdisk, mem, i, "Running" if phase == "Running" else "Pending"))
-            if migrated and len(pods) + (args.vmis - i) < args.pods:
-                pods.append(pod_item(rnd, vmi, boot["name"], psel, cdisk, mem, i,
+            if migrated and W["pods"].count + (args.vmis - i) < args.pods:
+                W["pods"].add(pod_item(rnd, vmi, boot["name"], psel, cdisk, mem, i,
                                      "Succeeded"))
-        if migrated and len(vmims) < 2000:
-            vmims.append(vmim_item(rnd, ns, vname, i))
+        if migrated and W["vmims"].count < 2000:
+            W["vmims"].add(vmim_item(rnd, ns, vname, i))
         elif phase == "Running" and rnd.random() < 0.01:
             # an attempt that did not get a target pod
-            vmims.append(vmim_item(rnd, ns, vname, i, "Failed"))
+            W["vmims"].add(vmim_item(rnd, ns, vname, i, "Failed"))
 
     # pad the pod count with completed launcher pods of earlier migrations
     j = 0
-    while len(pods) < args.pods and vmis:
-        v = vmis[(j * 7919) % len(vmis)]
+    while W["pods"].count < args.pods and recent:
+        v = recent[(j * 7919) % len(recent)]
         j += 1
-        if v["status"]["phase"] != "Running":
-            continue
-        pods.append(pod_item(rnd, v, v["status"]["nodeName"], {"kubevirt.io/schedulable": "true"},
+        W["pods"].add(pod_item(rnd, v, v["status"]["nodeName"], {"kubevirt.io/schedulable": "true"},
                              None, 4, j, "Succeeded"))
     # PVCs not used by any VMI (images, golden disks) up to --pvcs
     k = 0
-    while len(pvcs) < args.pvcs:
+    while W["pvcs"].count < args.pvcs:
         ns = namespaces[k % nns]
-        pvcs.append(pvc_item(rnd, ns, "golden-image-%06d" % k, "ceph-rbd",
+        W["pvcs"].add(pvc_item(rnd, ns, "golden-image-%06d" % k, "ceph-rbd",
                              ["ReadWriteMany"], "Block", 30, k))
         k += 1
 
@@ -762,23 +787,12 @@ def gen(args):
                    "resourceName": "nvidia.com/GRID_A100-8C"}]}}},
           "status": {"phase": "Deployed", "observedKubeVirtVersion": "v1.9.0"}}
 
-    return {
-        "nodes": (node_items, "resources/nodes.json", "", "nodes"),
-        "namespaces": (ns_items, "resources/namespaces.json", "", "namespaces"),
-        "pods": (pods, "resources/pods.json", "", "pods"),
-        "pvcs": (pvcs, "resources/persistentvolumeclaims.json", "", "persistentvolumeclaims"),
-        "scs": (scs, "resources/storageclasses.storage.k8s.io.json", "storage.k8s.io",
-                "storageclasses"),
-        "dvs": (dvs, "resources/datavolumes.cdi.kubevirt.io.json", "cdi.kubevirt.io",
-                "datavolumes"),
-        "vmis": (vmis, "resources/virtualmachineinstances.kubevirt.io.json", "kubevirt.io",
-                 "virtualmachineinstances"),
-        "vmims": (vmims, "resources/virtualmachineinstancemigrations.kubevirt.io.json",
-                  "kubevirt.io", "virtualmachineinstancemigrations"),
-        "kv": ([kv], "resources/kubevirts.kubevirt.io.json", "kubevirt.io", "kubevirts"),
-        "pol": (policies, "resources/migrationpolicies.migrations.kubevirt.io.json",
-                "migrations.kubevirt.io", "migrationpolicies"),
-    }, nodes
+    for sc in scs:
+        W["scs"].add(sc)
+    W["kv"].add(kv)
+    for p in policies:
+        W["pol"].add(p)
+    return nodes
 
 
 def uid(rnd):
@@ -997,21 +1011,20 @@ def main():
 
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
-    res, nodes = gen(args)
     top = os.path.basename(args.out)
     for suf in (".tar.gz", ".tgz", ".tar"):
         if top.endswith(suf):
             top = top[:-len(suf)]
+    # Nothing here is cyclic garbage; the collector would only walk the
+    # objects again and again.
+    gc.disable()
     with tempfile.TemporaryDirectory(dir=out_dir) as tmpdir:
-        members = []
-        for key in ("nodes", "namespaces", "pods", "pvcs", "scs", "dvs", "vmis",
-                    "vmims", "kv", "pol"):
-            items, path, group, plural = res[key]
-            m = write_list(tmpdir, path, items)
-            m.resource, m.group = plural, group
-            members.append(m)
-            res[key] = None     # free as we go
-            del items
+        W = {key: ListWriter(tmpdir, path, resource, group)
+             for key, path, group, resource in RESOURCES}
+        nodes = gen(args, W)
+        members = [W[key] for key, _, _, _ in RESOURCES]
+        for m in members:
+            m.close()
         xml_members = []
         if not args.no_node_files:
             for n in nodes:
