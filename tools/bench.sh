@@ -19,7 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZES=${BENCH_SIZES:-"500:10000 1000:20000 2500:50000 5000:100000 10000:100000"}
+# 5000:50000 next to 5000:100000 shows what doubling the VMIs alone costs;
+# 10000:100000 (same CPU classes) what doubling the nodes does.
+SIZES=${BENCH_SIZES:-"500:10000 1000:20000 2500:50000 5000:50000 5000:100000 10000:100000"}
 KVSCOPE=${KVSCOPE:-./kvscope}
 BASELINE=${BASELINE:-build/rel/tools/parse-baseline}
 DIR=${BENCH_DIR:-build/bench}
