@@ -168,7 +168,7 @@ typedef struct job {
 
 #define BATCH_ITEMS 32		/* items per batch ... */
 #define BATCH_BYTES (256 << 10)	/* ... or bytes */
-#define MAX_QUEUED 4		/* batches in flight per stream */
+#define MAX_QUEUED 16		/* batches in flight per stream */
 
 static struct {
 	pthread_mutex_t mu;
