@@ -14,7 +14,7 @@ a free port that it writes to --port-file once it listens. It serves:
     environment values) so that the tests can check they never leave.
 
 Fault injection for the tests: --forbid, --error-on, --die-on (the server
-disappears mid-list), --delay-on.  Every request is appended to --log.
+disappears mid-list), --delay-on, --broken-group (discovery fails for it).  Every request is appended to --log.
 """
 
 import argparse
@@ -430,6 +430,7 @@ class State:
         for d in filter(None, args.delay_on.split(",")):
             r, _, sec = d.partition(":")
             self.delay_on[r] = float(sec or 5)
+        self.broken_groups = set(filter(None, args.broken_group.split(",")))
         self.log_lock = threading.Lock()
         self.logf = open(args.log, "a") if args.log else None
         self.pages = {}
@@ -603,6 +604,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         rs = self.st.groups().get(group, {}).get(version)
         if rs is None:
             return self.not_found()
+        if group in self.st.broken_groups:
+            return self.send_json(503, status(503, "ServiceUnavailable",
+                                              "the server is currently unable to handle the request"))
         gv = "%s/%s" % (group, version) if group else version
         self.send_json(200, {"kind": "APIResourceList", "apiVersion": "v1",
                              "groupVersion": gv,
@@ -700,6 +704,8 @@ def main():
     ap.add_argument("--exec", choices=["forbid", "fail"], default="fail")
     ap.add_argument("--no-aggregated", action="store_true",
                     help="serve only legacy discovery")
+    ap.add_argument("--broken-group", default="",
+                    help="groups whose legacy discovery answers 503 (with --no-aggregated)")
     args = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.state = State(args)
