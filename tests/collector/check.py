@@ -245,29 +245,40 @@ def lookup(mapping):
     return m
 
 
-def expected(v, M, free):
+def is_ref(key):
+    return (key.endswith(("SecretRef", "secretRef", "KeyRef", "MapRef"))
+            or key in ("configMap", "secret"))
+
+
+def expected(v, M, free, dashed):
     if v in M:
         return M[v]
+    if dashed:
+        for i in sorted((i for i, c in enumerate(v) if c == "-"), reverse=True):
+            if v[:i] in M:
+                return M[v[:i]] + v[i:]
+        return v
     if free:
         return WORD.sub(lambda mo: M.get(mo.group(0), mo.group(0)), v)
     return v
 
 
-def compare(plain, anon, M, path, free=False):
+def compare(plain, anon, M, path, free=False, ref=False, dashed=False):
     if isinstance(plain, dict):
         if not isinstance(anon, dict) or sorted(plain) != sorted(anon):
             fail("%s: keys differ" % path)
             return
         for k in plain:
-            compare(plain[k], anon[k], M, path + "." + k, free or k in FREE_KEYS)
+            compare(plain[k], anon[k], M, path + "." + k, free or k in FREE_KEYS, is_ref(k),
+                    k in ("generateName", "secretName") or (ref and k == "name"))
     elif isinstance(plain, list):
         if not isinstance(anon, list) or len(plain) != len(anon):
             fail("%s: list differs" % path)
             return
         for i, (a, b) in enumerate(zip(plain, anon)):
-            compare(a, b, M, "%s[%d]" % (path, i), free)
+            compare(a, b, M, "%s[%d]" % (path, i), free, ref)
     elif isinstance(plain, str):
-        want = expected(plain, M, free)
+        want = expected(plain, M, free, dashed)
         if anon != want:
             fail("%s: %r became %r, want %r" % (path, plain, anon, want))
     elif plain != anon:
@@ -300,7 +311,7 @@ def cmd_anon(plain_path, anon_path, mapping_path):
         for real, pseudo in mapping[table].items():
             if pseudo.startswith("sc-"):
                 continue
-            if re.search(rb"(?<![A-Za-z0-9._-])" + re.escape(real.encode()) + rb"(?![A-Za-z0-9._-])", atar):
+            if re.search(rb"(?<![A-Za-z0-9._-])" + re.escape(real.encode()) + rb"(?![A-Za-z0-9._])", atar):
                 fail("real %s name %r is in the archive" % (table[:-1], real))
     for real in fakekube.NODES + list(fakekube.HOSTNAME.values()) + ["payroll-prod", "web-stage", "payroll-db"]:
         if real not in mapping["nodes"] and real not in mapping["namespaces"] and real not in mapping["names"]:

@@ -130,6 +130,9 @@ def cloudinit_volumes():
         {"name": "cloudinitdisk",
          "cloudInitNoCloud": {"userData": USER_DATA,
                               "networkData": NETWORK_DATA}},
+        {"name": "cloudinitdisk2",
+         "cloudInitNoCloud": {"userDataSecretRef": {"name": "payroll-db-cloudinit"}}},
+        {"name": "sshkeys", "secret": {"secretName": "payroll-db-ssh-keys"}},
     ]
 
 
@@ -145,7 +148,8 @@ def launcher_pod(name, ns, vm, nodename, label_key, container_env=True):
     env = [{"name": "SECRET_TOKEN", "value": ENV_VALUE},
            {"name": "FROM_SECRET",
             "valueFrom": {"secretKeyRef": {"name": "vm-secret", "key": "k"}}}]
-    return {"metadata": meta(name, ns, labels={label_key: "virt-launcher",
+    return {"metadata": meta(name, ns, generateName="virt-launcher-%s-" % vm,
+                             labels={label_key: "virt-launcher",
                                                "vm.kubevirt.io/name": vm,
                                                "kubevirt.io/nodeName": nodename},
                              ownerReferences=[{"apiVersion": "kubevirt.io/v1",
