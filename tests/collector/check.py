@@ -23,6 +23,7 @@ import sys
 import tarfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fakekube  # noqa: E402  (the planted secrets)
 
