@@ -5,6 +5,9 @@
 #
 # Environment: KVSCOPE = a kvscope binary; when set, every archive written
 # here must be readable by `kvscope check` (exit status 0 or 1).
+
+# jq programs are in single quotes on purpose.
+# shellcheck disable=SC2016
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
@@ -66,10 +69,14 @@ stop_server() {
 	return 0
 }
 
-# collect [options]: run the collector with the test's kubeconfig; status in RC.
+# collect [options]: run the collector with the test's kubeconfig; status in
+# RC. Every archive it writes is kept for the kvscope-read test.
 collect() {
 	RC=0
 	TMPDIR=$T/tmp "$COLLECT" --kubeconfig "$T/kubeconfig" "$@" >"$T/stdout" 2>"$T/stderr" || RC=$?
+	if [ "$RC" = 0 ]; then
+		keep "$(cat "$T/stdout")"
+	fi
 	return 0
 }
 
@@ -78,7 +85,7 @@ expect_rc() {
 }
 
 # keep ARCHIVE: for the kvscope-read test.
-keep() { cp "$1" "$BASE/keep/$(basename "$T")-$(basename "$1")"; }
+keep() { cp "$1" "$(mktemp "$BASE/keep/$(basename "$T")-XXXXXX.tar.gz")"; }
 
 manifest() { tar -xzf "$1" -O --wildcards '*/manifest.json'; }
 
@@ -157,6 +164,7 @@ test_kubectl_plugin() {
 	[ ! -s "$T/stderr" ] || die "--quiet printed: $(cat "$T/stderr")"
 	[ -f "$T/out/$a" ] || die "default name: $(ls "$T/out")"
 	python3 "$HERE/check.py" layout "$T/out/$a" || die "layout"
+	keep "$T/out/$a"
 	tar -tzf "$T/out/$a" | head -n 1 | grep -qx "${a%.tar.gz}/manifest.json" || die "top directory"
 }
 
@@ -174,7 +182,6 @@ test_layout_manifest() {
 	start_server
 	collect --output "$T/out/snap.tar.gz"
 	expect_rc 0
-	keep "$T/out/snap.tar.gz"
 	python3 "$HERE/check.py" layout "$T/out/snap.tar.gz" || die "layout"
 	local a=$T/out/snap.tar.gz
 	jq_is "$a" '.createdAt' '"2026-09-21T14:13:20Z"'
@@ -221,7 +228,6 @@ test_redaction() {
 	collect --no-redact --output "$T/out/raw.tar.gz"
 	expect_rc 0
 	python3 "$HERE/check.py" leaks "$T/out/raw.tar.gz" || die "no-redact"
-	keep "$T/out/raw.tar.gz"
 }
 
 test_anonymize() {
@@ -230,7 +236,6 @@ test_anonymize() {
 	expect_rc 0
 	collect --anonymize --output "$T/out/snap.tar.gz"
 	expect_rc 0
-	keep "$T/out/snap.tar.gz"
 	[ -f "$T/out/snap.tar.gz.mapping.json" ] || die "no mapping beside the archive"
 	[ "$(find "$T/out" -mindepth 1 | wc -l)" = 2 ] || die "unexpected files: $(ls -A "$T/out")"
 	python3 "$HERE/check.py" layout "$T/out/snap.tar.gz" || die "layout"
@@ -254,8 +259,6 @@ test_deckhouse() {
 	collect --output "$T/out/plain.tar.gz"
 	expect_rc 0
 	local a=$T/out/plain.tar.gz
-	keep "$a"
-	keep "$T/out/dvp.tar.gz"
 	python3 "$HERE/check.py" layout "$a" || die "layout"
 	python3 "$HERE/check.py" secrets "$a" deckhouse || die "secrets"
 	python3 "$HERE/check.py" secrets "$T/out/dvp.tar.gz" deckhouse || die "secrets (anonymized)"
@@ -283,7 +286,6 @@ test_paging_5000() {
 	start_server --big 5000
 	collect -q --output "$T/out/big.tar.gz"
 	expect_rc 0
-	keep "$T/out/big.tar.gz"
 	python3 "$HERE/check.py" layout "$T/out/big.tar.gz" || die "layout"
 	python3 "$HERE/check.py" paged "$T/out/big.tar.gz" "$T/server.log" 5000 || die "paging"
 }
@@ -293,7 +295,6 @@ test_namespaces() {
 	collect -n payroll-prod --namespace=bulk --output "$T/out/ns.tar.gz"
 	expect_rc 0
 	local a=$T/out/ns.tar.gz
-	keep "$a"
 	python3 "$HERE/check.py" layout "$a" || die "layout"
 	jq_is "$a" '.options.namespaces' '["bulk","payroll-prod"]'
 	jq_is "$a" '[.resources[] | select(.status == "ok") | [.resource, .count]]' \
@@ -308,7 +309,6 @@ test_error_status() {
 	start_server --error-on virtualmachineinstancemigrations.kubevirt.io
 	collect --output "$T/out/err.tar.gz"
 	expect_rc 0
-	keep "$T/out/err.tar.gz"
 	python3 "$HERE/check.py" layout "$T/out/err.tar.gz" || die "layout"
 	jq_is "$T/out/err.tar.gz" '.resources[] | select(.resource == "virtualmachineinstancemigrations") | [.status, (.message | test("etcdserver: request timed out"))]' \
 		'["error",true]'
@@ -318,7 +318,6 @@ test_error_status() {
 	start_server --no-aggregated --broken-group migrations.kubevirt.io
 	collect --output "$T/out/disc.tar.gz"
 	expect_rc 0
-	keep "$T/out/disc.tar.gz"
 	jq_is "$T/out/disc.tar.gz" '.resources[] | select(.resource == "migrationpolicies") | [.status, (.message | test("^discovery failed: .*migrations.kubevirt.io/v1alpha1"))]' \
 		'["error",true]'
 	jq_is "$T/out/disc.tar.gz" '[.resources[] | select(.status == "ok")] | length' 9
@@ -353,7 +352,6 @@ test_node_files() {
 	start_server
 	collect --with-node-files --output "$T/out/nf.tar.gz"
 	expect_rc 0
-	keep "$T/out/nf.tar.gz"
 	python3 "$HERE/check.py" layout "$T/out/nf.tar.gz" || die "layout"
 	jq_is "$T/out/nf.tar.gz" '.options.withNodeFiles' true
 	jq_is "$T/out/nf.tar.gz" '[.notes[] | select(startswith("node files: exec into virt-handler-"))] | length' 3
@@ -378,7 +376,7 @@ test_kvscope_read() {
 		*) sed 's/^/    /' "$T/check.out" | tail -n 10; die "kvscope check $(basename "$a") exited $rc" ;;
 		esac
 	done
-	[ "$n" -ge 8 ] || die "only $n archives"
+	[ "$n" -ge 10 ] || die "only $n archives kept"
 	echo "kvscope read $n archives"
 }
 
