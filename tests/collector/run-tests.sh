@@ -366,6 +366,34 @@ test_node_files() {
 	! grep '/exec' "$T/server.log" | grep -v -q 'virt-handler-x/exec' || die "went on trying exec after a 403"
 }
 
+# The fake server cannot exec, so this test puts a stand-in for kubectl in
+# front of the real one: it answers `kubectl exec` as virt-handler and
+# virt-launcher would (one node lacks capabilities.xml; the CPU map tar
+# also holds a symlink and a non-XML file, which must not be copied) and
+# passes everything else to kubectl.
+test_node_files_copied() {
+	start_server
+	mkdir -p "$T/cpumap/src"
+	echo '<cpus><arch name="x86"/></cpus>' >"$T/cpumap/src/index.xml"
+	echo '<cpus><model name="Skylake-Server"/></cpus>' >"$T/cpumap/src/x86_Skylake-Server.xml"
+	echo 'not a cpu map' >"$T/cpumap/src/README"
+	ln -s /etc/passwd "$T/cpumap/src/x86_evil.xml"
+	tar -C "$T/cpumap/src" -cf "$T/cpumap/map.tar" .
+	sed -e "s|@REAL@|$(command -v kubectl)|" -e "s|@MAP@|$T/cpumap/map.tar|" \
+		"$HERE/exec-stub.sh" >"$T/kubectl"
+	chmod +x "$T/kubectl"
+	KUBECTL=$T/kubectl collect --with-node-files --anonymize --output "$T/out/nf.tar.gz"
+	expect_rc 0
+	local a=$T/out/nf.tar.gz
+	python3 "$HERE/check.py" layout "$a" || die "layout"
+	jq_is "$a" '[.files[].path | select(startswith("nodes/") or startswith("libvirt/"))]' \
+		'["libvirt/cpu_map/index.xml","libvirt/cpu_map/x86_Skylake-Server.xml","nodes/node-001/capabilities.xml","nodes/node-001/domcapabilities.xml","nodes/node-001/supported_features.xml","nodes/node-002/domcapabilities.xml","nodes/node-002/supported_features.xml","nodes/node-003/capabilities.xml","nodes/node-003/domcapabilities.xml","nodes/node-003/supported_features.xml"]'
+	jq_is "$a" '.notes' '["node files: node-002: capabilities.xml: cat: /var/lib/kubevirt-node-labeller/capabilities.xml: No such file or directory"]'
+	[ "$(tar -xzf "$a" -O nf/nodes/node-003/domcapabilities.xml)" = "<virsh_domcapabilities.xml pod='virt-handler-z'/>" ] ||
+		die "node-003's file is not virt-handler-z's"
+	jq -e '.nodes["worker-c.corp.example"] == "node-003"' "$a.mapping.json" >/dev/null || die "mapping"
+}
+
 test_kvscope_read() {
 	local n=0 a rc
 	for a in "$BASE"/keep/*.tar.gz; do
@@ -427,7 +455,8 @@ report() {
 # in this order whatever order they finish in.
 JOBS=${JOBS:-2}
 TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction anonymize
-	deckhouse paging_5000 namespaces error_status server_vanishes interrupted node_files)
+	deckhouse paging_5000 namespaces error_status server_vanishes interrupted node_files
+	node_files_copied)
 next=0
 flush() { # report the finished tests at the head of the list
 	while [ "$next" -lt ${#TESTS[@]} ] && [ -s "$BASE/${TESTS[next]}/verdict" ]; do
