@@ -12,6 +12,7 @@ Each prints what it checked, or the first failures, and exits 0 or 1.
 """
 
 import base64
+import calendar
 import gzip
 import hashlib
 import io
@@ -84,7 +85,7 @@ def cmd_layout(path):
         done("layout")
     created = man.get("createdAt", "")
     try:
-        epoch = int(time.mktime(time.strptime(created, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone)
+        epoch = calendar.timegm(time.strptime(created, "%Y-%m-%dT%H:%M:%SZ"))
     except ValueError:
         fail("createdAt %r is not YYYY-MM-DDTHH:MM:SSZ" % created)
         epoch = None
