@@ -119,7 +119,9 @@ test_usage() {
 		# shellcheck disable=SC2086
 		collect $bad
 		expect_rc 2
-		grep -q 'kvscope-collect: ' "$T/stderr" || die "no message for '$bad'"
+		if [ "$(wc -l <"$T/stderr")" != 1 ] || ! grep -q '^kvscope-collect: .* (see --help)$' "$T/stderr"; then
+			die "not one clear line for '$bad': $(cat "$T/stderr")"
+		fi
 	done
 	write_kubeconfig 9
 	collect --context nosuch --output "$T/out/x.tar.gz"
