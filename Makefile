@@ -83,7 +83,8 @@ deps:
 
 ensure-deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v jq >/dev/null \
-	    && command -v pdffonts >/dev/null || $(MAKE) --no-print-directory deps
+	    && command -v pdffonts >/dev/null && command -v kubectl >/dev/null \
+	    || $(MAKE) --no-print-directory deps
 
 # --- tests ------------------------------------------------------------------
 
@@ -131,7 +132,9 @@ $(BUILD)/rel/tools/gen-cpudb: tools/gen-cpudb.c analyze/cpumap.c analyze/util.c 
 install: kvscope
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 kvscope $(DESTDIR)$(PREFIX)/bin/kvscope
-	install -m 0755 snapshot/kvscope-collect $(DESTDIR)$(PREFIX)/bin/kvscope-collect
+	sed 's/^VERSION=.*/VERSION=$(VERSION)/' snapshot/kvscope-collect \
+	    > $(DESTDIR)$(PREFIX)/bin/kvscope-collect
+	chmod 0755 $(DESTDIR)$(PREFIX)/bin/kvscope-collect
 	ln -sf kvscope-collect $(DESTDIR)$(PREFIX)/bin/kubectl-kvscope_collect
 
 clean:
