@@ -4,22 +4,9 @@
 #include "render.h"
 
 int
-kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
-{
-	(void)a; (void)f; (void)arg;
-	return kv_seterr(err, "report.html: the HTML writer is not built yet");
-}
-
-int
 kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
 	(void)a; (void)f; (void)arg;
 	return kv_seterr(err, "report.pdf: the PDF writer is not built yet");
 }
 
-int
-kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err)
-{
-	(void)o; (void)a;
-	return kv_seterr(err, "svg: the SVG writer is not built yet");
-}
