@@ -1,0 +1,817 @@
+/*
+ * html.c - the self-contained HTML report (kv_write_html, render.h).
+ *
+ * The document is a libxml2 HTML tree.  Element and attribute names are
+ * ours; every datum enters through xmlNewTextChild (text) or xmlNewProp
+ * (attribute values), which escape it, and no href is ever built from a
+ * name (anchors use node indexes and the fixed rule codes).  The CSS and
+ * the optional script are the compiled-in templates, allowed by their
+ * SHA-256 in a Content-Security-Policy that forbids every other source,
+ * so the file opens offline and cannot load anything.  Figures are the
+ * same shape lists as the .svg files, inlined as <svg> (svg.c).
+ *
+ * Sections and their order follow the PDF (pdf.c); sentences come from
+ * prose.c.  Output is a function of the analysis only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+
+#include "render.h"
+#include "report.h"
+
+#define MAX_NAMES	12	/* node names listed in a cell */
+
+typedef struct hdoc {
+	const kv_analysis *a;
+	xmlDocPtr doc;
+	kv_text *t;
+	kv_mview mv;
+} hdoc;
+
+/* --- tree helpers: text and attributes always escaped by libxml2 ------ */
+
+static xmlNodePtr
+el(xmlNodePtr parent, const char *tag, const char *text)
+{
+	return xmlNewTextChild(parent, NULL, BAD_CAST tag, BAD_CAST text);
+}
+
+static void
+attr(xmlNodePtr n, const char *name, const char *value)
+{
+	xmlNewProp(n, BAD_CAST name, BAD_CAST value);
+}
+
+static xmlNodePtr
+elc(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
+{
+	xmlNodePtr n = el(parent, tag, text);
+
+	if (cls != NULL)
+		attr(n, "class", cls);
+	return n;
+}
+
+/* Append text to n (no element). */
+static void
+txt(xmlNodePtr n, const char *text)
+{
+	xmlAddChild(n, xmlNewText(BAD_CAST text));
+}
+
+/* el() with a string the caller gives up */
+static xmlNodePtr
+el_own(xmlNodePtr parent, const char *tag, const char *cls, char *text)
+{
+	xmlNodePtr n = elc(parent, tag, cls, text);
+
+	free(text);
+	return n;
+}
+
+static xmlNodePtr
+num_cell(xmlNodePtr tr, size_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%zu", v);
+	return elc(tr, "td", "num", buf);
+}
+
+static const char *
+tone_class(enum kv_tone t)
+{
+	return t == TONE_OK ? "tone-ok" : t == TONE_WARN ? "tone-warn" :
+	    t == TONE_FAIL ? "tone-fail" : "tone-none";
+}
+
+static void
+badge(xmlNodePtr parent, enum kv_tone t, const char *sym, const char *word)
+{
+	char *cls = xasprintf("badge %s", tone_class(t));
+	char *s = xasprintf("%s %s", sym, word);
+
+	elc(parent, "span", cls, s);
+	free(cls);
+	free(s);
+}
+
+static xmlNodePtr
+table(xmlNodePtr parent, const char *cls, const char *const *heads,
+    const char *const *head_cls, size_t n)
+{
+	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL);
+	xmlNodePtr tr;
+
+	if (cls != NULL)
+		attr(t, "class", cls);
+	tr = xmlNewChild(xmlNewChild(t, NULL, BAD_CAST "thead", NULL), NULL,
+	    BAD_CAST "tr", NULL);
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr th = el(tr, "th", heads[i]);
+
+		attr(th, "scope", "col");
+		if (head_cls != NULL && head_cls[i] != NULL)
+			attr(th, "class", head_cls[i]);
+	}
+	return t;
+}
+
+static xmlNodePtr
+section(xmlNodePtr main, const char *id, const char *title)
+{
+	xmlNodePtr s = xmlNewChild(main, NULL, BAD_CAST "section", NULL);
+
+	attr(s, "id", id);
+	el(s, "h2", title);
+	return s;
+}
+
+static void
+fact(xmlNodePtr tbody, const char *key, const char *value)
+{
+	xmlNodePtr tr = xmlNewChild(tbody, NULL, BAD_CAST "tr", NULL);
+
+	attr(el(tr, "th", key), "scope", "row");
+	elc(tr, "td", "wrap", value);
+}
+
+static void
+figure(hdoc *h, xmlNodePtr parent, kv_fig *f)
+{
+	xmlNodePtr fig = xmlNewChild(parent, NULL, BAD_CAST "figure", NULL);
+	xmlNodePtr sc = xmlNewChild(fig, NULL, BAD_CAST "div", NULL);
+
+	attr(sc, "class", "scroll");
+	xmlAddChild(sc, fig_svg(f, h->doc, false));
+	el(fig, "figcaption", f->desc);
+	fig_free(f);
+}
+
+static void
+glossary_link(xmlNodePtr parent, const char *code)
+{
+	xmlNodePtr a = elc(parent, "a", "mono", code);
+	char *href = xasprintf("#code-%s", code);
+
+	attr(a, "href", href);
+	free(href);
+}
+
+/* --- head ------------------------------------------------------------- */
+
+static char *
+csp_hash(const char *s)
+{
+	guint8 digest[32];
+	gsize len = sizeof(digest);
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+	gchar *b64;
+	char *out;
+
+	g_checksum_update(c, (const guchar *)s, (gssize)strlen(s));
+	g_checksum_get_digest(c, digest, &len);
+	g_checksum_free(c);
+	b64 = g_base64_encode(digest, len);
+	out = xasprintf("'sha256-%s'", b64);
+	g_free(b64);
+	return out;
+}
+
+static void
+head(hdoc *h, xmlNodePtr html)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	xmlNodePtr hd = xmlNewChild(html, NULL, BAD_CAST "head", NULL), n;
+	char *css = csp_hash(kv_report_css), *js = csp_hash(kv_report_js);
+	char *policy = xasprintf("default-src 'none'; style-src %s; "
+	    "script-src %s; img-src 'none'; font-src 'none'; "
+	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
+	    js);
+	char *title = xasprintf("KubeVirt live-migration report: %s, %s",
+	    mf->context ? mf->context : "cluster",
+	    mf->created_at ? mf->created_at : "unknown date");
+
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "charset", "utf-8");
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "http-equiv", "Content-Security-Policy");
+	attr(n, "content", policy);
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "name", "viewport");
+	attr(n, "content", "width=device-width, initial-scale=1");
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "name", "generator");
+	attr(n, "content", "kvscope " KV_VERSION);
+	el(hd, "title", title);
+	/* raw-text element: only the compiled-in stylesheet goes here */
+	el(hd, "style", kv_report_css);
+	free(css);
+	free(js);
+	free(policy);
+	free(title);
+}
+
+/* --- sections ----------------------------------------------------------- */
+
+static const struct {
+	const char *id, *title;
+} sections[] = {
+	{ "summary", "Summary" },
+	{ "cluster", "Cluster and snapshot" },
+	{ "classes", "Host-model CPU classes" },
+	{ "models", "Named CPU models" },
+	{ "tradeoff", "AVX2 and AVX-512 trade-off" },
+	{ "vmis", "VMIs by node" },
+	{ "drain", "Drain plan" },
+	{ "glossary", "Glossary" },
+};
+
+static void
+masthead(hdoc *h, xmlNodePtr body)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	xmlNodePtr hd = xmlNewChild(body, NULL, BAD_CAST "header", NULL);
+	xmlNodePtr nav, ol;
+	char date[21];
+
+	attr(hd, "class", "masthead");
+	el(hd, "h1", "KubeVirt live-migration report");
+	report_isodate(report_date(h->a), date);
+	el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
+	    "%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
+	    mf->created_at ? mf->created_at : date, KV_VERSION));
+	nav = xmlNewChild(body, NULL, BAD_CAST "nav", NULL);
+	attr(nav, "class", "toc");
+	attr(nav, "aria-label", "Contents");
+	el(nav, "h2", "Contents");
+	ol = xmlNewChild(nav, NULL, BAD_CAST "ol", NULL);
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		xmlNodePtr a = el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
+		    "a", NULL);
+		char *href = xasprintf("#%s", sections[i].id);
+		char *label = xasprintf("%zu  %s", i + 1, sections[i].title);
+
+		attr(a, "href", href);
+		txt(a, label);
+		free(href);
+		free(label);
+	}
+}
+
+static xmlNodePtr
+numbered(xmlNodePtr main, size_t i)
+{
+	char *t = xasprintf("%zu  %s", i + 1, sections[i].title);
+	xmlNodePtr s = section(main, sections[i].id, t);
+
+	free(t);
+	return s;
+}
+
+static void
+sec_summary(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(main, 0), t, tb;
+	static const char *const heads[] = { "Verdict", "VMIs", "Meaning" };
+	static const char *const hcls[] = { NULL, "num", NULL };
+
+	el_own(s, "p", "answer", prose_headline(a));
+	el_own(s, "p", NULL, prose_verdicts(a));
+	figure(h, s, fig_verdicts(a, h->t));
+	t = table(s, NULL, heads, hcls, 3);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (int v = 0; v < V_COUNT; v++) {
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		badge(el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
+		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
+		num_cell(tr, a->summary.verdicts[v]);
+		el(tr, "td", verdict_meaning((enum kv_verdict)v));
+	}
+	if (a->summary.mismatch > 0)
+		el_own(s, "p", "note", xasprintf("%s %zu of the VMIs that "
+		    "would not migrate carry LiveMigratable=True: KubeVirt "
+		    "accepts their migration, which then fails. The VMI "
+		    "table marks them.", SYM_WARN, a->summary.mismatch));
+}
+
+static void
+sec_cluster(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	const kv_model *m = a->m;
+	const snap_manifest *mf = &m->manifest;
+	const kv_config *c = &a->cfg;
+	xmlNodePtr s = numbered(main, 1), t, tb, ul;
+	char *tmp, *absent;
+	static const char *const nheads[] = { "Node", "Class", "Vendor",
+	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMIs" };
+	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
+	    NULL, NULL, NULL, "num" };
+
+	el_own(s, "p", "answer", prose_cluster(a));
+	t = xmlNewChild(s, NULL, BAD_CAST "table", NULL);
+	attr(t, "class", "facts");
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	fact(tb, "Cluster context", mf->context ? mf->context : "(unnamed)");
+	fact(tb, "Snapshot taken", mf->created_at ? mf->created_at :
+	    "(unknown)");
+	fact(tb, "Kubernetes", mf->kubernetes_version ?
+	    mf->kubernetes_version : "(unknown)");
+	fact(tb, "KubeVirt", mf->kubevirt_version ? mf->kubevirt_version :
+	    m->cluster.version ? m->cluster.version : "(unknown)");
+	fact(tb, "Flavor", m->flavor);
+	tmp = xasprintf("%s %s%s", mf->collector_name ? mf->collector_name :
+	    "(unknown)", mf->collector_version ? mf->collector_version : "",
+	    mf->redact ? ", redacted" : "");
+	fact(tb, "Collected by", tmp);
+	free(tmp);
+	fact(tb, "CPU model data", strcmp(a->cpu_model_source, "snapshot") ==
+	    0 ? "the snapshot's own libvirt CPU map" :
+	    "kvscope's built-in libvirt CPU map");
+
+	el(s, "h3", "What the snapshot lacked");
+	el_own(s, "p", NULL, prose_lacked(a));
+	if (a->nwarnings > 0) {
+		ul = xmlNewChild(s, NULL, BAD_CAST "ul", NULL);
+		attr(ul, "class", "plain");
+		for (size_t i = 0; i < a->nwarnings; i++)
+			elc(ul, "li", "wrap", a->warnings[i]);
+	}
+	if ((absent = prose_absent(a)) != NULL)
+		el_own(s, "p", "note wrap", absent);
+
+	el(s, "h3", "Effective migration settings");
+	t = xmlNewChild(s, NULL, BAD_CAST "table", NULL);
+	attr(t, "class", "facts");
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	fact(tb, "Default CPU model", *c->cpu_model ? c->cpu_model :
+	    "(unset: host-model)");
+	fact(tb, "Eviction strategy", c->eviction);
+#define FACT_NUM(key, fmt, v) do {					\
+		tmp = xasprintf(fmt, (long long)(v));			\
+		fact(tb, key, tmp);					\
+		free(tmp);						\
+	} while (0)
+	FACT_NUM("Parallel migrations per cluster", "%lld",
+	    c->parallel_cluster);
+	FACT_NUM("Parallel outbound migrations per node", "%lld",
+	    c->parallel_node);
+	if (c->bandwidth_mibps > 0)
+		FACT_NUM("Bandwidth per migration", "%lld MiB/s",
+		    c->bandwidth_mibps);
+	else
+		fact(tb, "Bandwidth per migration", "unlimited (estimates "
+		    "assume a 10 Gbit/s link)");
+	FACT_NUM("Completion timeout per GiB", "%lld s",
+	    c->completion_per_gib);
+	FACT_NUM("Progress timeout", "%lld s", c->progress_timeout);
+	FACT_NUM("Unschedulable timeout", "%lld s", c->unschedulable_timeout);
+	FACT_NUM("Pending timeout", "%lld s", c->pending_timeout);
+#undef FACT_NUM
+	tmp = str_list(c->obsolete, c->nobsolete, c->nobsolete);
+	fact(tb, "Obsolete CPU models", c->nobsolete ? tmp : "none");
+	free(tmp);
+
+	el(s, "h3", "Nodes");
+	t = table(s, "sort", nheads, nhcls, 9);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const kv_nodeinfo *ni = &a->nodes[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		elc(tr, "td", "name", m->nodes[i].name);
+		el(tr, "td", node_class(a, i));
+		el(tr, "td", ni->vendor ? ni->vendor : SYM_NONE);
+		elc(tr, "td", "wrap", ni->host_model ? ni->host_model :
+		    SYM_NONE);
+		if (ni->level >= 0)
+			el_own(tr, "td", "num", xasprintf("v%d", ni->level));
+		else
+			elc(tr, "td", "num", SYM_NONE);
+		el(tr, "td", ni->avx2 ? "yes" : "no");
+		el(tr, "td", ni->avx512f ? "yes" : "no");
+		if (!ni->kubevirt)
+			elc(tr, "td", "tone-none", "no KubeVirt");
+		else if (ni->schedulable)
+			elc(tr, "td", "tone-ok", SYM_OK " yes");
+		else
+			elc(tr, "td", "tone-warn", SYM_WARN " no");
+		num_cell(tr, ni->nvmis);
+	}
+}
+
+static void
+sec_classes(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(main, 2), t, tb;
+	static const char *const heads[] = { "Class", "Vendor", "Host model",
+	    "Level", "Required features", "Nodes" };
+	static const char *const hcls[] = { NULL, NULL, NULL, "num", NULL,
+	    NULL };
+
+	el_own(s, "p", "answer", prose_matrix(a));
+	el(s, "p", "A host-model VM gets the CPU of the node it starts on; it "
+	    "can move only to nodes that offer that CPU model for migration, "
+	    "every feature the model requires and the same vendor. Read a row: "
+	    "the VM runs on that class; a \u2713 column is a class it can move "
+	    "to. A number counts the node labels the target lacks; hover over "
+	    "a cell for the list.");
+	if (a->nclasses == 0)
+		return;
+	if (h->mv.aggregated)
+		el_own(s, "p", "note", xasprintf("The cluster has %zu CPU "
+		    "classes; the matrix shows the first %d one by one and "
+		    "aggregates the other %zu into its last row and column.",
+		    a->nclasses, KV_MATRIX_MAX - 1,
+		    a->nclasses - (KV_MATRIX_MAX - 1)));
+	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.n, 0, h->mv.n));
+	el(s, "h3", "The classes and their nodes");
+	t = table(s, "sort", heads, hcls, 6);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->nclasses; i++) {
+		const kv_class *c = &a->classes[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+		char *names;
+
+		el(tr, "td", c->id);
+		el(tr, "td", c->vendor ? c->vendor : SYM_NONE);
+		elc(tr, "td", "wrap", c->host_model ? c->host_model :
+		    "(no host model)");
+		if (c->level >= 0)
+			el_own(tr, "td", "num", xasprintf("v%d", c->level));
+		else
+			elc(tr, "td", "num", SYM_NONE);
+		el_own(tr, "td", "wrap mono", c->nreq ? str_list(c->req,
+		    c->nreq, c->nreq) : xstrdup(SYM_NONE));
+		names = node_list(a, c->nodes, c->nnodes, MAX_NAMES);
+		el_own(tr, "td", "wrap", xasprintf("%zu: %s", c->nnodes,
+		    names));
+		free(names);
+	}
+}
+
+static void
+vendor_note(hdoc *h, xmlNodePtr s)
+{
+	const char *rule = prose_vendor_rule(h->a);
+
+	if (rule != NULL)
+		elc(s, "p", "rule", rule);
+}
+
+static void
+sec_models(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(main, 3), t, tb;
+	static const char *const sheads[] = { "Scope", "Nodes",
+	    "Best common models", "All common models" };
+	static const char *const sh[] = { NULL, "num", NULL, NULL };
+	static const char *const mheads[] = { "Model", "Vendor", "Level",
+	    "AVX2", "AVX-512", "Nodes", "Runs on" };
+	static const char *const mh[] = { NULL, NULL, "num", NULL, NULL,
+	    "num", NULL };
+
+	el_own(s, "p", "answer", prose_named(a));
+	vendor_note(h, s);
+	t = table(s, NULL, sheads, sh, 4);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->nscopes; i++) {
+		const kv_scope *sc = &a->scopes[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		el(tr, "td", sc->name);
+		num_cell(tr, sc->nnodes);
+		el_own(tr, "td", "wrap mono", sc->nbest ? str_list(sc->best,
+		    sc->nbest, sc->nbest) : xstrdup("none"));
+		el_own(tr, "td", "wrap mono", sc->ncommon ?
+		    str_list(sc->common, sc->ncommon, sc->ncommon) :
+		    xstrdup("none"));
+	}
+	el(s, "h3", "Every usable named model");
+	t = table(s, "sort", mheads, mh, 7);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->nnamed; i++) {
+		const kv_named *nm = &a->named[i];
+		const cpudb_model *cm = nm->info;
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		elc(tr, "td", "mono wrap", nm->model);
+		el(tr, "td", cm ? cm->vendor : "unknown");
+		if (cm != NULL)
+			el_own(tr, "td", "num", xasprintf("v%d", cm->level));
+		else
+			elc(tr, "td", "num", SYM_NONE);
+		el(tr, "td", cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
+		el(tr, "td", cm ? cm->avx512f ? "yes" : "no" : SYM_NONE);
+		num_cell(tr, nm->nnodes);
+		el_own(tr, "td", "wrap", node_list(a, nm->nodes, nm->nnodes,
+		    MAX_NAMES));
+	}
+}
+
+static void
+sec_tradeoff(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(main, 4), t, tb;
+	static const char *const heads[] = { "Scope", "Tier", "Nodes",
+	    "Models reaching them", "Nodes left out" };
+	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
+
+	el_own(s, "p", "answer", prose_tradeoff(a));
+	el(s, "p", "Read down a scope: the more the guest CPU offers, the "
+	    "fewer nodes can run it. Each row names the models of that tier "
+	    "usable on the most nodes of the scope, and the nodes none of them "
+	    "runs on.");
+	vendor_note(h, s);
+	figure(h, s, fig_tradeoff(a, h->t));
+	t = table(s, NULL, heads, hc, 5);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->ntradeoff; i++) {
+		const kv_tradeoff *tr = &a->tradeoff[i];
+		xmlNodePtr row = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		el(row, "td", a->scopes[tr->scope].name);
+		elc(row, "td", "nowrap", tr->tier);
+		el_own(row, "td", "num", xasprintf("%zu of %zu", tr->nodes,
+		    tr->of));
+		el_own(row, "td", "wrap mono", tr->nmodels ?
+		    str_list(tr->models, tr->nmodels, tr->nmodels) :
+		    xstrdup("none"));
+		el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
+		    tr->excluded, tr->nexcluded, MAX_NAMES) :
+		    xstrdup(SYM_NONE));
+	}
+}
+
+static void
+issues(xmlNodePtr ul, const kv_issue *is, size_t n, bool blocker)
+{
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
+
+		elc(li, "span", blocker ? "tone-fail" : "tone-warn",
+		    blocker ? SYM_FAIL " " : SYM_WARN " ");
+		glossary_link(li, is[i].rule->code);
+		txt(li, " ");
+		elc(li, "span", "msg wrap", is[i].message);
+	}
+}
+
+static void
+vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	enum kv_tone tone = verdict_tone(r->verdict);
+	xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td, ul;
+
+	attr(tr, "data-tone", tone == TONE_OK ? "ok" : tone == TONE_NONE ?
+	    "none" : "fail");
+	elc(tr, "td", "name", v->fullname);
+	td = el(tr, "td", NULL);
+	badge(td, tone, verdict_symbol(r->verdict),
+	    kv_verdict_names[r->verdict]);
+	if (r->mismatch) {
+		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		elc(td, "span", "tone-warn", SYM_WARN " claims "
+		    "LiveMigratable=True");
+	}
+	td = elc(tr, "td", "nowrap", r->mode);
+	if (strcmp(r->mode, "named") == 0) {
+		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		elc(td, "span", "mono", r->model);
+	}
+	td = el(tr, "td", NULL);
+	if (r->nblockers + r->nwarnings > 0) {
+		ul = xmlNewChild(td, NULL, BAD_CAST "ul", NULL);
+		attr(ul, "class", "issues");
+		issues(ul, r->blockers, r->nblockers, true);
+		issues(ul, r->warnings, r->nwarnings, false);
+	} else
+		txt(td, SYM_NONE);
+	el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
+	el_own(tr, "td", NULL, vmi_outcome(r));
+	elc(tr, "td", strcmp(r->on_drain, "migrate") == 0 ? "tone-ok" :
+	    strcmp(r->on_drain, "block") == 0 ? "tone-fail" :
+	    strcmp(r->on_drain, "shutdown") == 0 ? "tone-warn" : "tone-none",
+	    drain_word(r->on_drain));
+}
+
+static void
+sec_vmis(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	const kv_model *m = a->m;
+	xmlNodePtr s = numbered(main, 5), t, tb = NULL;
+	static const char *const heads[] = { "VMI", "Verdict", "CPU",
+	    "Blockers and warnings", "Targets", "Outcome", "On drain" };
+	size_t *order = vmis_by_node(a);
+	const char *cur = NULL;
+	bool first = true;
+
+	el_own(s, "p", "answer", prose_vmis(a));
+	el(s, "p", "Grouped by the node each VMI runs on. Targets are the "
+	    "nodes that satisfy every placement constraint; the outcome is "
+	    "what a migration attempt would end in.");
+	if (a->nvmis == 0) {
+		el(s, "p", "The snapshot has no VMIs.");
+		free(order);
+		return;
+	}
+	t = table(s, NULL, heads, NULL, 7);
+	attr(t, "id", "vmi-table");
+	for (size_t k = 0; k < a->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[order[k]];
+		const char *node = r->vmi->node;
+
+		if (first || node != cur) {
+			const kv_node *n = node ? kv_model_node(m, node) : NULL;
+			xmlNodePtr tr, th;
+			size_t cnt = 0;
+
+			for (size_t j = k; j < a->nvmis &&
+			    a->vmis[order[j]].vmi->node == node; j++)
+				cnt++;
+			tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+			tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+			attr(tr, "class", "group");
+			th = el(tr, "th", node ? node : "not scheduled on a node");
+			attr(th, "colspan", "7");
+			attr(th, "scope", "rowgroup");
+			if (n != NULL) {
+				char *id = xasprintf("node-%zu",
+				    (size_t)(n - m->nodes));
+
+				attr(th, "id", id);
+				free(id);
+				el_own(th, "span", "meta", xasprintf(
+				    " \u00b7 class %s \u00b7 %zu %s",
+				    node_class(a, (size_t)(n - m->nodes)), cnt,
+				    cnt == 1 ? "VMI" : "VMIs"));
+			} else if (node != NULL)
+				el(th, "span", " \u00b7 node not in the "
+				    "snapshot");
+			cur = node;
+			first = false;
+		}
+		vmi_row(h, tb, r);
+	}
+	free(order);
+}
+
+static void
+sec_drain(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(main, 6), t, tb;
+	static const char *const heads[] = { "Node", "VMIs", "Migrate",
+	    "Block", "Stop", "External", "Memory to move", "Estimate",
+	    "Blocking VMIs" };
+	static const char *const hc[] = { NULL, "num", "num", "num", "num",
+	    "num", "num", "num", NULL };
+
+	el_own(s, "p", "answer", prose_drain(a));
+	el_own(s, "p", "note", prose_drain_assumption(a));
+	if (a->ndrain == 0)
+		return;
+	figure(h, s, fig_drain(a, h->t));
+	t = table(s, "sort", heads, hc, 9);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->ndrain; i++) {
+		const kv_drain *d = &a->drain[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
+		char *id = xasprintf("#node-%zu", d->node), *v;
+
+		td = el(tr, "td", NULL);
+		attr(elc(td, "a", "wrap", a->m->nodes[d->node].name), "href",
+		    id);
+		free(id);
+		num_cell(tr, d->vmis);
+		num_cell(tr, d->migrate);
+		td = num_cell(tr, d->block);
+		if (d->block)
+			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-fail");
+		td = num_cell(tr, d->shutdown);
+		if (d->shutdown)
+			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-warn");
+		num_cell(tr, d->external);
+		td = el_own(tr, "td", "num", fmt_bytes(d->memory));
+		v = xasprintf("%lld", (long long)d->memory);
+		attr(td, "data-sort", v);
+		free(v);
+		td = el_own(tr, "td", "num", fmt_duration(d->seconds));
+		v = xasprintf("%lld", (long long)d->seconds);
+		attr(td, "data-sort", v);
+		free(v);
+		if (d->nblocking)
+			el_own(tr, "td", "wrap tone-fail", str_list(d->blocking,
+			    d->nblocking, MAX_NAMES));
+		else
+			el(tr, "td", SYM_NONE);
+	}
+}
+
+static void
+sec_glossary(hdoc *h, xmlNodePtr main)
+{
+	xmlNodePtr s = numbered(main, 7), t, tb;
+	static const char *const vheads[] = { "Verdict", "Meaning" };
+	static const char *const heads[] = { "Code", "Kind", "Title",
+	    "Remediation" };
+
+	(void)h;
+	el(s, "p", "Every verdict and every code the analysis can report, "
+	    "with what to do about it. The same codes appear in "
+	    "findings.json.");
+	t = table(s, NULL, vheads, NULL, 2);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (int v = 0; v < V_COUNT; v++) {
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		badge(el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
+		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
+		el(tr, "td", verdict_meaning((enum kv_verdict)v));
+	}
+	t = table(s, NULL, heads, NULL, 4);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < kv_nrules; i++) {
+		const kv_rule *r = &kv_rules[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
+		char *id = xasprintf("code-%s", r->code);
+
+		td = elc(tr, "td", "mono", r->code);
+		attr(td, "id", id);
+		free(id);
+		if (r->severity == SEV_BLOCKER)
+			elc(tr, "td", "tone-fail", SYM_FAIL " blocker");
+		else
+			elc(tr, "td", "tone-warn", SYM_WARN " warning");
+		el(tr, "td", r->title);
+		el(tr, "td", r->remediation);
+	}
+}
+
+static void
+footer(hdoc *h, xmlNodePtr body)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	xmlNodePtr f = xmlNewChild(body, NULL, BAD_CAST "footer", NULL);
+
+	el_own(f, "p", NULL, xasprintf("Generated by kvscope %s from the "
+	    "snapshot of %s taken %s. findings.json, written with this report, "
+	    "holds the same conclusions in machine-readable form.",
+	    KV_VERSION, mf->context ? mf->context : "(unnamed)",
+	    mf->created_at ? mf->created_at : "(unknown)"));
+}
+
+int
+kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	hdoc h = { .a = a };
+	xmlNodePtr html, body, main;
+	xmlOutputBufferPtr out;
+	int rc = KV_ERR;
+
+	(void)arg;
+	h.doc = htmlNewDocNoDtD(NULL, NULL);
+	h.t = text_new();
+	mview_init(&h.mv, a);
+	xmlCreateIntSubset(h.doc, BAD_CAST "html", NULL, NULL);
+	html = xmlNewDocNode(h.doc, NULL, BAD_CAST "html", NULL);
+	xmlDocSetRootElement(h.doc, html);
+	attr(html, "lang", "en");
+	head(&h, html);
+	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
+	masthead(&h, body);
+	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);
+	sec_summary(&h, main);
+	sec_cluster(&h, main);
+	sec_classes(&h, main);
+	sec_models(&h, main);
+	sec_tradeoff(&h, main);
+	sec_vmis(&h, main);
+	sec_drain(&h, main);
+	sec_glossary(&h, main);
+	footer(&h, body);
+	/* raw-text element: only the compiled-in script goes here */
+	el(body, "script", kv_report_js);
+	/* UTF-8 written as is (the meta charset says so), not as entities */
+	out = xmlOutputBufferCreateFile(f, xmlFindCharEncodingHandler("UTF-8"));
+	htmlDocContentDumpFormatOutput(out, h.doc, "UTF-8", 1);
+	if (xmlOutputBufferClose(out) < 0)
+		kv_seterr(err, "report.html: write error");
+	else
+		rc = KV_OK;
+	xmlFreeDoc(h.doc);
+	text_free(h.t);
+	return rc;
+}
