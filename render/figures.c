@@ -190,7 +190,8 @@ fig_verdicts(const kv_analysis *a, kv_text *t)
 		else
 			free(tip);
 		text(f, PAD + label_w + (w < 1.5 ? 1.5 : w) + 4, y + 12, n,
-		    FONT_BOLD, BODY_SIZE, ANCHOR_START, tone_ink(tone), NULL);
+		    FONT_BOLD, BODY_SIZE, ANCHOR_START, s->verdicts[v] ?
+		    tone_ink(tone) : COL_MUTED, NULL);
 		free(n);
 		y += ROW_H;
 	}
@@ -515,14 +516,14 @@ kv_fig *
 fig_drain(const kv_analysis *a, kv_text *t)
 {
 	static const swatch sw[] = {
-		{ COL_OK_BG, COL_OK, NULL, "migrates" },
-		{ COL_FAIL_BG, COL_FAIL, NULL, "blocks the drain" },
-		{ COL_WARN_BG, COL_WARN, NULL, "VM stops" },
+		{ COL_OK_BG, COL_OK, NULL, "migrating" },
+		{ COL_FAIL_BG, COL_FAIL, NULL, "blocking the drain" },
+		{ COL_WARN_BG, COL_WARN, NULL, "stopped" },
 		{ COL_SHADE, COL_MUTED, NULL, "external" },
 	};
 	size_t n = a->ndrain < KV_DRAIN_FIG_MAX ? a->ndrain : KV_DRAIN_FIG_MAX;
 	size_t *order = xcalloc(a->ndrain + 1, sizeof(size_t)), maxv = 1;
-	double label_w = 150, bar_w = 200, y;
+	double label_w = 40, bar_w = 180, y;
 	kv_fig *f = fig_new("drain", "What a drain of each node does with its "
 	    "VMIs", "One bar per node: its VMIs by what a drain does with "
 	    "them, and the estimated time to move those that migrate.");
@@ -533,6 +534,13 @@ fig_drain(const kv_analysis *a, kv_text *t)
 			maxv = a->drain[i].vmis;
 	}
 	qsort_r(order, a->ndrain, sizeof(size_t), drain_rank, (void *)a);
+	for (size_t k = 0; k < n; k++) {
+		double w = width_of(t, a->m->nodes[a->drain[order[k]].node].name,
+		    FONT_REGULAR, BODY_SIZE) + 12;
+
+		if (w > label_w)
+			label_w = w > 150 ? 150 : w;
+	}
 	text(f, PAD, PAD + 10, f->title, FONT_BOLD, TITLE_SIZE, ANCHOR_START,
 	    COL_INK, NULL);
 	y = PAD + 16;
@@ -576,7 +584,7 @@ fig_drain(const kv_analysis *a, kv_text *t)
 		}
 		text_max(f, t, PAD + label_w + bar_w + 6, y + 11, what,
 		    FONT_REGULAR, SMALL_SIZE, ANCHOR_START, d->block ?
-		    COL_FAIL : COL_INK, 200, NULL);
+		    COL_FAIL : COL_INK, 190, NULL);
 		free(dur);
 		free(what);
 		free(tip);
@@ -590,7 +598,7 @@ fig_drain(const kv_analysis *a, kv_text *t)
 	}
 	y += 14;
 	legend(f, t, PAD, y, sw, sizeof(sw) / sizeof(sw[0]));
-	f->w = PAD * 2 + label_w + bar_w + 206;
+	f->w = PAD * 2 + label_w + bar_w + 196;
 	f->h = y + PAD + 4;
 	free(order);
 	return f;

@@ -665,7 +665,7 @@ drain_word(const char *on_drain)
 	if (strcmp(on_drain, "migrate") == 0)
 		return "migrates";
 	if (strcmp(on_drain, "block") == 0)
-		return "blocks the drain";
+		return "waits forever";
 	if (strcmp(on_drain, "shutdown") == 0)
 		return "VM stops";
 	if (strcmp(on_drain, "external") == 0)

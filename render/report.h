@@ -53,6 +53,9 @@ void text_free(kv_text *t);
  * wrap_w > 0 wraps at that width (words, then characters). */
 PangoLayout *text_layout(kv_text *t, const char *s, enum kv_font font,
     double size, double wrap_w);
+/* Breaking a long word inserts no hyphen (also after
+ * pango_layout_set_attributes, which replaces the list). */
+void text_no_hyphens(PangoLayout *l);
 /* Width and height in points of s on one line. */
 void text_size(kv_text *t, const char *s, enum kv_font font, double size,
     double *w, double *h);

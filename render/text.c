@@ -81,7 +81,22 @@ text_layout(kv_text *t, const char *s, enum kv_font font, double size,
 	PangoLayout *l = pango_layout_new(t->ctx);
 
 	setup(t, l, s, font, size, wrap_w);
+	text_no_hyphens(l);
 	return l;
+}
+
+void
+text_no_hyphens(PangoLayout *l)
+{
+	PangoAttrList *al = pango_layout_get_attributes(l);
+
+	if (al == NULL) {
+		al = pango_attr_list_new();
+		pango_layout_set_attributes(l, al);
+		pango_attr_list_unref(al);
+	}
+	/* a name broken across lines must not gain a hyphen it lacks */
+	pango_attr_list_insert(al, pango_attr_insert_hyphens_new(FALSE));
 }
 
 void
