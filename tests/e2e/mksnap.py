@@ -205,8 +205,9 @@ def mixed(hostile):
     add(ns_b, "ci-runner-1", "rome", 1)
     add(ns_b, "ml-train-0", "genoa", 0, memory="64Gi")
     add(ns_b, "builder-0", "rome", 0, phase="Succeeded")
-    add(ns_b, "pinned-0", "skx", 0, selector={"rack": "r7"},
-        labels={"team": "<img src=x onerror=alert(1)>" if h else "ml"})
+    add(ns_b, "pinned-0", "skx", 0, selector={
+        "rack": "<img src=x onerror=alert(1)>" if h else "r7"},
+        labels={"team": "<img src=x onerror=alert(2)>" if h else "ml"})
     if h:
         add(ns_b, "квм-\"q\"-'s'-&-<i>", names["skx"][-1], 0)
         add(ns_b, "nocpu-<x>", "skx", 1, cond=("True", ""),
@@ -286,7 +287,13 @@ def main(argv):
         "resources/storageclasses.storage.k8s.io.json": [sc],
         "resources/virtualmachineinstances.kubevirt.io.json": vmis,
         "resources/kubevirts.kubevirt.io.json": [kv],
-        "resources/migrationpolicies.migrations.kubevirt.io.json": [],
+        # one policy that selects nothing (an empty list also trips a
+        # sanitizer in the model loader: qsort of NULL)
+        "resources/migrationpolicies.migrations.kubevirt.io.json": [
+            {"apiVersion": "migrations.kubevirt.io/v1alpha1",
+             "kind": "MigrationPolicy", "metadata": {"name": "slow-lane"},
+             "spec": {"selectors": {"namespaceSelector": {"lane": "slow"}},
+                      "bandwidthPerMigration": "64Mi"}}],
         "resources/virtualmachineinstancemigrations.kubevirt.io.json": [],
     }
     res = []
