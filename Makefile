@@ -122,8 +122,12 @@ unit: $(TEST_BIN)
 
 report: ensure-deps
 	@$(MAKE) --no-print-directory kvscope
+	@test -e $(SAMPLE) || { echo "make report: no snapshot at $(SAMPLE)" \
+	    "(give one with SAMPLE=path)" >&2; exit 2; }
 	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output out
-	@echo "report written to out/ (open out/report.html)"
+	@echo "report of $(SAMPLE) written to:"; \
+	for f in out/report.html out/report.pdf out/findings.json out/*.svg; do \
+		echo "  $$f"; done
 
 # Regenerate the built-in CPU-model table from the shared libvirt cpu_map,
 # cross-checked against the two expanded JSON files (build-time inputs only).
