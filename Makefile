@@ -46,12 +46,12 @@ TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
 HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
-        unit e2e cpudb fuzz
+        unit e2e cpudb fuzz golden
 
 all: kvscope
 
 kvscope: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(KV_LIBS)
+	@echo "  LD      $@"; $(CC) $(CFLAGS) -o $@ $(OBJ) $(KV_LIBS)
 
 $(BUILD)/rel/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -59,14 +59,14 @@ $(BUILD)/rel/%.o: %.c $(HEADERS)
 
 $(BUILD)/asan/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) -c -o $@ $<
+	@echo "  CC      $< (asan)"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) -c -o $@ $<
 
 $(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
-	$(CC) $(SAN) -o $@ $^ $(KV_LIBS)
+	@echo "  LD      $@"; $(CC) $(SAN) -o $@ $^ $(KV_LIBS)
 
 $(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/kvtest.h $(ASAN_LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
+	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
 # Each template becomes a NUL-terminated char array named after its file
@@ -117,6 +117,14 @@ check-run: $(ASAN_BIN) $(TEST_BIN) kvscope
 
 unit: $(TEST_BIN)
 	@for t in $(TEST_BIN); do $$t || exit 1; done
+
+# Rewrite the golden findings from the current build; review the diff.
+golden: kvscope
+	@for s in samples/*/; do n=$$(basename $$s); \
+	    [ -f $$s/manifest.json ] || continue; \
+	    ./kvscope report $$s --format json --output build/golden-$$n && \
+	    cp build/golden-$$n/findings.json tests/golden/$$n.findings.json && \
+	    echo "tests/golden/$$n.findings.json"; done
 
 # --- products ---------------------------------------------------------------
 

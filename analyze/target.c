@@ -97,7 +97,7 @@ kv_place_build(kv_analysis *a)
 		    a->nodes[n - m->nodes].free_memory >= 0)
 			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
 	}
-	qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
 	return p;
 }
 
@@ -276,7 +276,10 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 		if (v->evmcs)
 			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
 	}
-	if (strcmp(r->mode, "named") == 0)
+	/* the DVP fork gives generic models no model label (patch 030) */
+	if (strcmp(r->mode, "named") == 0 && !(cfg->deckhouse &&
+	    (strcmp(r->model, "qemu64") == 0 ||
+	    strcmp(r->model, "kvm64") == 0)))
 		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
 	if (v->machine_status != NULL && *v->machine_status)
 		sel_setf(s, "true", "machine-type.%s/%s", dom,
@@ -320,6 +323,14 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 	char *hm = xasprintf("host-model-cpu.%s/", dom);
 	char *req = xasprintf("host-model-required-features.%s/", dom);
 
+	/* The quirk of §2.3 step 4: the template already carries the VMI's
+	 * own required features, so a host-model VMI that declares any
+	 * counts as "migrated before" and nothing is derived.  Without the
+	 * source pod in the snapshot, the rendered template stands in. */
+	if (pod == NULL)
+		for (size_t i = 0; i < s->n; i++)
+			if (kv_startswith(s->v[i].key, feat))
+				ti->host_model_copied = true;
 	if (pod != NULL)
 		for (size_t i = 0; i < pod->node_selector.n; i++) {
 			const kv_label *l = &pod->node_selector.v[i];
@@ -369,14 +380,15 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	render_template(a, r, &s);
 	if (strcmp(r->mode, "host-model") == 0)
 		render_host_model(a, src, r->source_pod, &s, ti);
-	if (src != NULL && !sel_has_prefix(&s, vendor))
+	/* the vendor rule came with KubeVirt v1.8; DVP's fork is v1.6 */
+	if (src != NULL && !a->cfg.deckhouse && !sel_has_prefix(&s, vendor))
 		for (size_t i = 0; i < src->labels.n; i++)
 			if (kv_startswith(src->labels.v[i].key, vendor)) {
 				if (ti->nvendors++ == 0)
 					sel_set(&s, src->labels.v[i].key,
 					    "true");
 			}
-	qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
 	r->selectors.v = s.v;
 	r->selectors.n = s.n;
 

@@ -43,16 +43,15 @@ static void
 model_row(const kv_named *nm)
 {
 	const cpudb_model *cm = nm->info;
+	size_t len = strlen(nm->model);
 
-	printf("  %-32s ", "");
-	printf("\r  ");
+	printf("  ");
 	kv_term_puts(stdout, nm->model);
-	printf("%*s", (int)(strlen(nm->model) < 32 ? 32 - strlen(nm->model) :
-	    1), "");
+	printf("%*s", len < 33 ? (int)(33 - len) : 1, "");
 	if (cm == NULL)
-		printf(" %-5s %-4s %-7s %s\n", "?", "?", "?", "(unknown model)");
+		printf("%-5s %-4s %-7s %s\n", "?", "?", "?", "(unknown model)");
 	else
-		printf(" v%-4d %-4s %-7s %s\n", cm->level,
+		printf("v%-4d %-4s %-7s %s\n", cm->level,
 		    cm->avx2 ? "yes" : "no", cm->avx512f ? "yes" : "no",
 		    cm->vendor ? cm->vendor : "-");
 }
@@ -157,7 +156,7 @@ cmd_models(const kv_cmd *cmd, int argc, char **argv)
 		for (size_t j = 0; j < a->named[i].nnodes; j++)
 			rk[i].on += kv_bits_test(&chosen, a->named[i].nodes[j]);
 	}
-	qsort(rk, a->nnamed, sizeof(ranked), rank_cmp);
+	kv_qsort(rk, a->nnamed, sizeof(ranked), rank_cmp);
 	printf("%zu node%s:", nchosen, nchosen == 1 ? "" : "s");
 	KV_BITS_FOREACH(&chosen, n) {
 		printf(" ");

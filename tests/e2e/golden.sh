@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Golden findings: for every sample under samples/ with a golden file
+# tests/golden/<sample>.findings.json, `kvscope report --format json` must
+# reproduce it byte for byte, from the directory and from a .tar.gz of it,
+# twice in a row (determinism).  Regenerate after an intended change with
+# `make golden` and review the diff.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+for golden in tests/golden/*.findings.json; do
+	[ -e "$golden" ] || continue
+	name=$(basename "$golden" .findings.json)
+	sample=samples/$name
+	if [ ! -d "$sample" ]; then
+		echo "FAIL $name: no sample $sample"; fail=$((fail + 1)); continue
+	fi
+	tar -C samples -czf "$tmp/$name.tar.gz" "$name"
+	ok=1
+	for src in "$sample" "$tmp/$name.tar.gz" "$sample"; do
+		out=$tmp/out-$name-$RANDOM
+		if ! "$KVSCOPE" report "$src" --format json --output "$out" \
+		    2>"$tmp/err"; then
+			echo "FAIL $name ($src): exit $?"; cat "$tmp/err"; ok=0
+			break
+		fi
+		if ! cmp -s "$out/findings.json" "$golden"; then
+			echo "FAIL $name ($src): findings differ from $golden"
+			diff <(tr ',' '\n' <"$golden") \
+			    <(tr ',' '\n' <"$out/findings.json") | head -20
+			ok=0
+			break
+		fi
+	done
+	if [ $ok = 1 ]; then
+		echo "PASS $name"; pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
