@@ -17,7 +17,10 @@
 
 #include <pango/pangocairo.h>
 
+#include "render.h"
 #include "report.h"
+
+#define W(w) kv_word(a, KV_WORD_##w)
 
 #define PAD		6.0
 #define TITLE_SIZE	9.5
@@ -27,14 +30,15 @@
 
 /* --- the shape list --------------------------------------------------- */
 
+/* title and desc are taken over */
 static kv_fig *
-fig_new(const char *name, const char *title, const char *desc)
+fig_new(const char *name, char *title, char *desc)
 {
 	kv_fig *f = xcalloc(1, sizeof(*f));
 
 	f->name = xstrdup(name);
-	f->title = xstrdup(title);
-	f->desc = xstrdup(desc);
+	f->title = title;
+	f->desc = desc;
 	return f;
 }
 
@@ -154,8 +158,9 @@ kv_fig *
 fig_verdicts(const kv_analysis *a, kv_text *t)
 {
 	const kv_summary *s = &a->summary;
-	kv_fig *f = fig_new("verdicts", "Live-migration verdicts of all VMIs",
-	    "One bar per verdict: how many VMIs get it.");
+	kv_fig *f = fig_new("verdicts", xasprintf("Live-migration verdicts of "
+	    "all %s", W(VMS)), xasprintf("One bar per verdict: how many %s "
+	    "get it.", W(VMS)));
 	double label_w = 0, bar_w = 300, y, max = 1;
 
 	for (int v = 0; v < V_COUNT; v++) {
@@ -175,8 +180,8 @@ fig_verdicts(const kv_analysis *a, kv_text *t)
 		enum kv_tone tone = verdict_tone((enum kv_verdict)v);
 		double w = bar_w * (double)s->verdicts[v] / max;
 		char *n = xasprintf("%zu", s->verdicts[v]);
-		char *tip = xasprintf("%s: %zu VMIs. %s", kv_verdict_names[v],
-		    s->verdicts[v], verdict_meaning((enum kv_verdict)v));
+		char *tip = xasprintf("%s: %zu %s. %s", kv_verdict_names[v],
+		    s->verdicts[v], W(VMS), verdict_meaning((enum kv_verdict)v));
 
 		text(f, PAD, y + 12, verdict_symbol((enum kv_verdict)v),
 		    FONT_BOLD, BODY_SIZE, ANCHOR_START, tone_ink(tone), NULL);
@@ -196,8 +201,9 @@ fig_verdicts(const kv_analysis *a, kv_text *t)
 		y += ROW_H;
 	}
 	if (s->mismatch > 0) {
-		char *m = xasprintf("%s %zu of the VMIs that would not migrate "
-		    "report LiveMigratable=True", SYM_WARN, s->mismatch);
+		char *m = xasprintf("%s %zu of the %s that would not migrate "
+		    "report %s=True", SYM_WARN, s->mismatch, W(VMS),
+		    W(CONDITION));
 
 		text(f, PAD, y + 12, m, FONT_REGULAR, SMALL_SIZE, ANCHOR_START,
 		    COL_WARN, NULL);
@@ -361,8 +367,6 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 	    v->aggregated ? " Classes beyond the first 199 are aggregated "
 	    "into one row and column." : "");
 	f = fig_new("hostmodel-matrix", title, desc);
-	free(title);
-	free(desc);
 	text(f, PAD, PAD + 10, f->title, FONT_BOLD, TITLE_SIZE, ANCHOR_START,
 	    COL_INK, NULL);
 	gx = PAD + lw;
@@ -427,10 +431,14 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 kv_fig *
 fig_tradeoff(const kv_analysis *a, kv_text *t)
 {
-	kv_fig *f = fig_new("tradeoff", "Capability against reach: nodes a "
-	    "VM can use per CPU tier", "For each scope and tier, the share "
-	    "of the scope's nodes that the best named model of that tier "
-	    "runs on, and that model.");
+	kv_fig *f = fig_new("tradeoff", xstrdup("Capability against reach: "
+	    "nodes a VM can use per CPU tier"), xstrdup("For each scope and "
+	    "tier, the share of the scope's nodes that the best named model "
+	    "of that tier runs on, and that model."));
+	/* under DVP no vendor selector keeps a VM within its vendor */
+	const char *all_can = a->cfg.deckhouse ? "start and move" : "start";
+	const char *vendor_can = a->cfg.deckhouse ? "stay within the vendor" :
+	    "move";
 	double label_w = 70, bar_w = 200, model_w = 190, y;
 
 	text(f, PAD, PAD + 10, f->title, FONT_BOLD, TITLE_SIZE, ANCHOR_START,
@@ -439,10 +447,11 @@ fig_tradeoff(const kv_analysis *a, kv_text *t)
 	for (size_t s = 0; s < a->nscopes; s++) {
 		const kv_scope *sc = &a->scopes[s];
 		char *head = strcmp(sc->name, "all") == 0 ?
-		    xasprintf("all KubeVirt nodes (%zu): where a VM can start",
-		    sc->nnodes) : xasprintf("%s (%zu nodes): where a VM can "
-		    "move", sc->name + (kv_startswith(sc->name, "vendor:") ?
-		    7 : 0), sc->nnodes);
+		    xasprintf("all virtualization nodes (%zu): where a VM can "
+		    "%s", sc->nnodes, all_can) : xasprintf("%s (%zu %s): "
+		    "where a VM can %s", sc->name + (kv_startswith(sc->name,
+		    "vendor:") ? 7 : 0), sc->nnodes, sc->nnodes == 1 ? "node" :
+		    "nodes", vendor_can);
 
 		y += 8;
 		text_max(f, t, PAD, y + 10, head, FONT_BOLD, BODY_SIZE,
@@ -524,9 +533,10 @@ fig_drain(const kv_analysis *a, kv_text *t)
 	size_t n = a->ndrain < KV_DRAIN_FIG_MAX ? a->ndrain : KV_DRAIN_FIG_MAX;
 	size_t *order = xcalloc(a->ndrain + 1, sizeof(size_t)), maxv = 1;
 	double label_w = 40, bar_w = 180, y;
-	kv_fig *f = fig_new("drain", "What a drain of each node does with its "
-	    "VMIs", "One bar per node: its VMIs by what a drain does with "
-	    "them, and the estimated time to move those that migrate.");
+	kv_fig *f = fig_new("drain", xasprintf("What a drain of each node does "
+	    "with its %s", W(VMS)), xasprintf("One bar per node: its %s by "
+	    "what a drain does with them, and the estimated time to move "
+	    "those that migrate.", W(VMS)));
 
 	for (size_t i = 0; i < a->ndrain; i++) {
 		order[i] = i;
@@ -546,8 +556,8 @@ fig_drain(const kv_analysis *a, kv_text *t)
 	y = PAD + 16;
 	if (n < a->ndrain) {
 		char *m = xasprintf("%zu of %zu nodes shown: those with the "
-		    "most blocking VMIs, then the longest drains.", n,
-		    a->ndrain);
+		    "most blocking %s, then the longest drains.", n,
+		    a->ndrain, W(VMS));
 
 		text(f, PAD, y + 10, m, FONT_REGULAR, SMALL_SIZE,
 		    ANCHOR_START, COL_MUTED, NULL);
@@ -592,8 +602,11 @@ fig_drain(const kv_analysis *a, kv_text *t)
 		y += ROW_H - 2;
 	}
 	if (n == 0) {
-		text(f, PAD, y + 10, "No node runs a VMI.", FONT_REGULAR,
-		    BODY_SIZE, ANCHOR_START, COL_MUTED, NULL);
+		char *none = xasprintf("No node runs a %s.", W(VM));
+
+		text(f, PAD, y + 10, none, FONT_REGULAR, BODY_SIZE,
+		    ANCHOR_START, COL_MUTED, NULL);
+		free(none);
 		y += ROW_H;
 	}
 	y += 14;

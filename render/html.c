@@ -24,6 +24,7 @@
 #include "report.h"
 
 #define MAX_NAMES	12	/* node names listed in a cell */
+#define W(w) kv_word(a, KV_WORD_##w)
 
 typedef struct hdoc {
 	const kv_analysis *a;
@@ -192,7 +193,8 @@ head(hdoc *h, xmlNodePtr html)
 	    "script-src %s; img-src 'none'; font-src 'none'; "
 	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
 	    js);
-	char *title = xasprintf("KubeVirt live-migration report: %s, %s",
+	char *rt = report_title(h->a);
+	char *title = xasprintf("%s: %s, %s", rt,
 	    mf->context ? mf->context : "cluster",
 	    mf->created_at ? mf->created_at : "unknown date");
 
@@ -214,22 +216,10 @@ head(hdoc *h, xmlNodePtr html)
 	free(js);
 	free(policy);
 	free(title);
+	free(rt);
 }
 
 /* --- sections ----------------------------------------------------------- */
-
-static const struct {
-	const char *id, *title;
-} sections[] = {
-	{ "summary", "Summary" },
-	{ "cluster", "Cluster and snapshot" },
-	{ "classes", "Host-model CPU classes" },
-	{ "models", "Named CPU models" },
-	{ "tradeoff", "AVX2 and AVX-512 trade-off" },
-	{ "vmis", "VMIs by node" },
-	{ "drain", "Drain plan" },
-	{ "glossary", "Glossary" },
-};
 
 static void
 masthead(hdoc *h, xmlNodePtr body)
@@ -240,7 +230,7 @@ masthead(hdoc *h, xmlNodePtr body)
 	char date[21];
 
 	attr(hd, "class", "masthead");
-	el(hd, "h1", "KubeVirt live-migration report");
+	el_own(hd, "h1", NULL, report_title(h->a));
 	report_isodate(report_date(h->a), date);
 	el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
 	    "%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
@@ -250,11 +240,11 @@ masthead(hdoc *h, xmlNodePtr body)
 	attr(nav, "aria-label", "Contents");
 	el(nav, "h2", "Contents");
 	ol = xmlNewChild(nav, NULL, BAD_CAST "ol", NULL);
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+	for (int i = 0; i < SEC_COUNT; i++) {
 		xmlNodePtr a = el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
 		    "a", NULL);
-		char *href = xasprintf("#%s", sections[i].id);
-		char *label = xasprintf("%zu  %s", i + 1, sections[i].title);
+		char *href = xasprintf("#%s", section_id(i));
+		char *label = section_title(h->a, i);
 
 		attr(a, "href", href);
 		txt(a, label);
@@ -264,10 +254,10 @@ masthead(hdoc *h, xmlNodePtr body)
 }
 
 static xmlNodePtr
-numbered(xmlNodePtr main, size_t i)
+numbered(hdoc *h, xmlNodePtr main, enum kv_section i)
 {
-	char *t = xasprintf("%zu  %s", i + 1, sections[i].title);
-	xmlNodePtr s = section(main, sections[i].id, t);
+	char *t = section_title(h->a, i);
+	xmlNodePtr s = section(main, section_id(i), t);
 
 	free(t);
 	return s;
@@ -277,8 +267,8 @@ static void
 sec_summary(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(main, 0), t, tb;
-	static const char *const heads[] = { "Verdict", "VMIs", "Meaning" };
+	xmlNodePtr s = numbered(h, main, SEC_SUMMARY), t, tb;
+	static const char *const heads[] = { "Verdict", "VMs", "Meaning" };
 	static const char *const hcls[] = { NULL, "num", NULL };
 
 	el_own(s, "p", "answer", prose_headline(a));
@@ -295,10 +285,11 @@ sec_summary(hdoc *h, xmlNodePtr main)
 		el(tr, "td", verdict_meaning((enum kv_verdict)v));
 	}
 	if (a->summary.mismatch > 0)
-		el_own(s, "p", "note", xasprintf("%s %zu of the VMIs that "
-		    "would not migrate carry LiveMigratable=True: KubeVirt "
-		    "accepts their migration, which then fails. The VMI "
-		    "table marks them.", SYM_WARN, a->summary.mismatch));
+		el_own(s, "p", "note", xasprintf("%s %zu of the %s that "
+		    "would not migrate carry %s=True: their migration is "
+		    "accepted, and then fails. The table of %s marks them.",
+		    SYM_WARN, a->summary.mismatch, W(VMS), W(CONDITION),
+		    W(VMS)));
 }
 
 static void
@@ -308,10 +299,10 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	const kv_model *m = a->m;
 	const snap_manifest *mf = &m->manifest;
 	const kv_config *c = &a->cfg;
-	xmlNodePtr s = numbered(main, 1), t, tb, ul;
+	xmlNodePtr s = numbered(h, main, SEC_CLUSTER), t, tb, ul;
 	char *tmp, *absent;
 	static const char *const nheads[] = { "Node", "Class", "Vendor",
-	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMIs" };
+	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs" };
 	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
 	    NULL, NULL, NULL, "num" };
 
@@ -324,7 +315,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	    "(unknown)");
 	fact(tb, "Kubernetes", mf->kubernetes_version ?
 	    mf->kubernetes_version : "(unknown)");
-	fact(tb, "KubeVirt", mf->kubevirt_version ? mf->kubevirt_version :
+	fact(tb, W(PRODUCT), mf->kubevirt_version ? mf->kubevirt_version :
 	    m->cluster.version ? m->cluster.version : "(unknown)");
 	fact(tb, "Flavor", m->flavor);
 	tmp = xasprintf("%s %s%s", mf->collector_name ? mf->collector_name :
@@ -398,7 +389,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 		el(tr, "td", ni->avx2 ? "yes" : "no");
 		el(tr, "td", ni->avx512f ? "yes" : "no");
 		if (!ni->kubevirt)
-			elc(tr, "td", "tone-none", "no KubeVirt");
+			elc(tr, "td", "tone-none", "no CPU labels");
 		else if (ni->schedulable)
 			elc(tr, "td", "tone-ok", SYM_OK " yes");
 		else
@@ -411,7 +402,7 @@ static void
 sec_classes(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(main, 2), t, tb;
+	xmlNodePtr s = numbered(h, main, SEC_CLASSES), t, tb;
 	static const char *const heads[] = { "Class", "Vendor", "Host model",
 	    "Level", "Required features", "Nodes" };
 	static const char *const hcls[] = { NULL, NULL, NULL, "num", NULL,
@@ -471,7 +462,7 @@ static void
 sec_models(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(main, 3), t, tb;
+	xmlNodePtr s = numbered(h, main, SEC_MODELS), t, tb;
 	static const char *const sheads[] = { "Scope", "Nodes",
 	    "Best common models", "All common models" };
 	static const char *const sh[] = { NULL, "num", NULL, NULL };
@@ -505,7 +496,7 @@ sec_models(hdoc *h, xmlNodePtr main)
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
 		elc(tr, "td", "mono wrap", nm->model);
-		el(tr, "td", cm ? cm->vendor : "unknown");
+		el(tr, "td", cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
 		if (cm != NULL)
 			el_own(tr, "td", "num", xasprintf("v%d", cm->level));
 		else
@@ -522,7 +513,7 @@ static void
 sec_tradeoff(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(main, 4), t, tb;
+	xmlNodePtr s = numbered(h, main, SEC_TRADEOFF), t, tb;
 	static const char *const heads[] = { "Scope", "Tier", "Nodes",
 	    "Models reaching them", "Nodes left out" };
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
@@ -582,13 +573,20 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 	    kv_verdict_names[r->verdict]);
 	if (r->mismatch) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		elc(td, "span", "tone-warn", SYM_WARN " claims "
-		    "LiveMigratable=True");
+		el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
+		    SYM_WARN, kv_word(h->a, KV_WORD_CONDITION)));
 	}
-	td = elc(tr, "td", "nowrap", r->mode);
+	td = elc(tr, "td", "name", r->mode);
 	if (strcmp(r->mode, "named") == 0) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
 		elc(td, "span", "mono", r->model);
+	}
+	if (r->dvp.cls != NULL) {
+		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		el_own(td, "span", "tone-none", xasprintf("class %s%s%s%s",
+		    r->dvp.cls->name, r->dvp.cpu_type ? " (" : "",
+		    r->dvp.cpu_type ? r->dvp.cpu_type : "",
+		    r->dvp.cpu_type ? ")" : ""));
 	}
 	td = el(tr, "td", NULL);
 	if (r->nblockers + r->nwarnings > 0) {
@@ -611,19 +609,20 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
 	const kv_model *m = a->m;
-	xmlNodePtr s = numbered(main, 5), t, tb = NULL;
-	static const char *const heads[] = { "VMI", "Verdict", "CPU",
+	xmlNodePtr s = numbered(h, main, SEC_VMS), t, tb = NULL;
+	const char *const heads[] = { W(VM), "Verdict", "CPU",
 	    "Blockers and warnings", "Targets", "Outcome", "On drain" };
 	size_t *order = vmis_by_node(a);
 	const char *cur = NULL;
 	bool first = true;
 
 	el_own(s, "p", "answer", prose_vmis(a));
-	el(s, "p", "Grouped by the node each VMI runs on. Targets are the "
-	    "nodes that satisfy every placement constraint; the outcome is "
-	    "what a migration attempt would end in.");
+	el(s, "p", "Grouped by the node each runs on. Targets are the nodes "
+	    "that satisfy every placement constraint; the outcome is what a "
+	    "migration attempt would end in.");
 	if (a->nvmis == 0) {
-		el(s, "p", "The snapshot has no VMIs.");
+		el_own(s, "p", NULL, xasprintf("The snapshot has no %s.",
+		    W(VMS)));
 		free(order);
 		return;
 	}
@@ -656,7 +655,7 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 				el_own(th, "span", "meta", xasprintf(
 				    " \u00b7 class %s \u00b7 %zu %s",
 				    node_class(a, (size_t)(n - m->nodes)), cnt,
-				    cnt == 1 ? "VMI" : "VMIs"));
+				    cnt == 1 ? W(VM) : W(VMS)));
 			} else if (node != NULL)
 				el(th, "span", " \u00b7 node not in the "
 				    "snapshot");
@@ -672,19 +671,23 @@ static void
 sec_drain(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(main, 6), t, tb;
-	static const char *const heads[] = { "Node", "VMIs", "Migrate",
+	xmlNodePtr s = numbered(h, main, SEC_DRAIN), t, tb;
+	char *blocking = xasprintf("Blocking %s", W(VMS));
+	const char *const heads[] = { "Node", "VMs", "Migrate",
 	    "Block", "Stop", "External", "Memory to move", "Estimate",
-	    "Blocking VMIs" };
+	    blocking };
 	static const char *const hc[] = { NULL, "num", "num", "num", "num",
 	    "num", "num", "num", NULL };
 
 	el_own(s, "p", "answer", prose_drain(a));
 	el_own(s, "p", "note", prose_drain_assumption(a));
-	if (a->ndrain == 0)
+	if (a->ndrain == 0) {
+		free(blocking);
 		return;
+	}
 	figure(h, s, fig_drain(a, h->t));
 	t = table(s, "sort", heads, hc, 9);
+	free(blocking);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ndrain; i++) {
 		const kv_drain *d = &a->drain[i];
@@ -723,14 +726,16 @@ sec_drain(hdoc *h, xmlNodePtr main)
 static void
 sec_glossary(hdoc *h, xmlNodePtr main)
 {
-	xmlNodePtr s = numbered(main, 7), t, tb;
+	xmlNodePtr s = numbered(h, main, SEC_GLOSSARY), t, tb;
 	static const char *const vheads[] = { "Verdict", "Meaning" };
-	static const char *const heads[] = { "Code", "Kind", "Title",
+	static const char *const heads[] = { "Code", "Kind", "VMs", "Title",
 	    "Remediation" };
+	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
+	size_t *count = code_counts(h->a);
 
-	(void)h;
 	el(s, "p", "Every verdict and every code the analysis can report, "
-	    "with what to do about it. The same codes appear in "
+	    "with what to do about it; the VMs column counts how often a code "
+	    "occurs in this snapshot. The same codes appear in "
 	    "findings.json.");
 	t = table(s, NULL, vheads, NULL, 2);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
@@ -741,23 +746,29 @@ sec_glossary(hdoc *h, xmlNodePtr main)
 		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
 		el(tr, "td", verdict_meaning((enum kv_verdict)v));
 	}
-	t = table(s, NULL, heads, NULL, 4);
+	t = table(s, "sort", heads, hc, 5);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < kv_nrules; i++) {
 		const kv_rule *r = &kv_rules[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
 		char *id = xasprintf("code-%s", r->code);
+		const char *title, *remedy;
 
 		td = elc(tr, "td", "mono", r->code);
 		attr(td, "id", id);
 		free(id);
 		if (r->severity == SEV_BLOCKER)
-			elc(tr, "td", "tone-fail", SYM_FAIL " blocker");
+			elc(tr, "td", "tone-fail nowrap", SYM_FAIL " blocker");
 		else
-			elc(tr, "td", "tone-warn", SYM_WARN " warning");
-		el(tr, "td", r->title);
-		el(tr, "td", r->remediation);
+			elc(tr, "td", "tone-warn nowrap", SYM_WARN " warning");
+		td = num_cell(tr, count[i]);
+		if (count[i] == 0)
+			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-none");
+		kv_rule_text(h->a, r, &title, &remedy);
+		el(tr, "td", title);
+		el(tr, "td", remedy);
 	}
+	free(count);
 }
 
 static void

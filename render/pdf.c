@@ -35,7 +35,11 @@
 #define BOTTOM		(PAGE_H - 62.0)	/* and ends here */
 #define CW		(PAGE_W - 2 * MX)
 
+#define W(w)		kv_word(a, KV_WORD_##w)
+
 #define BODY		9.0
+#define PDF_MODELS	12		/* models listed in a cell; the HTML
+					 * and findings.json list them all */
 #define SMALL		7.5
 #define CELL_PAD	3.0
 
@@ -58,6 +62,8 @@ typedef struct pdoc {
 	int outline;		/* current level-1 outline id */
 	kv_mview mv;
 	char date[21];
+	char *title;		/* report_title() */
+	char *sections[SEC_COUNT];	/* section_title() */
 	/* first pass results */
 	size_t ntoc, captoc, itoc;
 	tocent *toc;
@@ -125,7 +131,7 @@ page_furniture(pdoc *d)
 	if (d->cr == NULL)
 		return;
 	if (d->page > 1) {
-		left = xasprintf("KubeVirt live-migration report \u00b7 %s",
+		left = xasprintf("%s \u00b7 %s", d->title,
 		    mf->context ? mf->context : "(unnamed cluster)");
 		label(d, MX, 34, left, FONT_REGULAR, SMALL, COL_MUTED, false);
 		if (d->section != NULL)
@@ -780,7 +786,7 @@ title_page(pdoc *d)
 	page_furniture(d);
 	fill_rect(d, 0, 0, PAGE_W, 10, COL_ACCENT);
 	d->y = 110;
-	label(d, MX, d->y, "KubeVirt live-migration report", FONT_BOLD, 24,
+	label(d, MX, d->y, d->title, FONT_BOLD, d->a->cfg.deckhouse ? 17 : 24,
 	    COL_INK, false);
 	d->y += 38;
 	label(d, MX, d->y, mf->context ? mf->context : "(unnamed cluster)",
@@ -815,13 +821,14 @@ title_page(pdoc *d)
 	    mf->created_at : "(unknown)"));
 	facts_row(&t, "Kubernetes", xstrdup(mf->kubernetes_version ?
 	    mf->kubernetes_version : "(unknown)"));
-	facts_row(&t, "KubeVirt", xstrdup(mf->kubevirt_version ?
+	facts_row(&t, W(PRODUCT), xstrdup(mf->kubevirt_version ?
 	    mf->kubevirt_version : a->m->cluster.version ?
 	    a->m->cluster.version : "(unknown)"));
 	facts_row(&t, "Flavor", xstrdup(a->m->flavor));
-	facts_row(&t, "Nodes", xasprintf("%zu, %zu running KubeVirt, in %zu "
-	    "CPU classes", s->nodes, s->kubevirt_nodes, s->classes));
-	facts_row(&t, "VMIs", xasprintf("%zu, %zu running", s->vmis,
+	facts_row(&t, "Nodes", xasprintf("%zu, %zu of them virtualization "
+	    "nodes, in %zu CPU classes", s->nodes, s->kubevirt_nodes,
+	    s->classes));
+	facts_row(&t, W(VMS), xasprintf("%zu, %zu running", s->vmis,
 	    s->running));
 	facts_row(&t, "Collected by", xasprintf("%s %s%s", mf->collector_name ?
 	    mf->collector_name : "(unknown)", mf->collector_version ?
@@ -846,13 +853,13 @@ static void
 sec_summary(pdoc *d)
 {
 	const kv_analysis *a = d->a;
-	static const pcol cols[] = {
-		{ "Verdict", 0.16, false }, { "VMIs", 0.08, true },
+	const pcol cols[] = {
+		{ "Verdict", 0.16, false }, { "VMs", 0.08, true },
 		{ "Meaning", 0.76, false },
 	};
 	ptable t;
 
-	heading1(d, "1  Summary");
+	heading1(d, d->sections[SEC_SUMMARY]);
 	answer(d, prose_headline(a));
 	para_own(d, prose_verdicts(a), FONT_REGULAR, BODY, COL_INK);
 	d->y += 4;
@@ -871,10 +878,10 @@ sec_summary(pdoc *d)
 	}
 	tbl_emit(d, &t);
 	if (a->summary.mismatch > 0)
-		para_own(d, xasprintf("%s %zu of the VMIs that would not migrate "
-		    "carry LiveMigratable=True: KubeVirt accepts their "
-		    "migration, which then fails.", SYM_WARN,
-		    a->summary.mismatch), FONT_REGULAR, BODY, COL_WARN);
+		para_own(d, xasprintf("%s %zu of the %s that would not migrate "
+		    "carry %s=True: their migration is accepted, and then "
+		    "fails.", SYM_WARN, a->summary.mismatch, W(VMS),
+		    W(CONDITION)), FONT_REGULAR, BODY, COL_WARN);
 }
 
 static void
@@ -883,17 +890,17 @@ sec_cluster(pdoc *d)
 	const kv_analysis *a = d->a;
 	const kv_model *m = a->m;
 	const kv_config *c = &a->cfg;
-	static const pcol ncols[] = {
+	const pcol ncols[] = {
 		{ "Node", 0.22, false }, { "Class", 0.07, false },
-		{ "Vendor", 0.08, false }, { "Host model", 0.2, false },
+		{ "Vendor", 0.08, false }, { "Host model", 0.19, false },
 		{ "Level", 0.07, true }, { "AVX2", 0.07, false },
 		{ "AVX-512", 0.09, false }, { "Schedulable", 0.13, false },
-		{ "VMIs", 0.07, true },
+		{ "VMs", 0.08, true },
 	};
 	ptable t;
 	char *absent;
 
-	heading1(d, "2  Cluster and snapshot");
+	heading1(d, d->sections[SEC_CLUSTER]);
 	answer(d, prose_cluster(a));
 
 	heading2(d, "What the snapshot lacked");
@@ -951,7 +958,7 @@ sec_cluster(pdoc *d)
 		cellc(&row[5], ni->avx2 ? "yes" : "no");
 		cellc(&row[6], ni->avx512f ? "yes" : "no");
 		if (!ni->kubevirt)
-			cell(&row[7], xstrdup("no KubeVirt"), FONT_REGULAR,
+			cell(&row[7], xstrdup("no CPU labels"), FONT_REGULAR,
 			    COL_MUTED);
 		else if (ni->schedulable)
 			cell(&row[7], xstrdup(SYM_OK " yes"), FONT_BOLD,
@@ -970,13 +977,13 @@ sec_classes(pdoc *d)
 {
 	const kv_analysis *a = d->a;
 	static const pcol cols[] = {
-		{ "Class", 0.08, false }, { "Vendor", 0.08, false },
-		{ "Host model", 0.2, false }, { "Level", 0.07, true },
-		{ "Required features", 0.22, false }, { "Nodes", 0.35, false },
+		{ "Class", 0.07, false }, { "Vendor", 0.08, false },
+		{ "Host model", 0.18, false }, { "Level", 0.07, true },
+		{ "Required features", 0.38, false }, { "Nodes", 0.22, false },
 	};
 	ptable t;
 
-	heading1(d, "3  Host-model CPU classes");
+	heading1(d, d->sections[SEC_CLASSES]);
 	answer(d, prose_matrix(a));
 	para(d, "A host-model VM gets the CPU of the node it starts on; it can "
 	    "move only to nodes that offer that CPU model for migration, every "
@@ -1033,7 +1040,7 @@ sec_models(pdoc *d)
 	const char *rule = prose_vendor_rule(a);
 	ptable t;
 
-	heading1(d, "4  Named CPU models");
+	heading1(d, d->sections[SEC_MODELS]);
 	answer(d, prose_named(a));
 	if (rule != NULL)
 		boxed(d, rule);
@@ -1048,7 +1055,7 @@ sec_models(pdoc *d)
 		cell(&row[2], sc->nbest ? str_list(sc->best, sc->nbest,
 		    sc->nbest) : xstrdup("none"), FONT_MONO, COL_INK);
 		cell(&row[3], sc->ncommon ? str_list(sc->common, sc->ncommon,
-		    sc->ncommon) : xstrdup("none"), FONT_MONO, COL_INK);
+		    PDF_MODELS) : xstrdup("none"), FONT_MONO, COL_INK);
 	}
 	tbl_emit(d, &t);
 	heading2(d, "Every usable named model");
@@ -1059,7 +1066,7 @@ sec_models(pdoc *d)
 		pcell *row = tbl_row(&t);
 
 		cell(&row[0], xstrdup(nm->model), FONT_MONO, COL_INK);
-		cellc(&row[1], cm ? cm->vendor : "unknown");
+		cellc(&row[1], cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
 		cell(&row[2], cm ? xasprintf("v%d", cm->level) :
 		    xstrdup(SYM_NONE), FONT_REGULAR, COL_INK);
 		cellc(&row[3], cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
@@ -1084,7 +1091,7 @@ sec_tradeoff(pdoc *d)
 	const char *rule = prose_vendor_rule(a);
 	ptable t;
 
-	heading1(d, "5  AVX2 and AVX-512 trade-off");
+	heading1(d, d->sections[SEC_TRADEOFF]);
 	answer(d, prose_tradeoff(a));
 	para(d, "Read down a scope: the more the guest CPU offers, the fewer "
 	    "nodes can run it. Each row names the models of that tier usable "
@@ -1103,7 +1110,7 @@ sec_tradeoff(pdoc *d)
 		cell(&row[2], xasprintf("%zu of %zu", tr->nodes, tr->of),
 		    FONT_REGULAR, COL_INK);
 		cell(&row[3], tr->nmodels ? str_list(tr->models, tr->nmodels,
-		    tr->nmodels) : xstrdup("none"), FONT_MONO, COL_INK);
+		    PDF_MODELS) : xstrdup("none"), FONT_MONO, COL_INK);
 		cell(&row[4], tr->nexcluded ? node_list(a, tr->excluded,
 		    tr->nexcluded, 12) : xstrdup(SYM_NONE), FONT_REGULAR,
 		    COL_INK);
@@ -1160,22 +1167,21 @@ sec_vmis(pdoc *d)
 {
 	const kv_analysis *a = d->a;
 	const kv_model *m = a->m;
-	static const pcol cols[] = {
-		{ "VMI", 0.19, false }, { "Verdict", 0.13, false },
-		{ "CPU", 0.11, false }, { "Blockers and warnings", 0.28, false },
+	const pcol cols[] = {
+		{ W(VM), 0.18, false }, { "Verdict", 0.13, false },
+		{ "CPU", 0.13, false }, { "Blockers and warnings", 0.27, false },
 		{ "Targets", 0.15, false }, { "Outcome and drain", 0.14, false },
 	};
 	size_t *order = vmis_by_node(a);
 	const char *cur = NULL;
 	ptable t;
 
-	heading1(d, "6  VMIs by node");
+	heading1(d, d->sections[SEC_VMS]);
 	answer(d, prose_vmis(a));
-	para(d, "Grouped by the node each VMI runs on. Targets are the nodes "
+	para(d, "Grouped by the node each runs on. Targets are the nodes "
 	    "that satisfy every placement constraint; the outcome is what a "
-	    "migration attempt would end in, and the drain column what "
-	    "kubectl drain of the node does with the VMI.", FONT_REGULAR,
-	    BODY, COL_INK);
+	    "migration attempt would end in, and \"on drain\" what kubectl "
+	    "drain of the node does.", FONT_REGULAR, BODY, COL_INK);
 	tbl_init(&t, cols, 6);
 	for (size_t k = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
@@ -1193,13 +1199,13 @@ sec_vmis(pdoc *d)
 			cur = r->vmi->node;
 			if (cur == NULL)
 				tbl_group(&t, xasprintf("not scheduled on a node "
-				    "\u00b7 %zu %s", cnt, cnt == 1 ? "VMI" :
-				    "VMIs"));
+				    "\u00b7 %zu %s", cnt, cnt == 1 ? W(VM) :
+				    W(VMS)));
 			else
 				tbl_group(&t, xasprintf("%s \u00b7 class %s "
 				    "\u00b7 %zu %s", cur, n ? node_class(a,
 				    (size_t)(n - m->nodes)) : "?", cnt,
-				    cnt == 1 ? "VMI" : "VMIs"));
+				    cnt == 1 ? W(VM) : W(VMS)));
 		}
 		row = tbl_row(&t);
 		cellc(&row[0], r->vmi->fullname);
@@ -1208,9 +1214,11 @@ sec_vmis(pdoc *d)
 		    kv_verdict_names[r->verdict], SYM_WARN) : xasprintf("%s %s",
 		    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]),
 		    FONT_BOLD, tone_ink(tone));
-		cell(&row[2], strcmp(r->mode, "named") == 0 ?
-		    xasprintf("named\n%s", r->model) : xstrdup(r->mode),
-		    FONT_REGULAR, COL_INK);
+		cell(&row[2], xasprintf("%s%s%s%s%s", r->mode,
+		    strcmp(r->mode, "named") == 0 ? "\n" : "",
+		    strcmp(r->mode, "named") == 0 ? r->model : "",
+		    r->dvp.cls ? "\nclass " : "",
+		    r->dvp.cls ? r->dvp.cls->name : ""), FONT_REGULAR, COL_INK);
 		issues_cell(&row[3], r);
 		/* short cells: a long table of VMIs that migrate stays short */
 		cell(&row[4], r->ntargets > 3 ? xasprintf("%zu nodes",
@@ -1229,8 +1237,8 @@ sec_vmis(pdoc *d)
 	}
 	free(order);
 	if (a->nvmis == 0) {
-		para(d, "The snapshot has no VMIs.", FONT_REGULAR, BODY,
-		    COL_MUTED);
+		para_own(d, xasprintf("The snapshot has no %s.", W(VMS)),
+		    FONT_REGULAR, BODY, COL_MUTED);
 		tbl_free(&t);
 		return;
 	}
@@ -1241,20 +1249,23 @@ static void
 sec_drain(pdoc *d)
 {
 	const kv_analysis *a = d->a;
-	static const pcol cols[] = {
-		{ "Node", 0.19, false }, { "VMIs", 0.06, true },
+	char *blocking = xasprintf("Blocking %s", W(VMS));
+	const pcol cols[] = {
+		{ "Node", 0.19, false }, { "VMs", 0.06, true },
 		{ "Migrate", 0.09, true }, { "Block", 0.07, true },
 		{ "Stop", 0.06, true }, { "Ext.", 0.06, true },
 		{ "Memory", 0.1, true }, { "Estimate", 0.1, true },
-		{ "Blocking VMIs", 0.27, false },
+		{ blocking, 0.27, false },
 	};
 	ptable t;
 
-	heading1(d, "7  Drain plan");
+	heading1(d, d->sections[SEC_DRAIN]);
 	answer(d, prose_drain(a));
 	para_own(d, prose_drain_assumption(a), FONT_REGULAR, BODY, COL_MUTED);
-	if (a->ndrain == 0)
+	if (a->ndrain == 0) {
+		free(blocking);
 		return;
+	}
 	figure(d, fig_drain(a, d->t), true);
 	tbl_init(&t, cols, 9);
 	for (size_t i = 0; i < a->ndrain; i++) {
@@ -1281,6 +1292,7 @@ sec_drain(pdoc *d)
 		    dr->nblocking ? COL_FAIL : COL_INK);
 	}
 	tbl_emit(d, &t);
+	free(blocking);
 }
 
 static void
@@ -1290,14 +1302,17 @@ sec_glossary(pdoc *d)
 		{ "Verdict", 0.16, false }, { "Meaning", 0.84, false },
 	};
 	static const pcol cols[] = {
-		{ "Code", 0.25, false }, { "Kind", 0.1, false },
-		{ "Title", 0.22, false }, { "Remediation", 0.43, false },
+		{ "Code", 0.23, false }, { "Kind", 0.11, false },
+		{ "VMs", 0.06, true }, { "Title", 0.2, false },
+		{ "Remediation", 0.4, false },
 	};
+	size_t *count = code_counts(d->a);
 	ptable t;
 
-	heading1(d, "8  Glossary");
+	heading1(d, d->sections[SEC_GLOSSARY]);
 	para(d, "Every verdict and every code the analysis can report, with "
-	    "what to do about it. The same codes appear in findings.json.",
+	    "what to do about it; the VMs column counts how often a code "
+	    "occurs in this snapshot. The same codes appear in findings.json.",
 	    FONT_REGULAR, BODY, COL_INK);
 	tbl_init(&t, vcols, 2);
 	for (int v = 0; v < V_COUNT; v++) {
@@ -1309,19 +1324,24 @@ sec_glossary(pdoc *d)
 		cellc(&row[1], verdict_meaning((enum kv_verdict)v));
 	}
 	tbl_emit(d, &t);
-	tbl_init(&t, cols, 4);
+	tbl_init(&t, cols, 5);
 	for (size_t i = 0; i < kv_nrules; i++) {
 		const kv_rule *r = &kv_rules[i];
 		pcell *row = tbl_row(&t);
 		bool blk = r->severity == SEV_BLOCKER;
+		const char *title, *remedy;
 
 		cell(&row[0], xstrdup(r->code), FONT_MONO, COL_INK);
 		cell(&row[1], xstrdup(blk ? SYM_FAIL " blocker" :
 		    SYM_WARN " warning"), FONT_BOLD, blk ? COL_FAIL : COL_WARN);
-		cellc(&row[2], r->title);
-		cellc(&row[3], r->remediation);
+		cell(&row[2], xasprintf("%zu", count[i]), count[i] ? FONT_BOLD :
+		    FONT_REGULAR, count[i] ? COL_INK : COL_MUTED);
+		kv_rule_text(d->a, r, &title, &remedy);
+		cellc(&row[3], title);
+		cellc(&row[4], remedy);
 	}
 	tbl_emit(d, &t);
+	free(count);
 }
 
 static void
@@ -1357,6 +1377,9 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 
 	(void)arg;
 	d.t = text_new();
+	d.title = report_title(a);
+	for (int i = 0; i < SEC_COUNT; i++)
+		d.sections[i] = section_title(a, i);
 	mview_init(&d.mv, a);
 	report_isodate(report_date(a), d.date);
 
@@ -1373,7 +1396,7 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	d.surf = cairo_pdf_surface_create_for_stream(write_fn, f, PAGE_W,
 	    PAGE_H);
 	d.cr = cairo_create(d.surf);
-	title = xasprintf("KubeVirt live-migration report: %s",
+	title = xasprintf("%s: %s", d.title,
 	    mf->context ? mf->context : "cluster");
 	cairo_pdf_surface_set_metadata(d.surf, CAIRO_PDF_METADATA_TITLE,
 	    title);
@@ -1422,6 +1445,9 @@ out:
 		free(d.toc[i].title);
 	free(d.toc);
 	free(d.heights);
+	free(d.title);
+	for (int i = 0; i < SEC_COUNT; i++)
+		free(d.sections[i]);
 	text_free(d.t);
 	return rc;
 }

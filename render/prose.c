@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render.h"
 #include "report.h"
+
+#define W(w) kv_word(a, KV_WORD_##w)
 
 /* --- dates and numbers ------------------------------------------------ */
 
@@ -169,8 +172,8 @@ verdict_meaning(enum kv_verdict v)
 {
 	static const char *const m[V_COUNT] = {
 		"A target exists and nothing blocks: the VM migrates.",
-		"The VMI is not Running; nothing was judged.",
-		"KubeVirt refuses the migration at once.",
+		"Not Running; nothing was judged.",
+		"The migration is refused at once.",
 		"Accepted, but the target pod never schedules; the migration "
 		"fails after the unschedulable timeout (300 s by default).",
 		"The target pod schedules but never starts; the migration "
@@ -266,19 +269,19 @@ prose_headline(const kv_analysis *a)
 	size_t bad = not_migrating(s);
 
 	if (s->running == 0)
-		return xstrdup("No VMI is running: there is nothing to "
-		    "migrate.");
+		return xasprintf("No %s is running: there is nothing to "
+		    "migrate.", W(VM));
 	if (bad == 0)
 		return xasprintf("%s %zu running %s would migrate.",
 		    s->running == 1 ? "The" : "All", s->running,
-		    plural(s->running, "VMI", "VMIs"));
+		    plural(s->running, W(VM), W(VMS)));
 	if (s->mismatch == 0)
-		return xasprintf("%zu of %zu running VMIs would not migrate; "
-		    "none of them claims LiveMigratable=True.", bad,
-		    s->running);
-	return xasprintf("%zu of %zu running VMIs would not migrate; %zu of "
-	    "them %s LiveMigratable=True.", bad, s->running, s->mismatch,
-	    plural(s->mismatch, "reports", "report"));
+		return xasprintf("%zu of %zu running %s would not migrate; "
+		    "none of them claims %s=True.", bad, s->running, W(VMS),
+		    W(CONDITION));
+	return xasprintf("%zu of %zu running %s would not migrate; %zu of "
+	    "them %s %s=True.", bad, s->running, W(VMS), s->mismatch,
+	    plural(s->mismatch, "reports", "report"), W(CONDITION));
 }
 
 char *
@@ -292,7 +295,7 @@ prose_verdicts(const kv_analysis *a)
 			kv_buf_printf(&b, "%s%zu %s", b.len ? ", " : "",
 			    s->verdicts[v], kv_verdict_names[v]);
 	if (b.data == NULL)
-		kv_buf_printf(&b, "no VMIs");
+		kv_buf_printf(&b, "no %s", W(VMS));
 	return b.data;
 }
 
@@ -305,12 +308,12 @@ prose_cluster(const kv_analysis *a)
 	for (size_t i = 0; i < a->m->nnodes; i++)
 		if (a->nodes[i].kubevirt && a->nodes[i].schedulable)
 			sched++;
-	return xasprintf("%zu %s, %zu of them %s KubeVirt (%zu schedulable "
-	    "for VMs), in %zu CPU %s; %zu %s, %zu running.", s->nodes,
-	    plural(s->nodes, "node", "nodes"), s->kubevirt_nodes,
-	    plural(s->kubevirt_nodes, "runs", "run"), sched, s->classes,
+	return xasprintf("%zu %s, %zu of them virtualization %s (%zu "
+	    "schedulable for VMs), in %zu CPU %s; %zu %s, %zu running.",
+	    s->nodes, plural(s->nodes, "node", "nodes"), s->kubevirt_nodes,
+	    plural(s->kubevirt_nodes, "node", "nodes"), sched, s->classes,
 	    plural(s->classes, "class", "classes"), s->vmis,
-	    plural(s->vmis, "VMI", "VMIs"), s->running);
+	    plural(s->vmis, W(VM), W(VMS)), s->running);
 }
 
 char *
@@ -324,29 +327,37 @@ prose_lacked(const kv_analysis *a)
 	    "items"));
 }
 
+/* Resources of the other flavor are absent as a rule: not worth a line. */
+static bool
+other_flavor(const kv_analysis *a, const snap_resource *r)
+{
+	size_t n = strlen(r->group), k = strlen("deckhouse.io");
+	bool dh = n >= k && strcmp(r->group + n - k, "deckhouse.io") == 0;
+
+	return a->cfg.deckhouse ? strcmp(r->group, "kubevirt.io") == 0 : dh;
+}
+
 char *
 prose_absent(const kv_analysis *a)
 {
 	const snap_manifest *mf = &a->m->manifest;
 	kv_buf b = {0};
+	char *s;
 
 	for (size_t i = 0; i < mf->nresources; i++) {
 		const snap_resource *r = &mf->resources[i];
 
-		if (strcmp(r->status, "absent") != 0)
+		if (strcmp(r->status, "absent") != 0 || other_flavor(a, r))
 			continue;
 		kv_buf_printf(&b, "%s%s%s%s", b.len ? ", " : "", r->resource,
 		    *r->group ? "." : "", r->group);
 	}
 	if (b.data == NULL)
 		return NULL;
-	{
-		char *s = xasprintf("Not served by this cluster's API (normal "
-		    "when the add-on is not installed): %s.", b.data);
-
-		kv_buf_free(&b);
-		return s;
-	}
+	s = xasprintf("Not served by this cluster's API (normal when the "
+	    "add-on is not installed): %s.", b.data);
+	kv_buf_free(&b);
+	return s;
 }
 
 /* Can a host-model VM leave class c: another class takes it, or a second
@@ -371,8 +382,8 @@ prose_matrix(const kv_analysis *a)
 	char *s;
 
 	if (n == 0)
-		return xstrdup("No node carries KubeVirt CPU labels: there is "
-		    "no CPU class to compare.");
+		return xstrdup("No node carries the node labeller's CPU labels: "
+		    "there is no CPU class to compare.");
 	for (size_t c = 0; c < n; c++) {
 		if (class_can_leave(a, c))
 			leave++;
@@ -422,11 +433,12 @@ prose_named(const kv_analysis *a)
 	kv_buf b = {0};
 
 	if (a->nscopes == 0)
-		return xstrdup("No KubeVirt node offers a named CPU model.");
+		return xstrdup("No virtualization node offers a named CPU "
+		    "model.");
 	for (size_t i = 0; i < a->nscopes; i++) {
 		const kv_scope *s = &a->scopes[i];
 		const char *where = strcmp(s->name, "all") == 0 ?
-		    "every KubeVirt node" : s->name;
+		    "every virtualization node" : s->name;
 		int level;
 
 		if (kv_startswith(s->name, "vendor:"))
@@ -463,6 +475,12 @@ prose_vendor_rule(const kv_analysis *a)
 	}
 	if (!all || !vendor)
 		return NULL;
+	if (a->cfg.deckhouse)
+		return "DVP's KubeVirt (a fork of v1.6) gives a migration target "
+		    "no CPU-vendor selector: a VM of a Model, Discovery or "
+		    "Features class can move between Intel and AMD nodes that "
+		    "both offer its CPU, so the \"all\" scope holds for moves "
+		    "too; the vendor scopes show the choice within one vendor.";
 	return "Since KubeVirt v1.8 every migration target also needs the "
 	    "source node's vendor label, so VMs never move between Intel and "
 	    "AMD nodes, whatever their CPU model: the \"all\" scope says where "
@@ -495,13 +513,16 @@ prose_tradeoff(const kv_analysis *a)
 		const char *name = kv_startswith(s->name, "vendor:") ?
 		    s->name + strlen("vendor:") : "all nodes";
 
-		/* where VMs can move is the vendor scopes' answer */
-		if (vendors && strcmp(s->name, "all") == 0)
+		/* where VMs can move is the vendor scopes' answer, except
+		 * under DVP, which has no vendor selector */
+		if (vendors && !a->cfg.deckhouse &&
+		    strcmp(s->name, "all") == 0)
 			continue;
 		if (t2 == NULL || t4 == NULL)
 			continue;
-		kv_buf_printf(&b, "%s%s: AVX2 in the guest on %zu of %zu "
-		    "nodes", b.len ? " " : "", name, t2->nodes, t2->of);
+		kv_buf_printf(&b, "%s%s: AVX2 in the guest on %zu of %zu %s",
+		    b.len ? " " : "", name, t2->nodes, t2->of,
+		    plural(t2->of, "node", "nodes"));
 		if (t2->nmodels > 0)
 			kv_buf_printf(&b, " (%s)", t2->models[0]);
 		kv_buf_printf(&b, ", AVX-512 on %zu of %zu", t4->nodes,
@@ -525,9 +546,9 @@ prose_vmis(const kv_analysis *a)
 		if (a->vmis[i].nwarnings > 0 &&
 		    a->vmis[i].verdict != V_NOT_RUNNING)
 			warned++;
-	return xasprintf("%zu of %zu running VMIs would migrate and %zu "
+	return xasprintf("%zu of %zu running %s would migrate and %zu "
 	    "would not; %zu %s a warning.", s->verdicts[V_OK], s->running,
-	    bad, warned, plural(warned, "carries", "carry"));
+	    W(VMS), bad, warned, plural(warned, "carries", "carry"));
 }
 
 char *
@@ -539,7 +560,8 @@ prose_drain(const kv_analysis *a)
 	char *m, *w, *s;
 
 	if (a->ndrain == 0)
-		return xstrdup("No node runs a VMI: a drain moves nothing.");
+		return xasprintf("No node runs a %s: a drain moves nothing.",
+		    W(VM));
 	for (size_t i = 0; i < a->ndrain; i++) {
 		const kv_drain *d = &a->drain[i];
 
@@ -556,14 +578,14 @@ prose_drain(const kv_analysis *a)
 	}
 	m = fmt_bytes(mem);
 	w = fmt_duration(worst);
-	s = xasprintf("%zu of the %zu nodes that run VMIs would not finish a "
+	s = xasprintf("%zu of the %zu nodes that run %s would not finish a "
 	    "drain (%zu %s would block it); a drain would stop %zu %s and "
-	    "migrate %zu (%s in all%s%s%s%s).%s", blocknodes, a->ndrain, block,
-	    plural(block, "VMI", "VMIs"), shut, plural(shut, "VM", "VMs"), mig,
-	    m, wd ? ", the longest node " : "",
+	    "migrate %zu (%s in all%s%s%s%s).%s", blocknodes, a->ndrain,
+	    W(VMS), block, plural(block, W(VM), W(VMS)), shut,
+	    plural(shut, "VM", "VMs"), mig, m, wd ? ", the longest node " : "",
 	    wd ? a->m->nodes[wd->node].name : "", wd ? " about " : "",
-	    wd ? w : "", ext ? " Some VMIs leave their eviction to an "
-	    "external controller." : "");
+	    wd ? w : "", ext ? " Some leave their eviction to an external "
+	    "controller." : "");
 	free(m);
 	free(w);
 	return s;
@@ -575,20 +597,80 @@ prose_drain_assumption(const kv_analysis *a)
 	const kv_config *c = &a->cfg;
 	int64_t lanes = c->parallel_node < c->parallel_cluster ?
 	    c->parallel_node : c->parallel_cluster;
+	const char *sync = "";
 
+	/* the same lanes as drain.c's estimate */
+	if (c->sync_per_node > 0 && c->sync_per_node < lanes) {
+		lanes = c->sync_per_node;
+		sync = " (DVP syncs one migration at a time per source node)";
+	}
 	if (lanes < 1)
 		lanes = 1;
 	if (c->bandwidth_mibps > 0)
 		return xasprintf("Times assume each node is drained alone: up "
-		    "to %lld migrations at once, each limited to the "
-		    "configured %lld MiB/s, plus 10 s per VM to start its "
-		    "target pod.", (long long)lanes,
-		    (long long)c->bandwidth_mibps);
-	return xasprintf("Times assume each node is drained alone: up to "
-	    "%lld migrations at once sharing a 10 Gbit/s link (%lld MiB/s), "
-	    "because the cluster sets no bandwidth limit per migration, plus "
-	    "10 s per VM to start its target pod.", (long long)lanes,
+		    "to %lld %s at once%s, each limited to the configured %lld "
+		    "MiB/s, plus 10 s per VM to start its target pod.",
+		    (long long)lanes, plural((size_t)lanes, "migration",
+		    "migrations"), sync, (long long)c->bandwidth_mibps);
+	return xasprintf("Times assume each node is drained alone: up to %lld "
+	    "%s at once%s sharing a 10 Gbit/s link (%lld MiB/s), because the "
+	    "cluster sets no bandwidth limit per migration, plus 10 s per VM "
+	    "to start its target pod.", (long long)lanes,
+	    plural((size_t)lanes, "migration", "migrations"), sync,
 	    (long long)c->assumed_mibps);
+}
+
+/* --- the glossary ---------------------------------------------------------- */
+
+size_t *
+code_counts(const kv_analysis *a)
+{
+	size_t *n = xcalloc(kv_nrules + 1, sizeof(size_t));
+
+	for (size_t i = 0; i < a->nvmis; i++) {
+		const kv_vmires *r = &a->vmis[i];
+
+		for (size_t k = 0; k < r->nblockers; k++)
+			n[r->blockers[k].rule - kv_rules]++;
+		for (size_t k = 0; k < r->nwarnings; k++)
+			n[r->warnings[k].rule - kv_rules]++;
+	}
+	return n;
+}
+
+/* --- sections ------------------------------------------------------------ */
+
+static const struct {
+	const char *id, *title;
+} sections[SEC_COUNT] = {
+	[SEC_SUMMARY] = { "summary", "Summary" },
+	[SEC_CLUSTER] = { "cluster", "Cluster and snapshot" },
+	[SEC_CLASSES] = { "classes", "Host-model CPU classes" },
+	[SEC_MODELS] = { "models", "Named CPU models" },
+	[SEC_TRADEOFF] = { "tradeoff", "AVX2 and AVX-512 trade-off" },
+	[SEC_VMS] = { "vms", NULL },		/* "<VMs> by node" */
+	[SEC_DRAIN] = { "drain", "Drain plan" },
+	[SEC_GLOSSARY] = { "glossary", "Glossary" },
+};
+
+char *
+report_title(const kv_analysis *a)
+{
+	return xasprintf("%s live-migration report", W(PRODUCT));
+}
+
+const char *
+section_id(enum kv_section sec)
+{
+	return sections[sec].id;
+}
+
+char *
+section_title(const kv_analysis *a, enum kv_section sec)
+{
+	if (sections[sec].title == NULL)
+		return xasprintf("%d  %s by node", (int)sec + 1, W(VMS));
+	return xasprintf("%d  %s", (int)sec + 1, sections[sec].title);
 }
 
 /* --- VMIs ---------------------------------------------------------------- */

@@ -135,6 +135,16 @@ const char *verdict_meaning(enum kv_verdict v);
 uint32_t tone_ink(enum kv_tone t);
 uint32_t tone_bg(enum kv_tone t);
 
+/* The report's sections, in order (HTML and PDF alike). */
+enum kv_section {
+	SEC_SUMMARY, SEC_CLUSTER, SEC_CLASSES, SEC_MODELS, SEC_TRADEOFF,
+	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_COUNT
+};
+const char *section_id(enum kv_section sec);	/* "summary" */
+char *section_title(const kv_analysis *a, enum kv_section sec);	/* "1  Summary" */
+/* "KubeVirt live-migration report" in the flavor's words. */
+char *report_title(const kv_analysis *a);
+
 /* Section sentences.  Each returns a new string. */
 char *prose_headline(const kv_analysis *a);	/* "N of M running ..." */
 char *prose_verdicts(const kv_analysis *a);	/* "8 ok, 1 blocked, ..." */
@@ -150,6 +160,10 @@ char *prose_drain_assumption(const kv_analysis *a);
 /* The vendor rule, when both the all scope and vendor scopes appear;
  * NULL otherwise. */
 const char *prose_vendor_rule(const kv_analysis *a);
+
+/* How many VMIs carry each code: an array parallel to kv_rules (a
+ * VMI with the same code twice counts twice); caller frees. */
+size_t *code_counts(const kv_analysis *a);
 
 /* Names of a node list, ", "-joined, at most max of them ("and N more"). */
 char *node_list(const kv_analysis *a, const size_t *idx, size_t n,
