@@ -89,7 +89,7 @@ $(GEN_SRC): $(TEMPLATES) Makefile
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
             libcmocka-dev fonts-dejavu-core poppler-utils jq python3 \
-            libxml2-utils xxd
+            libxml2-utils xxd fonts-droid-fallback
 
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

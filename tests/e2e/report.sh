@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# report.sh - `kvscope report`: HTML, SVG and PDF from synthetic snapshots
-# written by mksnap.py.
+# report.sh - `kvscope report`: HTML, SVG and PDF of the bundled samples
+# (mixed, hostile, deckhouse) and of snapshots written by mksnap.py (more
+# hostile names; a cluster of 230 CPU classes).
 #
 #   KVSCOPE  the kvscope binary (make check passes the sanitized one)
 #
@@ -8,7 +9,9 @@
 # from anywhere (no http:// or https://, a Content-Security-Policy whose
 # hashes match the inline style and script); hostile names, namespaces and
 # label values (<script>, quotes, &, non-ASCII) come out escaped in the
-# HTML text and attributes and in the SVG; the SVG files are well-formed
+# HTML text and attributes and in the SVG, and every VMI and node name of
+# samples/hostile reads back as text; a Deckhouse snapshot is reported in
+# DVP's words; the SVG files are well-formed
 # XML; the PDF has a plausible page count, embeds every font and shows the
 # summary numbers; two runs give identical bytes; SOURCE_DATE_EPOCH sets
 # the PDF dates; a cluster beyond 200 CPU classes is aggregated.
@@ -34,7 +37,6 @@ check() {	# check NAME COMMAND...: PASS when the command succeeds
 # fresh directory per test
 fresh() { mktemp -d "$tmp/t.XXXXXX"; }
 
-snap_mixed=$(fresh); python3 tests/e2e/mksnap.py "$snap_mixed/s"
 snap_hostile=$(fresh); python3 tests/e2e/mksnap.py "$snap_hostile/s" --hostile
 
 report() {	# report SNAPSHOT OUTDIR [format]
@@ -57,7 +59,7 @@ need_report() {	# need_report NAME SNAPSHOT OUTDIR [format]
 # --- the mixed sample ---------------------------------------------------------
 
 out=$(fresh)
-need_report "report writes every format" "$snap_mixed/s" "$out"
+need_report "report writes every format" samples/mixed "$out"
 for f in report.html report.pdf findings.json verdicts.svg \
     hostmodel-matrix.svg tradeoff.svg drain.svg; do
 	[ -s "$out/$f" ] || fail "report writes $f" "missing or empty"
@@ -181,13 +183,13 @@ pdf_has() {	# pdf_has FILE STRING...
 }
 check "pdf shows the summary numbers" pdf_has "$tmp/mixed.txt" \
     "$headline" "$okc ok" "Page 1 of $pages" "Page $pages of $pages" \
-    "Contents" "10 Gbit/s"
+    "Contents" "Times assume each node is drained alone"
 check "html shows the same headline" pdf_has "$out/report.html" "$headline"
 
 # --- determinism and dates ----------------------------------------------------
 
 again=$(fresh)
-report "$snap_mixed/s" "$again"
+report samples/mixed "$again"
 same() {
 	for f in report.pdf report.html verdicts.svg hostmodel-matrix.svg \
 	    tradeoff.svg drain.svg; do
@@ -198,7 +200,7 @@ check "two runs give identical PDF, HTML and SVG bytes" same "$out" "$again"
 check "pdf dates are the snapshot's createdAt" sh -c \
     "pdfinfo -isodates '$out/report.pdf' | grep -q '^CreationDate: *2026-10-31T09:12:44Z'"
 epoch=$(fresh)
-SOURCE_DATE_EPOCH=1700000000 "$KVSCOPE" report "$snap_mixed/s" \
+SOURCE_DATE_EPOCH=1700000000 "$KVSCOPE" report samples/mixed \
     --format pdf --output "$epoch" >/dev/null
 check "SOURCE_DATE_EPOCH sets the pdf dates" sh -c \
     "pdfinfo -isodates '$epoch/report.pdf' | grep -q '^CreationDate: *2023-11-14T22:13:20Z' &&
@@ -283,9 +285,73 @@ check "hostile svg files are well-formed" svg_wellformed "$hout"
 # all white space removed
 pdftotext -raw "$hout/report.pdf" - | tr -d ' \n' > "$tmp/hostile.txt"
 check "hostile pdf shows the names as text" pdf_has "$tmp/hostile.txt" \
-    'lab-"<b>&ü</b>"' 'разработка' 'ÄÖÜ' '<script>alert(1)</script>' \
-    '<imgsrc=xonerror=alert(1)>'
+    'lab-"<b>&ü</b>"' 'разработка-开发' 'ÄÖÜ-数据库' \
+    '<script>alert(1)</script>' '<imgsrc=xonerror=alert(1)>'
+# no bandwidth limit in that cluster: the drain estimate says what it assumes
+check "pdf states the assumed link for unlimited bandwidth" pdf_has \
+    "$tmp/hostile.txt" "10Gbit/slink"
 check "hostile pdf embeds every font" fonts_embedded "$hout/report.pdf"
+
+# every VMI, namespace and node name of samples/hostile, read back as text
+sout=$(fresh)
+need_report "report of samples/hostile" samples/hostile "$sout"
+cat > "$tmp/names_check.py" <<'EOF'
+import json, sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text = []
+        self.tags = set()
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+    def handle_data(self, data):
+        self.text.append(data)
+
+f = json.load(open(sys.argv[1], encoding="utf-8"))
+html = open(sys.argv[2], encoding="utf-8").read()
+p = P()
+p.feed(html)
+text = "".join(p.text)
+errors = []
+names = [v["name"] for v in f["vmis"]] + [n["name"] for n in f["nodes"]]
+for n in names:
+    if n not in text:
+        errors.append("html: %r not shown as text" % n)
+for t in ("b", "i", "img", "iframe", "object", "embed"):
+    if t in p.tags:
+        errors.append("html: a <%s> element" % t)
+if html.count("<script") != 1:
+    errors.append("html: %d '<script' in the source" % html.count("<script"))
+svgtext = ""
+for g in sys.argv[3:]:
+    for el in ET.parse(g).getroot().iter():
+        svgtext += (el.text or "") + "\n"
+for d in f["drain"][:40]:
+    if d["node"] not in svgtext:
+        errors.append("svg: node %r not shown as text" % d["node"])
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "samples/hostile: every VMI and node name shown as text" \
+    python3 "$tmp/names_check.py" "$sout/findings.json" \
+    "$sout/report.html" "$sout"/*.svg
+check "samples/hostile html parses" html_parses "$sout/report.html"
+check "samples/hostile svg files are well-formed" svg_wellformed "$sout"
+
+# a Deckhouse snapshot speaks DVP
+dout=$(fresh)
+need_report "report of samples/deckhouse" samples/deckhouse "$dout"
+check "samples/deckhouse html parses" html_parses "$dout/report.html"
+pdftotext -raw "$dout/report.pdf" "$tmp/dvp.txt"
+check "samples/deckhouse in DVP's words" pdf_has "$tmp/dvp.txt" \
+    "Deckhouse Virtualization Platform live-migration report" \
+    "VirtualMachines by node" "Migratable=True"
+check "samples/deckhouse pdf embeds every font" fonts_embedded \
+    "$dout/report.pdf"
 
 # --- beyond 200 CPU classes ------------------------------------------------------
 
