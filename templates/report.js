@@ -43,8 +43,8 @@
   var sel = document.createElement("select"), count = document.createElement("span");
   box.className = "controls";
   text.type = "search";
-  text.placeholder = "Filter VMIs, nodes, codes\u2026";
-  text.setAttribute("aria-label", "Filter VMIs");
+  text.placeholder = "Filter by name, node or code\u2026";
+  text.setAttribute("aria-label", "Filter the table");
   [["", "every verdict"], ["fail", "would not migrate"], ["ok", "ok"],
    ["none", "not running"]].forEach(function (o) {
     var opt = document.createElement("option");
