@@ -31,6 +31,7 @@ typedef struct hdoc {
 	xmlDocPtr doc;
 	kv_text *t;
 	kv_mview mv;
+	char snapdate[21];	/* createdAt, normalised */
 } hdoc;
 
 /* --- tree helpers: text and attributes always escaped by libxml2 ------ */
@@ -195,8 +196,7 @@ head(hdoc *h, xmlNodePtr html)
 	    js);
 	char *rt = report_title(h->a);
 	char *title = xasprintf("%s: %s, %s", rt,
-	    mf->context ? mf->context : "cluster",
-	    mf->created_at ? mf->created_at : "unknown date");
+	    mf->context ? mf->context : "cluster", h->snapdate);
 
 	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
 	attr(n, "charset", "utf-8");
@@ -227,14 +227,12 @@ masthead(hdoc *h, xmlNodePtr body)
 	const snap_manifest *mf = &h->a->m->manifest;
 	xmlNodePtr hd = xmlNewChild(body, NULL, BAD_CAST "header", NULL);
 	xmlNodePtr nav, ol;
-	char date[21];
 
 	attr(hd, "class", "masthead");
 	el_own(hd, "h1", NULL, report_title(h->a));
-	report_isodate(report_date(h->a), date);
 	el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
 	    "%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
-	    mf->created_at ? mf->created_at : date, KV_VERSION));
+	    h->snapdate, KV_VERSION));
 	nav = xmlNewChild(body, NULL, BAD_CAST "nav", NULL);
 	attr(nav, "class", "toc");
 	attr(nav, "aria-label", "Contents");
@@ -311,8 +309,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	attr(t, "class", "facts");
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	fact(tb, "Cluster context", mf->context ? mf->context : "(unnamed)");
-	fact(tb, "Snapshot taken", mf->created_at ? mf->created_at :
-	    "(unknown)");
+	fact(tb, "Snapshot taken", h->snapdate);
 	fact(tb, "Kubernetes", mf->kubernetes_version ?
 	    mf->kubernetes_version : "(unknown)");
 	fact(tb, W(PRODUCT), mf->kubevirt_version ? mf->kubevirt_version :
@@ -781,7 +778,7 @@ footer(hdoc *h, xmlNodePtr body)
 	    "snapshot of %s taken %s. findings.json, written with this report, "
 	    "holds the same conclusions in machine-readable form.",
 	    KV_VERSION, mf->context ? mf->context : "(unnamed)",
-	    mf->created_at ? mf->created_at : "(unknown)"));
+	    h->snapdate));
 }
 
 int
@@ -796,6 +793,7 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	h.doc = htmlNewDocNoDtD(NULL, NULL);
 	h.t = text_new();
 	mview_init(&h.mv, a);
+	snapshot_date(a, h.snapdate);
 	xmlCreateIntSubset(h.doc, BAD_CAST "html", NULL, NULL);
 	html = xmlNewDocNode(h.doc, NULL, BAD_CAST "html", NULL);
 	xmlDocSetRootElement(h.doc, html);

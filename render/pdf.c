@@ -61,7 +61,8 @@ typedef struct pdoc {
 	const char *section;	/* running header */
 	int outline;		/* current level-1 outline id */
 	kv_mview mv;
-	char date[21];
+	char date[21];		/* the document's date */
+	char snapdate[21];	/* the snapshot's */
 	char *title;		/* report_title() */
 	char *sections[SEC_COUNT];	/* section_title() */
 	/* first pass results */
@@ -131,18 +132,20 @@ page_furniture(pdoc *d)
 	if (d->cr == NULL)
 		return;
 	if (d->page > 1) {
-		left = xasprintf("%s \u00b7 %s", d->title,
+		double sw = d->section == NULL ? 0 : label(d, PAGE_W - MX, 34,
+		    d->section, FONT_BOLD, SMALL, COL_MUTED, true);
+		char *full = xasprintf("%s \u00b7 %s", d->title,
 		    mf->context ? mf->context : "(unnamed cluster)");
+
+		/* a long cluster name yields to the section title */
+		left = text_fit(d->t, full, FONT_REGULAR, SMALL, CW - sw - 16);
 		label(d, MX, 34, left, FONT_REGULAR, SMALL, COL_MUTED, false);
-		if (d->section != NULL)
-			label(d, PAGE_W - MX, 34, d->section, FONT_BOLD, SMALL,
-			    COL_MUTED, true);
 		hrule(d, MX, 47, CW, 0.5, COL_RULE);
+		free(full);
 		free(left);
 	}
 	hrule(d, MX, BOTTOM + 22, CW, 0.5, COL_RULE);
-	left = xasprintf("Snapshot taken %s", mf->created_at ?
-	    mf->created_at : d->date);
+	left = xasprintf("Snapshot taken %s", d->snapdate);
 	right = xasprintf("Page %d of %d", d->page, d->npages);
 	label(d, MX, BOTTOM + 28, left, FONT_REGULAR, SMALL, COL_MUTED, false);
 	label(d, PAGE_W - MX, BOTTOM + 28, right, FONT_REGULAR, SMALL,
@@ -786,17 +789,13 @@ title_page(pdoc *d)
 	page_furniture(d);
 	fill_rect(d, 0, 0, PAGE_W, 10, COL_ACCENT);
 	d->y = 110;
-	label(d, MX, d->y, d->title, FONT_BOLD, d->a->cfg.deckhouse ? 17 : 24,
-	    COL_INK, false);
-	d->y += 38;
-	label(d, MX, d->y, mf->context ? mf->context : "(unnamed cluster)",
-	    FONT_REGULAR, 16, COL_ACCENT, false);
-	d->y += 26;
-	sub = xasprintf("Snapshot taken %s", mf->created_at ? mf->created_at :
-	    d->date);
-	label(d, MX, d->y, sub, FONT_REGULAR, 10, COL_MUTED, false);
+	para_at(d, MX, CW, d->title, FONT_BOLD, d->a->cfg.deckhouse ? 17 : 24,
+	    COL_INK, 10);
+	para_at(d, MX, CW, mf->context ? mf->context : "(unnamed cluster)",
+	    FONT_REGULAR, 16, COL_ACCENT, 6);
+	sub = xasprintf("Snapshot taken %s", d->snapdate);
+	para_at(d, MX, CW, sub, FONT_REGULAR, 10, COL_MUTED, 24);
 	free(sub);
-	d->y += 34;
 
 	head = prose_headline(a);
 	l = text_layout(d->t, head, FONT_BOLD, 12.5, CW - 28);
@@ -817,8 +816,7 @@ title_page(pdoc *d)
 	t.size = 8.5;
 	facts_row(&t, "Cluster context", xstrdup(mf->context ? mf->context :
 	    "(unnamed)"));
-	facts_row(&t, "Snapshot taken", xstrdup(mf->created_at ?
-	    mf->created_at : "(unknown)"));
+	facts_row(&t, "Snapshot taken", xstrdup(d->snapdate));
 	facts_row(&t, "Kubernetes", xstrdup(mf->kubernetes_version ?
 	    mf->kubernetes_version : "(unknown)"));
 	facts_row(&t, W(PRODUCT), xstrdup(mf->kubevirt_version ?
@@ -1382,6 +1380,7 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 		d.sections[i] = section_title(a, i);
 	mview_init(&d.mv, a);
 	report_isodate(report_date(a), d.date);
+	snapshot_date(a, d.snapdate);
 
 	/* first pass: the body alone, measured, pages counted from 1 */
 	d.page = 0;

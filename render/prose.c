@@ -71,6 +71,17 @@ parse_iso(const char *s, time_t *out)
 	return *out >= 0;
 }
 
+void
+snapshot_date(const kv_analysis *a, char buf[21])
+{
+	time_t t;
+
+	if (parse_iso(a->m->manifest.created_at, &t))
+		report_isodate(t, buf);
+	else
+		snprintf(buf, 21, "(unknown)");
+}
+
 time_t
 report_date(const kv_analysis *a)
 {

@@ -118,6 +118,9 @@ size_t kv_chunks(size_t n, size_t per);
 /* Document date: SOURCE_DATE_EPOCH when set and valid, else the
  * snapshot's createdAt, else 0 (the epoch, never "now"). */
 time_t report_date(const kv_analysis *a);
+/* The snapshot's createdAt as "2026-10-31T09:12:44Z" (UTC), whatever
+ * SOURCE_DATE_EPOCH says, or "(unknown)"; buf holds 21 bytes. */
+void snapshot_date(const kv_analysis *a, char buf[21]);
 /* "2026-10-31T09:12:44Z" for t (UTC), into buf of 21 bytes. */
 void report_isodate(time_t t, char buf[21]);
 
