@@ -142,6 +142,19 @@ fact(xmlNodePtr tbody, const char *key, const char *value)
 	elc(tr, "td", "wrap", value);
 }
 
+/* A two-column table of facts; takes v over. */
+static void
+facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
+{
+	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL), tb;
+
+	attr(t, "class", "facts");
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < n; i++)
+		fact(tb, v[i].key, v[i].value);
+	facts_free(v, n);
+}
+
 static void
 figure(hdoc *h, xmlNodePtr parent, kv_fig *f)
 {
@@ -266,6 +279,7 @@ sec_summary(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
 	xmlNodePtr s = numbered(h, main, SEC_SUMMARY), t, tb;
+	char *note;
 	static const char *const heads[] = { "Verdict", "VMs", "Meaning" };
 	static const char *const hcls[] = { NULL, "num", NULL };
 
@@ -282,12 +296,8 @@ sec_summary(hdoc *h, xmlNodePtr main)
 		num_cell(tr, a->summary.verdicts[v]);
 		el(tr, "td", verdict_meaning((enum kv_verdict)v));
 	}
-	if (a->summary.mismatch > 0)
-		el_own(s, "p", "note", xasprintf("%s %zu of the %s that "
-		    "would not migrate carry %s=True: their migration is "
-		    "accepted, and then fails. The table of %s marks them.",
-		    SYM_WARN, a->summary.mismatch, W(VMS), W(CONDITION),
-		    W(VMS)));
+	if ((note = prose_mismatch(a)) != NULL)
+		el_own(s, "p", "note", note);
 }
 
 static void
@@ -295,34 +305,18 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
 	const kv_model *m = a->m;
-	const snap_manifest *mf = &m->manifest;
-	const kv_config *c = &a->cfg;
 	xmlNodePtr s = numbered(h, main, SEC_CLUSTER), t, tb, ul;
-	char *tmp, *absent;
+	char *absent;
+	kv_fact *fv;
+	size_t nf;
 	static const char *const nheads[] = { "Node", "Class", "Vendor",
 	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs" };
 	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
 	    NULL, NULL, NULL, "num" };
 
 	el_own(s, "p", "answer", prose_cluster(a));
-	t = xmlNewChild(s, NULL, BAD_CAST "table", NULL);
-	attr(t, "class", "facts");
-	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
-	fact(tb, "Cluster context", mf->context ? mf->context : "(unnamed)");
-	fact(tb, "Snapshot taken", h->snapdate);
-	fact(tb, "Kubernetes", mf->kubernetes_version ?
-	    mf->kubernetes_version : "(unknown)");
-	fact(tb, W(PRODUCT), mf->kubevirt_version ? mf->kubevirt_version :
-	    m->cluster.version ? m->cluster.version : "(unknown)");
-	fact(tb, "Flavor", m->flavor);
-	tmp = xasprintf("%s %s%s", mf->collector_name ? mf->collector_name :
-	    "(unknown)", mf->collector_version ? mf->collector_version : "",
-	    mf->redact ? ", redacted" : "");
-	fact(tb, "Collected by", tmp);
-	free(tmp);
-	fact(tb, "CPU model data", strcmp(a->cpu_model_source, "snapshot") ==
-	    0 ? "the snapshot's own libvirt CPU map" :
-	    "kvscope's built-in libvirt CPU map");
+	fv = snapshot_facts(a, &nf);
+	facts_table(s, fv, nf);
 
 	el(s, "h3", "What the snapshot lacked");
 	el_own(s, "p", NULL, prose_lacked(a));
@@ -336,36 +330,8 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 		el_own(s, "p", "note wrap", absent);
 
 	el(s, "h3", "Effective migration settings");
-	t = xmlNewChild(s, NULL, BAD_CAST "table", NULL);
-	attr(t, "class", "facts");
-	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
-	fact(tb, "Default CPU model", *c->cpu_model ? c->cpu_model :
-	    "(unset: host-model)");
-	fact(tb, "Eviction strategy", c->eviction);
-#define FACT_NUM(key, fmt, v) do {					\
-		tmp = xasprintf(fmt, (long long)(v));			\
-		fact(tb, key, tmp);					\
-		free(tmp);						\
-	} while (0)
-	FACT_NUM("Parallel migrations per cluster", "%lld",
-	    c->parallel_cluster);
-	FACT_NUM("Parallel outbound migrations per node", "%lld",
-	    c->parallel_node);
-	if (c->bandwidth_mibps > 0)
-		FACT_NUM("Bandwidth per migration", "%lld MiB/s",
-		    c->bandwidth_mibps);
-	else
-		fact(tb, "Bandwidth per migration", "unlimited (estimates "
-		    "assume a 10 Gbit/s link)");
-	FACT_NUM("Completion timeout per GiB", "%lld s",
-	    c->completion_per_gib);
-	FACT_NUM("Progress timeout", "%lld s", c->progress_timeout);
-	FACT_NUM("Unschedulable timeout", "%lld s", c->unschedulable_timeout);
-	FACT_NUM("Pending timeout", "%lld s", c->pending_timeout);
-#undef FACT_NUM
-	tmp = str_list(c->obsolete, c->nobsolete, c->nobsolete);
-	fact(tb, "Obsolete CPU models", c->nobsolete ? tmp : "none");
-	free(tmp);
+	fv = settings_facts(a, &nf);
+	facts_table(s, fv, nf);
 
 	el(s, "h3", "Nodes");
 	t = table(s, "sort", nheads, nhcls, 9);
@@ -400,26 +366,19 @@ sec_classes(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
 	xmlNodePtr s = numbered(h, main, SEC_CLASSES), t, tb;
+	char *note;
 	static const char *const heads[] = { "Class", "Vendor", "Host model",
 	    "Level", "Required features", "Nodes" };
 	static const char *const hcls[] = { NULL, NULL, NULL, "num", NULL,
 	    NULL };
 
 	el_own(s, "p", "answer", prose_matrix(a));
-	el(s, "p", "A host-model VM gets the CPU of the node it starts on; it "
-	    "can move only to nodes that offer that CPU model for migration, "
-	    "every feature the model requires and the same vendor. Read a row: "
-	    "the VM runs on that class; a \u2713 column is a class it can move "
-	    "to. A number counts the node labels the target lacks; hover over "
-	    "a cell for the list.");
+	el_own(s, "p", NULL, xasprintf("%s Hover over a cell for the "
+	    "missing labels.", prose_matrix_howto()));
 	if (a->nclasses == 0)
 		return;
-	if (h->mv.aggregated)
-		el_own(s, "p", "note", xasprintf("The cluster has %zu CPU "
-		    "classes; the matrix shows the first %d one by one and "
-		    "aggregates the other %zu into its last row and column.",
-		    a->nclasses, KV_MATRIX_MAX - 1,
-		    a->nclasses - (KV_MATRIX_MAX - 1)));
+	if ((note = prose_aggregated(a)) != NULL)
+		el_own(s, "p", "note", note);
 	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.n, 0, h->mv.n));
 	el(s, "h3", "The classes and their nodes");
 	t = table(s, "sort", heads, hcls, 6);
@@ -516,10 +475,7 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
 
 	el_own(s, "p", "answer", prose_tradeoff(a));
-	el(s, "p", "Read down a scope: the more the guest CPU offers, the "
-	    "fewer nodes can run it. Each row names the models of that tier "
-	    "usable on the most nodes of the scope, and the nodes none of them "
-	    "runs on.");
+	el(s, "p", prose_tradeoff_howto());
 	vendor_note(h, s);
 	figure(h, s, fig_tradeoff(a, h->t));
 	t = table(s, NULL, heads, hc, 5);
@@ -614,9 +570,7 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 	bool first = true;
 
 	el_own(s, "p", "answer", prose_vmis(a));
-	el(s, "p", "Grouped by the node each runs on. Targets are the nodes "
-	    "that satisfy every placement constraint; the outcome is what a "
-	    "migration attempt would end in.");
+	el(s, "p", prose_vmis_howto());
 	if (a->nvmis == 0) {
 		el_own(s, "p", NULL, xasprintf("The snapshot has no %s.",
 		    W(VMS)));
@@ -730,10 +684,7 @@ sec_glossary(hdoc *h, xmlNodePtr main)
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
 	size_t *count = code_counts(h->a);
 
-	el(s, "p", "Every verdict and every code the analysis can report, "
-	    "with what to do about it; the VMs column counts how often a code "
-	    "occurs in this snapshot. The same codes appear in "
-	    "findings.json.");
+	el(s, "p", prose_glossary_intro());
 	t = table(s, NULL, vheads, NULL, 2);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (int v = 0; v < V_COUNT; v++) {

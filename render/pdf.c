@@ -757,18 +757,28 @@ matrix(pdoc *d)
 
 /* --- the title page ------------------------------------------------------------ */
 
+/* A two-column table of facts, without a header; takes v over. */
 static void
-facts_row(ptable *t, const char *k, char *v)
+facts(pdoc *d, kv_fact *v, size_t n, double size)
 {
-	pcell *row = tbl_row(t);
+	static const pcol cols[] = {
+		{ "Fact", 0.38, false }, { "Value", 0.62, false },
+	};
+	ptable t;
 
-	cell(&row[0], xstrdup(k), FONT_REGULAR, COL_MUTED);
-	cell(&row[1], v, FONT_REGULAR, COL_INK);
+	tbl_init(&t, cols, 2);
+	t.noheader = true;
+	t.size = size;
+	for (size_t i = 0; i < n; i++) {
+		pcell *row = tbl_row(&t);
+
+		cell(&row[0], xstrdup(v[i].key), FONT_REGULAR, COL_MUTED);
+		cell(&row[1], v[i].value, FONT_REGULAR, COL_INK);
+		v[i].value = NULL;
+	}
+	tbl_emit(d, &t);
+	facts_free(v, n);
 }
-
-static const pcol facts_cols[] = {
-	{ "Fact", 0.38, false }, { "Value", 0.62, false },
-};
 
 static void
 title_page(pdoc *d)
@@ -778,10 +788,11 @@ title_page(pdoc *d)
 	const kv_summary *s = &a->summary;
 	bool bad = s->verdicts[V_BLOCKED] + s->verdicts[V_NO_TARGET] +
 	    s->verdicts[V_WILL_FAIL] + s->verdicts[V_STUCK] > 0;
-	ptable t;
 	char *head, *sub;
 	PangoLayout *l;
 	double bh;
+	kv_fact *fv;
+	size_t nf;
 
 	d->section = NULL;
 	d->page = 1;
@@ -811,29 +822,8 @@ title_page(pdoc *d)
 	free(sub);
 	d->y += 22;
 
-	tbl_init(&t, facts_cols, 2);
-	t.noheader = true;
-	t.size = 8.5;
-	facts_row(&t, "Cluster context", xstrdup(mf->context ? mf->context :
-	    "(unnamed)"));
-	facts_row(&t, "Snapshot taken", xstrdup(d->snapdate));
-	facts_row(&t, "Kubernetes", xstrdup(mf->kubernetes_version ?
-	    mf->kubernetes_version : "(unknown)"));
-	facts_row(&t, W(PRODUCT), xstrdup(mf->kubevirt_version ?
-	    mf->kubevirt_version : a->m->cluster.version ?
-	    a->m->cluster.version : "(unknown)"));
-	facts_row(&t, "Flavor", xstrdup(a->m->flavor));
-	facts_row(&t, "Nodes", xasprintf("%zu, %zu of them virtualization "
-	    "nodes, in %zu CPU classes", s->nodes, s->kubevirt_nodes,
-	    s->classes));
-	facts_row(&t, W(VMS), xasprintf("%zu, %zu running", s->vmis,
-	    s->running));
-	facts_row(&t, "Collected by", xasprintf("%s %s%s", mf->collector_name ?
-	    mf->collector_name : "(unknown)", mf->collector_version ?
-	    mf->collector_version : "", mf->redact ? ", redacted" : ""));
-	facts_row(&t, "Snapshot gaps", a->nwarnings ? xasprintf("%zu (see "
-	    "Cluster and snapshot)", a->nwarnings) : xstrdup("none"));
-	tbl_emit(d, &t);
+	fv = snapshot_facts(a, &nf);
+	facts(d, fv, nf, 8.5);
 	d->y += 8;
 	figure(d, fig_verdicts(a, d->t), false);
 
@@ -856,6 +846,7 @@ sec_summary(pdoc *d)
 		{ "Meaning", 0.76, false },
 	};
 	ptable t;
+	char *note;
 
 	heading1(d, d->sections[SEC_SUMMARY]);
 	answer(d, prose_headline(a));
@@ -875,11 +866,8 @@ sec_summary(pdoc *d)
 		cellc(&row[2], verdict_meaning((enum kv_verdict)v));
 	}
 	tbl_emit(d, &t);
-	if (a->summary.mismatch > 0)
-		para_own(d, xasprintf("%s %zu of the %s that would not migrate "
-		    "carry %s=True: their migration is accepted, and then "
-		    "fails.", SYM_WARN, a->summary.mismatch, W(VMS),
-		    W(CONDITION)), FONT_REGULAR, BODY, COL_WARN);
+	if ((note = prose_mismatch(a)) != NULL)
+		para_own(d, note, FONT_REGULAR, BODY, COL_WARN);
 }
 
 static void
@@ -887,7 +875,6 @@ sec_cluster(pdoc *d)
 {
 	const kv_analysis *a = d->a;
 	const kv_model *m = a->m;
-	const kv_config *c = &a->cfg;
 	const pcol ncols[] = {
 		{ "Node", 0.22, false }, { "Class", 0.07, false },
 		{ "Vendor", 0.08, false }, { "Host model", 0.19, false },
@@ -897,6 +884,8 @@ sec_cluster(pdoc *d)
 	};
 	ptable t;
 	char *absent;
+	kv_fact *fv;
+	size_t nf;
 
 	heading1(d, d->sections[SEC_CLUSTER]);
 	answer(d, prose_cluster(a));
@@ -913,33 +902,8 @@ sec_cluster(pdoc *d)
 		para_own(d, absent, FONT_REGULAR, SMALL, COL_MUTED);
 
 	heading2(d, "Effective migration settings");
-	tbl_init(&t, facts_cols, 2);
-	t.noheader = true;
-	facts_row(&t, "Default CPU model", xstrdup(*c->cpu_model ?
-	    c->cpu_model : "(unset: host-model)"));
-	facts_row(&t, "Eviction strategy", xstrdup(c->eviction));
-	facts_row(&t, "Parallel migrations per cluster", xasprintf("%lld",
-	    (long long)c->parallel_cluster));
-	facts_row(&t, "Parallel outbound migrations per node",
-	    xasprintf("%lld", (long long)c->parallel_node));
-	facts_row(&t, "Bandwidth per migration", c->bandwidth_mibps > 0 ?
-	    xasprintf("%lld MiB/s", (long long)c->bandwidth_mibps) :
-	    xstrdup("unlimited (estimates assume a 10 Gbit/s link)"));
-	facts_row(&t, "Completion timeout per GiB", xasprintf("%lld s",
-	    (long long)c->completion_per_gib));
-	facts_row(&t, "Progress timeout", xasprintf("%lld s",
-	    (long long)c->progress_timeout));
-	facts_row(&t, "Unschedulable timeout", xasprintf("%lld s",
-	    (long long)c->unschedulable_timeout));
-	facts_row(&t, "Pending timeout", xasprintf("%lld s",
-	    (long long)c->pending_timeout));
-	facts_row(&t, "Obsolete CPU models", c->nobsolete ?
-	    str_list(c->obsolete, c->nobsolete, c->nobsolete) :
-	    xstrdup("none"));
-	facts_row(&t, "CPU model data", xstrdup(strcmp(a->cpu_model_source,
-	    "snapshot") == 0 ? "the snapshot's own libvirt CPU map" :
-	    "kvscope's built-in libvirt CPU map"));
-	tbl_emit(d, &t);
+	fv = settings_facts(a, &nf);
+	facts(d, fv, nf, SMALL);
 
 	heading2(d, "Nodes");
 	tbl_init(&t, ncols, 9);
@@ -980,23 +944,15 @@ sec_classes(pdoc *d)
 		{ "Required features", 0.38, false }, { "Nodes", 0.22, false },
 	};
 	ptable t;
+	char *note;
 
 	heading1(d, d->sections[SEC_CLASSES]);
 	answer(d, prose_matrix(a));
-	para(d, "A host-model VM gets the CPU of the node it starts on; it can "
-	    "move only to nodes that offer that CPU model for migration, every "
-	    "feature the model requires and the same vendor. Read a row: the "
-	    "VM runs on that class; a \u2713 column is a class it can move to. "
-	    "A number counts the node labels the target lacks; the table below "
-	    "lists the classes' nodes.", FONT_REGULAR, BODY, COL_INK);
+	para(d, prose_matrix_howto(), FONT_REGULAR, BODY, COL_INK);
 	if (a->nclasses == 0)
 		return;
-	if (d->mv.aggregated)
-		para_own(d, xasprintf("The cluster has %zu CPU classes; the "
-		    "matrix shows the first %d one by one and aggregates the "
-		    "other %zu into its last row and column.", a->nclasses,
-		    KV_MATRIX_MAX - 1, a->nclasses - (KV_MATRIX_MAX - 1)),
-		    FONT_REGULAR, BODY, COL_WARN);
+	if ((note = prose_aggregated(a)) != NULL)
+		para_own(d, note, FONT_REGULAR, BODY, COL_WARN);
 	matrix(d);
 	heading2(d, "The classes and their nodes");
 	tbl_init(&t, cols, 6);
@@ -1091,10 +1047,7 @@ sec_tradeoff(pdoc *d)
 
 	heading1(d, d->sections[SEC_TRADEOFF]);
 	answer(d, prose_tradeoff(a));
-	para(d, "Read down a scope: the more the guest CPU offers, the fewer "
-	    "nodes can run it. Each row names the models of that tier usable "
-	    "on the most nodes of the scope, and the nodes none of them runs "
-	    "on.", FONT_REGULAR, BODY, COL_INK);
+	para(d, prose_tradeoff_howto(), FONT_REGULAR, BODY, COL_INK);
 	if (rule != NULL)
 		boxed(d, rule);
 	figure(d, fig_tradeoff(a, d->t), true);
@@ -1176,10 +1129,7 @@ sec_vmis(pdoc *d)
 
 	heading1(d, d->sections[SEC_VMS]);
 	answer(d, prose_vmis(a));
-	para(d, "Grouped by the node each runs on. Targets are the nodes "
-	    "that satisfy every placement constraint; the outcome is what a "
-	    "migration attempt would end in, and \"on drain\" what kubectl "
-	    "drain of the node does.", FONT_REGULAR, BODY, COL_INK);
+	para(d, prose_vmis_howto(), FONT_REGULAR, BODY, COL_INK);
 	tbl_init(&t, cols, 6);
 	for (size_t k = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
@@ -1308,10 +1258,7 @@ sec_glossary(pdoc *d)
 	ptable t;
 
 	heading1(d, d->sections[SEC_GLOSSARY]);
-	para(d, "Every verdict and every code the analysis can report, with "
-	    "what to do about it; the VMs column counts how often a code "
-	    "occurs in this snapshot. The same codes appear in findings.json.",
-	    FONT_REGULAR, BODY, COL_INK);
+	para(d, prose_glossary_intro(), FONT_REGULAR, BODY, COL_INK);
 	tbl_init(&t, vcols, 2);
 	for (int v = 0; v < V_COUNT; v++) {
 		pcell *row = tbl_row(&t);

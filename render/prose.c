@@ -631,6 +631,151 @@ prose_drain_assumption(const kv_analysis *a)
 	    (long long)c->assumed_mibps);
 }
 
+/* --- facts ------------------------------------------------------------------ */
+
+static void
+fact_add(kv_fact **v, size_t *n, const char *key, char *value)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(kv_fact));
+	(*v)[*n].key = key;
+	(*v)[(*n)++].value = value;
+}
+
+kv_fact *
+snapshot_facts(const kv_analysis *a, size_t *n)
+{
+	const snap_manifest *mf = &a->m->manifest;
+	const kv_summary *s = &a->summary;
+	kv_fact *v = NULL;
+	char date[21];
+
+	*n = 0;
+	snapshot_date(a, date);
+	fact_add(&v, n, "Cluster context", xstrdup(mf->context ? mf->context :
+	    "(unnamed)"));
+	fact_add(&v, n, "Snapshot taken", xstrdup(date));
+	fact_add(&v, n, "Kubernetes", xstrdup(mf->kubernetes_version ?
+	    mf->kubernetes_version : "(unknown)"));
+	fact_add(&v, n, W(PRODUCT), xstrdup(mf->kubevirt_version ?
+	    mf->kubevirt_version : a->m->cluster.version ?
+	    a->m->cluster.version : "(unknown)"));
+	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor));
+	fact_add(&v, n, "Nodes", xasprintf("%zu, %zu of them virtualization "
+	    "nodes, in %zu CPU %s", s->nodes, s->kubevirt_nodes, s->classes,
+	    plural(s->classes, "class", "classes")));
+	fact_add(&v, n, W(VMS), xasprintf("%zu, %zu running", s->vmis,
+	    s->running));
+	fact_add(&v, n, "Collected by", xasprintf("%s %s%s",
+	    mf->collector_name ? mf->collector_name : "(unknown)",
+	    mf->collector_version ? mf->collector_version : "",
+	    mf->redact ? ", redacted" : ""));
+	fact_add(&v, n, "CPU model data", xstrdup(strcmp(a->cpu_model_source,
+	    "snapshot") == 0 ? "the snapshot's own libvirt CPU map" :
+	    "kvscope's built-in libvirt CPU map"));
+	fact_add(&v, n, "Snapshot gaps", a->nwarnings ? xasprintf("%zu (see "
+	    "\"What the snapshot lacked\")", a->nwarnings) : xstrdup("none"));
+	return v;
+}
+
+kv_fact *
+settings_facts(const kv_analysis *a, size_t *n)
+{
+	const kv_config *c = &a->cfg;
+	kv_fact *v = NULL;
+
+	*n = 0;
+	fact_add(&v, n, "Default CPU model", xstrdup(*c->cpu_model ?
+	    c->cpu_model : "(unset: host-model)"));
+	fact_add(&v, n, "Eviction strategy", xstrdup(c->eviction));
+	fact_add(&v, n, "Parallel migrations per cluster", xasprintf("%lld",
+	    (long long)c->parallel_cluster));
+	fact_add(&v, n, "Parallel outbound migrations per node",
+	    xasprintf("%lld", (long long)c->parallel_node));
+	fact_add(&v, n, "Bandwidth per migration", c->bandwidth_mibps > 0 ?
+	    xasprintf("%lld MiB/s", (long long)c->bandwidth_mibps) :
+	    xstrdup("unlimited (estimates assume a 10 Gbit/s link)"));
+	fact_add(&v, n, "Completion timeout per GiB", xasprintf("%lld s",
+	    (long long)c->completion_per_gib));
+	fact_add(&v, n, "Progress timeout", xasprintf("%lld s",
+	    (long long)c->progress_timeout));
+	fact_add(&v, n, "Unschedulable timeout", xasprintf("%lld s",
+	    (long long)c->unschedulable_timeout));
+	fact_add(&v, n, "Pending timeout", xasprintf("%lld s",
+	    (long long)c->pending_timeout));
+	fact_add(&v, n, "Obsolete CPU models", c->nobsolete ?
+	    str_list(c->obsolete, c->nobsolete, c->nobsolete) :
+	    xstrdup("none"));
+	return v;
+}
+
+void
+facts_free(kv_fact *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].value);
+	free(v);
+}
+
+/* --- fixed explanations ------------------------------------------------------ */
+
+const char *
+prose_matrix_howto(void)
+{
+	return "A host-model VM gets the CPU of the node it starts on; it can "
+	    "move only to nodes that offer that CPU model for migration, every "
+	    "feature the model requires and the same vendor. Read a row: the "
+	    "VM runs on that class; a \u2713 column is a class it can move to. "
+	    "A number counts the node labels the target lacks; the classes' "
+	    "nodes are listed after the matrix.";
+}
+
+char *
+prose_aggregated(const kv_analysis *a)
+{
+	if (a->nclasses <= KV_MATRIX_MAX)
+		return NULL;
+	return xasprintf("The cluster has %zu CPU classes; the matrix shows "
+	    "the first %d one by one and aggregates the other %zu into its "
+	    "last row and column.", a->nclasses, KV_MATRIX_MAX - 1,
+	    a->nclasses - (KV_MATRIX_MAX - 1));
+}
+
+const char *
+prose_tradeoff_howto(void)
+{
+	return "Read down a scope: the more the guest CPU offers, the fewer "
+	    "nodes can run it. Each row names the models of that tier usable "
+	    "on the most nodes of the scope, and the nodes none of them runs "
+	    "on.";
+}
+
+const char *
+prose_vmis_howto(void)
+{
+	return "Grouped by the node each runs on. Targets are the nodes that "
+	    "satisfy every placement constraint; the outcome is what a "
+	    "migration attempt would end in, and \"on drain\" what kubectl "
+	    "drain of the node does.";
+}
+
+const char *
+prose_glossary_intro(void)
+{
+	return "Every verdict and every code the analysis can report, with "
+	    "what to do about it; the VMs column counts how often a code "
+	    "occurs in this snapshot. The same codes appear in findings.json.";
+}
+
+char *
+prose_mismatch(const kv_analysis *a)
+{
+	if (a->summary.mismatch == 0)
+		return NULL;
+	return xasprintf("%s %zu of the %s that would not migrate carry "
+	    "%s=True: their migration is accepted, and then fails.", SYM_WARN,
+	    a->summary.mismatch, W(VMS), W(CONDITION));
+}
+
 /* --- the glossary ---------------------------------------------------------- */
 
 size_t *

@@ -168,6 +168,24 @@ const char *prose_vendor_rule(const kv_analysis *a);
  * VMI with the same code twice counts twice); caller frees. */
 size_t *code_counts(const kv_analysis *a);
 
+/* Key/value facts for a two-column table; the keys are static, the
+ * values the caller's (facts_free). */
+typedef struct kv_fact {
+	const char *key;
+	char *value;
+} kv_fact;
+kv_fact *snapshot_facts(const kv_analysis *a, size_t *n);
+kv_fact *settings_facts(const kv_analysis *a, size_t *n);	/* effective */
+void facts_free(kv_fact *v, size_t n);
+
+/* Fixed explanations, and notes that are NULL when they do not apply. */
+const char *prose_matrix_howto(void);
+char *prose_aggregated(const kv_analysis *a);	/* > KV_MATRIX_MAX */
+const char *prose_tradeoff_howto(void);
+const char *prose_vmis_howto(void);
+const char *prose_glossary_intro(void);
+char *prose_mismatch(const kv_analysis *a);
+
 /* Names of a node list, ", "-joined, at most max of them ("and N more"). */
 char *node_list(const kv_analysis *a, const size_t *idx, size_t n,
     size_t max);
