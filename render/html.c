@@ -566,8 +566,7 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 	const char *const heads[] = { W(VM), "Verdict", "CPU",
 	    "Blockers and warnings", "Targets", "Outcome", "On drain" };
 	size_t *order = vmis_by_node(a);
-	const char *cur = NULL;
-	bool first = true;
+	const kv_node *n;
 
 	el_own(s, "p", "answer", prose_vmis(a));
 	el(s, "p", prose_vmis_howto());
@@ -579,39 +578,30 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 	}
 	t = table(s, NULL, heads, NULL, 7);
 	attr(t, "id", "vmi-table");
-	for (size_t k = 0; k < a->nvmis; k++) {
+	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
-		const char *node = r->vmi->node;
 
-		if (first || node != cur) {
-			const kv_node *n = node ? kv_model_node(m, node) : NULL;
+		if (left-- == 0) {	/* a new node: a new group */
+			const char *head;
+			char *meta;
 			xmlNodePtr tr, th;
-			size_t cnt = 0;
 
-			for (size_t j = k; j < a->nvmis &&
-			    a->vmis[order[j]].vmi->node == node; j++)
-				cnt++;
+			left = vmi_group(a, order, k, &head, &meta) - 1;
 			tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 			tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 			attr(tr, "class", "group");
-			th = el(tr, "th", node ? node : "not scheduled on a node");
+			th = el(tr, "th", head);
 			attr(th, "colspan", "7");
 			attr(th, "scope", "rowgroup");
-			if (n != NULL) {
+			if (r->vmi->node != NULL &&
+			    (n = kv_model_node(m, r->vmi->node)) != NULL) {
 				char *id = xasprintf("node-%zu",
 				    (size_t)(n - m->nodes));
 
 				attr(th, "id", id);
 				free(id);
-				el_own(th, "span", "meta", xasprintf(
-				    " \u00b7 class %s \u00b7 %zu %s",
-				    node_class(a, (size_t)(n - m->nodes)), cnt,
-				    cnt == 1 ? W(VM) : W(VMS)));
-			} else if (node != NULL)
-				el(th, "span", " \u00b7 node not in the "
-				    "snapshot");
-			cur = node;
-			first = false;
+			}
+			el_own(th, "span", "meta", meta);
 		}
 		vmi_row(h, tb, r);
 	}

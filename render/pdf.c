@@ -1117,43 +1117,30 @@ static void
 sec_vmis(pdoc *d)
 {
 	const kv_analysis *a = d->a;
-	const kv_model *m = a->m;
 	const pcol cols[] = {
 		{ W(VM), 0.18, false }, { "Verdict", 0.13, false },
 		{ "CPU", 0.13, false }, { "Blockers and warnings", 0.27, false },
 		{ "Targets", 0.15, false }, { "Outcome and drain", 0.14, false },
 	};
 	size_t *order = vmis_by_node(a);
-	const char *cur = NULL;
 	ptable t;
 
 	heading1(d, d->sections[SEC_VMS]);
 	answer(d, prose_vmis(a));
 	para(d, prose_vmis_howto(), FONT_REGULAR, BODY, COL_INK);
 	tbl_init(&t, cols, 6);
-	for (size_t k = 0; k < a->nvmis; k++) {
+	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
 		enum kv_tone tone = verdict_tone(r->verdict);
 		pcell *row;
 
-		if (k == 0 || r->vmi->node != cur) {
-			const kv_node *n = r->vmi->node ? kv_model_node(m,
-			    r->vmi->node) : NULL;
-			size_t cnt = 0;
+		if (left-- == 0) {	/* a new node: a new group */
+			const char *head;
+			char *meta;
 
-			for (size_t j = k; j < a->nvmis &&
-			    a->vmis[order[j]].vmi->node == r->vmi->node; j++)
-				cnt++;
-			cur = r->vmi->node;
-			if (cur == NULL)
-				tbl_group(&t, xasprintf("not scheduled on a node "
-				    "\u00b7 %zu %s", cnt, cnt == 1 ? W(VM) :
-				    W(VMS)));
-			else
-				tbl_group(&t, xasprintf("%s \u00b7 class %s "
-				    "\u00b7 %zu %s", cur, n ? node_class(a,
-				    (size_t)(n - m->nodes)) : "?", cnt,
-				    cnt == 1 ? W(VM) : W(VMS)));
+			left = vmi_group(a, order, k, &head, &meta) - 1;
+			tbl_group(&t, xasprintf("%s%s", head, meta));
+			free(meta);
 		}
 		row = tbl_row(&t);
 		cellc(&row[0], r->vmi->fullname);

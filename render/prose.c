@@ -859,6 +859,27 @@ vmis_by_node(const kv_analysis *a)
 	return order;
 }
 
+size_t
+vmi_group(const kv_analysis *a, const size_t *order, size_t k,
+    const char **head, char **meta)
+{
+	const char *node = a->vmis[order[k]].vmi->node;
+	const kv_node *n = node ? kv_model_node(a->m, node) : NULL;
+	size_t cnt = 0;
+	char *where;
+
+	while (k + cnt < a->nvmis && a->vmis[order[k + cnt]].vmi->node == node)
+		cnt++;
+	*head = node ? node : "not scheduled on a node";
+	where = n ? xasprintf(" \u00b7 class %s", node_class(a,
+	    (size_t)(n - a->m->nodes))) : xstrdup(node ? " \u00b7 node not in "
+	    "the snapshot" : "");
+	*meta = xasprintf("%s \u00b7 %zu %s", where, cnt,
+	    plural(cnt, W(VM), W(VMS)));
+	free(where);
+	return cnt;
+}
+
 char *
 vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max)
 {

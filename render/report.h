@@ -198,6 +198,11 @@ const char *node_class(const kv_analysis *a, size_t node);
 /* VMIs grouped by node: order[] holds VMI indexes sorted by node name
  * (VMIs without a node last), then by name; caller frees. */
 size_t *vmis_by_node(const kv_analysis *a);
+/* The VMIs from order[k] on that share its node: their number; *head is
+ * the node's name (borrowed), *meta " \u00b7 class C1 \u00b7 2 VMIs"
+ * (the caller's). */
+size_t vmi_group(const kv_analysis *a, const size_t *order, size_t k,
+    const char **head, char **meta);
 /* "ok" target summary of one VMI: "4 nodes: a, b, c and 1 more". */
 char *vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max);
 /* "migrates", "rejected at once", "unschedulable after 300 s" ... */
