@@ -568,7 +568,7 @@ prose_drain(const kv_analysis *a)
 	size_t blocknodes = 0, block = 0, shut = 0, mig = 0, ext = 0;
 	int64_t mem = 0, worst = 0;
 	const kv_drain *wd = NULL;
-	char *m, *w, *s;
+	char *m, *w, *s, *stop, *first;
 
 	if (a->ndrain == 0)
 		return xasprintf("No node runs a %s: a drain moves nothing.",
@@ -589,14 +589,21 @@ prose_drain(const kv_analysis *a)
 	}
 	m = fmt_bytes(mem);
 	w = fmt_duration(worst);
-	s = xasprintf("%zu of the %zu nodes that run %s would not finish a "
-	    "drain (%zu %s would block it); a drain would stop %zu %s and "
-	    "migrate %zu (%s in all%s%s%s%s).%s", blocknodes, a->ndrain,
-	    W(VMS), block, plural(block, W(VM), W(VMS)), shut,
-	    plural(shut, "VM", "VMs"), mig, m, wd ? ", the longest node " : "",
+	stop = shut ? xasprintf("stop %zu %s and ", shut,
+	    plural(shut, "VM", "VMs")) : xstrdup("");
+	first = blocknodes ? xasprintf("%zu of the %zu nodes that run %s would "
+	    "not finish a drain (%zu %s would block it)", blocknodes,
+	    a->ndrain, W(VMS), block, plural(block, W(VM), W(VMS))) :
+	    xasprintf("Each of the %zu nodes that run %s would finish a "
+	    "drain", a->ndrain, W(VMS));
+	s = xasprintf("%s; draining them all would %smigrate %zu (%s in "
+	    "all%s%s%s%s).%s", first, stop, mig, m,
+	    wd ? ", the longest node " : "",
 	    wd ? a->m->nodes[wd->node].name : "", wd ? " about " : "",
 	    wd ? w : "", ext ? " Some leave their eviction to an external "
 	    "controller." : "");
+	free(stop);
+	free(first);
 	free(m);
 	free(w);
 	return s;
@@ -888,7 +895,7 @@ vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max)
 	if (r->verdict == V_NOT_RUNNING)
 		return xstrdup(SYM_NONE);
 	if (r->ntargets == 0)
-		return xasprintf("none (CPU-compatible: %zu)",
+		return xasprintf("none (%zu CPU-compatible)",
 		    r->ncpu_targets);
 	names = node_list(a, r->targets, r->ntargets, max);
 	s = xasprintf("%zu: %s", r->ntargets, names);
