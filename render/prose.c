@@ -246,16 +246,6 @@ str_list(const char *const *v, size_t n, size_t max)
 	return b.data;
 }
 
-char *
-class_label(const kv_analysis *a, size_t c)
-{
-	const kv_class *k = &a->classes[c];
-
-	return xasprintf("%s %s (%zu %s)", k->id, k->host_model ?
-	    k->host_model : "no host model", k->nnodes,
-	    plural(k->nnodes, "node", "nodes"));
-}
-
 const char *
 node_class(const kv_analysis *a, size_t node)
 {

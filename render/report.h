@@ -190,8 +190,6 @@ char *prose_mismatch(const kv_analysis *a);
 char *node_list(const kv_analysis *a, const size_t *idx, size_t n,
     size_t max);
 char *str_list(const char *const *v, size_t n, size_t max);
-/* "C1 Skylake-Server-IBRS (3 nodes)" */
-char *class_label(const kv_analysis *a, size_t c);
 /* The class a node belongs to, SYM_NONE when none. */
 const char *node_class(const kv_analysis *a, size_t node);
 
