@@ -29,11 +29,15 @@ TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
 
-LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c))
+BUILD     := build
+# templates/ compiled into the binary as C strings (render/report.h)
+GEN_SRC   := $(BUILD)/gen/templates.c
+TEMPLATES := templates/report.css templates/report.js
+
+LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c)) $(GEN_SRC)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 
-BUILD     := build
 OBJ       := $(LIB_SRC:%.c=$(BUILD)/rel/%.o) $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
 ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
@@ -65,12 +69,27 @@ $(BUILD)/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB) $(H
 	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
+# Each template becomes a NUL-terminated char array named after its file
+# (report.css -> kv_report_css); xxd does the byte dump, nothing is
+# copied by hand.
+$(GEN_SRC): $(TEMPLATES) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"; { \
+	    echo "/* generated from templates/ by the Makefile; do not edit */"; \
+	    for t in $(TEMPLATES); do \
+		n=kv_$$(basename $$t | tr '.-' '__'); \
+		echo "extern const char $$n[];"; \
+		echo "const char $$n[] = {"; \
+		xxd -i < $$t; \
+		echo ", 0x00 };"; \
+	    done; } > $@.tmp && mv $@.tmp $@
+
 # --- dependencies -----------------------------------------------------------
 
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
             libcmocka-dev fonts-dejavu-core poppler-utils jq python3 \
-            libxml2-utils
+            libxml2-utils xxd fonts-droid-fallback
 
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -83,7 +102,8 @@ deps:
 
 ensure-deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v jq >/dev/null \
-	    && command -v pdffonts >/dev/null && command -v kubectl >/dev/null \
+	    && command -v pdffonts >/dev/null && command -v xxd >/dev/null \
+	    && command -v kubectl >/dev/null \
 	    || $(MAKE) --no-print-directory deps
 
 # --- tests ------------------------------------------------------------------
@@ -111,8 +131,12 @@ golden: kvscope
 
 report: ensure-deps
 	@$(MAKE) --no-print-directory kvscope
+	@test -e $(SAMPLE) || { echo "make report: no snapshot at $(SAMPLE)" \
+	    "(give one with SAMPLE=path)" >&2; exit 2; }
 	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output out
-	@echo "report written to out/ (open out/report.html)"
+	@echo "report of $(SAMPLE) written to:"; \
+	for f in out/report.html out/report.pdf out/findings.json out/*.svg; do \
+		echo "  $$f"; done
 
 # Regenerate the built-in CPU-model table from the shared libvirt cpu_map,
 # cross-checked against the two expanded JSON files (build-time inputs only).
