@@ -45,6 +45,9 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 			if (frac < 18) {
 				mant = mant * 10 + (u128)(*p - '0');
 				frac++;
+				/* 37 whole digits and 18 more would wrap */
+				if (mant > limit * 1000000000000000000ULL)
+					goto big;
 			}
 		}
 	}

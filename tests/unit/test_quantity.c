@@ -148,6 +148,12 @@ test_out_of_range(void **state)
 	assert_refused("100000000000000000000Ki", "out of range");
 	assert_refused("1e99999999999", "out of range");
 	assert_refused("9223372036854775807k", "out of range");
+	/* a 37-digit whole part plus 18 fraction digits: the mantissa must
+	 * not wrap around 128 bits and come back as a small number */
+	assert_refused("9000000000000000000000000000000000000."
+	    "999999999999999999", "out of range");
+	assert_refused("9000000000000000000000000000000000000."
+	    "999999999999999999m", "out of range");
 }
 
 /* The error is about s alone: it does not depend on earlier calls. */
