@@ -96,6 +96,9 @@ test_exponents(void **state)
 	assert_value("1e18", 1000000000000000000LL);
 	assert_value("1e-100", 1);
 	assert_value("0e-100", 0);
+	assert_value("1000000000000000000000000000000000000e-35", 10);
+	assert_value("1000000000000000000000000000000000000e-36", 1);
+	assert_value("1000000000000000000000000000000000001e-36", 2);
 }
 
 static void
@@ -104,6 +107,13 @@ test_fractions(void **state)
 	assert_value(".5", 1);
 	assert_value("5.", 5);
 	assert_value("2.000000000000000000", 2);
+	/* digits past the 18th still count for rounding up */
+	assert_value("1.0000000000000000000001", 2);
+	assert_value("0.0000000000000000000001", 1);
+	assert_value("1.0000000000000000000001Ki", 1025);
+	assert_value("1.0000000000000000000001e-100", 1);
+	assert_value("0.0000000000000000000002e22", 2);
+	assert_value("1.00000000000000000000000000000000000000001", 2);
 	assert_value("4.0000000000000000000000000Gi", (int64_t)4 << 30);
 }
 
