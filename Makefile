@@ -60,7 +60,7 @@ $(BUILD)/asan/%.o: %.c $(HEADERS)
 $(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
 	$(CC) $(SAN) -o $@ $^ $(KV_LIBS)
 
-$(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/kvtest.h $(ASAN_LIB) $(HEADERS)
+$(BUILD)/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
