@@ -234,11 +234,12 @@ member_end(reader *r)
 
 	if (r->cur_is_manifest)
 		return parse_manifest(r);
-	if (!r->cur_failed && r->cur_state != NULL &&
-	    r->sink->end(r->cur_state, &r->cur_err) != KV_OK)
-		r->cur_failed = true;
-	else if (!r->cur_failed)
-		r->cur_state = NULL;	/* consumed by end() */
+	if (!r->cur_failed && r->cur_state != NULL) {
+		/* end() consumes the state, whatever it returns */
+		if (r->sink->end(r->cur_state, &r->cur_err) != KV_OK)
+			r->cur_failed = true;
+		r->cur_state = NULL;
+	}
 	if (r->cur_failed) {
 		if (r->cur_state != NULL && r->sink->abort != NULL)
 			r->sink->abort(r->cur_state);

@@ -666,6 +666,40 @@ test_member_not_in_manifest(void **state)
 	    "nodes/n2/capabilities.xml (not in the manifest)", NULL);
 }
 
+/* The sink rejects a member that the manifest says was damaged: the damage
+ * is the cause and is what the message names. */
+static void
+test_damage_named_before_parse_error(void **state)
+{
+	struct fx *f = *state;
+
+	add_good(&f->s);
+	f->s.m[0].lie_sha = "1111111111111111111111111111111111111111111111"
+	    "111111111111111111";
+	f->rec.fail_end = "resources/nodes.json";
+	use_tar(f, "damaged.tar.gz");
+	expect_fail(f, "resources/nodes.json: does not match the manifest "
+	    "(sha256 differs); the snapshot was damaged or edited", NULL);
+}
+
+/* The sink's end() fails: its message comes back, prefixed with the
+ * snapshot, and the state end() consumed is not touched again. */
+static void
+test_sink_end_fails(void **state)
+{
+	struct fx *f = *state;
+
+	add_good(&f->s);
+	f->rec.fail_end = "resources/nodes.json";
+	use_tar(f, "endfail.tar.gz");
+	expect_fail(f, "resources/nodes.json: ends in the middle of a JSON "
+	    "value", NULL);
+	assert_int_equal(f->rec.nabort, 0);
+
+	use_dir(f);
+	expect_fail(f, "resources/nodes.json: ends in the middle", NULL);
+}
+
 static void
 test_sink_data_fails(void **state)
 {
@@ -825,6 +859,8 @@ main(void)
 		T(test_manifest_lies),
 		T(test_manifest_missing_file),
 		T(test_member_not_in_manifest),
+		T(test_damage_named_before_parse_error),
+		T(test_sink_end_fails),
 		T(test_sink_data_fails),
 		T(test_limit_members),
 		T(test_limit_member_bytes),
