@@ -277,6 +277,42 @@ test_not_json(void **state)
 	assert_refused("{\"a\":1}}", "byte 7: unbalanced brackets");
 }
 
+/* What neither jansson nor the item callback sees: the List around the
+ * items, the commas between them, the bracket closing them, and what lies
+ * between top-level values. */
+static void
+test_list_not_json(void **state)
+{
+	assert_refused("{\"a\":1},{\"b\":2}", "byte 7: expected a List "
+	    "object or JSON Lines");
+	assert_refused("{\"a\":1}:", "byte 7: expected a List object");
+	assert_refused("{\"items\":[{\"a\":1}] garbage}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"items\" [{\"a\":1}]}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"kind\":\"List\" \"items\":[]}", "not valid JSON");
+	assert_refused("{\"items\":[{\"a\":1}],}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"items\":[],\"items\":[]}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"items\":[{\"a\":1} {\"b\":2}]}",
+	    "byte 18: expected ',' or ']' after an item of the List");
+	assert_refused("{\"items\":[{\"a\":1},]}",
+	    "byte 18: ',' before ']' in the List");
+	assert_refused("{\"items\":[,{\"a\":1}]}",
+	    "byte 10: ',' without an item before it in the List");
+	assert_refused("{\"items\":[{\"a\":1},,{\"b\":2}]}",
+	    "',' without an item before it");
+	assert_refused("{\"items\":[{\"a\":1}}}",
+	    "byte 17: the items of the List end with '}'");
+	assert_refused("{\"a\":1}\n{\"items\":[]}",
+	    "a List after JSON Lines objects");
+	/* well-formed neighbours of the above */
+	assert_items("{\"kind\":\"List\",\"items\":[{\"a\":1},{\"b\":2}],"
+	    "\"metadata\":{\"x\":[1,{\"y\":\"]}\"}]}}",
+	    "{\"a\":1}\n{\"b\":2}\n");
+}
+
 static void
 test_not_objects(void **state)
 {
@@ -443,6 +479,7 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_not_json),
+		cmocka_unit_test(test_list_not_json),
 		cmocka_unit_test(test_not_objects),
 		cmocka_unit_test(test_after_list),
 		cmocka_unit_test(test_depth),
