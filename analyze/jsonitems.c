@@ -138,18 +138,27 @@ check_list(json_items *s, kv_err *err)
 	return KV_OK;
 }
 
+/* Append byte c to b, an item or the List around the items. */
+static int
+keep_in(json_items *s, kv_buf *b, char c, kv_err *err)
+{
+	kv_buf_append(b, &c, 1);
+	if (b->len > s->lim->object_bytes)
+		return kv_seterr(err, "%s: byte %llu: object larger than %llu "
+		    "bytes (KVSCOPE_MAX_OBJECT_BYTES)", s->file,
+		    (unsigned long long)s->offset,
+		    (unsigned long long)s->lim->object_bytes);
+	return KV_OK;
+}
+
 /* Keep byte c of the current item or of the List around the items. */
 static int
 keep(json_items *s, char c, kv_err *err)
 {
-	kv_buf *b = s->in_item ? &s->item : s->mode == M_AFTER_LIST ?
-	    &s->wrap : NULL;
-
-	if (b == NULL)
-		return KV_OK;
-	kv_buf_append(b, &c, 1);
-	if (b->len > s->lim->member_bytes)
-		return bad(s, err, "object too large");
+	if (s->in_item)
+		return keep_in(s, &s->item, c, err);
+	if (s->mode == M_AFTER_LIST)
+		return keep_in(s, &s->wrap, c, err);
 	return KV_OK;
 }
 
@@ -184,8 +193,10 @@ structural(json_items *s, char c, kv_err *err)
 			s->in_item = false;
 			s->next = N_FIRST;
 			kv_buf_append(&s->wrap, s->item.data, s->item.len);
-			kv_buf_append(&s->wrap, "[]", 2);
+			kv_buf_append(&s->wrap, "[", 1);
 			s->item.len = 0;
+			if (keep_in(s, &s->wrap, ']', err) != KV_OK)
+				return KV_ERR;
 		} else if (s->depth == 2 && s->mode == M_LIST) {
 			if (s->next == N_COMMA)
 				return bad(s, err, "expected ',' or ']' after "
@@ -207,14 +218,14 @@ structural(json_items *s, char c, kv_err *err)
 			return bad(s, err, "unbalanced brackets");
 		s->depth--;
 		if (s->in_item && s->depth == s->item_depth) {
-			kv_buf_append(&s->item, &c, 1);
-			s->in_item = false;
-			if (s->mode == M_OBJECT || s->mode == M_LIST) {
-				int rc = emit(s, err);
+			int rc;
 
-				if (rc != KV_OK)
-					return rc;
-			}
+			if ((rc = keep_in(s, &s->item, c, err)) != KV_OK)
+				return rc;
+			s->in_item = false;
+			if ((s->mode == M_OBJECT || s->mode == M_LIST) &&
+			    (rc = emit(s, err)) != KV_OK)
+				return rc;
 			if (s->mode == M_OBJECT)
 				s->mode = M_TOP;
 			else
@@ -234,7 +245,8 @@ structural(json_items *s, char c, kv_err *err)
 		if (s->depth == 0 && s->mode == M_AFTER_LIST) {
 			int rc;
 
-			kv_buf_append(&s->wrap, &c, 1);
+			if ((rc = keep_in(s, &s->wrap, c, err)) != KV_OK)
+				return rc;
 			s->mode = M_TOP;
 			if ((rc = check_list(s, err)) != KV_OK)
 				return rc;

@@ -451,6 +451,50 @@ test_string_length(void **state)
 	}
 }
 
+/* One object is held in memory while it is parsed: its size is bounded,
+ * and so is the List around the items. */
+static void
+test_object_bytes(void **state)
+{
+	kv_limits lim = limits();
+	size_t n = lim.object_bytes, at;
+	char *doc = xmalloc(n + 64);
+	struct got g = {0};
+	kv_err err = {0};
+
+	assert_int_equal(n, 16 << 20);
+	/* {"a":["xx...x","xx...x",...]}: exactly the limit, then one more */
+	memcpy(doc, "{\"a\":[", 6);
+	for (at = 6; n - 2 - at > 1000; at += 1000) {
+		doc[at] = '"';
+		memset(doc + at + 1, 'x', 997);
+		memcpy(doc + at + 998, "\",", 2);
+	}
+	doc[at] = '"';
+	memset(doc + at + 1, 'x', n - 2 - at - 2);
+	memcpy(doc + n - 3, "\"]}", 4);
+	assert_int_equal(strlen(doc), n);
+	if (scan(&lim, doc, &g, &err) != KV_OK)
+		fail_msg("%s", err.msg);
+	assert_int_equal(g.n, 1);
+	kv_buf_free(&g.log);
+	memset(&g, 0, sizeof(g));
+	memcpy(doc + n - 3, "x\"]}", 5);
+	assert_int_equal(scan(&lim, doc, &g, &err), KV_ERR);
+	kv_buf_free(&g.log);
+	free(doc);
+	assert_string_equal(err.msg, FILE_NAME ": byte 16777216: object "
+	    "larger than 16777216 bytes (KVSCOPE_MAX_OBJECT_BYTES)");
+
+	lim.object_bytes = 20;
+	assert_refused_lim(&lim, "{\"items\":[{\"a\":\"0123456789abcdef\"}]}",
+	    35, "byte 30: object larger than 20 bytes");
+	assert_refused_lim(&lim, "{\"kind\":\"List\",\"apiVersion\":\"v1\","
+	    "\"items\":[]}", 44, "byte 20: object larger than 20 bytes");
+	assert_refused_lim(&lim, "{\"items\":[],\"metadata\":{\"a\":\"b\"}}",
+	    35, "object larger than 20 bytes");
+}
+
 /* The callback's error comes back prefixed with the file, and stops the
  * scan. */
 static void
@@ -485,6 +529,7 @@ main(void)
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_item_count),
 		cmocka_unit_test(test_string_length),
+		cmocka_unit_test(test_object_bytes),
 		cmocka_unit_test(test_callback_error),
 	};
 
