@@ -808,6 +808,21 @@ test_dir_symlink(void **state)
 	expect_fail(f, "etc: symbolic link", NULL);
 }
 
+/* An empty directory is nothing to read, not an error. */
+static void
+test_dir_empty_subdir(void **state)
+{
+	struct fx *f = *state;
+
+	add_good(&f->s);
+	kvsnap_special(&f->s, "libvirt/cpu_map", AE_IFDIR, NULL);
+	use_dir(f);
+	expect_ok(f);
+	f->s.filter = ARCHIVE_FILTER_NONE;
+	use_tar(f, "emptydir.tar");
+	expect_ok(f);
+}
+
 static void
 test_dir_fifo(void **state)
 {
@@ -868,6 +883,7 @@ main(void)
 		T(test_limit_ratio),
 		T(test_limit_manifest_bytes),
 		T(test_dir_symlink),
+		T(test_dir_empty_subdir),
 		T(test_dir_fifo),
 		T(test_dir_name_not_utf8),
 #undef T
