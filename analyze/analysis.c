@@ -75,7 +75,7 @@ effective_config(kv_analysis *a)
 			c->obsolete[i] = default_obsolete[i];
 		c->nobsolete = n;
 	}
-	qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
+	kv_qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
 	c->gate_hyperv_strict = gate_on(k, "HypervStrictCheck");
 	c->gate_vgpu = gate_on(k, "VGPULiveMigration");
 	c->default_iface = k->default_iface && *k->default_iface ?

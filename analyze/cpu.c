@@ -198,7 +198,7 @@ build_classes(kv_analysis *a)
 	}
 	g_hash_table_destroy(seen);
 	sort_a = a;
-	qsort(a->classes, a->nclasses, sizeof(kv_class), class_cmp);
+	kv_qsort(a->classes, a->nclasses, sizeof(kv_class), class_cmp);
 	for (size_t ci = 0; ci < a->nclasses; ci++) {
 		kv_class *c = &a->classes[ci];
 		const kv_node *n = &m->nodes[c->nodes[0]];
@@ -221,7 +221,7 @@ build_classes(kv_analysis *a)
 				    rest);
 			}
 		}
-		qsort(c->req, c->nreq, sizeof(char *), kv_strptrcmp);
+		kv_qsort(c->req, c->nreq, sizeof(char *), kv_strptrcmp);
 		for (size_t k = 0; k < c->nnodes; k++)
 			a->nodes[c->nodes[k]].cls = (int)ci;
 	}
@@ -271,7 +271,8 @@ build_pairs(kv_analysis *a)
 				if (!class_has(a, tgt, k))
 					miss[p->nmissing++] = k;
 			}
-			qsort(miss, p->nmissing, sizeof(char *), kv_strptrcmp);
+			kv_qsort(miss, p->nmissing, sizeof(char *),
+			    kv_strptrcmp);
 			p->ok = p->nmissing == 0;
 		}
 	}
@@ -336,7 +337,7 @@ build_named(kv_analysis *a)
 		}
 	}
 	g_hash_table_destroy(byname);
-	qsort(a->named, a->nnamed, sizeof(kv_named), named_cmp);
+	kv_qsort(a->named, a->nnamed, sizeof(kv_named), named_cmp);
 }
 
 /* How many nodes of scope s can run model nm. */
@@ -379,8 +380,8 @@ scope_common_best(kv_analysis *a, kv_scope *s)
 		    nm->info->nfeatures_novmx == best_feat)
 			s->best[s->nbest++] = nm->model;
 	}
-	qsort(s->common, s->ncommon, sizeof(char *), kv_strptrcmp);
-	qsort(s->best, s->nbest, sizeof(char *), kv_strptrcmp);
+	kv_qsort(s->common, s->ncommon, sizeof(char *), kv_strptrcmp);
+	kv_qsort(s->best, s->nbest, sizeof(char *), kv_strptrcmp);
 }
 
 static void
@@ -401,7 +402,7 @@ build_scopes(kv_analysis *a)
 		if (!dup)
 			vendors[nv++] = v;
 	}
-	qsort(vendors, nv, sizeof(char *), kv_strptrcmp);
+	kv_qsort(vendors, nv, sizeof(char *), kv_strptrcmp);
 	a->scopes = xcalloc(nv + 1, sizeof(kv_scope));
 	for (size_t si = 0; si <= nv; si++) {
 		kv_scope *s = &a->scopes[a->nscopes++];
@@ -477,7 +478,7 @@ build_tradeoff(kv_analysis *a)
 				}
 				to->models[to->nmodels++] = nm->model;
 			}
-			qsort(to->models, to->nmodels, sizeof(char *),
+			kv_qsort(to->models, to->nmodels, sizeof(char *),
 			    kv_strptrcmp);
 			to->excluded = xcalloc(s->nnodes + 1, sizeof(size_t));
 			if (to->nodes == 0)

@@ -37,7 +37,7 @@ estimate(const kv_config *cfg, int64_t *mem, size_t n)
 	rate = link / (double)lanes;
 	if (cfg->bandwidth_mibps > 0 && (double)cfg->bandwidth_mibps < rate)
 		rate = (double)cfg->bandwidth_mibps;
-	qsort(mem, n, sizeof(int64_t), mem_desc);
+	kv_qsort(mem, n, sizeof(int64_t), mem_desc);
 	load = xcalloc((size_t)lanes, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
 		size_t best = 0;

@@ -1180,23 +1180,23 @@ policy_cmp(const void *a, const void *b)
 static int
 finish_model(kv_model *m, kv_err *err)
 {
-	qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
+	kv_qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
 	for (size_t i = 1; i < m->nnodes; i++)
 		if (m->nodes[i].name == m->nodes[i - 1].name)
 			return kv_seterr(err, "%s: resources/nodes.json: two "
 			    "nodes named \"%s\"", m->manifest.context ?
 			    m->manifest.context : "snapshot",
 			    m->nodes[i].name);
-	qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
+	kv_qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
 	for (size_t i = 1; i < m->nvmis; i++)
 		if (m->vmis[i].fullname == m->vmis[i - 1].fullname)
 			return kv_seterr(err, "%s: two VMIs named \"%s\"",
 			    m->manifest.context ? m->manifest.context :
 			    "snapshot", m->vmis[i].fullname);
-	qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
-	qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
-	qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
-	qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
+	kv_qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
+	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
+	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
+	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
 	m->flavor = kv_intern_str(m->strs, m->manifest.flavor != NULL ?
 	    m->manifest.flavor : "kubevirt");
 	m->missing = xcalloc(m->manifest.nresources + 1, sizeof(char *));

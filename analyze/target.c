@@ -97,7 +97,7 @@ kv_place_build(kv_analysis *a)
 		    a->nodes[n - m->nodes].free_memory >= 0)
 			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
 	}
-	qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
 	return p;
 }
 
@@ -384,7 +384,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 					sel_set(&s, src->labels.v[i].key,
 					    "true");
 			}
-	qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
 	r->selectors.v = s.v;
 	r->selectors.n = s.n;
 

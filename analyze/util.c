@@ -154,6 +154,14 @@ kv_buf_free(kv_buf *b)
 	b->len = b->cap = 0;
 }
 
+void
+kv_qsort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 int
 kv_strptrcmp(const void *a, const void *b)
 {

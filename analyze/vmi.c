@@ -301,8 +301,8 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 	outcome(a, r);
 	drain_behaviour(a, r);
 	run_rules(&c, 2);
-	qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
-	qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
+	kv_qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
+	kv_qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
 }
 
 void
