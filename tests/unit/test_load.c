@@ -12,6 +12,8 @@
 #define VMIS "resources/virtualmachineinstances.kubevirt.io.json"
 #define PODS "resources/pods.json"
 #define KV "resources/kubevirts.kubevirt.io.json"
+#define DH_VMIS "resources/internalvirtualizationvirtualmachineinstances." \
+	"internal.virtualization.deckhouse.io.json"
 
 struct fx {
 	char *dir;
@@ -251,6 +253,39 @@ test_other_types(void **state)
 	    "\"soon\"");
 }
 
+/* --- duplicates -------------------------------------------------------------- */
+
+static void
+test_duplicate_nodes(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, NODES, "{\"items\":[{\"metadata\":{\"name\":\"n1\"}},"
+	    "{\"metadata\":{\"name\":\"n2\"}},{\"metadata\":{\"name\":\"n1\"}}]}");
+	expect_error(f, NODES ": item 2 (n1): metadata.name: a second node "
+	    "named \"n1\" (the first is item 0)");
+}
+
+static void
+test_duplicate_vmis(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":\"a\"}}\n"
+	    "{\"metadata\":{\"name\":\"v\",\"namespace\":\"b\"}}\n"
+	    "{\"metadata\":{\"name\":\"v\",\"namespace\":\"a\"}}\n");
+	expect_error(f, VMIS ": item 2 (a/v): metadata.name: a second VMI "
+	    "named \"a/v\" (the first is item 0)");
+	/* the same VMI in the Deckhouse and the KubeVirt files (read in
+	 * name order: the Deckhouse one first) */
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":\"b\"}}");
+	kvsnap_add(&f->s, DH_VMIS, "{\"metadata\":{\"name\":\"w\","
+	    "\"namespace\":\"b\"}}\n{\"metadata\":{\"name\":\"v\","
+	    "\"namespace\":\"b\"}}");
+	expect_error(f, VMIS ": item 0 (b/v): metadata.name: a second VMI "
+	    "named \"b/v\" (the first is item 1 of " DH_VMIS ")");
+}
+
 /* --- limits --------------------------------------------------------------------- */
 
 static void
@@ -348,6 +383,8 @@ main(void)
 		T(test_node_types),
 		T(test_vmi_types),
 		T(test_other_types),
+		T(test_duplicate_nodes),
+		T(test_duplicate_vmis),
 		T(test_million_labels),
 		T(test_labels_limit),
 		T(test_quantities),
