@@ -286,6 +286,31 @@ test_duplicate_vmis(void **state)
 	    "named \"b/v\" (the first is item 1 of " DH_VMIS ")");
 }
 
+/* --- messages ------------------------------------------------------------------ */
+
+/* A message must stay one clear line on a terminal: a hostile name cannot
+ * put escape sequences or bytes that are not UTF-8 in it. */
+static void
+test_message_sanitized(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, NODES, "{\"metadata\":{\"name\":\"a\\u001b[2J\\u0007b\\r"
+	    "\\nc\\u009b31m\",\"labels\":[]}}");
+	expect_error(f, NODES ": item 0 (a?[2J?b??c?31m): metadata.labels: "
+	    "expected an object, got a list");
+	/* jansson quotes the bad byte it met */
+	one(f, NODES, "{\"metadata\":{\"name\":\xff}}");
+	assert_int_equal(load(f), KV_ERR);
+	assert_true(g_utf8_validate(f->err.msg, -1, NULL));
+	assert_null(strchr(f->err.msg, '\xff'));
+	/* valid UTF-8 is kept as it is */
+	one(f, NODES, "{\"metadata\":{\"name\":\"\xc3\xa9t\xc3\xa9\","
+	    "\"labels\":7}}");
+	expect_error(f, NODES ": item 0 (\xc3\xa9t\xc3\xa9): metadata.labels: "
+	    "expected an object, got a number");
+}
+
 /* --- limits --------------------------------------------------------------------- */
 
 static void
@@ -385,6 +410,7 @@ main(void)
 		T(test_other_types),
 		T(test_duplicate_nodes),
 		T(test_duplicate_vmis),
+		T(test_message_sanitized),
 		T(test_million_labels),
 		T(test_labels_limit),
 		T(test_quantities),
