@@ -87,15 +87,16 @@ clean_member_name(reader *r, const char *raw, bool is_dir)
 	kv_buf out = {0};
 	int ncomp = 0;
 
+	/* The name is quoted; kv_seterr() shows the bad bytes as '?'. */
 	if (!g_utf8_validate(raw, -1, NULL)) {
-		kv_seterr(r->err, "%s: a member name is not valid UTF-8",
-		    r->snap);
+		kv_seterr(r->err, "%s: \"%s\": a member name is not valid "
+		    "UTF-8", r->snap, raw);
 		goto fail;
 	}
 	for (const unsigned char *c = (const unsigned char *)raw; *c; c++)
 		if (*c < 0x20 || *c == 0x7f) {
-			kv_seterr(r->err, "%s: member name with a control "
-			    "character", r->snap);
+			kv_seterr(r->err, "%s: \"%s\": member name with a "
+			    "control character", r->snap, raw);
 			goto fail;
 		}
 	if (raw[0] == '/') {
