@@ -1105,7 +1105,8 @@ sink_begin(void *arg, const char *path, uint64_t size, kv_err *err)
 	if (kv_startswith(path, "libvirt/cpu_map/") &&
 	    strchr(path + 16, '/') == NULL) {
 		if (size > ls->lim->manifest_bytes) {
-			kv_seterr(err, "%s: larger than %llu bytes", path,
+			kv_seterr(err, "%s: larger than %llu bytes "
+			    "(KVSCOPE_MAX_MANIFEST_BYTES)", path,
 			    (unsigned long long)ls->lim->manifest_bytes);
 			return NULL;
 		}
@@ -1125,7 +1126,8 @@ sink_data(void *state, const char *buf, size_t len, kv_err *err)
 	if (mb->items != NULL)
 		return json_items_feed(mb->items, buf, len, err);
 	if (mb->xml.len + len > mb->ls->lim->manifest_bytes)
-		return kv_seterr(err, "%s: larger than %llu bytes", mb->path,
+		return kv_seterr(err, "%s: larger than %llu bytes "
+		    "(KVSCOPE_MAX_MANIFEST_BYTES)", mb->path,
 		    (unsigned long long)mb->ls->lim->manifest_bytes);
 	kv_buf_append(&mb->xml, buf, len);
 	return KV_OK;

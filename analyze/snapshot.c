@@ -199,7 +199,8 @@ member_data(reader *r, const char *buf, size_t len)
 	if (r->cur_is_manifest) {
 		if (r->cur_bytes > r->lim->manifest_bytes)
 			return kv_seterr(r->err, "%s: manifest.json larger "
-			    "than %llu bytes", r->snap,
+			    "than %llu bytes (KVSCOPE_MAX_MANIFEST_BYTES)",
+			    r->snap,
 			    (unsigned long long)r->lim->manifest_bytes);
 		kv_buf_append(&r->manifest, buf, len);
 		return KV_OK;

@@ -330,6 +330,18 @@ test_million_labels(void **state)
 }
 
 static void
+test_xml_limit(void **state)
+{
+	struct fx *f = *state;
+
+	f->lim.manifest_bytes = 20;
+	one(f, "libvirt/cpu_map/x86_Big.xml", "<cpus><model name='Big'/>"
+	    "</cpus>");
+	expect_error(f, "libvirt/cpu_map/x86_Big.xml: larger than 20 bytes "
+	    "(KVSCOPE_MAX_MANIFEST_BYTES)");
+}
+
+static void
 test_labels_limit(void **state)
 {
 	struct fx *f = *state;
@@ -413,6 +425,7 @@ main(void)
 		T(test_message_sanitized),
 		T(test_million_labels),
 		T(test_labels_limit),
+		T(test_xml_limit),
 		T(test_quantities),
 #undef T
 	};

@@ -785,7 +785,8 @@ test_limit_manifest_bytes(void **state)
 	add_good(&f->s);
 	f->lim.manifest_bytes = 100;
 	use_tar(f, "manifest.tar.gz");
-	expect_fail(f, "manifest.json larger than 100 bytes", NULL);
+	expect_fail(f, "manifest.json larger than 100 bytes "
+	    "(KVSCOPE_MAX_MANIFEST_BYTES)", NULL);
 }
 
 /* --- the directory front end ------------------------------------------------ */
