@@ -8,10 +8,12 @@
 # outside); a case expected to succeed must write only findings.json.
 # Runs from a directory three levels below the scratch root, so that a
 # "../../x" written anyway would land inside what is checked.
-# Prints one line per case and "N passed, M failed".
+# KVSCOPE_WRAP runs kvscope under a tool (valgrind).  Prints one line per
+# case and "N passed, M failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 KVSCOPE=${KVSCOPE:-$here/../../kvscope}
+KVSCOPE_WRAP=${KVSCOPE_WRAP:-}	# e.g. "valgrind -q --error-exitcode=23"
 case $KVSCOPE in /*) ;; *) KVSCOPE=$PWD/$KVSCOPE ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,7 +40,8 @@ while IFS=$'\t' read -r name status want; do
 	mkdir "$out"
 	before=$(cd "$tmp" && find . \( -path ./corpus -o -path ./log \) -prune -o -print |
 	    sort)
-	(cd "$work" && "$KVSCOPE" report "$snap" --format json \
+	# shellcheck disable=SC2086
+	(cd "$work" && $KVSCOPE_WRAP "$KVSCOPE" report "$snap" --format json \
 	    --output "$out" >"$log/stdout" 2>"$log/stderr")
 	rc=$?
 	after=$(cd "$tmp" && find . \( -path ./corpus -o -path ./log \) -prune -o -print |
