@@ -49,7 +49,7 @@ HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
 all: kvscope
 
 kvscope: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(KV_LIBS)
+	@echo "  LD      $@"; $(CC) $(CFLAGS) -o $@ $(OBJ) $(KV_LIBS)
 
 $(BUILD)/rel/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -57,14 +57,14 @@ $(BUILD)/rel/%.o: %.c $(HEADERS)
 
 $(BUILD)/asan/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) -c -o $@ $<
+	@echo "  CC      $< (asan)"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) -c -o $@ $<
 
 $(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
-	$(CC) $(SAN) -o $@ $^ $(KV_LIBS)
+	@echo "  LD      $@"; $(CC) $(SAN) -o $@ $^ $(KV_LIBS)
 
 $(BUILD)/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
+	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
 # --- dependencies -----------------------------------------------------------

@@ -65,7 +65,8 @@ effective_config(kv_analysis *a)
 	c->pending_timeout = 900;
 	if (k->obsolete_set) {
 		c->obsolete = xcalloc(k->nobsolete + 1, sizeof(char *));
-		memcpy(c->obsolete, k->obsolete, k->nobsolete * sizeof(char *));
+		for (size_t i = 0; i < k->nobsolete; i++)
+			c->obsolete[i] = k->obsolete[i];
 		c->nobsolete = k->nobsolete;
 	} else {
 		size_t n = sizeof(default_obsolete) / sizeof(char *);
@@ -81,6 +82,8 @@ effective_config(kv_analysis *a)
 	c->default_iface = k->default_iface && *k->default_iface ?
 	    k->default_iface : "bridge";
 	c->assumed_mibps = ASSUMED_LINK_MIBPS;
+	if (dh)
+		kv_dvp_config(a, gate_on(k, "VolumeMigration"));
 }
 
 /* What the snapshot lacked, and what that leaves unjudged. */
@@ -99,6 +102,18 @@ static const struct {
 	  "not applied" },
 	{ "virtualmachineinstancemigrations", "kubevirt.io", "per-migration "
 	  "timeout overrides not applied" },
+	{ "virtualmachines", "virtualization.deckhouse.io", "Migratable "
+	  "conditions, classes and liveMigrationPolicy not judged" },
+	{ "virtualmachineclasses", "virtualization.deckhouse.io", "class CPU "
+	  "types not named" },
+	{ "virtualdisks", "virtualization.deckhouse.io", "volume migration of "
+	  "RWO VirtualDisks not judged" },
+	{ "virtualmachineoperations", "virtualization.deckhouse.io",
+	  "operations in progress not judged" },
+	{ "virtualmachineblockdeviceattachments", "virtualization.deckhouse.io",
+	  "block device attachments in progress not judged" },
+	{ "internalvirtualizationkubevirts",
+	  "internal.virtualization.deckhouse.io", "DVP defaults assumed" },
 };
 
 static void
@@ -124,9 +139,17 @@ snapshot_warnings(kv_analysis *a)
 		    r->resource, *r->group ? "." : "", r->group, r->status,
 		    why ? "; " : "", why ? why : "");
 	}
+	if (m->flavor_inferred) {
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xstrdup("the manifest names no "
+		    "flavor; deckhouse inferred from the Deckhouse resource "
+		    "files and the absence of kubevirt.io VMIs");
+	}
 	if (!m->cluster.present) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup("no KubeVirt CR in the "
+		a->warnings[a->nwarnings++] = xstrdup(a->cfg.deckhouse ?
+		    "no InternalVirtualizationKubeVirt config in the snapshot; "
+		    "DVP defaults assumed" : "no KubeVirt CR in the "
 		    "snapshot; KubeVirt defaults assumed");
 	}
 	for (size_t i = 0; i < m->manifest.nnotes; i++) {
@@ -225,6 +248,9 @@ kv_analysis_free(kv_analysis *a)
 		free(r->extra_affinity.terms);
 		free(r->cpu_targets);
 		free(r->targets);
+		free(r->dvp.migvols);
+		free(r->dvp.ops);
+		free(r->dvp.bdas);
 	}
 	free(a->vmis);
 	for (size_t i = 0; i < a->ndrain; i++)

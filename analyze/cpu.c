@@ -271,8 +271,7 @@ build_pairs(kv_analysis *a)
 				if (!class_has(a, tgt, k))
 					miss[p->nmissing++] = k;
 			}
-			kv_qsort(miss, p->nmissing, sizeof(char *),
-			    kv_strptrcmp);
+			kv_qsort(miss, p->nmissing, sizeof(char *), kv_strptrcmp);
 			p->ok = p->nmissing == 0;
 		}
 	}

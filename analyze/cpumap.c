@@ -196,7 +196,7 @@ cm_set_sort(struct cm_set *s)
 
 	if (s->n == 0)
 		return;
-	qsort(s->v, s->n, sizeof(*s->v), kv_strptrcmp);
+	kv_qsort(s->v, s->n, sizeof(*s->v), kv_strptrcmp);
 	for (i = 1, j = 1; i < s->n; i++)
 		if (strcmp(s->v[i], s->v[j - 1]) != 0)
 			s->v[j++] = s->v[i];
@@ -706,7 +706,7 @@ cpumap_finish_with(cpumap_builder *b, const cpudb_correction *corr,
 
 	*out = NULL;
 	if (b->nmodels > 0)
-		qsort(b->models, b->nmodels, sizeof(*b->models), cm_modelcmp);
+		kv_qsort(b->models, b->nmodels, sizeof(*b->models), cm_modelcmp);
 	if (cm_check_unique(b, err) != KV_OK)
 		goto out;
 	for (size_t i = 0; i < b->nmodels; i++)

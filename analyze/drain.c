@@ -28,6 +28,10 @@ estimate(const kv_config *cfg, int64_t *mem, size_t n)
 {
 	int64_t lanes = cfg->parallel_node < cfg->parallel_cluster ?
 	    cfg->parallel_node : cfg->parallel_cluster;
+
+	/* DVP syncs one migration at a time per source node */
+	if (cfg->sync_per_node > 0 && cfg->sync_per_node < lanes)
+		lanes = cfg->sync_per_node;
 	double link = (double)cfg->assumed_mibps, rate, *load, worst = 0;
 
 	if (n == 0)

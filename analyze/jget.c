@@ -230,7 +230,7 @@ jlabels(jctx *c, json_t *o, const char *path, kv_labels *out)
 		i++;
 	}
 	out->n = i;
-	qsort(out->v, out->n, sizeof(kv_label), label_cmp);
+	kv_qsort(out->v, out->n, sizeof(kv_label), label_cmp);
 	return KV_OK;
 }
 

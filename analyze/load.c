@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpudb.h"
+#include "dvp.h"
 #include "jget.h"
 #include "jsonitems.h"
 #include "model.h"
@@ -50,6 +51,9 @@ typedef struct loadstate {
 	    cap_pol, cap_vmims;
 	cpumap_builder *cpumap;
 	size_t ncpumap;
+	dvp_loadcap dcap;
+	bool saw_dh;		/* a Deckhouse resource file was read */
+	size_t kv_vmis;		/* VMIs from the kubevirt.io file */
 } loadstate;
 
 typedef int (*object_fn)(loadstate *ls, jctx *c, json_t *o);
@@ -191,6 +195,13 @@ load_affinity(jctx *c, json_t *o, kv_affinity *aff)
 	}
 	jwhere(c, "%s", "");
 	return KV_OK;
+}
+
+int
+kv_load_meta(jctx *c, json_t *o, const char **name, const char **ns,
+    bool namespaced)
+{
+	return meta_name(c, o, name, ns, namespaced);
 }
 
 /* --- nodes ------------------------------------------------------------------ */
@@ -1001,7 +1012,7 @@ load_kubevirt(loadstate *ls, jctx *c, json_t *o)
 		json_object_foreach(obs, key, e)
 			k->obsolete[k->nobsolete++] = kv_intern_str(c->strs,
 			    key);
-		qsort(k->obsolete, k->nobsolete, sizeof(char *),
+		kv_qsort(k->obsolete, k->nobsolete, sizeof(char *),
 		    kv_strptrcmp);
 	}
 	if (bind != NULL) {
@@ -1036,6 +1047,38 @@ load_kubevirt(loadstate *ls, jctx *c, json_t *o)
 	return KV_OK;
 }
 
+/* --- Deckhouse objects (load_dvp.c) ------------------------------------------- */
+
+static int
+load_dvm(loadstate *ls, jctx *c, json_t *o)
+{
+	return kv_dvp_load_vm(ls->m, &ls->dcap, c, o);
+}
+
+static int
+load_dclass(loadstate *ls, jctx *c, json_t *o)
+{
+	return kv_dvp_load_class(ls->m, &ls->dcap, c, o);
+}
+
+static int
+load_vdisk(loadstate *ls, jctx *c, json_t *o)
+{
+	return kv_dvp_load_disk(ls->m, &ls->dcap, c, o);
+}
+
+static int
+load_vmop(loadstate *ls, jctx *c, json_t *o)
+{
+	return kv_dvp_load_vmop(ls->m, &ls->dcap, c, o);
+}
+
+static int
+load_vmbda(loadstate *ls, jctx *c, json_t *o)
+{
+	return kv_dvp_load_vmbda(ls->m, &ls->dcap, c, o);
+}
+
 /* --- dispatch ------------------------------------------------------------------- */
 
 static const struct loader {
@@ -1063,7 +1106,19 @@ static const struct loader {
 	{ "resources/migrationpolicies."
 	  "migrations.internal.virtualization.deckhouse.io.json",
 	  load_policy },
+	{ "resources/virtualmachines.virtualization.deckhouse.io.json",
+	  load_dvm },
+	{ "resources/virtualmachineclasses.virtualization.deckhouse.io.json",
+	  load_dclass },
+	{ "resources/virtualdisks.virtualization.deckhouse.io.json",
+	  load_vdisk },
+	{ "resources/virtualmachineoperations.virtualization.deckhouse.io.json",
+	  load_vmop },
+	{ "resources/virtualmachineblockdeviceattachments."
+	  "virtualization.deckhouse.io.json", load_vmbda },
 };
+
+#define KV_VMI_FILE "resources/virtualmachineinstances.kubevirt.io.json"
 
 typedef struct member {
 	loadstate *ls;
@@ -1083,6 +1138,8 @@ item_cb(void *arg, json_t *item, size_t index, kv_err *err)
 	snprintf(c.whatbuf, sizeof(c.whatbuf), "item %zu", index);
 	c.what = c.whatbuf;
 	mb->ls->file = kv_intern_str(mb->ls->m->strs, mb->path);
+	if (strcmp(mb->loader->file, KV_VMI_FILE) == 0)
+		mb->ls->kv_vmis++;
 	return mb->loader->fn(mb->ls, &c, item);
 }
 
@@ -1098,6 +1155,8 @@ sink_begin(void *arg, const char *path, uint64_t size, kv_err *err)
 			mb->ls = ls;
 			mb->loader = &loaders[i];
 			mb->path = xstrdup(path);
+			if (strstr(path, "virtualization.deckhouse.io.json"))
+				ls->saw_dh = true;
 			mb->items = json_items_new(mb->path, ls->lim, item_cb,
 			    mb);
 			return mb;
@@ -1219,16 +1278,27 @@ policy_cmp(const void *a, const void *b)
 
 /* Sort what the analysis looks up; names are unique (check_unique). */
 static int
-finish_model(kv_model *m, kv_err *err)
+finish_model(loadstate *ls, kv_err *err)
 {
+	kv_model *m = ls->m;
+
 	kv_qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
 	kv_qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
 	kv_qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
 	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
 	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
-	m->flavor = kv_intern_str(m->strs, m->manifest.flavor != NULL ?
-	    m->manifest.flavor : "kubevirt");
+	if (m->manifest.flavor != NULL)
+		m->flavor = kv_intern_str(m->strs, m->manifest.flavor);
+	else {
+		/* no word from the manifest: Deckhouse when its files are
+		 * there and KubeVirt's own VMIs are not */
+		m->flavor_inferred = ls->saw_dh && ls->kv_vmis == 0;
+		m->flavor = kv_intern_str(m->strs, m->flavor_inferred ?
+		    "deckhouse" : "kubevirt");
+	}
+	if (kv_dvp_finish(m, err) != KV_OK)
+		return KV_ERR;
 	m->missing = xcalloc(m->manifest.nresources + 1, sizeof(char *));
 	for (size_t i = 0; i < m->manifest.nresources; i++) {
 		const snap_resource *r = &m->manifest.resources[i];
@@ -1278,7 +1348,7 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	g_hash_table_destroy(ls.node_names);
 	g_hash_table_destroy(ls.vmi_names);
 	if (rc == KV_OK)
-		rc = finish_model(m, err);
+		rc = finish_model(&ls, err);
 	if (rc != KV_OK) {
 		kv_model_free(m);
 		return rc;

@@ -2,6 +2,7 @@
  * model.c - lookups over the loaded model and its release.
  */
 #include "model.h"
+#include "dvp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,7 @@ kv_model_free(kv_model *m)
 	free(m->cluster.node_selectors.v);
 	free(m->cluster.migratable_bindings);
 	free(m->cluster.mdev_resources);
+	kv_dvp_free(&m->dvp);
 	free(m->missing);
 	if (m->cpumap != NULL)
 		cpudb_free(m->cpumap);

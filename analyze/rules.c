@@ -149,9 +149,10 @@ enum claim_state { CLAIM_RWX, CLAIM_NOT_SHARED, CLAIM_UNKNOWN };
 /* RWX from the VMI's own volumeStatus (what KubeVirt reads), else from
  * the PVC object. */
 static enum claim_state
-claim_state(const rule_ctx *c, const kv_volume *vol, const char **modes)
+claim_state_of(const kv_model *m, const kv_vmi *v, const kv_volume *vol,
+    const char **modes)
 {
-	const kv_volstatus *vs = volstatus(c->v, vol->name);
+	const kv_volstatus *vs = volstatus(v, vol->name);
 	const kv_pvc *pvc;
 
 	*modes = NULL;
@@ -160,11 +161,83 @@ claim_state(const rule_ctx *c, const kv_volume *vol, const char **modes)
 		return vs->rwx ? CLAIM_RWX : CLAIM_NOT_SHARED;
 	}
 	if (vol->claim != NULL &&
-	    (pvc = kv_model_pvc(c->m, c->v->ns, vol->claim)) != NULL) {
+	    (pvc = kv_model_pvc(m, v->ns, vol->claim)) != NULL) {
 		*modes = modes_text(pvc->modes);
 		return (pvc->modes & AM_RWX) ? CLAIM_RWX : CLAIM_NOT_SHARED;
 	}
 	return CLAIM_UNKNOWN;
+}
+
+static enum claim_state
+claim_state(const rule_ctx *c, const kv_volume *vol, const char **modes)
+{
+	return claim_state_of(c->m, c->v, vol, modes);
+}
+
+bool
+kv_claim_not_shared(const kv_model *m, const kv_vmi *v, const kv_volume *vol)
+{
+	const char *modes;
+
+	return claim_state_of(m, v, vol, &modes) == CLAIM_NOT_SHARED;
+}
+
+/* DVP names a disk by its VirtualDisk; "" when the claim is none's. */
+static void
+describe_vdisk(const rule_ctx *c, const kv_volume *vol, kv_buf *b)
+{
+	const kv_vdisk *vd;
+
+	if (c->a->cfg.deckhouse && (vd = kv_dvp_disk_by_claim(c->m, c->v->ns,
+	    vol->claim)) != NULL)
+		kv_buf_printf(b, "VirtualDisk %s, ", vd->name);
+}
+
+/*
+ * §3.3 as virt-handler computes status.migrationMethod: a local volume, a
+ * migrated volume, or a volume that fails the shared-storage check (the
+ * check returns blockMigrate=true with its error) makes it a block
+ * migration.
+ */
+static bool
+volume_blocks(const rule_ctx *c, const kv_volume *vol, const char **why)
+{
+	const kv_volstatus *vs;
+	const char *modes;
+
+	*why = vol->source;
+	switch (vol->kind) {
+	case VOL_PVC:
+	case VOL_DATAVOLUME:
+		if (migrated(c->v, vol->name)) {
+			*why = "migrated volume";
+			return true;
+		}
+		*why = kv_dvp_volume_migrates(c->r, vol) ?
+		    "VirtualDisk, volume migration" : "PVC not shared";
+		return claim_state(c, vol, &modes) != CLAIM_RWX;
+	case VOL_HOSTDISK:
+		vs = volstatus(c->v, vol->name);
+		*why = "hostDisk not shared";
+		if (vs != NULL && vs->has_pvcinfo)
+			return !vs->rwx && !migrated(c->v, vol->name);
+		return !vol->hostdisk_shared;
+	default:
+		return kv_volume_is_local(c->v, vol);
+	}
+}
+
+const char *
+kv_migration_method(const rule_ctx *c)
+{
+	const char *why;
+
+	if (c->v->nmigrated > 0)
+		return "BlockMigration";
+	for (size_t i = 0; i < c->v->nvolumes; i++)
+		if (volume_blocks(c, &c->v->volumes[i], &why))
+			return "BlockMigration";
+	return "LiveMigration";
 }
 
 /* --- blockers ----------------------------------------------------------------------- */
@@ -307,12 +380,17 @@ check_disk_not_shared(rule_ctx *c, const kv_rule *r)
 		} else if (vol->kind != VOL_PVC && vol->kind != VOL_DATAVOLUME)
 			continue;
 		if (claim_state(c, vol, &modes) != CLAIM_NOT_SHARED ||
-		    migrated(c->v, vol->name))
+		    migrated(c->v, vol->name) ||
+		    kv_dvp_volume_migrates(c->r, vol))
 			continue;
+		describe_vdisk(c, vol, &b);
+		kv_buf_printf(&b, "PVC %s is %s", vol->claim ? vol->claim : "?",
+		    modes);
 		describe_claim(c, vol->claim, &b);
-		rule_emit(c, r, "volume %s: PVC %s is %s%s; live migration "
-		    "needs ReadWriteMany, even on shared storage", vol->name,
-		    vol->claim ? vol->claim : "?", modes, b.data ? b.data : "");
+		rule_emit(c, r, "volume %s: %s; live migration needs "
+		    "ReadWriteMany, even on shared storage%s", vol->name, b.data,
+		    c->a->cfg.deckhouse ? " (DVP moves RWO VirtualDisks only "
+		    "with volume migration, Enterprise Edition)" : "");
 		kv_buf_free(&b);
 	}
 }
@@ -528,18 +606,26 @@ static void
 check_block_migration(rule_ctx *c, const kv_rule *r)
 {
 	kv_buf b = {0};
+	const char *why;
 	size_t n = 0;
 
 	if (strcmp(c->r->method, "BlockMigration") != 0)
 		return;
 	for (size_t i = 0; i < c->v->nvolumes; i++)
-		if (kv_volume_is_local(c->v, &c->v->volumes[i]))
+		if (volume_blocks(c, &c->v->volumes[i], &why))
 			kv_buf_printf(&b, "%s%s (%s)", n++ ? ", " : "",
-			    c->v->volumes[i].name, c->v->volumes[i].source);
-	for (size_t i = 0; i < c->v->nmigrated; i++)
-		kv_buf_printf(&b, "%s%s (migrated volume)", n++ ? ", " : "",
-		    c->v->migrated[i]);
-	rule_emit(c, r, "local volume%s copied during the migration: %s",
+			    c->v->volumes[i].name, why);
+	for (size_t i = 0; i < c->v->nmigrated; i++) {
+		bool listed = false;
+
+		for (size_t j = 0; j < c->v->nvolumes; j++)
+			listed |= strcmp(c->v->volumes[j].name,
+			    c->v->migrated[i]) == 0;
+		if (!listed)
+			kv_buf_printf(&b, "%s%s (migrated volume)",
+			    n++ ? ", " : "", c->v->migrated[i]);
+	}
+	rule_emit(c, r, "volume%s copied during the migration: %s",
 	    n == 1 ? "" : "s", b.data ? b.data : "");
 	kv_buf_free(&b);
 }
@@ -633,6 +719,169 @@ check_eviction_shutdown(rule_ctx *c, const kv_rule *r)
 		    "the VM", c->v->node ? c->v->node : "its node");
 }
 
+/* --- Deckhouse (rules-deckhouse.md) ----------------------------------------------- */
+
+/* "Migrate", or "Evict by the system: node drain or ..." */
+static void
+describe_vmop(const kv_vmop *op, kv_buf *b)
+{
+	const kv_vmop_origin *o = kv_vmop_system_origin(op);
+
+	kv_buf_printf(b, "VirtualMachineOperation %s (%s", op->name, op->type);
+	if (o != NULL)
+		kv_buf_printf(b, ", created by DVP for a %s", o->what);
+	kv_buf_printf(b, ", phase %s", *op->phase ? op->phase : "not set");
+	if (op->reason != NULL && *op->reason != '\0')
+		kv_buf_printf(b, ", reason %s", op->reason);
+	kv_buf_printf(b, ")");
+}
+
+static bool
+policy_conflict(const rule_ctx *c, const kv_vmop *op)
+{
+	return kv_vmop_is_migration(op) &&
+	    kv_dvp_policy_conflict(c->r->dvp.policy, op->force);
+}
+
+/* §4.2 step 3, §4.3 step 6: a new Migrate/Evict supersedes nothing. */
+static void
+check_vmop_in_progress(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->r->dvp.nops; i++) {
+		const kv_vmop *op = c->r->dvp.ops[i];
+		kv_buf b = {0};
+
+		if (policy_conflict(c, op))
+			continue;	/* live-migration-policy-force */
+		describe_vmop(op, &b);
+		rule_emit(c, r, "%s is unfinished: a new Migrate or Evict "
+		    "operation for this VirtualMachine is rejected until it "
+		    "ends (\"Previously created operation should finish "
+		    "first\")", b.data);
+		kv_buf_free(&b);
+	}
+}
+
+/* §4.3 step 9 */
+static void
+check_policy_force(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->r->dvp.nops; i++) {
+		const kv_vmop *op = c->r->dvp.ops[i];
+		kv_buf b = {0};
+
+		if (!policy_conflict(c, op))
+			continue;
+		describe_vmop(op, &b);
+		rule_emit(c, r, "%s sets force=%s, which liveMigrationPolicy "
+		    "%s does not allow: it fails with "
+		    "NotApplicableForLiveMigrationPolicy", b.data,
+		    op->force == 1 ? "true" : "false", c->r->dvp.policy);
+		kv_buf_free(&b);
+	}
+}
+
+/* §4.3 step 7 */
+static void
+check_vmop_not_applicable(rule_ctx *c, const kv_rule *r)
+{
+	const kv_dvm *vm = c->r->dvp.vm;
+
+	if (vm == NULL)
+		return;
+	if (vm->run_policy != NULL && strcmp(vm->run_policy, "AlwaysOff") == 0)
+		rule_emit(c, r, "runPolicy AlwaysOff: DVP fails a Migrate or "
+		    "Evict operation with "
+		    "NotApplicableForVirtualMachineRunPolicy");
+	if (*vm->phase != '\0' && strcmp(vm->phase, "Running") != 0)
+		rule_emit(c, r, "the VirtualMachine is in phase %s, not "
+		    "Running: DVP fails a Migrate or Evict operation with "
+		    "NotApplicableForVirtualMachinePhase%s", vm->phase,
+		    strcmp(vm->phase, "Migrating") == 0 ? " until the "
+		    "current migration ends" : "");
+}
+
+static void
+check_disks_should_migrate(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->r->dvp.nmigvols; i++) {
+		const kv_volume *vol = c->r->dvp.migvols[i];
+		const char *modes;
+		kv_buf b = {0};
+
+		claim_state(c, vol, &modes);
+		describe_vdisk(c, vol, &b);
+		kv_buf_printf(&b, "PVC %s is %s", vol->claim, modes);
+		describe_claim(c, vol->claim, &b);
+		rule_emit(c, r, "volume %s: %s; DVP copies it to a new volume "
+		    "on the target node (volume migration): the storage "
+		    "class must provision there, and the completion timeout "
+		    "no longer bounds the migration", vol->name, b.data);
+		kv_buf_free(&b);
+	}
+}
+
+/* §2 and §4.8 ([IDX]): a migration waits for a sent attach/detach. */
+static void
+check_bda_pending(rule_ctx *c, const kv_rule *r)
+{
+	for (size_t i = 0; i < c->r->dvp.nbdas; i++) {
+		const kv_vmbda *b = c->r->dvp.bdas[i];
+
+		rule_emit(c, r, "VirtualMachineBlockDeviceAttachment %s (%s "
+		    "%s) is %s%s%s: a migration waits for it "
+		    "(WaitingForBlockDeviceAttachment) and fails if it does not "
+		    "finish within 5 minutes", b->name, b->kind ? b->kind :
+		    "device", b->ref ? b->ref : "?", *b->phase ? b->phase :
+		    "not processed yet", b->reason ? ", reason " : "",
+		    b->reason ? b->reason : "");
+	}
+}
+
+bool
+kv_rule_operation_scoped(const kv_rule *r)
+{
+	return strcmp(r->code, "vmop-in-progress") == 0 ||
+	    strcmp(r->code, "live-migration-policy-force") == 0;
+}
+
+/* Reported by kv_dvp_fallback() from the verdict step. */
+static void
+check_by_fallback(rule_ctx *c, const kv_rule *r)
+{
+	(void)c;
+	(void)r;
+}
+
+/* §3.2: DVP's reasons for Migratable=False and the code naming them. */
+static const struct {
+	const char *reason, *code;
+} dvp_reason_codes[] = {
+	{ "VirtualMachineDisksNotMigratable", "disk-not-shared" },
+	{ "VirtualMachineHostDevicesNotMigratable", "host-device" },
+};
+
+void
+kv_dvp_fallback(rule_ctx *c)
+{
+	const char *why = c->r->cond_reason, *code = "vm-not-migratable";
+
+	if (!c->a->cfg.deckhouse || c->r->dvp.vm == NULL || c->r->cond != 'F')
+		return;
+	for (size_t i = 0; i < c->r->nblockers; i++)
+		if (c->r->blockers[i].rule->verdict == V_BLOCKED)
+			return;	/* explained by a check of ours */
+	for (size_t i = 0; why != NULL && i < sizeof(dvp_reason_codes) /
+	    sizeof(dvp_reason_codes[0]); i++)
+		if (strcmp(why, dvp_reason_codes[i].reason) == 0)
+			code = dvp_reason_codes[i].code;
+	rule_emit(c, kv_rule_find(code), "DVP reports Migratable=False "
+	    "(%s)%s%s: a Migrate or Evict operation fails at once (\"Virtual"
+	    "Machine is not migratable, cannot be processed\")",
+	    why ? why : "no reason", c->r->cond_message ? ": " : "",
+	    c->r->cond_message ? c->r->cond_message : "");
+}
+
 /* --- the table ----------------------------------------------------------------------- */
 
 #define B(code, verdict, title, fix, fn) \
@@ -721,6 +970,28 @@ const kv_rule kv_rules[] = {
 	    "Use a container runtime that reports image digests, or reference "
 	    "the image by @sha256 digest.",
 	    check_digest_none),
+	B("vmop-in-progress", V_BLOCKED,
+	    "Another VirtualMachineOperation is unfinished",
+	    "Wait for the operation to finish, or delete it while it is "
+	    "Pending or InProgress to cancel it; then create the Migrate "
+	    "operation (d8 v migrate).",
+	    check_vmop_in_progress),
+	B("live-migration-policy-force", V_BLOCKED,
+	    "force conflicts with liveMigrationPolicy",
+	    "Create the operation without force (AlwaysSafe) or with force "
+	    "(AlwaysForced), or change the VM's liveMigrationPolicy to "
+	    "PreferSafe or PreferForced.",
+	    check_policy_force),
+	B("vmop-not-applicable", V_BLOCKED,
+	    "VirtualMachine not in a state to migrate",
+	    "Migrate only a Running VirtualMachine whose runPolicy is not "
+	    "AlwaysOff; wait for a migration or start in progress to end.",
+	    check_vmop_not_applicable),
+	B("vm-not-migratable", V_BLOCKED,
+	    "VirtualMachine is not Migratable",
+	    "Read the Migratable condition's message (d8 k get vm -o wide) "
+	    "and remove its cause; DVP runs no migration while it is False.",
+	    check_by_fallback),
 	W("passthrough-cpu-differs", 1,
 	    "host-passthrough across different CPUs",
 	    "Keep host-passthrough VMIs on identical hardware (a node "
@@ -741,6 +1012,18 @@ const kv_rule kv_rules[] = {
 	    "Delete the stale cpu-vendor label from the node: KubeVirt never "
 	    "removes it.",
 	    check_stale_vendor),
+	W("disks-should-be-migrating", 1,
+	    "Local VirtualDisks are copied with the VM",
+	    "Expect a longer migration; make sure the disk's storage class can "
+	    "provision a volume on the target node, or move the VirtualDisk "
+	    "to a ReadWriteMany storage class.",
+	    check_disks_should_migrate),
+	W("block-device-attachment-pending", 1,
+	    "Disk attachment in progress",
+	    "Let the VirtualMachineBlockDeviceAttachment reach Attached (or "
+	    "delete it) before migrating: a migration waits for it at most 5 "
+	    "minutes.",
+	    check_bda_pending),
 	W("eviction-blocks-drain", 2,
 	    "Drain waits forever",
 	    "Fix the blockers, or set evictionStrategy LiveMigrateIfPossible "

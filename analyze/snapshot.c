@@ -667,8 +667,7 @@ read_dir_at(reader *r, int dirfd, const char *prefix, int depth)
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof(*names), kv_strptrcmp);
+	kv_qsort(names, n, sizeof(*names), kv_strptrcmp);
 	for (size_t i = 0; i < n && rc == KV_OK; i++) {
 		char *rel = *prefix ? xasprintf("%s/%s", prefix, names[i]) :
 		    xstrdup(names[i]);

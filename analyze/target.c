@@ -276,7 +276,10 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 		if (v->evmcs)
 			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
 	}
-	if (strcmp(r->mode, "named") == 0)
+	/* the DVP fork gives generic models no model label (patch 030) */
+	if (strcmp(r->mode, "named") == 0 && !(cfg->deckhouse &&
+	    (strcmp(r->model, "qemu64") == 0 ||
+	    strcmp(r->model, "kvm64") == 0)))
 		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
 	if (v->machine_status != NULL && *v->machine_status)
 		sel_setf(s, "true", "machine-type.%s/%s", dom,
@@ -377,7 +380,8 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	render_template(a, r, &s);
 	if (strcmp(r->mode, "host-model") == 0)
 		render_host_model(a, src, r->source_pod, &s, ti);
-	if (src != NULL && !sel_has_prefix(&s, vendor))
+	/* the vendor rule came with KubeVirt v1.8; DVP's fork is v1.6 */
+	if (src != NULL && !a->cfg.deckhouse && !sel_has_prefix(&s, vendor))
 		for (size_t i = 0; i < src->labels.n; i++)
 			if (kv_startswith(src->labels.v[i].key, vendor)) {
 				if (ti->nvendors++ == 0)

@@ -73,8 +73,7 @@ void kv_buf_printf(kv_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void kv_buf_free(kv_buf *b);
 
-/* qsort(3) that takes an empty array as NULL: qsort's base must not be
- * NULL even for no elements, and an empty snapshot has empty arrays. */
+/* qsort that accepts an empty (NULL) array. */
 void kv_qsort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *));
 

@@ -73,17 +73,6 @@ cpu_mode(const kv_analysis *a, kv_vmires *r)
 		r->mode = "named";
 }
 
-static void
-method(kv_vmires *r)
-{
-	const kv_vmi *v = r->vmi;
-	bool block = v->nmigrated > 0;
-
-	for (size_t i = 0; i < v->nvolumes && !block; i++)
-		block = kv_volume_is_local(v, &v->volumes[i]);
-	r->method = block ? "BlockMigration" : "LiveMigration";
-}
-
 /* §4.2: the MigrationPolicy that applies, or NULL. */
 static const kv_policy *
 match_policy(const kv_model *m, const kv_vmi *v)
@@ -207,6 +196,20 @@ outcome(const kv_analysis *a, kv_vmires *r)
 	}
 }
 
+/* DVP: blocked only by other operations (rules.c): an evacuation runs
+ * once they have ended, so a drain moves the VM. */
+static bool
+operation_scoped(const kv_vmires *r)
+{
+	if (r->verdict != V_BLOCKED || r->nblockers == 0 ||
+	    r->vmi->cond == 'F')
+		return false;
+	for (size_t i = 0; i < r->nblockers; i++)
+		if (!kv_rule_operation_scoped(r->blockers[i].rule))
+			return false;
+	return true;
+}
+
 /* §5: what the pod eviction webhook does with this VMI's pod. */
 static void
 drain_behaviour(const kv_analysis *a, kv_vmires *r)
@@ -214,7 +217,7 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	const kv_vmi *v = r->vmi;
 	const char *s = v->eviction && *v->eviction ? v->eviction :
 	    a->cfg.eviction;
-	bool ok = r->verdict == V_OK;
+	bool ok = r->verdict == V_OK || operation_scoped(r);
 
 	r->eviction = s;
 	if (strcmp(s, "LiveMigrate") == 0)
@@ -249,6 +252,17 @@ has_blocker(const kv_vmires *r, const char *code)
 	return false;
 }
 
+/* DVP moves RWO VirtualDisks by volume migration: KubeVirt's
+ * DisksNotLiveMigratable is then not a rejection (rules-deckhouse.md §3.2
+ * step 2), unless a disk of ours still is not shared. */
+static bool
+dvp_disks_excused(const kv_vmires *r)
+{
+	return r->dvp.nmigvols > 0 && r->vmi->cond_reason != NULL &&
+	    strcmp(r->vmi->cond_reason, "DisksNotLiveMigratable") == 0 &&
+	    !has_blocker(r, "disk-not-shared");
+}
+
 static void
 run_rules(rule_ctx *c, int phase)
 {
@@ -271,7 +285,7 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 
 	/* A stored False condition is KubeVirt's word for node-local facts
 	 * we cannot see: keep it even when no check of ours fired. */
-	if (r->vmi->cond == 'F') {
+	if (r->vmi->cond == 'F' && !dvp_disks_excused(r)) {
 		bool any = false;
 
 		for (size_t i = 0; i < r->nblockers; i++)
@@ -288,6 +302,7 @@ judge(kv_analysis *a, const kv_place *place, kv_vmires *r)
 		r->verdict = V_BLOCKED;
 		rank = verdict_rank(V_BLOCKED);
 	}
+	kv_dvp_fallback(&c);
 	for (size_t i = 0; i < r->nblockers; i++) {
 		enum kv_verdict v = r->blockers[i].rule->verdict;
 
@@ -318,8 +333,18 @@ kv_vmis_analyze(kv_analysis *a)
 		const kv_policy *p;
 
 		r->vmi = &m->vmis[i];
+		r->cond = r->vmi->cond;
+		r->cond_type = "LiveMigratable";
+		r->cond_reason = r->vmi->cond_reason;
+		r->cond_message = r->vmi->cond_message;
+		if (a->cfg.deckhouse)
+			kv_dvp_vmi(a, r);
 		cpu_mode(a, r);
-		method(r);
+		{
+			rule_ctx c = { .a = a, .m = m, .v = r->vmi, .r = r };
+
+			r->method = kv_migration_method(&c);
+		}
 		p = match_policy(m, r->vmi);
 		r->policy = p ? p->name : NULL;
 		completion_timeout(a, r, p);
@@ -329,7 +354,7 @@ kv_vmis_analyze(kv_analysis *a)
 			drain_behaviour(a, r);
 		} else
 			judge(a, place, r);
-		r->mismatch = r->vmi->cond == 'T' && r->verdict != V_OK;
+		r->mismatch = r->cond == 'T' && r->verdict != V_OK;
 	}
 	a->place = place;
 }

@@ -74,11 +74,12 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 		for (size_t k = 0; k < r->nblockers; k++)
 			printf("%s%s", k ? ", " : " (",
 			    r->blockers[k].rule->code);
-		printf("%s%s\n", r->nblockers ? ")" : "",
-		    r->mismatch ? " [LiveMigratable=True]" : "");
+		printf("%s%s%s%s\n", r->nblockers ? ")" : "",
+		    r->mismatch ? " [" : "", r->mismatch ? r->cond_type : "",
+		    r->mismatch ? "=True]" : "");
 	}
-	printf("%zu of %zu running VMI%s would not migrate\n", bad, judged,
-	    judged == 1 ? "" : "s");
+	printf("%zu of %zu running %s would not migrate\n", bad, judged,
+	    kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
 	rc = bad > 0 ? EXIT_FINDINGS : 0;
 out:
 	free(nodes);
@@ -88,11 +89,47 @@ out:
 }
 
 static void
-print_issue(const kv_issue *is)
+print_issue(const kv_analysis *a, const kv_issue *is)
 {
+	const char *title, *fix;
+
+	kv_rule_text(a, is->rule, &title, &fix);
 	printf("  %-32s ", is->rule->code);
 	kv_term_puts(stdout, is->message);
-	printf("\n  %-32s fix: %s\n", "", is->rule->remediation);
+	printf("\n  %-32s fix: %s\n", "", fix);
+}
+
+/* DVP: the VirtualMachine, its class and operations (rules-deckhouse.md). */
+static void
+print_dvp(const kv_vmires *r)
+{
+	const kv_dvpres *d = &r->dvp;
+
+	if (d->vm == NULL) {
+		printf("  no VirtualMachine object in the snapshot\n");
+		return;
+	}
+	printf("  class ");
+	kv_term_puts(stdout, d->vm->class_name ? d->vm->class_name : "-");
+	printf(" (CPU type %s%s), liveMigrationPolicy %s%s\n",
+	    d->cpu_type ? d->cpu_type : "unknown", r->vmi->cpu_from_class ?
+	    ", CPU derived from the class" : "", d->policy,
+	    d->policy_default ? " (default)" : "");
+	for (size_t i = 0; i < d->nops; i++) {
+		const kv_vmop_origin *o = kv_vmop_system_origin(d->ops[i]);
+
+		printf("  operation ");
+		kv_term_puts(stdout, d->ops[i]->name);
+		printf(": %s, phase %s%s%s\n", d->ops[i]->type,
+		    *d->ops[i]->phase ? d->ops[i]->phase : "not set",
+		    o ? ", by DVP for a " : "", o ? o->what : "");
+	}
+	for (size_t i = 0; i < d->nbdas; i++) {
+		printf("  attachment ");
+		kv_term_puts(stdout, d->bdas[i]->name);
+		printf(": phase %s\n", *d->bdas[i]->phase ?
+		    d->bdas[i]->phase : "not set");
+	}
 }
 
 int
@@ -117,7 +154,7 @@ cmd_explain(const kv_cmd *cmd, int argc, char **argv)
 		rc = EXIT_TOOL;
 		goto out;
 	}
-	printf("VMI ");
+	printf("%s ", kv_word(a, KV_WORD_VM));
 	kv_term_puts(stdout, r->vmi->fullname);
 	printf("\n  phase %s on ", r->vmi->phase);
 	kv_term_puts(stdout, r->vmi->node ? r->vmi->node : "-");
@@ -126,16 +163,18 @@ cmd_explain(const kv_cmd *cmd, int argc, char **argv)
 		printf(" ");
 		kv_term_puts(stdout, r->model);
 	}
-	printf(", LiveMigratable %s%s%s\n", r->vmi->cond == 'T' ? "True" :
-	    r->vmi->cond == 'F' ? "False" : "absent",
-	    r->vmi->cond_reason ? " " : "",
-	    r->vmi->cond_reason ? r->vmi->cond_reason : "");
+	printf(", %s %s%s", r->cond_type, r->cond == 'T' ? "True" :
+	    r->cond == 'F' ? "False" : "absent", r->cond_reason ? " " : "");
+	kv_term_puts(stdout, r->cond_reason ? r->cond_reason : "");
+	printf("\n");
+	if (r->dvp.present)
+		print_dvp(r);
 	printf("  verdict %s, outcome %s", kv_verdict_names[r->verdict],
 	    r->outcome);
 	if (r->after >= 0)
 		printf(" after %llds", (long long)r->after);
-	printf("%s\n", r->mismatch ? "  (LiveMigratable says True: "
-	    "mismatch)" : "");
+	printf("%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
+	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
 	printf("  %s, completion timeout %llds, eviction %s: a drain %s\n",
 	    r->method, (long long)r->completion_timeout, r->eviction,
 	    strcmp(r->on_drain, "migrate") == 0 ? "migrates it" :
@@ -179,10 +218,10 @@ cmd_explain(const kv_cmd *cmd, int argc, char **argv)
 issues:
 	printf("\nblockers:%s\n", r->nblockers ? "" : " none");
 	for (size_t i = 0; i < r->nblockers; i++)
-		print_issue(&r->blockers[i]);
+		print_issue(a, &r->blockers[i]);
 	printf("warnings:%s\n", r->nwarnings ? "" : " none");
 	for (size_t i = 0; i < r->nwarnings; i++)
-		print_issue(&r->warnings[i]);
+		print_issue(a, &r->warnings[i]);
 out:
 	kv_analysis_free(a);
 	kv_model_free(m);

@@ -156,7 +156,7 @@ cmd_models(const kv_cmd *cmd, int argc, char **argv)
 		for (size_t j = 0; j < a->named[i].nnodes; j++)
 			rk[i].on += kv_bits_test(&chosen, a->named[i].nodes[j]);
 	}
-	qsort(rk, a->nnamed, sizeof(ranked), rank_cmp);
+	kv_qsort(rk, a->nnamed, sizeof(ranked), rank_cmp);
 	printf("%zu node%s:", nchosen, nchosen == 1 ? "" : "s");
 	KV_BITS_FOREACH(&chosen, n) {
 		printf(" ");

@@ -227,10 +227,10 @@ vmi_json(const kv_analysis *a, size_t i)
 	json_object_set_new(cpu, "mode", json_string(r->mode));
 	json_object_set_new(cpu, "model", json_string(r->model));
 	json_object_set_new(o, "cpu", cpu);
-	json_object_set_new(cond, "status", json_string(v->cond == 'T' ?
-	    "True" : v->cond == 'F' ? "False" : "absent"));
-	json_object_set_new(cond, "reason", json_string(v->cond_reason ?
-	    v->cond_reason : ""));
+	json_object_set_new(cond, "status", json_string(r->cond == 'T' ?
+	    "True" : r->cond == 'F' ? "False" : "absent"));
+	json_object_set_new(cond, "reason", json_string(r->cond_reason ?
+	    r->cond_reason : ""));
 	json_object_set_new(o, "condition", cond);
 	json_object_set_new(o, "verdict",
 	    json_string(kv_verdict_names[r->verdict]));

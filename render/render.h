@@ -46,6 +46,18 @@ int kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
 /* Every standalone SVG figure (svg.c), staged into o. */
 int kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err);
 
+/* The flavor's word for a thing (vocab.c): "VirtualMachine" for a DVP
+ * cluster where KubeVirt says "VMI", and so on. */
+enum kv_word {
+	KV_WORD_VM, KV_WORD_VMS, KV_WORD_CONDITION, KV_WORD_MIGRATION,
+	KV_WORD_POLICY, KV_WORD_CPU, KV_WORD_CONFIG, KV_WORD_PRODUCT,
+	KV_WORD_COUNT
+};
+const char *kv_word(const kv_analysis *a, enum kv_word w);
+/* A rule's title and remediation in the flavor's terms. */
+void kv_rule_text(const kv_analysis *a, const kv_rule *r, const char **title,
+    const char **remediation);
+
 /* Terminal text: s with control characters replaced, so a hostile name
  * cannot move the cursor or forge lines. */
 void kv_term_puts(FILE *f, const char *s);

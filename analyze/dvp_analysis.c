@@ -1,0 +1,139 @@
+/*
+ * dvp_analysis.c - what the Deckhouse Virtualization Platform changes in
+ * the analysis (../shared/spec/rules-deckhouse.md): its migration settings
+ * (§5), and for each VMI the VirtualMachine behind it, its class, the
+ * Migratable condition, the liveMigrationPolicy, the operations and
+ * attachments in progress, and which RWO VirtualDisks would move with it
+ * by volume migration (§3.2 steps 2 and 5).  The checks themselves are
+ * rows of the rule table (rules.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_ctx.h"
+
+/* DVP's own defaults for the KubeVirt migration settings (§5): helm
+ * renders them into the InternalVirtualizationKubeVirt config; these apply
+ * when the snapshot has no such config or it leaves one out. */
+#define DVP_BANDWIDTH_MIBPS	640
+#define DVP_COMPLETION_PER_GIB	800
+#define DVP_MIN_PARALLEL	2
+
+void
+kv_dvp_config(kv_analysis *a, bool volume_migration_gate)
+{
+	const kv_model *m = a->m;
+	const kv_cluster *k = &m->cluster;
+	kv_config *c = &a->cfg;
+	char *sched;
+	int64_t n = 0;
+
+	c->deckhouse = true;
+	c->sync_per_node = 1;
+	if (k->eviction == NULL || *k->eviction == '\0')
+		c->eviction = "LiveMigrate";
+	if (k->bandwidth < 0)
+		c->bandwidth_mibps = DVP_BANDWIDTH_MIBPS;
+	if (k->completion_per_gib < 0)
+		c->completion_per_gib = DVP_COMPLETION_PER_GIB;
+	if (k->parallel_cluster < 0) {
+		sched = xasprintf("%sschedulable", c->kv_prefix);
+		for (size_t i = 0; i < m->nnodes; i++) {
+			const char *v = kv_labels_get(&m->nodes[i].labels,
+			    sched);
+
+			n += v != NULL && strcmp(v, "true") == 0;
+		}
+		free(sched);
+		c->parallel_cluster = n > DVP_MIN_PARALLEL ? n :
+		    DVP_MIN_PARALLEL;
+	}
+	/* Volume migration (EE): KubeVirt's VolumeMigration gate in the
+	 * DVP KubeVirt config, or a VM whose Migratable reason shows it. */
+	c->volume_migration = volume_migration_gate;
+	for (size_t i = 0; i < m->dvp.nvms && !c->volume_migration; i++)
+		c->volume_migration = m->dvp.vms[i].migratable_reason &&
+		    strcmp(m->dvp.vms[i].migratable_reason,
+		    "VirtualMachineDisksShouldBeMigrating") == 0;
+}
+
+/* Whether the RWO VirtualDisks of this VM would migrate: the VM's own
+ * Migratable reason first, then the cluster. */
+static bool
+vm_volume_migration(const kv_analysis *a, const kv_dvm *vm)
+{
+	const char *why = vm ? vm->migratable_reason : NULL;
+
+	if (why != NULL && strcmp(why, "VirtualMachineDisksShouldBeMigrating")
+	    == 0)
+		return true;
+	if (why != NULL && strcmp(why, "VirtualMachineDisksNotMigratable")
+	    == 0)
+		return false;
+	return a->cfg.volume_migration;
+}
+
+static bool
+bda_pending(const kv_vmbda *b)
+{
+	return strcmp(b->phase, "Attached") != 0 &&
+	    strcmp(b->phase, "Failed") != 0;
+}
+
+void
+kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
+{
+	const kv_model *m = a->m;
+	const kv_vmi *v = r->vmi;
+	kv_dvpres *d = &r->dvp;
+	const kv_vmop *ops;
+	const kv_vmbda *bdas;
+	size_t n;
+
+	d->present = true;
+	d->vm = kv_dvp_vm(m, v->ns, v->name);
+	d->cls = d->vm ? kv_dvp_class(m, d->vm->class_name) : NULL;
+	d->cpu_type = d->cls ? d->cls->cpu_type : NULL;
+	d->policy = kv_dvp_policy(d->vm);
+	d->policy_default = d->vm == NULL || d->vm->policy == NULL ||
+	    *d->vm->policy == '\0';
+	if (d->vm != NULL) {
+		/* the VM's Migratable condition; absent stays absent */
+		r->cond = d->vm->migratable;
+		r->cond_type = "Migratable";
+		r->cond_reason = d->vm->migratable_reason;
+		r->cond_message = d->vm->migratable_message;
+	}
+	d->volume_migration = vm_volume_migration(a, d->vm);
+	if (d->volume_migration) {
+		d->migvols = xcalloc(v->nvolumes + 1, sizeof(kv_volume *));
+		for (size_t i = 0; i < v->nvolumes; i++) {
+			const kv_volume *vol = &v->volumes[i];
+
+			if ((vol->kind == VOL_PVC ||
+			    vol->kind == VOL_DATAVOLUME) &&
+			    kv_claim_not_shared(m, v, vol) &&
+			    kv_dvp_disk_by_claim(m, v->ns, vol->claim) != NULL)
+				d->migvols[d->nmigvols++] = vol;
+		}
+	}
+	n = kv_dvp_vmops(m, v->ns, v->name, &ops);
+	d->ops = xcalloc(n + 1, sizeof(kv_vmop *));
+	for (size_t i = 0; i < n; i++)
+		if (!kv_vmop_finished(&ops[i]))
+			d->ops[d->nops++] = &ops[i];
+	n = kv_dvp_vmbdas(m, v->ns, v->name, &bdas);
+	d->bdas = xcalloc(n + 1, sizeof(kv_vmbda *));
+	for (size_t i = 0; i < n; i++)
+		if (bda_pending(&bdas[i]))
+			d->bdas[d->nbdas++] = &bdas[i];
+}
+
+bool
+kv_dvp_volume_migrates(const kv_vmires *r, const kv_volume *vol)
+{
+	for (size_t i = 0; i < r->dvp.nmigvols; i++)
+		if (r->dvp.migvols[i] == vol)
+			return true;
+	return false;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Facts about samples/deckhouse known independently of kvscope (from
+# samples/deckhouse/README.md and ../shared/spec/rules-deckhouse.md): the
+# DVP settings, each VM's verdict and codes, the Migratable condition, the
+# class CPU mapping and the selectors DVP's fork renders.  Guards the golden
+# file tests/golden/deckhouse.findings.json against a wrong regeneration.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$KVSCOPE" report samples/deckhouse --format json --output "$tmp" \
+    2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+f=$tmp/findings.json
+pass=0 fail=0
+expect() {	# description, jq filter, expected compact JSON
+	local got
+	got=$(jq -c "$2" "$f")
+	if [ "$got" = "$3" ]; then
+		pass=$((pass + 1)); echo "PASS $1"
+	else
+		fail=$((fail + 1)); echo "FAIL $1: got $got, want $3"
+	fi
+}
+vm() {	# name -> [verdict, blockers, warnings]
+	echo ".vmis[]|select(.name==\"$1\")|[.verdict,[.blockers[].code],[.warnings[].code]]"
+}
+expect "flavor" '.snapshot.flavor' '"deckhouse"'
+expect "DVP settings: 800 s/GB, 640Mi, 5 parallel, LiveMigrate" \
+    '.config|[.completionTimeoutPerGiB,.bandwidthPerMigrationMiBps,.parallelMigrationsPerCluster,.evictionStrategy]' \
+    '[800,640,5,"LiveMigrate"]'
+expect "completion timeout 800 x ceil(4Gi / 1e9)" \
+    '[.vmis[].completionTimeoutSeconds]|unique' '[4000]'
+expect "nodes: DVP label domain" \
+    '[.nodes[]|select(.kubevirt)|.name]' '["w1","w2","w3","w4","w5"]'
+expect "vm-host: Host -> host-model, ok" "$(vm prod/vm-host)" '["ok",[],[]]'
+expect "vm-host cpu" '.vmis[]|select(.name=="prod/vm-host")|.cpu' \
+    '{"mode":"host-model","model":"host-model"}'
+expect "vm-passthrough" "$(vm prod/vm-passthrough)" \
+    '["ok",[],["passthrough-cpu-differs"]]'
+expect "vm-passthrough: no CPU constraint, no vendor selector" \
+    '.vmis[]|select(.name=="prod/vm-passthrough")|[.targetSelectors|keys[]|select(startswith("cpu-"))]' '[]'
+expect "vm-model: Model -> named with the model label" \
+    '.vmis[]|select(.name=="prod/vm-model")|[.cpu.model,.targetSelectors["cpu-model.node.virtualization.deckhouse.io/Nehalem"],.verdict]' \
+    '["Nehalem","true","ok"]'
+expect "vm-discovery: qemu64, no cpu-model selector, features required" \
+    '.vmis[]|select(.name=="prod/vm-discovery")|[.cpu.model,([.targetSelectors|keys[]|select(startswith("cpu-model"))]|length),.targetSelectors["cpu-feature.node.virtualization.deckhouse.io/sse4.2"],.targetSelectors["cpu-feature.node.virtualization.deckhouse.io/svm"],.verdict]' \
+    '["qemu64",0,"true",null,"ok"]'
+expect "vm-features" "$(vm prod/vm-features)" \
+    '["no-target",["no-cpu-target"],["eviction-blocks-drain"]]'
+expect "vm-features: Migratable True, mismatch" \
+    '.vmis[]|select(.name=="prod/vm-features")|[.condition.status,.conditionMismatch]' \
+    '["True",true]'
+expect "vm-local-disk" "$(vm prod/vm-local-disk)" \
+    '["ok",[],["block-migration","disks-should-be-migrating"]]'
+expect "vm-local-disk: DisksShouldBeMigrating, block migration" \
+    '.vmis[]|select(.name=="prod/vm-local-disk")|[.condition.reason,.migrationMethod]' \
+    '["VirtualMachineDisksShouldBeMigrating","BlockMigration"]'
+expect "vm-busy" "$(vm prod/vm-busy)" '["blocked",["vmop-in-progress"],[]]'
+expect "vm-busy: a drain still moves it" \
+    '.vmis[]|select(.name=="prod/vm-busy")|.onDrain' '"migrate"'
+expect "vm-safe-force" "$(vm prod/vm-safe-force)" \
+    '["blocked",["live-migration-policy-force"],[]]'
+expect "vm-safe-force: mismatch" \
+    '.vmis[]|select(.name=="prod/vm-safe-force")|.conditionMismatch' 'true'
+expect "vm-evacuating" "$(vm dev/vm-evacuating)" \
+    '["blocked",["vmop-in-progress"],[]]'
+expect "vm-evacuating: the system Evict is named by its prefix" \
+    '.vmis[]|select(.name=="dev/vm-evacuating")|.blockers[0].message|test("node drain")' 'true'
+expect "vm-attach" "$(vm dev/vm-attach)" \
+    '["ok",[],["block-device-attachment-pending"]]'
+expect "vm-windows" "$(vm dev/vm-windows)" \
+    '["blocked",["tsc-frequency"],["eviction-blocks-drain"]]'
+expect "vm-windows: Migratable False" \
+    '.vmis[]|select(.name=="dev/vm-windows")|[.condition.status,.condition.reason,.conditionMismatch]' \
+    '["False","VirtualMachineNonMigratable",false]'
+expect "vm-stopped is not listed" '[.vmis[]|select(.name=="dev/vm-stopped")]' '[]'
+expect "summary" '.summary|[.vmis,.ok,.blocked,.["no-target"],.conditionMismatch]' \
+    '[11,6,4,1,4]'
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
