@@ -6,7 +6,8 @@
  * and, when it loads, kv_analyze and the findings writer.
  *
  * Input: sections separated by a line "---"; the first byte of a section
- * picks the resource file (see files[] below), the rest is its content.
+ * picks the resource file (see files[] below, the same order as in
+ * tests/fuzz/make-seeds.py), the rest is its content.
  */
 #include "fuzz.h"
 
@@ -33,6 +34,16 @@ static const char *const files[] = {
 	"resources/internalvirtualizationkubevirts."
 	    "internal.virtualization.deckhouse.io.json",
 	"libvirt/cpu_map/x86_Fuzz.xml",
+	"resources/internalvirtualizationvirtualmachineinstancemigrations."
+	    "internal.virtualization.deckhouse.io.json",
+	"resources/migrationpolicies."
+	    "migrations.internal.virtualization.deckhouse.io.json",
+	"resources/virtualmachines.virtualization.deckhouse.io.json",
+	"resources/virtualmachineclasses.virtualization.deckhouse.io.json",
+	"resources/virtualdisks.virtualization.deckhouse.io.json",
+	"resources/virtualmachineoperations.virtualization.deckhouse.io.json",
+	"resources/virtualmachineblockdeviceattachments."
+	    "virtualization.deckhouse.io.json",
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 #define SEP "\n---\n"

@@ -35,7 +35,17 @@ LOAD_FILES = [
     "resources/internalvirtualizationkubevirts."
     "internal.virtualization.deckhouse.io.json",
     "libvirt/cpu_map/x86_Fuzz.xml",
-]
+    "resources/internalvirtualizationvirtualmachineinstancemigrations."
+    "internal.virtualization.deckhouse.io.json",
+    "resources/migrationpolicies."
+    "migrations.internal.virtualization.deckhouse.io.json",
+    "resources/virtualmachines.virtualization.deckhouse.io.json",
+    "resources/virtualmachineclasses.virtualization.deckhouse.io.json",
+    "resources/virtualdisks.virtualization.deckhouse.io.json",
+    "resources/virtualmachineoperations.virtualization.deckhouse.io.json",
+    "resources/virtualmachineblockdeviceattachments."
+    "virtualization.deckhouse.io.json",
+]  # the order of files[] in fuzz_load.c
 
 
 def node(name, model, features, extra=None):
