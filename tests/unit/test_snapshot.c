@@ -729,6 +729,51 @@ test_limit_members(void **state)
 	expect_ok(f);
 }
 
+/* Directories count as members too: a stream of empty headers (or a tree
+ * of empty directories) is bounded like files are. */
+static void
+test_limit_members_dirs(void **state)
+{
+	struct fx *f = *state;
+
+	add_good(&f->s);
+	for (int i = 0; i < 30; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "d/%02d", i);
+		kvsnap_special(&f->s, name, AE_IFDIR, NULL);
+	}
+	f->lim.members = 20;
+	use_tar(f, "dirs.tar.gz");
+	expect_fail(f, "more than 20 members (KVSCOPE_MAX_MEMBERS)", NULL);
+	use_dir(f);
+	expect_fail(f, "more than 20 members (KVSCOPE_MAX_MEMBERS)", NULL);
+	f->lim.members = 40;
+	expect_ok(f);
+}
+
+/* Headers count towards the compression ratio, not only data: 30,000
+ * directory entries are 15 MiB of tar and little gzip. */
+static void
+test_limit_ratio_headers(void **state)
+{
+	struct fx *f = *state;
+
+	add_good(&f->s);
+	for (int i = 0; i < 30000; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "d/%05d", i);
+		kvsnap_special(&f->s, name, AE_IFDIR, NULL);
+	}
+	use_tar(f, "headers.tar.gz");
+	f->lim.ratio = 20;
+	expect_fail(f, "compression ratio above 20:1 (KVSCOPE_MAX_RATIO)",
+	    NULL);
+	f->lim.ratio = 100000;
+	expect_ok(f);
+}
+
 static void
 test_limit_member_bytes(void **state)
 {
@@ -881,6 +926,8 @@ main(void)
 		T(test_sink_end_fails),
 		T(test_sink_data_fails),
 		T(test_limit_members),
+		T(test_limit_members_dirs),
+		T(test_limit_ratio_headers),
 		T(test_limit_member_bytes),
 		T(test_limit_total_bytes),
 		T(test_limit_ratio),
