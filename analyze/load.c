@@ -47,6 +47,8 @@ typedef struct loadstate {
 	const char *file;	/* the member being read, interned */
 	GHashTable *node_names;	/* interned name -> seen_at */
 	GHashTable *vmi_names;	/* interned namespace/name -> seen_at */
+	GHashTable *dvm_names;	/* DVP VirtualMachines, namespace/name */
+	GHashTable *dclass_names; /* DVP VirtualMachineClasses */
 	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
 	    cap_pol, cap_vmims;
 	cpumap_builder *cpumap;
@@ -1052,13 +1054,27 @@ load_kubevirt(loadstate *ls, jctx *c, json_t *o)
 static int
 load_dvm(loadstate *ls, jctx *c, json_t *o)
 {
-	return kv_dvp_load_vm(ls->m, &ls->dcap, c, o);
+	const kv_dvm *vm;
+	const char *key;
+	char *full;
+
+	if (kv_dvp_load_vm(ls->m, &ls->dcap, c, o) != KV_OK)
+		return KV_ERR;
+	vm = &ls->m->dvp.vms[ls->m->dvp.nvms - 1];
+	full = xasprintf("%s/%s", vm->ns, vm->name);
+	key = kv_intern_str(ls->m->strs, full);
+	free(full);
+	return check_unique(ls, c, ls->dvm_names, key, "VirtualMachine");
 }
 
 static int
 load_dclass(loadstate *ls, jctx *c, json_t *o)
 {
-	return kv_dvp_load_class(ls->m, &ls->dcap, c, o);
+	if (kv_dvp_load_class(ls->m, &ls->dcap, c, o) != KV_OK)
+		return KV_ERR;
+	return check_unique(ls, c, ls->dclass_names,
+	    ls->m->dvp.classes[ls->m->dvp.nclasses - 1].name,
+	    "VirtualMachineClass");
 }
 
 static int
@@ -1328,6 +1344,10 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	    NULL, free);
 	ls.vmi_names = g_hash_table_new_full(g_direct_hash, g_direct_equal,
 	    NULL, free);
+	ls.dvm_names = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	ls.dclass_names = g_hash_table_new_full(g_direct_hash,
+	    g_direct_equal, NULL, free);
 	m->strs = kv_intern_new();
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
@@ -1347,6 +1367,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 		cpumap_builder_free(ls.cpumap);
 	g_hash_table_destroy(ls.node_names);
 	g_hash_table_destroy(ls.vmi_names);
+	g_hash_table_destroy(ls.dvm_names);
+	g_hash_table_destroy(ls.dclass_names);
 	if (rc == KV_OK)
 		rc = finish_model(&ls, err);
 	if (rc != KV_OK) {

@@ -286,6 +286,26 @@ test_duplicate_vmis(void **state)
 	    "named \"b/v\" (the first is item 1 of " DH_VMIS ")");
 }
 
+#define DVMS "resources/virtualmachines.virtualization.deckhouse.io.json"
+#define DCLASSES "resources/virtualmachineclasses.virtualization." \
+	"deckhouse.io.json"
+
+static void
+test_duplicate_dvp(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, DVMS, "{\"metadata\":{\"name\":\"vm\",\"namespace\":\"a\"}}\n"
+	    "{\"metadata\":{\"name\":\"vm\",\"namespace\":\"b\"}}\n"
+	    "{\"metadata\":{\"name\":\"vm\",\"namespace\":\"b\"}}\n");
+	expect_error(f, DVMS ": item 2 (vm): metadata.name: a second "
+	    "VirtualMachine named \"b/vm\" (the first is item 1)");
+	one(f, DCLASSES, "{\"items\":[{\"metadata\":{\"name\":\"generic\"}},"
+	    "{\"metadata\":{\"name\":\"generic\"}}]}");
+	expect_error(f, DCLASSES ": item 1 (generic): metadata.name: a second "
+	    "VirtualMachineClass named \"generic\" (the first is item 0)");
+}
+
 /* --- messages ------------------------------------------------------------------ */
 
 /* A message must stay one clear line on a terminal: a hostile name cannot
@@ -422,6 +442,7 @@ main(void)
 		T(test_other_types),
 		T(test_duplicate_nodes),
 		T(test_duplicate_vmis),
+		T(test_duplicate_dvp),
 		T(test_message_sanitized),
 		T(test_million_labels),
 		T(test_labels_limit),
