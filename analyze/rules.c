@@ -5,6 +5,7 @@
  * (source node and pod, rendered selectors, targets) and reports through
  * rule_emit().  References are to ../shared/spec/rules-kubevirt.md.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,26 @@ container_digest(const rule_ctx *c, const kv_volume *vol, const char **id)
 	return d;
 }
 
+/* §3.4 toImageWithDigest: the image without its @sha256: suffix or :tag
+ * (a ':' after the last '/'), then "@sha256:" and the first run of
+ * [a-zA-Z0-9] after the first "sha256:" of the image ID.  Caller frees. */
+static char *
+target_reference(const char *image, const char *image_id)
+{
+	const char *at = strstr(image, "@sha256:");
+	const char *slash, *colon, *hex = strstr(image_id, "sha256:") + 7;
+	size_t len = at ? (size_t)(at - image) : strlen(image), n = 0;
+
+	slash = memrchr(image, '/', len);
+	colon = memrchr(slash ? slash : image, ':', len - (size_t)(slash ?
+	    slash - image : 0));
+	if (colon != NULL)
+		len = (size_t)(colon - image);
+	while (isalnum((unsigned char)hex[n]))
+		n++;
+	return xasprintf("%.*s@sha256:%.*s", (int)len, image, (int)n, hex);
+}
+
 static void
 check_digest(rule_ctx *c, const kv_rule *r, enum digest want)
 {
@@ -478,12 +499,15 @@ check_digest(rule_ctx *c, const kv_rule *r, enum digest want)
 		if (vol->kind != VOL_CONTAINERDISK ||
 		    container_digest(c, vol, &id) != want)
 			continue;
-		if (want == DIGEST_CONFIG)
+		if (want == DIGEST_CONFIG) {
+			char *ref = target_reference(vol->image ? vol->image :
+			    "?", id);
+
 			rule_emit(c, r, "volume %s: image ID %s has no "
 			    "repository digest; the target pod would pull "
-			    "%s@%s, which no registry serves", vol->name, id,
-			    vol->image ? vol->image : "?", strstr(id, "sha256:"));
-		else if (id != NULL)
+			    "%s, which no registry serves", vol->name, id, ref);
+			free(ref);
+		} else if (id != NULL)
 			rule_emit(c, r, "volume %s: image ID \"%s\" has no "
 			    "sha256 digest; KubeVirt cannot render the target "
 			    "pod", vol->name, id);
@@ -704,7 +728,15 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 static void
 check_eviction_blocks(rule_ctx *c, const kv_rule *r)
 {
-	if (strcmp(c->r->on_drain, "block") == 0)
+	if (strcmp(c->r->on_drain, "block") != 0)
+		return;
+	if (c->r->verdict == V_OK)
+		rule_emit(c, r, "eviction strategy %s wants a live migration, "
+		    "but the VMI has no LiveMigratable=True condition, which "
+		    "KubeVirt's eviction webhook requires: a drain of %s waits "
+		    "forever", c->r->eviction, c->v->node ? c->v->node :
+		    "its node");
+	else
 		rule_emit(c, r, "eviction strategy %s wants a live migration, "
 		    "but the VMI cannot migrate: a drain of %s waits forever",
 		    c->r->eviction, c->v->node ? c->v->node : "its node");

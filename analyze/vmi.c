@@ -220,8 +220,12 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	bool ok = r->verdict == V_OK || operation_scoped(r);
 
 	r->eviction = s;
+	/* the eviction webhook and the evacuation controller both need
+	 * LiveMigratable present and True (vmi.IsMigratable): a missing
+	 * condition blocks the drain even when nothing else does (a False
+	 * one already made the verdict blocked, unless DVP excused it) */
 	if (strcmp(s, "LiveMigrate") == 0)
-		r->on_drain = ok ? "migrate" : "block";
+		r->on_drain = ok && v->cond != 0 ? "migrate" : "block";
 	else if (strcmp(s, "LiveMigrateIfPossible") == 0)
 		r->on_drain = v->cond != 'T' ? "shutdown" : ok ? "migrate" :
 		    "block";

@@ -74,6 +74,12 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 		for (size_t k = 0; k < r->nblockers; k++)
 			printf("%s%s", k ? ", " : " (",
 			    r->blockers[k].rule->code);
+		if (r->nblockers == 0 && r->cond_reason != NULL) {
+			/* KubeVirt's word alone: a reason no check maps */
+			printf(" (%s=False: ", r->cond_type);
+			kv_term_puts(stdout, r->cond_reason);
+			printf(")");
+		}
 		printf("%s%s%s%s\n", r->nblockers ? ")" : "",
 		    r->mismatch ? " [" : "", r->mismatch ? r->cond_type : "",
 		    r->mismatch ? "=True]" : "");

@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# tests/e2e/cli.sh - `kvscope check` and `kvscope explain` end to end, on
+# directory snapshots this script writes, plus --help and --version.
+#
+# Environment: KVSCOPE = the kvscope binary under test (make check passes
+# the sanitized one); defaults to ./kvscope.  Run from the repository root.
+#
+# The snapshot (../shared/spec/snapshot-format.md, directory form):
+#   nodes  w1 w2 w3  Intel twins (w3 cordoned), a1 AMD, cp1 no KubeVirt
+#   prod/ok-vm      on w2  host-model, migrates to w1          ok
+#   prod/bridge-vm  on w1  no interface (default bridge) + RWO  blocked
+#   prod/amd-vm     on a1  host-model, the only AMD node        no-target
+#   dev/cd-vm       on w1  containerDisk with a config digest   will-fail
+#   prod/stopped    -      Succeeded                            not judged
+# Then, for every sample under samples/, check must print exactly the
+# failing VMIs of its findings.json (needs jq).
+set -u
+
+KVSCOPE=${KVSCOPE:-./kvscope}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+checks=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# run NAME WANT_RC CMD...: run a kvscope command, keep stdout/stderr in
+# $work/out and $work/err, check the exit status.
+run() {
+	local name=$1 want=$2 rc
+	shift 2
+	checks=$((checks + 1))
+	"$KVSCOPE" "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc, want $want"
+		sed 's/^/    out| /' "$work/out" | head -20
+		sed 's/^/    err| /' "$work/err" | head -20
+	fi
+}
+
+# has FILE NAME TEXT: FILE has a line containing TEXT (fixed string).
+has() {
+	checks=$((checks + 1))
+	grep -qF -- "$3" "$1" || { fail "$2: no line with \"$3\""; sed 's/^/    | /' "$1" | head -40; }
+}
+
+lacks() {
+	checks=$((checks + 1))
+	! grep -qF -- "$3" "$1" || fail "$2: unexpected \"$3\""
+}
+
+# lines FILE NAME N: FILE has exactly N lines.
+lines() {
+	checks=$((checks + 1))
+	local n
+	n=$(wc -l <"$1")
+	[ "$n" = "$3" ] || { fail "$2: $n lines, want $3"; sed 's/^/    | /' "$1"; }
+}
+
+# --- the snapshot ---------------------------------------------------------
+
+V3="abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 syscall xsave"
+
+# labels KIND NAMES...: "kind.node.kubevirt.io/name": "true" lines
+labels() {
+	local kind=$1 n
+	shift
+	for n in "$@"; do
+		printf ',\n        "%s.node.kubevirt.io/%s": "true"' "$kind" "$n"
+	done
+}
+
+# node NAME VENDOR HOSTMODEL "FEATURES" "REQUIRED" "MODELS" [unschedulable]
+node() {
+	local name=$1 vendor=$2 hm=$3 feats=$4 req=$5 models=$6 unsched=${7:-false}
+	# shellcheck disable=SC2086
+	cat <<EOF
+    {"apiVersion": "v1", "kind": "Node",
+     "metadata": {"name": "$name", "labels": {
+        "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": "$name",
+        "kubevirt.io/schedulable": "true"$(labels machine-type q35)$(labels cpu-vendor "$vendor")$(labels host-model-cpu "$hm")$(labels cpu-feature $feats)$(labels host-model-required-features $req)$(labels cpu-model $models)$(labels cpu-model-migration $(printf '%s\n' $models "$hm" | sort -u))}},
+     "spec": {"unschedulable": $unsched},
+     "status": {"allocatable": {"cpu": "32", "memory": "64Gi"}}}
+EOF
+}
+
+# vmi NS NAME UID NODE PHASE COND EXTRA_SPEC VOLUMES VOLSTATUS
+vmi() {
+	cat <<EOF
+    {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
+     "metadata": {"name": "$2", "namespace": "$1", "uid": "$3",
+                  "labels": {"app": "$2"}},
+     "spec": {"evictionStrategy": "LiveMigrate",
+              "domain": {"cpu": {"model": "host-model"},
+                         "memory": {"guest": "2Gi"},
+                         "machine": {"type": "q35"},
+                         "devices": {$7}},
+              "volumes": [$8]},
+     "status": {"phase": "$5", "nodeName": "$4",
+                "conditions": [$6],
+                "volumeStatus": [$9]}}
+EOF
+}
+
+pod() {
+	cat <<EOF
+    {"apiVersion": "v1", "kind": "Pod",
+     "metadata": {"name": "virt-launcher-$2", "namespace": "$1",
+                  "creationTimestamp": "2026-10-01T10:00:00Z",
+                  "labels": {"kubevirt.io": "virt-launcher",
+                             "kubevirt.io/created-by": "$3"}},
+     "spec": {"nodeName": "$4",
+              "containers": [{"name": "compute",
+                              "resources": {"requests": {"memory": "2300Mi"}}}]},
+     "status": {"phase": "Running", "containerStatuses": [$5]}}
+EOF
+}
+
+list() {
+	local first=1 item
+	printf '{"apiVersion": "v1", "kind": "List", "items": [\n'
+	for item in "$@"; do
+		[ $first = 1 ] || printf ',\n'
+		first=0
+		printf '%s' "$item"
+	done
+	printf '\n]}\n'
+}
+
+TRUE='{"type": "LiveMigratable", "status": "True"}'
+ROOT_RWX='{"name": "root", "persistentVolumeClaim": {"claimName": "root"}}'
+STATUS_RWX='{"name": "root", "persistentVolumeClaimInfo": {"claimName": "root", "accessModes": ["ReadWriteMany"]}}'
+STATUS_RWO='{"name": "root", "persistentVolumeClaimInfo": {"claimName": "root", "accessModes": ["ReadWriteOnce"]}}'
+NOPODNET='"autoattachPodInterface": false'
+HEX=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+
+INTEL_FEATS="$V3 md-clear spec-ctrl vmx"
+INTEL_MODELS="Westmere Haswell-noTSX"
+
+# write_snapshot DIR full|good
+write_snapshot() {
+	local dir=$1 kind=$2 f files="" sep="" res=""
+	mkdir -p "$dir/resources"
+	list "$(node w1 Intel Skylake-Client-IBRS "$INTEL_FEATS" "md-clear spec-ctrl" "$INTEL_MODELS")" \
+	     "$(node w2 Intel Skylake-Client-IBRS "$INTEL_FEATS" "md-clear spec-ctrl" "$INTEL_MODELS")" \
+	     "$(node w3 Intel Skylake-Client-IBRS "$INTEL_FEATS" "md-clear spec-ctrl" "$INTEL_MODELS" true)" \
+	     "$(node a1 AMD EPYC-Rome "$V3 svm" "svm" "Westmere EPYC-Rome")" \
+	     '{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "cp1"}}' \
+	     >"$dir/resources/nodes.json"
+	if [ "$kind" = good ]; then
+		list "$(vmi prod ok-vm uid-ok w2 Running "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWX")" \
+		     >"$dir/resources/virtualmachineinstances.kubevirt.io.json"
+		list "$(pod prod ok-vm uid-ok w2 "")" >"$dir/resources/pods.json"
+	else
+		list "$(vmi prod ok-vm uid-ok w2 Running "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWX")" \
+		     "$(vmi prod bridge-vm uid-br w1 Running \
+			'{"type": "LiveMigratable", "status": "False", "reason": "InterfaceNotLiveMigratable"}' \
+			"" "$ROOT_RWX" "$STATUS_RWO")" \
+		     "$(vmi prod amd-vm uid-amd a1 Running "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWX")" \
+		     "$(vmi dev cd-vm uid-cd w1 Running "$TRUE" "$NOPODNET" \
+			'{"name": "cd", "containerDisk": {"image": "registry.local/cd:1.0"}}' "")" \
+		     "$(vmi prod stopped uid-st w1 Succeeded "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWO")" \
+		     >"$dir/resources/virtualmachineinstances.kubevirt.io.json"
+		list "$(pod prod ok-vm uid-ok w2 "")" \
+		     "$(pod prod bridge-vm uid-br w1 "")" \
+		     "$(pod prod amd-vm uid-amd a1 "")" \
+		     "$(pod dev cd-vm uid-cd w1 "{\"name\": \"volumecd\", \"imageID\": \"sha256:$HEX\"}")" \
+		     >"$dir/resources/pods.json"
+	fi
+	list '{"apiVersion": "kubevirt.io/v1", "kind": "KubeVirt",
+	       "metadata": {"name": "kubevirt", "namespace": "kubevirt"},
+	       "spec": {"configuration": {"evictionStrategy": "LiveMigrate"}},
+	       "status": {"phase": "Deployed"}}' \
+	     >"$dir/resources/kubevirts.kubevirt.io.json"
+	for f in nodes.json virtualmachineinstances.kubevirt.io.json \
+	    pods.json kubevirts.kubevirt.io.json; do
+		files="$files$sep{\"path\": \"resources/$f\", \"bytes\": $(stat -c %s "$dir/resources/$f"), \"sha256\": \"$(sha256sum "$dir/resources/$f" | cut -d' ' -f1)\"}"
+		sep=", "
+	done
+	res='{"resource": "nodes", "group": "", "file": "resources/nodes.json", "status": "ok"},
+	     {"resource": "pods", "group": "", "file": "resources/pods.json", "status": "ok"},
+	     {"resource": "virtualmachineinstances", "group": "kubevirt.io", "file": "resources/virtualmachineinstances.kubevirt.io.json", "status": "ok"},
+	     {"resource": "kubevirts", "group": "kubevirt.io", "file": "resources/kubevirts.kubevirt.io.json", "status": "ok"}'
+	cat >"$dir/manifest.json" <<EOF
+{"kind": "kvscope-snapshot", "formatVersion": 1,
+ "createdAt": "2026-10-31T09:12:44Z",
+ "collector": {"name": "cli.sh", "version": "0"},
+ "cluster": {"context": "e2e", "kubevirtVersion": "v1.9.0", "flavor": "kubevirt"},
+ "resources": [$res],
+ "files": [$files]}
+EOF
+}
+
+snap=$work/snap
+good=$work/good
+write_snapshot "$snap" full
+write_snapshot "$good" good
+
+# --- check ------------------------------------------------------------------
+
+run "check" 1 check "$snap"
+lines "$work/out" "check" 4
+has "$work/out" "check" "dev/cd-vm on w1: will-fail (containerdisk-config-digest) [LiveMigratable=True]"
+has "$work/out" "check" "prod/amd-vm on a1: no-target (no-cpu-target) [LiveMigratable=True]"
+has "$work/out" "check" "prod/bridge-vm on w1: blocked (disk-not-shared, network-pod-bridge)"
+has "$work/out" "check" "3 of 4 running VMIs would not migrate"
+lacks "$work/out" "check" "ok-vm"
+lacks "$work/out" "check" "stopped"
+checks=$((checks + 1))
+head -n 3 "$work/out" | sort -c 2>/dev/null || fail "check: VMI lines not sorted"
+
+run "check --node w1" 1 check "$snap" --node w1
+lines "$work/out" "check --node w1" 3
+has "$work/out" "check --node w1" "2 of 2 running VMIs would not migrate"
+lacks "$work/out" "check --node w1" "amd-vm"
+
+run "check --node w1 --node a1" 1 check "$snap" --node w1 --node a1
+has "$work/out" "check --node w1 --node a1" "3 of 3 running VMIs would not migrate"
+
+run "check --node w2" 0 check "$snap" --node w2
+lines "$work/out" "check --node w2" 1
+has "$work/out" "check --node w2" "0 of 1 running VMI would not migrate"
+
+run "check -n a1" 1 check "$snap" -n a1
+has "$work/out" "check -n a1" "1 of 1 running VMI would not migrate"
+
+run "check good" 0 check "$good"
+has "$work/out" "check good" "0 of 1 running VMI would not migrate"
+
+run "check --node nosuch" 2 check "$snap" --node nosuch
+has "$work/err" "check --node nosuch" 'no node "nosuch" in the snapshot'
+lines "$work/out" "check --node nosuch" 0
+
+run "check without a snapshot" 2 check
+has "$work/err" "check without a snapshot" "usage: kvscope check"
+run "check, two snapshots" 2 check "$snap" "$good"
+run "check, unknown option" 2 check "$snap" --bogus
+run "check, missing snapshot" 2 check "$work/nothing-here"
+has "$work/err" "check, missing snapshot" "$work/nothing-here"
+
+# a member edited after the manifest was written
+cp -r "$snap" "$work/edited"
+sed -i 's/"2Gi"/"3Gi"/' "$work/edited/resources/virtualmachineinstances.kubevirt.io.json"
+run "check, edited snapshot" 2 check "$work/edited"
+has "$work/err" "check, edited snapshot" "virtualmachineinstances.kubevirt.io.json"
+has "$work/err" "check, edited snapshot" "differs"
+
+# --- explain ----------------------------------------------------------------
+
+run "explain bridge-vm" 0 explain "$snap" prod/bridge-vm
+out=$work/out
+has "$out" "explain" "VMI prod/bridge-vm"
+has "$out" "explain" "LiveMigratable False InterfaceNotLiveMigratable"
+has "$out" "explain" "verdict blocked, outcome rejected after 0s"
+# the selector, from w1's host model
+has "$out" "explain" "target pod node selector:"
+has "$out" "explain" "  cpu-model-migration.node.kubevirt.io/Skylake-Client-IBRS=true"
+has "$out" "explain" "  cpu-feature.node.kubevirt.io/md-clear=true"
+has "$out" "explain" "  cpu-vendor.node.kubevirt.io/Intel=true"
+has "$out" "explain" "  kubevirt.io/schedulable=true"
+has "$out" "explain" "  affinity: node-labeller.kubevirt.io/obsolete-host-model DoesNotExist"
+# every node with the first constraint it fails
+has "$out" "explain" "  no   a1: label cpu-feature.node.kubevirt.io/md-clear=true missing"
+has "$out" "explain" "  no   cp1: label cpu-feature.node.kubevirt.io/md-clear=true missing"
+has "$out" "explain" "  no   w1: source node"
+has "$out" "explain" "  OK   w2"
+has "$out" "explain" "  cpu  w3: cordoned: taint node.kubernetes.io/unschedulable:NoSchedule not tolerated"
+checks=$((checks + 1))
+[ "$(sed -n '/^nodes:/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || fail "explain: not one line per node"
+# every blocker with its fix
+has "$out" "explain" "blockers:"
+has "$out" "explain" "  disk-not-shared                  volume root: PVC root is ReadWriteOnce"
+has "$out" "explain" "  network-pod-bridge               no network is declared"
+checks=$((checks + 1))
+[ "$(sed -n '/^blockers:/,/^warnings:/p' "$out" | grep -c 'fix: ')" = 2 ] || fail "explain: not one fix per blocker"
+has "$out" "explain" "fix: Move the disk to a ReadWriteMany PVC"
+has "$out" "explain" "fix: Bind the pod network with masquerade"
+has "$out" "explain" "warnings:"
+has "$out" "explain" "  eviction-blocks-drain"
+
+run "explain ok-vm" 0 explain "$snap" prod/ok-vm
+has "$work/out" "explain ok-vm" "verdict ok, outcome migrates"
+has "$work/out" "explain ok-vm" "  OK   w1"
+has "$work/out" "explain ok-vm" "  no   w2: source node"
+has "$work/out" "explain ok-vm" "blockers: none"
+has "$work/out" "explain ok-vm" "warnings: none"
+has "$work/out" "explain ok-vm" "LiveMigration, completion timeout 450s, eviction LiveMigrate: a drain migrates it"
+
+run "explain cd-vm" 0 explain "$snap" dev/cd-vm
+has "$work/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900s  (LiveMigratable says True: mismatch)"
+has "$work/out" "explain cd-vm" "would pull registry.local/cd@sha256:$HEX"
+
+run "explain amd-vm" 0 explain "$snap" prod/amd-vm
+has "$work/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300s"
+has "$work/out" "explain amd-vm" "  no-cpu-target"
+
+run "explain stopped" 0 explain "$snap" prod/stopped
+has "$work/out" "explain stopped" "verdict not-running, outcome none"
+lacks "$work/out" "explain stopped" "target pod node selector:"
+
+run "explain unknown VMI" 2 explain "$snap" prod/nosuch
+has "$work/err" "explain unknown VMI" 'no VMI "prod/nosuch" in the snapshot'
+lines "$work/out" "explain unknown VMI" 0
+run "explain without namespace" 2 explain "$snap" bridge-vm
+run "explain, missing argument" 2 explain "$snap"
+has "$work/err" "explain, missing argument" "usage: kvscope explain"
+
+# --- check agrees with findings.json on every sample ---------------------------
+
+# One line per running VMI whose verdict is neither ok nor not-running, in
+# the VMI order of findings.json, with its verdict and blocker codes.
+if command -v jq >/dev/null; then
+	for sample in samples/*/; do
+		sample=${sample%/}
+		[ -e "$sample/manifest.json" ] || continue
+		name=$(basename "$sample")
+		"$KVSCOPE" report "$sample" --format json --output "$work/r-$name" \
+		    >/dev/null 2>&1 || { fail "report $sample"; continue; }
+		jq -r '.vmis[] | select(.verdict != "ok" and .verdict != "not-running")
+		    | "\(.name) on \(.node): \(.verdict)" +
+		      (if (.blockers | length) > 0 then
+		         " (" + ([.blockers[].code] | join(", ")) + ")" else "" end)' \
+		    "$work/r-$name/findings.json" >"$work/want"
+		run "check $sample" "$([ -s "$work/want" ] && echo 1 || echo 0)" \
+		    check "$sample"
+		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$work/out" >"$work/got"
+		checks=$((checks + 1))
+		diff -u "$work/want" "$work/got" >"$work/diff" ||
+		    { fail "check $sample disagrees with findings.json"; cat "$work/diff"; }
+		running=$(jq '[.vmis[] | select(.verdict != "not-running")] | length' \
+		    "$work/r-$name/findings.json")
+		checks=$((checks + 1))
+		tail -n 1 "$work/out" | grep -qE "^$(wc -l <"$work/want") of $running running [A-Za-z]+ would not migrate\$" ||
+		    fail "check $sample: summary line \"$(tail -n 1 "$work/out")\""
+	done
+else
+	echo "jq not found: samples not cross-checked"
+fi
+
+# --- help and version ---------------------------------------------------------
+
+run "--version" 0 --version
+checks=$((checks + 1))
+grep -qE '^kvscope [0-9]+\.[0-9]+\.[0-9]+$' "$work/out" || fail "--version: $(cat "$work/out")"
+run "--help" 0 --help
+cmds=$(sed -n '/^commands:/,/^$/p' "$work/out" | awk 'NR > 1 && NF { print $1 }')
+checks=$((checks + 1))
+[ "$(echo "$cmds" | wc -w)" -ge 5 ] || fail "--help lists too few commands: $cmds"
+for c in $cmds; do
+	run "$c --help" 0 "$c" --help
+	has "$work/out" "$c --help" "usage: kvscope $c"
+	run "$c -h" 0 "$c" -h
+done
+run "no command" 2
+run "unknown command" 2 frobnicate
+has "$work/err" "unknown command" 'unknown command "frobnicate"'
+
+echo "$checks checks, $fails failed"
+[ "$fails" = 0 ]
