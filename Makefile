@@ -94,7 +94,8 @@ check: ensure-deps
 
 check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    KVSCOPE=$(ASAN_BIN) SHARED=$(SHARED) FUZZ_DIR=$(FUZZ_DIR) \
+	    KVSCOPE=$(ASAN_BIN) SHARED=$(SHARED) \
+	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
 	    tests/run.sh $(TEST_BIN)
 
 unit: $(TEST_BIN)
@@ -171,7 +172,8 @@ fuzz: ensure-deps
 	done
 
 fuzz-smoke: fuzz-build
-	@FUZZ_DIR=$(FUZZ_DIR) tests/fuzz/run-tests.sh
+	@FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
+	    tests/fuzz/run-tests.sh
 
 # --- products ---------------------------------------------------------------
 
