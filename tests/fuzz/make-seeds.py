@@ -308,6 +308,7 @@ def items_inputs(clusters):
 
 def hostile_archives():
     """The hostile corpus (tests/hostile/gen.py), when it is there."""
+    sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.join(ROOT, "tests", "hostile"))
     try:
         import gen
