@@ -4,7 +4,12 @@
  * States: between top-level values (depth 0); inside the top object before
  * its "items" array (bytes kept, since a JSON Lines object is an item in
  * its own right); inside the items array (each element is buffered and
- * parsed on its own); after the array (the rest of the List is skipped).
+ * parsed on its own); after the array (the rest of the List is kept).
+ *
+ * Every byte is checked by someone: jansson parses each item, and the List
+ * itself with its items array left empty ("wrap"); the scanner checks what
+ * neither sees: the commas between items, the bracket closing the array and
+ * that nothing but whitespace lies between top-level values.
  */
 #include "jsonitems.h"
 
@@ -14,6 +19,9 @@
 #include <string.h>
 
 enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
+
+/* What may come next inside the items array. */
+enum next { N_FIRST, N_ITEM, N_COMMA };
 
 struct json_items {
 	const char *file;
@@ -37,6 +45,8 @@ struct json_items {
 	bool last_key_items;
 
 	kv_buf item;		/* bytes of the current item */
+	kv_buf wrap;		/* the List, with "items": [] */
+	enum next next;
 	bool in_item;
 	unsigned item_depth;	/* depth at which the item value started */
 	uint64_t item_start;
@@ -62,6 +72,7 @@ json_items_free(json_items *s)
 	if (s == NULL)
 		return;
 	kv_buf_free(&s->item);
+	kv_buf_free(&s->wrap);
 	free(s);
 }
 
@@ -110,6 +121,47 @@ bad(json_items *s, kv_err *err, const char *what)
 	    (unsigned long long)s->offset, what);
 }
 
+/* The List around the items, with its items array left empty. */
+static int
+check_list(json_items *s, kv_err *err)
+{
+	json_error_t jerr;
+	json_t *w;
+
+	w = json_loadb(s->wrap.data, s->wrap.len, JSON_REJECT_DUPLICATES,
+	    &jerr);
+	s->wrap.len = 0;
+	if (w == NULL)
+		return bad(s, err, "the List around the items is not valid "
+		    "JSON");
+	json_decref(w);
+	return KV_OK;
+}
+
+/* Append byte c to b, an item or the List around the items. */
+static int
+keep_in(json_items *s, kv_buf *b, char c, kv_err *err)
+{
+	kv_buf_append(b, &c, 1);
+	if (b->len > s->lim->object_bytes)
+		return kv_seterr(err, "%s: byte %llu: object larger than %llu "
+		    "bytes (KVSCOPE_MAX_OBJECT_BYTES)", s->file,
+		    (unsigned long long)s->offset,
+		    (unsigned long long)s->lim->object_bytes);
+	return KV_OK;
+}
+
+/* Keep byte c of the current item or of the List around the items. */
+static int
+keep(json_items *s, char c, kv_err *err)
+{
+	if (s->in_item)
+		return keep_in(s, &s->item, c, err);
+	if (s->mode == M_AFTER_LIST)
+		return keep_in(s, &s->wrap, c, err);
+	return KV_OK;
+}
+
 /* One byte outside a string. */
 static int
 structural(json_items *s, char c, kv_err *err)
@@ -131,12 +183,24 @@ structural(json_items *s, char c, kv_err *err)
 			s->last_key_items = false;
 		} else if (s->depth == 1 && s->mode == M_OBJECT && c == '[' &&
 		    s->last_key_items) {
-			/* {"items": [ : a List.  Forget the prefix. */
+			/* {"items": [ : a List.  Its prefix is checked with
+			 * the rest of it at the end. */
+			if (s->nitems > 0)
+				return bad(s, err, "a List after JSON Lines "
+				    "objects");
 			s->mode = M_LIST;
 			s->is_list = true;
 			s->in_item = false;
+			s->next = N_FIRST;
+			kv_buf_append(&s->wrap, s->item.data, s->item.len);
+			kv_buf_append(&s->wrap, "[", 1);
 			s->item.len = 0;
+			if (keep_in(s, &s->wrap, ']', err) != KV_OK)
+				return KV_ERR;
 		} else if (s->depth == 2 && s->mode == M_LIST) {
+			if (s->next == N_COMMA)
+				return bad(s, err, "expected ',' or ']' after "
+				    "an item of the List");
 			s->in_item = true;
 			s->item_depth = 2;
 			s->item_start = s->offset;
@@ -154,28 +218,55 @@ structural(json_items *s, char c, kv_err *err)
 			return bad(s, err, "unbalanced brackets");
 		s->depth--;
 		if (s->in_item && s->depth == s->item_depth) {
-			kv_buf_append(&s->item, &c, 1);
-			s->in_item = false;
-			if (s->mode == M_OBJECT || s->mode == M_LIST) {
-				int rc = emit(s, err);
+			int rc;
 
-				if (rc != KV_OK)
-					return rc;
-			}
+			if ((rc = keep_in(s, &s->item, c, err)) != KV_OK)
+				return rc;
+			s->in_item = false;
+			if ((s->mode == M_OBJECT || s->mode == M_LIST) &&
+			    (rc = emit(s, err)) != KV_OK)
+				return rc;
 			if (s->mode == M_OBJECT)
 				s->mode = M_TOP;
+			else
+				s->next = N_COMMA;
 			return 1;	/* byte already stored */
 		}
-		if (s->depth == 1 && s->mode == M_LIST)
+		if (s->depth == 1 && s->mode == M_LIST) {
+			if (c != ']')
+				return bad(s, err, "the items of the List end "
+				    "with '}'");
+			if (s->next == N_ITEM)
+				return bad(s, err, "',' before ']' in the "
+				    "List");
 			s->mode = M_AFTER_LIST;
+			return 1;	/* already in wrap, as "[]" */
+		}
+		if (s->depth == 0 && s->mode == M_AFTER_LIST) {
+			int rc;
+
+			if ((rc = keep_in(s, &s->wrap, c, err)) != KV_OK)
+				return rc;
+			s->mode = M_TOP;
+			if ((rc = check_list(s, err)) != KV_OK)
+				return rc;
+			return 1;
+		}
 		if (s->depth == 0)
 			s->mode = M_TOP;
 		break;
 	case ',':
+		if (s->depth == 0)
+			return bad(s, err, "expected a List object or JSON "
+			    "Lines");
 		if (s->depth == 1)
 			s->expect_key = true;
-		break;
-	case ':':
+		if (s->depth == 2 && s->mode == M_LIST && !s->in_item) {
+			if (s->next != N_COMMA)
+				return bad(s, err, "',' without an item "
+				    "before it in the List");
+			s->next = N_ITEM;
+		}
 		break;
 	case ' ':
 	case '\t':
@@ -225,8 +316,8 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				else
 					s->key_overflow = true;
 			}
-			if (s->in_item)
-				kv_buf_append(&s->item, &c, 1);
+			if ((rc = keep(s, c, err)) != KV_OK)
+				return rc;
 			continue;
 		}
 		if (c == '"') {
@@ -244,17 +335,15 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				s->key_len = 0;
 				s->key_overflow = false;
 			}
-			if (s->in_item)
-				kv_buf_append(&s->item, &c, 1);
+			if ((rc = keep(s, c, err)) != KV_OK)
+				return rc;
 			continue;
 		}
 		rc = structural(s, c, err);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && s->in_item)
-			kv_buf_append(&s->item, &c, 1);
-		if (s->item.len > s->lim->member_bytes)
-			return bad(s, err, "object too large");
+		if (rc == 0 && (rc = keep(s, c, err)) != KV_OK)
+			return rc;
 	}
 	return KV_OK;
 }
