@@ -4,6 +4,8 @@
 #   make check      build with ASan+UBSan and run every test (the CI command)
 #   make report     render the bundled sample into out/
 #   make deps       install the Debian packages the build needs
+#   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 60)
+#   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make bench      scale benchmark (see README)
 #   make install    PREFIX=/usr/local
 #
@@ -29,11 +31,15 @@ TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
 
-LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c))
+BUILD     := build
+# templates/ compiled into the binary as C strings (render/report.h)
+GEN_SRC   := $(BUILD)/gen/templates.c
+TEMPLATES := templates/report.css templates/report.js
+
+LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c)) $(GEN_SRC)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 
-BUILD     := build
 OBJ       := $(LIB_SRC:%.c=$(BUILD)/rel/%.o) $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
 ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
@@ -42,7 +48,7 @@ TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
 HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
-        unit e2e cpudb fuzz golden
+        unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke golden
 
 all: kvscope
 
@@ -65,12 +71,27 @@ $(BUILD)/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB) $(H
 	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
+# Each template becomes a NUL-terminated char array named after its file
+# (report.css -> kv_report_css); xxd does the byte dump, nothing is
+# copied by hand.
+$(GEN_SRC): $(TEMPLATES) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"; { \
+	    echo "/* generated from templates/ by the Makefile; do not edit */"; \
+	    for t in $(TEMPLATES); do \
+		n=kv_$$(basename $$t | tr '.-' '__'); \
+		echo "extern const char $$n[];"; \
+		echo "const char $$n[] = {"; \
+		xxd -i < $$t; \
+		echo ", 0x00 };"; \
+	    done; } > $@.tmp && mv $@.tmp $@
+
 # --- dependencies -----------------------------------------------------------
 
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
             libcmocka-dev nettle-dev fonts-dejavu-core poppler-utils jq python3 \
-            libxml2-utils time
+            libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev time
 
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -83,16 +104,19 @@ deps:
 
 ensure-deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v jq >/dev/null \
-	    && command -v pdffonts >/dev/null || $(MAKE) --no-print-directory deps
+	    && command -v pdffonts >/dev/null && command -v xxd >/dev/null \
+	    && command -v kubectl >/dev/null \
+	    || $(MAKE) --no-print-directory deps
 
 # --- tests ------------------------------------------------------------------
 
 check: ensure-deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: $(ASAN_BIN) $(TEST_BIN) kvscope
+check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    KVSCOPE=$(ASAN_BIN) SHARED=$(SHARED) \
+	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
 	    tests/run.sh $(TEST_BIN)
 
 unit: $(TEST_BIN)
@@ -106,12 +130,82 @@ golden: kvscope
 	    cp build/golden-$$n/findings.json tests/golden/$$n.findings.json && \
 	    echo "tests/golden/$$n.findings.json"; done
 
+# --- fuzzing ----------------------------------------------------------------
+#
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c) linked with every analyze/ and
+# render/ object, built by clang with ASan and UBSan.  Seed corpora are made
+# from samples/ (and small built-in snapshots) by tests/fuzz/make-seeds.py;
+# what a run finds is kept in build/fuzz/corpus/.  When $(FUZZ_CC) cannot
+# link a libFuzzer target, fuzz-build does nothing and the smoke run in
+# `make check` prints a SKIP line.
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_NAMES   := archive items cpumap load
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_LIB     := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_OK       = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, \
+                unsigned long n) { return 0; }' | $(FUZZ_CC) \
+                -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo y)
+FUZZ_RUN     := -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+
+$(FUZZ_DIR)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"; $(FUZZ_CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g \
+	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB)
+	$(FUZZ_CC) $(KV_CPPFLAGS) -Itests/fuzz $(KV_WARN) -O1 -g $(FUZZ_SAN) \
+	    -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(KV_LIBS)
+
+fuzz-build:
+	@if [ -n "$(FUZZ_OK)" ]; then \
+		$(MAKE) --no-print-directory $(FUZZ_BIN) fuzz-seeds; \
+	else \
+		echo "fuzz: $(FUZZ_CC) cannot link libFuzzer targets;" \
+		    "install clang and libclang-rt-dev (make deps)"; \
+	fi
+
+fuzz-seeds:
+	@python3 tests/fuzz/make-seeds.py $(FUZZ_DIR)/seeds
+
+fuzz: ensure-deps
+	@[ -n "$(FUZZ_OK)" ] || { echo "fuzz: $(FUZZ_CC) cannot link" \
+	    "libFuzzer targets (make deps)"; exit 1; }
+	@$(MAKE) --no-print-directory $(FUZZ_BIN) fuzz-seeds
+	@for n in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/artifacts/$$n; \
+		echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
+		ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_$$n $(FUZZ_RUN) \
+		    -max_total_time=$(FUZZ_SECONDS) \
+		    -dict=tests/fuzz/fuzz_$$n.dict \
+		    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$n/ \
+		    $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seeds/$$n \
+		    tests/fuzz/regress/$$n >$(FUZZ_DIR)/fuzz_$$n.log 2>&1; \
+		rc=$$?; grep -E '^(#[0-9]+.*DONE|stat::|SUMMARY)' \
+		    $(FUZZ_DIR)/fuzz_$$n.log; \
+		[ $$rc = 0 ] || { echo "fuzz_$$n: failed, see" \
+		    "$(FUZZ_DIR)/fuzz_$$n.log and $(FUZZ_DIR)/artifacts/$$n/"; \
+		    exit 1; }; \
+	done
+
+fuzz-smoke: fuzz-build
+	@FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
+	    tests/fuzz/run-tests.sh
+
 # --- products ---------------------------------------------------------------
 
 report: ensure-deps
 	@$(MAKE) --no-print-directory kvscope
+	@test -e $(SAMPLE) || { echo "make report: no snapshot at $(SAMPLE)" \
+	    "(give one with SAMPLE=path)" >&2; exit 2; }
 	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output out
-	@echo "report written to out/ (open out/report.html)"
+	@echo "report of $(SAMPLE) written to:"; \
+	for f in out/report.html out/report.pdf out/findings.json out/*.svg; do \
+		echo "  $$f"; done
 
 # Regenerate the built-in CPU-model table from the shared libvirt cpu_map,
 # cross-checked against the two expanded JSON files (build-time inputs only).
@@ -145,7 +239,9 @@ $(BUILD)/rel/tools/parse-baseline: tools/parse-baseline.c
 install: kvscope
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 kvscope $(DESTDIR)$(PREFIX)/bin/kvscope
-	install -m 0755 snapshot/kvscope-collect $(DESTDIR)$(PREFIX)/bin/kvscope-collect
+	sed 's/^VERSION=.*/VERSION=$(VERSION)/' snapshot/kvscope-collect \
+	    > $(DESTDIR)$(PREFIX)/bin/kvscope-collect
+	chmod 0755 $(DESTDIR)$(PREFIX)/bin/kvscope-collect
 	ln -sf kvscope-collect $(DESTDIR)$(PREFIX)/bin/kubectl-kvscope_collect
 
 clean:

@@ -4,7 +4,12 @@
  * States: between top-level values (depth 0); inside the top object before
  * its "items" array (bytes kept, since a JSON Lines object is an item in
  * its own right); inside the items array (each element is buffered and
- * parsed on its own); after the array (the rest of the List is skipped).
+ * parsed on its own); after the array (the rest of the List is kept).
+ *
+ * Every byte is checked by someone: jansson parses each item, and the List
+ * itself with its items array left empty ("wrap"); the scanner checks what
+ * neither sees: the commas between items, the bracket closing the array and
+ * that nothing but whitespace lies between top-level values.
  */
 #include "jsonitems.h"
 
@@ -16,6 +21,9 @@
 #include <unistd.h>
 
 enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
+
+/* What may come next inside the items array. */
+enum next { N_FIRST, N_ITEM, N_COMMA };
 
 struct json_items {
 	const char *file;
@@ -39,6 +47,8 @@ struct json_items {
 	bool last_key_items;
 
 	kv_buf item;		/* bytes of the current item */
+	kv_buf wrap;		/* the List, with "items": [] */
+	enum next next;
 	bool in_item;
 	unsigned item_depth;	/* depth at which the item value started */
 	uint64_t item_start;
@@ -312,6 +322,7 @@ json_items_free(json_items *s)
 	if (s->cur != NULL)
 		job_free(s->cur);
 	kv_buf_free(&s->item);
+	kv_buf_free(&s->wrap);
 	free(s);
 }
 
@@ -495,6 +506,36 @@ bad(json_items *s, kv_err *err, const char *what)
 	    (unsigned long long)s->offset, what);
 }
 
+/* The List around the items, with its items array left empty. */
+static int
+check_list(json_items *s, kv_err *err)
+{
+	json_error_t jerr;
+	json_t *w;
+
+	w = json_loadb(s->wrap.data, s->wrap.len, JSON_REJECT_DUPLICATES,
+	    &jerr);
+	s->wrap.len = 0;
+	if (w == NULL)
+		return bad(s, err, "the List around the items is not valid "
+		    "JSON");
+	json_decref(w);
+	return KV_OK;
+}
+
+/* Append byte c to b, an item or the List around the items. */
+static int
+keep_in(json_items *s, kv_buf *b, char c, kv_err *err)
+{
+	kv_buf_append(b, &c, 1);
+	if (b->len > s->lim->object_bytes)
+		return kv_seterr(err, "%s: byte %llu: object larger than %llu "
+		    "bytes (KVSCOPE_MAX_OBJECT_BYTES)", s->file,
+		    (unsigned long long)s->offset,
+		    (unsigned long long)s->lim->object_bytes);
+	return KV_OK;
+}
+
 /* One byte outside a string. */
 static int
 structural(json_items *s, char c, kv_err *err)
@@ -516,12 +557,24 @@ structural(json_items *s, char c, kv_err *err)
 			s->last_key_items = false;
 		} else if (s->depth == 1 && s->mode == M_OBJECT && c == '[' &&
 		    s->last_key_items) {
-			/* {"items": [ : a List.  Forget the prefix. */
+			/* {"items": [ : a List.  Its prefix is checked with
+			 * the rest of it at the end. */
+			if (s->nitems > 0)
+				return bad(s, err, "a List after JSON Lines "
+				    "objects");
 			s->mode = M_LIST;
 			s->is_list = true;
 			s->in_item = false;
+			s->next = N_FIRST;
+			kv_buf_append(&s->wrap, s->item.data, s->item.len);
+			kv_buf_append(&s->wrap, "[", 1);
 			s->item.len = 0;
+			if (keep_in(s, &s->wrap, ']', err) != KV_OK)
+				return KV_ERR;
 		} else if (s->depth == 2 && s->mode == M_LIST) {
+			if (s->next == N_COMMA)
+				return bad(s, err, "expected ',' or ']' after "
+				    "an item of the List");
 			s->in_item = true;
 			s->item_depth = 2;
 			s->item_start = s->offset;
@@ -539,19 +592,48 @@ structural(json_items *s, char c, kv_err *err)
 			return bad(s, err, "unbalanced brackets");
 		s->depth--;
 		if (s->in_item && s->depth == s->item_depth) {
+			/* the item ends with this byte: the caller checks its
+			 * size and emits it */
 			s->in_item = false;
-			return 1;	/* the item ends with this byte */
+			if (s->mode == M_LIST)
+				s->next = N_COMMA;
+			return 1;
 		}
-		if (s->depth == 1 && s->mode == M_LIST)
+		if (s->depth == 1 && s->mode == M_LIST) {
+			if (c != ']')
+				return bad(s, err, "the items of the List end "
+				    "with '}'");
+			if (s->next == N_ITEM)
+				return bad(s, err, "',' before ']' in the "
+				    "List");
 			s->mode = M_AFTER_LIST;
+			return 1;	/* already in wrap, as "[]" */
+		}
+		if (s->depth == 0 && s->mode == M_AFTER_LIST) {
+			int rc;
+
+			if ((rc = keep_in(s, &s->wrap, c, err)) != KV_OK)
+				return rc;
+			s->mode = M_TOP;
+			if ((rc = check_list(s, err)) != KV_OK)
+				return rc;
+			return 1;
+		}
 		if (s->depth == 0)
 			s->mode = M_TOP;
 		break;
 	case ',':
+		if (s->depth == 0)
+			return bad(s, err, "expected a List object or JSON "
+			    "Lines");
 		if (s->depth == 1)
 			s->expect_key = true;
-		break;
-	case ':':
+		if (s->depth == 2 && s->mode == M_LIST && !s->in_item) {
+			if (s->next != N_COMMA)
+				return bad(s, err, "',' without an item "
+				    "before it in the List");
+			s->next = N_ITEM;
+		}
 		break;
 	case ' ':
 	case '\t':
@@ -570,8 +652,9 @@ structural(json_items *s, char c, kv_err *err)
 	return KV_OK;
 }
 
-/* Bytes that need a look outside strings: everything else (numbers,
- * literals, ':' and whitespace) only matters at depth 1 or 2. */
+/* Bytes that need a look inside an item, below its top level: everything
+ * else (numbers, literals, ',', ':' and whitespace) only matters at depth
+ * 1 or 2, or around the items. */
 static inline bool
 plain(char c)
 {
@@ -579,12 +662,23 @@ plain(char c)
 	    c != '\0';
 }
 
+static int
+too_large(json_items *s, uint64_t at, kv_err *err)
+{
+	return kv_seterr(err, "%s: byte %llu: object larger than %llu bytes "
+	    "(KVSCOPE_MAX_OBJECT_BYTES)", s->file, (unsigned long long)at,
+	    (unsigned long long)s->lim->object_bytes);
+}
+
 /*
  * The bytes of the current item are not copied one at a time: seg marks
  * where they start in buf, and they are taken in one piece when the item
  * ends (parsed in place when the whole item is in this buffer) or when
  * the buffer does.  Runs of ordinary string bytes, and of scalars deeper
- * than the List, are skipped without the state machine.
+ * than the List, are skipped without the state machine, but never past
+ * the byte at which the item would outgrow KVSCOPE_MAX_OBJECT_BYTES.
+ * The bytes of the List around the items (after the array) are few and
+ * kept one at a time.
  */
 int
 json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
@@ -595,14 +689,22 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 
 	for (size_t i = 0; i < len; i++) {
 		char c = buf[i];
+		/* in an item: where it gets too large (as an index in buf) */
+		size_t stop = len;
 
+		if (s->in_item) {
+			uint64_t lim = s->item_start + s->lim->object_bytes;
+
+			if (lim < base + len)
+				stop = lim > base + i ? (size_t)(lim - base) : i;
+		}
 		if (s->in_str) {
-			if (!s->key_capture && !s->esc) {
+			if (!s->key_capture && !s->esc && s->in_item) {
 				/* a run of ordinary bytes */
 				size_t j = i;
 				uint64_t room = s->lim->string_bytes - s->str_len;
 
-				while (j < len && buf[j] != '"' &&
+				while (j < stop && buf[j] != '"' &&
 				    buf[j] != '\\' && buf[j] != '\0')
 					j++;
 				if (j - i > room) {
@@ -646,11 +748,20 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				else
 					s->key_overflow = true;
 			}
+			s->offset = base + i;
+			if (s->in_item && i >= stop) {
+				rc = too_large(s, base + i, err);
+				goto out;
+			}
+			if (!s->in_item && s->mode == M_AFTER_LIST &&
+			    keep_in(s, &s->wrap, c, err) != KV_OK) {
+				rc = KV_ERR;
+				goto out;
+			}
 			continue;
 		}
-		if (s->depth >= 3 || (s->depth == 2 && (s->in_item ||
-		    s->mode != M_LIST))) {
-			while (i < len && plain(buf[i]))
+		if (s->in_item && s->depth >= 2) {
+			while (i < stop && plain(buf[i]))
 				i++;
 			if (i == len)
 				break;
@@ -661,8 +772,8 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 			rc = bad(s, err, "NUL byte");
 			goto out;
 		}
+		s->offset = base + i;
 		if (c == '"') {
-			s->offset = base + i;
 			if (s->depth == 0) {
 				rc = bad(s, err, "expected a List object "
 				    "or JSON Lines");
@@ -681,22 +792,33 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 				s->key_len = 0;
 				s->key_overflow = false;
 			}
-			continue;
-		}
-		{
+		} else {
 			bool was_in = s->in_item;
 
-			s->offset = base + i;
+			/* {"items": [ turns the prefix kept so far into the
+			 * start of the List around the items */
+			if (was_in && s->mode == M_OBJECT && s->depth == 1 &&
+			    c == '[' && s->last_key_items && seg != SIZE_MAX) {
+				kv_buf_append(&s->item, buf + seg, i - seg);
+				seg = i;
+			}
 			rc = structural(s, c, err);
 			if (rc < 0)
 				goto out;
 			if (!was_in && s->in_item) {
 				seg = i;	/* an item starts here */
-			} else if (was_in && !s->in_item && rc == 1) {
+				rc = KV_OK;
+				continue;
+			}
+			if (was_in && !s->in_item && rc == 1) {
 				/* the item ends with this byte */
 				const char *data = buf + seg;
 				size_t n = i + 1 - seg;
 
+				if (i >= stop) {
+					rc = too_large(s, base + i, err);
+					goto out;
+				}
 				if (s->item.len > 0) {
 					kv_buf_append(&s->item, data, n);
 					data = s->item.data;
@@ -712,22 +834,32 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 					return rc;	/* an item's error */
 				if (s->mode == M_OBJECT)
 					s->mode = M_TOP;
-			} else if (was_in && !s->in_item) {
-				/* {"items": [ : the prefix was not an item */
+				continue;
+			}
+			if (was_in && !s->in_item) {
+				/* {"items": [ : the prefix went to wrap */
 				s->item.len = 0;
 				seg = SIZE_MAX;
+				rc = KV_OK;
+				continue;
 			}
-			rc = KV_OK;
+			if (rc == 1) {		/* kept by structural() */
+				rc = KV_OK;
+				continue;
+			}
+		}
+		if (s->in_item && i >= stop) {
+			rc = too_large(s, base + i, err);
+			goto out;
+		}
+		if (!s->in_item && s->mode == M_AFTER_LIST &&
+		    keep_in(s, &s->wrap, c, err) != KV_OK) {
+			rc = KV_ERR;
+			goto out;
 		}
 	}
-	if (s->in_item && seg != SIZE_MAX) {
+	if (s->in_item && seg != SIZE_MAX)
 		kv_buf_append(&s->item, buf + seg, len - seg);
-		if (s->item.len > s->lim->member_bytes) {
-			s->offset = base + len;
-			bad(s, err, "object too large");
-			return scan_error(s, err);
-		}
-	}
 	s->offset = base + len;
 	return KV_OK;
 out:

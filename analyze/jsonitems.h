@@ -8,8 +8,9 @@
  * resulting object to the callback, which must not keep it: the item is
  * released right after the call.  Peak memory is one item, not the file.
  *
- * Limits (kv_limits): nesting depth, item count, string length.  Errors
- * name the file, the item index and the byte offset.
+ * Limits (kv_limits): nesting depth, item count, string length, bytes in
+ * one item (and in the List around the items).  Errors name the file, the
+ * item index and the byte offset.
  */
 #ifndef KV_JSONITEMS_H
 #define KV_JSONITEMS_H

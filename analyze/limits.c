@@ -18,6 +18,10 @@ static const struct {
 	{ "KVSCOPE_MAX_RATIO", offsetof(kv_limits, ratio), 1000 },
 	{ "KVSCOPE_MAX_MEMBERS", offsetof(kv_limits, members), 200000 },
 	{ "KVSCOPE_MAX_ITEMS", offsetof(kv_limits, items), 2000000 },
+	/* etcd keeps objects below 1.5 MiB; jansson needs several times
+	 * the text to hold one */
+	{ "KVSCOPE_MAX_OBJECT_BYTES", offsetof(kv_limits, object_bytes),
+	  (uint64_t)16 << 20 },
 	{ "KVSCOPE_MAX_STRING_BYTES", offsetof(kv_limits, string_bytes),
 	  (uint64_t)1 << 20 },
 	{ "KVSCOPE_MAX_DEPTH", offsetof(kv_limits, depth), 64 },

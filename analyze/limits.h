@@ -5,7 +5,7 @@
  * input into one clear error (exit 2) instead of an exhausted machine.
  * Defaults fit the largest real clusters (5,000 nodes, 100,000 VMIs) with
  * room to spare; each can be raised with an environment variable named in
- * the table in limits.c and in the README (KVSCOPE_MAX_*).
+ * the table in limits.c and in docs/limits.md (KVSCOPE_MAX_*).
  */
 #ifndef KV_LIMITS_H
 #define KV_LIMITS_H
@@ -21,6 +21,7 @@ typedef struct kv_limits {
 	uint64_t ratio;		/* uncompressed / compressed bytes */
 	uint64_t members;	/* archive members */
 	uint64_t items;		/* objects in one resource file */
+	uint64_t object_bytes;	/* one object, as JSON text */
 	uint64_t string_bytes;	/* one JSON string */
 	uint64_t depth;		/* JSON nesting depth */
 	uint64_t labels;	/* labels (or annotations) of one object */

@@ -4,9 +4,11 @@
  * snapshot.c streams each member here.  A resources/ JSON member goes
  * through the item scanner (jsonitems.c) to the loader of its resource (the
  * table `loaders` below); libvirt/cpu_map/ XML files members are collected for
- * the CPU-model reader; anything else is only hashed.  After the last
- * member the arrays are sorted and checked for duplicate names.
+ * the CPU-model reader; anything else is only hashed.  Node and VMI names
+ * are checked for duplicates as they are read (the error names both
+ * items); after the last member the arrays are sorted.
  */
+#include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +35,20 @@
 #define PENDING_KV	"kubevirt.io/migrationPendingPodTimeoutSeconds"
 #define PENDING_DH	"kubevirt.internal.virtualization.deckhouse.io/migrationPendingPodTimeoutSeconds"
 
+/* Where a name was first seen, to name both places of a duplicate. */
+typedef struct seen_at {
+	const char *file;	/* interned */
+	size_t index;
+} seen_at;
+
 typedef struct loadstate {
 	kv_model *m;
 	const kv_limits *lim;
+	const char *file;	/* the member being read, interned */
+	GHashTable *node_names;	/* interned name -> seen_at */
+	GHashTable *vmi_names;	/* interned namespace/name -> seen_at */
+	GHashTable *dvm_names;	/* DVP VirtualMachines, namespace/name */
+	GHashTable *dclass_names; /* DVP VirtualMachineClasses */
 	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
 	    cap_pol, cap_vmims;
 	cpumap_builder *cpumap;
@@ -48,6 +61,30 @@ typedef struct loadstate {
 typedef int (*object_fn)(loadstate *ls, jctx *c, json_t *o);
 
 /* --- common pieces --------------------------------------------------------- */
+
+/* The object's name (interned) must not have been seen before: a second
+ * node or VMI of the same name is an error naming both items. */
+static int
+check_unique(loadstate *ls, jctx *c, GHashTable *seen, const char *name,
+    const char *what)
+{
+	seen_at *at = g_hash_table_lookup(seen, name);
+
+	if (at != NULL) {
+		if (at->file == ls->file)
+			return jerr(c, "metadata.name", "a second %s named "
+			    "\"%s\" (the first is item %zu)", what, name,
+			    at->index);
+		return jerr(c, "metadata.name", "a second %s named \"%s\" "
+		    "(the first is item %zu of %s)", what, name, at->index,
+		    at->file);
+	}
+	at = xcalloc(1, sizeof(*at));
+	at->file = ls->file;
+	at->index = c->index;
+	g_hash_table_insert(seen, (gpointer)name, at);
+	return KV_OK;
+}
 
 static const char *
 label2(const kv_labels *l, const char *a, const char *b)
@@ -186,6 +223,7 @@ load_node(loadstate *ls, jctx *c, json_t *o)
 	memset(n, 0, sizeof(*n));
 	n->alloc_memory = -1;
 	if (meta_name(c, o, &n->name, NULL, false) ||
+	    check_unique(ls, c, ls->node_names, n->name, "node") ||
 	    jlabels(c, o, "metadata.labels", &n->labels) ||
 	    jlabels(c, o, "metadata.annotations", &ann) ||
 	    jbool(c, o, "spec.unschedulable", &unsched) ||
@@ -614,7 +652,8 @@ load_vmi(loadstate *ls, jctx *c, json_t *o)
 		free(full);
 	}
 	jname(c, v->fullname);
-	if (jstr(c, o, "metadata.uid", &v->uid) ||
+	if (check_unique(ls, c, ls->vmi_names, v->fullname, "VMI") ||
+	    jstr(c, o, "metadata.uid", &v->uid) ||
 	    jlabels(c, o, "metadata.labels", &v->labels) ||
 	    jlabels(c, o, "metadata.annotations", &ann) ||
 	    jstr(c, o, "spec.architecture", &v->arch) ||
@@ -1015,13 +1054,27 @@ load_kubevirt(loadstate *ls, jctx *c, json_t *o)
 static int
 load_dvm(loadstate *ls, jctx *c, json_t *o)
 {
-	return kv_dvp_load_vm(ls->m, &ls->dcap, c, o);
+	const kv_dvm *vm;
+	const char *key;
+	char *full;
+
+	if (kv_dvp_load_vm(ls->m, &ls->dcap, c, o) != KV_OK)
+		return KV_ERR;
+	vm = &ls->m->dvp.vms[ls->m->dvp.nvms - 1];
+	full = xasprintf("%s/%s", vm->ns, vm->name);
+	key = kv_intern_str(ls->m->strs, full);
+	free(full);
+	return check_unique(ls, c, ls->dvm_names, key, "VirtualMachine");
 }
 
 static int
 load_dclass(loadstate *ls, jctx *c, json_t *o)
 {
-	return kv_dvp_load_class(ls->m, &ls->dcap, c, o);
+	if (kv_dvp_load_class(ls->m, &ls->dcap, c, o) != KV_OK)
+		return KV_ERR;
+	return check_unique(ls, c, ls->dclass_names,
+	    ls->m->dvp.classes[ls->m->dvp.nclasses - 1].name,
+	    "VirtualMachineClass");
 }
 
 static int
@@ -1100,6 +1153,7 @@ item_cb(void *arg, json_t *item, size_t index, kv_err *err)
 
 	snprintf(c.whatbuf, sizeof(c.whatbuf), "item %zu", index);
 	c.what = c.whatbuf;
+	mb->ls->file = kv_intern_str(mb->ls->m->strs, mb->path);
 	if (strcmp(mb->loader->file, KV_VMI_FILE) == 0)
 		mb->ls->kv_vmis++;
 	return mb->loader->fn(mb->ls, &c, item);
@@ -1126,7 +1180,8 @@ sink_begin(void *arg, const char *path, uint64_t size, kv_err *err)
 	if (kv_startswith(path, "libvirt/cpu_map/") &&
 	    strchr(path + 16, '/') == NULL) {
 		if (size > ls->lim->manifest_bytes) {
-			kv_seterr(err, "%s: larger than %llu bytes", path,
+			kv_seterr(err, "%s: larger than %llu bytes "
+			    "(KVSCOPE_MAX_MANIFEST_BYTES)", path,
 			    (unsigned long long)ls->lim->manifest_bytes);
 			return NULL;
 		}
@@ -1146,7 +1201,8 @@ sink_data(void *state, const char *buf, size_t len, kv_err *err)
 	if (mb->items != NULL)
 		return json_items_feed(mb->items, buf, len, err);
 	if (mb->xml.len + len > mb->ls->lim->manifest_bytes)
-		return kv_seterr(err, "%s: larger than %llu bytes", mb->path,
+		return kv_seterr(err, "%s: larger than %llu bytes "
+		    "(KVSCOPE_MAX_MANIFEST_BYTES)", mb->path,
 		    (unsigned long long)mb->ls->lim->manifest_bytes);
 	kv_buf_append(&mb->xml, buf, len);
 	return KV_OK;
@@ -1236,24 +1292,14 @@ policy_cmp(const void *a, const void *b)
 	    ((const kv_policy *)b)->name);
 }
 
+/* Sort what the analysis looks up; names are unique (check_unique). */
 static int
 finish_model(loadstate *ls, kv_err *err)
 {
 	kv_model *m = ls->m;
 
 	kv_qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
-	for (size_t i = 1; i < m->nnodes; i++)
-		if (m->nodes[i].name == m->nodes[i - 1].name)
-			return kv_seterr(err, "%s: resources/nodes.json: two "
-			    "nodes named \"%s\"", m->manifest.context ?
-			    m->manifest.context : "snapshot",
-			    m->nodes[i].name);
 	kv_qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
-	for (size_t i = 1; i < m->nvmis; i++)
-		if (m->vmis[i].fullname == m->vmis[i - 1].fullname)
-			return kv_seterr(err, "%s: two VMIs named \"%s\"",
-			    m->manifest.context ? m->manifest.context :
-			    "snapshot", m->vmis[i].fullname);
 	kv_qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
 	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
@@ -1294,6 +1340,14 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	int rc;
 
 	*out = NULL;
+	ls.node_names = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	ls.vmi_names = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	ls.dvm_names = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	ls.dclass_names = g_hash_table_new_full(g_direct_hash,
+	    g_direct_equal, NULL, free);
 	m->strs = kv_intern_new();
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
@@ -1311,6 +1365,10 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	}
 	if (ls.cpumap != NULL)
 		cpumap_builder_free(ls.cpumap);
+	g_hash_table_destroy(ls.node_names);
+	g_hash_table_destroy(ls.vmi_names);
+	g_hash_table_destroy(ls.dvm_names);
+	g_hash_table_destroy(ls.dclass_names);
 	if (rc == KV_OK)
 		rc = finish_model(&ls, err);
 	if (rc != KV_OK) {

@@ -307,20 +307,11 @@ int
 kv_dvp_finish(kv_model *m, kv_err *err)
 {
 	kv_dvp *d = &m->dvp;
-	const char *ctx = m->manifest.context ? m->manifest.context :
-	    "snapshot";
 	size_t n = 0;
 
+	/* names are unique: load.c checks them as they are read */
 	kv_qsort(d->vms, d->nvms, sizeof(kv_dvm), vm_cmp);
-	for (size_t i = 1; i < d->nvms; i++)
-		if (vm_cmp(&d->vms[i], &d->vms[i - 1]) == 0)
-			return kv_seterr(err, "%s: two VirtualMachines named "
-			    "\"%s/%s\"", ctx, d->vms[i].ns, d->vms[i].name);
 	kv_qsort(d->classes, d->nclasses, sizeof(kv_dclass), class_cmp);
-	for (size_t i = 1; i < d->nclasses; i++)
-		if (d->classes[i].name == d->classes[i - 1].name)
-			return kv_seterr(err, "%s: two VirtualMachineClasses "
-			    "named \"%s\"", ctx, d->classes[i].name);
 	kv_qsort(d->disks, d->ndisks, sizeof(kv_vdisk), disk_cmp);
 	d->by_claim = xcalloc(d->ndisks + 1, sizeof(kv_vdisk *));
 	for (size_t i = 0; i < d->ndisks; i++)

@@ -3,7 +3,9 @@
  *   <number><suffix>, number = digits [. digits], suffix = binarySI
  *   (Ki Mi Gi Ti Pi Ei) | decimalSI (n u m "" k M G T P E) | e<exp>.
  * The value is computed exactly as mantissa * 2^a * 10^b with a 128-bit
- * integer, so "0.5Gi" and "1500m" round as Kubernetes rounds.
+ * integer, so "0.5Gi" and "1500m" round as Kubernetes rounds.  Fraction
+ * digits beyond what the mantissa holds only mark the value as "a little
+ * more" (sticky), which rounds an exact quotient up by one.
  */
 #include "quantity.h"
 
@@ -29,7 +31,7 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 	const char *p = s;
 	u128 mant = 0, limit = (u128)INT64_MAX, div = 1;
 	int frac = 0, pow2 = 0, pow10 = 0, digits = 0;
-	bool found = false;
+	bool found = false, sticky = false;
 
 	if (*p == '+')
 		p++;
@@ -41,11 +43,16 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 			goto big;
 	}
 	if (*p == '.') {
+		/* Keep fraction digits while the mantissa has room (about
+		 * 36 significant digits in all); a nonzero digit beyond
+		 * that can only round the result up. */
 		for (p++; isdigit((unsigned char)*p); p++, digits++) {
-			if (frac < 18) {
+			if (mant <= limit * 100000000000000000ULL &&
+			    frac < 400) {
 				mant = mant * 10 + (u128)(*p - '0');
 				frac++;
-			}
+			} else if (*p != '0')
+				sticky = true;
 		}
 	}
 	if (digits == 0)
@@ -88,13 +95,12 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 			goto big;
 	}
 	for (; pow10 < 0; pow10++) {
-		div *= 10;
-		if (div > (u128)1 << 100) {
-			/* smaller than anything that matters: round up */
-			mant = mant != 0;
-			div = 1;
-			pow10 = 0;
-			break;
+		if (div <= (u128)1 << 100)
+			div *= 10;
+		else {
+			/* div is large enough: scale the mantissa instead */
+			sticky = sticky || mant % 10 != 0;
+			mant /= 10;
 		}
 	}
 	for (; pow2 > 0; pow2--) {
@@ -104,7 +110,12 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 		if (mant / div > limit)
 			goto big;
 	}
-	mant = (mant + div - 1) / div;
+	/* Round up; a nonzero digit dropped above makes the value a little
+	 * more than mant / div, so an exact quotient goes up by one. */
+	if (sticky && mant % div == 0)
+		mant = mant / div + 1;
+	else
+		mant = (mant + div - 1) / div;
 	if (mant > limit)
 		goto big;
 	*out = (int64_t)mant;

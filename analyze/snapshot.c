@@ -90,15 +90,16 @@ clean_member_name(reader *r, const char *raw, bool is_dir)
 	kv_buf out = {0};
 	int ncomp = 0;
 
+	/* The name is quoted; kv_seterr() shows the bad bytes as '?'. */
 	if (!g_utf8_validate(raw, -1, NULL)) {
-		kv_seterr(r->err, "%s: a member name is not valid UTF-8",
-		    r->snap);
+		kv_seterr(r->err, "%s: \"%s\": a member name is not valid "
+		    "UTF-8", r->snap, raw);
 		goto fail;
 	}
 	for (const unsigned char *c = (const unsigned char *)raw; *c; c++)
 		if (*c < 0x20 || *c == 0x7f) {
-			kv_seterr(r->err, "%s: member name with a control "
-			    "character", r->snap);
+			kv_seterr(r->err, "%s: \"%s\": member name with a "
+			    "control character", r->snap, raw);
 			goto fail;
 		}
 	if (raw[0] == '/') {
@@ -151,16 +152,24 @@ find_expect(const reader *r, const char *path)
 	    g_hash_table_lookup(r->expect_by_path, path) : NULL;
 }
 
+/* Every entry counts, directories too: a stream of empty headers or a
+ * tree of empty directories is bounded like files are. */
+static int
+count_entry(reader *r)
+{
+	if (++r->nmembers > r->lim->members)
+		return kv_seterr(r->err, "%s: more than %llu members "
+		    "(KVSCOPE_MAX_MEMBERS)", r->snap,
+		    (unsigned long long)r->lim->members);
+	return KV_OK;
+}
+
 static int
 member_begin(reader *r, const char *path, uint64_t declared)
 {
 	if (g_hash_table_contains(r->seen, path))
 		return kv_seterr(r->err, "%s: %s: duplicate member", r->snap,
 		    path);
-	if (++r->nmembers > r->lim->members)
-		return kv_seterr(r->err, "%s: more than %llu members "
-		    "(KVSCOPE_MAX_MEMBERS)", r->snap,
-		    (unsigned long long)r->lim->members);
 	if (declared > r->lim->member_bytes)
 		return kv_seterr(r->err, "%s: %s: member declares %llu bytes, "
 		    "more than the limit of %llu (KVSCOPE_MAX_MEMBER_BYTES)",
@@ -200,7 +209,8 @@ member_data(reader *r, const char *buf, size_t len)
 	if (r->cur_is_manifest) {
 		if (r->cur_bytes > r->lim->manifest_bytes)
 			return kv_seterr(r->err, "%s: manifest.json larger "
-			    "than %llu bytes", r->snap,
+			    "than %llu bytes (KVSCOPE_MAX_MANIFEST_BYTES)",
+			    r->snap,
 			    (unsigned long long)r->lim->manifest_bytes);
 		kv_buf_append(&r->manifest, buf, len);
 		return KV_OK;
@@ -241,11 +251,12 @@ member_end(reader *r)
 
 	if (r->cur_is_manifest)
 		return parse_manifest(r);
-	if (!r->cur_failed && r->cur_state != NULL &&
-	    r->sink->end(r->cur_state, &r->cur_err) != KV_OK)
-		r->cur_failed = true;
-	else if (!r->cur_failed)
-		r->cur_state = NULL;	/* consumed by end() */
+	if (!r->cur_failed && r->cur_state != NULL) {
+		/* end() consumes the state, whatever it returns */
+		if (r->sink->end(r->cur_state, &r->cur_err) != KV_OK)
+			r->cur_failed = true;
+		r->cur_state = NULL;
+	}
 	if (r->cur_failed) {
 		if (r->cur_state != NULL && r->sink->abort != NULL)
 			r->sink->abort(r->cur_state);
@@ -531,6 +542,26 @@ verify_members(reader *r)
 
 /* --- archive front end ----------------------------------------------------- */
 
+/*
+ * Decompressed bytes (headers and padding included, as the tar reader
+ * consumed them) per byte read from the file, once there is 1 MiB of the
+ * former.
+ */
+static int
+check_ratio(reader *r, struct archive *a)
+{
+	uint64_t out = (uint64_t)archive_filter_bytes(a, 0);
+	uint64_t in = (uint64_t)archive_filter_bytes(a, -1);
+
+	if (out < r->total)
+		out = r->total;
+	if (out > 1 << 20 && out / r->lim->ratio > in)
+		return kv_seterr(r->err, "%s: compression ratio above %llu:1 "
+		    "(KVSCOPE_MAX_RATIO)", r->snap,
+		    (unsigned long long)r->lim->ratio);
+	return KV_OK;
+}
+
 static int
 read_archive(reader *r, const char *path)
 {
@@ -562,6 +593,9 @@ read_archive(reader *r, const char *path)
 			    "archive: %s", path, archive_error_string(a));
 			goto out;
 		}
+		if ((rc = count_entry(r)) != KV_OK ||
+		    (rc = check_ratio(r, a)) != KV_OK)
+			goto out;
 		name = archive_entry_pathname_utf8(ent);
 		if (name == NULL)
 			name = archive_entry_pathname(ent);
@@ -597,15 +631,9 @@ read_archive(reader *r, const char *path)
 		if (rc != KV_OK)
 			goto out;
 		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
-			if ((rc = member_data(r, buf, (size_t)n)) != KV_OK)
+			if ((rc = member_data(r, buf, (size_t)n)) != KV_OK ||
+			    (rc = check_ratio(r, a)) != KV_OK)
 				goto out;
-			if (r->total > 1 << 20 && r->total / r->lim->ratio >
-			    (uint64_t)archive_filter_bytes(a, -1)) {
-				rc = kv_seterr(r->err, "%s: compression ratio "
-				    "above %llu:1 (KVSCOPE_MAX_RATIO)", path,
-				    (unsigned long long)r->lim->ratio);
-				goto out;
-			}
 		}
 		if (n < 0) {
 			rc = kv_seterr(r->err, "%s: %s: truncated or corrupt "
@@ -671,6 +699,8 @@ read_dir_at(reader *r, int dirfd, const char *prefix, int depth)
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
+		if ((rc = count_entry(r)) != KV_OK)
+			break;
 		KV_GROW(names, cap, n + 1);
 		names[n++] = xstrdup(de->d_name);
 	}

@@ -52,8 +52,10 @@ typedef struct snap_manifest {
 
 /* One consumer per member.  begin() returns an opaque state, or NULL to
  * skip the content (it is still hashed and checked); data() receives the
- * bytes in order; end() is called once after the last byte.  A KV_ERR from
- * any of them stops the read. */
+ * bytes in order; end() is called once after the last byte and releases
+ * the state, whether it succeeds or not; abort() releases it instead when
+ * the read stops before end().  A KV_ERR from any of them stops the
+ * read. */
 typedef struct snap_sink {
 	void *(*begin)(void *arg, const char *path, uint64_t size,
 	    kv_err *err);

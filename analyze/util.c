@@ -9,6 +9,65 @@
 #include <string.h>
 #include <time.h>
 
+/* Length of the well-formed UTF-8 sequence at p (1 to 4), or 0. */
+static size_t
+utf8_len(const unsigned char *p)
+{
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		if (p[0] == 0xe0)
+			lo = 0xa0;	/* overlong */
+		if (p[0] == 0xed)
+			hi = 0x9f;	/* surrogates */
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		if (p[0] == 0xf0)
+			lo = 0x90;	/* overlong */
+		if (p[0] == 0xf4)
+			hi = 0x8f;	/* above U+10FFFF */
+	} else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * One clear line, always: a hostile name must not forge a second line,
+ * move the cursor or change colours, so control characters (C0, DEL and
+ * C1) become '?', and so does each byte that is not part of well-formed
+ * UTF-8 (including a sequence cut by the buffer's end).
+ */
+static void
+msg_sanitize(char *msg)
+{
+	unsigned char *r = (unsigned char *)msg, *w = r;
+
+	while (*r != '\0') {
+		size_t n = utf8_len(r);
+
+		if (n == 0 || (n == 1 && (*r < 0x20 || *r == 0x7f)) ||
+		    (n == 2 && r[0] == 0xc2 && r[1] < 0xa0)) {
+			*w++ = '?';
+			r += n == 2 ? 2 : 1;
+			continue;
+		}
+		while (n-- > 0)
+			*w++ = *r++;
+	}
+	*w = '\0';
+}
+
 int
 kv_seterr(kv_err *err, const char *fmt, ...)
 {
@@ -19,10 +78,7 @@ kv_seterr(kv_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	/* One line, always: a hostile name must not forge a second line. */
-	for (char *p = err->msg; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	msg_sanitize(err->msg);
 	err->set = true;
 	return KV_ERR;
 }
@@ -155,6 +211,14 @@ kv_buf_free(kv_buf *b)
 	b->len = b->cap = 0;
 }
 
+void
+kv_qsort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 int
 kv_strptrcmp(const void *a, const void *b)
 {
@@ -190,10 +254,3 @@ kv_timing(const char *phase)
 	last = now;
 }
 
-void
-kv_qsort(void *base, size_t n, size_t size,
-    int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}

@@ -31,7 +31,9 @@ typedef struct kv_err {
 } kv_err;
 
 /* Record the first error only: later calls keep the original message, which
- * is the one closest to the cause.  Always returns KV_ERR. */
+ * is the one closest to the cause.  The message is made one printable line
+ * of UTF-8: control characters and malformed bytes become '?'.  Always
+ * returns KV_ERR. */
 int kv_seterr(kv_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void kv_clearerr(kv_err *err);

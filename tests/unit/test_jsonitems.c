@@ -1,163 +1,537 @@
 /*
- * test_jsonitems.c - the item scanner with its parse workers: items reach
- * the callback in file order whatever the chunking, and the error is the
- * first one in the file (an item's, or the scanner's after it), as a
- * serial reader would report it.  Runs with two workers
- * (KVSCOPE_THREADS=2, set before the first scanner starts the pool).
+ * test_jsonitems.c - the streaming item scanner (jsonitems.c): Lists and
+ * JSON Lines, whitespace, strings that look like structure, every chunk
+ * boundary, truncation, NUL bytes, the depth, item and string limits,
+ * items that are not objects and data after the List.  Errors are one line
+ * that starts with the file name.
  */
 #include "kvtest.h"
 
 #include "jsonitems.h"
 
-typedef struct seen {
-	kv_buf log;		/* "index:a-value," per item */
-} seen;
+#define FILE_NAME "resources/nodes.json"
+
+struct got {
+	kv_buf log;		/* each item, compact, then '\n' */
+	size_t n;
+	size_t fail_at;		/* the callback fails on this item (1-based) */
+};
 
 static int
-cb(void *arg, json_t *item, size_t index, kv_err *err)
+collect(void *arg, json_t *item, size_t index, kv_err *err)
 {
-	seen *s = arg;
-	json_t *a = json_object_get(item, "a");
+	struct got *g = arg;
+	char *s;
 
-	kv_buf_printf(&s->log, "%zu:%lld,", index,
-	    json_is_integer(a) ? (long long)json_integer_value(a) : -1LL);
-	if (json_object_get(item, "fail") != NULL)
-		return kv_seterr(err, "fail asked");
+	if (index != g->n)
+		return kv_seterr(err, "index %zu, expected %zu", index, g->n);
+	g->n++;
+	if (g->fail_at == g->n)
+		return kv_seterr(err, "item %zu (w%zu): metadata.labels: "
+		    "expected an object, got a list", index, index);
+	s = json_dumps(item, JSON_COMPACT | JSON_SORT_KEYS);
+	kv_buf_printf(&g->log, "%s\n", s);
+	free(s);
 	return KV_OK;
 }
 
-/* Feed text in chunks of 1..chunk bytes (0: all at once); return the
- * error message ("" when none) and the callback log. */
-static char *
-run(const char *text, size_t chunk, uint64_t max_items, char **log)
+static kv_limits
+limits(void)
 {
 	kv_limits lim;
 	kv_err err = {0};
-	seen s = {{0}};
-	json_items *it;
-	size_t len = strlen(text), i = 0;
+
+	if (kv_limits_init(&lim, &err) != KV_OK)
+		kv_fatal("%s", err.msg);
+	return lim;
+}
+
+/*
+ * Scan doc (len bytes) fed in pieces cut at the offsets in cuts[] (sorted,
+ * ncuts of them); returns the status, the items in *g and the error in
+ * *err.
+ */
+static int
+scan_cuts(const kv_limits *lim, const char *doc, size_t len,
+    const size_t *cuts, size_t ncuts, struct got *g, kv_err *err)
+{
+	json_items *s = json_items_new(FILE_NAME, lim, collect, g);
+	size_t at = 0;
 	int rc = KV_OK;
-	unsigned r = 12345;
 
-	assert_int_equal(kv_limits_init(&lim, &err), KV_OK);
-	lim.string_bytes = 40;
-	lim.items = max_items;
-	it = json_items_new("F", &lim, cb, &s);
-	while (i < len && rc == KV_OK) {
-		size_t n = len - i;
+	for (size_t i = 0; i <= ncuts && rc == KV_OK; i++) {
+		size_t end = i < ncuts ? cuts[i] : len;
 
-		if (chunk > 0) {
-			r = r * 1103515245 + 12345;
-			n = 1 + (r >> 16) % chunk;
-			if (n > len - i)
-				n = len - i;
-		}
-		rc = json_items_feed(it, text + i, n, &err);
-		i += n;
+		rc = json_items_feed(s, doc + at, end - at, err);
+		at = end;
 	}
 	if (rc == KV_OK)
-		rc = json_items_finish(it, &err);
-	json_items_free(it);
-	kv_buf_append(&s.log, "", 0);
-	*log = s.log.data;
-	return xstrdup(rc == KV_OK ? "" : err.msg);
+		rc = json_items_finish(s, err);
+	if (rc == KV_OK && json_items_count(s) != g->n)
+		rc = kv_seterr(err, "count %zu, callback saw %zu",
+		    json_items_count(s), g->n);
+	json_items_free(s);
+	return rc;
 }
 
-static void
-expect(const char *text, uint64_t max_items, const char *want_err,
-    const char *want_log)
+static int
+scan(const kv_limits *lim, const char *doc, struct got *g, kv_err *err)
 {
-	static const size_t chunks[] = { 0, 1, 3, 7, 64 };
+	return scan_cuts(lim, doc, strlen(doc), NULL, 0, g, err);
+}
 
-	for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
-		char *log, *msg = run(text, chunks[c], max_items, &log);
+/* doc gives exactly the items want ("{...}\n" each), however it is cut:
+ * in one piece, at every single offset, and byte by byte. */
+static void
+assert_items(const char *doc, const char *want)
+{
+	kv_limits lim = limits();
+	size_t len = strlen(doc);
+	size_t *every = xcalloc(len + 1, sizeof(size_t));
 
-		assert_string_equal(msg, want_err);
-		assert_string_equal(log, want_log);
-		free(msg);
-		free(log);
+	for (size_t k = 0; k <= len; k++) {
+		struct got g = {0};
+		kv_err err = {0};
+		int rc = k == 0 ? scan(&lim, doc, &g, &err) :
+		    scan_cuts(&lim, doc, len, &k, 1, &g, &err);
+
+		if (rc != KV_OK || strcmp(g.log.data ? g.log.data : "",
+		    want) != 0) {
+			free(every);
+			fail_msg("cut at %zu of \"%s\": %s\ngot:  %s\nwant: %s",
+			    k, doc, err.msg, g.log.data ? g.log.data : "",
+			    want);
+		}
+		kv_buf_free(&g.log);
+	}
+	for (size_t k = 0; k < len; k++)
+		every[k] = k;
+	{
+		struct got g = {0};
+		kv_err err = {0};
+		int rc = scan_cuts(&lim, doc, len, every, len, &g, &err);
+
+		free(every);
+		if (rc != KV_OK)
+			fail_msg("byte by byte: %s", err.msg);
+		assert_string_equal(g.log.data ? g.log.data : "", want);
+		kv_buf_free(&g.log);
 	}
 }
 
-/* 300 items of a List, in order, across many batches. */
+/* doc is refused with one line "resources/nodes.json: ...<want>...", the
+ * same whether fed whole or byte by byte. */
 static void
-test_order(void **state)
+assert_refused_lim(const kv_limits *lim, const char *doc, size_t len,
+    const char *want)
 {
-	kv_buf text = {0}, log = {0};
+	struct got g = {0}, g1 = {0};
+	kv_err err = {0}, err1 = {0};
+	size_t *every = xcalloc(len + 1, sizeof(size_t));
+	int rc, rc1;
 
-	(void)state;
-	kv_buf_printf(&text, "{\"kind\":\"List\",\"items\":[");
-	for (int i = 0; i < 300; i++) {
-		kv_buf_printf(&text, "%s{\"a\":%d,\"s\":\"x\\\"y\"}",
-		    i ? "," : "", i);
-		kv_buf_printf(&log, "%d:%d,", i, i);
+	for (size_t k = 0; k < len; k++)
+		every[k] = k;
+	rc = scan_cuts(lim, doc, len, NULL, 0, &g, &err);
+	rc1 = scan_cuts(lim, doc, len, every, len, &g1, &err1);
+	free(every);
+	kv_buf_free(&g.log);
+	kv_buf_free(&g1.log);
+	if (rc != KV_ERR)
+		fail_msg("\"%.60s\": accepted", doc);
+	assert_int_equal(rc1, KV_ERR);
+	assert_string_equal(err.msg, err1.msg);
+	assert_null(strchr(err.msg, '\n'));
+	if (!kv_startswith(err.msg, FILE_NAME ": "))
+		fail_msg("error does not name the file: %s", err.msg);
+	if (strstr(err.msg, want) == NULL)
+		fail_msg("\"%.60s\": error \"%s\" lacks \"%s\"", doc, err.msg,
+		    want);
+}
+
+static void
+assert_refused(const char *doc, const char *want)
+{
+	kv_limits lim = limits();
+
+	assert_refused_lim(&lim, doc, strlen(doc), want);
+}
+
+/* --- the two shapes ---------------------------------------------------- */
+
+static void
+test_list(void **state)
+{
+	assert_items("{\"apiVersion\":\"v1\",\"items\":[{\"a\":1},"
+	    "{\"b\":[1,2,{\"c\":null}]}],\"kind\":\"List\","
+	    "\"metadata\":{\"resourceVersion\":\"\"}}",
+	    "{\"a\":1}\n{\"b\":[1,2,{\"c\":null}]}\n");
+	/* kubectl's own layout */
+	assert_items("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n"
+	    "        {\n            \"kind\": \"Node\"\n        },\n"
+	    "        {\n            \"kind\": \"Node\"\n        }\n    ],\n"
+	    "    \"kind\": \"List\"\n}\n",
+	    "{\"kind\":\"Node\"}\n{\"kind\":\"Node\"}\n");
+	assert_items("{\"items\":[]}", "");
+	assert_items("{\"kind\":\"List\",\"items\":[ ]}\n", "");
+}
+
+static void
+test_json_lines(void **state)
+{
+	assert_items("{\"a\":1}\n{\"b\":2}\n", "{\"a\":1}\n{\"b\":2}\n");
+	assert_items("{\"a\":1}", "{\"a\":1}\n");
+	assert_items("", "");
+	assert_items("\n\n", "");
+	/* an object whose nested "items" is not the List's */
+	assert_items("{\"spec\":{\"items\":[1,2]}}\n",
+	    "{\"spec\":{\"items\":[1,2]}}\n");
+	assert_items("{\"x\":\"items\",\"y\":[{\"a\":1}]}\n",
+	    "{\"x\":\"items\",\"y\":[{\"a\":1}]}\n");
+}
+
+static void
+test_whitespace(void **state)
+{
+	assert_items(" \t\r\n{ \"a\" :\t1 }\r\n\r\n\t{\"b\":2}   ",
+	    "{\"a\":1}\n{\"b\":2}\n");
+	assert_items("\r\n{\r\n\"items\"\t:\n[\r\n{\"a\":1}\t,\n\r{\"b\":2}"
+	    "\n]\r\n}\r\n", "{\"a\":1}\n{\"b\":2}\n");
+}
+
+/* Brackets, braces, quotes and escapes inside strings are not structure. */
+static void
+test_strings(void **state)
+{
+	assert_items("{\"s\":\"}{][,:\"}\n{\"t\":\"\\\"}\\\\\"}\n",
+	    "{\"s\":\"}{][,:\"}\n{\"t\":\"\\\"}\\\\\"}\n");
+	assert_items("{\"items\":[{\"k\":\"\\\"items\\\": [\"}]}",
+	    "{\"k\":\"\\\"items\\\": [\"}\n");
+	assert_items("{\"\\u007b\":\"\\u005d\\ud83d\\ude00\"}",
+	    "{\"{\":\"]\xf0\x9f\x98\x80\"}\n");
+	assert_items("{\"items\":[{\"\xc3\xa9\":\"\xe2\x82\xac\"}]}",
+	    "{\"\xc3\xa9\":\"\xe2\x82\xac\"}\n");
+}
+
+/* --- broken documents ---------------------------------------------------- */
+
+static void
+test_truncated(void **state)
+{
+	const char *docs[] = {
+		"{\"items\":[{\"a\":\"x\"},{\"b\":[1,{\"c\":2}]}]}",
+		"{\"a\":\"x\\\"y\"}\n{\"b\":{\"c\":[]}}\n",
+	};
+	kv_limits lim = limits();
+
+	/* every prefix that ends inside a value is refused at finish */
+	for (size_t d = 0; d < sizeof(docs) / sizeof(docs[0]); d++) {
+		size_t len = strlen(docs[d]);
+
+		for (size_t k = 1; k < len; k++) {
+			struct got g = {0};
+			kv_err err = {0};
+			int rc = scan_cuts(&lim, docs[d], k, NULL, 0, &g, &err);
+			bool boundary = d == 1 && (docs[d][k - 1] == '}' ||
+			    docs[d][k - 1] == '\n') && (k == len ||
+			    docs[d][k] != '}');
+
+			kv_buf_free(&g.log);
+			if (boundary && k != 1)
+				continue;
+			if (rc != KV_ERR)
+				fail_msg("prefix %zu of \"%s\" accepted", k,
+				    docs[d]);
+			if (!kv_startswith(err.msg, FILE_NAME ": "))
+				fail_msg("error does not name the file: %s",
+				    err.msg);
+		}
 	}
-	kv_buf_printf(&text, "],\"metadata\":{}}");
-	expect(text.data, 1000, "", log.data);
-	kv_buf_free(&text);
-	kv_buf_free(&log);
+	assert_refused("{\"items\":[{\"a\":1}", "ends in the middle of a "
+	    "JSON value (truncated?)");
+	assert_refused("{\"a\":\"abc", "ends in the middle of a JSON value");
 }
 
 static void
-test_jsonl(void **state)
+test_nul_byte(void **state)
 {
-	(void)state;
-	expect("{\"a\":1}\n{\"a\":2}\n  {\"a\":3}\n", 1000, "",
-	    "0:1,1:2,2:3,");
+	kv_limits lim = limits();
+
+	assert_refused_lim(&lim, "{\"a\":\"x\0y\"}", 11, "byte 7: NUL byte");
+	assert_refused_lim(&lim, "{\"a\":1}\0", 8, "byte 7: NUL byte");
+	assert_refused_lim(&lim, "\0", 1, "byte 0: NUL byte");
+	/* the escaped form is jansson's to refuse */
+	assert_refused("{\"a\":\"x\\u0000y\"}", "item 0 (byte ");
+	assert_refused("{\"a\":\"x\\u0000y\"}", "not valid JSON");
 }
 
-/* The callback's error stops the load; later items are not delivered. */
+static void
+test_not_json(void **state)
+{
+	assert_refused("{\"a\":}", "item 0 (byte 6): not valid JSON");
+	assert_refused("{\"a\":1}\n{\"b\":tru}\n", "item 1 (byte ");
+	assert_refused("{\"a\":1,\"a\":2}", "duplicate object key");
+	assert_refused("{\"a\":\"\xff\"}", "not valid JSON");
+	assert_refused("{\"items\":[{\"a\":1 2}]}", "item 0 (byte ");
+	assert_refused("}", "byte 0: unbalanced brackets");
+	assert_refused("{\"a\":1}}", "byte 7: unbalanced brackets");
+}
+
+/* What neither jansson nor the item callback sees: the List around the
+ * items, the commas between them, the bracket closing them, and what lies
+ * between top-level values. */
+static void
+test_list_not_json(void **state)
+{
+	assert_refused("{\"a\":1},{\"b\":2}", "byte 7: expected a List "
+	    "object or JSON Lines");
+	assert_refused("{\"a\":1}:", "byte 7: expected a List object");
+	assert_refused("{\"items\":[{\"a\":1}] garbage}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"items\" [{\"a\":1}]}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"kind\":\"List\" \"items\":[]}", "not valid JSON");
+	assert_refused("{\"items\":[{\"a\":1}],}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"items\":[],\"items\":[]}",
+	    "the List around the items is not valid JSON");
+	assert_refused("{\"items\":[{\"a\":1} {\"b\":2}]}",
+	    "byte 18: expected ',' or ']' after an item of the List");
+	assert_refused("{\"items\":[{\"a\":1},]}",
+	    "byte 18: ',' before ']' in the List");
+	assert_refused("{\"items\":[,{\"a\":1}]}",
+	    "byte 10: ',' without an item before it in the List");
+	assert_refused("{\"items\":[{\"a\":1},,{\"b\":2}]}",
+	    "',' without an item before it");
+	assert_refused("{\"items\":[{\"a\":1}}}",
+	    "byte 17: the items of the List end with '}'");
+	assert_refused("{\"a\":1}\n{\"items\":[]}",
+	    "a List after JSON Lines objects");
+	/* well-formed neighbours of the above */
+	assert_items("{\"kind\":\"List\",\"items\":[{\"a\":1},{\"b\":2}],"
+	    "\"metadata\":{\"x\":[1,{\"y\":\"]}\"}]}}",
+	    "{\"a\":1}\n{\"b\":2}\n");
+}
+
+static void
+test_not_objects(void **state)
+{
+	assert_refused("[1,2]", "byte 0: expected a List object or JSON "
+	    "Lines");
+	assert_refused("\"x\"", "expected a List object or JSON Lines");
+	assert_refused("42", "expected a List object or JSON Lines");
+	assert_refused("null", "expected a List object or JSON Lines");
+	assert_refused("{\"items\":[1]}", "byte 10: an item of the List is "
+	    "not an object");
+	assert_refused("{\"items\":[\"x\"]}", "an item of the List is not "
+	    "an object");
+	assert_refused("{\"items\":[{\"a\":1},null]}", "an item of the List "
+	    "is not an object");
+	assert_refused("{\"items\":[[1]]}", "item 0: expected an object");
+}
+
+static void
+test_after_list(void **state)
+{
+	assert_refused("{\"items\":[]}\n{\"a\":1}\n", "data after the List");
+	assert_refused("{\"items\":[{\"a\":1}]}{\"items\":[]}",
+	    "data after the List");
+	assert_refused("{\"items\":[]}[]", "data after the List");
+	assert_refused("{\"items\":[]} x", "byte 13: expected a List object "
+	    "or JSON Lines");
+}
+
+/* --- limits ------------------------------------------------------------------ */
+
+static char *
+nested(size_t depth)
+{
+	char *s = xmalloc(2 * depth + 16);
+	size_t n = 0;
+
+	s[n++] = '{';
+	memcpy(s + n, "\"a\":", 4);
+	n += 4;
+	for (size_t i = 1; i < depth; i++)
+		s[n++] = '[';
+	for (size_t i = 1; i < depth; i++)
+		s[n++] = ']';
+	s[n++] = '}';
+	s[n] = '\0';
+	return s;
+}
+
+static void
+test_depth(void **state)
+{
+	kv_limits lim = limits();
+	struct got g = {0};
+	kv_err err = {0};
+	char *doc;
+
+	assert_int_equal(lim.depth, 64);
+	doc = nested(64);
+	assert_int_equal(scan(&lim, doc, &g, &err), KV_OK);
+	assert_int_equal(g.n, 1);
+	free(doc);
+	kv_buf_free(&g.log);
+
+	doc = nested(65);
+	assert_refused(doc, "byte 68: nesting too deep (KVSCOPE_MAX_DEPTH)");
+	free(doc);
+
+	/* 100,000 deep: refused at the 65th level, no recursion */
+	doc = nested(100000);
+	assert_refused(doc, "nesting too deep (KVSCOPE_MAX_DEPTH)");
+	free(doc);
+
+	lim.depth = 3;
+	assert_refused_lim(&lim, "{\"items\":[{\"a\":[]}]}", 20,
+	    "byte 15: nesting too deep");
+}
+
+static void
+test_item_count(void **state)
+{
+	kv_limits lim = limits();
+
+	lim.items = 2;
+	assert_refused_lim(&lim, "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", 24,
+	    FILE_NAME ": more than 2 objects (KVSCOPE_MAX_ITEMS)");
+	assert_refused_lim(&lim, "{\"items\":[{},{},{}]}", 20,
+	    "more than 2 objects (KVSCOPE_MAX_ITEMS)");
+	{
+		struct got g = {0};
+		kv_err err = {0};
+
+		assert_int_equal(scan(&lim, "{\"items\":[{},{}]}", &g, &err),
+		    KV_OK);
+		assert_int_equal(g.n, 2);
+		kv_buf_free(&g.log);
+	}
+}
+
+static void
+test_string_length(void **state)
+{
+	kv_limits lim = limits();
+	struct got g = {0};
+	kv_err err = {0};
+
+	lim.string_bytes = 10;
+	/* the closing quote counts: 9 characters fit */
+	assert_int_equal(scan(&lim, "{\"a\":\"123456789\"}", &g, &err),
+	    KV_OK);
+	kv_buf_free(&g.log);
+	assert_refused_lim(&lim, "{\"a\":\"1234567890\"}", 18,
+	    "byte 16: string longer than the limit "
+	    "(KVSCOPE_MAX_STRING_BYTES)");
+	/* keys too */
+	assert_refused_lim(&lim, "{\"abcdefghijkl\":1}", 18,
+	    "string longer than the limit");
+	/* a megabyte of string under the default limit is fine, one byte
+	 * more is not */
+	{
+		kv_limits def = limits();
+		size_t n = def.string_bytes;
+		char *doc = xmalloc(n + 16);
+
+		memcpy(doc, "{\"a\":\"", 6);
+		memset(doc + 6, 'x', n - 1);
+		memcpy(doc + 6 + n - 1, "\"}", 3);
+		memset(&g, 0, sizeof(g));
+		if (scan(&def, doc, &g, &err) != KV_OK)
+			fail_msg("%s", err.msg);
+		kv_buf_free(&g.log);
+		memset(doc + 6, 'x', n);
+		memcpy(doc + 6 + n, "\"}", 3);
+		assert_refused_lim(&def, doc, strlen(doc),
+		    "(KVSCOPE_MAX_STRING_BYTES)");
+		free(doc);
+	}
+}
+
+/* One object is held in memory while it is parsed: its size is bounded,
+ * and so is the List around the items. */
+static void
+test_object_bytes(void **state)
+{
+	kv_limits lim = limits();
+	size_t n = lim.object_bytes, at;
+	char *doc = xmalloc(n + 64);
+	struct got g = {0};
+	kv_err err = {0};
+
+	assert_int_equal(n, 16 << 20);
+	/* {"a":["xx...x","xx...x",...]}: exactly the limit, then one more */
+	memcpy(doc, "{\"a\":[", 6);
+	for (at = 6; n - 2 - at > 1000; at += 1000) {
+		doc[at] = '"';
+		memset(doc + at + 1, 'x', 997);
+		memcpy(doc + at + 998, "\",", 2);
+	}
+	doc[at] = '"';
+	memset(doc + at + 1, 'x', n - 2 - at - 2);
+	memcpy(doc + n - 3, "\"]}", 4);
+	assert_int_equal(strlen(doc), n);
+	if (scan(&lim, doc, &g, &err) != KV_OK)
+		fail_msg("%s", err.msg);
+	assert_int_equal(g.n, 1);
+	kv_buf_free(&g.log);
+	memset(&g, 0, sizeof(g));
+	memcpy(doc + n - 3, "x\"]}", 5);
+	assert_int_equal(scan(&lim, doc, &g, &err), KV_ERR);
+	kv_buf_free(&g.log);
+	free(doc);
+	assert_string_equal(err.msg, FILE_NAME ": byte 16777216: object "
+	    "larger than 16777216 bytes (KVSCOPE_MAX_OBJECT_BYTES)");
+
+	lim.object_bytes = 20;
+	assert_refused_lim(&lim, "{\"items\":[{\"a\":\"0123456789abcdef\"}]}",
+	    35, "byte 30: object larger than 20 bytes");
+	assert_refused_lim(&lim, "{\"kind\":\"List\",\"apiVersion\":\"v1\","
+	    "\"items\":[]}", 44, "byte 20: object larger than 20 bytes");
+	assert_refused_lim(&lim, "{\"items\":[],\"metadata\":{\"a\":\"b\"}}",
+	    35, "object larger than 20 bytes");
+}
+
+/* The callback's error comes back prefixed with the file, and stops the
+ * scan. */
 static void
 test_callback_error(void **state)
 {
-	(void)state;
-	expect("{\"items\":[{\"a\":1},{\"fail\":1},{\"a\":3}]}", 1000,
-	    "F: fail asked", "0:1,1:-1,");
-}
+	kv_limits lim = limits();
+	struct got g = { .fail_at = 2 };
+	kv_err err = {0};
 
-/* An item's error comes before a scanner error later in the file. */
-static void
-test_item_error_first(void **state)
-{
-	(void)state;
-	expect("{\"items\":[{\"a\":1},{\"a\":2},{\"fail\":1},{\"b\":1},"
-	    "{\"a\":x},{\"c\":1}]} junk", 1000, "F: fail asked",
-	    "0:1,1:2,2:-1,");
-	expect("{\"items\":[{\"a\":1},{\"a\":x},{\"b\":\"\\u0000\"}, 7]}",
-	    1000, "F: item 1 (byte 24): not valid JSON: invalid token near "
-	    "'x'", "0:1,");
-	expect("{\"items\":[{\"a\":1},{\"a\":x},{\"b\":1}", 1000,
-	    "F: item 1 (byte 24): not valid JSON: invalid token near 'x'",
-	    "0:1,");
-}
-
-/* Scanner errors after good items: the items are delivered first. */
-static void
-test_scanner_error(void **state)
-{
-	(void)state;
-	expect("{\"items\":[{\"a\":1},{\"a\":2}]} {\"a\":3}", 1000,
-	    "F: byte 28: data after the List", "0:1,1:2,");
-	expect("{\"items\":[{\"a\":1},{\"x\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	    "aaaaaaaaaaaaaaaa\"}]}", 1000, "F: byte 64: string longer than "
-	    "the limit (KVSCOPE_MAX_STRING_BYTES)", "0:1,");
-	expect("{\"items\":[{\"a\":1},{\"a\":2},{\"a\":3}]}", 2,
-	    "F: more than 2 objects (KVSCOPE_MAX_ITEMS)", "0:1,1:2,");
-	expect("{\"items\":[{\"a\":1}, 3]}", 1000,
-	    "F: byte 19: an item of the List is not an object", "0:1,");
+	assert_int_equal(scan(&lim, "{\"items\":[{},{},{}]}", &g, &err),
+	    KV_ERR);
+	assert_string_equal(err.msg, FILE_NAME ": item 1 (w1): "
+	    "metadata.labels: expected an object, got a list");
+	assert_int_equal(g.n, 2);
+	kv_buf_free(&g.log);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_order),
-		cmocka_unit_test(test_jsonl),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_json_lines),
+		cmocka_unit_test(test_whitespace),
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_not_json),
+		cmocka_unit_test(test_list_not_json),
+		cmocka_unit_test(test_not_objects),
+		cmocka_unit_test(test_after_list),
+		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_item_count),
+		cmocka_unit_test(test_string_length),
+		cmocka_unit_test(test_object_bytes),
 		cmocka_unit_test(test_callback_error),
-		cmocka_unit_test(test_item_error_first),
-		cmocka_unit_test(test_scanner_error),
 	};
 
-	setenv("KVSCOPE_THREADS", "2", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

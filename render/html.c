@@ -1,0 +1,767 @@
+/*
+ * html.c - the self-contained HTML report (kv_write_html, render.h).
+ *
+ * The document is a libxml2 HTML tree.  Element and attribute names are
+ * ours; every datum enters through xmlNewTextChild (text) or xmlNewProp
+ * (attribute values), which escape it, and no href is ever built from a
+ * name (anchors use node indexes and the fixed rule codes).  The CSS and
+ * the optional script are the compiled-in templates, allowed by their
+ * SHA-256 in a Content-Security-Policy that forbids every other source,
+ * so the file opens offline and cannot load anything.  Figures are the
+ * same shape lists as the .svg files, inlined as <svg> (svg.c).
+ *
+ * Sections and their order follow the PDF (pdf.c); sentences come from
+ * prose.c.  Output is a function of the analysis only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+
+#include "render.h"
+#include "report.h"
+
+#define MAX_NAMES	12	/* node names listed in a cell */
+#define W(w) kv_word(a, KV_WORD_##w)
+
+typedef struct hdoc {
+	const kv_analysis *a;
+	xmlDocPtr doc;
+	kv_text *t;
+	kv_mview mv;
+	char snapdate[21];	/* createdAt, normalised */
+} hdoc;
+
+/* --- tree helpers: text and attributes always escaped by libxml2 ------ */
+
+static xmlNodePtr
+el(xmlNodePtr parent, const char *tag, const char *text)
+{
+	return xmlNewTextChild(parent, NULL, BAD_CAST tag, BAD_CAST text);
+}
+
+static void
+attr(xmlNodePtr n, const char *name, const char *value)
+{
+	xmlNewProp(n, BAD_CAST name, BAD_CAST value);
+}
+
+static xmlNodePtr
+elc(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
+{
+	xmlNodePtr n = el(parent, tag, text);
+
+	if (cls != NULL)
+		attr(n, "class", cls);
+	return n;
+}
+
+/* Append text to n (no element). */
+static void
+txt(xmlNodePtr n, const char *text)
+{
+	xmlAddChild(n, xmlNewText(BAD_CAST text));
+}
+
+/* el() with a string the caller gives up */
+static xmlNodePtr
+el_own(xmlNodePtr parent, const char *tag, const char *cls, char *text)
+{
+	xmlNodePtr n = elc(parent, tag, cls, text);
+
+	free(text);
+	return n;
+}
+
+static xmlNodePtr
+num_cell(xmlNodePtr tr, size_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%zu", v);
+	return elc(tr, "td", "num", buf);
+}
+
+static const char *
+tone_class(enum kv_tone t)
+{
+	return t == TONE_OK ? "tone-ok" : t == TONE_WARN ? "tone-warn" :
+	    t == TONE_FAIL ? "tone-fail" : "tone-none";
+}
+
+static void
+badge(xmlNodePtr parent, enum kv_tone t, const char *sym, const char *word)
+{
+	char *cls = xasprintf("badge %s", tone_class(t));
+	char *s = xasprintf("%s %s", sym, word);
+
+	elc(parent, "span", cls, s);
+	free(cls);
+	free(s);
+}
+
+static xmlNodePtr
+table(xmlNodePtr parent, const char *cls, const char *const *heads,
+    const char *const *head_cls, size_t n)
+{
+	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL);
+	xmlNodePtr tr;
+
+	if (cls != NULL)
+		attr(t, "class", cls);
+	tr = xmlNewChild(xmlNewChild(t, NULL, BAD_CAST "thead", NULL), NULL,
+	    BAD_CAST "tr", NULL);
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr th = el(tr, "th", heads[i]);
+
+		attr(th, "scope", "col");
+		if (head_cls != NULL && head_cls[i] != NULL)
+			attr(th, "class", head_cls[i]);
+	}
+	return t;
+}
+
+static xmlNodePtr
+section(xmlNodePtr main, const char *id, const char *title)
+{
+	xmlNodePtr s = xmlNewChild(main, NULL, BAD_CAST "section", NULL);
+
+	attr(s, "id", id);
+	el(s, "h2", title);
+	return s;
+}
+
+static void
+fact(xmlNodePtr tbody, const char *key, const char *value)
+{
+	xmlNodePtr tr = xmlNewChild(tbody, NULL, BAD_CAST "tr", NULL);
+
+	attr(el(tr, "th", key), "scope", "row");
+	elc(tr, "td", "wrap", value);
+}
+
+/* A two-column table of facts; takes v over. */
+static void
+facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
+{
+	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL), tb;
+
+	attr(t, "class", "facts");
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < n; i++)
+		fact(tb, v[i].key, v[i].value);
+	facts_free(v, n);
+}
+
+static void
+figure(hdoc *h, xmlNodePtr parent, kv_fig *f)
+{
+	xmlNodePtr fig = xmlNewChild(parent, NULL, BAD_CAST "figure", NULL);
+	xmlNodePtr sc = xmlNewChild(fig, NULL, BAD_CAST "div", NULL);
+
+	attr(sc, "class", "scroll");
+	xmlAddChild(sc, fig_svg(f, h->doc, false));
+	el(fig, "figcaption", f->desc);
+	fig_free(f);
+}
+
+static void
+glossary_link(xmlNodePtr parent, const char *code)
+{
+	xmlNodePtr a = elc(parent, "a", "mono", code);
+	char *href = xasprintf("#code-%s", code);
+
+	attr(a, "href", href);
+	free(href);
+}
+
+/* --- head ------------------------------------------------------------- */
+
+static char *
+csp_hash(const char *s)
+{
+	guint8 digest[32];
+	gsize len = sizeof(digest);
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+	gchar *b64;
+	char *out;
+
+	g_checksum_update(c, (const guchar *)s, (gssize)strlen(s));
+	g_checksum_get_digest(c, digest, &len);
+	g_checksum_free(c);
+	b64 = g_base64_encode(digest, len);
+	out = xasprintf("'sha256-%s'", b64);
+	g_free(b64);
+	return out;
+}
+
+static void
+head(hdoc *h, xmlNodePtr html)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	xmlNodePtr hd = xmlNewChild(html, NULL, BAD_CAST "head", NULL), n;
+	char *css = csp_hash(kv_report_css), *js = csp_hash(kv_report_js);
+	char *policy = xasprintf("default-src 'none'; style-src %s; "
+	    "script-src %s; img-src 'none'; font-src 'none'; "
+	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
+	    js);
+	char *rt = report_title(h->a);
+	char *title = xasprintf("%s: %s, %s", rt,
+	    mf->context ? mf->context : "cluster", h->snapdate);
+
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "charset", "utf-8");
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "http-equiv", "Content-Security-Policy");
+	attr(n, "content", policy);
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "name", "viewport");
+	attr(n, "content", "width=device-width, initial-scale=1");
+	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
+	attr(n, "name", "generator");
+	attr(n, "content", "kvscope " KV_VERSION);
+	el(hd, "title", title);
+	/* raw-text element: only the compiled-in stylesheet goes here */
+	el(hd, "style", kv_report_css);
+	free(css);
+	free(js);
+	free(policy);
+	free(title);
+	free(rt);
+}
+
+/* --- sections ----------------------------------------------------------- */
+
+static void
+masthead(hdoc *h, xmlNodePtr body)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	xmlNodePtr hd = xmlNewChild(body, NULL, BAD_CAST "header", NULL);
+	xmlNodePtr nav, ol;
+
+	attr(hd, "class", "masthead");
+	el_own(hd, "h1", NULL, report_title(h->a));
+	el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
+	    "%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
+	    h->snapdate, KV_VERSION));
+	nav = xmlNewChild(body, NULL, BAD_CAST "nav", NULL);
+	attr(nav, "class", "toc");
+	attr(nav, "aria-label", "Contents");
+	el(nav, "h2", "Contents");
+	ol = xmlNewChild(nav, NULL, BAD_CAST "ol", NULL);
+	for (int i = 0; i < SEC_COUNT; i++) {
+		xmlNodePtr a = el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
+		    "a", NULL);
+		char *href = xasprintf("#%s", section_id(i));
+		char *label = section_title(h->a, i);
+
+		attr(a, "href", href);
+		txt(a, label);
+		free(href);
+		free(label);
+	}
+}
+
+static xmlNodePtr
+numbered(hdoc *h, xmlNodePtr main, enum kv_section i)
+{
+	char *t = section_title(h->a, i);
+	xmlNodePtr s = section(main, section_id(i), t);
+
+	free(t);
+	return s;
+}
+
+static void
+sec_summary(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(h, main, SEC_SUMMARY), t, tb;
+	char *note;
+	static const char *const heads[] = { "Verdict", "VMs", "Meaning" };
+	static const char *const hcls[] = { NULL, "num", NULL };
+
+	el_own(s, "p", "answer", prose_headline(a));
+	el_own(s, "p", NULL, prose_verdicts(a));
+	figure(h, s, fig_verdicts(a, h->t));
+	t = table(s, NULL, heads, hcls, 3);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (int v = 0; v < V_COUNT; v++) {
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		badge(el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
+		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
+		num_cell(tr, a->summary.verdicts[v]);
+		el(tr, "td", verdict_meaning((enum kv_verdict)v));
+	}
+	if ((note = prose_mismatch(a)) != NULL)
+		el_own(s, "p", "note", note);
+}
+
+static void
+sec_cluster(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	const kv_model *m = a->m;
+	xmlNodePtr s = numbered(h, main, SEC_CLUSTER), t, tb, ul;
+	char *absent;
+	kv_fact *fv;
+	size_t nf;
+	static const char *const nheads[] = { "Node", "Class", "Vendor",
+	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs" };
+	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
+	    NULL, NULL, NULL, "num" };
+
+	el_own(s, "p", "answer", prose_cluster(a));
+	fv = snapshot_facts(a, &nf);
+	facts_table(s, fv, nf);
+
+	el(s, "h3", "What the snapshot lacked");
+	el_own(s, "p", NULL, prose_lacked(a));
+	if (a->nwarnings > 0) {
+		ul = xmlNewChild(s, NULL, BAD_CAST "ul", NULL);
+		attr(ul, "class", "plain");
+		for (size_t i = 0; i < a->nwarnings; i++)
+			elc(ul, "li", "wrap", a->warnings[i]);
+	}
+	if ((absent = prose_absent(a)) != NULL)
+		el_own(s, "p", "note wrap", absent);
+
+	el(s, "h3", "Effective migration settings");
+	fv = settings_facts(a, &nf);
+	facts_table(s, fv, nf);
+
+	el(s, "h3", "Nodes");
+	t = table(s, "sort", nheads, nhcls, 9);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const kv_nodeinfo *ni = &a->nodes[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		elc(tr, "td", "name", m->nodes[i].name);
+		el(tr, "td", node_class(a, i));
+		el(tr, "td", ni->vendor ? ni->vendor : SYM_NONE);
+		elc(tr, "td", "wrap", ni->host_model ? ni->host_model :
+		    SYM_NONE);
+		if (ni->level >= 0)
+			el_own(tr, "td", "num", xasprintf("v%d", ni->level));
+		else
+			elc(tr, "td", "num", SYM_NONE);
+		el(tr, "td", ni->avx2 ? "yes" : "no");
+		el(tr, "td", ni->avx512f ? "yes" : "no");
+		if (!ni->kubevirt)
+			elc(tr, "td", "tone-none", "no CPU labels");
+		else if (ni->schedulable)
+			elc(tr, "td", "tone-ok", SYM_OK " yes");
+		else
+			elc(tr, "td", "tone-warn", SYM_WARN " no");
+		num_cell(tr, ni->nvmis);
+	}
+}
+
+static void
+sec_classes(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(h, main, SEC_CLASSES), t, tb;
+	char *note;
+	static const char *const heads[] = { "Class", "Vendor", "Host model",
+	    "Level", "Required features", "Nodes" };
+	static const char *const hcls[] = { NULL, NULL, NULL, "num", NULL,
+	    NULL };
+
+	el_own(s, "p", "answer", prose_matrix(a));
+	el_own(s, "p", NULL, xasprintf("%s Hover over a cell for the "
+	    "missing labels.", prose_matrix_howto()));
+	if (a->nclasses == 0)
+		return;
+	if ((note = prose_aggregated(a)) != NULL)
+		el_own(s, "p", "note", note);
+	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.n, 0, h->mv.n));
+	el(s, "h3", "The classes and their nodes");
+	t = table(s, "sort", heads, hcls, 6);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->nclasses; i++) {
+		const kv_class *c = &a->classes[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+		char *names;
+
+		el(tr, "td", c->id);
+		el(tr, "td", c->vendor ? c->vendor : SYM_NONE);
+		elc(tr, "td", "wrap", c->host_model ? c->host_model :
+		    "(no host model)");
+		if (c->level >= 0)
+			el_own(tr, "td", "num", xasprintf("v%d", c->level));
+		else
+			elc(tr, "td", "num", SYM_NONE);
+		el_own(tr, "td", "wrap mono", c->nreq ? str_list(c->req,
+		    c->nreq, c->nreq) : xstrdup(SYM_NONE));
+		names = node_list(a, c->nodes, c->nnodes, MAX_NAMES);
+		el_own(tr, "td", "wrap", xasprintf("%zu: %s", c->nnodes,
+		    names));
+		free(names);
+	}
+}
+
+static void
+vendor_note(hdoc *h, xmlNodePtr s)
+{
+	const char *rule = prose_vendor_rule(h->a);
+
+	if (rule != NULL)
+		elc(s, "p", "rule", rule);
+}
+
+static void
+sec_models(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(h, main, SEC_MODELS), t, tb;
+	static const char *const sheads[] = { "Scope", "Nodes",
+	    "Best common models", "All common models" };
+	static const char *const sh[] = { NULL, "num", NULL, NULL };
+	static const char *const mheads[] = { "Model", "Vendor", "Level",
+	    "AVX2", "AVX-512", "Nodes", "Runs on" };
+	static const char *const mh[] = { NULL, NULL, "num", NULL, NULL,
+	    "num", NULL };
+
+	el_own(s, "p", "answer", prose_named(a));
+	vendor_note(h, s);
+	t = table(s, NULL, sheads, sh, 4);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->nscopes; i++) {
+		const kv_scope *sc = &a->scopes[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		el(tr, "td", sc->name);
+		num_cell(tr, sc->nnodes);
+		el_own(tr, "td", "wrap mono", sc->nbest ? str_list(sc->best,
+		    sc->nbest, sc->nbest) : xstrdup("none"));
+		el_own(tr, "td", "wrap mono", sc->ncommon ?
+		    str_list(sc->common, sc->ncommon, sc->ncommon) :
+		    xstrdup("none"));
+	}
+	el(s, "h3", "Every usable named model");
+	t = table(s, "sort", mheads, mh, 7);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->nnamed; i++) {
+		const kv_named *nm = &a->named[i];
+		const cpudb_model *cm = nm->info;
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		elc(tr, "td", "mono wrap", nm->model);
+		el(tr, "td", cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
+		if (cm != NULL)
+			el_own(tr, "td", "num", xasprintf("v%d", cm->level));
+		else
+			elc(tr, "td", "num", SYM_NONE);
+		el(tr, "td", cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
+		el(tr, "td", cm ? cm->avx512f ? "yes" : "no" : SYM_NONE);
+		num_cell(tr, nm->nnodes);
+		el_own(tr, "td", "wrap", node_list(a, nm->nodes, nm->nnodes,
+		    MAX_NAMES));
+	}
+}
+
+static void
+sec_tradeoff(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(h, main, SEC_TRADEOFF), t, tb;
+	static const char *const heads[] = { "Scope", "Tier", "Nodes",
+	    "Models reaching them", "Nodes left out" };
+	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
+
+	el_own(s, "p", "answer", prose_tradeoff(a));
+	el(s, "p", prose_tradeoff_howto());
+	vendor_note(h, s);
+	figure(h, s, fig_tradeoff(a, h->t));
+	t = table(s, NULL, heads, hc, 5);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->ntradeoff; i++) {
+		const kv_tradeoff *tr = &a->tradeoff[i];
+		xmlNodePtr row = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		el(row, "td", a->scopes[tr->scope].name);
+		elc(row, "td", "nowrap", tr->tier);
+		el_own(row, "td", "num", xasprintf("%zu of %zu", tr->nodes,
+		    tr->of));
+		el_own(row, "td", "wrap mono", tr->nmodels ?
+		    str_list(tr->models, tr->nmodels, tr->nmodels) :
+		    xstrdup("none"));
+		el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
+		    tr->excluded, tr->nexcluded, MAX_NAMES) :
+		    xstrdup(SYM_NONE));
+	}
+}
+
+static void
+issues(xmlNodePtr ul, const kv_issue *is, size_t n, bool blocker)
+{
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
+
+		elc(li, "span", blocker ? "tone-fail" : "tone-warn",
+		    blocker ? SYM_FAIL " " : SYM_WARN " ");
+		glossary_link(li, is[i].rule->code);
+		txt(li, " ");
+		elc(li, "span", "msg wrap", is[i].message);
+	}
+}
+
+static void
+vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	enum kv_tone tone = verdict_tone(r->verdict);
+	xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td, ul;
+
+	attr(tr, "data-tone", tone == TONE_OK ? "ok" : tone == TONE_NONE ?
+	    "none" : "fail");
+	elc(tr, "td", "name", v->fullname);
+	td = el(tr, "td", NULL);
+	badge(td, tone, verdict_symbol(r->verdict),
+	    kv_verdict_names[r->verdict]);
+	if (r->mismatch) {
+		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
+		    SYM_WARN, kv_word(h->a, KV_WORD_CONDITION)));
+	}
+	td = elc(tr, "td", "name", r->mode);
+	if (strcmp(r->mode, "named") == 0) {
+		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		elc(td, "span", "mono", r->model);
+	}
+	if (r->dvp.cls != NULL) {
+		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		el_own(td, "span", "tone-none", xasprintf("class %s%s%s%s",
+		    r->dvp.cls->name, r->dvp.cpu_type ? " (" : "",
+		    r->dvp.cpu_type ? r->dvp.cpu_type : "",
+		    r->dvp.cpu_type ? ")" : ""));
+	}
+	td = el(tr, "td", NULL);
+	if (r->nblockers + r->nwarnings > 0) {
+		ul = xmlNewChild(td, NULL, BAD_CAST "ul", NULL);
+		attr(ul, "class", "issues");
+		issues(ul, r->blockers, r->nblockers, true);
+		issues(ul, r->warnings, r->nwarnings, false);
+	} else
+		txt(td, SYM_NONE);
+	el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
+	el_own(tr, "td", NULL, vmi_outcome(r));
+	elc(tr, "td", strcmp(r->on_drain, "migrate") == 0 ? "tone-ok" :
+	    strcmp(r->on_drain, "block") == 0 ? "tone-fail" :
+	    strcmp(r->on_drain, "shutdown") == 0 ? "tone-warn" : "tone-none",
+	    drain_word(r->on_drain));
+}
+
+static void
+sec_vmis(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	const kv_model *m = a->m;
+	xmlNodePtr s = numbered(h, main, SEC_VMS), t, tb = NULL;
+	const char *const heads[] = { W(VM), "Verdict", "CPU",
+	    "Blockers and warnings", "Targets", "Outcome", "On drain" };
+	size_t *order = vmis_by_node(a);
+	const kv_node *n;
+
+	el_own(s, "p", "answer", prose_vmis(a));
+	el(s, "p", prose_vmis_howto());
+	if (a->nvmis == 0) {
+		el_own(s, "p", NULL, xasprintf("The snapshot has no %s.",
+		    W(VMS)));
+		free(order);
+		return;
+	}
+	t = table(s, NULL, heads, NULL, 7);
+	attr(t, "id", "vmi-table");
+	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[order[k]];
+
+		if (left-- == 0) {	/* a new node: a new group */
+			const char *head;
+			char *meta;
+			xmlNodePtr tr, th;
+
+			left = vmi_group(a, order, k, &head, &meta) - 1;
+			tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+			tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+			attr(tr, "class", "group");
+			th = el(tr, "th", head);
+			attr(th, "colspan", "7");
+			attr(th, "scope", "rowgroup");
+			if (r->vmi->node != NULL &&
+			    (n = kv_model_node(m, r->vmi->node)) != NULL) {
+				char *id = xasprintf("node-%zu",
+				    (size_t)(n - m->nodes));
+
+				attr(th, "id", id);
+				free(id);
+			}
+			el_own(th, "span", "meta", meta);
+		}
+		vmi_row(h, tb, r);
+	}
+	free(order);
+}
+
+static void
+sec_drain(hdoc *h, xmlNodePtr main)
+{
+	const kv_analysis *a = h->a;
+	xmlNodePtr s = numbered(h, main, SEC_DRAIN), t, tb;
+	char *blocking = xasprintf("Blocking %s", W(VMS));
+	const char *const heads[] = { "Node", "VMs", "Migrate",
+	    "Block", "Stop", "External", "Memory to move", "Estimate",
+	    blocking };
+	static const char *const hc[] = { NULL, "num", "num", "num", "num",
+	    "num", "num", "num", NULL };
+
+	el_own(s, "p", "answer", prose_drain(a));
+	el_own(s, "p", "note", prose_drain_assumption(a));
+	if (a->ndrain == 0) {
+		free(blocking);
+		return;
+	}
+	figure(h, s, fig_drain(a, h->t));
+	t = table(s, "sort", heads, hc, 9);
+	free(blocking);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < a->ndrain; i++) {
+		const kv_drain *d = &a->drain[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
+		char *id = xasprintf("#node-%zu", d->node), *v;
+
+		td = el(tr, "td", NULL);
+		attr(elc(td, "a", "wrap", a->m->nodes[d->node].name), "href",
+		    id);
+		free(id);
+		num_cell(tr, d->vmis);
+		num_cell(tr, d->migrate);
+		td = num_cell(tr, d->block);
+		if (d->block)
+			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-fail");
+		td = num_cell(tr, d->shutdown);
+		if (d->shutdown)
+			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-warn");
+		num_cell(tr, d->external);
+		td = el_own(tr, "td", "num", fmt_bytes(d->memory));
+		v = xasprintf("%lld", (long long)d->memory);
+		attr(td, "data-sort", v);
+		free(v);
+		td = el_own(tr, "td", "num", fmt_duration(d->seconds));
+		v = xasprintf("%lld", (long long)d->seconds);
+		attr(td, "data-sort", v);
+		free(v);
+		if (d->nblocking)
+			el_own(tr, "td", "wrap tone-fail", str_list(d->blocking,
+			    d->nblocking, MAX_NAMES));
+		else
+			el(tr, "td", SYM_NONE);
+	}
+}
+
+static void
+sec_glossary(hdoc *h, xmlNodePtr main)
+{
+	xmlNodePtr s = numbered(h, main, SEC_GLOSSARY), t, tb;
+	static const char *const vheads[] = { "Verdict", "Meaning" };
+	static const char *const heads[] = { "Code", "Kind", "VMs", "Title",
+	    "Remediation" };
+	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
+	size_t *count = code_counts(h->a);
+
+	el(s, "p", prose_glossary_intro());
+	t = table(s, NULL, vheads, NULL, 2);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (int v = 0; v < V_COUNT; v++) {
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+
+		badge(el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
+		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
+		el(tr, "td", verdict_meaning((enum kv_verdict)v));
+	}
+	t = table(s, "sort", heads, hc, 5);
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < kv_nrules; i++) {
+		const kv_rule *r = &kv_rules[i];
+		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
+		char *id = xasprintf("code-%s", r->code);
+		const char *title, *remedy;
+
+		td = elc(tr, "td", "mono", r->code);
+		attr(td, "id", id);
+		free(id);
+		if (r->severity == SEV_BLOCKER)
+			elc(tr, "td", "tone-fail nowrap", SYM_FAIL " blocker");
+		else
+			elc(tr, "td", "tone-warn nowrap", SYM_WARN " warning");
+		td = num_cell(tr, count[i]);
+		if (count[i] == 0)
+			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-none");
+		kv_rule_text(h->a, r, &title, &remedy);
+		el(tr, "td", title);
+		el(tr, "td", remedy);
+	}
+	free(count);
+}
+
+static void
+footer(hdoc *h, xmlNodePtr body)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	xmlNodePtr f = xmlNewChild(body, NULL, BAD_CAST "footer", NULL);
+
+	el_own(f, "p", NULL, xasprintf("Generated by kvscope %s from the "
+	    "snapshot of %s taken %s. findings.json, written with this report, "
+	    "holds the same conclusions in machine-readable form.",
+	    KV_VERSION, mf->context ? mf->context : "(unnamed)",
+	    h->snapdate));
+}
+
+int
+kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	hdoc h = { .a = a };
+	xmlNodePtr html, body, main;
+	xmlOutputBufferPtr out;
+	int rc = KV_ERR;
+
+	(void)arg;
+	h.doc = htmlNewDocNoDtD(NULL, NULL);
+	h.t = text_new();
+	mview_init(&h.mv, a);
+	snapshot_date(a, h.snapdate);
+	xmlCreateIntSubset(h.doc, BAD_CAST "html", NULL, NULL);
+	html = xmlNewDocNode(h.doc, NULL, BAD_CAST "html", NULL);
+	xmlDocSetRootElement(h.doc, html);
+	attr(html, "lang", "en");
+	head(&h, html);
+	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
+	masthead(&h, body);
+	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);
+	sec_summary(&h, main);
+	sec_cluster(&h, main);
+	sec_classes(&h, main);
+	sec_models(&h, main);
+	sec_tradeoff(&h, main);
+	sec_vmis(&h, main);
+	sec_drain(&h, main);
+	sec_glossary(&h, main);
+	footer(&h, body);
+	/* raw-text element: only the compiled-in script goes here */
+	el(body, "script", kv_report_js);
+	/* UTF-8 written as is (the meta charset says so), not as entities */
+	out = xmlOutputBufferCreateFile(f, xmlFindCharEncodingHandler("UTF-8"));
+	htmlDocContentDumpFormatOutput(out, h.doc, "UTF-8", 1);
+	if (xmlOutputBufferClose(out) < 0)
+		kv_seterr(err, "report.html: write error");
+	else
+		rc = KV_OK;
+	xmlFreeDoc(h.doc);
+	text_free(h.t);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/*
+ * text.c - fonts and text measurement for the figures and the PDF.
+ *
+ * One private pango font map and context per report: 72 dpi (a point is
+ * a user unit in PDF and SVG) and no metric hinting, so a string measures
+ * the same whatever the target.  Text is always set with
+ * pango_layout_set_text: data never passes through a markup parser.
+ * The kv_text owns its font map, context and font descriptions.
+ */
+#include <string.h>
+
+#include <glib.h>
+#include <pango/pangocairo.h>
+
+#include "report.h"
+
+struct kv_text {
+	PangoFontMap *map;
+	PangoContext *ctx;
+	PangoFontDescription *fonts[FONT_COUNT];
+	PangoLayout *scratch;		/* for text_size and text_fit */
+};
+
+kv_text *
+text_new(void)
+{
+	static const char *const spec[FONT_COUNT] = {
+		KV_FAMILY_SANS, KV_FAMILY_SANS " Bold", KV_FAMILY_MONO,
+		KV_FAMILY_MONO " Bold",
+	};
+	kv_text *t = xcalloc(1, sizeof(*t));
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	t->map = pango_cairo_font_map_new();
+	t->ctx = pango_font_map_create_context(t->map);
+	pango_cairo_context_set_resolution(t->ctx, 72.0);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	pango_cairo_context_set_font_options(t->ctx, fo);
+	cairo_font_options_destroy(fo);
+	pango_context_set_language(t->ctx, pango_language_from_string("en"));
+	for (int i = 0; i < FONT_COUNT; i++)
+		t->fonts[i] = pango_font_description_from_string(spec[i]);
+	t->scratch = pango_layout_new(t->ctx);
+	return t;
+}
+
+void
+text_free(kv_text *t)
+{
+	if (t == NULL)
+		return;
+	g_object_unref(t->scratch);
+	for (int i = 0; i < FONT_COUNT; i++)
+		pango_font_description_free(t->fonts[i]);
+	g_object_unref(t->ctx);
+	g_object_unref(t->map);
+	free(t);
+}
+
+static void
+setup(kv_text *t, PangoLayout *l, const char *s, enum kv_font font,
+    double size, double wrap_w)
+{
+	pango_font_description_set_size(t->fonts[font],
+	    (gint)(size * PANGO_SCALE + 0.5));
+	pango_layout_set_font_description(l, t->fonts[font]);
+	pango_layout_set_text(l, s, -1);
+	if (wrap_w > 0) {
+		pango_layout_set_width(l, (int)(wrap_w * PANGO_SCALE));
+		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	} else
+		pango_layout_set_width(l, -1);
+}
+
+PangoLayout *
+text_layout(kv_text *t, const char *s, enum kv_font font, double size,
+    double wrap_w)
+{
+	PangoLayout *l = pango_layout_new(t->ctx);
+
+	setup(t, l, s, font, size, wrap_w);
+	text_no_hyphens(l);
+	return l;
+}
+
+void
+text_no_hyphens(PangoLayout *l)
+{
+	PangoAttrList *al = pango_layout_get_attributes(l);
+
+	if (al == NULL) {
+		al = pango_attr_list_new();
+		pango_layout_set_attributes(l, al);
+		pango_attr_list_unref(al);
+	}
+	/* a name broken across lines must not gain a hyphen it lacks */
+	pango_attr_list_insert(al, pango_attr_insert_hyphens_new(FALSE));
+}
+
+void
+text_size(kv_text *t, const char *s, enum kv_font font, double size,
+    double *w, double *h)
+{
+	PangoRectangle r;
+
+	setup(t, t->scratch, s, font, size, 0);
+	pango_layout_get_extents(t->scratch, NULL, &r);
+	if (w != NULL)
+		*w = (double)r.width / PANGO_SCALE;
+	if (h != NULL)
+		*h = (double)r.height / PANGO_SCALE;
+}
+
+char *
+text_fit(kv_text *t, const char *s, enum kv_font font, double size,
+    double max_w)
+{
+	glong lo = 0, hi;
+	double w;
+	char *try = NULL;
+
+	text_size(t, s, font, size, &w, NULL);
+	if (w <= max_w)
+		return xstrdup(s);
+	/* the longest prefix that fits with the ellipsis: binary search */
+	hi = g_utf8_strlen(s, -1);
+	while (lo < hi) {
+		glong mid = (lo + hi + 1) / 2;
+		const char *end = g_utf8_offset_to_pointer(s, mid);
+
+		free(try);
+		try = xasprintf("%.*s\u2026", (int)(end - s), s);
+		text_size(t, try, font, size, &w, NULL);
+		if (w <= max_w)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	free(try);
+	return xasprintf("%.*s\u2026",
+	    (int)(g_utf8_offset_to_pointer(s, lo) - s), s);
+}
+
+void
+text_draw(kv_text *t, cairo_t *cr, PangoLayout *l, double x, double y,
+    uint32_t rgb)
+{
+	(void)t;
+	cairo_save(cr);
+	cairo_set_source_rgb(cr, ((rgb >> 16) & 0xff) / 255.0,
+	    ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0);
+	cairo_move_to(cr, x, y);
+	pango_cairo_show_layout(cr, l);
+	cairo_restore(cr);
+}

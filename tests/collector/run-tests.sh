@@ -1,0 +1,491 @@
+#!/usr/bin/env bash
+# Tests of snapshot/kvscope-collect: the real kubectl against the fake API
+# server in tests/collector/fakekube.py, which each test starts on 127.0.0.1
+# (a free port) and stops again. One line per test, then "N passed, N failed".
+#
+# Environment: KVSCOPE = a kvscope binary; when set, every archive written
+# here must be readable by `kvscope check` (exit status 0 or 1).
+
+# jq programs are in single quotes on purpose.
+# shellcheck disable=SC2016
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+HERE=$ROOT/tests/collector
+COLLECT=$ROOT/snapshot/kvscope-collect
+export SOURCE_DATE_EPOCH=1790000000   # 2026-09-21T14:13:20Z
+
+BASE=$(mktemp -d "${TMPDIR:-/tmp}/kvscope-collect-tests.XXXXXX")
+mkdir -p "$BASE/keep"
+trap 'rm -rf "$BASE"' EXIT
+pass=0
+fail=0
+
+# --- helpers (run inside a test's subshell; T is its fresh directory) ------
+
+die() { echo "assertion failed: $*"; exit 1; }
+
+# start_server [fakekube options]: start the fake server, write $T/kubeconfig.
+start_server() {
+	rm -f "$T/port" "$T/server.log"
+	python3 "$HERE/fakekube.py" --port-file "$T/port" --log "$T/server.log" "$@" &
+	SERVER_PID=$!
+	echo "$SERVER_PID" >"$T/server.pid"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$T/port" ] && break
+		kill -0 "$SERVER_PID" 2>/dev/null || die "fake server did not start"
+		sleep 0.05
+	done
+	[ -s "$T/port" ] || die "fake server did not start"
+	PORT=$(cat "$T/port")
+	write_kubeconfig "$PORT"
+}
+
+write_kubeconfig() {
+	cat >"$T/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: fake
+  cluster:
+    server: http://127.0.0.1:$1
+users:
+- name: support
+  user: {}
+contexts:
+- name: test-ctx
+  context: {cluster: fake, user: support}
+current-context: test-ctx
+EOF
+}
+
+stop_server() {
+	if [ -n "${SERVER_PID:-}" ]; then
+		kill "$SERVER_PID" 2>/dev/null
+		wait "$SERVER_PID" 2>/dev/null
+		SERVER_PID=
+	fi
+	return 0
+}
+
+# collect [options]: run the collector with the test's kubeconfig; status in
+# RC. Every archive it writes is kept for the kvscope-read test.
+collect() {
+	RC=0
+	TMPDIR=$T/tmp "$COLLECT" --kubeconfig "$T/kubeconfig" "$@" >"$T/stdout" 2>"$T/stderr" || RC=$?
+	if [ "$RC" = 0 ]; then
+		keep "$(cat "$T/stdout")"
+	fi
+	return 0
+}
+
+expect_rc() {
+	[ "$RC" = "$1" ] || { sed 's/^/    stderr: /' "$T/stderr" | tail -n 20; die "exit status $RC, want $1"; }
+}
+
+# keep ARCHIVE: for the kvscope-read test.
+keep() { cp "$1" "$(mktemp "$BASE/keep/$(basename "$T")-XXXXXX.tar.gz")"; }
+
+manifest() { tar -xzf "$1" -O --wildcards '*/manifest.json'; }
+
+# jq_is ARCHIVE FILTER WANT: the manifest's FILTER (compact) equals WANT.
+# (Tests run with pipefail: no pipe here ends in a reader that quits early,
+# such as head or grep -q, which would let a SIGPIPE decide the result.)
+jq_is() {
+	local got
+	got=$(manifest "$1" | jq -c "$2")
+	[ "$got" = "$3" ] || die "manifest $2 is $got, want $3"
+}
+
+# nothing_left DIR: no archive, temporary file or mapping in DIR, and the
+# collector's own temporary directory is gone.
+nothing_left() {
+	[ -z "$(ls -A "$1")" ] || die "left behind in $1: $(ls -A "$1")"
+	[ -z "$(ls -A "$T/tmp")" ] || die "left behind in TMPDIR: $(ls -A "$T/tmp")"
+}
+
+# --- tests -----------------------------------------------------------------
+
+test_usage() {
+	"$COLLECT" --help >"$T/help" || die "--help failed"
+	for o in --kubeconfig --context --namespace --output --no-redact --anonymize \
+		--with-node-files --request-timeout --quiet --version; do
+		grep -q -- "$o" "$T/help" || die "--help does not mention $o"
+	done
+	[ "$("$COLLECT" --version)" = "kvscope-collect 0.1.0" ] || die "--version"
+	for bad in "--bogus" "--output" "-n Bad_Name" "--request-timeout soon" "extra" \
+		"--kubeconfig $T/none"; do
+		# shellcheck disable=SC2086
+		collect $bad
+		expect_rc 2
+		if [ "$(wc -l <"$T/stderr")" != 1 ] || ! grep -q '^kvscope-collect: .* (see --help)$' "$T/stderr"; then
+			die "not one clear line for '$bad': $(cat "$T/stderr")"
+		fi
+	done
+	write_kubeconfig 9
+	collect --context nosuch --output "$T/out/x.tar.gz"
+	expect_rc 2
+	grep -q "context 'nosuch' not found" "$T/stderr" || die "unknown context message"
+}
+
+# A PATH with everything the collector needs but one tool.
+path_without() {
+	local dir=$T/bin-no-$1 t p
+	mkdir -p "$dir"
+	for t in bash env kubectl jq tar gzip sha256sum stat base64 mktemp date dirname basename \
+		tr grep sed awk sort cut wc head tail cat cp mv rm mkdir ls find touch chmod sleep; do
+		[ "$t" = "$1" ] && continue
+		p=$(command -v "$t") && ln -sf "$p" "$dir/$t"
+	done
+	echo "$dir"
+}
+
+test_missing_tools() {
+	local t
+	for t in jq kubectl; do
+		RC=0
+		PATH=$(path_without "$t") "$COLLECT" --output "$T/out/x.tar.gz" >"$T/stdout" 2>"$T/stderr" || RC=$?
+		expect_rc 2
+		grep -q "$t not found" "$T/stderr" || die "no clear message for missing $t: $(cat "$T/stderr")"
+	done
+	nothing_left "$T/out"
+}
+
+test_kubectl_plugin() {
+	start_server
+	mkdir -p "$T/plugins"
+	ln -s "$COLLECT" "$T/plugins/kubectl-kvscope_collect"
+	[ "$(PATH=$T/plugins:$PATH kubectl kvscope-collect --version)" = "kvscope-collect 0.1.0" ] ||
+		die "kubectl kvscope-collect --version"
+	# no --output: kvscope-<context>-<UTC time>.tar.gz in the working directory
+	local a=kvscope-test-ctx-20260921T141320Z.tar.gz
+	RC=0
+	(cd "$T/out" && PATH=$T/plugins:$PATH TMPDIR=$T/tmp kubectl kvscope-collect \
+		--kubeconfig "$T/kubeconfig" -q) >"$T/stdout" 2>"$T/stderr" || RC=$?
+	expect_rc 0
+	[ "$(cat "$T/stdout")" = "$a" ] || die "stdout is not the archive path: $(cat "$T/stdout")"
+	[ ! -s "$T/stderr" ] || die "--quiet printed: $(cat "$T/stderr")"
+	[ -f "$T/out/$a" ] || die "default name: $(ls "$T/out")"
+	python3 "$HERE/check.py" layout "$T/out/$a" || die "layout"
+	keep "$T/out/$a"
+	[ "$(tar -tzf "$T/out/$a" | sed -n 1p)" = "${a%.tar.gz}/manifest.json" ] || die "top directory"
+}
+
+test_unreachable() {
+	local port
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	write_kubeconfig "$port"
+	collect --output "$T/out/x.tar.gz"
+	expect_rc 3
+	grep -q 'cannot reach the cluster' "$T/stderr" || die "no message: $(cat "$T/stderr")"
+	nothing_left "$T/out"
+}
+
+test_layout_manifest() {
+	start_server
+	collect --output "$T/out/snap.tar.gz"
+	expect_rc 0
+	python3 "$HERE/check.py" layout "$T/out/snap.tar.gz" || die "layout"
+	local a=$T/out/snap.tar.gz
+	jq_is "$a" '.createdAt' '"2026-09-21T14:13:20Z"'
+	jq_is "$a" '.cluster' '{"context":"test-ctx","kubernetesVersion":"v1.30.4","kubevirtVersion":"v1.9.0","flavor":"kubevirt"}'
+	jq_is "$a" '.options' '{"namespaces":[],"redact":true,"anonymize":false,"withNodeFiles":false}'
+	jq_is "$a" '[.resources[] | select(.status == "ok") | [.resource, .count]]' \
+		'[["nodes",3],["namespaces",5],["pods",2],["persistentvolumeclaims",2],["storageclasses",2],["virtualmachineinstances",2],["virtualmachines",2],["virtualmachineinstancemigrations",1],["kubevirts",1],["migrationpolicies",1]]'
+	jq_is "$a" '.resources[] | select(.resource == "pods") | .labelSelector' '"kubevirt.io=virt-launcher"'
+	jq_is "$a" '.resources[] | select(.resource == "persistentvolumes") | [.status, (.message | test("cannot list resource \"persistentvolumes\""))]' \
+		'["forbidden",true]'
+	# the missing API group (cdi) and the Deckhouse groups
+	jq_is "$a" '[.resources[] | select(.status == "absent") | .group] | unique' \
+		'["cdi.kubevirt.io","internal.virtualization.deckhouse.io","virtualization.deckhouse.io"]'
+	jq_is "$a" '.resources | length' 21
+	jq_is "$a" '[.resources[] | select(.message) | .resource]' '["persistentvolumes"]'
+	jq_is "$a" '.files | map(.path)' '["resources/kubevirts.kubevirt.io.json","resources/migrationpolicies.migrations.kubevirt.io.json","resources/namespaces.json","resources/nodes.json","resources/persistentvolumeclaims.json","resources/pods.json","resources/storageclasses.storage.k8s.io.json","resources/virtualmachineinstancemigrations.kubevirt.io.json","resources/virtualmachineinstances.kubevirt.io.json","resources/virtualmachines.kubevirt.io.json"]'
+	# progress: which resource, how many objects
+	grep -q '^kvscope-collect: persistentvolumeclaims: 2 objects$' "$T/stderr" || die "progress"
+	grep -q '^kvscope-collect: persistentvolumes: forbidden' "$T/stderr" || die "progress (forbidden)"
+	[ "$(cat "$T/stdout")" = "$a" ] || die "stdout is not the archive path"
+	# a second run gives the same bytes
+	collect --output "$T/out2/snap.tar.gz"
+	expect_rc 0
+	cmp -s "$a" "$T/out2/snap.tar.gz" || die "two runs differ"
+}
+
+test_redaction() {
+	start_server
+	collect --output "$T/out/snap.tar.gz"
+	expect_rc 0
+	local a=$T/out/snap.tar.gz
+	python3 "$HERE/check.py" secrets "$a" kubevirt || die "secrets"
+	# managedFields: kubectl 1.21 and later drop them itself; older ones (Debian
+	# 12 has 1.20) print them, and then every object has its count.
+	jq_is "$a" '([.redactions[] | select(.field == "metadata.managedFields") | .count] | add // 0) as $m
+	            | $m == 0 or $m == ([.resources[].count // 0] | add)' true
+	jq_is "$a" '[.redactions[] | select(.field != "metadata.managedFields")]' '[{"field":"metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]","count":1},{"field":"spec.containers[].env[].value","count":2},{"field":"spec.initContainers[].env[].value","count":2},{"field":"spec.template.spec.volumes[].cloudInitConfigDrive.userDataBase64","count":1},{"field":"spec.template.spec.volumes[].cloudInitNoCloud.networkData","count":1},{"field":"spec.template.spec.volumes[].cloudInitNoCloud.userData","count":1},{"field":"spec.volumes[].cloudInitConfigDrive.userDataBase64","count":1},{"field":"spec.volumes[].cloudInitNoCloud.networkData","count":1},{"field":"spec.volumes[].cloudInitNoCloud.userData","count":1}]'
+	# names and references stay: env names, valueFrom
+	tar -xzf "$a" -O snap/resources/pods.json |
+		jq -e '[.items[].spec.containers[].env[]] | map(.name) == ["SECRET_TOKEN","FROM_SECRET","SECRET_TOKEN","FROM_SECRET"]
+		       and (map(select(.valueFrom)) | length) == 2 and all(has("value") | not)' >/dev/null ||
+		die "env names or valueFrom lost"
+	# --no-redact keeps them (so the search above would have found them)
+	collect --no-redact --output "$T/out/raw.tar.gz"
+	expect_rc 0
+	python3 "$HERE/check.py" leaks "$T/out/raw.tar.gz" || die "no-redact"
+}
+
+test_anonymize() {
+	start_server
+	collect --output "$T/plain/snap.tar.gz"
+	expect_rc 0
+	collect --anonymize --output "$T/out/snap.tar.gz"
+	expect_rc 0
+	[ -f "$T/out/snap.tar.gz.mapping.json" ] || die "no mapping beside the archive"
+	[ "$(find "$T/out" -mindepth 1 | wc -l)" = 2 ] || die "unexpected files: $(ls -A "$T/out")"
+	python3 "$HERE/check.py" layout "$T/out/snap.tar.gz" || die "layout"
+	python3 "$HERE/check.py" secrets "$T/out/snap.tar.gz" kubevirt || die "secrets"
+	python3 "$HERE/check.py" anon "$T/plain/snap.tar.gz" "$T/out/snap.tar.gz" \
+		"$T/out/snap.tar.gz.mapping.json" || die "anon"
+	tar -xzf "$T/out/snap.tar.gz" -O >"$T/members.txt"
+	! grep -q 'test-ctx' "$T/members.txt" || die "context name in the archive"
+	jq -e '.nodes["worker-c"] == .nodes["worker-c.corp.example"]' "$T/out/snap.tar.gz.mapping.json" \
+		>/dev/null || die "hostname label and node name differ"
+	# stable: a second run gives the same pseudonyms and the same bytes
+	collect --anonymize --output "$T/out2/snap.tar.gz"
+	expect_rc 0
+	cmp -s "$T/out/snap.tar.gz.mapping.json" "$T/out2/snap.tar.gz.mapping.json" || die "mapping differs"
+	cmp -s "$T/out/snap.tar.gz" "$T/out2/snap.tar.gz" || die "archives differ"
+}
+
+test_deckhouse() {
+	start_server --flavor deckhouse --no-aggregated
+	collect --anonymize --output "$T/out/dvp.tar.gz"
+	expect_rc 0
+	collect --output "$T/out/plain.tar.gz"
+	expect_rc 0
+	local a=$T/out/plain.tar.gz
+	python3 "$HERE/check.py" layout "$a" || die "layout"
+	python3 "$HERE/check.py" secrets "$a" deckhouse || die "secrets"
+	python3 "$HERE/check.py" secrets "$T/out/dvp.tar.gz" deckhouse || die "secrets (anonymized)"
+	jq_is "$a" '.cluster' '{"context":"test-ctx","kubernetesVersion":"v1.30.4","kubevirtVersion":"v1.6.2-v12n.92","flavor":"deckhouse"}'
+	jq_is "$a" '.resources[] | select(.resource == "pods") | [.count, .labelSelector]' \
+		'[2,"kubevirt.internal.virtualization.deckhouse.io=virt-launcher"]'
+	jq_is "$a" '[.resources[] | select(.group | endswith("deckhouse.io")) | [.resource, .status, .count]]' \
+		'[["virtualmachines","ok",1],["virtualmachineclasses","ok",1],["virtualdisks","ok",1],["virtualmachineoperations","ok",1],["virtualmachineblockdeviceattachments","ok",0],["internalvirtualizationvirtualmachineinstances","ok",2],["internalvirtualizationvirtualmachineinstancemigrations","ok",1],["internalvirtualizationkubevirts","ok",1]]'
+	jq_is "$a" '[.resources[] | select(.group == "kubevirt.io") | .status] | unique' '["absent"]'
+	jq_is "$a" '[.redactions[] | select(.field == "spec.provisioning.userData") | .count]' '[1]'
+	# discovery went the legacy way (the server refused aggregated discovery)
+	grep -q '^GET /apis/internal.virtualization.deckhouse.io/v1' "$T/server.log" || die "no legacy discovery"
+	# anonymized: the system VMOP keeps its prefix and vmop-<op> still names it
+	{
+		tar -xzf "$T/out/dvp.tar.gz" -O dvp/resources/virtualmachineoperations.virtualization.deckhouse.io.json
+		tar -xzf "$T/out/dvp.tar.gz" -O \
+			dvp/resources/internalvirtualizationvirtualmachineinstancemigrations.internal.virtualization.deckhouse.io.json
+	} | jq -s -e '.[0].items[0].metadata.name as $op | ($op | startswith("evacuation-"))
+		          and .[1].items[0].metadata.name == "vmop-" + $op
+		          and (.[0].items[0].spec.virtualMachineName | test("^vm-[0-9]+$"))' >/dev/null ||
+		die "VMOP pseudonyms"
+}
+
+test_paging_5000() {
+	start_server --big 5000
+	collect -q --output "$T/out/big.tar.gz"
+	expect_rc 0
+	python3 "$HERE/check.py" layout "$T/out/big.tar.gz" || die "layout"
+	python3 "$HERE/check.py" paged "$T/out/big.tar.gz" "$T/server.log" 5000 || die "paging"
+}
+
+test_namespaces() {
+	start_server --big 20
+	collect -n payroll-prod --namespace=bulk --output "$T/out/ns.tar.gz"
+	expect_rc 0
+	local a=$T/out/ns.tar.gz
+	python3 "$HERE/check.py" layout "$a" || die "layout"
+	jq_is "$a" '.options.namespaces' '["bulk","payroll-prod"]'
+	jq_is "$a" '[.resources[] | select(.status == "ok") | [.resource, .count]]' \
+		'[["nodes",3],["namespaces",2],["pods",1],["persistentvolumeclaims",21],["storageclasses",2],["virtualmachineinstances",1],["virtualmachines",1],["virtualmachineinstancemigrations",1],["kubevirts",1],["migrationpolicies",1]]'
+	tar -xzf "$a" -O ns/resources/pods.json ns/resources/virtualmachineinstances.kubevirt.io.json |
+		jq -s -e '[.[].items[].metadata.namespace] | unique == ["payroll-prod"]' >/dev/null ||
+		die "objects from other namespaces"
+	grep -q 'GET /api/v1/namespaces/bulk/pods?' "$T/server.log" || die "no per-namespace list"
+}
+
+test_error_status() {
+	start_server --error-on virtualmachineinstancemigrations.kubevirt.io
+	collect --output "$T/out/err.tar.gz"
+	expect_rc 0
+	python3 "$HERE/check.py" layout "$T/out/err.tar.gz" || die "layout"
+	jq_is "$T/out/err.tar.gz" '.resources[] | select(.resource == "virtualmachineinstancemigrations") | [.status, (.message | test("etcdserver: request timed out"))]' \
+		'["error",true]'
+	jq_is "$T/out/err.tar.gz" '[.resources[] | select(.status == "ok")] | length' 9
+	# discovery of one group fails: its resources are errors, the rest is taken
+	stop_server
+	start_server --no-aggregated --broken-group migrations.kubevirt.io
+	collect --output "$T/out/disc.tar.gz"
+	expect_rc 0
+	jq_is "$T/out/disc.tar.gz" '.resources[] | select(.resource == "migrationpolicies") | [.status, (.message | test("^discovery failed: .*migrations.kubevirt.io/v1alpha1"))]' \
+		'["error",true]'
+	jq_is "$T/out/disc.tar.gz" '[.resources[] | select(.status == "ok")] | length' 9
+}
+
+test_server_vanishes() {
+	start_server --big 5000 --die-on persistentvolumeclaims:3
+	collect --output "$T/out/gone.tar.gz"
+	expect_rc 3
+	grep -q 'lost the cluster while collecting persistentvolumeclaims' "$T/stderr" ||
+		die "no message naming the resource: $(tail -n 3 "$T/stderr")"
+	grep -q VANISH "$T/server.log" || die "the server did not vanish"
+	nothing_left "$T/out"
+}
+
+test_interrupted() {
+	start_server --delay-on virtualmachines.kubevirt.io:30
+	local sig
+	for sig in INT TERM; do
+		: >"$T/server.log"
+		python3 "$HERE/interrupt.py" "$sig" "$T/server.log" "virtualmachines" "$T/rc" \
+			env TMPDIR="$T/tmp" "$COLLECT" --kubeconfig "$T/kubeconfig" \
+			--output "$T/out/int.tar.gz" 2>"$T/stderr" || die "interrupt helper"
+		RC=$(cat "$T/rc")
+		expect_rc 4
+		grep -q 'interrupted; no archive written' "$T/stderr" || die "no message on SIG$sig"
+		nothing_left "$T/out"
+	done
+}
+
+test_node_files() {
+	start_server
+	collect --with-node-files --output "$T/out/nf.tar.gz"
+	expect_rc 0
+	python3 "$HERE/check.py" layout "$T/out/nf.tar.gz" || die "layout"
+	jq_is "$T/out/nf.tar.gz" '.options.withNodeFiles' true
+	jq_is "$T/out/nf.tar.gz" '[.notes[] | select(startswith("node files: exec into virt-handler-"))] | length' 3
+	jq_is "$T/out/nf.tar.gz" '[.notes[] | select(startswith("node files: libvirt CPU map from payroll-prod/virt-launcher-payroll-db-"))] | length' 1
+	tar -tzf "$T/out/nf.tar.gz" >"$T/members.txt"
+	! grep -q -e '/nodes/' -e '/libvirt/' "$T/members.txt" || die "node files from nowhere"
+	stop_server
+	start_server --exec forbid
+	collect --with-node-files --output "$T/out/nf2.tar.gz"
+	expect_rc 0
+	jq_is "$T/out/nf2.tar.gz" '[.notes[] | startswith("node files: exec forbidden (")]' '[true]'
+	grep -q 'virt-handler-x/exec' "$T/server.log" || die "no exec tried"
+	grep '/exec' "$T/server.log" | grep -v 'virt-handler-x/exec' >"$T/other-exec" || true
+	[ ! -s "$T/other-exec" ] || die "went on trying exec after a 403: $(cat "$T/other-exec")"
+}
+
+# The fake server cannot exec, so this test puts a stand-in for kubectl in
+# front of the real one: it answers `kubectl exec` as virt-handler and
+# virt-launcher would (one node lacks capabilities.xml; the CPU map tar
+# also holds a symlink and a non-XML file, which must not be copied) and
+# passes everything else to kubectl.
+test_node_files_copied() {
+	start_server
+	mkdir -p "$T/cpumap/src"
+	echo '<cpus><arch name="x86"/></cpus>' >"$T/cpumap/src/index.xml"
+	echo '<cpus><model name="Skylake-Server"/></cpus>' >"$T/cpumap/src/x86_Skylake-Server.xml"
+	echo 'not a cpu map' >"$T/cpumap/src/README"
+	ln -s /etc/passwd "$T/cpumap/src/x86_evil.xml"
+	tar -C "$T/cpumap/src" -cf "$T/cpumap/map.tar" .
+	sed -e "s|@REAL@|$(command -v kubectl)|" -e "s|@MAP@|$T/cpumap/map.tar|" \
+		"$HERE/exec-stub.sh" >"$T/kubectl"
+	chmod +x "$T/kubectl"
+	KUBECTL=$T/kubectl collect --with-node-files --anonymize --output "$T/out/nf.tar.gz"
+	expect_rc 0
+	local a=$T/out/nf.tar.gz
+	python3 "$HERE/check.py" layout "$a" || die "layout"
+	jq_is "$a" '[.files[].path | select(startswith("nodes/") or startswith("libvirt/"))]' \
+		'["libvirt/cpu_map/index.xml","libvirt/cpu_map/x86_Skylake-Server.xml","nodes/node-001/capabilities.xml","nodes/node-001/domcapabilities.xml","nodes/node-001/supported_features.xml","nodes/node-002/domcapabilities.xml","nodes/node-002/supported_features.xml","nodes/node-003/capabilities.xml","nodes/node-003/domcapabilities.xml","nodes/node-003/supported_features.xml"]'
+	jq_is "$a" '.notes' '["node files: node-002: capabilities.xml: cat: /var/lib/kubevirt-node-labeller/capabilities.xml: No such file or directory"]'
+	[ "$(tar -xzf "$a" -O nf/nodes/node-003/domcapabilities.xml)" = "<virsh_domcapabilities.xml pod='virt-handler-z'/>" ] ||
+		die "node-003's file is not virt-handler-z's"
+	jq -e '.nodes["worker-c.corp.example"] == "node-003"' "$a.mapping.json" >/dev/null || die "mapping"
+}
+
+test_kvscope_read() {
+	local n=0 a rc
+	for a in "$BASE"/keep/*.tar.gz; do
+		rc=0
+		"$KVSCOPE" check "$a" >"$T/check.out" 2>&1 || rc=$?
+		case $rc in
+		0|1) n=$((n + 1)) ;;
+		*) sed 's/^/    /' "$T/check.out" | tail -n 10; die "kvscope check $(basename "$a") exited $rc" ;;
+		esac
+	done
+	[ "$n" -ge 10 ] || die "only $n archives kept"
+	echo "kvscope read $n archives"
+}
+
+# --- runner ----------------------------------------------------------------
+
+for tool in kubectl jq python3; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "FAIL prerequisites: $tool not found (make deps installs it)"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
+
+# run NAME: one test in its own directory, in the background; its verdict
+# goes to $T/verdict and its output to $T/log.
+run() {
+	local name=$1
+	T=$BASE/$name
+	mkdir -p "$T/tmp" "$T/out" "$T/out2" "$T/plain"
+	(
+		start=$SECONDS
+		(
+			trap stop_server EXIT
+			set -o pipefail
+			"test_$name"
+		) >"$T/log" 2>&1
+		rc=$?
+		[ -s "$T/server.pid" ] && kill "$(cat "$T/server.pid")" 2>/dev/null
+		printf '%s %s\n' "$rc" $((SECONDS - start)) >"$T/verdict"
+	) &
+}
+
+# report NAME: print its line (and its log on failure); it must have ended.
+report() {
+	local name=$1 rc secs
+	read -r rc secs <"$BASE/$name/verdict"
+	if [ "$rc" = 0 ]; then
+		pass=$((pass + 1))
+		printf 'PASS %-22s %3ds\n' "$name" "$secs"
+	else
+		fail=$((fail + 1))
+		printf 'FAIL %-22s %3ds\n' "$name" "$secs"
+		sed 's/^/    | /' "$BASE/$name/log" | tail -n 40
+	fi
+}
+
+# Tests run JOBS at a time (each has its own server and port); the lines come
+# in this order whatever order they finish in.
+JOBS=${JOBS:-2}
+TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction anonymize
+	deckhouse paging_5000 namespaces error_status server_vanishes interrupted node_files
+	node_files_copied)
+next=0
+flush() { # report the finished tests at the head of the list
+	while [ "$next" -lt ${#TESTS[@]} ] && [ -s "$BASE/${TESTS[next]}/verdict" ]; do
+		report "${TESTS[next]}"
+		next=$((next + 1))
+	done
+}
+for t in "${TESTS[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; flush; done
+	run "$t"
+	flush
+done
+wait
+flush
+# Last, as it reads what the others kept.
+if [ -n "${KVSCOPE:-}" ] && [ -x "${KVSCOPE:-}" ]; then
+	run kvscope_read
+	wait
+	report kvscope_read
+else
+	echo "SKIP kvscope-read (KVSCOPE not set)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,375 @@
+#!/usr/bin/env bash
+# report.sh - `kvscope report`: HTML, SVG and PDF of the bundled samples
+# (mixed, hostile, deckhouse) and of snapshots written by mksnap.py (more
+# hostile names; a cluster of 230 CPU classes).
+#
+#   KVSCOPE  the kvscope binary (make check passes the sanitized one)
+#
+# Checks: the HTML parses with libxml2's HTML parser and loads nothing
+# from anywhere (no http:// or https://, a Content-Security-Policy whose
+# hashes match the inline style and script); hostile names, namespaces and
+# label values (<script>, quotes, &, non-ASCII) come out escaped in the
+# HTML text and attributes and in the SVG, and every VMI and node name of
+# samples/hostile reads back as text; a Deckhouse snapshot is reported in
+# DVP's words; the SVG files are well-formed
+# XML; the PDF has a plausible page count, embeds every font and shows the
+# summary numbers; two runs give identical bytes; SOURCE_DATE_EPOCH sets
+# the PDF dates; a cluster beyond 200 CPU classes is aggregated.
+# Prints one PASS/FAIL line per check; exits 1 when any failed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+# fontconfig keeps a few bytes for the life of the process
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+unset SOURCE_DATE_EPOCH
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
+check() {	# check NAME COMMAND...: PASS when the command succeeds
+	local name=$1 res; shift
+	if res=$("$@" 2>&1); then pass "$name"; else fail "$name" "$res"; fi
+}
+
+# fresh directory per test
+fresh() { mktemp -d "$tmp/t.XXXXXX"; }
+
+snap_hostile=$(fresh); python3 tests/e2e/mksnap.py "$snap_hostile/s" --hostile
+
+report() {	# report SNAPSHOT OUTDIR [format]
+	"$KVSCOPE" report "$1" --format "${3:-html,svg,pdf,json}" \
+	    --output "$2" >/dev/null
+}
+
+# the checks after a report need its files: without them, stop at once
+need_report() {	# need_report NAME SNAPSHOT OUTDIR [format]
+	local name=$1 res; shift
+	if res=$(report "$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$res"
+		echo "cannot check the report without it; stopping"
+		exit 1
+	fi
+}
+
+# --- the mixed sample ---------------------------------------------------------
+
+out=$(fresh)
+need_report "report writes every format" samples/mixed "$out"
+for f in report.html report.pdf findings.json verdicts.svg \
+    hostmodel-matrix.svg tradeoff.svg drain.svg; do
+	[ -s "$out/$f" ] || fail "report writes $f" "missing or empty"
+done
+
+# libxml2's HTML parser (2.9) knows HTML 4 only: the HTML5 sectioning
+# elements and inline SVG are reported as unknown tags, nothing else may be
+html_parses() {
+	local errs
+	errs=$(xmllint --html --noout "$1" 2>&1 | grep 'error' |
+	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc) invalid' || true)
+	[ -z "$errs" ] || { echo "$errs" | head -5; return 1; }
+	xmllint --html --noout "$1" 2>/dev/null
+}
+check "html parses with libxml2's HTML parser" html_parses "$out/report.html"
+check "html starts with <!DOCTYPE html>" \
+    sh -c "head -c 15 '$out/report.html' | grep -qx '<!DOCTYPE html>'"
+if grep -Eiq 'https?://' "$out/report.html"; then
+	fail "html references no http:// or https:// resource" \
+	    "$(grep -Eio '.{20}https?://.{20}' "$out/report.html" | head -3)"
+else
+	pass "html references no http:// or https:// resource"
+fi
+
+# structure of the HTML: the CSP, its hashes, no external references
+cat > "$tmp/html_check.py" <<'EOF'
+import base64, hashlib, re, sys
+from html.parser import HTMLParser
+
+doc = open(sys.argv[1], encoding="utf-8").read()
+errors = []
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.csp = None
+        self.scripts = 0
+        self.raw = {}
+        self.cur = None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy":
+            self.csp = a.get("content")
+        if tag == "script":
+            self.scripts += 1
+            if "src" in a:
+                errors.append("script with src")
+        if tag in ("style", "script"):
+            self.cur = tag
+            self.raw[tag] = ""
+        for k, v in attrs:
+            if k in ("href", "src", "action") and v and not v.startswith("#"):
+                errors.append("%s=%r on <%s>" % (k, v, tag))
+            if k == "style" or k.startswith("on"):
+                errors.append("attribute %s on <%s>" % (k, tag))
+    def handle_endtag(self, tag):
+        if tag == self.cur:
+            self.cur = None
+    def handle_data(self, data):
+        if self.cur:
+            self.raw[self.cur] += data
+
+p = P()
+p.feed(doc)
+if p.csp is None:
+    errors.append("no Content-Security-Policy meta")
+else:
+    if "default-src 'none'" not in p.csp:
+        errors.append("CSP does not forbid by default: " + p.csp)
+    for tag, key in (("style", "style-src"), ("script", "script-src")):
+        h = base64.b64encode(hashlib.sha256(
+            p.raw.get(tag, "").encode()).digest()).decode()
+        if "%s 'sha256-%s'" % (key, h) not in p.csp:
+            errors.append("%s hash does not match the inline %s" % (key, tag))
+if p.scripts != 1:
+    errors.append("%d <script> elements, expected the one inline" % p.scripts)
+if errors:
+    print("\n".join(errors))
+    sys.exit(1)
+EOF
+check "html: CSP forbids remote loads, hashes match, no external refs" \
+    python3 "$tmp/html_check.py" "$out/report.html"
+
+svg_wellformed() {
+	for f in "$1"/*.svg; do
+		xmllint --noout "$f" || return 1
+		grep -q '<title>' "$f" || { echo "$f: no <title>"; return 1; }
+		if grep -q '<image' "$f"; then echo "$f: raster image"; return 1; fi
+	done
+}
+check "svg files are well-formed XML with titles" svg_wellformed "$out"
+
+# the key numbers, from findings.json
+running=$(jq '.summary.running' "$out/findings.json")
+okc=$(jq '.summary.ok' "$out/findings.json")
+mism=$(jq '.summary.conditionMismatch' "$out/findings.json")
+bad=$((running - okc))
+headline="$bad of $running running VMIs would not migrate; $mism of"
+
+pages=$(pdfinfo "$out/report.pdf" | awk '/^Pages:/ { print $2 }')
+if [ "$pages" -ge 10 ] && [ "$pages" -le 24 ]; then
+	pass "pdf has $pages pages (10..24)"
+else
+	fail "pdf page count" "$pages pages, expected 10..24"
+fi
+fonts_embedded() {
+	local list
+	list=$(pdffonts "$1" | tail -n +3)
+	[ -n "$list" ] || { echo "no fonts"; return 1; }
+	# column "emb" is the fourth field from the right
+	echo "$list" | awk '{ if ($(NF-4) != "yes") { print; bad = 1 } }
+	    END { exit bad }'
+}
+check "pdf embeds every font" fonts_embedded "$out/report.pdf"
+pdftotext -layout "$out/report.pdf" "$tmp/mixed.txt"
+pdf_has() {	# pdf_has FILE STRING...
+	local f=$1; shift
+	for s in "$@"; do
+		grep -qF -- "$s" "$f" || { echo "missing: $s"; return 1; }
+	done
+}
+check "pdf shows the summary numbers" pdf_has "$tmp/mixed.txt" \
+    "$headline" "$okc ok" "Page 1 of $pages" "Page $pages of $pages" \
+    "Contents" "Times assume each node is drained alone"
+check "html shows the same headline" pdf_has "$out/report.html" "$headline"
+
+# --- determinism and dates ----------------------------------------------------
+
+again=$(fresh)
+report samples/mixed "$again"
+same() {
+	for f in report.pdf report.html verdicts.svg hostmodel-matrix.svg \
+	    tradeoff.svg drain.svg; do
+		cmp "$1/$f" "$2/$f" || return 1
+	done
+}
+check "two runs give identical PDF, HTML and SVG bytes" same "$out" "$again"
+check "pdf dates are the snapshot's createdAt" sh -c \
+    "pdfinfo -isodates '$out/report.pdf' | grep -q '^CreationDate: *2026-10-31T09:12:44Z'"
+epoch=$(fresh)
+SOURCE_DATE_EPOCH=1700000000 "$KVSCOPE" report samples/mixed \
+    --format pdf --output "$epoch" >/dev/null
+check "SOURCE_DATE_EPOCH sets the pdf dates" sh -c \
+    "pdfinfo -isodates '$epoch/report.pdf' | grep -q '^CreationDate: *2023-11-14T22:13:20Z' &&
+     pdfinfo -isodates '$epoch/report.pdf' | grep -q '^ModDate: *2023-11-14T22:13:20Z'"
+if cmp -s "$out/report.pdf" "$epoch/report.pdf"; then
+	fail "SOURCE_DATE_EPOCH changes the pdf" "identical bytes"
+else
+	pass "SOURCE_DATE_EPOCH changes the pdf"
+fi
+
+# --- hostile names ---------------------------------------------------------------
+
+hout=$(fresh)
+need_report "report of a hostile snapshot" "$snap_hostile/s" "$hout"
+check "hostile html parses" html_parses "$hout/report.html"
+check "hostile html: CSP and one script" \
+    python3 "$tmp/html_check.py" "$hout/report.html"
+
+cat > "$tmp/hostile_check.py" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+HOSTILE = ['<script>alert(1)</script>', '<script>alert("x")</script>&amp;',
+           'gpu-<b>&"x\'-ü', '<img src=x onerror=alert(1)>',
+           'квм-"q"-\'s\'-&-<i>', 'nocpu-<x>', 'ÄÖÜ-数据库', 'разработка-开发',
+           'lab-"<b>&ü</b>"']
+# elements the report writes; a hostile string parsed as markup would add
+# others (b, i, img, x) or a second script
+HTML_TAGS = set("""html head meta title style body header nav h1 h2 h3 p ol
+    ul li a main section figure div figcaption table thead tbody tr th td
+    span br footer script svg desc rect text""".split())
+SVG_TAGS = {"svg", "title", "desc", "rect", "text"}
+errors = []
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text = []
+        self.attrs = []
+    def handle_starttag(self, tag, attrs):
+        if tag not in HTML_TAGS:
+            errors.append("html: unexpected element <%s>" % tag)
+        for k, v in attrs:
+            if k.startswith("on"):
+                errors.append("html: event attribute %s" % k)
+            self.attrs.append(v or "")
+    def handle_data(self, data):
+        self.text.append(data)
+
+html = open(sys.argv[1], encoding="utf-8").read()
+p = P()
+p.feed(html)
+text = "".join(p.text)
+for h in HOSTILE:
+    if h not in text:
+        errors.append("html: %r not shown as text" % h)
+if html.count("<script") != 1:
+    errors.append("html: %d '<script' in the source" % html.count("<script"))
+
+for f in sys.argv[2:]:
+    root = ET.parse(f).getroot()
+    seen = []
+    for el in root.iter():
+        tag = el.tag.split("}")[-1]
+        if tag not in SVG_TAGS:
+            errors.append("%s: unexpected element <%s>" % (f, tag))
+        if any(k.startswith("on") for k in el.attrib):
+            errors.append("%s: event attribute" % f)
+        seen.append(el.text or "")
+    if f.endswith("drain.svg"):
+        if not any('gpu-<b>&"x\'-ü' in s for s in seen):
+            errors.append("%s: hostile node name not shown as text" % f)
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "hostile names escaped in html text, attributes and svg" \
+    python3 "$tmp/hostile_check.py" "$hout/report.html" "$hout"/*.svg
+check "hostile svg files are well-formed" svg_wellformed "$hout"
+# table cells wrap at spaces or anywhere: compare in content order with
+# all white space removed
+pdftotext -raw "$hout/report.pdf" - | tr -d ' \n' > "$tmp/hostile.txt"
+check "hostile pdf shows the names as text" pdf_has "$tmp/hostile.txt" \
+    'lab-"<b>&ü</b>"' 'разработка-开发' 'ÄÖÜ-数据库' \
+    '<script>alert(1)</script>' '<imgsrc=xonerror=alert(1)>'
+# no bandwidth limit in that cluster: the drain estimate says what it assumes
+check "pdf states the assumed link for unlimited bandwidth" pdf_has \
+    "$tmp/hostile.txt" "10Gbit/slink"
+check "hostile pdf embeds every font" fonts_embedded "$hout/report.pdf"
+
+# every VMI, namespace and node name of samples/hostile, read back as text
+sout=$(fresh)
+need_report "report of samples/hostile" samples/hostile "$sout"
+cat > "$tmp/names_check.py" <<'EOF'
+import json, sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text = []
+        self.tags = set()
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+    def handle_data(self, data):
+        self.text.append(data)
+
+f = json.load(open(sys.argv[1], encoding="utf-8"))
+html = open(sys.argv[2], encoding="utf-8").read()
+p = P()
+p.feed(html)
+text = "".join(p.text)
+errors = []
+names = [v["name"] for v in f["vmis"]] + [n["name"] for n in f["nodes"]]
+for n in names:
+    if n not in text:
+        errors.append("html: %r not shown as text" % n)
+for t in ("b", "i", "img", "iframe", "object", "embed"):
+    if t in p.tags:
+        errors.append("html: a <%s> element" % t)
+if html.count("<script") != 1:
+    errors.append("html: %d '<script' in the source" % html.count("<script"))
+svgtext = ""
+for g in sys.argv[3:]:
+    for el in ET.parse(g).getroot().iter():
+        svgtext += (el.text or "") + "\n"
+for d in f["drain"][:40]:
+    if d["node"] not in svgtext:
+        errors.append("svg: node %r not shown as text" % d["node"])
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "samples/hostile: every VMI and node name shown as text" \
+    python3 "$tmp/names_check.py" "$sout/findings.json" \
+    "$sout/report.html" "$sout"/*.svg
+check "samples/hostile html parses" html_parses "$sout/report.html"
+check "samples/hostile svg files are well-formed" svg_wellformed "$sout"
+
+# a Deckhouse snapshot speaks DVP
+dout=$(fresh)
+need_report "report of samples/deckhouse" samples/deckhouse "$dout"
+check "samples/deckhouse html parses" html_parses "$dout/report.html"
+pdftotext -raw "$dout/report.pdf" "$tmp/dvp.txt"
+check "samples/deckhouse in DVP's words" pdf_has "$tmp/dvp.txt" \
+    "Deckhouse Virtualization Platform live-migration report" \
+    "VirtualMachines by node" "Migratable=True"
+check "samples/deckhouse pdf embeds every font" fonts_embedded \
+    "$dout/report.pdf"
+
+# --- beyond 200 CPU classes ------------------------------------------------------
+
+big=$(fresh)
+python3 tests/e2e/mksnap.py "$big/s" --nodes 230 --classes 230
+bout=$(fresh)
+need_report "report of 230 CPU classes" "$big/s" "$bout" html,svg,pdf
+check "matrix aggregates beyond 200 classes" pdf_has "$bout/report.html" \
+    "aggregates the other 31 into its last row and column" \
+    "C200–C230 (31 classes)"
+bpages=$(pdfinfo "$bout/report.pdf" | awk '/^Pages:/ { print $2 }')
+if [ "$bpages" -ge 40 ] && [ "$bpages" -le 400 ]; then
+	pass "pdf of 230 classes has $bpages pages (tiles, tables paginate)"
+else
+	fail "pdf of 230 classes" "$bpages pages, expected 40..400"
+fi
+check "svg of 230 classes is well-formed" svg_wellformed "$bout"
+
+echo
+[ "$fails" -eq 0 ] && echo "all report checks passed" || echo "$fails failed"
+[ "$fails" -eq 0 ]

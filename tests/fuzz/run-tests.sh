@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# run-tests.sh - the fuzz smoke run of `make check` (also `make fuzz-smoke`).
+#
+# Each libFuzzer harness in $FUZZ_DIR (default build/fuzz) first replays its
+# regression inputs (tests/fuzz/regress/<name>/: inputs that once crashed)
+# and its seed corpus, then fuzzes for FUZZ_SMOKE_SECONDS (default 8) into a
+# scratch corpus; two harnesses run at a time.  Prints one line per harness
+# and "N passed, M failed"; a crash, leak, timeout or out-of-memory fails
+# the run and its input is kept in $FUZZ_DIR/artifacts/<name>/.  When the
+# harnesses could not be built (clang without libFuzzer) it prints a SKIP
+# line and succeeds.
+set -u
+cd "$(dirname "$0")/../.."
+FUZZ_DIR=${FUZZ_DIR:-build/fuzz}
+secs=${FUZZ_SMOKE_SECONDS:-8}
+names="archive load items cpumap"
+
+for n in $names; do
+	if [ ! -x "$FUZZ_DIR/fuzz_$n" ]; then
+		echo "SKIP fuzz smoke: no harness $FUZZ_DIR/fuzz_$n" \
+		    "(clang cannot link -fsanitize=fuzzer; \`make deps\`" \
+		    "installs clang and libclang-rt)"
+		echo "0 passed, 0 failed"
+		exit 0
+	fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+common="-rss_limit_mb=2048 -timeout=10 -print_final_stats=1"
+
+# one NAME: replay, then fuzz; writes $tmp/NAME.result (one line).
+one() {
+	local n=$1 bin=$FUZZ_DIR/fuzz_$1 out=$tmp/$1 art
+	local seeds=$FUZZ_DIR/seeds/$1 regress=tests/fuzz/regress/$1
+	art=$FUZZ_DIR/artifacts/$n
+	mkdir -p "$out/corpus" "$art" "$seeds"
+	# shellcheck disable=SC2086
+	if ! "$bin" $common -runs=0 -artifact_prefix="$art/" \
+	    "$regress" "$seeds" >"$out/replay.log" 2>&1; then
+		echo "FAIL fuzz_$n: a regression or seed input fails:" \
+		    "$(grep -m1 -E 'SUMMARY|ERROR' "$out/replay.log")" \
+		    >"$tmp/$n.result"
+		cp "$out/replay.log" "$art/replay.log"
+		return
+	fi
+	# shellcheck disable=SC2086
+	if ! "$bin" $common -max_total_time="$secs" \
+	    -dict="tests/fuzz/fuzz_$n.dict" -artifact_prefix="$art/" \
+	    "$out/corpus" "$seeds" "$regress" >"$out/fuzz.log" 2>&1; then
+		echo "FAIL fuzz_$n: $(grep -m1 -E 'SUMMARY|ERROR' \
+		    "$out/fuzz.log"); input in $art/" >"$tmp/$n.result"
+		cp "$out/fuzz.log" "$art/fuzz.log"
+		return
+	fi
+	printf 'PASS fuzz_%-8s %3d s %9s runs  cov %-5s corpus %s\n' "$n" \
+	    "$secs" \
+	    "$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log")" \
+	    "$(sed -n 's/.*DONE *cov: \([0-9]*\).*/\1/p' "$out/fuzz.log")" \
+	    "$(find "$out/corpus" -type f | wc -l)" >"$tmp/$n.result"
+}
+
+set -- $names
+while [ $# -gt 0 ]; do
+	one "$1" &
+	[ $# -gt 1 ] && one "$2" &
+	wait
+	shift; [ $# -gt 0 ] && shift
+done
+
+pass=0 fail=0
+for n in $names; do
+	cat "$tmp/$n.result"
+	case $(cat "$tmp/$n.result") in
+	PASS*) pass=$((pass + 1)) ;;
+	*) fail=$((fail + 1))
+	   sed 's/^/    | /' "$FUZZ_DIR/artifacts/$n/"*.log 2>/dev/null |
+	       grep -v '^    | INFO\|^    | #' | head -40 ;;
+	esac
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+# gen.py - the hostile snapshot corpus: snapshots a stranger could send,
+# each of which kvscope must refuse with exit status 2 and one line that
+# names the problem (tests/hostile/expected.tsv), without writing anything.
+#
+#   tests/hostile/gen.py OUTDIR     writes every case into OUTDIR and an
+#                                   index OUTDIR/index.tsv (name, path)
+#
+# Tar archives are built here block by block (tarfile's header encoder,
+# our own member list), so that a header can lie: declare 10 GB, name a
+# path outside the archive, be a link or a device.  Everything is
+# deterministic: fixed times, owners and gzip headers; the same run gives
+# the same bytes.  Cases that need a directory (a symlink or a FIFO on
+# disk) are written as directory snapshots.  Standard library only.
+import bz2
+import gzip
+import hashlib
+import json
+import os
+import sys
+import tarfile
+
+TOP = "snap"
+MTIME = 1793438000
+BLOCK = 512
+
+NODES = "resources/nodes.json"
+VMIS = "resources/virtualmachineinstances.kubevirt.io.json"
+
+
+def node(name, **extra):
+    o = {"apiVersion": "v1", "kind": "Node",
+         "metadata": {"name": name,
+                      "labels": {"kubevirt.io/schedulable": "true"}},
+         "status": {"allocatable": {"memory": "64Gi"}}}
+    for k, v in extra.items():
+        o[k] = v
+    return o
+
+
+def jlist(items):
+    return json.dumps({"apiVersion": "v1", "kind": "List",
+                       "items": items}).encode()
+
+
+def good_files():
+    return {NODES: jlist([node("n1"), node("n2")]),
+            VMIS: json.dumps({"metadata": {"name": "v", "namespace": "ns"},
+                              "status": {"phase": "Running",
+                                         "nodeName": "n1"}}).encode()
+            + b"\n"}
+
+
+def manifest(files, version=1, lie=None, drop=(), extra=()):
+    """manifest.json for files; lie maps a path to (bytes, sha256)
+    overrides, drop leaves paths out, extra lists paths that do not
+    exist."""
+    lie = lie or {}
+    entries = []
+    for p in sorted(files):
+        if p in drop:
+            continue
+        b = files[p]
+        n, sha = len(b), hashlib.sha256(b).hexdigest()
+        if p in lie:
+            n = lie[p][0] if lie[p][0] is not None else n
+            sha = lie[p][1] or sha
+        entries.append({"path": p, "bytes": n, "sha256": sha})
+    for p in extra:
+        entries.append({"path": p, "bytes": 2, "sha256": "0" * 64})
+    return json.dumps({"kind": "kvscope-snapshot", "formatVersion": version,
+                       "createdAt": "2026-10-31T09:12:44Z",
+                       "collector": {"name": "kvscope-collect",
+                                     "version": "0.1.0"},
+                       "cluster": {"context": "hostile",
+                                   "flavor": "kubevirt"},
+                       "files": entries}, indent=1).encode()
+
+
+# --- tar, block by block ---------------------------------------------------
+
+def header(name, size, type=tarfile.REGTYPE, linkname="",
+           fmt=tarfile.PAX_FORMAT, dev=(0, 0)):
+    info = tarfile.TarInfo(name)
+    info.type = type
+    info.size = size
+    info.mtime = MTIME
+    info.mode = 0o755 if type == tarfile.DIRTYPE else 0o644
+    info.uid = info.gid = 0
+    info.uname = info.gname = "kvscope"
+    info.linkname = linkname
+    info.devmajor, info.devminor = dev
+    return info.tobuf(fmt, "utf-8", "surrogateescape")
+
+
+def entry(name, data=b"", **kw):
+    pad = (-len(data)) % BLOCK
+    return header(name, len(data), **kw) + data + b"\0" * pad
+
+
+def tar(members, end=True):
+    """members: (name, data) pairs or raw entry bytes; names are under
+    the top directory unless they start with '!' (taken as they are)."""
+    out = [entry(TOP + "/", type=tarfile.DIRTYPE)]
+    for m in members:
+        if isinstance(m, bytes):
+            out.append(m)
+            continue
+        name, data = m
+        name = name[1:] if name.startswith("!") else TOP + "/" + name
+        out.append(entry(name, data))
+    if end:
+        out.append(b"\0" * (2 * BLOCK))
+    return b"".join(out)
+
+
+def snapshot(files, man=None, more=()):
+    """A tar with manifest.json first, then files, then more entries."""
+    members = [("manifest.json", man if man is not None
+                else manifest(files))]
+    members += sorted(files.items())
+    members += list(more)
+    return tar(members)
+
+
+def gz(data):
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+# --- the cases -----------------------------------------------------------------
+
+def archive_cases():
+    """(name, file name, bytes) of every archive case."""
+    f = good_files()
+    cases = []
+
+    def add(name, data, ext=".tar.gz", compress=True):
+        cases.append((name, name + ext, gz(data) if compress else data))
+
+    add("path-traversal", snapshot(f, more=[("resources/../../../x",
+                                              b"pwned")]))
+    add("path-dotdot-top", snapshot(f, more=[("!../../x", b"pwned")]))
+    add("path-absolute", snapshot(f, more=[("!/etc/x", b"pwned")]))
+    add("symlink", snapshot(f, more=[entry(
+        TOP + "/resources/pods.json", type=tarfile.SYMTYPE,
+        linkname="/etc/passwd")]))
+    add("hardlink", snapshot(f, more=[entry(
+        TOP + "/resources/pods.json", type=tarfile.LNKTYPE,
+        linkname=TOP + "/" + NODES)]))
+    add("device-char", snapshot(f, more=[entry(
+        TOP + "/dev/mem", type=tarfile.CHRTYPE, dev=(1, 1))]))
+    add("device-block", snapshot(f, more=[entry(
+        TOP + "/dev/sda", type=tarfile.BLKTYPE, dev=(8, 0))]))
+    add("fifo", snapshot(f, more=[entry(TOP + "/fifo",
+                                        type=tarfile.FIFOTYPE)]))
+    add("duplicate-member", snapshot(f, more=[(NODES, b"{}")]))
+    add("outside-top", snapshot(f, more=[("!other/x.json", b"{}")]))
+    add("name-not-utf8", snapshot(f, more=[entry(
+        TOP + "/resources/\udcff\udcfe.json", b"{}",
+        fmt=tarfile.GNU_FORMAT)]))
+    add("name-control-char", snapshot(f, more=[
+        ("resources/a\x1b[2Jb.json", b"{}")]))
+    # manifest problems
+    add("no-manifest", tar(sorted(f.items())))
+    add("format-version-2", snapshot(f, manifest(f, version=2)))
+    add("manifest-not-json", snapshot(f, b"{\"kind\": kvscope"))
+    add("manifest-lies-size", snapshot(
+        f, manifest(f, lie={NODES: (999999, None)})))
+    add("manifest-lies-sha256", snapshot(
+        f, manifest(f, lie={VMIS: (None, "ab" * 32)})))
+    add("manifest-lies-both", snapshot(
+        f, manifest(f, lie={NODES: (7, None), VMIS: (None, "cd" * 32)})))
+    add("manifest-missing-file", snapshot(
+        f, manifest(f, extra=["resources/pods.json"])))
+    add("member-not-in-manifest", snapshot(
+        f, manifest(f, drop=[VMIS])))
+    # sizes and compression
+    big = header(TOP + "/resources/pods.json", 10 << 30,
+                 fmt=tarfile.GNU_FORMAT) + b"{\"items\":["
+    add("declared-10gb", snapshot(f, more=[big])[:-2 * BLOCK],
+        ext=".tar", compress=False)
+    whole = gz(snapshot(f, more=[("libvirt/blob.bin",
+                                  bytes(range(256)) * 4096)]))
+    cases.append(("truncated-gzip", "truncated-gzip.tar.gz",
+                  whole[:len(whole) * 2 // 3]))
+    zeros = snapshot(f, manifest(f), more=[("libvirt/zeros.bin",
+                                            b"\0" * (64 << 20))])
+    cases.append(("gzip-bomb", "gzip-bomb.tar.gz.gz", gz(gz(zeros))))
+    cases.append(("bzip2-bomb", "bzip2-bomb.tar.bz2",
+                  bz2.compress(zeros, 9)))
+    cases.append(("not-an-archive", "not-an-archive.tar.gz",
+                  b"kvscope-snapshot, honest\n"))
+    # not hostile: the same snapshot intact must be read, analysed and
+    # written (and, under LeakSanitizer, leak nothing on the way)
+    add("good-snapshot", snapshot(f))
+    # content
+    cases += content_cases()
+    return cases
+
+
+def with_files(changes):
+    f = good_files()
+    f.update(changes)
+    return snapshot(f)
+
+
+def content_cases():
+    deep = (b"{\"metadata\":{\"name\":\"deep\"},\"x\":" + b"[" * 100000
+            + b"]" * 100000 + b"}\n")
+    labels = b",".join(b"\"%07d\":\"\"" % i for i in range(1000000))
+    million = (b"{\"metadata\":{\"name\":\"n1\",\"labels\":{" + labels
+               + b"}}}\n")
+    qty = {
+        "quantity-unknown-suffix": "1.5Xi",
+        "quantity-negative": "-4Gi",
+        "quantity-overflow": "1e400",
+    }
+    cases = []
+
+    def add(name, changes):
+        cases.append((name, name + ".tar.gz", gz(with_files(changes))))
+
+    add("member-not-json", {NODES: b"this is not JSON\n"})
+    add("member-truncated-json", {NODES: jlist([node("n1")])[:-9]})
+    add("nul-in-string", {NODES: b"{\"metadata\":{\"name\":\"n\0x\"}}\n"})
+    add("nul-escaped", {NODES: b"{\"metadata\":{\"name\":\"n\\u0000x\"}}\n"})
+    add("string-not-utf8", {NODES: b"{\"metadata\":{\"name\":\"\xff\"}}\n"})
+    add("nesting-100000", {NODES: deep})
+    add("million-labels", {NODES: million})
+    add("labels-as-list", {NODES: jlist([node("n1", metadata={
+        "name": "n1", "labels": ["kubevirt.io/schedulable=true"]})])})
+    add("name-as-number", {NODES: jlist([node("n1", metadata={
+        "name": 7})])})
+    add("duplicate-node", {NODES: jlist([node("n1"), node("n2"),
+                                         node("n1")])})
+    add("duplicate-vmi", {VMIS: b"{\"metadata\":{\"name\":\"v\","
+                          b"\"namespace\":\"ns\"}}\n" * 2})
+    add("item-not-object", {NODES: b"{\"items\":[{\"metadata\":{\"name\":"
+                            b"\"n1\"}},42]}"})
+    add("data-after-list", {NODES: jlist([node("n1")]) + b"\n{}\n"})
+    add("list-not-json", {NODES: b"{\"items\":[{\"metadata\":{\"name\":"
+                          b"\"n1\"}}] trailing garbage}"})
+    add("escape-in-name", {NODES: jlist([node("\x1b[2J\x1b]0;pwned\x07",
+                                              metadata={
+        "name": "\x1b[2J\x1b]0;pwned\x07", "labels": 7})])})
+    for name, q in qty.items():
+        n = node("n1")
+        n["status"]["allocatable"]["memory"] = q
+        add(name, {NODES: jlist([n])})
+    add("cpumap-doctype", {"libvirt/cpu_map/x86_Evil.xml":
+                           b"<?xml version='1.0'?><!DOCTYPE cpus [<!ENTITY "
+                           b"a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>]>"
+                           b"<cpus><model name='&b;'/></cpus>"})
+    add("cpumap-cycle", {"libvirt/cpu_map/x86_A.xml":
+                         b"<cpus><model name='A'><model name='B'/></model>"
+                         b"<model name='B'><model name='A'/></model></cpus>"})
+    return cases
+
+
+def dir_cases(out):
+    """Directory snapshots: (name, path relative to out)."""
+    cases = []
+
+    def make(name, files, man=None):
+        top = os.path.join(out, name)
+        os.makedirs(top)
+        for p, b in sorted(files.items()):
+            full = os.path.join(top, p)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "wb") as fh:
+                fh.write(b)
+        with open(os.path.join(top, "manifest.json"), "wb") as fh:
+            fh.write(man if man is not None else manifest(files))
+        cases.append((name, name))
+        return top
+
+    f = good_files()
+    top = make("dir-symlink", f)
+    os.symlink("/etc/passwd", os.path.join(top, "resources", "pods.json"))
+    top = make("dir-symlink-to-dir", f)
+    os.symlink("/etc", os.path.join(top, "etc"))
+    top = make("dir-fifo", f)
+    os.mkfifo(os.path.join(top, "resources", "pods.json"))
+    top = make("dir-name-not-utf8", f)
+    with open(os.path.join(top.encode(), b"resources", b"\xff.json"),
+              "wb") as fh:
+        fh.write(b"{}")
+    deep = "/".join(["d"] * 20)
+    make("dir-nested-too-deep", dict(f, **{deep + "/x.json": b"{}"}))
+    make("dir-manifest-lies", f, manifest(f, lie={NODES: (1, None)}))
+    make("empty-snapshot", {}, manifest({}))
+    return cases
+
+
+def archives():
+    """(name, bytes) of every archive case (for the fuzz seeds)."""
+    return [(fname, data) for _, fname, data in archive_cases()]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: gen.py OUTDIR")
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    index = []
+    for name, fname, data in archive_cases():
+        with open(os.path.join(out, fname), "wb") as fh:
+            fh.write(data)
+        index.append((name, fname))
+    index += dir_cases(out)
+    with open(os.path.join(out, "index.tsv"), "w") as fh:
+        for name, path in sorted(index):
+            fh.write("%s\t%s\n" % (name, path))
+    print("hostile corpus: %d cases in %s" % (len(index), out))
+
+
+if __name__ == "__main__":
+    main()

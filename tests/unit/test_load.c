@@ -1,0 +1,455 @@
+/*
+ * test_load.c - the model loader (load.c) on small directory snapshots:
+ * wrong JSON types in nodes, VMIs, pods and the KubeVirt CR, duplicate
+ * names, a node with a million labels, malformed quantities.  Each error is
+ * KV_ERR and one line "<snapshot>: <file>: item N (name): <field>: ...".
+ */
+#include "kvsnap.h"
+
+#include "model.h"
+
+#define NODES "resources/nodes.json"
+#define VMIS "resources/virtualmachineinstances.kubevirt.io.json"
+#define PODS "resources/pods.json"
+#define KV "resources/kubevirts.kubevirt.io.json"
+#define DH_VMIS "resources/internalvirtualizationvirtualmachineinstances." \
+	"internal.virtualization.deckhouse.io.json"
+
+struct fx {
+	char *dir;
+	kvsnap s;
+	kv_limits lim;
+	kv_model *m;
+	kv_err err;
+	char *path;
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = xcalloc(1, sizeof(*f));
+	kv_err err = {0};
+
+	f->dir = kvtest_tmpdir();
+	kvsnap_init(&f->s);
+	if (kv_limits_init(&f->lim, &err) != KV_OK)
+		kv_fatal("%s", err.msg);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+
+	kv_model_free(f->m);
+	kvsnap_rmtree(f->dir);
+	free(f->dir);
+	free(f->path);
+	kvsnap_free(&f->s);
+	free(f);
+	return 0;
+}
+
+static int
+load(struct fx *f)
+{
+	kv_model_free(f->m);
+	f->m = NULL;
+	kv_clearerr(&f->err);
+	if (f->path != NULL)
+		kvsnap_rmtree(f->path);
+	free(f->path);
+	f->path = kvsnap_write_dir(&f->s, f->dir);
+	return kv_model_load(f->path, &f->lim, &f->m, &f->err);
+}
+
+/* Load fails with exactly "<snapshot>: <want>". */
+static void
+expect_error(struct fx *f, const char *want)
+{
+	char *full;
+
+	if (load(f) != KV_ERR)
+		fail_msg("loaded; expected \"%s\"", want);
+	assert_null(f->m);
+	assert_null(strchr(f->err.msg, '\n'));
+	full = xasprintf("%s: %s", f->path, want);
+	if (strcmp(f->err.msg, full) != 0) {
+		char got[KV_ERR_MAX];
+
+		snprintf(got, sizeof(got), "%s", f->err.msg);
+		free(full);
+		fail_msg("\ngot:  %s\nwant: <snapshot>: %s", got, want);
+	}
+	free(full);
+}
+
+static void
+expect_loads(struct fx *f)
+{
+	if (load(f) != KV_OK)
+		fail_msg("%s", f->err.msg);
+	assert_non_null(f->m);
+}
+
+/* One file holding one object (JSON Lines). */
+static void
+one(struct fx *f, const char *file, const char *obj)
+{
+	kvsnap_free(&f->s);
+	kvsnap_add(&f->s, file, obj);
+}
+
+/* --- good input ------------------------------------------------------------ */
+
+static void
+test_empty_snapshot(void **state)
+{
+	struct fx *f = *state;
+
+	expect_loads(f);
+	assert_int_equal(f->m->nnodes, 0);
+	assert_int_equal(f->m->nvmis, 0);
+	kvsnap_add(&f->s, NODES, "{\"kind\":\"List\",\"items\":[]}");
+	kvsnap_add(&f->s, VMIS, "");
+	expect_loads(f);
+}
+
+static void
+test_good_objects(void **state)
+{
+	struct fx *f = *state;
+
+	kvsnap_add(&f->s, NODES, "{\"items\":[{\"metadata\":{\"name\":\"n2\","
+	    "\"labels\":{\"b\":\"2\",\"a\":\"1\"}},\"status\":{\"allocatable\":"
+	    "{\"memory\":\"64Gi\"}}},{\"metadata\":{\"name\":\"n1\"},"
+	    "\"spec\":{\"unschedulable\":true}}]}");
+	kvsnap_add(&f->s, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":"
+	    "\"ns\"},\"spec\":{\"domain\":{\"memory\":{\"guest\":\"1.5Gi\"}}},"
+	    "\"status\":{\"nodeName\":\"n1\",\"phase\":\"Running\"}}\n");
+	expect_loads(f);
+	assert_int_equal(f->m->nnodes, 2);
+	/* sorted by name, labels by key */
+	assert_string_equal(f->m->nodes[0].name, "n1");
+	assert_true(f->m->nodes[0].unschedulable);
+	assert_int_equal(f->m->nodes[0].alloc_memory, -1);
+	assert_string_equal(f->m->nodes[1].labels.v[0].key, "a");
+	assert_int_equal(f->m->nodes[1].alloc_memory, (int64_t)64 << 30);
+	assert_int_equal(f->m->nvmis, 1);
+	assert_string_equal(f->m->vmis[0].fullname, "ns/v");
+	assert_int_equal(f->m->vmis[0].memory, (int64_t)3 << 29);
+}
+
+/* --- wrong JSON types ------------------------------------------------------- */
+
+static void
+test_node_types(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\",\"labels\":[\"a\"]}}");
+	expect_error(f, NODES ": item 0 (n1): metadata.labels: expected an "
+	    "object, got a list");
+	one(f, NODES, "{\"metadata\":{\"name\":7}}");
+	expect_error(f, NODES ": item 0: metadata.name: expected a string, "
+	    "got a number");
+	one(f, NODES, "{\"metadata\":\"n1\"}");
+	expect_error(f, NODES ": item 0: metadata.name: expected an object "
+	    "on the way, got a string");
+	one(f, NODES, "{\"metadata\":{}}");
+	expect_error(f, NODES ": item 0: metadata.name: missing");
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":1}}}");
+	expect_error(f, NODES ": item 0 (n1): metadata.labels: value of "
+	    "\"a\": expected a string, got a number");
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\"},\"spec\":"
+	    "{\"unschedulable\":\"yes\"}}");
+	expect_error(f, NODES ": item 0 (n1): spec.unschedulable: expected "
+	    "true or false, got a string");
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\"},\"spec\":{\"taints\":"
+	    "[{\"key\":\"a\"},5]}}");
+	expect_error(f, NODES ": item 0 (n1): spec.taints[1].: expected an "
+	    "object");
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\"},\"spec\":{\"taints\":"
+	    "{}}}");
+	expect_error(f, NODES ": item 0 (n1): spec.taints: expected a list, "
+	    "got an object");
+	/* the second item of a List is item 1 */
+	one(f, NODES, "{\"items\":[{\"metadata\":{\"name\":\"n1\"}},"
+	    "{\"metadata\":{\"name\":\"n2\",\"annotations\":[]}}]}");
+	expect_error(f, NODES ": item 1 (n2): metadata.annotations: expected "
+	    "an object, got a list");
+}
+
+static void
+test_vmi_types(void **state)
+{
+	struct fx *f = *state;
+
+#define VMI(spec) "{\"metadata\":{\"name\":\"v\",\"namespace\":\"ns\"}," spec "}"
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\"}}");
+	expect_error(f, VMIS ": item 0 (v): metadata.namespace: missing");
+	one(f, VMIS, VMI("\"spec\":{\"domain\":{\"cpu\":{\"model\":4}}}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.domain.cpu.model: "
+	    "expected a string, got a number");
+	one(f, VMIS, VMI("\"spec\":{\"volumes\":{\"name\":\"x\"}}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.volumes: expected a list, "
+	    "got an object");
+	one(f, VMIS, VMI("\"spec\":{\"volumes\":[{\"name\":\"a\"},{}]}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.volumes[1].name: "
+	    "missing");
+	one(f, VMIS, VMI("\"spec\":{\"volumes\":[{\"name\":\"a\",\"hostDisk\":"
+	    "{\"shared\":\"true\"}}]}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.volumes[0].hostDisk."
+	    "shared: expected true or false, got a string");
+	one(f, VMIS, VMI("\"spec\":{\"nodeSelector\":[\"a=b\"]}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.nodeSelector: expected an "
+	    "object, got a list");
+	one(f, VMIS, VMI("\"spec\":{\"affinity\":{\"nodeAffinity\":{"
+	    "\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+	    "\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"k\","
+	    "\"operator\":\"Near\"}]}]}}}}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.affinity.nodeAffinity."
+	    "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+	    "[0].matchExpressions[0].operator: unknown operator \"Near\"");
+	one(f, VMIS, VMI("\"spec\":{\"domain\":{\"cpu\":{\"features\":"
+	    "[{\"name\":true}]}}}"));
+	expect_error(f, VMIS ": item 0 (ns/v): spec.domain.cpu.features[0]."
+	    "name: expected a string, got a boolean");
+	one(f, VMIS, VMI("\"status\":{\"topologyHints\":{\"tscFrequency\":"
+	    "-1}}"));
+	expect_error(f, VMIS ": item 0 (ns/v): status.topologyHints."
+	    "tscFrequency: expected a non-negative number");
+	one(f, VMIS, VMI("\"status\":{\"conditions\":[\"Ready\"]}"));
+	expect_error(f, VMIS ": item 0 (ns/v): status.conditions[0].: "
+	    "expected an object");
+#undef VMI
+}
+
+static void
+test_other_types(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, PODS, "{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\","
+	    "\"labels\":{\"kubevirt.io\":\"virt-launcher\"}},\"spec\":"
+	    "{\"containers\":[{\"resources\":{\"requests\":{\"memory\":"
+	    "[1]}}}]}}");
+	expect_error(f, PODS ": item 0 (p): spec.containers[0].resources."
+	    "requests.memory: expected a quantity, got a list");
+	one(f, KV, "{\"metadata\":{\"name\":\"kubevirt\"},\"spec\":"
+	    "{\"configuration\":{\"developerConfiguration\":{\"featureGates\":"
+	    "[\"A\",3]}}}}");
+	expect_error(f, KV ": item 0 (kubevirt): spec.configuration."
+	    "developerConfiguration.featureGates: element 1: expected a "
+	    "string, got a number");
+	one(f, "resources/virtualmachineinstancemigrations.kubevirt.io.json",
+	    "{\"metadata\":{\"name\":\"m\",\"namespace\":\"ns\",\"annotations\":"
+	    "{\"kubevirt.io/migrationPendingPodTimeoutSeconds\":\"soon\"}}}");
+	expect_error(f, "resources/virtualmachineinstancemigrations."
+	    "kubevirt.io.json: item 0 (m): metadata.annotations: kubevirt.io/"
+	    "migrationPendingPodTimeoutSeconds: expected whole seconds, got "
+	    "\"soon\"");
+}
+
+/* --- duplicates -------------------------------------------------------------- */
+
+static void
+test_duplicate_nodes(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, NODES, "{\"items\":[{\"metadata\":{\"name\":\"n1\"}},"
+	    "{\"metadata\":{\"name\":\"n2\"}},{\"metadata\":{\"name\":\"n1\"}}]}");
+	expect_error(f, NODES ": item 2 (n1): metadata.name: a second node "
+	    "named \"n1\" (the first is item 0)");
+}
+
+static void
+test_duplicate_vmis(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":\"a\"}}\n"
+	    "{\"metadata\":{\"name\":\"v\",\"namespace\":\"b\"}}\n"
+	    "{\"metadata\":{\"name\":\"v\",\"namespace\":\"a\"}}\n");
+	expect_error(f, VMIS ": item 2 (a/v): metadata.name: a second VMI "
+	    "named \"a/v\" (the first is item 0)");
+	/* the same VMI in the Deckhouse and the KubeVirt files (read in
+	 * name order: the Deckhouse one first) */
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":\"b\"}}");
+	kvsnap_add(&f->s, DH_VMIS, "{\"metadata\":{\"name\":\"w\","
+	    "\"namespace\":\"b\"}}\n{\"metadata\":{\"name\":\"v\","
+	    "\"namespace\":\"b\"}}");
+	expect_error(f, VMIS ": item 0 (b/v): metadata.name: a second VMI "
+	    "named \"b/v\" (the first is item 1 of " DH_VMIS ")");
+}
+
+#define DVMS "resources/virtualmachines.virtualization.deckhouse.io.json"
+#define DCLASSES "resources/virtualmachineclasses.virtualization." \
+	"deckhouse.io.json"
+
+static void
+test_duplicate_dvp(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, DVMS, "{\"metadata\":{\"name\":\"vm\",\"namespace\":\"a\"}}\n"
+	    "{\"metadata\":{\"name\":\"vm\",\"namespace\":\"b\"}}\n"
+	    "{\"metadata\":{\"name\":\"vm\",\"namespace\":\"b\"}}\n");
+	expect_error(f, DVMS ": item 2 (vm): metadata.name: a second "
+	    "VirtualMachine named \"b/vm\" (the first is item 1)");
+	one(f, DCLASSES, "{\"items\":[{\"metadata\":{\"name\":\"generic\"}},"
+	    "{\"metadata\":{\"name\":\"generic\"}}]}");
+	expect_error(f, DCLASSES ": item 1 (generic): metadata.name: a second "
+	    "VirtualMachineClass named \"generic\" (the first is item 0)");
+}
+
+/* --- messages ------------------------------------------------------------------ */
+
+/* A message must stay one clear line on a terminal: a hostile name cannot
+ * put escape sequences or bytes that are not UTF-8 in it. */
+static void
+test_message_sanitized(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, NODES, "{\"metadata\":{\"name\":\"a\\u001b[2J\\u0007b\\r"
+	    "\\nc\\u009b31m\",\"labels\":[]}}");
+	expect_error(f, NODES ": item 0 (a?[2J?b??c?31m): metadata.labels: "
+	    "expected an object, got a list");
+	/* jansson quotes the bad byte it met */
+	one(f, NODES, "{\"metadata\":{\"name\":\xff}}");
+	assert_int_equal(load(f), KV_ERR);
+	assert_true(g_utf8_validate(f->err.msg, -1, NULL));
+	assert_null(strchr(f->err.msg, '\xff'));
+	/* valid UTF-8 is kept as it is */
+	one(f, NODES, "{\"metadata\":{\"name\":\"\xc3\xa9t\xc3\xa9\","
+	    "\"labels\":7}}");
+	expect_error(f, NODES ": item 0 (\xc3\xa9t\xc3\xa9): metadata.labels: "
+	    "expected an object, got a number");
+}
+
+/* --- limits --------------------------------------------------------------------- */
+
+static void
+test_million_labels(void **state)
+{
+	struct fx *f = *state;
+	kv_buf b = {0};
+
+	kv_buf_printf(&b, "{\"metadata\":{\"name\":\"n1\",\"labels\":{");
+	for (int i = 0; i < 1000000; i++)
+		kv_buf_printf(&b, "%s\"%06d\":\"\"", i ? "," : "", i);
+	kv_buf_printf(&b, "}}}\n");
+	kvsnap_addn(&f->s, NODES, b.data, b.len);
+	kv_buf_free(&b);
+	expect_error(f, NODES ": item 0 (n1): metadata.labels: 1000000 "
+	    "entries, more than the limit of 10000 (KVSCOPE_MAX_LABELS)");
+}
+
+static void
+test_xml_limit(void **state)
+{
+	struct fx *f = *state;
+
+	f->lim.manifest_bytes = 20;
+	one(f, "libvirt/cpu_map/x86_Big.xml", "<cpus><model name='Big'/>"
+	    "</cpus>");
+	expect_error(f, "libvirt/cpu_map/x86_Big.xml: larger than 20 bytes "
+	    "(KVSCOPE_MAX_MANIFEST_BYTES)");
+}
+
+static void
+test_labels_limit(void **state)
+{
+	struct fx *f = *state;
+
+	f->lim.labels = 2;
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":\"\","
+	    "\"b\":\"\"},\"annotations\":{\"a\":\"\",\"b\":\"\",\"c\":\"\"}}}");
+	expect_error(f, NODES ": item 0 (n1): metadata.annotations: 3 "
+	    "entries, more than the limit of 2 (KVSCOPE_MAX_LABELS)");
+}
+
+/* --- quantities ------------------------------------------------------------------ */
+
+static void
+test_quantities(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *json, *want;
+	} cases[] = {
+		{ "\"1.5Xi\"", "malformed quantity \"1.5Xi\" (unknown suffix "
+		  "\"Xi\")" },
+		{ "\"-4Gi\"", "negative quantity \"-4Gi\"" },
+		{ "\"1e400\"", "quantity \"1e400\" is out of range" },
+		{ "\"\"", "malformed quantity \"\"" },
+		{ "-4", "negative quantity \"-4\"" },
+		{ "1.5", "expected a quantity, got a number" },
+		{ "true", "expected a quantity, got a boolean" },
+		{ "{}", "expected a quantity, got an object" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *obj = xasprintf("{\"metadata\":{\"name\":\"n1\"},"
+		    "\"status\":{\"allocatable\":{\"memory\":%s}}}",
+		    cases[i].json);
+		char *want = xasprintf(NODES ": item 0 (n1): status."
+		    "allocatable.memory: %s", cases[i].want);
+
+		one(f, NODES, obj);
+		free(obj);
+		if (load(f) != KV_ERR) {
+			free(want);
+			fail_msg("case %zu loaded", i);
+		}
+		if (strstr(f->err.msg, want) == NULL) {
+			char got[KV_ERR_MAX];
+
+			snprintf(got, sizeof(got), "%s", f->err.msg);
+			free(want);
+			fail_msg("\ngot:  %s\nwant: ...%s", got,
+			    cases[i].want);
+		}
+		free(want);
+	}
+	/* a number jansson cannot hold is not JSON at all */
+	one(f, NODES, "{\"metadata\":{\"name\":\"n1\"},\"status\":"
+	    "{\"allocatable\":{\"memory\":1e400}}}");
+	assert_int_equal(load(f), KV_ERR);
+	assert_non_null(strstr(f->err.msg, NODES ": item 0 (byte "));
+	assert_non_null(strstr(f->err.msg, "not valid JSON"));
+	/* and the quantities that are fine */
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":\"ns\"},"
+	    "\"spec\":{\"domain\":{\"resources\":{\"requests\":{\"memory\":"
+	    "2147483648}}}}}");
+	expect_loads(f);
+	assert_int_equal(f->m->vmis[0].memory, (int64_t)2 << 30);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_empty_snapshot),
+		T(test_good_objects),
+		T(test_node_types),
+		T(test_vmi_types),
+		T(test_other_types),
+		T(test_duplicate_nodes),
+		T(test_duplicate_vmis),
+		T(test_duplicate_dvp),
+		T(test_message_sanitized),
+		T(test_million_labels),
+		T(test_labels_limit),
+		T(test_xml_limit),
+		T(test_quantities),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
