@@ -4,8 +4,8 @@
  * Two front ends, one core: read_archive() walks a tar stream with
  * libarchive, read_dir() walks a directory without following links; both
  * hand each regular file to member_*(), which checks the name and limits,
- * hashes the bytes with nettle's SHA-256 (already linked by libarchive, and
- * three times faster than GLib's GChecksum) and forwards them to the sink.
+ * hashes the bytes with GLib's GChecksum (SHA-256) and forwards them to the
+ * sink.
  */
 #include "snapshot.h"
 
@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <jansson.h>
-#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +60,7 @@ typedef struct reader {
 	/* the member being read */
 	char *cur_path;
 	uint64_t cur_bytes;
-	struct sha256_ctx *cur_sum;
+	GChecksum *cur_sum;
 	void *cur_state;
 	bool cur_is_manifest;
 	bool cur_failed;		/* the sink failed; still hashing */
@@ -177,8 +176,7 @@ member_begin(reader *r, const char *path, uint64_t declared)
 		    (unsigned long long)r->lim->member_bytes);
 	r->cur_path = xstrdup(path);
 	r->cur_bytes = 0;
-	r->cur_sum = xmalloc(sizeof(*r->cur_sum));
-	sha256_init(r->cur_sum);
+	r->cur_sum = g_checksum_new(G_CHECKSUM_SHA256);
 	r->cur_is_manifest = strcmp(path, MANIFEST) == 0;
 	r->cur_failed = false;
 	r->cur_state = NULL;
@@ -205,7 +203,7 @@ member_data(reader *r, const char *buf, size_t len)
 		return kv_seterr(r->err, "%s: more than %llu bytes in all "
 		    "(KVSCOPE_MAX_TOTAL_BYTES)", r->snap,
 		    (unsigned long long)r->lim->total_bytes);
-	sha256_update(r->cur_sum, len, (const uint8_t *)buf);
+	g_checksum_update(r->cur_sum, (const guchar *)buf, (gssize)len);
 	if (r->cur_is_manifest) {
 		if (r->cur_bytes > r->lim->manifest_bytes)
 			return kv_seterr(r->err, "%s: manifest.json larger "
@@ -237,14 +235,9 @@ member_end(reader *r)
 
 	rec->path = r->cur_path;
 	rec->bytes = r->cur_bytes;
-	{
-		uint8_t d[SHA256_DIGEST_SIZE];
-
-		sha256_digest(r->cur_sum, sizeof(d), d);
-		for (size_t i = 0; i < sizeof(d); i++)
-			snprintf(rec->sha256 + 2 * i, 3, "%02x", d[i]);
-	}
-	free(r->cur_sum);
+	snprintf(rec->sha256, sizeof(rec->sha256), "%s",
+	    g_checksum_get_string(r->cur_sum));
+	g_checksum_free(r->cur_sum);
 	r->cur_sum = NULL;
 	r->cur_path = NULL;
 	g_hash_table_insert(r->seen, rec->path, rec);
@@ -281,7 +274,8 @@ member_abort(reader *r)
 	if (r->cur_state != NULL && r->sink->abort != NULL)
 		r->sink->abort(r->cur_state);
 	r->cur_state = NULL;
-	free(r->cur_sum);
+	if (r->cur_sum != NULL)
+		g_checksum_free(r->cur_sum);
 	r->cur_sum = NULL;
 	free(r->cur_path);
 	r->cur_path = NULL;

@@ -9,10 +9,11 @@
  * analysis, so the same snapshot always gives the same bytes.
  *
  * The vmis section is most of the file (every VMI lists its cpuTargets and
- * targets by name: gigabytes at 5,000 nodes and 100,000 VMIs), so it does
- * not go through jansson: a small emitter writes the same bytes jansson's
- * compact dump would (same escapes, same key order) into a large buffer,
- * with every node name escaped once.
+ * targets by name: gigabytes at 5,000 nodes and 100,000 VMIs), so it is
+ * not built as a jansson tree: a small emitter writes its structure into a
+ * large buffer and lets jansson escape every string (json_dump_callback on
+ * one reusable string value), with every node name escaped once and
+ * reused.  The bytes are those of the compact dump of the other sections.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -213,6 +214,7 @@ typedef struct emitter {
 	char *buf;
 	size_t len, cap;
 	bool failed;
+	json_t *scratch;		/* the string em_str() encodes */
 	char **names;			/* node i as an escaped JSON string */
 	size_t *name_len;
 } emitter;
@@ -242,40 +244,22 @@ em_put(emitter *e, const char *p, size_t n)
 
 #define em_lit(e, s) em_put((e), (s), sizeof(s) - 1)
 
-/* A JSON string as jansson writes it without JSON_ENSURE_ASCII or
- * JSON_ESCAPE_SLASH: quote, backslash and control characters escaped,
- * everything else (UTF-8 included) as is. */
+static int
+em_cb(const char *buf, size_t size, void *data)
+{
+	em_put(data, buf, size);
+	return 0;
+}
+
+/* A JSON string, escaped by jansson itself (one reusable string value, so
+ * the bytes are exactly what json_dumpf writes for the other sections). */
 static void
 em_str(emitter *e, const char *s)
 {
-	const char *run = s;
-
-	em_lit(e, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char seq[8];
-		const char *x = NULL;
-
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		em_put(e, run, (size_t)(s - run));
-		switch (c) {
-		case '"': x = "\\\""; break;
-		case '\\': x = "\\\\"; break;
-		case '\b': x = "\\b"; break;
-		case '\f': x = "\\f"; break;
-		case '\n': x = "\\n"; break;
-		case '\r': x = "\\r"; break;
-		case '\t': x = "\\t"; break;
-		default:
-			snprintf(seq, sizeof(seq), "\\u%04X", c);
-			x = seq;
-		}
-		em_put(e, x, strlen(x));
-		run = s + 1;
-	}
-	em_put(e, run, (size_t)(s - run));
-	em_lit(e, "\"");
+	if (json_string_set(e->scratch, s) != 0 ||
+	    json_dump_callback(e->scratch, em_cb, e,
+	    DUMP_FLAGS | JSON_ENCODE_ANY) != 0)
+		e->failed = true;
 }
 
 static void
@@ -407,6 +391,7 @@ put_vmis(FILE *f, const kv_analysis *a)
 	int rc;
 
 	e.buf = xmalloc(e.cap);
+	e.scratch = json_string("");
 	e.names = xcalloc(m->nnodes + 1, sizeof(char *));
 	e.name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
 	for (size_t n = 0; n < m->nnodes; n++) {
@@ -438,6 +423,7 @@ put_vmis(FILE *f, const kv_analysis *a)
 	free(e.names);
 	free(e.name_len);
 	free(e.buf);
+	json_decref(e.scratch);
 	return rc;
 }
 
