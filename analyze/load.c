@@ -166,33 +166,44 @@ load_affinity(jctx *c, json_t *o, kv_affinity *aff)
 		jwhere(c, "%s[%zu].", path, i);
 		if (!json_is_object(term))
 			return jerr(c, "", "expected an object");
-		if (jget(c, term, "matchExpressions", JSON_ARRAY, &reqs) !=
-		    KV_OK)
-			return KV_ERR;
-		if (reqs == NULL)
-			continue;
-		t->reqs = xcalloc(json_array_size(reqs) + 1, sizeof(kv_nsreq));
-		json_array_foreach(reqs, j, r) {
-			kv_nsreq *q = &t->reqs[t->nreqs++];
-			const char *op;
-			size_t k;
+		for (int fields = 0; fields < 2; fields++) {
+			const char *list = fields ? "matchFields" :
+			    "matchExpressions";
 
-			jwhere(c, "%s[%zu].matchExpressions[%zu].", path, i, j);
-			if (!json_is_object(r))
-				return jerr(c, "", "expected an object");
-			if (jstr(c, r, "key", &q->key) ||
-			    jstr(c, r, "operator", &op) ||
-			    jstrarray(c, r, "values", &q->values, &q->nvalues))
+			jwhere(c, "%s[%zu].", path, i);
+			if (jget(c, term, list, JSON_ARRAY, &reqs) != KV_OK)
 				return KV_ERR;
-			if (q->key == NULL || op == NULL)
-				return jerr(c, "", "key and operator required");
-			for (k = 0; k < sizeof(selops) / sizeof(selops[0]); k++)
-				if (strcmp(op, selops[k].name) == 0)
-					break;
-			if (k == sizeof(selops) / sizeof(selops[0]))
-				return jerr(c, "operator", "unknown operator "
-				    "\"%s\"", op);
-			q->op = selops[k].op;
+			if (reqs == NULL)
+				continue;
+			t->reqs = xreallocarray(t->reqs, t->nreqs +
+			    json_array_size(reqs) + 1, sizeof(kv_nsreq));
+			json_array_foreach(reqs, j, r) {
+				kv_nsreq *q = &t->reqs[t->nreqs++];
+				const char *op;
+				size_t k;
+
+				memset(q, 0, sizeof(*q));
+				q->field = fields == 1;
+				jwhere(c, "%s[%zu].%s[%zu].", path, i, list, j);
+				if (!json_is_object(r))
+					return jerr(c, "", "expected an object");
+				if (jstr(c, r, "key", &q->key) ||
+				    jstr(c, r, "operator", &op) ||
+				    jstrarray(c, r, "values", &q->values,
+				    &q->nvalues))
+					return KV_ERR;
+				if (q->key == NULL || op == NULL)
+					return jerr(c, "", "key and operator "
+					    "required");
+				for (k = 0; k < sizeof(selops) /
+				    sizeof(selops[0]); k++)
+					if (strcmp(op, selops[k].name) == 0)
+						break;
+				if (k == sizeof(selops) / sizeof(selops[0]))
+					return jerr(c, "operator", "unknown "
+					    "operator \"%s\"", op);
+				q->op = selops[k].op;
+			}
 		}
 	}
 	jwhere(c, "%s", "");

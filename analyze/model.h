@@ -47,6 +47,7 @@ enum kv_selop { OP_IN, OP_NOTIN, OP_EXISTS, OP_DOESNOTEXIST, OP_GT, OP_LT };
 
 typedef struct kv_nsreq {
 	const char *key;
+	bool field;		/* matchFields: key is metadata.name */
 	enum kv_selop op;
 	size_t nvalues;
 	const char **values;

@@ -410,7 +410,8 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 
 /* --- target search ------------------------------------------------------------ */
 
-static bool req_match(const kv_nsreq *q, const kv_labels *labels);
+static bool req_match(const kv_nsreq *q, const kv_labels *labels,
+    const char *node);
 static bool tolerates(const kv_vmi *v, const ptaint *t);
 
 static void
@@ -435,7 +436,7 @@ key_affinity(kv_buf *b, const kv_affinity *aff)
 		key_put(b, &term->nreqs, sizeof(term->nreqs));
 		for (size_t q = 0; q < term->nreqs; q++) {
 			const kv_nsreq *rq = &term->reqs[q];
-			int op = (int)rq->op;
+			int op = (int)rq->op + (rq->field ? 100 : 0);
 
 			key_ptr(b, rq->key);
 			key_put(b, &op, sizeof(op));
@@ -482,6 +483,13 @@ req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
 	size_t n;
 
 	kv_bits_zero(out);
+	if (q->field) {
+		/* matchFields: the node's own name (metadata.name) */
+		for (size_t i = 0; i < a->m->nnodes; i++)
+			if (req_match(q, NULL, a->m->nodes[i].name))
+				kv_bits_set(out, i);
+		return;
+	}
 	switch (q->op) {
 	case OP_EXISTS:
 	case OP_DOESNOTEXIST:
@@ -503,7 +511,7 @@ req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
 			kv_label l = { q->key, values[i] };
 			kv_labels one = { 1, &l };
 
-			if (req_match(q, &one))
+			if (req_match(q, &one, NULL))
 				kv_bits_or(out, bits[i]);
 		}
 		break;
@@ -531,6 +539,9 @@ and_affinity(const kv_analysis *a, const kv_affinity *aff, kv_bits *dst)
 	kv_bits_init(&term, dst->nbits);
 	kv_bits_init(&req, dst->nbits);
 	for (size_t t = 0; t < aff->nterms; t++) {
+		/* an empty term matches no node */
+		if (aff->terms[t].nreqs == 0)
+			continue;
 		kv_bits_fill(&term);
 		for (size_t q = 0; q < aff->terms[t].nreqs; q++) {
 			req_nodes(a, &aff->terms[t].reqs[q], &req);
@@ -740,13 +751,18 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 
 /* --- one node at a time ---------------------------------------------------------- */
 
+/* Whether a node (its labels, or its name for matchFields) satisfies q. */
 static bool
-req_match(const kv_nsreq *q, const kv_labels *labels)
+req_match(const kv_nsreq *q, const kv_labels *labels, const char *node)
 {
-	const char *v = kv_labels_get(labels, q->key);
+	const char *v;
 	char *end;
 	long long have, want;
 
+	if (q->field)
+		v = strcmp(q->key, "metadata.name") == 0 ? node : NULL;
+	else
+		v = kv_labels_get(labels, q->key);
 	switch (q->op) {
 	case OP_EXISTS:
 		return v != NULL;
@@ -782,20 +798,25 @@ op_name(enum kv_selop op)
 	return names[op];
 }
 
+/* Stands for an empty nodeSelectorTerm, which matches no node. */
+static const kv_nsreq empty_term = { .key = "" };
+
 /* The first failing requirement of the first term, or NULL when some
  * term matches. */
 static const kv_nsreq *
-affinity_fail(const kv_affinity *aff, const kv_labels *labels)
+affinity_fail(const kv_affinity *aff, const kv_labels *labels,
+    const char *node)
 {
 	const kv_nsreq *first = NULL;
 
 	if (aff->nterms == 0)
 		return NULL;
 	for (size_t t = 0; t < aff->nterms; t++) {
-		const kv_nsreq *bad = NULL;
+		const kv_nsreq *bad = aff->terms[t].nreqs == 0 ? &empty_term :
+		    NULL;
 
 		for (size_t q = 0; q < aff->terms[t].nreqs && bad == NULL; q++)
-			if (!req_match(&aff->terms[t].reqs[q], labels))
+			if (!req_match(&aff->terms[t].reqs[q], labels, node))
 				bad = &aff->terms[t].reqs[q];
 		if (bad == NULL)
 			return NULL;
@@ -868,10 +889,16 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 			return true;
 		}
 	}
-	if ((q = affinity_fail(&r->extra_affinity, &node->labels)) != NULL ||
-	    (q = affinity_fail(&v->affinity, &node->labels)) != NULL) {
-		kv_buf_printf(out, "node affinity: %s %s", q->key,
-		    op_name(q->op));
+	if ((q = affinity_fail(&r->extra_affinity, &node->labels,
+	    node->name)) != NULL || (q = affinity_fail(&v->affinity,
+	    &node->labels, node->name)) != NULL) {
+		if (q == &empty_term) {
+			kv_buf_printf(out, "node affinity: an empty "
+			    "nodeSelectorTerm matches no node");
+			return true;
+		}
+		kv_buf_printf(out, "node affinity: %s%s %s",
+		    q->field ? "field " : "", q->key, op_name(q->op));
 		for (size_t i = 0; i < q->nvalues; i++)
 			kv_buf_printf(out, "%s%s", i ? "," : " ", q->values[i]);
 		return true;

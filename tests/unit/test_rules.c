@@ -1803,6 +1803,16 @@ test_node_affinity(void **state)
 		  "\"In\", \"values\": [\"z9\"]}]}, {\"matchExpressions\": "
 		  "[{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
 		  "[\"z2\"]}]}]", "zone", "z2", true },
+		/* an empty term matches no node, even ORed with nothing else */
+		{ "[{}]", NULL, NULL, false },
+		{ "[{\"matchExpressions\": []}]", NULL, NULL, false },
+		/* matchFields test the node's name */
+		{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
+		  "\"operator\": \"In\", \"values\": [\"w2\"]}]}]", NULL, NULL,
+		  true },
+		{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
+		  "\"operator\": \"NotIn\", \"values\": [\"w2\"]}]}]", NULL,
+		  NULL, false },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
