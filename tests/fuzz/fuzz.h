@@ -90,4 +90,37 @@ fuzz_check_msg(const kv_err *err)
 		abort();
 }
 
+#ifdef KV_FUZZ_SNAPSHOT
+#include "analysis.h"
+#include "model.h"
+#include "render.h"
+
+/* The whole path a snapshot takes: load, analyse, write findings.json to
+ * /dev/null.  Every failure must be one clean line. */
+static inline void
+fuzz_snapshot(const char *path)
+{
+	static FILE *null;
+	kv_limits lim;
+	kv_model *m = NULL;
+	kv_analysis *a = NULL;
+	kv_err err = {0};
+
+	if (null == NULL && (null = fopen("/dev/null", "w")) == NULL)
+		abort();
+	fuzz_limits(&lim);
+	if (kv_model_load(path, &lim, &m, &err) != KV_OK) {
+		fuzz_check_msg(&err);
+		return;
+	}
+	if (kv_analyze(m, &a, &err) == KV_OK) {
+		if (kv_write_findings(a, null, NULL, &err) != KV_OK)
+			fuzz_check_msg(&err);
+		kv_analysis_free(a);
+	} else
+		fuzz_check_msg(&err);
+	kv_model_free(m);
+}
+#endif
+
 #endif
