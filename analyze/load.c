@@ -229,9 +229,7 @@ load_node(loadstate *ls, jctx *c, json_t *o)
 	size_t i;
 	int unsched, rc = KV_ERR;
 
-	KV_GROW(m->nodes, ls->cap_nodes, m->nnodes + 1);
-	n = &m->nodes[m->nnodes++];
-	memset(n, 0, sizeof(*n));
+	n = KV_PUSH(m->nodes, m->nnodes, ls->cap_nodes);
 	n->alloc_memory = -1;
 	if (meta_name(c, o, &n->name, NULL, false) ||
 	    check_unique(ls, c, ls->node_names, n->name, "node") ||
@@ -649,9 +647,7 @@ load_vmi(loadstate *ls, jctx *c, json_t *o)
 	kv_labels ann = {0};
 	int rc = KV_ERR;
 
-	KV_GROW(m->vmis, ls->cap_vmis, m->nvmis + 1);
-	v = &m->vmis[m->nvmis++];
-	memset(v, 0, sizeof(*v));
+	v = KV_PUSH(m->vmis, m->nvmis, ls->cap_vmis);
 	v->memory = -1;
 	v->tsc_hint = -1;
 	if (meta_name(c, o, &v->name, &v->ns, true))
@@ -735,9 +731,7 @@ load_pod(loadstate *ls, jctx *c, json_t *o)
 		rc = KV_OK;	/* not a launcher pod: not ours */
 		goto out;
 	}
-	KV_GROW(m->pods, ls->cap_pods, m->npods + 1);
-	p = &m->pods[m->npods++];
-	memset(p, 0, sizeof(*p));
+	p = KV_PUSH(m->pods, m->npods, ls->cap_pods);
 	p->name = name;
 	p->ns = ns;
 	p->req_memory = -1;
@@ -829,9 +823,7 @@ load_pvc(loadstate *ls, jctx *c, json_t *o)
 	const char **modes;
 	size_t n;
 
-	KV_GROW(m->pvcs, ls->cap_pvcs, m->npvcs + 1);
-	p = &m->pvcs[m->npvcs++];
-	memset(p, 0, sizeof(*p));
+	p = KV_PUSH(m->pvcs, m->npvcs, ls->cap_pvcs);
 	if (meta_name(c, o, &p->name, &p->ns, true) ||
 	    jstr(c, o, "spec.storageClassName", &p->storage_class) ||
 	    jstr(c, o, "spec.volumeMode", &p->volume_mode) ||
@@ -858,9 +850,7 @@ load_sc(loadstate *ls, jctx *c, json_t *o)
 	kv_model *m = ls->m;
 	kv_storageclass *s;
 
-	KV_GROW(m->scs, ls->cap_scs, m->nscs + 1);
-	s = &m->scs[m->nscs++];
-	memset(s, 0, sizeof(*s));
+	s = KV_PUSH(m->scs, m->nscs, ls->cap_scs);
 	if (meta_name(c, o, &s->name, NULL, false) ||
 	    jstr(c, o, "provisioner", &s->provisioner))
 		return KV_ERR;
@@ -873,9 +863,7 @@ load_namespace(loadstate *ls, jctx *c, json_t *o)
 	kv_model *m = ls->m;
 	kv_namespace *n;
 
-	KV_GROW(m->namespaces, ls->cap_ns, m->nnamespaces + 1);
-	n = &m->namespaces[m->nnamespaces++];
-	memset(n, 0, sizeof(*n));
+	n = KV_PUSH(m->namespaces, m->nnamespaces, ls->cap_ns);
 	if (meta_name(c, o, &n->name, NULL, false) ||
 	    jlabels(c, o, "metadata.labels", &n->labels))
 		return KV_ERR;
@@ -903,9 +891,7 @@ load_policy(loadstate *ls, jctx *c, json_t *o)
 	json_t *sel;
 	int b;
 
-	KV_GROW(m->policies, ls->cap_pol, m->npolicies + 1);
-	p = &m->policies[m->npolicies++];
-	memset(p, 0, sizeof(*p));
+	p = KV_PUSH(m->policies, m->npolicies, ls->cap_pol);
 	if (meta_name(c, o, &p->name, NULL, false) ||
 	    jget(c, o, "spec.selectors", JSON_OBJECT, &sel) ||
 	    jlabels(c, o, "spec.selectors.namespaceSelector", &p->ns_selector) ||
@@ -929,9 +915,7 @@ load_vmim(loadstate *ls, jctx *c, json_t *o)
 	const char *s;
 	int rc = KV_ERR;
 
-	KV_GROW(m->vmims, ls->cap_vmims, m->nvmims + 1);
-	v = &m->vmims[m->nvmims++];
-	memset(v, 0, sizeof(*v));
+	v = KV_PUSH(m->vmims, m->nvmims, ls->cap_vmims);
 	v->unschedulable_timeout = v->pending_timeout = -1;
 	if (meta_name(c, o, &v->name, &v->ns, true) ||
 	    jstr(c, o, "spec.vmiName", &v->vmi) ||

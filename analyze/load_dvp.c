@@ -85,9 +85,7 @@ kv_dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	kv_dvp *d = &m->dvp;
 	kv_dvm *vm;
 
-	KV_GROW(d->vms, cap->vms, d->nvms + 1);
-	vm = &d->vms[d->nvms++];
-	memset(vm, 0, sizeof(*vm));
+	vm = KV_PUSH(d->vms, d->nvms, cap->vms);
 	if (kv_load_meta(c, o, &vm->name, &vm->ns, true) ||
 	    jstr(c, o, "spec.virtualMachineClassName", &vm->class_name) ||
 	    jstr(c, o, "spec.liveMigrationPolicy", &vm->policy) ||
@@ -114,9 +112,7 @@ kv_dvp_load_class(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	kv_dclass *k;
 	json_t *en, *av;
 
-	KV_GROW(d->classes, cap->classes, d->nclasses + 1);
-	k = &d->classes[d->nclasses++];
-	memset(k, 0, sizeof(*k));
+	k = KV_PUSH(d->classes, d->nclasses, cap->classes);
 	if (kv_load_meta(c, o, &k->name, NULL, false) ||
 	    jstr(c, o, "spec.cpu.type", &k->cpu_type) ||
 	    jstr(c, o, "spec.cpu.model", &k->model) ||
@@ -142,9 +138,7 @@ kv_dvp_load_disk(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	kv_dvp *d = &m->dvp;
 	kv_vdisk *v;
 
-	KV_GROW(d->disks, cap->disks, d->ndisks + 1);
-	v = &d->disks[d->ndisks++];
-	memset(v, 0, sizeof(*v));
+	v = KV_PUSH(d->disks, d->ndisks, cap->disks);
 	if (kv_load_meta(c, o, &v->name, &v->ns, true) ||
 	    jstr(c, o, "status.target.persistentVolumeClaimName", &v->claim) ||
 	    jstr(c, o, "status.storageClassName", &v->storage_class) ||
@@ -164,9 +158,7 @@ kv_dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	json_t *sel;
 	char st;
 
-	KV_GROW(d->vmops, cap->vmops, d->nvmops + 1);
-	op = &d->vmops[d->nvmops++];
-	memset(op, 0, sizeof(*op));
+	op = KV_PUSH(d->vmops, d->nvmops, cap->vmops);
 	if (kv_load_meta(c, o, &op->name, &op->ns, true) ||
 	    jstr(c, o, "spec.type", &op->type) ||
 	    jstr(c, o, "spec.virtualMachineName", &op->vm) ||
@@ -197,9 +189,7 @@ kv_dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	kv_vmbda *b;
 	char st;
 
-	KV_GROW(d->vmbdas, cap->vmbdas, d->nvmbdas + 1);
-	b = &d->vmbdas[d->nvmbdas++];
-	memset(b, 0, sizeof(*b));
+	b = KV_PUSH(d->vmbdas, d->nvmbdas, cap->vmbdas);
 	if (kv_load_meta(c, o, &b->name, &b->ns, true) ||
 	    jstr(c, o, "spec.virtualMachineName", &b->vm) ||
 	    jstr(c, o, "spec.blockDeviceRef.kind", &b->kind) ||

@@ -176,6 +176,20 @@ xasprintf(const char *fmt, ...)
 	return p;
 }
 
+void *
+kv_grow(void *arr, size_t *cap, size_t need, size_t size)
+{
+	size_t nc;
+
+	if (need <= *cap)
+		return arr;
+	nc = *cap ? *cap * 2 : 8;
+	while (nc < need)
+		nc *= 2;
+	*cap = nc;
+	return xreallocarray(arr, nc, size);
+}
+
 void
 kv_buf_append(kv_buf *b, const void *p, size_t n)
 {

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define KV_OK 0
 #define KV_ERR (-1)
@@ -62,6 +63,16 @@ void kv_fatal(const char *fmt, ...)
 			(cap) = kv_nc_;                                \
 		}                                                      \
 	} while (0)
+
+/* Room for need elements of size bytes in arr (capacity *cap); returns the
+ * possibly moved array.  Used by KV_PUSH. */
+void *kv_grow(void *arr, size_t *cap, size_t need, size_t size);
+
+/* Append one zeroed element to arr (n elements, capacity cap) and evaluate
+ * to a pointer to it: p = KV_PUSH(m->nodes, m->nnodes, cap_nodes); */
+#define KV_PUSH(arr, n, cap)                                           \
+	((arr) = kv_grow((arr), &(cap), (n) + 1, sizeof(*(arr))),      \
+	    memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
 
 /* Growable byte buffer. */
 typedef struct kv_buf {
