@@ -30,6 +30,7 @@
 #define SKIP_DH		"node-labeller.virtualization.deckhouse.io/skip-node"
 #define BRIDGE_KV	"kubevirt.io/allow-pod-bridge-network-live-migration"
 #define BRIDGE_DH	"kubevirt.internal.virtualization.deckhouse.io/allow-pod-bridge-network-live-migration"
+#define PR_LABEL	"pr.kubevirt.io/"
 #define UNSCHED_KV	"kubevirt.io/migrationUnschedulablePodTimeoutSeconds"
 #define UNSCHED_DH	"kubevirt.internal.virtualization.deckhouse.io/migrationUnschedulablePodTimeoutSeconds"
 #define PENDING_KV	"kubevirt.io/migrationPendingPodTimeoutSeconds"
@@ -737,6 +738,13 @@ load_pod(loadstate *ls, jctx *c, json_t *o)
 	p->req_memory = -1;
 	p->created_by = label2(&labels, CREATED_BY_KV, CREATED_BY_DH);
 	p->migration_job = label2(&labels, JOBUID_KV, JOBUID_DH);
+	/* persistent-reservation markers (rules-kubevirt.md §2.2) */
+	for (size_t k = 0; k < labels.n; k++)
+		if (kv_startswith(labels.v[k].key, PR_LABEL)) {
+			p->pr = xreallocarray(p->pr, p->npr + 1,
+			    sizeof(char *));
+			p->pr[p->npr++] = labels.v[k].key;
+		}
 	if (jstr(c, o, "spec.nodeName", &p->node) ||
 	    jstr(c, o, "metadata.creationTimestamp", &p->created) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
@@ -825,6 +833,7 @@ load_pvc(loadstate *ls, jctx *c, json_t *o)
 
 	p = KV_PUSH(m->pvcs, m->npvcs, ls->cap_pvcs);
 	if (meta_name(c, o, &p->name, &p->ns, true) ||
+	    jstr(c, o, "metadata.uid", &p->uid) ||
 	    jstr(c, o, "spec.storageClassName", &p->storage_class) ||
 	    jstr(c, o, "spec.volumeMode", &p->volume_mode) ||
 	    jstr(c, o, "status.phase", &p->phase) ||

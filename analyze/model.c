@@ -164,6 +164,7 @@ kv_model_free(kv_model *m)
 		free(m->pods[i].node_selector.v);
 		free(m->pods[i].imageids);
 		free(m->pods[i].imagerefs);
+		free(m->pods[i].pr);
 	}
 	free(m->pods);
 	free(m->pvcs);

@@ -198,12 +198,15 @@ typedef struct kv_pod {
 	kv_imageid *imageids;		/* container + init statuses */
 	size_t nimagerefs;
 	kv_label *imagerefs;		/* spec.volumes[].image.reference */
+	size_t npr;
+	const char **pr;		/* pr.kubevirt.io/<pvc uid> label keys */
 } kv_pod;
 
 enum { AM_RWO = 1, AM_ROX = 2, AM_RWX = 4, AM_RWOP = 8 };
 
 typedef struct kv_pvc {
 	const char *ns, *name;
+	const char *uid;
 	unsigned modes;			/* spec.accessModes */
 	const char *storage_class;
 	const char *volume_mode;

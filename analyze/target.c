@@ -412,6 +412,9 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 
 static bool req_match(const kv_nsreq *q, const kv_labels *labels,
     const char *node);
+static const kv_pod *pr_conflict(const kv_analysis *a, const kv_vmi *v,
+    const char *node);
+static bool has_reservation(const kv_vmi *v);
 static bool tolerates(const kv_vmi *v, const ptaint *t);
 
 static void
@@ -744,9 +747,70 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 		if (n != NULL && pod_active(pods[i]))
 			excl[nexcl++] = (size_t)(n - m->nodes);
 	}
+	if (has_reservation(v)) {
+		excl = xreallocarray(excl, nexcl + m->nnodes + 1,
+		    sizeof(size_t));
+		KV_BITS_FOREACH(&prob->tgt, n)
+			if (pr_conflict(a, v, m->nodes[n].name) != NULL)
+				excl[nexcl++] = n;
+	}
 	set_nodes(&r->targets, &prob->tgt, excl, nexcl);
 	r->ntargets = r->targets.n;
 	free(excl);
+}
+
+/*
+ * Persistent reservation (§2.2): a launcher pod of a VMI with a LUN disk
+ * reserving a PVC carries the label pr.kubevirt.io/<pvc uid> and a
+ * required pod anti-affinity on it, so two VMIs sharing such a LUN never
+ * share a node.  The pod of another VMI on node n that holds one of this
+ * VMI's reservation keys, or NULL.
+ */
+static const kv_pod *
+pr_conflict(const kv_analysis *a, const kv_vmi *v, const char *node)
+{
+	const kv_model *m = a->m;
+
+	for (size_t d = 0; d < v->ndisks; d++) {
+		const kv_pvc *pvc = NULL;
+		const char *key;
+		char *k;
+
+		if (!v->disks[d].lun_reservation || v->disks[d].name == NULL)
+			continue;
+		for (size_t i = 0; i < v->nvolumes && pvc == NULL; i++)
+			if (strcmp(v->volumes[i].name, v->disks[d].name) == 0 &&
+			    v->volumes[i].claim != NULL)
+				pvc = kv_model_pvc(m, v->ns, v->volumes[i].claim);
+		if (pvc == NULL || pvc->uid == NULL)
+			continue;
+		k = xasprintf("pr.kubevirt.io/%s", pvc->uid);
+		key = kv_intern_lookup(m->strs, k);
+		free(k);
+		if (key == NULL)
+			continue;	/* no pod carries it */
+		for (size_t i = 0; i < m->npods; i++) {
+			const kv_pod *pod = &m->pods[i];
+
+			if (pod->node == NULL || strcmp(pod->node, node) != 0 ||
+			    !pod_active(pod) || (pod->created_by && v->uid &&
+			    strcmp(pod->created_by, v->uid) == 0))
+				continue;
+			for (size_t j = 0; j < pod->npr; j++)
+				if (pod->pr[j] == key)
+					return pod;
+		}
+	}
+	return NULL;
+}
+
+static bool
+has_reservation(const kv_vmi *v)
+{
+	for (size_t d = 0; d < v->ndisks; d++)
+		if (v->disks[d].lun_reservation)
+			return true;
+	return false;
 }
 
 /* --- one node at a time ---------------------------------------------------------- */
@@ -878,6 +942,16 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 			    "(pod anti-affinity)", pods[i]->name);
 			return true;
 		}
+	if (has_reservation(v)) {
+		const kv_pod *pod = pr_conflict(a, v, node->name);
+
+		if (pod != NULL) {
+			kv_buf_printf(out, "runs pod %s/%s, which holds a "
+			    "persistent reservation on a LUN this VMI reserves "
+			    "too (pod anti-affinity)", pod->ns, pod->name);
+			return true;
+		}
+	}
 	for (size_t i = 0; i < r->selectors.n; i++) {
 		const char *have = kv_labels_get(&node->labels,
 		    r->selectors.v[i].key);

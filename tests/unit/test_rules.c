@@ -1867,6 +1867,39 @@ m_w2_runs_own_pod(kvsnap *s)
 	kvsnap_add(s, "pods", "", p);
 }
 
+/* web's root disk is a LUN with a SCSI persistent reservation; another
+ * VMI reserving the same PVC runs on w2 (pr marker set when pr is true). */
+static void
+pr_setup(kvsnap *s, bool pr)
+{
+	json_t *p = kvj(base_pod);
+
+	kvj_del(vmi(s), "spec.domain.devices.disks[0].disk");
+	kvj_setj(vmi(s), "spec.domain.devices.disks[0].lun",
+	    "{\"reservation\": true}");
+	kvj_sets(kvsnap_find(s, "persistentvolumeclaims", "", "web-root"),
+	    "metadata.uid", "uid-pvc-web-root");
+	kvj_sets(p, "metadata.name", "virt-launcher-db-pr");
+	kvj_label(p, "kubevirt.io/created-by", "uid-db");
+	kvj_sets(p, "spec.nodeName", "w2");
+	kvj_sets(p, "spec.containers[0].resources.requests.memory", "1Gi");
+	if (pr)
+		kvj_label(p, "pr.kubevirt.io/uid-pvc-web-root", "");
+	kvsnap_add(s, "pods", "", p);
+}
+
+static void
+m_pr_shared_lun(kvsnap *s)
+{
+	pr_setup(s, true);
+}
+
+static void
+m_pr_other_pod(kvsnap *s)
+{
+	pr_setup(s, false);
+}
+
 static void
 m_vmi_node_selector(kvsnap *s)
 {
@@ -1893,6 +1926,9 @@ test_placement(void **state)
 		  "2.2 GiB" },
 		{ m_w2_full, "", "not enough memory" },
 		{ m_w2_runs_own_pod, "", "runs pod virt-launcher-web-target" },
+		{ m_pr_shared_lun, "", "prod/virt-launcher-db-pr, which holds a "
+		  "persistent reservation" },
+		{ m_pr_other_pod, "w2", NULL },
 		{ m_vmi_node_selector, "", "label disktype=ssd missing" },
 		{ m_cluster_node_selector, "w2", NULL },
 	};
