@@ -51,23 +51,7 @@ KV_INT = "kubevirt." + INTERNAL          # kubevirt.io after the rewrite
 NODE_DOMAIN = "node." + DVP
 LOCAL_PROVISIONER = "local.csi.storage.deckhouse.io"
 
-RESOURCES = [
-    ("nodes", ""), ("namespaces", ""), ("pods", ""),
-    ("persistentvolumeclaims", ""), ("persistentvolumes", ""),
-    ("storageclasses", "storage.k8s.io"),
-    ("virtualmachineinstances", "kubevirt.io"),
-    ("virtualmachines", "kubevirt.io"),
-    ("virtualmachineinstancemigrations", "kubevirt.io"),
-    ("kubevirts", "kubevirt.io"),
-    ("migrationpolicies", "migrations.kubevirt.io"),
-    ("datavolumes", "cdi.kubevirt.io"), ("storageprofiles", "cdi.kubevirt.io"),
-    ("virtualmachines", DVP), ("virtualmachineclasses", DVP),
-    ("virtualdisks", DVP), ("virtualmachineoperations", DVP),
-    ("virtualmachineblockdeviceattachments", DVP),
-    ("internalvirtualizationvirtualmachineinstances", INTERNAL),
-    ("internalvirtualizationvirtualmachineinstancemigrations", INTERNAL),
-    ("internalvirtualizationkubevirts", INTERNAL),
-]
+RESOURCES = gs.RESOURCES     # the snapshot-format.md table
 ABSENT_GROUPS = ("kubevirt.io", "migrations.kubevirt.io", "cdi.kubevirt.io")
 
 
