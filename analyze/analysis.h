@@ -105,6 +105,27 @@ enum kv_verdict {
 };
 extern const char *const kv_verdict_names[V_COUNT];
 
+/* The CPU mode of a VMI (findings "cpu.mode"). */
+enum kv_cpu_mode {
+	MODE_HOST_MODEL, MODE_HOST_PASSTHROUGH, MODE_NAMED, MODE_COUNT
+};
+extern const char *const kv_mode_names[MODE_COUNT];
+
+/* What a migration attempt would do (findings "outcome.kind"). */
+enum kv_outcome {
+	OUT_NONE, OUT_MIGRATES, OUT_REJECTED, OUT_UNSCHEDULABLE,
+	OUT_PENDING_TIMEOUT, OUT_PENDING_FOREVER, OUT_COUNT
+};
+extern const char *const kv_outcome_names[OUT_COUNT];
+
+/* What a drain of the VMI's node does (findings "onDrain"); DRAIN_NONE
+ * is written as null. */
+enum kv_on_drain {
+	DRAIN_NONE, DRAIN_MIGRATE, DRAIN_BLOCK, DRAIN_SHUTDOWN,
+	DRAIN_EXTERNAL, DRAIN_COUNT
+};
+extern const char *const kv_on_drain_names[DRAIN_COUNT];
+
 typedef struct kv_issue {
 	const kv_rule *rule;
 	char *message;
@@ -181,7 +202,7 @@ typedef struct kv_dvpres {
 
 typedef struct kv_vmires {
 	const kv_vmi *vmi;
-	const char *mode;		/* host-model | host-passthrough | named */
+	enum kv_cpu_mode mode;
 	const char *model;
 	enum kv_verdict verdict;
 	size_t nblockers, nwarnings;
@@ -191,12 +212,12 @@ typedef struct kv_vmires {
 	kv_affinity extra_affinity;	/* obsolete / forbid DoesNotExist */
 	size_t ncpu_targets, ntargets;	/* = cpu_targets.n, targets.n */
 	kv_nodeset cpu_targets, targets;
-	const char *outcome;
+	enum kv_outcome outcome;
 	int64_t after;			/* -1 = null */
 	const char *method;
 	int64_t completion_timeout;
 	const char *eviction;
-	const char *on_drain;
+	enum kv_on_drain on_drain;
 	int64_t memory;			/* bytes to move */
 	const kv_pod *source_pod;
 	const char *policy;		/* matching MigrationPolicy or NULL */

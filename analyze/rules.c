@@ -293,7 +293,7 @@ check_host_model_unsupported(rule_ctx *c, const kv_rule *r)
 {
 	const char *arch;
 
-	if (strcmp(c->r->mode, "host-model") != 0)
+	if (c->r->mode != MODE_HOST_MODEL)
 		return;
 	if (cond_reason_is(c, "CPUModeLiveMigratable"))
 		rule_emit(c, r, "%s", c->v->cond_message ?
@@ -535,7 +535,7 @@ check_digest_none(rule_ctx *c, const kv_rule *r)
 static void
 check_host_model_label(rule_ctx *c, const kv_rule *r)
 {
-	if (strcmp(c->r->mode, "host-model") != 0 || c->ti.host_model_copied ||
+	if (c->r->mode != MODE_HOST_MODEL || c->ti.host_model_copied ||
 	    cond_reason_is(c, "CPUModeLiveMigratable"))
 		return;
 	if (c->ti.source_missing)
@@ -713,7 +713,7 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 	size_t n = 0;
 	signed char *cls_same;		/* per CPU class: -1 not known yet */
 
-	if (strcmp(c->r->mode, "host-passthrough") != 0 || c->src == NULL)
+	if (c->r->mode != MODE_HOST_PASSTHROUGH || c->src == NULL)
 		return;
 	/* Nodes of one class have the same CPU labels: compare once per
 	 * class, not once per target. */
@@ -745,7 +745,7 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 static void
 check_eviction_blocks(rule_ctx *c, const kv_rule *r)
 {
-	if (strcmp(c->r->on_drain, "block") != 0)
+	if (c->r->on_drain != DRAIN_BLOCK)
 		return;
 	if (c->r->verdict == V_OK)
 		rule_emit(c, r, "eviction strategy %s wants a live migration, "
@@ -762,7 +762,7 @@ check_eviction_blocks(rule_ctx *c, const kv_rule *r)
 static void
 check_eviction_shutdown(rule_ctx *c, const kv_rule *r)
 {
-	if (strcmp(c->r->on_drain, "shutdown") == 0 &&
+	if (c->r->on_drain == DRAIN_SHUTDOWN &&
 	    strcmp(c->r->eviction, "None") == 0)
 		rule_emit(c, r, "eviction strategy None: a drain of %s stops "
 		    "the VM", c->v->node ? c->v->node : "its node");

@@ -323,7 +323,7 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
 	}
 	/* the DVP fork gives generic models no model label (patch 030) */
-	if (strcmp(r->mode, "named") == 0 && !(cfg->deckhouse &&
+	if (r->mode == MODE_NAMED && !(cfg->deckhouse &&
 	    (strcmp(r->model, "qemu64") == 0 ||
 	    strcmp(r->model, "kvm64") == 0)))
 		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
@@ -694,7 +694,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	memset(ti, 0, sizeof(*ti));
 	ti->source_missing = src == NULL;
 	render_template(a, r, &s);
-	if (strcmp(r->mode, "host-model") == 0)
+	if (r->mode == MODE_HOST_MODEL)
 		render_host_model(a, src, r->source_pod, &s, ti);
 	/* the vendor rule came with KubeVirt v1.8; DVP's fork is v1.6 */
 	if (src != NULL && !a->cfg.deckhouse && !sel_has_prefix(&s, vendor))
@@ -709,7 +709,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	r->selectors.n = s.n;
 
 	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
-	    strcmp(r->mode, "host-model") == 0) {
+	    r->mode == MODE_HOST_MODEL) {
 		char *obs = xasprintf("node-labeller.%sobsolete-host-model",
 		    strcmp(m->flavor, "deckhouse") == 0 ?
 		    "internal.virtualization.deckhouse.io/" : "kubevirt.io/");

@@ -14,6 +14,16 @@
 const char *const kv_verdict_names[V_COUNT] = {
 	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",
 };
+const char *const kv_mode_names[MODE_COUNT] = {
+	"host-model", "host-passthrough", "named",
+};
+const char *const kv_outcome_names[OUT_COUNT] = {
+	"none", "migrates", "rejected", "unschedulable", "pending-timeout",
+	"pending-forever",
+};
+const char *const kv_on_drain_names[DRAIN_COUNT] = {
+	NULL, "migrate", "block", "shutdown", "external",
+};
 
 /* Verdict precedence: the earliest failure in a real migration wins. */
 static int
@@ -66,11 +76,11 @@ cpu_mode(const kv_analysis *a, kv_vmires *r)
 	}
 	r->model = model;
 	if (strcmp(model, "host-model") == 0)
-		r->mode = "host-model";
+		r->mode = MODE_HOST_MODEL;
 	else if (strcmp(model, "host-passthrough") == 0)
-		r->mode = "host-passthrough";
+		r->mode = MODE_HOST_PASSTHROUGH;
 	else
-		r->mode = "named";
+		r->mode = MODE_NAMED;
 }
 
 /* §4.2: the MigrationPolicy that applies, or NULL. */
@@ -212,25 +222,25 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 	r->after = -1;
 	switch (r->verdict) {
 	case V_OK:
-		r->outcome = "migrates";
+		r->outcome = OUT_MIGRATES;
 		break;
 	case V_NOT_RUNNING:
-		r->outcome = "none";
+		r->outcome = OUT_NONE;
 		break;
 	case V_BLOCKED:
-		r->outcome = "rejected";
+		r->outcome = OUT_REJECTED;
 		r->after = 0;
 		break;
 	case V_NO_TARGET:
-		r->outcome = "unschedulable";
+		r->outcome = OUT_UNSCHEDULABLE;
 		r->after = unsched;
 		break;
 	case V_WILL_FAIL:
-		r->outcome = "pending-timeout";
+		r->outcome = OUT_PENDING_TIMEOUT;
 		r->after = pending;
 		break;
 	case V_STUCK:
-		r->outcome = "pending-forever";
+		r->outcome = OUT_PENDING_FOREVER;
 		break;
 	default:
 		break;
@@ -266,14 +276,14 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	 * condition blocks the drain even when nothing else does (a False
 	 * one already made the verdict blocked, unless DVP excused it) */
 	if (strcmp(s, "LiveMigrate") == 0)
-		r->on_drain = ok && v->cond != 0 ? "migrate" : "block";
+		r->on_drain = ok && v->cond != 0 ? DRAIN_MIGRATE : DRAIN_BLOCK;
 	else if (strcmp(s, "LiveMigrateIfPossible") == 0)
-		r->on_drain = v->cond != 'T' ? "shutdown" : ok ? "migrate" :
-		    "block";
+		r->on_drain = v->cond != 'T' ? DRAIN_SHUTDOWN : ok ?
+		    DRAIN_MIGRATE : DRAIN_BLOCK;
 	else if (strcmp(s, "External") == 0)
-		r->on_drain = "external";
+		r->on_drain = DRAIN_EXTERNAL;
 	else
-		r->on_drain = "shutdown";
+		r->on_drain = DRAIN_SHUTDOWN;
 }
 
 static int

@@ -164,8 +164,8 @@ cmd_explain(const kv_cmd *cmd, int argc, char **argv)
 	kv_term_puts(stdout, r->vmi->fullname);
 	printf("\n  phase %s on ", r->vmi->phase);
 	kv_term_puts(stdout, r->vmi->node ? r->vmi->node : "-");
-	printf(", cpu %s", r->mode);
-	if (strcmp(r->mode, "named") == 0) {
+	printf(", cpu %s", kv_mode_names[r->mode]);
+	if (r->mode == MODE_NAMED) {
 		printf(" ");
 		kv_term_puts(stdout, r->model);
 	}
@@ -176,16 +176,16 @@ cmd_explain(const kv_cmd *cmd, int argc, char **argv)
 	if (r->dvp.present)
 		print_dvp(r);
 	printf("  verdict %s, outcome %s", kv_verdict_names[r->verdict],
-	    r->outcome);
+	    kv_outcome_names[r->outcome]);
 	if (r->after >= 0)
 		printf(" after %llds", (long long)r->after);
 	printf("%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
 	printf("  %s, completion timeout %llds, eviction %s: a drain %s\n",
 	    r->method, (long long)r->completion_timeout, r->eviction,
-	    strcmp(r->on_drain, "migrate") == 0 ? "migrates it" :
-	    strcmp(r->on_drain, "block") == 0 ? "waits forever" :
-	    strcmp(r->on_drain, "shutdown") == 0 ? "stops it" :
+	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
+	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
+	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
 	    "leaves it to an external controller");
 	if (r->verdict == V_NOT_RUNNING)
 		goto issues;

@@ -336,7 +336,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"node\":");
 	em_str_or_null(e, v->node);
 	em_lit(e, ",\"cpu\":{\"mode\":");
-	em_str(e, r->mode);
+	em_str(e, kv_mode_names[r->mode]);
 	em_lit(e, ",\"model\":");
 	em_str(e, r->model);
 	em_lit(e, "},\"condition\":{\"status\":");
@@ -365,7 +365,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"targets\":");
 	em_nodeset(e, &r->targets);
 	em_lit(e, ",\"outcome\":{\"kind\":");
-	em_str(e, r->outcome);
+	em_str(e, kv_outcome_names[r->outcome]);
 	em_lit(e, ",\"afterSeconds\":");
 	if (r->after >= 0)
 		em_int(e, r->after);
@@ -378,7 +378,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"evictionStrategy\":");
 	em_str(e, r->eviction);
 	em_lit(e, ",\"onDrain\":");
-	em_str(e, r->on_drain);
+	em_str_or_null(e, kv_on_drain_names[r->on_drain]);
 	em_lit(e, "}");
 }
 

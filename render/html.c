@@ -529,8 +529,8 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 		el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
 		    SYM_WARN, kv_word(h->a, KV_WORD_CONDITION)));
 	}
-	td = elc(tr, "td", "name", r->mode);
-	if (strcmp(r->mode, "named") == 0) {
+	td = elc(tr, "td", "name", kv_mode_names[r->mode]);
+	if (r->mode == MODE_NAMED) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
 		elc(td, "span", "mono", r->model);
 	}
@@ -551,9 +551,9 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 		txt(td, SYM_NONE);
 	el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
 	el_own(tr, "td", NULL, vmi_outcome(r));
-	elc(tr, "td", strcmp(r->on_drain, "migrate") == 0 ? "tone-ok" :
-	    strcmp(r->on_drain, "block") == 0 ? "tone-fail" :
-	    strcmp(r->on_drain, "shutdown") == 0 ? "tone-warn" : "tone-none",
+	elc(tr, "td", r->on_drain == DRAIN_MIGRATE ? "tone-ok" :
+	    r->on_drain == DRAIN_BLOCK ? "tone-fail" :
+	    r->on_drain == DRAIN_SHUTDOWN ? "tone-warn" : "tone-none",
 	    drain_word(r->on_drain));
 }
 

@@ -1149,23 +1149,23 @@ sec_vmis(pdoc *d)
 		    kv_verdict_names[r->verdict], SYM_WARN) : xasprintf("%s %s",
 		    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]),
 		    FONT_BOLD, tone_ink(tone));
-		cell(&row[2], xasprintf("%s%s%s%s%s", r->mode,
-		    strcmp(r->mode, "named") == 0 ? "\n" : "",
-		    strcmp(r->mode, "named") == 0 ? r->model : "",
+		cell(&row[2], xasprintf("%s%s%s%s%s", kv_mode_names[r->mode],
+		    r->mode == MODE_NAMED ? "\n" : "",
+		    r->mode == MODE_NAMED ? r->model : "",
 		    r->dvp.cls ? "\nclass " : "",
 		    r->dvp.cls ? r->dvp.cls->name : ""), FONT_REGULAR, COL_INK);
 		issues_cell(&row[3], r);
 		/* short cells: a long table of VMIs that migrate stays short */
 		cell(&row[4], r->ntargets > 3 ? xasprintf("%zu nodes",
 		    r->ntargets) : vmi_targets(a, r, 3), FONT_REGULAR, COL_INK);
-		if (r->verdict == V_OK && strcmp(r->on_drain, "migrate") == 0)
+		if (r->verdict == V_OK && r->on_drain == DRAIN_MIGRATE)
 			cellc(&row[5], "migrates, also on drain");
 		else {
 			char *o = vmi_outcome(r);
 
 			cell(&row[5], xasprintf("%s\non drain: %s", o,
 			    drain_word(r->on_drain)), FONT_REGULAR,
-			    strcmp(r->on_drain, "block") == 0 ? COL_FAIL :
+			    r->on_drain == DRAIN_BLOCK ? COL_FAIL :
 			    COL_INK);
 			free(o);
 		}

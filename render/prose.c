@@ -912,37 +912,36 @@ vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max)
 char *
 vmi_outcome(const kv_vmires *r)
 {
-	const char *o = r->outcome;
-
-	if (strcmp(o, "migrates") == 0)
+	switch (r->outcome) {
+	case OUT_MIGRATES:
 		return xstrdup("migrates");
-	if (strcmp(o, "none") == 0)
+	case OUT_NONE:
 		return xstrdup("not judged");
-	if (strcmp(o, "rejected") == 0)
+	case OUT_REJECTED:
 		return xstrdup("rejected at once");
-	if (strcmp(o, "unschedulable") == 0)
+	case OUT_UNSCHEDULABLE:
 		return xasprintf("target pod unschedulable; fails after "
 		    "%lld s", (long long)r->after);
-	if (strcmp(o, "pending-timeout") == 0)
+	case OUT_PENDING_TIMEOUT:
 		return xasprintf("target pod never starts; fails after %lld s",
 		    (long long)r->after);
-	if (strcmp(o, "pending-forever") == 0)
+	case OUT_PENDING_FOREVER:
 		return xstrdup("stays Pending forever");
-	return xstrdup(o);
+	default:
+		return xstrdup("unknown");
+	}
 }
 
 const char *
-drain_word(const char *on_drain)
+drain_word(enum kv_on_drain on_drain)
 {
-	if (strcmp(on_drain, "migrate") == 0)
-		return "migrates";
-	if (strcmp(on_drain, "block") == 0)
-		return "waits forever";
-	if (strcmp(on_drain, "shutdown") == 0)
-		return "VM stops";
-	if (strcmp(on_drain, "external") == 0)
-		return "external controller";
-	return on_drain;
+	static const char *const words[DRAIN_COUNT] = {
+		[DRAIN_NONE] = "not drained", [DRAIN_MIGRATE] = "migrates",
+		[DRAIN_BLOCK] = "waits forever", [DRAIN_SHUTDOWN] = "VM stops",
+		[DRAIN_EXTERNAL] = "external controller",
+	};
+
+	return words[on_drain];
 }
 
 /* --- the class matrix view ------------------------------------------------ */

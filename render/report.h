@@ -208,7 +208,7 @@ char *vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max);
 /* "migrates", "rejected at once", "unschedulable after 300 s" ... */
 char *vmi_outcome(const kv_vmires *r);
 /* What a drain does with it, in words. */
-const char *drain_word(const char *on_drain);
+const char *drain_word(enum kv_on_drain on_drain);
 
 /* Matrix view over the classes: at most KV_MATRIX_MAX entries, the last
  * one aggregating every class from KV_MATRIX_MAX - 1 on. */
