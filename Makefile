@@ -24,7 +24,7 @@ CFLAGS    ?= -O2 -g
 KV_WARN   := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wno-unused-parameter
 KV_CPPFLAGS = -std=c11 -D_GNU_SOURCE -DKV_VERSION='"$(VERSION)"' \
-             -Ianalyze -Irender -Icli \
+             -Ianalyze -Ianalyze/dvp -Irender -Icli \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 KV_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
@@ -36,7 +36,8 @@ BUILD     := build
 GEN_SRC   := $(BUILD)/gen/templates.c
 TEMPLATES := templates/report.css templates/report.js
 
-LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c)) $(GEN_SRC)
+LIB_SRC   := $(sort $(wildcard analyze/*.c analyze/dvp/*.c render/*.c)) \
+             $(GEN_SRC)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -45,7 +46,8 @@ ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_BIN  := $(BUILD)/asan/kvscope
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
-HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
+HEADERS   := $(wildcard analyze/*.h analyze/dvp/*.h render/*.h cli/*.h) \
+             analyze/resources.def
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
         unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke golden

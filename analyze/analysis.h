@@ -17,9 +17,8 @@
 
 #include "bitset.h"
 #include "cpudb.h"
-#include "dvp.h"
 #include "model.h"
-#include "rules.h"
+#include "rule.h"
 
 typedef struct kv_config {
 	const char *cpu_model;		/* "" when unset */
@@ -37,7 +36,6 @@ typedef struct kv_config {
 	const char *default_iface;	/* "bridge" unless configured */
 	int64_t assumed_mibps;		/* drain estimate when unlimited */
 	/* Deckhouse (rules-deckhouse.md §5) */
-	bool deckhouse;			/* flavor deckhouse */
 	int64_t sync_per_node;		/* DVP sync slots per source; 0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
 } kv_config;
@@ -181,25 +179,6 @@ kv_nodeset_next(const kv_nodeset *s, size_t node)
 	for (size_t i = kv_nodeset_next((s), 0); i != SIZE_MAX; \
 	    i = kv_nodeset_next((s), i + 1))
 
-/* What DVP adds to a VMI's result (flavor deckhouse; zero otherwise).  The
- * report names the VM, its class and CPU type, the Migratable condition
- * (kv_vmires.cond), the operations and attachments in progress. */
-typedef struct kv_dvpres {
-	bool present;			/* flavor deckhouse */
-	const kv_dvm *vm;		/* the VirtualMachine, or NULL */
-	const kv_dclass *cls;		/* its VirtualMachineClass, or NULL */
-	const char *cpu_type;		/* class spec.cpu.type, or NULL */
-	const char *policy;		/* effective liveMigrationPolicy */
-	bool policy_default;		/* the VM sets none: PreferSafe */
-	bool volume_migration;		/* RWO VirtualDisks move with it */
-	size_t nmigvols;
-	const kv_volume **migvols;	/* VMI volumes of those disks */
-	size_t nops;
-	const kv_vmop **ops;		/* unfinished VMOPs, oldest first */
-	size_t nbdas;
-	const kv_vmbda **bdas;		/* attachments not Attached/Failed */
-} kv_dvpres;
-
 typedef struct kv_vmires {
 	const kv_vmi *vmi;
 	enum kv_cpu_mode mode;
@@ -226,7 +205,10 @@ typedef struct kv_vmires {
 	char cond;			/* 'T', 'F', or 0 when absent */
 	const char *cond_type;		/* "LiveMigratable" | "Migratable" */
 	const char *cond_reason, *cond_message;
-	kv_dvpres dvp;
+	/* volumes that move by volume migration (a flavor's vmi hook) */
+	size_t nmigvols;
+	const kv_volume **migvols;
+	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
 } kv_vmires;
 
 typedef struct kv_drain {
@@ -285,11 +267,6 @@ void kv_cpu_analyze(kv_analysis *a);
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 
-/* Deckhouse (dvp_analysis.c): the effective DVP settings, run at the end
- * of the configuration step (with KubeVirt's VolumeMigration gate), and one VMI's DVP facts, run before its
- * verdict. */
-void kv_dvp_config(kv_analysis *a, bool volume_migration_gate);
-void kv_dvp_vmi(kv_analysis *a, kv_vmires *r);
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,
  * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */

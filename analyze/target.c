@@ -323,9 +323,8 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
 	}
 	/* the DVP fork gives generic models no model label (patch 030) */
-	if (r->mode == MODE_NAMED && !(cfg->deckhouse &&
-	    (strcmp(r->model, "qemu64") == 0 ||
-	    strcmp(r->model, "kvm64") == 0)))
+	if (r->mode == MODE_NAMED &&
+	    !kv_flavor_unlabelled_model(a->m->flavor, r->model))
 		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
 	if (v->machine_status != NULL && *v->machine_status)
 		sel_setf(s, "true", "machine-type.%s/%s", dom,
@@ -696,8 +695,9 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	render_template(a, r, &s);
 	if (r->mode == MODE_HOST_MODEL)
 		render_host_model(a, src, r->source_pod, &s, ti);
-	/* the vendor rule came with KubeVirt v1.8; DVP's fork is v1.6 */
-	if (src != NULL && !a->cfg.deckhouse && !sel_has_prefix(&s, vendor))
+	/* the vendor rule came with KubeVirt v1.8 (not in every flavor) */
+	if (src != NULL && a->m->flavor->vendor_selector &&
+	    !sel_has_prefix(&s, vendor))
 		for (size_t i = 0; i < src->labels.n; i++)
 			if (kv_startswith(src->labels.v[i].key, vendor)) {
 				if (ti->nvendors++ == 0)
@@ -710,12 +710,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 
 	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
 	    r->mode == MODE_HOST_MODEL) {
-		char *obs = xasprintf("node-labeller.%sobsolete-host-model",
-		    strcmp(m->flavor, "deckhouse") == 0 ?
-		    "internal.virtualization.deckhouse.io/" : "kubevirt.io/");
-
-		add_dne(a, &r->extra_affinity, obs);
-		free(obs);
+		add_dne(a, &r->extra_affinity, m->flavor->obsolete_key);
 	}
 	for (size_t i = 0; i < v->nfeatures; i++)
 		if (strcmp(v->features[i].policy, "forbid") == 0) {
@@ -913,12 +908,6 @@ tolerates(const kv_vmi *v, const ptaint *t)
 	return false;
 }
 
-static void
-fmt_bytes(kv_buf *b, int64_t n)
-{
-	kv_buf_printf(b, "%.1f GiB", (double)n / (1024.0 * 1024 * 1024));
-}
-
 bool
 kv_target_explain(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_buf *out)
@@ -994,10 +983,12 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 		int64_t have = a->nodes[n].free_memory;
 
 		if (need > 0 && have >= 0 && have < need) {
-			kv_buf_printf(out, "not enough memory: ");
-			fmt_bytes(out, have);
-			kv_buf_printf(out, " free, needs ");
-			fmt_bytes(out, need);
+			char *h = kv_fmt_bytes(have), *w = kv_fmt_bytes(need);
+
+			kv_buf_printf(out, "not enough memory: %s free, needs %s",
+			    h, w);
+			free(h);
+			free(w);
 			return true;
 		}
 	}

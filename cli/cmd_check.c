@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dvp.h"
 #include "render.h"
 #include "target.h"
 

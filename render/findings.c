@@ -71,7 +71,7 @@ snapshot_section(const kv_analysis *a)
 	json_t *w = json_array();
 
 	json_object_set_new(o, "createdAt", json_string(mf->created_at));
-	json_object_set_new(o, "flavor", json_string(a->m->flavor));
+	json_object_set_new(o, "flavor", json_string(a->m->flavor->name));
 	json_object_set_new(o, "kubevirtVersion",
 	    jstr_or_null(mf->kubevirt_version ? mf->kubevirt_version :
 	    a->m->cluster.version));

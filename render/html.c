@@ -648,7 +648,7 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		if (d->shutdown)
 			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-warn");
 		num_cell(tr, d->external);
-		td = el_own(tr, "td", "num", fmt_bytes(d->memory));
+		td = el_own(tr, "td", "num", kv_fmt_bytes(d->memory));
 		v = xasprintf("%lld", (long long)d->memory);
 		attr(td, "data-sort", v);
 		free(v);

@@ -800,8 +800,8 @@ title_page(pdoc *d)
 	page_furniture(d);
 	fill_rect(d, 0, 0, PAGE_W, 10, COL_ACCENT);
 	d->y = 110;
-	para_at(d, MX, CW, d->title, FONT_BOLD, d->a->cfg.deckhouse ? 17 : 24,
-	    COL_INK, 10);
+	para_at(d, MX, CW, d->title, FONT_BOLD,
+	    strlen(kv_word(d->a, KV_WORD_PRODUCT)) > 20 ? 17 : 24, COL_INK, 10);
 	para_at(d, MX, CW, mf->context ? mf->context : "(unnamed cluster)",
 	    FONT_REGULAR, 16, COL_ACCENT, 6);
 	sub = xasprintf("Snapshot taken %s", d->snapdate);
@@ -1219,7 +1219,7 @@ sec_drain(pdoc *d)
 		    COL_INK);
 		cell(&row[5], xasprintf("%zu", dr->external), FONT_REGULAR,
 		    COL_INK);
-		cell(&row[6], fmt_bytes(dr->memory), FONT_REGULAR, COL_INK);
+		cell(&row[6], kv_fmt_bytes(dr->memory), FONT_REGULAR, COL_INK);
 		cell(&row[7], fmt_duration(dr->seconds), FONT_REGULAR,
 		    COL_INK);
 		cell(&row[8], dr->nblocking ? str_list(dr->blocking,

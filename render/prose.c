@@ -104,32 +104,6 @@ report_isodate(time_t t, char buf[21])
 		snprintf(buf, 21, "1970-01-01T00:00:00Z");
 }
 
-/* value / unit with one decimal, rounded, in integers only */
-static char *
-tenths(int64_t value, int64_t unit, const char *name)
-{
-	int64_t t = (value * 10 + unit / 2) / unit;
-
-	return xasprintf("%lld.%lld %s", (long long)(t / 10),
-	    (long long)(t % 10), name);
-}
-
-char *
-fmt_bytes(int64_t bytes)
-{
-	const int64_t mi = 1024 * 1024, gi = mi * 1024, ti = gi * 1024;
-
-	if (bytes < 0)
-		return xstrdup("unknown");
-	if (bytes < mi)
-		return xasprintf("%lld B", (long long)bytes);
-	if (bytes < gi)
-		return tenths(bytes, mi, "MiB");
-	if (bytes < ti)
-		return tenths(bytes, gi, "GiB");
-	return tenths(bytes / mi, ti / mi, "TiB");
-}
-
 char *
 fmt_duration(int64_t s)
 {
@@ -348,10 +322,7 @@ prose_lacked(const kv_analysis *a)
 static bool
 other_flavor(const kv_analysis *a, const snap_resource *r)
 {
-	size_t n = strlen(r->group), k = strlen("deckhouse.io");
-	bool dh = n >= k && strcmp(r->group + n - k, "deckhouse.io") == 0;
-
-	return a->cfg.deckhouse ? strcmp(r->group, "kubevirt.io") == 0 : dh;
+	return kv_flavor_foreign_group(a->m->flavor, r->group);
 }
 
 char *
@@ -492,7 +463,7 @@ prose_vendor_rule(const kv_analysis *a)
 	}
 	if (!all || !vendor)
 		return NULL;
-	if (a->cfg.deckhouse)
+	if (!a->m->flavor->vendor_selector)
 		return "DVP's KubeVirt (a fork of v1.6) gives a migration target "
 		    "no CPU-vendor selector: a VM of a Model, Discovery or "
 		    "Features class can move between Intel and AMD nodes that "
@@ -532,7 +503,7 @@ prose_tradeoff(const kv_analysis *a)
 
 		/* where VMs can move is the vendor scopes' answer, except
 		 * under DVP, which has no vendor selector */
-		if (vendors && !a->cfg.deckhouse &&
+		if (vendors && a->m->flavor->vendor_selector &&
 		    strcmp(s->name, "all") == 0)
 			continue;
 		if (t2 == NULL || t4 == NULL)
@@ -593,7 +564,7 @@ prose_drain(const kv_analysis *a)
 			wd = d;
 		}
 	}
-	m = fmt_bytes(mem);
+	m = kv_fmt_bytes(mem);
 	w = fmt_duration(worst);
 	stop = shut ? xasprintf("stop %zu %s and ", shut,
 	    plural(shut, "VM", "VMs")) : xstrdup("");
@@ -672,7 +643,7 @@ snapshot_facts(const kv_analysis *a, size_t *n)
 	fact_add(&v, n, W(PRODUCT), xstrdup(mf->kubevirt_version ?
 	    mf->kubevirt_version : a->m->cluster.version ?
 	    a->m->cluster.version : "(unknown)"));
-	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor));
+	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor->name));
 	fact_add(&v, n, "Nodes", xasprintf("%zu, %zu of them virtualization "
 	    "nodes, in %zu CPU %s", s->nodes, s->kubevirt_nodes, s->classes,
 	    plural(s->classes, "class", "classes")));

@@ -125,7 +125,6 @@ void snapshot_date(const kv_analysis *a, char buf[21]);
 void report_isodate(time_t t, char buf[21]);
 
 /* Formatting, locale-free: "4.0 GiB", "2 min 5 s", "1,234". */
-char *fmt_bytes(int64_t bytes);
 char *fmt_duration(int64_t seconds);
 char *fmt_count(size_t n);
 

@@ -395,7 +395,7 @@ test_baseline(void **state)
 	(void)state;
 	fx_init(&f);
 	r = fx_run(&f);
-	assert_string_equal(f.m->flavor, "deckhouse");
+	assert_string_equal(f.m->flavor->name, "deckhouse");
 	assert_int_equal(r->verdict, V_OK);
 	assert_int_equal(r->nblockers, 0);
 	assert_int_equal(r->nwarnings, 0);
@@ -453,7 +453,7 @@ test_flavor_inferred(void **state)
 	f.flavor = NULL;
 	fx_run(&f);
 	assert_true(f.m->flavor_inferred);
-	assert_string_equal(f.m->flavor, "deckhouse");
+	assert_string_equal(f.m->flavor->name, "deckhouse");
 	assert_non_null(strstr(f.a->warnings[0], "deckhouse inferred"));
 	fx_free(&f);
 }
