@@ -165,6 +165,96 @@ out:
 
 /* --- launcher pods ------------------------------------------------------------ */
 
+/* The sum of the containers' memory requests (-1 when none sets one). */
+static int
+pod_memory(jctx *c, json_t *o, kv_pod *p)
+{
+	json_t *arr, *e;
+	size_t i;
+
+	if (jget(c, o, "spec.containers", JSON_ARRAY, &arr))
+		return KV_ERR;
+	if (arr != NULL)
+		json_array_foreach(arr, i, e) {
+			int64_t mem;
+
+			jwhere(c, "spec.containers[%zu].", i);
+			if (!json_is_object(e))
+				return jerr(c, "", "expected an object");
+			if (jquantity(c, e, "resources.requests.memory", &mem))
+				return KV_ERR;
+			if (mem >= 0)
+				p->req_memory = (p->req_memory < 0 ? 0 :
+				    p->req_memory) + mem;
+		}
+	return KV_OK;
+}
+
+/* Image IDs of the volume containers (container and init statuses). */
+static int
+pod_imageids(jctx *c, json_t *o, kv_pod *p)
+{
+	json_t *arr, *e;
+	size_t i;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *path = pass ? "status.initContainerStatuses" :
+		    "status.containerStatuses";
+
+		jwhere(c, "%s", "");
+		if (jget(c, o, path, JSON_ARRAY, &arr))
+			return KV_ERR;
+		if (arr == NULL)
+			continue;
+		p->imageids = xreallocarray(p->imageids, p->nimageids +
+		    json_array_size(arr) + 1, sizeof(kv_imageid));
+		json_array_foreach(arr, i, e) {
+			kv_imageid *id = &p->imageids[p->nimageids];
+
+			jwhere(c, "%s[%zu].", path, i);
+			if (!json_is_object(e))
+				return jerr(c, "", "expected an object");
+			if (jstr(c, e, "name", &id->container) ||
+			    jstr(c, e, "imageID", &id->image_id))
+				return KV_ERR;
+			if (id->container != NULL &&
+			    kv_startswith(id->container, "volume"))
+				p->nimageids++;
+		}
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}
+
+/* spec.volumes[].image.reference by volume name. */
+static int
+pod_imagerefs(jctx *c, json_t *o, kv_pod *p)
+{
+	json_t *arr, *e;
+	size_t i;
+
+	if (jget(c, o, "spec.volumes", JSON_ARRAY, &arr))
+		return KV_ERR;
+	if (arr != NULL) {
+		p->imagerefs = xcalloc(json_array_size(arr) + 1,
+		    sizeof(kv_label));
+		json_array_foreach(arr, i, e) {
+			kv_label *ir = &p->imagerefs[p->nimagerefs];
+
+			jwhere(c, "spec.volumes[%zu].", i);
+			if (!json_is_object(e))
+				return jerr(c, "", "expected an object");
+			if (jstr(c, e, "name", &ir->key) ||
+			    jstr(c, e, "image.reference", &ir->value))
+				return KV_ERR;
+			if (ir->key != NULL && ir->value != NULL)
+				p->nimagerefs++;
+		}
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}
+
 int
 load_pod(kv_load *ls, jctx *c, json_t *o)
 {
@@ -172,8 +262,6 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	kv_pod *p;
 	kv_labels labels = {0};
 	const char *launcher, *name, *ns;
-	json_t *arr, *e;
-	size_t i;
 	int rc = KV_ERR;
 
 	if (jmeta(c, o, &name, &ns, true) ||
@@ -201,72 +289,9 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "metadata.creationTimestamp", &p->created) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
 	    jlabels(c, o, "spec.nodeSelector", &p->node_selector) ||
-	    jget(c, o, "spec.containers", JSON_ARRAY, &arr))
+	    pod_memory(c, o, p) || pod_imageids(c, o, p) ||
+	    pod_imagerefs(c, o, p))
 		goto out;
-	if (arr != NULL)
-		json_array_foreach(arr, i, e) {
-			int64_t mem;
-
-			jwhere(c, "spec.containers[%zu].", i);
-			if (!json_is_object(e)) {
-				jerr(c, "", "expected an object");
-				goto out;
-			}
-			if (jquantity(c, e, "resources.requests.memory", &mem))
-				goto out;
-			if (mem >= 0)
-				p->req_memory = (p->req_memory < 0 ? 0 :
-				    p->req_memory) + mem;
-		}
-	for (int pass = 0; pass < 2; pass++) {
-		const char *path = pass ? "status.initContainerStatuses" :
-		    "status.containerStatuses";
-
-		jwhere(c, "%s", "");
-		if (jget(c, o, path, JSON_ARRAY, &arr))
-			goto out;
-		if (arr == NULL)
-			continue;
-		p->imageids = xreallocarray(p->imageids, p->nimageids +
-		    json_array_size(arr) + 1, sizeof(kv_imageid));
-		json_array_foreach(arr, i, e) {
-			kv_imageid *id = &p->imageids[p->nimageids];
-
-			jwhere(c, "%s[%zu].", path, i);
-			if (!json_is_object(e)) {
-				jerr(c, "", "expected an object");
-				goto out;
-			}
-			if (jstr(c, e, "name", &id->container) ||
-			    jstr(c, e, "imageID", &id->image_id))
-				goto out;
-			if (id->container != NULL &&
-			    kv_startswith(id->container, "volume"))
-				p->nimageids++;
-		}
-	}
-	jwhere(c, "%s", "");
-	if (jget(c, o, "spec.volumes", JSON_ARRAY, &arr))
-		goto out;
-	if (arr != NULL) {
-		p->imagerefs = xcalloc(json_array_size(arr) + 1,
-		    sizeof(kv_label));
-		json_array_foreach(arr, i, e) {
-			kv_label *ir = &p->imagerefs[p->nimagerefs];
-
-			jwhere(c, "spec.volumes[%zu].", i);
-			if (!json_is_object(e)) {
-				jerr(c, "", "expected an object");
-				goto out;
-			}
-			if (jstr(c, e, "name", &ir->key) ||
-			    jstr(c, e, "image.reference", &ir->value))
-				goto out;
-			if (ir->key != NULL && ir->value != NULL)
-				p->nimagerefs++;
-		}
-	}
-	jwhere(c, "%s", "");
 	rc = KV_OK;
 out:
 	free(labels.v);
@@ -410,13 +435,64 @@ out:
 	return rc;
 }
 
+/* The obsolete CPU models, the bindings with a migration setting and the
+ * permitted mediated devices of the KubeVirt CR. */
+static int
+kubevirt_lists(jctx *c, kv_cluster *k, json_t *obs, json_t *bind,
+    json_t *mdev)
+{
+	json_t *e;
+	const char *key;
+	size_t i;
+
+	if (obs != NULL) {
+		k->obsolete_set = true;
+		k->obsolete = xcalloc(json_object_size(obs) + 1,
+		    sizeof(char *));
+		json_object_foreach(obs, key, e)
+			k->obsolete[k->nobsolete++] = kv_intern_str(c->strs,
+			    key);
+		kv_qsort(k->obsolete, k->nobsolete, sizeof(char *),
+		    kv_strptrcmp);
+	}
+	if (bind != NULL) {
+		k->migratable_bindings = xcalloc(json_object_size(bind) + 1,
+		    sizeof(char *));
+		json_object_foreach(bind, key, e) {
+			json_t *mig = json_is_object(e) ?
+			    json_object_get(e, "migration") : NULL;
+
+			if (mig != NULL && !json_is_null(mig))
+				k->migratable_bindings[
+				    k->nmigratable_bindings++] =
+				    kv_intern_str(c->strs, key);
+		}
+	}
+	if (mdev != NULL) {
+		k->mdev_resources = xcalloc(json_array_size(mdev) + 1,
+		    sizeof(char *));
+		json_array_foreach(mdev, i, e) {
+			jwhere(c, "spec.configuration.permittedHostDevices."
+			    "mediatedDevices[%zu].", i);
+			if (!json_is_object(e))
+				return jerr(c, "", "expected an object");
+			if (jstr(c, e, "resourceName",
+			    &k->mdev_resources[k->nmdev]))
+				return KV_ERR;
+			if (k->mdev_resources[k->nmdev] != NULL)
+				k->nmdev++;
+		}
+		jwhere(c, "%s", "");
+	}
+	return KV_OK;
+}
+
 int
 load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 {
 	kv_cluster *k = &ls->m->cluster;
-	json_t *obs, *bind, *e, *mdev;
-	const char *key, *phase;
-	size_t i;
+	json_t *obs, *bind, *mdev;
+	const char *phase;
 
 	if (k->present) {
 		/* Several CRs: only the deployed one counts. */
@@ -464,44 +540,5 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 	    "mediatedDevices", JSON_ARRAY, &mdev) ||
 	    jstr(c, o, "status.observedKubeVirtVersion", &k->version))
 		return KV_ERR;
-	if (obs != NULL) {
-		k->obsolete_set = true;
-		k->obsolete = xcalloc(json_object_size(obs) + 1,
-		    sizeof(char *));
-		json_object_foreach(obs, key, e)
-			k->obsolete[k->nobsolete++] = kv_intern_str(c->strs,
-			    key);
-		kv_qsort(k->obsolete, k->nobsolete, sizeof(char *),
-		    kv_strptrcmp);
-	}
-	if (bind != NULL) {
-		k->migratable_bindings = xcalloc(json_object_size(bind) + 1,
-		    sizeof(char *));
-		json_object_foreach(bind, key, e) {
-			json_t *mig = json_is_object(e) ?
-			    json_object_get(e, "migration") : NULL;
-
-			if (mig != NULL && !json_is_null(mig))
-				k->migratable_bindings[
-				    k->nmigratable_bindings++] =
-				    kv_intern_str(c->strs, key);
-		}
-	}
-	if (mdev != NULL) {
-		k->mdev_resources = xcalloc(json_array_size(mdev) + 1,
-		    sizeof(char *));
-		json_array_foreach(mdev, i, e) {
-			jwhere(c, "spec.configuration.permittedHostDevices."
-			    "mediatedDevices[%zu].", i);
-			if (!json_is_object(e))
-				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "resourceName",
-			    &k->mdev_resources[k->nmdev]))
-				return KV_ERR;
-			if (k->mdev_resources[k->nmdev] != NULL)
-				k->nmdev++;
-		}
-		jwhere(c, "%s", "");
-	}
-	return KV_OK;
+	return kubevirt_lists(c, k, obs, bind, mdev);
 }

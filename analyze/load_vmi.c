@@ -117,6 +117,42 @@ load_vmi_features(jctx *c, json_t *o, kv_vmi *v)
 	return KV_OK;
 }
 
+/* spec.domain.devices.interfaces: names, bindings and plugins. */
+static int
+load_vmi_ifaces(jctx *c, json_t *o, kv_vmi *v)
+{
+	json_t *arr, *e;
+	size_t i;
+
+	if (jget(c, o, "spec.domain.devices.interfaces", JSON_ARRAY, &arr))
+		return KV_ERR;
+	if (arr != NULL) {
+		v->ifaces = xcalloc(json_array_size(arr) + 1, sizeof(kv_iface));
+		json_array_foreach(arr, i, e) {
+			kv_iface *f = &v->ifaces[v->nifaces++];
+
+			jwhere(c, "spec.domain.devices.interfaces[%zu].", i);
+			if (!json_is_object(e))
+				return jerr(c, "", "expected an object");
+			if (jstr(c, e, "name", &f->name) ||
+			    jstr(c, e, "binding.name", &f->plugin))
+				return KV_ERR;
+			f->binding = BIND_NONE;
+			for (size_t k = 0; k < sizeof(bindings) /
+			    sizeof(bindings[0]); k++) {
+				json_t *bv = json_object_get(e,
+				    bindings[k].key);
+
+				if (bv != NULL && !json_is_null(bv)) {
+					f->binding = bindings[k].b;
+					break;
+				}
+			}
+		}
+	}
+	return KV_OK;
+}
+
 static int
 load_vmi_devices(jctx *c, json_t *o, kv_vmi *v)
 {
@@ -180,32 +216,8 @@ load_vmi_devices(jctx *c, json_t *o, kv_vmi *v)
 				v->nfilesystems++;
 		}
 	}
-	if (jget(c, o, "spec.domain.devices.interfaces", JSON_ARRAY, &arr))
+	if (load_vmi_ifaces(c, o, v))
 		return KV_ERR;
-	if (arr != NULL) {
-		v->ifaces = xcalloc(json_array_size(arr) + 1, sizeof(kv_iface));
-		json_array_foreach(arr, i, e) {
-			kv_iface *f = &v->ifaces[v->nifaces++];
-
-			jwhere(c, "spec.domain.devices.interfaces[%zu].", i);
-			if (!json_is_object(e))
-				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &f->name) ||
-			    jstr(c, e, "binding.name", &f->plugin))
-				return KV_ERR;
-			f->binding = BIND_NONE;
-			for (size_t k = 0; k < sizeof(bindings) /
-			    sizeof(bindings[0]); k++) {
-				json_t *bv = json_object_get(e,
-				    bindings[k].key);
-
-				if (bv != NULL && !json_is_null(bv)) {
-					f->binding = bindings[k].b;
-					break;
-				}
-			}
-		}
-	}
 	jwhere(c, "%s", "");
 	return KV_OK;
 }
@@ -216,12 +228,92 @@ static const char *const local_sources[] = {
 	"downwardMetrics", "sysprep", "memoryDump", "containerPath",
 };
 
+/* One spec.volumes entry: its kind, source and claim or image. */
+static int
+load_volume(jctx *c, json_t *e, kv_volume *vol)
+{
+	json_t *x;
+	int b;
+
+	if (!json_is_object(e))
+		return jerr(c, "", "expected an object");
+	if (jstr(c, e, "name", &vol->name))
+		return KV_ERR;
+	if (vol->name == NULL)
+		return jerr(c, "name", "missing");
+	vol->kind = VOL_LOCAL;
+	if ((x = json_object_get(e, "persistentVolumeClaim")) &&
+	    !json_is_null(x)) {
+		vol->kind = VOL_PVC;
+		vol->source = "persistentVolumeClaim";
+		return jstr(c, e, "persistentVolumeClaim.claimName",
+		    &vol->claim);
+	}
+	if ((x = json_object_get(e, "dataVolume")) && !json_is_null(x)) {
+		vol->kind = VOL_DATAVOLUME;
+		vol->source = "dataVolume";
+		return jstr(c, e, "dataVolume.name", &vol->claim);
+	}
+	if ((x = json_object_get(e, "hostDisk")) && !json_is_null(x)) {
+		vol->kind = VOL_HOSTDISK;
+		vol->source = "hostDisk";
+		if (jbool(c, e, "hostDisk.shared", &b))
+			return KV_ERR;
+		vol->hostdisk_shared = b == 1;
+		return KV_OK;
+	}
+	if ((x = json_object_get(e, "containerDisk")) && !json_is_null(x)) {
+		vol->kind = VOL_CONTAINERDISK;
+		vol->source = "containerDisk";
+		return jstr(c, e, "containerDisk.image", &vol->image);
+	}
+	for (size_t k = 0; k < sizeof(local_sources) /
+	    sizeof(local_sources[0]); k++)
+		if (json_object_get(e, local_sources[k]) != NULL) {
+			vol->source = local_sources[k];
+			return KV_OK;
+		}
+	vol->source = "other";
+	return KV_OK;
+}
+
+/* One status.volumeStatus entry: its claim and access modes. */
+static int
+load_volstatus(jctx *c, json_t *e, kv_volstatus *vs)
+{
+	json_t *info;
+	const char **modes;
+	size_t nm;
+	kv_buf mb = {0};
+
+	if (!json_is_object(e))
+		return jerr(c, "", "expected an object");
+	if (jstr(c, e, "name", &vs->name) ||
+	    jget(c, e, "persistentVolumeClaimInfo", JSON_OBJECT, &info))
+		return KV_ERR;
+	if (info == NULL)
+		return KV_OK;
+	vs->has_pvcinfo = true;
+	if (jstr(c, e, "persistentVolumeClaimInfo.claimName", &vs->claim) ||
+	    jstrarray(c, e, "persistentVolumeClaimInfo.accessModes", &modes,
+	    &nm))
+		return KV_ERR;
+	for (size_t k = 0; k < nm; k++) {
+		if (strcmp(modes[k], "ReadWriteMany") == 0)
+			vs->rwx = true;
+		kv_buf_printf(&mb, "%s%s", k ? "," : "", modes[k]);
+	}
+	vs->modes = kv_intern_str(c->strs, mb.data ? mb.data : "");
+	kv_buf_free(&mb);
+	free(modes);
+	return KV_OK;
+}
+
 static int
 load_vmi_volumes(jctx *c, json_t *o, kv_vmi *v)
 {
 	json_t *arr, *e;
 	size_t i;
-	int b;
 
 	if (jget(c, o, "spec.volumes", JSON_ARRAY, &arr))
 		return KV_ERR;
@@ -229,55 +321,9 @@ load_vmi_volumes(jctx *c, json_t *o, kv_vmi *v)
 		v->volumes = xcalloc(json_array_size(arr) + 1,
 		    sizeof(kv_volume));
 		json_array_foreach(arr, i, e) {
-			kv_volume *vol = &v->volumes[v->nvolumes++];
-			json_t *x;
-
 			jwhere(c, "spec.volumes[%zu].", i);
-			if (!json_is_object(e))
-				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &vol->name))
+			if (load_volume(c, e, &v->volumes[v->nvolumes++]))
 				return KV_ERR;
-			if (vol->name == NULL)
-				return jerr(c, "name", "missing");
-			vol->kind = VOL_LOCAL;
-			if ((x = json_object_get(e, "persistentVolumeClaim")) &&
-			    !json_is_null(x)) {
-				vol->kind = VOL_PVC;
-				vol->source = "persistentVolumeClaim";
-				if (jstr(c, e, "persistentVolumeClaim.claimName",
-				    &vol->claim))
-					return KV_ERR;
-			} else if ((x = json_object_get(e, "dataVolume")) &&
-			    !json_is_null(x)) {
-				vol->kind = VOL_DATAVOLUME;
-				vol->source = "dataVolume";
-				if (jstr(c, e, "dataVolume.name", &vol->claim))
-					return KV_ERR;
-			} else if ((x = json_object_get(e, "hostDisk")) &&
-			    !json_is_null(x)) {
-				vol->kind = VOL_HOSTDISK;
-				vol->source = "hostDisk";
-				if (jbool(c, e, "hostDisk.shared", &b))
-					return KV_ERR;
-				vol->hostdisk_shared = b == 1;
-			} else if ((x = json_object_get(e, "containerDisk")) &&
-			    !json_is_null(x)) {
-				vol->kind = VOL_CONTAINERDISK;
-				vol->source = "containerDisk";
-				if (jstr(c, e, "containerDisk.image",
-				    &vol->image))
-					return KV_ERR;
-			} else {
-				for (size_t k = 0; k < sizeof(local_sources) /
-				    sizeof(local_sources[0]); k++)
-					if (json_object_get(e,
-					    local_sources[k]) != NULL) {
-						vol->source = local_sources[k];
-						break;
-					}
-				if (vol->source == NULL)
-					vol->source = "other";
-			}
 		}
 	}
 	if (jget(c, o, "status.volumeStatus", JSON_ARRAY, &arr))
@@ -286,37 +332,10 @@ load_vmi_volumes(jctx *c, json_t *o, kv_vmi *v)
 		v->volstatus = xcalloc(json_array_size(arr) + 1,
 		    sizeof(kv_volstatus));
 		json_array_foreach(arr, i, e) {
-			kv_volstatus *vs = &v->volstatus[v->nvolstatus++];
-			json_t *info;
-			const char **modes;
-			size_t nm;
-			kv_buf mb = {0};
-
 			jwhere(c, "status.volumeStatus[%zu].", i);
-			if (!json_is_object(e))
-				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &vs->name) ||
-			    jget(c, e, "persistentVolumeClaimInfo",
-			    JSON_OBJECT, &info))
+			if (load_volstatus(c, e,
+			    &v->volstatus[v->nvolstatus++]))
 				return KV_ERR;
-			if (info == NULL)
-				continue;
-			vs->has_pvcinfo = true;
-			if (jstr(c, e, "persistentVolumeClaimInfo.claimName",
-			    &vs->claim) || jstrarray(c, e,
-			    "persistentVolumeClaimInfo.accessModes", &modes,
-			    &nm))
-				return KV_ERR;
-			for (size_t k = 0; k < nm; k++) {
-				if (strcmp(modes[k], "ReadWriteMany") == 0)
-					vs->rwx = true;
-				kv_buf_printf(&mb, "%s%s", k ? "," : "",
-				    modes[k]);
-			}
-			vs->modes = kv_intern_str(c->strs,
-			    mb.data ? mb.data : "");
-			kv_buf_free(&mb);
-			free(modes);
 		}
 	}
 	if (jget(c, o, "status.migratedVolumes", JSON_ARRAY, &arr))
