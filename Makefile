@@ -12,7 +12,7 @@
 # Dependencies come from pkg-config; `make check` and `make report` run
 # `make deps` by themselves when a library is missing.
 
-PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0
+PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0 yaml-0.1
 TEST_PKGS := cmocka
 PREFIX    ?= /usr/local
 SHARED    ?= ../shared

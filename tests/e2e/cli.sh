@@ -225,8 +225,8 @@ run "check --node w2" 0 check "$snap" --node w2
 lines "$work/out" "check --node w2" 1
 has "$work/out" "check --node w2" "0 of 1 running VMI would not migrate"
 
-run "check -n a1" 1 check "$snap" -n a1
-has "$work/out" "check -n a1" "1 of 1 running VMI would not migrate"
+run "check --node a1" 1 check "$snap" --node a1
+has "$work/out" "check --node a1" "1 of 1 running VMI would not migrate"
 
 run "check good" 0 check "$good"
 has "$work/out" "check good" "0 of 1 running VMI would not migrate"
@@ -305,7 +305,9 @@ lacks "$work/out" "explain stopped" "target pod node selector:"
 run "explain unknown VMI" 2 explain "$snap" prod/nosuch
 has "$work/err" "explain unknown VMI" 'no VMI "prod/nosuch" in the snapshot'
 lines "$work/out" "explain unknown VMI" 0
-run "explain without namespace" 2 explain "$snap" bridge-vm
+# a NAME without namespace is looked up in every namespace
+run "explain without namespace" 0 explain "$snap" bridge-vm
+has "$work/out" "explain without namespace" "VMI prod/bridge-vm"
 run "explain, missing argument" 2 explain "$snap"
 has "$work/err" "explain, missing argument" "usage: kvscope explain"
 
