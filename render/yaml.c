@@ -44,9 +44,11 @@ scalar(yaml_emitter_t *em, const char *s, bool is_string)
 	yaml_event_t ev;
 	bool plain = !is_string || plain_is_string(s);
 
+	/* a string may be plain only when it reads back as one; libyaml
+	 * then picks plain, single- or double-quoted as the text needs */
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
-	    (yaml_char_t *)s, (int)strlen(s), plain, !plain,
-	    plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+	    (yaml_char_t *)s, (int)strlen(s), plain, is_string,
+	    YAML_ANY_SCALAR_STYLE))
 		return 0;
 	return yaml_emitter_emit(em, &ev);
 }
