@@ -171,7 +171,7 @@ kv_tlist_add(kv_tlist *l, const char *s)
 		l->lines++;
 	}
 	if (l->maxlines && l->lines >= l->maxlines &&
-	    l->col + w + tail > width && l->col > l->indent) {
+	    l->col + w + tail > width) {
 		l->cut = true;
 		return;
 	}

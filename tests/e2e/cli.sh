@@ -475,6 +475,19 @@ else
 	echo "script(1) not found: terminal colour and progress not tested"
 fi
 
+# long lists: wrapped to COLUMNS, cut with "... and N more", whole with --all
+COLUMNS=60 run "pairs wrapped" 0 pairs samples/mixed
+checks=$((checks + 1))
+[ "$(sed -n '/^refused pairs:/,$p' "$work/out" | awk 'length > 60' | wc -l)" = 0 ] ||
+    fail "pairs: refused-pair lines wider than COLUMNS=60"
+has "$work/out" "pairs wrapped" "... and "
+COLUMNS=60 run "pairs --all" 0 pairs samples/mixed --all
+lacks "$work/out" "pairs --all" "... and "
+checks=$((checks + 1))
+[ "$(grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' "$work/out" | wc -l)" -gt \
+  "$(COLUMNS=60 "$KVSCOPE" pairs samples/mixed | grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' | wc -l)" ] ||
+    fail "pairs --all: not more labels than the cut list"
+
 # --- help and version ---------------------------------------------------------
 
 run "--version" 0 --version
