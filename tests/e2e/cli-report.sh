@@ -10,6 +10,8 @@
 set -u
 
 KVSCOPE=${KVSCOPE:-./kvscope}
+# fontconfig's caches (HTML and PDF) are known leaks (tests/lsan.supp)
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 S=samples/same-host-model
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
