@@ -531,6 +531,7 @@ class State:
             self.throttle[r] = int(sec or 1)
         self.throttled_at = {}
         self.gone = set(filter(None, args.gone_on_continue.split(",")))
+        self.generation = {}
         self.reset = set(filter(None, args.reset_on.split(",")))
         self.hang = set(filter(None, args.hang_on.split(",")))
         self.once_lock = threading.Lock()
@@ -763,10 +764,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             k = key if key in st.reset else r.plural
             reset = k in st.reset
             st.reset.discard(k)
+            # 410: the first continue token, and every token issued before
+            # it, is too old (as after a compaction); later ones are fine
             k = key if key in st.gone else r.plural
-            gone = k in st.gone and bool(q.get("continue"))
-            if gone:
-                st.gone.discard(k)
+            gone = False
+            if k in st.gone and q.get("continue"):
+                try:
+                    g = json.loads(base64.b64decode(q["continue"][0])).get("g", 0)
+                except Exception:
+                    g = 0
+                gone = g < 1
+                st.generation[key] = 1
             if key in st.throttled_at:
                 st.log("AFTER-429 %s %.2f" % (key, time.time() - st.throttled_at.pop(key)))
         if code:
@@ -818,8 +826,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         meta_ = {"resourceVersion": "5000"}
         if limit and offset + limit < len(items):
             out = items[offset:offset + limit]
-            meta_["continue"] = base64.b64encode(
-                json.dumps({"o": offset + limit}).encode()).decode()
+            tok = {"o": offset + limit}
+            if st.generation.get(key):
+                tok["g"] = st.generation[key]
+            meta_["continue"] = base64.b64encode(json.dumps(tok).encode()).decode()
             meta_["remainingItemCount"] = len(items) - offset - limit
         else:
             out = items[offset:]
