@@ -534,6 +534,7 @@ class State:
         self.generation = {}
         self.reset = set(filter(None, args.reset_on.split(",")))
         self.hang = set(filter(None, args.hang_on.split(",")))
+        self.garbage = set(filter(None, args.garbage_on.split(",")))
         self.once_lock = threading.Lock()
         if args.from_snapshot:
             self.resources = load_snapshot(args.from_snapshot)
@@ -752,6 +753,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                               "Internal error occurred: etcdserver: request timed out"))
         if key in st.delay_on or r.plural in st.delay_on:
             time.sleep(st.delay_on.get(key, st.delay_on.get(r.plural)))
+        if key in st.garbage or r.plural in st.garbage:
+            body = b"<html>proxy error</html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if key in st.hang or r.plural in st.hang:
             st.log("HANG %s" % key)
             time.sleep(3600)
@@ -893,6 +902,7 @@ def main():
     ap.add_argument("--throttle", default="", help="RESOURCE[:SECONDS],...: one 429 with Retry-After")
     ap.add_argument("--gone-on-continue", default="", help="resources whose first continue gets 410")
     ap.add_argument("--reset-on", default="", help="resources whose first list is a connection reset")
+    ap.add_argument("--garbage-on", default="", help="resources that answer 200 with no JSON")
     ap.add_argument("--hang-on", default="", help="resources that never answer (ALL: every request)")
     ap.add_argument("--from-snapshot", default="", help="serve this snapshot (directory or .tar.gz)")
     ap.add_argument("--exec", choices=["forbid", "fail"], default="fail")

@@ -443,13 +443,15 @@ test_namespaces() {
 }
 
 test_error_status() {
-	start_server --error-on virtualmachineinstancemigrations.kubevirt.io
+	start_server --error-on virtualmachineinstancemigrations.kubevirt.io --garbage-on kubevirts
 	collect --output "$T/out/err.tar.gz"
 	expect_rc 0
 	python3 "$HERE/check.py" layout "$T/out/err.tar.gz" || die "layout"
 	jq_is "$T/out/err.tar.gz" '.resources[] | select(.resource == "virtualmachineinstancemigrations") | [.status, (.message | test("etcdserver: request timed out"))]' \
 		'["error",true]'
-	jq_is "$T/out/err.tar.gz" '[.resources[] | select(.status == "ok")] | length' 9
+	jq_is "$T/out/err.tar.gz" '.resources[] | select(.resource == "kubevirts") | [.status, (.message | startswith("the server'"'"'s answer is not a list: parse error"))]' \
+		'["error",true]'
+	jq_is "$T/out/err.tar.gz" '[.resources[] | select(.status == "ok")] | length' 8
 	# discovery of one group fails: its resources are errors, the rest is taken
 	stop_server
 	start_server --no-aggregated --broken-group migrations.kubevirt.io
