@@ -124,6 +124,15 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 	for (size_t i = 0; i < n; i++)
 		if (!kv_vmop_finished(&ops[i]))
 			d->ops[d->nops++] = &ops[i];
+	/* §4.4: the VMIM DVP creates carries the oldest unfinished
+	 * Migrate/Evict's nodeSelector as addedNodeSelector; before that
+	 * VMIM exists, the operation itself says it */
+	for (size_t i = 0; i < d->nops && r->added_selector == NULL; i++)
+		if (kv_vmop_is_migration(d->ops[i]) &&
+		    d->ops[i]->node_selector.n > 0) {
+			r->added_selector = &d->ops[i]->node_selector;
+			r->added_by = d->ops[i]->name;
+		}
 	n = kv_dvp_vmbdas(m, v->ns, v->name, &bdas);
 	d->bdas = xcalloc(n + 1, sizeof(kv_vmbda *));
 	for (size_t i = 0; i < n; i++)

@@ -66,6 +66,7 @@ typedef struct kv_vmop {	/* VirtualMachineOperation */
 	const char *created;		/* creationTimestamp or "" */
 	bool deleting;			/* deletionTimestamp set */
 	bool target_node;		/* spec.migrate.nodeSelector set */
+	kv_labels node_selector;	/* spec.migrate.nodeSelector */
 } kv_vmop;
 
 typedef struct kv_vmbda {	/* VirtualMachineBlockDeviceAttachment */

@@ -171,6 +171,7 @@ dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	    jstr(c, o, "spec.virtualMachineName", &op->vm) ||
 	    jbool(c, o, "spec.force", &op->force) ||
 	    jget(c, o, "spec.migrate.nodeSelector", JSON_OBJECT, &sel) ||
+	    jlabels(c, o, "spec.migrate.nodeSelector", &op->node_selector) ||
 	    jstr(c, o, "status.phase", &op->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &op->created) ||
 	    jstr(c, o, "metadata.deletionTimestamp", &del) ||
@@ -331,6 +332,8 @@ dvp_free(kv_model *m)
 	free(d->classes);
 	free(d->disks);
 	free(d->by_claim);
+	for (size_t i = 0; i < d->nvmops; i++)
+		free(d->vmops[i].node_selector.v);
 	free(d->vmops);
 	free(d->vmbdas);
 }
