@@ -805,6 +805,27 @@ m_evict_none(kvsnap *s)
 	kvj_sets(vmi(s), "spec.evictionStrategy", "None");
 }
 
+static void
+set_kernel(kvsnap *s, const char *name, const char *kernel)
+{
+	kvj_sets(node(s, name), "status.nodeInfo.kernelVersion", kernel);
+	kvj_sets(node(s, name), "status.nodeInfo.osImage", "Ubuntu 24.04 LTS");
+}
+
+static void
+m_kernel_same(kvsnap *s)
+{
+	set_kernel(s, "w1", "6.8.0-85-generic");
+	set_kernel(s, "w2", "6.8.0-85-generic");
+}
+
+static void
+m_kernel_w2(kvsnap *s)
+{
+	set_kernel(s, "w1", "6.8.0-85-generic");
+	set_kernel(s, "w2", "6.8.0-90-generic");
+}
+
 typedef struct rule_case {
 	const char *code;
 	mutation pass;			/* NULL: the base itself */
@@ -861,6 +882,9 @@ static const rule_case rule_cases[] = {
 	  "", "pod-network-reconnect", "masquerade" },
 	{ "stale-vendor-label", NULL, NULL, m_stale_vendor, "ok", "",
 	  "stale-vendor-label", "2 cpu-vendor labels" },
+	{ "kernel-differs", m_kernel_same, NULL, m_kernel_w2, "ok", "",
+	  "kernel-differs", "1 target runs another kernel than w1 "
+	  "(6.8.0-85-generic): w2 (6.8.0-90-generic)" },
 	{ "eviction-blocks-drain", m_ifpossible_unmigratable, "blocked",
 	  m_hostdev, "blocked", "host-device", DRAIN, "LiveMigrate" },
 	{ "eviction-shutdown", NULL, NULL, m_evict_none, "ok", "",
@@ -2662,7 +2686,7 @@ main(void)
 		CASE(0), CASE(1), CASE(2), CASE(3), CASE(4), CASE(5), CASE(6),
 		CASE(7), CASE(8), CASE(9), CASE(10), CASE(11), CASE(12),
 		CASE(13), CASE(14), CASE(15), CASE(16), CASE(17), CASE(18),
-		CASE(19), CASE(20),
+		CASE(19), CASE(20), CASE(21),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_same_code_twice),
 		cmocka_unit_test(test_first_failing_vs_all),
@@ -2695,7 +2719,7 @@ main(void)
 	int rc;
 
 	/* every row of the case table is in tests[], named by its code */
-	if (NCASES != 21) {
+	if (NCASES != 22) {
 		fprintf(stderr, "rule_cases has %zu rows; update CASE()s\n",
 		    (size_t)NCASES);
 		return 1;
