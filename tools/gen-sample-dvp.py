@@ -51,10 +51,7 @@ KV_INT = "kubevirt." + INTERNAL          # kubevirt.io after the rewrite
 NODE_DOMAIN = "node." + DVP
 LOCAL_PROVISIONER = "local.csi.storage.deckhouse.io"
 
-# the snapshot-format.md table, and the KVVMs (their annotation
-# migration-node-affinity-terms, rules-deckhouse.md 3.3)
-RESOURCES = gs.RESOURCES + [("internalvirtualizationvirtualmachines",
-                             "internal.virtualization.deckhouse.io")]
+RESOURCES = gs.RESOURCES     # the snapshot-format.md table
 ABSENT_GROUPS = ("kubevirt.io", "migrations.kubevirt.io", "cdi.kubevirt.io")
 
 

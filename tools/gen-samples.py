@@ -117,6 +117,8 @@ RESOURCES = [
     ("virtualmachineblockdeviceattachments", "virtualization.deckhouse.io"),
     ("internalvirtualizationvirtualmachineinstances",
      "internal.virtualization.deckhouse.io"),
+    ("internalvirtualizationvirtualmachines",
+     "internal.virtualization.deckhouse.io"),
     ("internalvirtualizationvirtualmachineinstancemigrations",
      "internal.virtualization.deckhouse.io"),
     ("internalvirtualizationkubevirts", "internal.virtualization.deckhouse.io"),
