@@ -310,9 +310,10 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	kv_fact *fv;
 	size_t nf;
 	static const char *const nheads[] = { "Node", "Class", "Vendor",
-	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs" };
+	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs",
+	    "Kernel / OS image" };
 	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
-	    NULL, NULL, NULL, "num" };
+	    NULL, NULL, NULL, "num", NULL };
 
 	el_own(s, "p", "answer", prose_cluster(a));
 	fv = snapshot_facts(a, &nf);
@@ -334,7 +335,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	facts_table(s, fv, nf);
 
 	el(s, "h3", "Nodes");
-	t = table(s, "sort", nheads, nhcls, 9);
+	t = table(s, "sort", nheads, nhcls, 10);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
@@ -358,6 +359,9 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 		else
 			elc(tr, "td", "tone-warn", SYM_WARN " no");
 		num_cell(tr, ni->nvmis);
+		el_own(tr, "td", "wrap", xasprintf("%s / %s", m->nodes[i].kernel ?
+		    m->nodes[i].kernel : SYM_NONE, m->nodes[i].os_image ?
+		    m->nodes[i].os_image : SYM_NONE));
 	}
 }
 
