@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "index.h"
 #include "target.h"
 
@@ -85,6 +86,19 @@ lack_note(const snap_resource *r)
 	return NULL;
 }
 
+/* Whether the manifest already says the pods could not be read. */
+static bool
+pods_lacking(const kv_model *m)
+{
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+
+		if (strcmp(r->resource, "pods") == 0 && *r->group == '\0')
+			return strcmp(r->status, "ok") != 0;
+	}
+	return false;
+}
+
 static void
 snapshot_warnings(kv_analysis *a)
 {
@@ -114,6 +128,13 @@ snapshot_warnings(kv_analysis *a)
 	if (!m->cluster.present) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
 		a->warnings[a->nwarnings++] = xstrdup(m->flavor->no_config);
+	}
+	if (!m->pods_all && !pods_lacking(m)) {
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xstrdup("pods: launcher pods "
+		    "only (scope launchers); room on the nodes was not "
+		    "checked beyond allocatable memory less the launcher "
+		    "pods' requests");
 	}
 	for (size_t i = 0; i < m->manifest.nnotes; i++) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
@@ -153,6 +174,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->index = kv_index_build(m);
 	kv_timing("index");
 	kv_cpu_analyze(a);
+	kv_capacity_build(a);
 	kv_timing("cpu");
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
