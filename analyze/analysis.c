@@ -164,7 +164,6 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 {
 	kv_analysis *a = xcalloc(1, sizeof(*a));
 
-	(void)err;
 	a->m = m;
 	a->db = m->cpumap != NULL ? m->cpumap : cpudb_builtin();
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
@@ -173,7 +172,11 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
 	a->index = kv_index_build(m);
 	kv_timing("index");
-	kv_cpu_analyze(a);
+	if (kv_cpu_analyze(a, err) != KV_OK) {
+		kv_analysis_free(a);
+		*out = NULL;
+		return KV_ERR;
+	}
 	kv_capacity_build(a);
 	kv_timing("cpu");
 	kv_vmis_analyze(a);

@@ -280,7 +280,7 @@ void kv_analysis_free(kv_analysis *a);
 const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 
 /* Sub-steps, in the order kv_analyze runs them (cpu.c, vmi.c, drain.c). */
-void kv_cpu_analyze(kv_analysis *a);
+int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 

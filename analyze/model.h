@@ -292,6 +292,8 @@ typedef struct kv_model {
 	kv_pod *pods;			/* every pod in the snapshot; only
 					   launchers unless pods_all */
 	bool pods_all;			/* manifest pods scope "all" */
+	uint64_t max_cpu_classes;	/* KVSCOPE_MAX_CPU_CLASSES, for the
+					   analysis */
 	size_t npvcs;
 	kv_pvc *pvcs;			/* sorted by namespace, name */
 	size_t nscs;
