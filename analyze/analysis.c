@@ -125,16 +125,16 @@ snapshot_warnings(kv_analysis *a)
 		    "absence of kubevirt.io VMIs", m->flavor->name,
 		    m->flavor->short_name);
 	}
-	if (!m->cluster.present) {
-		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup(m->flavor->no_config);
-	}
 	if (!m->pods_all && !pods_lacking(m)) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
 		a->warnings[a->nwarnings++] = xstrdup("pods: launcher pods "
 		    "only (scope launchers); room on the nodes was not "
 		    "checked beyond allocatable memory less the launcher "
 		    "pods' requests");
+	}
+	if (!m->cluster.present) {
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xstrdup(m->flavor->no_config);
 	}
 	for (size_t i = 0; i < m->manifest.nnotes; i++) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
