@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "index.h"
 #include "target.h"
 
@@ -85,6 +86,19 @@ lack_note(const snap_resource *r)
 	return NULL;
 }
 
+/* Whether the manifest already says the pods could not be read. */
+static bool
+pods_lacking(const kv_model *m)
+{
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+
+		if (strcmp(r->resource, "pods") == 0 && *r->group == '\0')
+			return strcmp(r->status, "ok") != 0;
+	}
+	return false;
+}
+
 static void
 snapshot_warnings(kv_analysis *a)
 {
@@ -110,6 +124,13 @@ snapshot_warnings(kv_analysis *a)
 		    "no flavor; %s inferred from the %s resource files and the "
 		    "absence of kubevirt.io VMIs", m->flavor->name,
 		    m->flavor->short_name);
+	}
+	if (!m->pods_all && !pods_lacking(m)) {
+		KV_GROW(a->warnings, cap, a->nwarnings + 1);
+		a->warnings[a->nwarnings++] = xstrdup("pods: launcher pods "
+		    "only (scope launchers); room on the nodes was not "
+		    "checked beyond allocatable memory less the launcher "
+		    "pods' requests");
 	}
 	if (!m->cluster.present) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
@@ -143,7 +164,6 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 {
 	kv_analysis *a = xcalloc(1, sizeof(*a));
 
-	(void)err;
 	a->m = m;
 	a->db = m->cpumap != NULL ? m->cpumap : cpudb_builtin();
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
@@ -152,7 +172,12 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
 	a->index = kv_index_build(m);
 	kv_timing("index");
-	kv_cpu_analyze(a);
+	if (kv_cpu_analyze(a, err) != KV_OK) {
+		kv_analysis_free(a);
+		*out = NULL;
+		return KV_ERR;
+	}
+	kv_capacity_build(a);
 	kv_timing("cpu");
 	kv_vmis_analyze(a);
 	kv_timing("vmis");

@@ -40,6 +40,11 @@ typedef struct kv_config {
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
 } kv_config;
 
+/* CPU, memory and pod count, as requested or left (findings.md). */
+typedef struct kv_res {
+	int64_t cpu_millis, memory, pods;
+} kv_res;
+
 typedef struct kv_nodeinfo {
 	bool kubevirt, schedulable;
 	const char *vendor;		/* NULL */
@@ -50,6 +55,9 @@ typedef struct kv_nodeinfo {
 	bool avx2, avx512f;
 	size_t nvmis;			/* running VMIs */
 	int64_t free_memory;		/* allocatable - launcher requests; -1 */
+	kv_res allocatable, requested, free;
+					/* requested/free meaningful only when
+					 * a->capacity_known */
 } kv_nodeinfo;
 
 typedef struct kv_class {
@@ -217,6 +225,14 @@ typedef struct kv_vmires {
 	size_t nmigvols;
 	const kv_volume **migvols;
 	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
+	bool searched;			/* targets judged (findings: null
+					   when not, e.g. no host-model label) */
+	kv_res need;			/* what the target pod requests:
+					 * the source launcher pod's
+					 * requests per findings.md */
+	size_t ngroups;
+	size_t *groups;			/* group indexes,
+					 * sorted (groups branch fills) */
 } kv_vmires;
 
 typedef struct kv_drain {
@@ -258,6 +274,7 @@ typedef struct kv_analysis {
 	size_t ndrain;
 	kv_drain *drain;
 	kv_summary summary;
+	bool capacity_known;		/* pods scope "all" */
 
 	struct kv_index *index;		/* label -> node bitsets */
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
@@ -271,7 +288,7 @@ void kv_analysis_free(kv_analysis *a);
 const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 
 /* Sub-steps, in the order kv_analyze runs them (cpu.c, vmi.c, drain.c). */
-void kv_cpu_analyze(kv_analysis *a);
+int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "checks.h"
 #include "index.h"
 #include "storage.h"
@@ -448,7 +449,8 @@ check_no_placement(rule_ctx *c, const kv_rule *r)
 	kv_buf b = {0};
 	size_t shown = 0;
 
-	if (c->r->ncpu_targets == 0 || c->r->ntargets > 0)
+	if (c->r->ncpu_targets == 0 || c->r->ntargets > 0 ||
+	    (c->a->capacity_known && c->ti.nplaceable > 0))
 		return;
 	KV_NODESET_FOREACH(&c->r->cpu_targets, n) {
 		kv_buf why = {0};
@@ -467,6 +469,42 @@ check_no_placement(rule_ctx *c, const kv_rule *r)
 	    c->r->ncpu_targets == 1 ? "" : "s",
 	    c->r->ncpu_targets == 1 ? "es" : "", b.data ? b.data : "",
 	    c->r->ncpu_targets > shown ? "; ..." : "");
+	kv_buf_free(&b);
+}
+
+/* Capacity known: some node takes the pod but none has room for it. */
+void
+check_no_capacity(rule_ctx *c, const kv_rule *r)
+{
+	kv_buf b = {0};
+	size_t shown = 0;
+	char *need;
+
+	if (!c->a->capacity_known || c->r->ncpu_targets == 0 ||
+	    c->r->ntargets > 0 || c->ti.nplaceable == 0)
+		return;
+	KV_NODESET_FOREACH(&c->r->cpu_targets, n) {
+		kv_buf why = {0};
+
+		if (shown == 3)
+			break;
+		if (kv_target_explain(c->a, c->place, c->r, n, &why) &&
+		    kv_startswith(why.data, "no room")) {
+			char *have = kv_res_fmt(&c->a->nodes[n].free);
+
+			kv_buf_printf(&b, "%s%s: %s free", shown ? "; " : "",
+			    c->m->nodes[n].name, have);
+			free(have);
+			shown++;
+		}
+		kv_buf_free(&why);
+	}
+	need = kv_res_fmt(&c->r->need);
+	rule_emit(c, r, "%zu node%s would take the target pod, but none has "
+	    "room for its requests of %s (%s%s)", c->ti.nplaceable,
+	    c->ti.nplaceable == 1 ? "" : "s", need, b.data ? b.data : "",
+	    c->ti.nplaceable > shown ? "; ..." : "");
+	free(need);
 	kv_buf_free(&b);
 }
 

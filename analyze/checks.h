@@ -22,6 +22,7 @@ void check_digest_none(rule_ctx *c, const kv_rule *r);
 void check_host_model_label(rule_ctx *c, const kv_rule *r);
 void check_no_cpu_target(rule_ctx *c, const kv_rule *r);
 void check_no_placement(rule_ctx *c, const kv_rule *r);
+void check_no_capacity(rule_ctx *c, const kv_rule *r);
 void check_block_migration(rule_ctx *c, const kv_rule *r);
 void check_reconnect(rule_ctx *c, const kv_rule *r);
 void check_stale_vendor(rule_ctx *c, const kv_rule *r);

@@ -501,14 +501,23 @@ build_tradeoff(kv_analysis *a)
 	}
 }
 
-void
-kv_cpu_analyze(kv_analysis *a)
+int
+kv_cpu_analyze(kv_analysis *a, kv_err *err)
 {
 	sort_a = a;
 	node_facts(a);
 	build_classes(a);
+	/* hostModelPairs holds every ordered pair: refuse before building
+	 * classes squared of them (a hostile snapshot) */
+	if (a->m->max_cpu_classes > 0 &&
+	    a->nclasses > a->m->max_cpu_classes)
+		return kv_seterr(err, "resources/nodes.json: %zu CPU classes "
+		    "(distinct CPU label sets), more than the limit of %llu "
+		    "(KVSCOPE_MAX_CPU_CLASSES)", a->nclasses,
+		    (unsigned long long)a->m->max_cpu_classes);
 	build_pairs(a);
 	build_named(a);
 	build_scopes(a);
 	build_tradeoff(a);
+	return KV_OK;
 }

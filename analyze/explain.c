@@ -1,8 +1,9 @@
 /*
  * explain.c - kv_target_explain() (target.h): the first placement
  * constraint one node fails for a VMI, as text for `kvscope explain` and
- * the no-placement-target message.
+ * the no-placement-target and no-capacity messages.
  */
+#include "capacity.h"
 #include "place.h"
 
 #include <stdio.h>
@@ -137,7 +138,7 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 {
 	const kv_node *node = &a->m->nodes[n];
 	const kv_vmi *v = r->vmi;
-	int64_t need, have;
+	kv_res need, have;
 
 	if (explain_pods(a, p, r, node, out) || explain_labels(r, node, out))
 		return true;
@@ -152,17 +153,24 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 			    p->taints[i].value, p->taints[i].effect);
 			return true;
 		}
-	need = r->source_pod && r->source_pod->req_memory > 0 ?
-	    r->source_pod->req_memory : v->memory;
-	have = a->nodes[n].free_memory;
-	if (need > 0 && have >= 0 && have < need) {
-		char *h = kv_fmt_bytes(have), *w = kv_fmt_bytes(need);
+	need = kv_room_need(a, r);
+	have = kv_room_free(a, n);
+	if (kv_res_fits(&have, &need))
+		return false;
+	if (a->capacity_known) {
+		char *h = kv_res_fmt(&have), *w = kv_res_fmt(&need);
+
+		kv_buf_printf(out, "no room: %s free, needs %s", h, w);
+		free(h);
+		free(w);
+	} else {
+		char *h = kv_fmt_bytes(have.memory);
+		char *w = kv_fmt_bytes(need.memory);
 
 		kv_buf_printf(out, "not enough memory: %s free, needs %s", h,
 		    w);
 		free(h);
 		free(w);
-		return true;
 	}
-	return false;
+	return true;
 }

@@ -170,8 +170,8 @@ jint(jctx *c, json_t *o, const char *path, int64_t *out)
 }
 
 /* Quantities come as strings ("4Gi") or, rarely, bare numbers. */
-int
-jquantity(jctx *c, json_t *o, const char *path, int64_t *out)
+static int
+quantity_at(jctx *c, json_t *o, const char *path, bool milli, int64_t *out)
 {
 	json_t *v;
 	kv_err qerr = {0};
@@ -190,9 +190,22 @@ jquantity(jctx *c, json_t *o, const char *path, int64_t *out)
 	else
 		return jerr(c, path, "expected a quantity, got %s",
 		    jtype_name(v));
-	if (kv_quantity_parse(s, out, &qerr) != KV_OK)
+	if ((milli ? kv_quantity_parse_milli(s, out, &qerr) :
+	    kv_quantity_parse(s, out, &qerr)) != KV_OK)
 		return jerr(c, path, "%s", qerr.msg);
 	return KV_OK;
+}
+
+int
+jquantity(jctx *c, json_t *o, const char *path, int64_t *out)
+{
+	return quantity_at(c, o, path, false, out);
+}
+
+int
+jquantity_milli(jctx *c, json_t *o, const char *path, int64_t *out)
+{
+	return quantity_at(c, o, path, true, out);
 }
 
 static int

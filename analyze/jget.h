@@ -35,6 +35,8 @@ int jstr(jctx *c, json_t *o, const char *path, const char **out);
 int jbool(jctx *c, json_t *o, const char *path, int *out);
 int jint(jctx *c, json_t *o, const char *path, int64_t *out);
 int jquantity(jctx *c, json_t *o, const char *path, int64_t *out);
+/* The same in thousandths (CPU: "500m" = 500); -1 when absent. */
+int jquantity_milli(jctx *c, json_t *o, const char *path, int64_t *out);
 int jlabels(jctx *c, json_t *o, const char *path, kv_labels *out);
 /* An array of strings, interned; *out owned by the caller. */
 int jstrarray(jctx *c, json_t *o, const char *path, const char ***out,

@@ -28,6 +28,8 @@ static const struct {
 	{ "KVSCOPE_MAX_LABELS", offsetof(kv_limits, labels), 10000 },
 	{ "KVSCOPE_MAX_MANIFEST_BYTES", offsetof(kv_limits, manifest_bytes),
 	  (uint64_t)64 << 20 },
+	/* hostModelPairs holds classes squared pairs */
+	{ "KVSCOPE_MAX_CPU_CLASSES", offsetof(kv_limits, cpu_classes), 1000 },
 };
 
 int

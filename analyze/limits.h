@@ -26,6 +26,7 @@ typedef struct kv_limits {
 	uint64_t depth;		/* JSON nesting depth */
 	uint64_t labels;	/* labels (or annotations) of one object */
 	uint64_t manifest_bytes;/* manifest.json and each XML file */
+	uint64_t cpu_classes;	/* CPU classes (hostModelPairs: squared) */
 } kv_limits;
 
 /* Defaults, then KVSCOPE_MAX_* overrides from the environment.  A malformed

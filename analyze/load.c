@@ -364,6 +364,7 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	    (GDestroyNotify)g_hash_table_destroy);
 	ls.loaders = loaders_build();
 	m->strs = kv_intern_new();
+	m->max_cpu_classes = lim->cpu_classes;
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
 	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
@@ -386,6 +387,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 		free(ls.state[i]);
 	if (rc == KV_OK)
 		rc = finish_model(&ls, err);
+	if (rc == KV_OK)
+		rc = load_pods_scope(m, path, err);
 	if (rc != KV_OK) {
 		kv_model_free(m);
 		return rc;

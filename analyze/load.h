@@ -58,6 +58,12 @@ int load_vmim(kv_load *ld, jctx *c, json_t *o);
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);
 int load_policy(kv_load *ld, jctx *c, json_t *o);
 
+/* The resource facts of one pod (load_capacity.c), and the manifest's
+ * pods scope ("all" | "launchers" | absent = launchers) into
+ * m->pods_all; an error names the field. */
+int load_pod_resources(jctx *c, json_t *o, kv_pod *p);
+int load_pods_scope(kv_model *m, const char *path, kv_err *err);
+
 /* Shared by the core's loaders (load_objects.c). */
 int load_tolerations(jctx *c, json_t *o, const char *path,
     kv_toleration **out, size_t *n);

@@ -1,6 +1,6 @@
 /*
- * load_objects.c - the core's object loaders (load.h) for nodes, launcher
- * pods, storage, namespaces, MigrationPolicies, VMIMs and the KubeVirt CR,
+ * load_objects.c - the core's object loaders (load.h) for nodes, pods
+ * (launchers in full, every other one its resources), storage, namespaces, MigrationPolicies, VMIMs and the KubeVirt CR,
  * and the toleration and affinity readers they share with load_vmi.c.
  * Only the fields the analysis reads are kept (rules-kubevirt.md §6).
  */
@@ -124,7 +124,7 @@ load_node(kv_load *ls, jctx *c, json_t *o)
 	int unsched, rc = KV_ERR;
 
 	n = KV_PUSH(m->nodes, m->nnodes, ls->cap_nodes);
-	n->alloc_memory = -1;
+	n->alloc_memory = n->alloc_cpu = n->alloc_pods = -1;
 	if (jmeta(c, o, &n->name, NULL, false) ||
 	    kv_load_unique(ls, c, "node", n->name) ||
 	    jlabels(c, o, "metadata.labels", &n->labels) ||
@@ -133,6 +133,8 @@ load_node(kv_load *ls, jctx *c, json_t *o)
 	    jquantity(c, o, "status.allocatable.memory", &n->alloc_memory) ||
 	    jstr(c, o, "status.nodeInfo.kernelVersion", &n->kernel) ||
 	    jstr(c, o, "status.nodeInfo.osImage", &n->os_image) ||
+	    jquantity_milli(c, o, "status.allocatable.cpu", &n->alloc_cpu) ||
+	    jquantity(c, o, "status.allocatable.pods", &n->alloc_pods) ||
 	    jget(c, o, "spec.taints", JSON_ARRAY, &taints))
 		goto out;
 	n->unschedulable = unsched == 1;
@@ -165,7 +167,7 @@ out:
 	return rc;
 }
 
-/* --- launcher pods ------------------------------------------------------------ */
+/* --- pods --------------------------------------------------------------------- */
 
 /* The sum of the containers' memory requests (-1 when none sets one). */
 static int
@@ -270,14 +272,19 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	    jlabels(c, o, "metadata.labels", &labels))
 		goto out;
 	launcher = kv_flavor_label(&labels, KEY_LAUNCHER);
-	if (launcher == NULL || strcmp(launcher, "virt-launcher") != 0) {
-		rc = KV_OK;	/* not a launcher pod: not ours */
-		goto out;
-	}
 	p = KV_PUSH(m->pods, m->npods, ls->cap_pods);
 	p->name = name;
 	p->ns = ns;
 	p->req_memory = -1;
+	if (jstr(c, o, "spec.nodeName", &p->node) ||
+	    jstr(c, o, "status.phase", &p->phase) ||
+	    load_pod_resources(c, o, p))
+		goto out;
+	if (launcher == NULL || strcmp(launcher, "virt-launcher") != 0) {
+		rc = KV_OK;	/* not a launcher pod: its resources only */
+		goto out;
+	}
+	p->launcher = true;
 	p->created_by = kv_flavor_label(&labels, KEY_CREATED_BY);
 	p->migration_job = kv_flavor_label(&labels, KEY_JOB_UID);
 	/* persistent-reservation markers (rules-kubevirt.md §2.2) */
@@ -287,9 +294,7 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 			    sizeof(char *));
 			p->pr[p->npr++] = labels.v[k].key;
 		}
-	if (jstr(c, o, "spec.nodeName", &p->node) ||
-	    jstr(c, o, "metadata.creationTimestamp", &p->created) ||
-	    jstr(c, o, "status.phase", &p->phase) ||
+	if (jstr(c, o, "metadata.creationTimestamp", &p->created) ||
 	    jlabels(c, o, "spec.nodeSelector", &p->node_selector) ||
 	    pod_memory(c, o, p) || pod_imageids(c, o, p) ||
 	    pod_imagerefs(c, o, p))

@@ -74,6 +74,8 @@ typedef struct kv_node {
 	int64_t alloc_memory;		/* bytes; -1 when unknown */
 	const char *kernel;		/* status.nodeInfo.kernelVersion */
 	const char *os_image;		/* status.nodeInfo.osImage */
+	int64_t alloc_cpu, alloc_pods;	/* status.allocatable cpu (millis)
+					   and pods; -1 when unknown */
 } kv_node;
 
 enum kv_volkind {
@@ -203,6 +205,12 @@ typedef struct kv_pod {
 	kv_label *imagerefs;		/* spec.volumes[].image.reference */
 	size_t npr;
 	const char **pr;		/* pr.kubevirt.io/<pvc uid> label keys */
+	/* resource facts of every pod (load_capacity.c) */
+	bool launcher;			/* a virt-launcher pod */
+	int64_t res_cpu, res_memory;	/* millis, bytes: max(sum of
+					   containers, largest init
+					   container) + spec.overhead */
+	int64_t priority;		/* spec.priority, 0 when unset */
 } kv_pod;
 
 enum { AM_RWO = 1, AM_ROX = 2, AM_RWX = 4, AM_RWOP = 8 };
@@ -284,7 +292,11 @@ typedef struct kv_model {
 	size_t nvmis;
 	kv_vmi *vmis;			/* sorted by namespace, name */
 	size_t npods;
-	kv_pod *pods;
+	kv_pod *pods;			/* every pod in the snapshot; only
+					   launchers unless pods_all */
+	bool pods_all;			/* manifest pods scope "all" */
+	uint64_t max_cpu_classes;	/* KVSCOPE_MAX_CPU_CLASSES, for the
+					   analysis */
 	size_t npvcs;
 	kv_pvc *pvcs;			/* sorted by namespace, name */
 	size_t nscs;

@@ -1,6 +1,7 @@
 /*
  * place.c - the placement context (target.h, place.h): taints, launcher
- * pods by VMI and free memory per node, built once per analysis, and the
+ * pods by VMI, free memory per node (the check when capacity is unknown)
+ * and the room bitsets by need, built once per analysis, and the
  * one-node tests of placement (node selector terms, tolerations,
  * persistent reservations).  References: rules-kubevirt.md §2.
  */
@@ -36,9 +37,37 @@ problem_free(gpointer p)
 	problem *q = p;
 
 	kv_bits_free(&q->cpu);
+	kv_bits_free(&q->place);
 	kv_bits_free(&q->tgt);
 	free(q->key);
 	free(q);
+}
+
+static guint
+res_hash(gconstpointer p)
+{
+	const kv_res *r = p;
+	uint64_t h = (uint64_t)r->cpu_millis * 1099511628211ULL;
+
+	h = (h ^ (uint64_t)r->memory) * 1099511628211ULL;
+	h = (h ^ (uint64_t)r->pods) * 1099511628211ULL;
+	return (guint)(h ^ (h >> 32));
+}
+
+static gboolean
+res_equal(gconstpointer a, gconstpointer b)
+{
+	const kv_res *p = a, *q = b;
+
+	return p->cpu_millis == q->cpu_millis && p->memory == q->memory &&
+	    p->pods == q->pods;
+}
+
+static void
+bits_free(gpointer p)
+{
+	kv_bits_free(p);
+	free(p);
 }
 
 static int
@@ -109,6 +138,8 @@ kv_place_build(kv_analysis *a)
 		const kv_pod *pod = &m->pods[i];
 		const kv_node *n;
 
+		if (!pod->launcher)
+			continue;
 		if (pod->created_by != NULL)
 			p->pods[p->npods++] = pod;
 		if (kv_pod_active(pod) && pod->req_memory > 0 &&
@@ -119,6 +150,8 @@ kv_place_build(kv_analysis *a)
 	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
 	p->problems = g_hash_table_new_full(problem_hash, problem_equal,
 	    problem_free, NULL);
+	p->rooms = g_hash_table_new_full(res_hash, res_equal, free,
+	    bits_free);
 	return p;
 }
 
@@ -132,6 +165,7 @@ kv_place_free(kv_place *p)
 	free(p->taints);
 	free(p->pods);
 	g_hash_table_destroy(p->problems);
+	g_hash_table_destroy(p->rooms);
 	free(p);
 }
 

@@ -23,7 +23,9 @@ typedef struct problem {
 	size_t len;
 	unsigned char *key;
 	kv_bits cpu;			/* CPU selectors and DoesNotExist */
-	kv_bits tgt;			/* cpu and every other constraint */
+	kv_bits place;			/* cpu and every other constraint
+					   but room */
+	kv_bits tgt;			/* place and room for the need */
 } problem;
 
 struct kv_place {
@@ -32,6 +34,8 @@ struct kv_place {
 	size_t npods;
 	const kv_pod **pods;		/* sorted by created_by, created */
 	GHashTable *problems;		/* problem -> itself */
+	GHashTable *rooms;		/* kv_res need -> kv_bits of the
+					   nodes with room for it */
 };
 
 /* A pod that holds its node: not Succeeded or Failed. */

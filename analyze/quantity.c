@@ -25,8 +25,9 @@ static const struct {
 	{ "P", 0, 15 }, { "E", 0, 18 },
 };
 
-int
-kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
+/* The value times 10^scale10, rounded up. */
+static int
+parse_scaled(const char *s, int scale10, int64_t *out, kv_err *err)
 {
 	const char *p = s;
 	u128 mant = 0, limit = (u128)INT64_MAX, div = 1;
@@ -88,7 +89,7 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 	if (!found)
 		return kv_seterr(err, "malformed quantity \"%s\" (unknown "
 		    "suffix \"%s\")", s, p);
-	pow10 -= frac;
+	pow10 += scale10 - frac;
 	for (; pow10 > 0; pow10--) {
 		mant *= 10;
 		if (mant > limit << 20)
@@ -122,4 +123,16 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 	return KV_OK;
 big:
 	return kv_seterr(err, "quantity \"%s\" is out of range", s);
+}
+
+int
+kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
+{
+	return parse_scaled(s, 0, out, err);
+}
+
+int
+kv_quantity_parse_milli(const char *s, int64_t *out, kv_err *err)
+{
+	return parse_scaled(s, 3, out, err);
 }

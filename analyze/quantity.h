@@ -13,5 +13,8 @@
 #include "util.h"
 
 int kv_quantity_parse(const char *s, int64_t *out, kv_err *err);
+/* The value in thousandths ("500m" = 500, "2" = 2000), rounded up, as
+ * Kubernetes' MilliValue() (CPU requests). */
+int kv_quantity_parse_milli(const char *s, int64_t *out, kv_err *err);
 
 #endif

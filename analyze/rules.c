@@ -229,6 +229,28 @@ const kv_rule kv_rules[] = {
 		.check = check_no_placement,
 	},
 	{
+		.code = "no-capacity", .severity = SEV_BLOCKER,
+		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"No placeable node has room",
+				"Free CPU, memory or pod slots on a node "
+				    "that takes the target pod (move or "
+				    "scale down other workloads there), "
+				    "lower the VMI's resource requests, or "
+				    "add a node of the same CPU class." },
+			[KV_FLAVOR_DECKHOUSE] = {
+				NULL,
+				"Free CPU, memory or pod slots on a node "
+				    "that takes the VM (move or scale down "
+				    "other workloads there), give the "
+				    "VirtualMachine smaller cpu or memory "
+				    "(a restart applies it), or add a node "
+				    "that its VirtualMachineClass allows." },
+		},
+		.check = check_no_capacity,
+	},
+	{
 		.code = "source-host-model-label-missing", .severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
 		.words = {

@@ -380,6 +380,7 @@ parse_manifest_resources(reader *r, json_t *res)
 		s->file = mstr(r, o, "file", where, false, &rc);
 		s->status = mstr(r, o, "status", where, true, &rc);
 		s->message = mstr(r, o, "message", where, false, &rc);
+		s->scope = mstr(r, o, "scope", where, false, &rc);
 		if (rc != KV_OK)
 			return rc;
 		if (s->group == NULL)
@@ -805,6 +806,7 @@ snap_manifest_free(snap_manifest *m)
 		free(s->file);
 		free(s->status);
 		free(s->message);
+		free(s->scope);
 	}
 	free(m->resources);
 	for (size_t i = 0; i < m->nnotes; i++)

@@ -32,6 +32,7 @@ typedef struct snap_resource {
 	char *status;		/* ok | absent | forbidden | error */
 	char *message;		/* or NULL */
 	long long count;	/* -1 when not given */
+	char *scope;		/* pods: "all" | "launchers" | NULL (absent) */
 } snap_resource;
 
 typedef struct snap_manifest {

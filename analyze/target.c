@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "capacity.h"
 #include "index.h"
 #include "place.h"
 
@@ -268,11 +269,11 @@ key_affinity(kv_buf *b, const kv_affinity *aff)
 	}
 }
 
-/* The placement problem of r: selectors, affinity, tolerations and the
- * memory the target pod needs.  Strings are interned, so pointers stand
- * for their content. */
+/* The placement problem of r: selectors, affinity, tolerations and what
+ * the target pod needs.  Strings are interned, so pointers stand for
+ * their content. */
 static void
-problem_key(const kv_vmires *r, int64_t need, kv_buf *b)
+problem_key(const kv_vmires *r, const kv_res *need, kv_buf *b)
 {
 	const kv_vmi *v = r->vmi;
 
@@ -290,7 +291,35 @@ problem_key(const kv_vmires *r, int64_t need, kv_buf *b)
 		key_ptr(b, v->tolerations[i].value);
 		key_ptr(b, v->tolerations[i].effect);
 	}
-	key_put(b, &need, sizeof(need));
+	key_put(b, &need->cpu_millis, sizeof(need->cpu_millis));
+	key_put(b, &need->memory, sizeof(need->memory));
+	key_put(b, &need->pods, sizeof(need->pods));
+}
+
+/* The nodes with room for need (kv_room_free), once per need; NULL when
+ * the need is nothing. */
+static const kv_bits *
+room_bits(const kv_analysis *a, const kv_place *p, const kv_res *need)
+{
+	kv_bits *b;
+	kv_res *key;
+
+	if (need->cpu_millis <= 0 && need->memory <= 0 && need->pods <= 0)
+		return NULL;
+	if ((b = g_hash_table_lookup(p->rooms, need)) != NULL)
+		return b;
+	b = xcalloc(1, sizeof(*b));
+	kv_bits_init(b, a->m->nnodes);
+	for (size_t n = 0; n < a->m->nnodes; n++) {
+		kv_res free = kv_room_free(a, n);
+
+		if (kv_res_fits(&free, need))
+			kv_bits_set(b, n);
+	}
+	key = xmalloc(sizeof(*key));
+	*key = *need;
+	g_hash_table_insert(p->rooms, key, b);
+	return b;
 }
 
 /* Nodes that satisfy one requirement (the same test as req_match, on the
@@ -381,13 +410,15 @@ and_affinity(const kv_analysis *a, const kv_affinity *aff, kv_bits *dst)
  * the VMI's own pods, which set_nodes() takes out per VMI. */
 static void
 solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    int64_t need, problem *pr)
+    const kv_res *need, problem *pr)
 {
 	const kv_model *m = a->m;
 	kv_bits *cpu = &pr->cpu, *tgt = &pr->tgt;
+	const kv_bits *room;
 
 	kv_bits_init(cpu, m->nnodes);
 	kv_bits_init(tgt, m->nnodes);
+	kv_bits_init(&pr->place, m->nnodes);
 	kv_bits_fill(cpu);
 	for (size_t i = 0; i < r->selectors.n; i++) {
 		const kv_label *l = &r->selectors.v[i];
@@ -413,7 +444,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 				kv_bits_andnot(cpu, b);
 		}
 
-	/* every selector, then affinity, taints and memory */
+	/* every selector, then affinity, taints, and room apart */
 	kv_bits_copy(tgt, cpu);
 	for (size_t i = 0; i < r->selectors.n && kv_bits_any(tgt); i++) {
 		const kv_bits *b = kv_index_eq(a->index, r->selectors.v[i].key,
@@ -431,18 +462,14 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)
 		if (!kv_tolerates(r->vmi, &p->taints[i]))
 			kv_bits_andnot(tgt, &p->taints[i].nodes);
-	if (need > 0)
-		KV_BITS_FOREACH(tgt, n) {
-			int64_t have = a->nodes[n].free_memory;
-
-			if (have >= 0 && have < need)
-				kv_bits_clear(tgt, n);
-		}
+	kv_bits_copy(&pr->place, tgt);
+	if ((room = room_bits(a, p, need)) != NULL)
+		kv_bits_and(tgt, room);
 }
 
 static problem *
 find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    int64_t need)
+    const kv_res *need)
 {
 	kv_buf key = {0};
 	problem probe, *pr;
@@ -496,21 +523,16 @@ set_nodes(kv_nodeset *out, const kv_bits *base, const size_t *excl,
 		qsort(out->excl, out->nexcl, sizeof(size_t), size_cmp);
 }
 
-void
-kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
+/* The target pod's node selector and extra required affinity. */
+static void
+render_selectors(const kv_analysis *a, kv_vmires *r, const kv_node *src,
     kv_target_info *ti)
 {
 	const kv_model *m = a->m;
 	const kv_vmi *v = r->vmi;
-	const kv_node *src = kv_model_node(m, v->node);
 	selbuild s = { .strs = m->strs };
 	char *vendor = xasprintf("cpu-vendor.%s/", a->cfg.domain);
-	const kv_pod *const *pods;
-	size_t npods, nexcl = 0, src_i, *excl;
-	problem *prob;
 
-	memset(ti, 0, sizeof(*ti));
-	ti->source_missing = src == NULL;
 	render_template(a, r, &s);
 	/* §2.3 step 2: the migration's own selector, under the template's
 	 * (the template wins on a key clash) */
@@ -547,35 +569,74 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 			free(k);
 		}
 	free(vendor);
+}
 
-	ti->need_memory = r->source_pod && r->source_pod->req_memory > 0 ?
-	    r->source_pod->req_memory : v->memory;
+/* The nodes the VMI itself rules out (sorted by set_nodes): the source
+ * and every node that runs an active pod of this VMI or a pod holding a
+ * reservation it shares (pod anti-affinity). */
+static size_t *
+own_nodes(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
+    const problem *prob, size_t src_i, size_t *nexcl)
+{
+	const kv_model *m = a->m;
+	const kv_vmi *v = r->vmi;
+	const kv_pod *const *pods;
+	size_t npods = kv_place_pods(p, v, &pods), n = 0, *excl;
 
-	prob = find_problem(a, p, r, ti->need_memory);
+	excl = xcalloc(npods + 2, sizeof(size_t));
+	if (src_i != SIZE_MAX)
+		excl[n++] = src_i;
+	for (size_t i = 0; i < npods; i++) {
+		const kv_node *node = kv_model_node(m, pods[i]->node);
+
+		if (node != NULL && kv_pod_active(pods[i]))
+			excl[n++] = (size_t)(node - m->nodes);
+	}
+	if (kv_has_reservation(v)) {
+		excl = xreallocarray(excl, n + m->nnodes + 1, sizeof(size_t));
+		KV_BITS_FOREACH(&prob->place, k)
+			if (kv_pr_conflict(a, v, m->nodes[k].name) != NULL)
+				excl[n++] = k;
+	}
+	*nexcl = n;
+	return excl;
+}
+
+void
+kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
+    kv_target_info *ti)
+{
+	const kv_model *m = a->m;
+	const kv_vmi *v = r->vmi;
+	const kv_node *src = kv_model_node(m, v->node);
+	size_t nexcl, src_i, *excl;
+	problem *prob;
+	kv_res need;
+	kv_nodeset placeable;
+
+	memset(ti, 0, sizeof(*ti));
+	ti->source_missing = src == NULL;
+	render_selectors(a, r, src, ti);
+	if (r->source_pod != NULL)
+		r->need = kv_pod_request(r->source_pod);
+	else {
+		r->need.cpu_millis = 0;
+		r->need.memory = v->memory > 0 ? v->memory : 0;
+		r->need.pods = 1;
+	}
+	need = kv_room_need(a, r);
+	ti->need_memory = need.memory;
+	r->searched = !ti->host_model_missing;
+
+	prob = find_problem(a, p, r, &need);
 	src_i = src != NULL ? (size_t)(src - m->nodes) : SIZE_MAX;
 	set_nodes(&r->cpu_targets, &prob->cpu, &src_i, src != NULL ? 1 : 0);
 	r->ncpu_targets = r->cpu_targets.n;
-
-	/* the source and every node that runs an active pod of this VMI
-	 * (pod anti-affinity) */
-	npods = kv_place_pods(p, v, &pods);
-	excl = xcalloc(npods + 2, sizeof(size_t));
-	if (src != NULL)
-		excl[nexcl++] = src_i;
-	for (size_t i = 0; i < npods; i++) {
-		const kv_node *n = kv_model_node(m, pods[i]->node);
-
-		if (n != NULL && kv_pod_active(pods[i]))
-			excl[nexcl++] = (size_t)(n - m->nodes);
-	}
-	if (kv_has_reservation(v)) {
-		excl = xreallocarray(excl, nexcl + m->nnodes + 1,
-		    sizeof(size_t));
-		KV_BITS_FOREACH(&prob->tgt, n)
-			if (kv_pr_conflict(a, v, m->nodes[n].name) != NULL)
-				excl[nexcl++] = n;
-	}
+	excl = own_nodes(a, p, r, prob, src_i, &nexcl);
 	set_nodes(&r->targets, &prob->tgt, excl, nexcl);
 	r->ntargets = r->targets.n;
+	set_nodes(&placeable, &prob->place, excl, nexcl);
+	ti->nplaceable = placeable.n;
+	free(placeable.excl);
 	free(excl);
 }

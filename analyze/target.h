@@ -9,7 +9,8 @@
  * for one node and says which fails first, for `kvscope explain`.
  *
  * The placement context (kv_place) is built once per analysis: distinct
- * taints as node bitsets, launcher pods by VMI, free memory per node.
+ * taints as node bitsets, launcher pods by VMI, free memory per node and
+ * the nodes with room per need (capacity.h).
  */
 #ifndef KV_TARGET_H
 #define KV_TARGET_H
@@ -32,7 +33,8 @@ typedef struct kv_target_info {
 	bool host_model_missing;	/* source has no host-model label */
 	bool source_missing;		/* status.nodeName not a Node */
 	size_t nvendors;		/* vendor labels on the source */
-	int64_t need_memory;		/* bytes the target pod requests */
+	int64_t need_memory;		/* bytes the room check wants */
+	size_t nplaceable;		/* targets before room is checked */
 } kv_target_info;
 
 /* Fill r->selectors, r->extra_affinity, r->cpu_targets, r->targets. */

@@ -8,8 +8,10 @@
  * jansson keeps insertion order, and every list comes sorted from the
  * analysis, so the same snapshot always gives the same bytes.
  *
- * The vmis section is most of the file (every VMI lists its cpuTargets and
- * targets by name: gigabytes at 5,000 nodes and 100,000 VMIs), so it is
+ * Version 2: a VMI's cpuTargets and targets refer to one of the shared
+ * nodeSets (nodesets.h) less a few nodes of its own, so the file grows
+ * with VMIs + distinct node lists, not VMIs x nodes.  The nodeSets and
+ * vmis sections are still most of the file, so they are
  * not built as a jansson tree: a small emitter writes its structure into a
  * large buffer and lets jansson escape every string (json_dump_callback on
  * one reusable string value), with every node name escaped once and
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodesets.h"
 #include "render.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
@@ -61,6 +64,22 @@ static json_t *
 jint(int64_t v)
 {
 	return json_integer((json_int_t)v);
+}
+
+/* {"cpuMillis", "memoryBytes", "pods"}; a value the node does not state
+ * (-1) is null. */
+static json_t *
+jres(const kv_res *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "cpuMillis", r->cpu_millis >= 0 ?
+	    jint(r->cpu_millis) : json_null());
+	json_object_set_new(o, "memoryBytes", r->memory >= 0 ?
+	    jint(r->memory) : json_null());
+	json_object_set_new(o, "pods", r->pods >= 0 ? jint(r->pods) :
+	    json_null());
+	return o;
 }
 
 static json_t *
@@ -124,6 +143,9 @@ node_json(const kv_analysis *a, size_t i)
 	json_object_set_new(o, "avx2", json_boolean(ni->avx2));
 	json_object_set_new(o, "avx512f", json_boolean(ni->avx512f));
 	json_object_set_new(o, "vmis", json_integer((json_int_t)ni->nvmis));
+	json_object_set_new(o, "allocatable", jres(&ni->allocatable));
+	json_object_set_new(o, "requested", a->capacity_known ?
+	    jres(&ni->requested) : json_null());
 	return o;
 }
 
@@ -215,6 +237,7 @@ typedef struct emitter {
 	size_t len, cap;
 	bool failed;
 	json_t *scratch;		/* the string em_str() encodes */
+	const kv_nodesets *sets;	/* what cpuTargets/targets refer to */
 	size_t nnames;
 	char **names;			/* node i as an escaped JSON string */
 	size_t *name_len;
@@ -307,19 +330,74 @@ em_issues(emitter *e, const kv_issue *is, size_t n)
 	em_lit(e, "]");
 }
 
+/* A set reference: {"set": "N3", "minus": [...]} (findings.md
+ * "nodeSets"). */
 static void
-em_nodeset(emitter *e, const kv_nodeset *s)
+em_setref(emitter *e, const kv_nodeset *s)
 {
-	bool first = true;
+	char id[32];
+	int n = snprintf(id, sizeof(id), "\"N%zu\"",
+	    kv_nodesets_id(e->sets, s->base) + 1);
 
-	em_lit(e, "[");
-	KV_NODESET_FOREACH(s, n) {
-		if (!first)
+	em_lit(e, "{\"set\":");
+	em_put(e, id, (size_t)n);
+	em_lit(e, ",\"minus\":[");
+	for (size_t i = 0; i < s->nexcl; i++) {
+		if (i)
 			em_lit(e, ",");
-		first = false;
-		em_put(e, e->names[n], e->name_len[n]);
+		em_put(e, e->names[s->excl[i]], e->name_len[s->excl[i]]);
 	}
-	em_lit(e, "]");
+	em_lit(e, "]}");
+}
+
+static void
+em_targets(emitter *e, const kv_vmires *r)
+{
+	bool refers = kv_nodesets_refers(r);
+
+	em_lit(e, ",\"cpuTargets\":");
+	if (refers)
+		em_setref(e, &r->cpu_targets);
+	else
+		em_lit(e, "null");
+	em_lit(e, ",\"targets\":");
+	if (refers)
+		em_setref(e, &r->targets);
+	else
+		em_lit(e, "null");
+	em_lit(e, ",\"cpuTargetCount\":");
+	em_int(e, refers ? (int64_t)r->ncpu_targets : 0);
+	em_lit(e, ",\"targetCount\":");
+	em_int(e, refers ? (int64_t)r->ntargets : 0);
+}
+
+/* "nodeSets" elements: {"id": "N1", "nodes": [...]}, one per line when
+ * lines is set. */
+static void
+em_sets(emitter *e, bool lines)
+{
+	for (size_t i = 0; i < e->sets->n; i++) {
+		char id[32];
+		int n = snprintf(id, sizeof(id), "\"N%zu\"", i + 1);
+		bool first = true;
+
+		if (lines && i)
+			em_lit(e, ",\n");
+		else if (lines)
+			em_lit(e, "\n");
+		else if (i)
+			em_lit(e, ",");
+		em_lit(e, "{\"id\":");
+		em_put(e, id, (size_t)n);
+		em_lit(e, ",\"nodes\":[");
+		KV_BITS_FOREACH(e->sets->sets[i], k) {
+			if (!first)
+				em_lit(e, ",");
+			first = false;
+			em_put(e, e->names[k], e->name_len[k]);
+		}
+		em_lit(e, "]}");
+	}
 }
 
 /* One VMI, fields in findings.md order (as the jansson writer of the
@@ -361,10 +439,8 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 		em_lit(e, ":");
 		em_str(e, r->selectors.v[k].value);
 	}
-	em_lit(e, "},\"cpuTargets\":");
-	em_nodeset(e, &r->cpu_targets);
-	em_lit(e, ",\"targets\":");
-	em_nodeset(e, &r->targets);
+	em_lit(e, "}");
+	em_targets(e, r);
 	em_lit(e, ",\"outcome\":{\"kind\":");
 	em_str(e, kv_outcome_names[r->outcome]);
 	em_lit(e, ",\"afterSeconds\":");
@@ -386,7 +462,8 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 static void em_open(emitter *e, FILE *f, const kv_model *m);
 static int em_close(emitter *e);
 
-/* "vmis": [ one VMI per line ], as put_list() writes it. */
+/* "nodeSets" and "vmis": [ one element per line ], as put_list() writes
+ * them. */
 static int
 put_vmis(FILE *f, const kv_analysis *a)
 {
@@ -394,6 +471,13 @@ put_vmis(FILE *f, const kv_analysis *a)
 	int rc;
 
 	em_open(&e, f, a->m);
+	e.sets = kv_nodesets_build(a, NULL);
+	em_lit(&e, "\"nodeSets\": [");
+	em_sets(&e, true);
+	if (e.sets->n)
+		em_lit(&e, "\n],\n");
+	else
+		em_lit(&e, "],\n");
 	em_lit(&e, "\"vmis\": [");
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (i)
@@ -406,6 +490,7 @@ put_vmis(FILE *f, const kv_analysis *a)
 		em_lit(&e, "\n],\n");
 	else
 		em_lit(&e, "],\n");
+	kv_nodesets_free((kv_nodesets *)e.sets);
 	rc = em_close(&e);
 	return rc;
 }
@@ -446,8 +531,10 @@ em_close(emitter *e)
 	return e->failed ? KV_ERR : KV_OK;
 }
 
-json_t *
-kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
+/* The "vmis" array of the VMIs in pick, or (sets) the "nodeSets" they
+ * refer to, as a jansson value. */
+static json_t *
+json_doc(const kv_analysis *a, const kv_bits *pick, bool sets)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -459,8 +546,11 @@ kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
 	if (f == NULL)
 		kv_fatal("out of memory (a VMI document)");
 	em_open(&e, f, a->m);
+	e.sets = kv_nodesets_build(a, pick);
 	em_lit(&e, "[");
-	for (size_t i = 0; i < a->nvmis; i++)
+	if (sets)
+		em_sets(&e, false);
+	for (size_t i = 0; !sets && i < a->nvmis; i++)
 		if (pick == NULL || kv_bits_test(pick, i)) {
 			if (!first)
 				em_lit(&e, ",");
@@ -468,6 +558,7 @@ kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
 			em_vmi(&e, a, i);
 		}
 	em_lit(&e, "]");
+	kv_nodesets_free((kv_nodesets *)e.sets);
 	if (em_close(&e) == KV_OK && fclose(f) == 0)
 		v = json_loadb(buf, len, 0, NULL);
 	else
@@ -476,6 +567,18 @@ kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
 	if (v == NULL)
 		kv_fatal("out of memory (a VMI document)");
 	return v;
+}
+
+json_t *
+kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
+{
+	return json_doc(a, pick, false);
+}
+
+json_t *
+kv_json_node_sets(const kv_analysis *a, const kv_bits *pick)
+{
+	return json_doc(a, pick, true);
 }
 
 json_t *
@@ -581,7 +684,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	fputs("{\n", f);
 	rc |= put(f, "kind", json_string("kvscope-findings"), false);
-	rc |= put(f, "formatVersion", json_integer(1), false);
+	rc |= put(f, "formatVersion", json_integer(2), false);
 	rc |= put(f, "snapshot", snapshot_section(a), false);
 	rc |= put(f, "config", config_section(a), false);
 	rc |= put(f, "cpuModelSource", json_string(a->cpu_model_source), false);

@@ -46,6 +46,9 @@ int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
  * all) as the "vmis" array, one cpuClasses, hostModelPairs or
  * namedModels.models element. */
 json_t *kv_json_vmis(const kv_analysis *a, const kv_bits *pick);
+/* The "nodeSets" array the VMIs in pick refer to (ids N1.. local to that
+ * document): put it beside kv_json_vmis()'s array so it stands alone. */
+json_t *kv_json_node_sets(const kv_analysis *a, const kv_bits *pick);
 json_t *kv_json_cpu_class(const kv_analysis *a, size_t i);
 json_t *kv_json_host_model_pair(const kv_analysis *a, size_t i);
 json_t *kv_json_named_model(const kv_analysis *a, size_t i);

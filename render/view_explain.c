@@ -166,8 +166,9 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 	kv_bits_init(&one, a->nvmis);
 	kv_bits_set(&one, i);
 	vmis = kv_json_vmis(a, &one);
-	kv_bits_free(&one);
 	json_object_set_new(doc, "kind", json_string("kvscope-explain"));
+	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, &one));
+	kv_bits_free(&one);
 	json_object_set(doc, "vmi", json_array_get(vmis, 0));
 	json_decref(vmis);
 	for (size_t n = 0; r->verdict != V_NOT_RUNNING && n < a->m->nnodes;

@@ -2603,11 +2603,13 @@ cluster and gives, for every VMI, the verdict, blocker and warning codes of
 | [`pitfalls`](pitfalls/README.md) | one VMI per pitfall: RWO NFS / local-path PVC, hostDisk, default and explicit pod-network bridge, containerDisk without repository digest and without any digest, vGPU, host-model after a migration, source node without host-model label, eviction strategies, in-flight VMIM with timeout overrides, MigrationPolicies |
 | [`hostile`](hostile/README.md) | `mixed` with markup, quotes, entities, CDATA ends, comment dashes and non-ASCII in names, labels and annotations |
 | [`deckhouse`](deckhouse/README.md) | a Deckhouse Virtualization Platform cluster (flavor `deckhouse`, written by `tools/gen-sample-dvp.py`): one VirtualMachineClass per CPU type, a local-disk VM with volume migration, operations in progress, a liveMigrationPolicy/force conflict, a system Evict operation, a disk attachment in progress |
+| [`capacity`](capacity/README.md) | every pod in the snapshot (pods scope `all`, written by `tools/gen-sample-capacity.py`): a VMI whose only CPU-compatible node is full (`no-capacity`), another that fits; an init container larger than its containers, pod overhead, a Succeeded pod that holds nothing |
 
 All samples are regenerated from the shared CPU data by
 
     python3 tools/gen-samples.py            # --shared ../shared --out samples
     python3 tools/gen-sample-dvp.py         # samples/deckhouse
+    python3 tools/gen-sample-capacity.py    # samples/capacity
 
 which is deterministic (run it twice: byte-identical output). Do not edit the
 samples by hand. `tests/samples/run-tests.sh` checks JSON validity, the

@@ -358,7 +358,9 @@ json "$work/out" 'd["kind"]' kvscope-check
 json "$work/out" 'd["summary"]' "{'running': 4, 'wouldNotMigrate': 3}"
 json "$work/out" '[v["name"] for v in d["vmis"]]' "['dev/cd-vm', 'prod/amd-vm', 'prod/bridge-vm']"
 json "$work/out" '[b["code"] for b in d["vmis"][2]["blockers"]]' "['disk-not-shared', 'network-pod-bridge']"
-json "$work/out" 'd["vmis"][1]["cpuTargets"]' "[]"
+json "$work/out" 'd["vmis"][1]["cpuTargets"]' "{'set': 'N3', 'minus': ['a1']}"
+json "$work/out" '[s for s in d["nodeSets"] if s["id"] == "N3"][0]["nodes"]' "['a1']"
+json "$work/out" '[d["vmis"][1]["cpuTargetCount"], d["vmis"][1]["targetCount"]]' "[0, 0]"
 cp "$work/out" "$work/check.json"
 if python3 -c 'import yaml' 2>/dev/null; then
 	run "check -o yaml" 1 check "$snap" -o yaml
@@ -378,6 +380,7 @@ has "$work/out" "check -o wide" "prod/ok-vm"
 lines "$work/out" "check -o wide" 6
 run "explain -o json" 0 explain "$snap" prod/bridge-vm -o json
 json "$work/out" 'd["vmi"]["verdict"]' blocked
+json "$work/out" 'sorted({d["vmi"]["cpuTargets"]["set"], d["vmi"]["targets"]["set"]}) == [s["id"] for s in d["nodeSets"]]' True
 json "$work/out" '[(n["name"], n["fit"]) for n in d["nodes"]]' "[('a1', 'no'), ('cp1', 'no'), ('w1', 'no'), ('w2', 'ok'), ('w3', 'cpu')]"
 run "models -o json" 0 models "$snap" --nodes w1,w2 -o json
 json "$work/out" 'd["nodes"]' "['w1', 'w2']"

@@ -2,6 +2,7 @@
 """mksnap.py - write a small synthetic kvscope snapshot directory.
 
     mksnap.py DIR [--hostile] [--nodes N] [--classes K] [--date ISO]
+    mksnap.py DIR --unique-classes N
 
 The snapshot follows ../shared/spec/snapshot-format.md: manifest.json with
 files[] (bytes and sha256 of every member) and resources/*.json lists.
@@ -10,7 +11,9 @@ Default: a mixed cluster of Intel and AMD node kinds with VMIs that cover
 every verdict.  --hostile gives the VMIs, namespaces, label values and one
 node names with markup, quotes, ampersands and non-ASCII text.  --nodes N
 (with --classes K) builds a large cluster for scale tests: N nodes spread
-over K CPU classes.  The output is a pure function of the arguments.
+over K CPU classes.  --unique-classes N gives N lean nodes with a CPU
+feature each of its own (N classes from a small file).  The output is a
+pure function of the arguments.
 """
 import hashlib
 import json
@@ -243,8 +246,23 @@ def scale(count, classes):
     return nodes, vmis, pods, pvcs
 
 
+def unique(count):
+    """count lean nodes with one CPU feature of their own each: count CPU
+    classes from a small file (the hostile input of issue 20)."""
+    nodes = []
+    for i in range(count):
+        nodes.append({"apiVersion": "v1", "kind": "Node", "metadata": {
+            "name": "u%05d" % i, "uid": "u%05d" % i, "labels": {
+                "kubevirt.io/schedulable": "true",
+                "cpu-vendor.%s/Intel" % D: "true",
+                "host-model-cpu.%s/Skylake-Client-IBRS" % D: "true",
+                "cpu-feature.%s/u%05d" % (D, i): "true"}}})
+    return nodes, [], [], []
+
+
 def main(argv):
     out, hostile, count, classes = None, False, 0, 8
+    lean = False
     date = "2026-10-31T09:12:44Z"
     it = iter(argv[1:])
     for a in it:
@@ -254,13 +272,18 @@ def main(argv):
             count = int(next(it))
         elif a == "--classes":
             classes = int(next(it))
+        elif a == "--unique-classes":
+            count, lean = int(next(it)), True
         elif a == "--date":
             date = next(it)
         else:
             out = a
     if out is None:
         sys.exit("usage: mksnap.py DIR [--hostile] [--nodes N]")
-    if count:
+    if lean:
+        nodes, vmis, pods, pvcs = unique(count)
+        context = "unique-%d" % count
+    elif count:
         nodes, vmis, pods, pvcs = scale(count, classes)
         context = "scale-%d" % count
     else:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sample snapshots: manifests, hashes and JSON are valid, and the committed
-# samples are exactly what tools/gen-samples.py and tools/gen-sample-dvp.py
-# (samples/deckhouse) produce (when the shared
+# samples are exactly what tools/gen-samples.py, tools/gen-sample-dvp.py
+# (samples/deckhouse) and tools/gen-sample-capacity.py (samples/capacity)
+# produce (when the shared
 # reference data is available: $SHARED, default ../shared).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -17,10 +18,12 @@ for out in one two; do
 	python3 tools/gen-samples.py --shared "$shared" --out "$tmp/$out" >/dev/null
 	python3 tools/gen-sample-dvp.py --shared "$shared" --out "$tmp/$out" \
 	    >/dev/null
+	python3 tools/gen-sample-capacity.py --shared "$shared" \
+	    --out "$tmp/$out" >/dev/null
 done
 diff -r "$tmp/one" "$tmp/two" >/dev/null || {
 	echo "gen-samples.py or gen-sample-dvp.py is not deterministic"; exit 1; }
 diff -r samples "$tmp/one" || {
 	echo "samples/ differs from tools/gen-samples.py and" \
 	    "tools/gen-sample-dvp.py output: re-run them"; exit 1; }
-echo "samples match tools/gen-samples.py and tools/gen-sample-dvp.py"
+echo "samples match tools/gen-samples.py, tools/gen-sample-dvp.py and tools/gen-sample-capacity.py"

@@ -580,8 +580,66 @@ kvsnap_rmtree(const char *dir)
 typedef struct kvres {
 	kv_model *m;
 	kv_analysis *a;
-	json_t *findings;	/* parsed findings.json */
+	json_t *findings;	/* parsed findings.json, node-set references
+				 * expanded into lists (kvres_expand) */
+	json_t *raw;		/* parsed findings.json as written */
 } kvres;
+
+/* A version 2 node-set reference {"set", "minus"} as the node list it
+ * stands for (null stays null), as the README's jq line expands it. */
+static inline json_t *
+kvres_expand_ref(json_t *sets, json_t *ref)
+{
+	json_t *out, *nodes = NULL, *s, *n, *minus;
+	size_t i, j, k;
+
+	if (json_is_null(ref))
+		return json_array();
+	out = json_array();
+	json_array_foreach(sets, i, s)
+		if (strcmp(json_string_value(json_object_get(s, "id")),
+		    json_string_value(json_object_get(ref, "set"))) == 0)
+			nodes = json_object_get(s, "nodes");
+	if (nodes == NULL)
+		fail_msg("node set %s not in nodeSets",
+		    json_string_value(json_object_get(ref, "set")));
+	minus = json_object_get(ref, "minus");
+	json_array_foreach(nodes, i, n) {
+		bool out_ = false;
+
+		json_array_foreach(minus, j, s)
+			out_ |= json_equal(s, n);
+		if (!out_)
+			json_array_append(out, n);
+	}
+	json_array_foreach(minus, k, s) {
+		bool in = false;
+
+		json_array_foreach(nodes, i, n)
+			in |= json_equal(s, n);
+		if (!in)
+			fail_msg("minus names %s, not in its set",
+			    json_string_value(s));
+	}
+	return out;
+}
+
+/* The findings with every VMI's cpuTargets and targets as lists. */
+static inline json_t *
+kvres_expand(json_t *raw)
+{
+	json_t *f = json_deep_copy(raw), *sets, *v;
+	size_t i;
+
+	sets = json_object_get(f, "nodeSets");
+	json_array_foreach(json_object_get(f, "vmis"), i, v) {
+		json_object_set_new(v, "cpuTargets", kvres_expand_ref(sets,
+		    json_object_get(v, "cpuTargets")));
+		json_object_set_new(v, "targets", kvres_expand_ref(sets,
+		    json_object_get(v, "targets")));
+	}
+	return f;
+}
 
 /* Write s, load it, analyse it and render findings.json.  Any error fails
  * the test. */
@@ -609,10 +667,11 @@ kvsnap_run(const kvsnap *s)
 	if (kv_write_findings(r.a, f, NULL, &err) != KV_OK)
 		fail_msg("findings.json: %s", err.msg);
 	fclose(f);
-	r.findings = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (r.findings == NULL)
+	r.raw = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (r.raw == NULL)
 		fail_msg("findings.json does not parse: %s (line %d)", je.text,
 		    je.line);
+	r.findings = kvres_expand(r.raw);
 	free(buf);
 	return r;
 }
@@ -640,6 +699,7 @@ static inline void
 kvres_free(kvres *r)
 {
 	json_decref(r->findings);
+	json_decref(r->raw);
 	kv_analysis_free(r->a);
 	kv_model_free(r->m);
 	memset(r, 0, sizeof(*r));

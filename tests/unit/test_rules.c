@@ -826,6 +826,224 @@ m_kernel_w2(kvsnap *s)
 	set_kernel(s, "w2", "6.8.0-90-generic");
 }
 
+/* ---- capacity (findings.md "nodes" requested, no-capacity) ---------------- */
+
+/* The manifest says the snapshot holds every pod. */
+static void
+pods_all(kvsnap *s)
+{
+	char *f = kvsnap_file("pods", "");
+
+	kvsnap_list(s, "pods", "");
+	json_object_set_new(json_object_get(s->res, f), "scope",
+	    json_string("all"));
+	free(f);
+}
+
+/* A pod that is not a launcher on node, with the spec fragment given
+ * (containers, initContainers, overhead) and phase. */
+static void
+add_pod(kvsnap *s, const char *name, const char *node, const char *phase,
+    const char *spec)
+{
+	char *j = xasprintf("{\"apiVersion\": \"v1\", \"kind\": \"Pod\", "
+	    "\"metadata\": {\"name\": \"%s\", \"namespace\": \"db\"}, "
+	    "\"spec\": {\"nodeName\": \"%s\", %s}, \"status\": {\"phase\": "
+	    "\"%s\"}}", name, node, spec, phase);
+
+	kvsnap_addj(s, "pods", "", j);
+	free(j);
+}
+
+#define REQ(cpu, mem) "{\"name\": \"c\", \"resources\": {\"requests\": " \
+	"{\"cpu\": \"" cpu "\", \"memory\": \"" mem "\"}}}"
+
+/* w2 (64Gi) runs 32Gi: room for the 2300Mi launcher pod. */
+static void
+m_capacity_room(kvsnap *s)
+{
+	pods_all(s);
+	add_pod(s, "half", "w2", "Running", "\"containers\": [" REQ("8", "32Gi")
+	    "]");
+}
+
+/* w2 runs 63Gi: the only CPU-compatible node has no room. */
+static void
+m_capacity_full(kvsnap *s)
+{
+	pods_all(s);
+	add_pod(s, "big", "w2", "Running", "\"containers\": [" REQ("1", "63Gi")
+	    "]");
+}
+
+/* A node's requested: per pod max(sum of containers, largest init
+ * container) + overhead, one pod each; Succeeded and Failed pods hold
+ * nothing. */
+static void
+m_capacity_formula(kvsnap *s)
+{
+	pods_all(s);
+	add_pod(s, "init-big", "w2", "Running", "\"containers\": ["
+	    REQ("1", "1Gi") ", " REQ("500m", "1Gi") "], \"initContainers\": ["
+	    REQ("3", "512Mi") ", " REQ("2", "256Mi") "], \"overhead\": "
+	    "{\"cpu\": \"250m\", \"memory\": \"100Mi\"}");
+	add_pod(s, "done", "w2", "Succeeded", "\"containers\": ["
+	    REQ("30", "60Gi") "]");
+	add_pod(s, "failed", "w2", "Failed", "\"containers\": ["
+	    REQ("30", "60Gi") "]");
+}
+
+static json_t *
+node_json(const kvres *r, const char *name)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->findings, "nodes"), i, v)
+		if (strcmp(json_string_value(json_object_get(v, "name")),
+		    name) == 0)
+			return v;
+	fail_msg("no node %s", name);
+	return NULL;
+}
+
+static void
+test_capacity_formula(void **state)
+{
+	kvres r = run(m_capacity_formula);
+	json_t *w2 = node_json(&r, "w2"), *w1 = node_json(&r, "w1");
+	const kv_vmires *vr = kvres_vmires(&r, WEB);
+
+	(void)state;
+	assert_true(r.a->capacity_known);
+	assert_jint(w2, "allocatable.cpuMillis", 32000);
+	assert_jint(w2, "allocatable.memoryBytes", 64LL << 30);
+	assert_jint(w2, "allocatable.pods", 110);
+	/* max(1500m, 3000m) + 250m; max(2Gi, 512Mi) + 100Mi; 1 pod */
+	assert_jint(w2, "requested.cpuMillis", 3250);
+	assert_jint(w2, "requested.memoryBytes", (2LL << 30) + (100LL << 20));
+	assert_jint(w2, "requested.pods", 1);
+	/* w1 runs the launcher pod: 2300Mi, no CPU request */
+	assert_jint(w1, "requested.memoryBytes", 2300LL << 20);
+	assert_jint(w1, "requested.cpuMillis", 0);
+	assert_jint(w1, "requested.pods", 1);
+	/* the target pod needs what the source launcher pod requests */
+	assert_int_equal(vr->need.memory, 2300LL << 20);
+	assert_int_equal(vr->need.cpu_millis, 0);
+	assert_int_equal(vr->need.pods, 1);
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
+	assert_list(kvres_vmi(&r, WEB), "targets", "w2");
+	kvres_free(&r);
+}
+
+/* One pod slot left on w2, then none: the pod count is room too. */
+static void
+m_capacity_pod_slots(kvsnap *s)
+{
+	pods_all(s);
+	kvj_sets(node(s, "w2"), "status.allocatable.pods", "1");
+	add_pod(s, "tiny", "w2", "Pending", "\"containers\": [" REQ("10m",
+	    "1Mi") "]");
+}
+
+static void
+m_capacity_init_full(kvsnap *s)
+{
+	/* the init container, not the sum, decides: 62Gi + 1.5Gi */
+	pods_all(s);
+	add_pod(s, "init", "w2", "Running", "\"containers\": ["
+	    REQ("1", "1Gi") "], \"initContainers\": [" REQ("1", "62Gi")
+	    "], \"overhead\": {\"memory\": \"1536Mi\"}");
+}
+
+static void
+test_capacity_no_room(void **state)
+{
+	kvres r = run(m_capacity_pod_slots);
+	json_t *v = kvres_vmi(&r, WEB);
+
+	(void)state;
+	assert_codes(v, "blockers", "no-capacity");
+	assert_message_has(v, "no-capacity", "0 pods free");
+	assert_list(v, "cpuTargets", "w2");
+	assert_list(v, "targets", "");
+	assert_jint(v, "targetCount", 0);
+	assert_jint(v, "cpuTargetCount", 1);
+	kvres_free(&r);
+	r = run(m_capacity_init_full);
+	v = kvres_vmi(&r, WEB);
+	assert_codes(v, "blockers", "no-capacity");
+	assert_message_has(v, "no-capacity", "w2: 31 CPU, 512.0 MiB");
+	kvres_free(&r);
+}
+
+/* Capacity unknown (no scope all): the other pods do not count, the old
+ * memory check still does, requested is null and the snapshot warns. */
+static void
+m_capacity_unknown(kvsnap *s)
+{
+	add_pod(s, "big", "w2", "Running", "\"containers\": [" REQ("1", "63Gi")
+	    "]");
+}
+
+static void
+m_capacity_unknown_memory(kvsnap *s)
+{
+	m_capacity_unknown(s);
+	kvj_sets(node(s, "w2"), "status.allocatable.memory", "2Gi");
+}
+
+static void
+test_capacity_unknown(void **state)
+{
+	kvres r = run(m_capacity_unknown);
+	json_t *v = kvres_vmi(&r, WEB), *w;
+
+	(void)state;
+	assert_false(r.a->capacity_known);
+	assert_jstr(v, "verdict", "ok");
+	assert_list(v, "targets", "w2");
+	assert_jint(node_json(&r, "w2"), "requested", -1);
+	assert_jint(node_json(&r, "w2"), "allocatable.memoryBytes", 64LL << 30);
+	w = json_object_get(json_object_get(r.findings, "snapshot"),
+	    "warnings");
+	assert_int_equal(json_array_size(w), 1);
+	assert_non_null(strstr(json_string_value(json_array_get(w, 0)),
+	    "room on the nodes was not checked"));
+	kvres_free(&r);
+	r = run(m_capacity_unknown_memory);
+	v = kvres_vmi(&r, WEB);
+	assert_codes(v, "blockers", "no-placement-target");
+	assert_message_has(v, "no-placement-target",
+	    "w2: not enough memory: 2.0 GiB free, needs 2.2 GiB");
+	kvres_free(&r);
+}
+
+/* findings.json version 2 as written: references into nodeSets. */
+static void
+test_node_set_refs(void **state)
+{
+	kvres r = run(m_capacity_room);
+	json_t *v = NULL, *e, *sets = json_object_get(r.raw, "nodeSets");
+	size_t i;
+
+	(void)state;
+	assert_jint(r.raw, "formatVersion", 2);
+	json_array_foreach(json_object_get(r.raw, "vmis"), i, e)
+		if (strcmp(json_string_value(json_object_get(e, "name")),
+		    WEB) == 0)
+			v = e;
+	assert_non_null(v);
+	assert_jstr(v, "cpuTargets.set", "N1");
+	assert_list(v, "cpuTargets.minus", "w1");
+	assert_jstr(v, "targets.set", "N1");
+	assert_list(v, "targets.minus", "w1");
+	assert_int_equal(json_array_size(sets), 1);
+	assert_jstr(json_array_get(sets, 0), "id", "N1");
+	assert_list(json_array_get(sets, 0), "nodes", "w1,w2");
+	kvres_free(&r);
+}
+
 typedef struct rule_case {
 	const char *code;
 	mutation pass;			/* NULL: the base itself */
@@ -864,6 +1082,8 @@ static const rule_case rule_cases[] = {
 	  "no-cpu-target", DRAIN, "cpu-feature.node.kubevirt.io/md-clear" },
 	{ "no-placement-target", m_taint_tolerated, NULL, m_cordon,
 	  "no-target", "no-placement-target", DRAIN, "w2: cordoned" },
+	{ "no-capacity", m_capacity_room, NULL, m_capacity_full, "no-target",
+	  "no-capacity", DRAIN, "w2: 31 CPU, 1.0 GiB, 109 pods free" },
 	{ "source-host-model-label-missing", m_no_hm_label_named, NULL,
 	  m_no_hm_label, "stuck", "source-host-model-label-missing", DRAIN,
 	  "skipped by annotation" },
@@ -2686,7 +2906,7 @@ main(void)
 		CASE(0), CASE(1), CASE(2), CASE(3), CASE(4), CASE(5), CASE(6),
 		CASE(7), CASE(8), CASE(9), CASE(10), CASE(11), CASE(12),
 		CASE(13), CASE(14), CASE(15), CASE(16), CASE(17), CASE(18),
-		CASE(19), CASE(20), CASE(21),
+		CASE(19), CASE(20), CASE(21), CASE(22),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_same_code_twice),
 		cmocka_unit_test(test_first_failing_vs_all),
@@ -2700,6 +2920,10 @@ main(void)
 		cmocka_unit_test(test_cordon),
 		cmocka_unit_test(test_node_affinity),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_capacity_formula),
+		cmocka_unit_test(test_capacity_no_room),
+		cmocka_unit_test(test_capacity_unknown),
+		cmocka_unit_test(test_node_set_refs),
 		cmocka_unit_test(test_cpu_selectors),
 		cmocka_unit_test(test_tsc_selector),
 		cmocka_unit_test(test_host_model_copy),
@@ -2719,7 +2943,7 @@ main(void)
 	int rc;
 
 	/* every row of the case table is in tests[], named by its code */
-	if (NCASES != 22) {
+	if (NCASES != 23) {
 		fprintf(stderr, "rule_cases has %zu rows; update CASE()s\n",
 		    (size_t)NCASES);
 		return 1;
