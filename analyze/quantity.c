@@ -31,12 +31,14 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 	const char *p = s;
 	u128 mant = 0, limit = (u128)INT64_MAX, div = 1;
 	int frac = 0, pow2 = 0, pow10 = 0, digits = 0;
-	bool found = false, sticky = false;
+	bool found = false, sticky = false, neg = false;
 
 	if (*p == '+')
 		p++;
-	if (*p == '-')
-		return kv_seterr(err, "negative quantity \"%s\"", s);
+	if (*p == '-') {
+		neg = true;	/* only a zero may be negative: "-0" is 0 */
+		p++;
+	}
 	for (; isdigit((unsigned char)*p); p++, digits++) {
 		mant = mant * 10 + (u128)(*p - '0');
 		if (mant > limit * 1000000000000000000ULL)
@@ -55,6 +57,8 @@ kv_quantity_parse(const char *s, int64_t *out, kv_err *err)
 				sticky = true;
 		}
 	}
+	if (neg && (mant != 0 || sticky))
+		return kv_seterr(err, "negative quantity \"%s\"", s);
 	if (digits == 0)
 		return kv_seterr(err, "malformed quantity \"%s\"", s);
 	if ((*p == 'e' || *p == 'E') && p[1] != '\0' &&

@@ -610,6 +610,28 @@ test_manifest_bad(void **state)
 	}
 }
 
+/* A UTF-8 byte order mark before the manifest's JSON is allowed; a second
+ * one, or one elsewhere, is not JSON. */
+static void
+test_manifest_bom(void **state)
+{
+	struct fx *f = *state;
+
+	f->s.manifest = "\xef\xbb\xbf{\"kind\":\"kvscope-snapshot\","
+	    "\"formatVersion\":1,\"createdAt\":\"2026-10-31T09:12:44Z\","
+	    "\"cluster\":{\"context\":\"bom\"},\"files\":[]}";
+	use_tar(f, "bom.tar.gz");
+	expect_ok(f);
+	assert_string_equal(f->m.context, "bom");
+	f->s.manifest = "\xef\xbb\xbf\xef\xbb\xbf{\"kind\":"
+	    "\"kvscope-snapshot\"}";
+	use_tar(f, "bom2.tar.gz");
+	expect_fail(f, "manifest.json: not valid JSON", NULL);
+	f->s.manifest = "{\xef\xbb\xbf\"kind\":\"kvscope-snapshot\"}";
+	use_tar(f, "bom3.tar.gz");
+	expect_fail(f, "manifest.json: not valid JSON", NULL);
+}
+
 /* One file's size and another's SHA-256 differ from the manifest, a third
  * is missing and a fourth is not listed: one line names all four. */
 static void
@@ -919,6 +941,7 @@ main(void)
 		T(test_no_manifest),
 		T(test_format_version_2),
 		T(test_manifest_bad),
+		T(test_manifest_bom),
 		T(test_manifest_lies),
 		T(test_manifest_missing_file),
 		T(test_member_not_in_manifest),
