@@ -4,8 +4,8 @@
  * Two front ends, one core: read_archive() walks a tar stream with
  * libarchive, read_dir() walks a directory without following links; both
  * hand each regular file to member_*(), which checks the name and limits,
- * hashes the bytes with GLib's GChecksum (SHA-256) and forwards them to the
- * sink.
+ * hashes the bytes with OpenSSL's EVP SHA-256 (hardware-accelerated where
+ * the CPU has it) and forwards them to the sink.
  */
 #include "snapshot.h"
 
@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,7 @@ typedef struct reader {
 	/* the member being read */
 	char *cur_path;
 	uint64_t cur_bytes;
-	GChecksum *cur_sum;
+	EVP_MD_CTX *cur_sum;
 	void *cur_state;
 	bool cur_is_manifest;
 	bool cur_failed;		/* the sink failed; still hashing */
@@ -176,7 +177,10 @@ member_begin(reader *r, const char *path, uint64_t declared)
 		    (unsigned long long)r->lim->member_bytes);
 	r->cur_path = xstrdup(path);
 	r->cur_bytes = 0;
-	r->cur_sum = g_checksum_new(G_CHECKSUM_SHA256);
+	r->cur_sum = EVP_MD_CTX_new();
+	if (r->cur_sum == NULL ||
+	    EVP_DigestInit_ex(r->cur_sum, EVP_sha256(), NULL) != 1)
+		kv_fatal("out of memory (SHA-256)");
 	r->cur_is_manifest = strcmp(path, MANIFEST) == 0;
 	r->cur_failed = false;
 	r->cur_state = NULL;
@@ -203,7 +207,8 @@ member_data(reader *r, const char *buf, size_t len)
 		return kv_seterr(r->err, "%s: more than %llu bytes in all "
 		    "(KVSCOPE_MAX_TOTAL_BYTES)", r->snap,
 		    (unsigned long long)r->lim->total_bytes);
-	g_checksum_update(r->cur_sum, (const guchar *)buf, (gssize)len);
+	if (EVP_DigestUpdate(r->cur_sum, buf, len) != 1)
+		kv_fatal("SHA-256 failed");
 	if (r->cur_is_manifest) {
 		if (r->cur_bytes > r->lim->manifest_bytes)
 			return kv_seterr(r->err, "%s: manifest.json larger "
@@ -221,6 +226,18 @@ member_data(reader *r, const char *buf, size_t len)
 
 static int parse_manifest(reader *r);
 
+static void
+sha256_hex(EVP_MD_CTX *ctx, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (EVP_DigestFinal_ex(ctx, md, &n) != 1 || n != 32)
+		kv_fatal("SHA-256 failed");
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}
+
 /*
  * End of a member.  A sink failure is reported as such unless the manifest
  * (already read) says the member was damaged: then the damage is the cause
@@ -235,9 +252,8 @@ member_end(reader *r)
 
 	rec->path = r->cur_path;
 	rec->bytes = r->cur_bytes;
-	snprintf(rec->sha256, sizeof(rec->sha256), "%s",
-	    g_checksum_get_string(r->cur_sum));
-	g_checksum_free(r->cur_sum);
+	sha256_hex(r->cur_sum, rec->sha256);
+	EVP_MD_CTX_free(r->cur_sum);
 	r->cur_sum = NULL;
 	r->cur_path = NULL;
 	g_hash_table_insert(r->seen, rec->path, rec);
@@ -274,8 +290,7 @@ member_abort(reader *r)
 	if (r->cur_state != NULL && r->sink->abort != NULL)
 		r->sink->abort(r->cur_state);
 	r->cur_state = NULL;
-	if (r->cur_sum != NULL)
-		g_checksum_free(r->cur_sum);
+	EVP_MD_CTX_free(r->cur_sum);
 	r->cur_sum = NULL;
 	free(r->cur_path);
 	r->cur_path = NULL;
@@ -396,10 +411,16 @@ parse_manifest(reader *r)
 	json_error_t jerr;
 	json_t *root, *v, *cl, *col, *opt, *arr;
 	snap_manifest *m = r->m;
+	const char *text = r->manifest.data ? r->manifest.data : "";
+	size_t len = r->manifest.len;
 	int rc = KV_OK;
 
-	root = json_loadb(r->manifest.data ? r->manifest.data : "",
-	    r->manifest.len, JSON_REJECT_DUPLICATES, &jerr);
+	/* a UTF-8 byte order mark, as some editors write one */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL)
 		return kv_seterr(r->err, "%s: manifest.json: not valid JSON: "
 		    "%s (line %d)", r->snap, jerr.text, jerr.line);
