@@ -28,6 +28,11 @@ static const struct {
 	{ "KVSCOPE_MAX_LABELS", offsetof(kv_limits, labels), 10000 },
 	{ "KVSCOPE_MAX_MANIFEST_BYTES", offsetof(kv_limits, manifest_bytes),
 	  (uint64_t)64 << 20 },
+	/* a YAML file is parsed from memory (libyaml pulls) */
+	{ "KVSCOPE_MAX_YAML_BYTES", offsetof(kv_limits, yaml_bytes),
+	  (uint64_t)1 << 30 },
+	{ "KVSCOPE_MAX_ALIAS_NODES", offsetof(kv_limits, alias_nodes),
+	  1000000 },
 };
 
 int
