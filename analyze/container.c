@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,44 @@ check_ratio(walker *r, struct archive *a)
 	return KV_OK;
 }
 
+/*
+ * libarchive converts names to the current locale's charset, and kvscope
+ * runs in the C locale, where a zip's UTF-8 names do not convert: the
+ * archive is read with a UTF-8 character type on this thread.
+ */
+static locale_t
+utf8_begin(void)
+{
+	locale_t l = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+
+	return l != (locale_t)0 ? uselocale(l) : (locale_t)0;
+}
+
+static void
+utf8_end(locale_t old)
+{
+	locale_t mine;
+
+	if (old == (locale_t)0)
+		return;
+	mine = uselocale(old);
+	freelocale(mine);
+}
+
+static int read_archive_in(walker *r, const char *path);
+
 static int
 read_archive(walker *r, const char *path)
+{
+	locale_t old = utf8_begin();
+	int rc = read_archive_in(r, path);
+
+	utf8_end(old);
+	return rc;
+}
+
+static int
+read_archive_in(walker *r, const char *path)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *ent;
@@ -409,6 +446,7 @@ kv_walk(const char *path, const kv_limits *lim, bool strip_top,
 static bool
 archive_has_manifest(const char *path, const kv_limits *lim)
 {
+	locale_t old = utf8_begin();
 	struct archive *a = archive_read_new();
 	struct archive_entry *ent;
 	bool snap = true;
@@ -443,6 +481,7 @@ archive_has_manifest(const char *path, const kv_limits *lim)
 	}
 out:
 	archive_read_free(a);
+	utf8_end(old);
 	return snap;
 }
 

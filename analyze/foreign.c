@@ -450,12 +450,21 @@ flavor_of(const foreign_input *fi)
 	return dh && !kv_vmis ? "deckhouse" : "kubevirt";
 }
 
+char *
+foreign_summary(const foreign_input *fi)
+{
+	return xasprintf("%zu objects kept from %zu JSON and YAML files (%zu "
+	    "other files not read), %zu seen twice", fi->nrecs, fi->files,
+	    fi->skipped_files, fi->dups);
+}
+
 void
 foreign_manifest(const foreign_input *fi, snap_manifest *m)
 {
 	const char *flavor = flavor_of(fi);
 	const char *want = strcmp(flavor, "deckhouse") == 0 ? "DECKHOUSE" :
 	    "KUBEVIRT";
+	char *summary = foreign_summary(fi);
 
 	memset(m, 0, sizeof(*m));
 	m->input = fi->kind;
@@ -480,10 +489,9 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 	}
 	m->notes = xcalloc(1, sizeof(char *));
 	m->notes[m->nnotes++] = xasprintf("input: %s, not a kvscope "
-	    "snapshot; no manifest, so no integrity check; %zu objects kept "
-	    "from %zu JSON and YAML files (%zu other files not read), %zu "
-	    "seen twice", input_words[fi->kind], fi->nrecs, fi->files,
-	    fi->skipped_files, fi->dups);
+	    "snapshot; no manifest, so no integrity check; %s",
+	    input_words[fi->kind], summary);
+	free(summary);
 }
 
 /* "resources/pods.json: item 4 (...)..." from the loader names the file

@@ -39,9 +39,16 @@ const char *foreign_member_path(const foreign_input *fi, size_t i);
 const kv_buf *foreign_member_data(const foreign_input *fi, size_t i);
 /* The synthesized manifest (the caller frees it: snap_manifest_free). */
 void foreign_manifest(const foreign_input *fi, snap_manifest *m);
+/* "72 objects kept from 62 JSON and YAML files (...)" (caller frees). */
+char *foreign_summary(const foreign_input *fi);
 /* [{"field": ..., "count": N}] of what redaction removed (new ref). */
 json_t *foreign_redactions(const foreign_input *fi);
 void foreign_free(foreign_input *fi);
+
+/* Write fi as a kvscope snapshot (tar.gz, manifest with sizes and SHA-256)
+ * at out, through a temporary file renamed into place (convert.c). */
+int foreign_write_snapshot(const foreign_input *fi, const char *out,
+    kv_err *err);
 
 /* foreign_load() without redaction, then every member through sink. */
 int foreign_read(const char *path, const kv_limits *lim,

@@ -38,5 +38,17 @@ int cmd_check(const kv_cmd *cmd, int argc, char **argv);
 int cmd_explain(const kv_cmd *cmd, int argc, char **argv);
 int cmd_models(const kv_cmd *cmd, int argc, char **argv);
 int cmd_pairs(const kv_cmd *cmd, int argc, char **argv);
+int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
+
+/* The command table's row for `convert` (cmd_convert.c). */
+#define KV_CMD_CONVERT { "convert", "convert INPUT --output SNAP.tar.gz", \
+	"write a must-gather or support bundle as a kvscope snapshot", \
+	"Reads INPUT (a must-gather, a support bundle or a folder of\n" \
+	"kubectl get -o yaml|json output; a directory, .tar, .tar.gz or\n" \
+	".zip) and writes the objects kvscope reads as a snapshot:\n" \
+	"manifest.json with sizes and SHA-256, redaction applied as\n" \
+	"kvscope-collect applies it.  The file appears complete or not at\n" \
+	"all.\n" \
+	"  --output FILE   the snapshot to write (.tar.gz)\n", cmd_convert }
 
 #endif

@@ -47,6 +47,7 @@ static const kv_cmd commands[] = {
 	  "host-model VMI can move from one to the other, with the missing\n"
 	  "labels of each refused pair.\n",
 	  cmd_pairs },
+	KV_CMD_CONVERT,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
