@@ -32,7 +32,7 @@ static const struct {
 	{ "KVSCOPE_MAX_YAML_BYTES", offsetof(kv_limits, yaml_bytes),
 	  (uint64_t)1 << 30 },
 	{ "KVSCOPE_MAX_ALIAS_NODES", offsetof(kv_limits, alias_nodes),
-	  1000000 },
+	  100000 },
 };
 
 int

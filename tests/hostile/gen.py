@@ -15,10 +15,12 @@
 import bz2
 import gzip
 import hashlib
+import io
 import json
 import os
 import sys
 import tarfile
+import zipfile
 
 TOP = "snap"
 MTIME = 1793438000
@@ -292,6 +294,82 @@ def dir_cases(out):
     return cases
 
 
+def zip_bytes(entries):
+    """A zip of (name, bytes, mode) entries, names taken as given."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data, mode in entries:
+            info = zipfile.ZipInfo("x", (2026, 10, 31, 9, 12, 44))
+            info.filename = name        # no sanitising: hostile on purpose
+            info.external_attr = mode << 16
+            z.writestr(info, data)
+    return buf.getvalue()
+
+
+NODE_YAML = b"""apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels:
+    kubevirt.io/schedulable: "true"
+status:
+  allocatable:
+    memory: 64Gi
+"""
+
+
+def foreign_cases(out):
+    """Inputs without a manifest (must-gathers, support bundles, kubectl
+    output): (name, path relative to out)."""
+    cases = []
+
+    def make(name, files):
+        top = os.path.join(out, name)
+        os.makedirs(top)
+        for p, b in sorted(files.items()):
+            full = os.path.join(top, p)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "wb") as fh:
+                fh.write(b)
+        cases.append((name, name))
+        return top
+
+    def add_zip(name, entries):
+        with open(os.path.join(out, name + ".zip"), "wb") as fh:
+            fh.write(zip_bytes(entries))
+        cases.append((name, name + ".zip"))
+
+    laughs = [b"a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, 10):
+        laughs.append(b"a%d: &a%d [" % (i, i) +
+                      b", ".join(b"*a%d" % (i - 1) for _ in range(9)) + b"]")
+    make("yaml-billion-laughs", {"laughs.yaml": NODE_YAML + b"---\n" +
+                                 b"\n".join(laughs) + b"\n"})
+    make("yaml-deep-nesting", {"deep.yaml": b"apiVersion: v1\nkind: Node\n"
+                               b"x: " + b"[" * 100000 + b"]" * 100000 +
+                               b"\n"})
+    make("yaml-not-yaml", {"nodes.yaml": NODE_YAML + b"  bad: [unclosed\n"})
+    make("yaml-duplicate-key", {"n.yaml": NODE_YAML + b"kind: Pod\n"})
+    make("yaml-alias-unknown", {"n.yaml": NODE_YAML + b"spec: *nowhere\n"})
+    make("yaml-field-wrong", {
+        "cluster-scoped-resources/core/nodes/n1.yaml":
+        NODE_YAML.replace(b"  labels:\n    kubevirt.io/schedulable: "
+                          b"\"true\"\n", b"  labels: [x]\n")})
+    make("foreign-no-objects", {"metadata.yaml": b"projectName: x\n",
+                                "logs/a.log": b"kind: Node\n"})
+    make("foreign-json-truncated", {"nodes.json": jlist([node("n1")])[:-9]})
+    top = make("foreign-dir-symlink", {"nodes.yaml": NODE_YAML})
+    os.symlink("/etc/passwd", os.path.join(top, "pods.yaml"))
+    add_zip("zip-dotdot", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
+                           ("bundle/../../evil.yaml", NODE_YAML, 0o644)])
+    add_zip("zip-absolute", [("/etc/evil.yaml", NODE_YAML, 0o644)])
+    add_zip("zip-symlink", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
+                            ("bundle/yamls/pods.yaml", b"/etc/passwd",
+                             0o120777)])
+    add_zip("zip-good", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644)])
+    return cases
+
+
 def archives():
     """(name, bytes) of every archive case (for the fuzz seeds)."""
     return [(fname, data) for _, fname, data in archive_cases()]
@@ -308,6 +386,7 @@ def main():
             fh.write(data)
         index.append((name, fname))
     index += dir_cases(out)
+    index += foreign_cases(out)
     with open(os.path.join(out, "index.tsv"), "w") as fh:
         for name, path in sorted(index):
             fh.write("%s\t%s\n" % (name, path))
