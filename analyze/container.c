@@ -220,6 +220,64 @@ read_archive(walker *r, const char *path)
 	return rc;
 }
 
+/* The entry's clean name, or NULL: an error (set), or a directory (*dir
+ * true, nothing set). */
+static char *
+entry_name(walker *r, struct archive_entry *ent, bool *dir)
+{
+	const char *name = archive_entry_pathname_utf8(ent);
+	mode_t type = archive_entry_filetype(ent);
+
+	*dir = false;
+	if (name == NULL)
+		name = archive_entry_pathname(ent);
+	if (name == NULL) {
+		kv_seterr(r->err, "%s: member without a name", r->snap);
+		return NULL;
+	}
+	if (archive_entry_hardlink(ent) != NULL ||
+	    (type != AE_IFREG && type != AE_IFDIR)) {
+		kv_seterr(r->err, "%s: %s: %s member; a snapshot holds only "
+		    "regular files and directories", r->snap, name,
+		    archive_entry_hardlink(ent) ? "hard link" :
+		    type == AE_IFLNK ? "symbolic link" :
+		    (type == AE_IFCHR || type == AE_IFBLK) ? "device" :
+		    "special");
+		return NULL;
+	}
+	if (type == AE_IFDIR) {
+		char *clean = clean_member_name(r, name, true);
+
+		*dir = clean != NULL;
+		free(clean);
+		return NULL;
+	}
+	return clean_member_name(r, name, false);
+}
+
+/* One regular member, header already read. */
+static int
+archive_member(walker *r, struct archive *a, struct archive_entry *ent,
+    const char *clean, char *buf, size_t size)
+{
+	la_ssize_t n;
+	int rc;
+
+	rc = w_begin(r, clean, archive_entry_size_is_set(ent) ?
+	    (uint64_t)archive_entry_size(ent) : 0);
+	if (rc != KV_OK)
+		return rc;
+	while ((n = archive_read_data(a, buf, size)) > 0)
+		if ((rc = w_data(r, buf, (size_t)n)) != KV_OK ||
+		    (rc = check_ratio(r, a)) != KV_OK)
+			return rc;
+	if (n < 0)
+		return kv_seterr(r->err, "%s: %s: truncated or corrupt "
+		    "archive: %s", r->snap, r->cur_path,
+		    archive_error_string(a));
+	return w_end(r);
+}
+
 static int
 read_archive_in(walker *r, const char *path)
 {
@@ -237,70 +295,28 @@ read_archive_in(walker *r, const char *path)
 		    archive_error_string(a));
 		goto out;
 	}
-	for (;;) {
-		const char *name;
+	while ((ar = archive_read_next_header(a, &ent)) != ARCHIVE_EOF) {
 		char *clean;
-		mode_t type;
-		la_ssize_t n;
+		bool dir;
 
-		ar = archive_read_next_header(a, &ent);
-		if (ar == ARCHIVE_EOF)
-			break;
 		if (ar != ARCHIVE_OK && ar != ARCHIVE_WARN) {
 			rc = kv_seterr(r->err, "%s: truncated or corrupt "
 			    "archive: %s", path, archive_error_string(a));
-			goto out;
+			break;
 		}
 		if ((rc = count_entry(r)) != KV_OK ||
 		    (rc = check_ratio(r, a)) != KV_OK)
-			goto out;
-		name = archive_entry_pathname_utf8(ent);
-		if (name == NULL)
-			name = archive_entry_pathname(ent);
-		if (name == NULL) {
-			rc = kv_seterr(r->err, "%s: member without a name",
-			    path);
-			goto out;
-		}
-		type = archive_entry_filetype(ent);
-		if (archive_entry_hardlink(ent) != NULL ||
-		    (type != AE_IFREG && type != AE_IFDIR)) {
-			rc = kv_seterr(r->err, "%s: %s: %s member; a snapshot "
-			    "holds only regular files and directories", path,
-			    name, archive_entry_hardlink(ent) ? "hard link" :
-			    type == AE_IFLNK ? "symbolic link" :
-			    (type == AE_IFCHR || type == AE_IFBLK) ? "device" :
-			    "special");
-			goto out;
-		}
-		if ((clean = clean_member_name(r, name, type == AE_IFDIR)) ==
-		    NULL) {
+			break;
+		if ((clean = entry_name(r, ent, &dir)) == NULL) {
+			if (dir)
+				continue;
 			rc = KV_ERR;
-			goto out;
+			break;
 		}
-		if (type == AE_IFDIR) {
-			free(clean);
-			continue;
-		}
-		rc = w_begin(r, clean,
-		    archive_entry_size_is_set(ent) ?
-		    (uint64_t)archive_entry_size(ent) : 0);
+		rc = archive_member(r, a, ent, clean, buf, sizeof(buf));
 		free(clean);
 		if (rc != KV_OK)
-			goto out;
-		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
-			if ((rc = w_data(r, buf, (size_t)n)) != KV_OK ||
-			    (rc = check_ratio(r, a)) != KV_OK)
-				goto out;
-		}
-		if (n < 0) {
-			rc = kv_seterr(r->err, "%s: %s: truncated or corrupt "
-			    "archive: %s", path, r->cur_path,
-			    archive_error_string(a));
-			goto out;
-		}
-		if ((rc = w_end(r)) != KV_OK)
-			goto out;
+			break;
 	}
 out:
 	w_abort(r);

@@ -17,7 +17,7 @@
  * Skipping: subtrees the model loader never reads (metadata.managedFields
  * of every object, status.images of nodes, the fields of pods' containers
  * other than name, image and resources) are replaced by null in the item's
- * text before jansson sees it.  The scanner tracks the keys of the first
+ * text before jansson sees it.  jsonskip.c tracks the keys of the first
  * levels of each item for that; KVSCOPE_NO_SKIP=1 turns it off (the tests
  * compare both).
  */
@@ -28,105 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonpool.h"
-
-enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
-
-/* What may come next inside the items array. */
-enum next { N_FIRST, N_ITEM, N_COMMA };
-
-/* Keys the skip rules look at; K_OTHER is any other key. */
-enum key { K_NONE, K_OTHER, K_METADATA, K_MANAGED, K_STATUS, K_IMAGES,
-	K_SPEC, K_CONTAINERS, K_INITCONTAINERS, K_NAME, K_IMAGE, K_RESOURCES };
-
-static const char *const key_names[] = {
-	[K_METADATA] = "metadata", [K_MANAGED] = "managedFields",
-	[K_STATUS] = "status", [K_IMAGES] = "images", [K_SPEC] = "spec",
-	[K_CONTAINERS] = "containers", [K_INITCONTAINERS] = "initContainers",
-	[K_NAME] = "name", [K_IMAGE] = "image", [K_RESOURCES] = "resources",
-};
-
-/* Which rules apply, from the file name. */
-enum profile { P_OFF, P_ANY, P_NODES, P_PODS };
-
-#define MAXLV 4		/* item levels whose keys are tracked */
-
-/* One open container of an item, 1 = the item's own object. */
-typedef struct level {
-	bool is_obj;
-	bool tracked;		/* keys and values here are looked at */
-	bool want_key, want_value;
-	enum key key;		/* the current key (objects) */
-} level;
-
-struct json_items {
-	const char *file;
-	const kv_limits *lim;
-	json_item_fn fn;
-	void *arg;
-
-	enum mode mode;
-	bool is_list;		/* a List was seen: nothing may follow it */
-	unsigned depth;
-	unsigned arr_depth;	/* depth inside the items array: 2, or 1 for
-				 * a bare array */
-	bool in_str, esc;
-	uint64_t str_len;
-	uint64_t offset;	/* bytes consumed */
-	unsigned bom;		/* BOM bytes matched; 3 once past the start */
-
-	/* depth-1 key tracking, to recognise "items": [ */
-	bool expect_key;
-	bool cap_top, cap_item;	/* the string is a key being captured */
-	char key[16];
-	size_t key_len;
-	bool key_overflow;
-	bool last_key_items;
-
-	kv_buf item;		/* bytes of the current item */
-	kv_buf wrap;		/* the List, with "items": [] */
-	enum next next;
-	bool in_item;
-	unsigned item_depth;	/* depth at which the item value started */
-	uint64_t item_start;
-	size_t nitems;
-
-	enum profile profile;
-	level lv[MAXLV + 1];
-	bool skipping, skip_str;
-	unsigned skip_depth;	/* depth at which the skipped value began */
-
-	jp_queue q;
-	bool threaded;
-};
-
-/* The bytes of one feed call, and where the current item's uncopied
- * bytes start in them (SIZE_MAX: none). */
-typedef struct chunk_in {
-	const char *buf;
-	size_t len;
-	uint64_t base;
-	size_t seg;
-} chunk_in;
+#include "jsonscan.h"
 
 /* What a step of the scan says. */
 enum step { S_NEXT, S_END, S_FAIL, S_ITEM_FAIL };
-
-static enum profile
-profile_for(const char *file)
-{
-	const char *env = getenv("KVSCOPE_NO_SKIP");
-	const char *base = strrchr(file, '/');
-
-	if (env != NULL && *env != '\0' && strcmp(env, "0") != 0)
-		return P_OFF;
-	base = base != NULL ? base + 1 : file;
-	if (strcmp(base, "nodes.json") == 0)
-		return P_NODES;
-	if (strcmp(base, "pods.json") == 0)
-		return P_PODS;
-	return P_ANY;
-}
 
 json_items *
 json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
@@ -140,7 +45,7 @@ json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
 	s->fn = fn;
 	s->arg = arg;
 	s->arr_depth = 2;
-	s->profile = profile_for(file);
+	s->profile = skip_profile(file);
 	return s;
 }
 
@@ -272,145 +177,6 @@ keep_in(json_items *s, kv_buf *b, char c, kv_err *err)
 	if (b->len > s->lim->object_bytes)
 		return too_large(s, s->offset, err);
 	return KV_OK;
-}
-
-/* --- skipping ---------------------------------------------------------------- */
-
-static enum key
-key_id(const json_items *s)
-{
-	if (s->key_overflow)
-		return K_OTHER;
-	for (size_t k = K_METADATA; k < sizeof(key_names) /
-	    sizeof(key_names[0]); k++)
-		if (strlen(key_names[k]) == s->key_len &&
-		    memcmp(key_names[k], s->key, s->key_len) == 0)
-			return (enum key)k;
-	return K_OTHER;
-}
-
-/* The item level the scanner is at, or 0 when its keys are not tracked. */
-static unsigned
-tracked_level(const json_items *s)
-{
-	unsigned rel;
-
-	if (!s->in_item || s->skipping)
-		return 0;
-	rel = s->depth - s->item_depth;
-	return rel >= 1 && rel <= MAXLV && s->lv[rel].tracked ? rel : 0;
-}
-
-static bool
-in_containers(const json_items *s)
-{
-	return s->profile == P_PODS && s->lv[1].key == K_SPEC &&
-	    (s->lv[2].key == K_CONTAINERS ||
-	    s->lv[2].key == K_INITCONTAINERS);
-}
-
-/* Is the value of the current key at level rel never read? */
-static bool
-skip_value(const json_items *s, unsigned rel)
-{
-	enum key k = s->lv[rel].key;
-
-	if (rel == 2 && s->lv[1].key == K_METADATA && k == K_MANAGED)
-		return true;
-	if (rel == 2 && s->profile == P_NODES && s->lv[1].key == K_STATUS &&
-	    k == K_IMAGES)
-		return true;
-	return rel == 4 && in_containers(s) && k != K_NAME &&
-	    k != K_IMAGE && k != K_RESOURCES;
-}
-
-/* Is a container opened at level rel + 1 (a value of level rel) looked
- * at? */
-static bool
-tracked_child(const json_items *s, unsigned rel)
-{
-	enum key k = s->lv[rel].key;
-
-	switch (rel) {
-	case 1:
-		return k == K_METADATA ||
-		    (k == K_STATUS && s->profile == P_NODES) ||
-		    (k == K_SPEC && s->profile == P_PODS);
-	case 2:
-		return in_containers(s);
-	case 3:
-		return true;	/* an element of containers[] */
-	default:
-		return false;
-	}
-}
-
-/* The value about to start at byte i is dropped: the item keeps "null"
- * in its place. */
-static void
-begin_skip(json_items *s, chunk_in *in, size_t i, bool str)
-{
-	kv_buf_append(&s->item, in->buf + in->seg, i - in->seg);
-	kv_buf_append(&s->item, "null", 4);
-	in->seg = SIZE_MAX;
-	s->skipping = true;
-	s->skip_str = str;
-	s->skip_depth = s->depth;
-}
-
-static void
-end_skip(json_items *s, chunk_in *in, size_t i)
-{
-	s->skipping = false;
-	s->skip_str = false;
-	in->seg = i + 1;
-}
-
-/* A value starts at byte i at tracked level rel: skip it, or say
- * whether a container it opens is tracked. */
-static bool
-value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel, bool str,
-    bool *child)
-{
-	level *l = &s->lv[rel];
-
-	*child = false;
-	if (l->is_obj && !l->want_value)
-		return false;
-	l->want_value = false;
-	if (l->is_obj && skip_value(s, rel)) {
-		begin_skip(s, in, i, str);
-		return true;
-	}
-	*child = tracked_child(s, rel);
-	return false;
-}
-
-/* After structural() opened a container inside an item. */
-static void
-opened(json_items *s, bool is_obj, bool tracked)
-{
-	unsigned rel = s->depth - s->item_depth;
-
-	if (rel < 1 || rel > MAXLV || s->skipping)
-		return;
-	s->lv[rel] = (level){ .is_obj = is_obj, .tracked = tracked,
-	    .want_key = is_obj, .key = K_NONE };
-}
-
-/* ',', ':' and scalars at a tracked level. */
-static void
-track_byte(json_items *s, unsigned rel, char c)
-{
-	level *l = &s->lv[rel];
-
-	if (c == ',') {
-		l->want_key = l->is_obj;
-		l->want_value = false;
-	} else if (c == ':')
-		l->want_value = l->is_obj;
-	else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-		l->want_value = false;
 }
 
 /* --- structure ----------------------------------------------------------------- */
@@ -601,7 +367,7 @@ end_string(json_items *s, chunk_in *in, size_t i)
 		s->last_key_items = !s->key_overflow && s->key_len == 5 &&
 		    memcmp(s->key, "items", 5) == 0;
 	if (s->cap_item)
-		s->lv[s->depth - s->item_depth].key = key_id(s);
+		key_done(s);
 	s->cap_top = s->cap_item = false;
 	if (s->skipping && s->skip_str)
 		end_skip(s, in, i);

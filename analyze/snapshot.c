@@ -317,57 +317,44 @@ parse_manifest_resources(reader *r, json_t *res)
 	return KV_OK;
 }
 
+/* kind, formatVersion and createdAt. */
 static int
-parse_manifest(reader *r)
+manifest_head(reader *r, json_t *root)
 {
-	json_error_t jerr;
-	json_t *root, *v, *cl, *col, *opt, *arr;
 	snap_manifest *m = r->m;
-	const char *text = r->manifest.data ? r->manifest.data : "";
-	size_t len = r->manifest.len;
+	json_t *v = json_object_get(root, "kind");
 	int rc = KV_OK;
 
-	/* a UTF-8 byte order mark, as some editors write one */
-	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
-		text += 3;
-		len -= 3;
-	}
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (root == NULL)
-		return kv_seterr(r->err, "%s: manifest.json: not valid JSON: "
-		    "%s (line %d)", r->snap, jerr.text, jerr.line);
-	r->have_manifest = true;
-	if (!json_is_object(root)) {
-		rc = kv_seterr(r->err, "%s: manifest.json: expected an object",
-		    r->snap);
-		goto out;
-	}
-	v = json_object_get(root, "kind");
 	if (!json_is_string(v) || strcmp(json_string_value(v),
-	    "kvscope-snapshot") != 0) {
-		rc = kv_seterr(r->err, "%s: manifest.json: kind: expected "
+	    "kvscope-snapshot") != 0)
+		return kv_seterr(r->err, "%s: manifest.json: kind: expected "
 		    "\"kvscope-snapshot\"", r->snap);
-		goto out;
-	}
 	v = json_object_get(root, "formatVersion");
-	if (!json_is_integer(v)) {
-		rc = kv_seterr(r->err, "%s: manifest.json: formatVersion: "
+	if (!json_is_integer(v))
+		return kv_seterr(r->err, "%s: manifest.json: formatVersion: "
 		    "expected a whole number", r->snap);
-		goto out;
-	}
 	m->format_version = json_integer_value(v);
-	if (m->format_version != FORMAT_VERSION) {
-		rc = kv_seterr(r->err, "%s: manifest.json: formatVersion %lld "
-		    "is not supported (this kvscope reads version %d)",
+	if (m->format_version != FORMAT_VERSION)
+		return kv_seterr(r->err, "%s: manifest.json: formatVersion "
+		    "%lld is not supported (this kvscope reads version %d)",
 		    r->snap, m->format_version, FORMAT_VERSION);
-		goto out;
-	}
 	m->created_at = mstr(r, root, "createdAt", "", true, &rc);
 	if (rc == KV_OK && !g_regex_match_simple(
 	    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
 	    "(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", m->created_at, 0, 0))
 		rc = kv_seterr(r->err, "%s: manifest.json: createdAt: expected "
 		    "an RFC 3339 time, got \"%s\"", r->snap, m->created_at);
+	return rc;
+}
+
+/* cluster, collector and options. */
+static int
+manifest_cluster(reader *r, json_t *root)
+{
+	snap_manifest *m = r->m;
+	json_t *cl, *col, *opt;
+	int rc = KV_OK;
+
 	if ((cl = mobj(r, root, "cluster", JSON_OBJECT, &rc)) != NULL) {
 		m->context = mstr(r, cl, "context", "cluster.", false, &rc);
 		m->kubernetes_version = mstr(r, cl, "kubernetesVersion",
@@ -386,36 +373,68 @@ parse_manifest(reader *r)
 		m->redact = json_is_true(json_object_get(opt, "redact"));
 		m->anonymize = json_is_true(json_object_get(opt, "anonymize"));
 	}
-	if (rc != KV_OK)
-		goto out;
-	if (m->flavor != NULL && strcmp(m->flavor, "kubevirt") != 0 &&
-	    strcmp(m->flavor, "deckhouse") != 0) {
+	if (rc == KV_OK && m->flavor != NULL &&
+	    strcmp(m->flavor, "kubevirt") != 0 &&
+	    strcmp(m->flavor, "deckhouse") != 0)
 		rc = kv_seterr(r->err, "%s: manifest.json: cluster.flavor: "
 		    "expected \"kubevirt\" or \"deckhouse\", got \"%s\"",
 		    r->snap, m->flavor);
-		goto out;
-	}
-	if ((arr = mobj(r, root, "resources", JSON_ARRAY, &rc)) != NULL)
-		rc = parse_manifest_resources(r, arr);
-	if (rc != KV_OK)
-		goto out;
-	if ((arr = mobj(r, root, "notes", JSON_ARRAY, &rc)) != NULL) {
-		size_t i;
-		json_t *n;
+	return rc;
+}
 
-		m->notes = xcalloc(json_array_size(arr) + 1, sizeof(char *));
-		json_array_foreach(arr, i, n)
-			if (json_is_string(n))
-				m->notes[m->nnotes++] =
-				    xstrdup(json_string_value(n));
+static void
+manifest_notes(reader *r, json_t *arr)
+{
+	snap_manifest *m = r->m;
+	size_t i;
+	json_t *n;
+
+	m->notes = xcalloc(json_array_size(arr) + 1, sizeof(char *));
+	json_array_foreach(arr, i, n)
+		if (json_is_string(n))
+			m->notes[m->nnotes++] = xstrdup(json_string_value(n));
+}
+
+static int
+parse_manifest(reader *r)
+{
+	json_error_t jerr;
+	json_t *root, *arr;
+	const char *text = r->manifest.data ? r->manifest.data : "";
+	size_t len = r->manifest.len;
+	int rc = KV_OK;
+
+	/* a UTF-8 byte order mark, as some editors write one */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
 	}
-	arr = mobj(r, root, "files", JSON_ARRAY, &rc);
-	if (rc == KV_OK && arr == NULL)
-		rc = kv_seterr(r->err, "%s: manifest.json: files: missing",
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL)
+		return kv_seterr(r->err, "%s: manifest.json: not valid JSON: "
+		    "%s (line %d)", r->snap, jerr.text, jerr.line);
+	r->have_manifest = true;
+	if (!json_is_object(root))
+		rc = kv_seterr(r->err, "%s: manifest.json: expected an object",
 		    r->snap);
 	if (rc == KV_OK)
-		rc = parse_manifest_files(r, arr);
-out:
+		rc = manifest_head(r, root);
+	if (rc == KV_OK)
+		rc = manifest_cluster(r, root);
+	if (rc == KV_OK &&
+	    (arr = mobj(r, root, "resources", JSON_ARRAY, &rc)) != NULL)
+		rc = parse_manifest_resources(r, arr);
+	if (rc == KV_OK &&
+	    (arr = mobj(r, root, "notes", JSON_ARRAY, &rc)) != NULL)
+		manifest_notes(r, arr);
+	if (rc == KV_OK) {
+		arr = mobj(r, root, "files", JSON_ARRAY, &rc);
+		if (rc == KV_OK && arr == NULL)
+			rc = kv_seterr(r->err, "%s: manifest.json: files: "
+			    "missing", r->snap);
+		if (rc == KV_OK)
+			rc = parse_manifest_files(r, arr);
+	}
 	json_decref(root);
 	return rc;
 }
