@@ -188,6 +188,16 @@ object_cb(void *arg, json_t *o, size_t index, kv_err *err)
 	return KV_OK;
 }
 
+/* Worth building: a kind kvscope reads, or a list of anything. */
+static bool
+yaml_peek(void *arg, const char *api, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	return (n >= 4 && strcmp(kind + n - 4, "List") == 0) ||
+	    row_of(api, kind) >= 0;
+}
+
 static int
 yaml_cb(void *arg, json_t *doc, size_t line, kv_err *err)
 {
@@ -297,8 +307,8 @@ f_end(void *arg, kv_err *err)
 		if (json_items_finish(fi->cur_json, err) != KV_OK)
 			rc = prefixed(fi, err);
 	} else if (yaml_documents(fi->cur, fi->cur_text.data ?
-	    fi->cur_text.data : "", fi->cur_text.len, fi->lim, yaml_cb, fi,
-	    err) != KV_OK)
+	    fi->cur_text.data : "", fi->cur_text.len, fi->lim, yaml_cb,
+	    yaml_peek, fi, err) != KV_OK)
 		rc = prefixed(fi, err);
 	f_abort(fi);
 	return rc;

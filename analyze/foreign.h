@@ -9,7 +9,8 @@
  * Objects are recognised by apiVersion and kind, never by their path:
  * single objects, List and <Kind>List (items without a kind take it from
  * the list), multi-document YAML.  Only the kinds of analyze/resources.def
- * are kept (kind -> plural for exactly those rows), each object once (by
+ * are kept (a YAML document of another kind is dropped unbuilt once its
+ * apiVersion and kind are read) (kind -> plural for exactly those rows), each object once (by
  * metadata.uid, or namespace/name without one), sorted by namespace and
  * name.  They become the members of a virtual snapshot, one JSON Lines
  * member per resource (resources/<plural>[.<group>].json), and a

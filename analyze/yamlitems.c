@@ -38,6 +38,11 @@ typedef struct builder {
 	GHashTable *anchors;	/* name -> anchor_rec */
 	json_t *root;
 	size_t line;		/* of the event being handled */
+	yaml_peek_fn peek;
+	void *arg;
+	char *api, *kind;	/* the document's, once read */
+	bool discard;		/* not wanted: only count nesting */
+	size_t ddepth;		/* nesting while discarding */
 } builder;
 
 static int
@@ -160,6 +165,12 @@ on_scalar(builder *b, const yaml_event_t *ev)
 		f->key = xstrdup(text);
 		return KV_OK;
 	}
+	if (b->depth == 1 && f != NULL && json_is_object(f->v)) {
+		if (strcmp(f->key, "apiVersion") == 0 && b->api == NULL)
+			b->api = xstrdup(text);
+		else if (strcmp(f->key, "kind") == 0 && b->kind == NULL)
+			b->kind = xstrdup(text);
+	}
 	v = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ?
 	    resolve_plain(text) : json_string(text);
 	if (v == NULL)
@@ -232,6 +243,48 @@ on_alias(builder *b, const yaml_event_t *ev)
 	return attach(b, json_deep_copy(a->v), NULL, 0);
 }
 
+static void reset_document(builder *b);
+
+/* Both apiVersion and kind read: is the document wanted? */
+static void
+maybe_discard(builder *b)
+{
+	size_t depth = b->depth;
+
+	if (b->peek == NULL || b->discard || b->api == NULL ||
+	    b->kind == NULL || b->peek(b->arg, b->api, b->kind))
+		return;
+	reset_document(b);
+	b->discard = true;
+	b->ddepth = depth;
+}
+
+/* An event of a document being dropped. */
+static int
+on_discarded(builder *b, const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (++b->ddepth > b->lim->depth)
+			return yerr(b, "nesting too deep (KVSCOPE_MAX_DEPTH)",
+			    NULL);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		b->ddepth--;
+		break;
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.length > b->lim->string_bytes)
+			return yerr(b, "string longer than the limit "
+			    "(KVSCOPE_MAX_STRING_BYTES)", NULL);
+		break;
+	default:
+		break;
+	}
+	return KV_OK;
+}
+
 static void
 reset_document(builder *b)
 {
@@ -246,6 +299,10 @@ reset_document(builder *b)
 	b->root = NULL;
 	b->nodes = b->alias_nodes = 0;
 	g_hash_table_remove_all(b->anchors);
+	free(b->api);
+	free(b->kind);
+	b->api = b->kind = NULL;
+	b->discard = false;
 }
 
 /* One event; *done at the end of the stream. */
@@ -256,6 +313,9 @@ on_event(builder *b, const yaml_event_t *ev, size_t *ndocs, size_t *doc_line,
 	int rc = KV_OK;
 
 	b->line = ev->start_mark.line + 1;
+	if (b->discard && ev->type != YAML_DOCUMENT_END_EVENT &&
+	    ev->type != YAML_STREAM_END_EVENT)
+		return on_discarded(b, ev);
 	switch (ev->type) {
 	case YAML_DOCUMENT_START_EVENT:
 		*doc_line = b->line;
@@ -269,7 +329,9 @@ on_event(builder *b, const yaml_event_t *ev, size_t *ndocs, size_t *doc_line,
 		reset_document(b);
 		break;
 	case YAML_SCALAR_EVENT:
-		return on_scalar(b, ev);
+		rc = on_scalar(b, ev);
+		maybe_discard(b);
+		return rc;
 	case YAML_SEQUENCE_START_EVENT:
 		return on_open(b, ev, false);
 	case YAML_MAPPING_START_EVENT:
@@ -287,9 +349,11 @@ on_event(builder *b, const yaml_event_t *ev, size_t *ndocs, size_t *doc_line,
 
 int
 yaml_documents(const char *file, const char *text, size_t len,
-    const kv_limits *lim, yaml_doc_fn fn, void *arg, kv_err *err)
+    const kv_limits *lim, yaml_doc_fn fn, yaml_peek_fn peek, void *arg,
+    kv_err *err)
 {
-	builder b = { .file = file, .lim = lim, .err = err };
+	builder b = { .file = file, .lim = lim, .err = err, .peek = peek,
+	    .arg = arg };
 	yaml_parser_t p;
 	size_t ndocs = 0, doc_line = 1;
 	int rc = KV_OK;

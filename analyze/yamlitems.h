@@ -13,6 +13,9 @@
  * so that a "billion laughs" file is refused after a few thousand events,
  * in bounded memory.  An alias is a deep copy of its anchor.
  *
+ * A document the caller does not want (peek) is dropped as soon as its
+ * apiVersion and kind are known, without building the rest.
+ *
  * The callback gets each document (a scalar document too) with the line
  * it starts on; the value is released after the call.  Errors are
  * "<file>: line N: <what>".
@@ -21,6 +24,7 @@
 #define KV_YAMLITEMS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "limits.h"
@@ -28,8 +32,15 @@
 
 typedef int (*yaml_doc_fn)(void *arg, json_t *doc, size_t line,
     kv_err *err);
+/* Once a document's top-level apiVersion and kind are both read: false
+ * drops the document unbuilt (its events are still parsed and bounded,
+ * its aliases not expanded, fn is not called). */
+typedef bool (*yaml_peek_fn)(void *arg, const char *api_version,
+    const char *kind);
 
+/* peek may be NULL (every document is built). */
 int yaml_documents(const char *file, const char *text, size_t len,
-    const kv_limits *lim, yaml_doc_fn fn, void *arg, kv_err *err);
+    const kv_limits *lim, yaml_doc_fn fn, yaml_peek_fn peek, void *arg,
+    kv_err *err);
 
 #endif

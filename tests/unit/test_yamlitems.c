@@ -37,8 +37,8 @@ assert_docs_lim(const kv_limits *lim, const char *text, const char *want)
 	kv_buf log = {0};
 	kv_err err = {0};
 
-	if (yaml_documents("f.yaml", text, strlen(text), lim, collect, &log,
-	    &err) != KV_OK)
+	if (yaml_documents("f.yaml", text, strlen(text), lim, collect, NULL,
+	    &log, &err) != KV_OK)
 		fail_msg("\"%s\": %s", text, err.msg);
 	assert_string_equal(log.data ? log.data : "", want);
 	kv_buf_free(&log);
@@ -58,8 +58,8 @@ assert_refused_lim(const kv_limits *lim, const char *text, const char *want)
 	kv_buf log = {0};
 	kv_err err = {0};
 
-	if (yaml_documents("f.yaml", text, strlen(text), lim, collect, &log,
-	    &err) != KV_ERR)
+	if (yaml_documents("f.yaml", text, strlen(text), lim, collect, NULL,
+	    &log, &err) != KV_ERR)
 		fail_msg("\"%.60s\": accepted", text);
 	kv_buf_free(&log);
 	assert_null(strchr(err.msg, '\n'));
@@ -166,6 +166,39 @@ test_refused(void **state)
 	    "documents than the limit (KVSCOPE_MAX_ITEMS)");
 }
 
+static bool
+no_secrets(void *arg, const char *api, const char *kind)
+{
+	return strcmp(kind, "Secret") != 0;
+}
+
+/* A document the caller does not want is dropped once apiVersion and
+ * kind are read: not built, its aliases not looked at, but its nesting
+ * still bounded. */
+static void
+test_peek(void **state)
+{
+	kv_limits lim = limits();
+	kv_buf log = {0}, deep = {0};
+	kv_err err = {0};
+	const char *text = "kind: Secret\napiVersion: v1\ndata: *nowhere\n"
+	    "---\napiVersion: v1\nkind: Node\nx: 1\n";
+
+	assert_int_equal(yaml_documents("f.yaml", text, strlen(text), &lim,
+	    collect, no_secrets, &log, &err), KV_OK);
+	assert_string_equal(log.data, "4:{\"apiVersion\":\"v1\","
+	    "\"kind\":\"Node\",\"x\":1}\n");
+	kv_buf_free(&log);
+	kv_buf_printf(&deep, "apiVersion: v1\nkind: Secret\nx: ");
+	for (int i = 0; i < 100; i++)
+		kv_buf_printf(&deep, "[");
+	assert_int_equal(yaml_documents("f.yaml", deep.data, deep.len, &lim,
+	    collect, no_secrets, &log, &err), KV_ERR);
+	assert_non_null(strstr(err.msg, "nesting too deep"));
+	kv_buf_free(&deep);
+	kv_buf_free(&log);
+}
+
 int
 main(void)
 {
@@ -174,6 +207,7 @@ main(void)
 		cmocka_unit_test(test_documents),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_peek),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
