@@ -195,6 +195,7 @@ def archive_cases():
     # not hostile: the same snapshot intact must be read, analysed and
     # written (and, under LeakSanitizer, leak nothing on the way)
     add("good-snapshot", snapshot(f))
+    add("bom-in-manifest", snapshot(f, b"\xef\xbb\xbf" + manifest(f)))
     # content
     cases += content_cases()
     return cases
@@ -249,6 +250,19 @@ def content_cases():
         n = node("n1")
         n["status"]["allocatable"]["memory"] = q
         add(name, {NODES: jlist([n])})
+    # legal forms other tools write (#21.5): accepted
+    add("bom-in-resource", {NODES: b"\xef\xbb\xbf" + jlist([node("n1")])})
+    add("bare-array", {NODES: json.dumps([node("n1"), node("n2")]).encode()})
+    n0 = node("n1")
+    n0["status"]["allocatable"]["memory"] = "-0"
+    add("quantity-negative-zero", {NODES: jlist([n0])})
+    add("integer-huge-unused", {NODES: jlist([node("n1")]).replace(
+        b'"status": {', b'"status": {"x": 123456789012345678901234567890, ')})
+    # ... but a number kvscope reads must still fit
+    add("integer-huge-used", {VMIS: b"{\"metadata\":{\"name\":\"v\","
+        b"\"namespace\":\"ns\"},\"status\":{\"phase\":\"Running\","
+        b"\"nodeName\":\"n1\",\"topologyHints\":{\"tscFrequency\":"
+        b"123456789012345678901234567890}}}\n"})
     add("cpumap-doctype", {"libvirt/cpu_map/x86_Evil.xml":
                            b"<?xml version='1.0'?><!DOCTYPE cpus [<!ENTITY "
                            b"a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>]>"
