@@ -88,6 +88,11 @@ looks_secret(const char *key, const char *value)
 	for (const char *const *w = words; *w; w++)
 		if (strstr(low, *w) != NULL)
 			return true;
+	/* "key" as a word: ssh-key, tls.key, key_id, but not monkey */
+	for (const char *p = low; (p = strstr(p, "key")) != NULL; p += 3)
+		if ((p == low || strchr("-_./", p[-1])) &&
+		    (p[3] == '\0' || strchr("-_./", p[3])))
+			return true;
 	return kv_startswith(value, "Bearer ") ||
 	    strstr(value, "-----BEGIN ") != NULL ||
 	    (kv_startswith(value, "eyJ") && strchr(value, '.') != NULL) ||
