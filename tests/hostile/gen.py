@@ -374,19 +374,42 @@ def foreign_cases(out):
     make("foreign-json-truncated", {"nodes.json": jlist([node("n1")])[:-9]})
     top = make("foreign-dir-symlink", {"nodes.yaml": NODE_YAML})
     os.symlink("/etc/passwd", os.path.join(top, "pods.yaml"))
-    add_zip("zip-dotdot", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
-                           ("bundle/../../evil.yaml", NODE_YAML, 0o644)])
-    add_zip("zip-absolute", [("/etc/evil.yaml", NODE_YAML, 0o644)])
-    add_zip("zip-symlink", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
-                            ("bundle/yamls/pods.yaml", b"/etc/passwd",
-                             0o120777)])
-    add_zip("zip-good", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644)])
+    for name, entries in ZIPS:
+        add_zip(name, entries)
     return cases
+
+
+ZIPS = [
+    ("zip-dotdot", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
+                    ("bundle/../../evil.yaml", NODE_YAML, 0o644)]),
+    ("zip-absolute", [("/etc/evil.yaml", NODE_YAML, 0o644)]),
+    ("zip-symlink", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
+                     ("bundle/yamls/pods.yaml", b"/etc/passwd", 0o120777)]),
+    ("zip-good", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644)]),
+]
+
+
+def foreign_seeds():
+    """Foreign inputs as archives, for the fuzz seeds: the zips above and
+    a small must-gather tree (List, typed List, multi-document YAML)."""
+    lst = (b"apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n"
+           b"    name: virt-launcher-v\n    namespace: ns\n    labels:\n"
+           b"      kubevirt.io: virt-launcher\n  spec:\n    nodeName: n1\n")
+    vmis = (b"---\napiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\n"
+            b"metadata: {name: v, namespace: ns, uid: u1}\n"
+            b"status: {phase: Running, nodeName: n1}\n---\n"
+            b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n")
+    mg = tar([("mg/cluster-scoped-resources/core/nodes/n1.yaml", NODE_YAML),
+              ("mg/namespaces/ns/core/pods.yaml", lst),
+              ("mg/namespaces/ns/kubevirt.io/vmis.yaml", vmis)])
+    return [(name + ".zip", zip_bytes(e)) for name, e in ZIPS] + \
+        [("must-gather.tar.gz", gz(mg))]
 
 
 def archives():
     """(name, bytes) of every archive case (for the fuzz seeds)."""
-    return [(fname, data) for _, fname, data in archive_cases()]
+    return [(fname, data) for _, fname, data in archive_cases()] + \
+        foreign_seeds()
 
 
 def main():
