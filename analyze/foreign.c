@@ -124,9 +124,13 @@ keep(foreign_input *fi, size_t row, json_t *o)
 		free(fi->newest);
 		fi->newest = xstrdup(ts);
 	}
-	if (fi->redact)
+	/* A tree from the item scanner lives in its parse arena: redaction
+	 * edits a copy of it made here. */
+	if (fi->redact) {
+		o = json_deep_copy(o);
 		kv_redact_object(o, rows[row].plural, rows[row].group,
 		    fi->redactions);
+	}
 	r = KV_PUSH(fi->recs, fi->nrecs, fi->cap);
 	r->row = row;
 	r->src = fi->cur_yaml ? xasprintf("%s line %zu", fi->cur,
@@ -138,6 +142,8 @@ keep(foreign_input *fi, size_t row, json_t *o)
 		kv_fatal("out of memory (JSON)");
 	r->len = strlen(r->text);
 	fi->count[row]++;
+	if (fi->redact)
+		json_decref(o);
 }
 
 static void
@@ -251,8 +257,11 @@ f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 		return kv_seterr(err, "%s: %s: larger than %llu bytes "
 		    "(KVSCOPE_MAX_YAML_BYTES)", fi->path, path,
 		    (unsigned long long)fi->lim->yaml_bytes);
-	if (!fi->cur_yaml)
+	if (!fi->cur_yaml) {
+		/* objects are kept (and converted) whole */
 		fi->cur_json = json_items_new(fi->cur, fi->lim, object_cb, fi);
+		json_items_keep_all(fi->cur_json);
+	}
 	return KV_OK;
 }
 

@@ -50,6 +50,12 @@ json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
 }
 
 void
+json_items_keep_all(json_items *s)
+{
+	s->profile = P_OFF;
+}
+
+void
 json_items_free(json_items *s)
 {
 	if (s == NULL)
