@@ -32,6 +32,8 @@ enum {
 	O_FORCE = 1 << 6,	/* --force (report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
+	O_OUTPATH = 1 << 15,	/* --output is a path (report: DIR,
+				 * convert: FILE), not a FORMAT */
 };
 
 typedef struct kv_cmd {
@@ -129,5 +131,18 @@ int cmd_explain(const kv_cmd *cmd, int argc, char **argv);
 int cmd_models(const kv_cmd *cmd, int argc, char **argv);
 int cmd_pairs(const kv_cmd *cmd, int argc, char **argv);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
+int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
+
+/* The command table's row for `convert` (cmd_convert.c). */
+#define KV_CMD_CONVERT { "convert", "convert INPUT --output SNAP.tar.gz", \
+	"write a must-gather or support bundle as a kvscope snapshot", \
+	"Reads INPUT (a must-gather, a support bundle or a folder of\n" \
+	"kubectl get -o yaml|json output; a directory, .tar, .tar.gz or\n" \
+	".zip) and writes the objects kvscope reads as a snapshot:\n" \
+	"manifest.json with sizes and SHA-256, redaction applied as\n" \
+	"kvscope-collect applies it.  The file appears complete or not at\n" \
+	"all.\n" \
+	"  -o, --output FILE  the snapshot to write (.tar.gz)\n", \
+	O_OUTPUT | O_OUTPATH, 1, 1, "INPUT", cmd_convert }
 
 #endif

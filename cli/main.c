@@ -29,7 +29,8 @@ static const kv_cmd commands[] = {
 	  "  --force         write into a non-empty directory that holds no\n"
 	  "                  kvscope report\n"
 	  "  -q, --quiet     no progress on stderr\n",
-	  O_OUTPUT | O_FORMAT | O_FORCE | O_QUIET, 1, 1, "SNAPSHOT",
+	  O_OUTPUT | O_OUTPATH | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
+	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
 	  "[-l K=V] [-o FORMAT]",
@@ -97,6 +98,7 @@ static const kv_cmd commands[] = {
 	  "  source <(kvscope completion bash)\n"
 	  "  kvscope completion fish > ~/.config/fish/completions/kvscope.fish\n",
 	  0, 1, 1, "SHELL", cmd_completion },
+	KV_CMD_CONVERT,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -129,27 +131,6 @@ cli_help(const kv_cmd *cmd)
 	return 0;
 }
 
-/* A directory without manifest.json is no snapshot, whatever it holds. */
-static int
-not_a_snapshot(const char *path)
-{
-	struct stat st;
-	char *mf;
-	int rc = 0;
-
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return 0;
-	mf = xasprintf("%s/manifest.json", path);
-	if (lstat(mf, &st) != 0) {
-		fprintf(stderr, "kvscope: ");
-		kv_term_puts(stderr, path);
-		fprintf(stderr, ": not a snapshot (no manifest.json)\n");
-		rc = EXIT_TOOL;
-	}
-	free(mf);
-	return rc;
-}
-
 int
 cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 {
@@ -160,8 +141,6 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	*a = NULL;
 	cli_progress_init(quiet);
 	kv_timing(NULL);
-	if (not_a_snapshot(path) != 0)
-		return EXIT_TOOL;
 	cli_progress("load: reading the snapshot");
 	if (kv_limits_init(&lim, &err) != KV_OK ||
 	    kv_model_load(path, &lim, m, &err) != KV_OK)

@@ -221,7 +221,7 @@ finish(const kv_cmd *cmd, cli_args *o)
 	if (o->all_ns && o->namespaces.n > 0)
 		return cli_fail(cmd, "--all-namespaces and --namespace "
 		    "exclude each other");
-	if (o->output != NULL && !(cmd->opts & O_FORMAT)) {
+	if (o->output != NULL && !(cmd->opts & O_OUTPATH)) {
 		for (o->fmt = 0; o->fmt < KV_OUT_COUNT; o->fmt++)
 			if (strcmp(o->output, kv_outfmt_names[o->fmt]) == 0)
 				break;

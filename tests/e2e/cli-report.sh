@@ -83,7 +83,7 @@ mkdir "$work/plain"
 ln -s /etc "$work/plain/etc"
 run "plain directory" 2 report "$work/plain" --output "$work/out-plain"
 same "plain directory: message" "$(cat "$work/err")" \
-    "kvscope: $work/plain: not a snapshot (no manifest.json)"
+    "kvscope: $work/plain: etc: symbolic link; a snapshot holds only regular files and directories"
 checks=$((checks + 1))
 [ ! -e "$work/out-plain" ] || fail "plain directory: output folder created"
 
