@@ -4,8 +4,10 @@
  * The three writers share four pieces, so that what they say and draw is
  * the same:
  *
- *   prose.c    the sentences, numbers and labels of every section, built
- *              once from a kv_analysis (answer first, then the detail);
+ *   prose.c    the sentences of every section, built once from a
+ *              kv_analysis (answer first, then the detail);
+ *   format.c   numbers, dates, verdict words, name lists and facts;
+ *   mview.c    the class-matrix view (aggregated beyond KV_MATRIX_MAX);
  *   figures.c  the figures as a small shape list (kv_fig), drawn by
  *              svg.c into an SVG tree (standalone files and inline HTML)
  *              and by fig_cairo() into a cairo context (the PDF);
@@ -89,7 +91,7 @@ size_t kv_band(const double *w, size_t n, double fixed, double avail,
  * chunks (0 when n is 0). */
 size_t kv_chunks(size_t n, size_t per);
 
-/* --- prose.c: words shared by the writers ----------------------------- */
+/* --- format.c, prose.c, mview.c: words shared by the writers ---------- */
 
 /* The largest matrix drawn cell by cell; beyond it the classes from
  * KV_MATRIX_MAX on are shown as one aggregated row and column. */
@@ -128,6 +130,8 @@ void report_isodate(time_t t, char buf[21]);
 char *fmt_bytes(int64_t bytes);
 char *fmt_duration(int64_t seconds);
 char *fmt_count(size_t n);
+/* one or many after n */
+const char *plural(size_t n, const char *one, const char *many);
 
 /* Verdict words and the class of colour that goes with them. */
 enum kv_tone { TONE_OK, TONE_WARN, TONE_FAIL, TONE_NONE };
