@@ -76,9 +76,10 @@ matrix(pdoc *d)
 
 /* --- the title page ------------------------------------------------------------ */
 
-/* A two-column table of facts, without a header; takes v over. */
+/* A two-column table of facts, without a header, at most lines lines a
+ * cell (0: any); takes v over. */
 static void
-facts(pdoc *d, kv_fact *v, size_t n, double size)
+facts(pdoc *d, kv_fact *v, size_t n, double size, int lines)
 {
 	static const pcol cols[] = {
 		{ "Fact", 0.38, false }, { "Value", 0.62, false },
@@ -88,6 +89,8 @@ facts(pdoc *d, kv_fact *v, size_t n, double size)
 	pdf_tbl_init(&t, cols, 2);
 	t.noheader = true;
 	t.size = size;
+	if (lines > 0)
+		t.max_lines = lines;
 	for (size_t i = 0; i < n; i++) {
 		pcell *row = pdf_tbl_row(&t);
 
@@ -121,8 +124,9 @@ title_page(pdoc *d)
 	d->y = 110;
 	pdf_para_at(d, MX, CW, d->title, FONT_BOLD, d->a->cfg.deckhouse ? 17 : 24,
 	    COL_INK, 10);
-	pdf_para_at(d, MX, CW, mf->context ? mf->context : "(unnamed cluster)",
-	    FONT_REGULAR, 16, COL_ACCENT, 6);
+	/* the title page is one page, whatever the snapshot's strings */
+	pdf_para_lines(d, MX, CW, mf->context ? mf->context :
+	    "(unnamed cluster)", FONT_REGULAR, 16, COL_ACCENT, 6, 3);
 	sub = xasprintf("Snapshot taken %s", d->snapdate);
 	pdf_para_at(d, MX, CW, sub, FONT_REGULAR, 10, COL_MUTED, 24);
 	free(sub);
@@ -142,7 +146,7 @@ title_page(pdoc *d)
 	d->y += 22;
 
 	fv = snapshot_facts(a, &nf);
-	facts(d, fv, nf, 8.5);
+	facts(d, fv, nf, 8.5, 3);
 	d->y += 8;
 	pdf_figure(d, fig_verdicts(a, d->t), false);
 
@@ -222,7 +226,7 @@ sec_cluster(pdoc *d)
 
 	pdf_heading2(d, "Effective migration settings");
 	fv = settings_facts(a, &nf);
-	facts(d, fv, nf, SMALL);
+	facts(d, fv, nf, SMALL, 0);
 
 	pdf_heading2(d, "Nodes");
 	pdf_tbl_init(&t, ncols, 9);

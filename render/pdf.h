@@ -31,6 +31,8 @@
 					 * and findings.json list them all */
 #define SMALL		7.5
 #define CELL_PAD	3.0
+#define CELL_LINES	72		/* a cell paragraph's lines at most,
+					 * so that a row fits on a page */
 
 typedef struct tocent {
 	char *title;
@@ -81,6 +83,7 @@ typedef struct ptable {
 	size_t ncols;
 	bool noheader;
 	double size;
+	int max_lines;		/* of a cell's paragraph; 0: no limit */
 	size_t nrows, cap;
 	pcell *cells;		/* nrows * ncols */
 	bool *group;		/* spans the row, keeps with the next */
@@ -108,6 +111,9 @@ void pdf_para_at(pdoc *d, double x, double w, const char *s,
     enum kv_font font, double size, uint32_t ink, double after);
 void pdf_para(pdoc *d, const char *s, enum kv_font font, double size,
     uint32_t ink);
+/* At most lines lines (> 0), the last one ending in an ellipsis. */
+void pdf_para_lines(pdoc *d, double x, double w, const char *s,
+    enum kv_font font, double size, uint32_t ink, double after, int lines);
 void pdf_para_own(pdoc *d, char *s, enum kv_font font, double size,
     uint32_t ink);			/* frees s */
 void pdf_answer(pdoc *d, char *s);	/* frees s */

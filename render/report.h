@@ -51,10 +51,28 @@ typedef struct kv_text kv_text;
 /* A private font map and a 72 dpi context without metric hinting. */
 kv_text *text_new(void);
 void text_free(kv_text *t);
+/* The longest word (run without white space) and text laid out, in
+ * characters; longer ones are shortened with an ellipsis.  A DNS name
+ * (253) fits in a word. */
+#define KV_WORD_MAX	256
+#define KV_TEXT_MAX	20000
+/* text_fit() searches the first KV_FIT_MAX characters only. */
+#define KV_FIT_MAX	400
+/* s as the PDF and the SVG show it (a copy): bidi controls, zero-width
+ * characters and control characters other than \n as "<U+202E>",
+ * malformed UTF-8 as U+FFFD, words beyond KV_WORD_MAX and texts beyond
+ * KV_TEXT_MAX characters shortened with an ellipsis.  Linear time; the
+ * result cleans to itself. */
+char *text_clean(const char *s);
+/* Whether text_clean() shows c as "<U+XXXX>". */
+bool text_invisible(gunichar c);
 /* A layout of s (plain text, never markup) in font at size points;
  * wrap_w > 0 wraps at that width (words, then characters). */
 PangoLayout *text_layout(kv_text *t, const char *s, enum kv_font font,
     double size, double wrap_w);
+/* At most lines lines per paragraph of a wrapped layout, the last one
+ * ending in an ellipsis. */
+void text_max_lines(PangoLayout *l, int lines);
 /* Breaking a long word inserts no hyphen (also after
  * pango_layout_set_attributes, which replaces the list). */
 void text_no_hyphens(PangoLayout *l);

@@ -6,6 +6,11 @@
  * the same whatever the target.  Text is always set with
  * pango_layout_set_text: data never passes through a markup parser.
  * The kv_text owns its font map, context and font descriptions.
+ *
+ * Every string is cleaned before pango sees it (text_clean): characters
+ * that reorder or hide text become visible, over-long words and texts are
+ * shortened with an ellipsis.  This bounds the work pango does for any
+ * snapshot string, so layout time is linear in the input length.
  */
 #include <string.h>
 
@@ -59,14 +64,62 @@ text_free(kv_text *t)
 	free(t);
 }
 
+/* Bidi controls, zero-width characters and control characters: shown as
+ * "<U+202E>" so that a name cannot display as something else. */
+bool
+text_invisible(gunichar c)
+{
+	return (c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) ||
+	    (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2060 && c <= 0x2069) || c == 0x061c || c == 0xfeff;
+}
+
+char *
+text_clean(const char *s)
+{
+	kv_buf b = {0};
+	size_t chars = 0, word = 0;
+
+	for (const char *p = s; *p != '\0' && chars < KV_TEXT_MAX;) {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+		const char *next;
+
+		if (c == (gunichar)-1 || c == (gunichar)-2) {
+			c = 0xfffd;	/* a malformed byte */
+			next = p + 1;
+		} else
+			next = g_utf8_next_char(p);
+		word = g_unichar_isspace(c) ? 0 : word + 1;
+		if (word == KV_WORD_MAX) {	/* shorten, skip the rest */
+			kv_buf_printf(&b, "\u2026");
+			while (*next != '\0' && !g_unichar_isspace(
+			    g_utf8_get_char_validated(next, -1)))
+				next++;
+		} else if (text_invisible(c))
+			kv_buf_printf(&b, "<U+%04X>", (unsigned)c);
+		else if (c == 0xfffd && next == p + 1)
+			kv_buf_printf(&b, "\ufffd");
+		else
+			kv_buf_append(&b, p, (size_t)(next - p));
+		chars++;
+		p = next;
+		if (chars == KV_TEXT_MAX && *p != '\0')
+			kv_buf_printf(&b, "\u2026");
+	}
+	return b.data != NULL ? b.data : xstrdup("");
+}
+
 static void
 setup(kv_text *t, PangoLayout *l, const char *s, enum kv_font font,
     double size, double wrap_w)
 {
+	char *clean = text_clean(s);
+
 	pango_font_description_set_size(t->fonts[font],
 	    (gint)(size * PANGO_SCALE + 0.5));
 	pango_layout_set_font_description(l, t->fonts[font]);
-	pango_layout_set_text(l, s, -1);
+	pango_layout_set_text(l, clean, -1);
+	free(clean);
 	if (wrap_w > 0) {
 		pango_layout_set_width(l, (int)(wrap_w * PANGO_SCALE));
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
@@ -83,6 +136,13 @@ text_layout(kv_text *t, const char *s, enum kv_font font, double size,
 	setup(t, l, s, font, size, wrap_w);
 	text_no_hyphens(l);
 	return l;
+}
+
+void
+text_max_lines(PangoLayout *l, int lines)
+{
+	pango_layout_set_height(l, -lines);
+	pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
 }
 
 void
@@ -119,11 +179,15 @@ text_fit(kv_text *t, const char *s, enum kv_font font, double size,
 {
 	glong lo = 0, hi;
 	double w;
-	char *try = NULL;
+	char *try = NULL, *clip = NULL, *out;
 
 	text_size(t, s, font, size, &w, NULL);
 	if (w <= max_w)
 		return xstrdup(s);
+	/* no line holds more than KV_FIT_MAX characters: search in those */
+	if (g_utf8_strlen(s, KV_FIT_MAX * 4) >= KV_FIT_MAX)
+		s = clip = xstrndup(s, (size_t)(g_utf8_offset_to_pointer(s,
+		    KV_FIT_MAX) - s));
 	/* the longest prefix that fits with the ellipsis: binary search */
 	hi = g_utf8_strlen(s, -1);
 	while (lo < hi) {
@@ -139,8 +203,10 @@ text_fit(kv_text *t, const char *s, enum kv_font font, double size,
 			hi = mid - 1;
 	}
 	free(try);
-	return xasprintf("%.*s\u2026",
+	out = xasprintf("%.*s\u2026",
 	    (int)(g_utf8_offset_to_pointer(s, lo) - s), s);
+	free(clip);
+	return out;
 }
 
 void

@@ -120,8 +120,19 @@ void
 pdf_para_at(pdoc *d, double x, double w, const char *s, enum kv_font font,
     double size, uint32_t ink, double after)
 {
+	pdf_para_lines(d, x, w, s, font, size, ink, after, 0);
+}
+
+void
+pdf_para_lines(pdoc *d, double x, double w, const char *s,
+    enum kv_font font, double size, uint32_t ink, double after, int lines)
+{
 	PangoLayout *l = text_layout(d->t, s, font, size, w);
-	PangoLayoutIter *it = pango_layout_get_iter(l);
+	PangoLayoutIter *it;
+
+	if (lines > 0)
+		text_max_lines(l, lines);
+	it = pango_layout_get_iter(l);
 
 	do {
 		PangoRectangle r;
@@ -344,6 +355,7 @@ pdf_tbl_init(ptable *t, const pcol *cols, size_t ncols)
 	t->cols = cols;
 	t->ncols = ncols;
 	t->size = SMALL;
+	t->max_lines = CELL_LINES;
 }
 
 /* A new row; cells default to regular ink, no text. */
@@ -418,6 +430,8 @@ cell_layout(pdoc *d, const ptable *t, const pcell *c, double w, bool head,
 	PangoLayout *l = text_layout(d->t, c->text ? c->text : "",
 	    head ? FONT_BOLD : c->font, t->size, w - 2 * CELL_PAD);
 
+	if (t->max_lines > 0 && !head)
+		text_max_lines(l, t->max_lines);
 	if (c->attrs != NULL) {
 		PangoAttrList *al = pango_attr_list_copy(c->attrs);
 
