@@ -755,12 +755,15 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	/* raw-text element: only the compiled-in script goes here */
 	el(body, "script", kv_report_js);
 	/* UTF-8 written as is (the meta charset says so), not as entities */
+	xml_errors_begin();
 	out = xmlOutputBufferCreateFile(f, xmlFindCharEncodingHandler("UTF-8"));
 	htmlDocContentDumpFormatOutput(out, h.doc, "UTF-8", 1);
 	if (xmlOutputBufferClose(out) < 0)
-		kv_seterr(err, "report.html: write error");
-	else
+		kv_seterr(err, "report.html: %s", xml_errors_end());
+	else {
+		xml_errors_end();
 		rc = KV_OK;
+	}
 	xmlFreeDoc(h.doc);
 	text_free(h.t);
 	return rc;

@@ -24,6 +24,7 @@ typedef struct kv_output {
 	char *dir;
 	size_t n, cap;
 	char **tmp, **dst;
+	char **old;		/* the replaced file, moved aside, or NULL */
 } kv_output;
 
 void kv_output_init(kv_output *o, const char *dir);
@@ -31,7 +32,12 @@ void kv_output_init(kv_output *o, const char *dir);
  * file. */
 int kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
     const kv_analysis *a, void *arg, kv_err *err);
+/* All or nothing for the set: the files it replaces are moved aside
+ * first; when any rename fails, what was renamed into place is removed
+ * and the old files are restored, and the error names the file. */
 int kv_output_commit(kv_output *o, kv_err *err);
+/* rename(2) by default; a test replaces it to make one rename fail. */
+extern int (*kv_output_rename)(const char *from, const char *to);
 void kv_output_abort(kv_output *o);
 
 /* findings.json (../shared/spec/findings.md), byte-for-byte

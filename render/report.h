@@ -55,7 +55,7 @@ void text_free(kv_text *t);
  * characters; longer ones are shortened with an ellipsis.  A DNS name
  * (253) fits in a word. */
 #define KV_WORD_MAX	256
-#define KV_TEXT_MAX	20000
+#define KV_TEXT_MAX	6000
 /* text_fit() searches the first KV_FIT_MAX characters only. */
 #define KV_FIT_MAX	400
 /* s as the PDF and the SVG show it (a copy): bidi controls, zero-width
@@ -70,9 +70,12 @@ bool text_invisible(gunichar c);
  * wrap_w > 0 wraps at that width (words, then characters). */
 PangoLayout *text_layout(kv_text *t, const char *s, enum kv_font font,
     double size, double wrap_w);
-/* At most lines lines per paragraph of a wrapped layout, the last one
- * ending in an ellipsis. */
-void text_max_lines(PangoLayout *l, int lines);
+/* Cut the text of l (laid out in font at size, wrapped at wrap_w) to at
+ * most lines lines, the last one ending in an ellipsis, in the text
+ * itself (the ellipsis is extracted with it); attributes of the part
+ * kept stay valid.  Returns whether it cut. */
+bool text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font,
+    double size, double wrap_w, int lines);
 /* Breaking a long word inserts no hyphen (also after
  * pango_layout_set_attributes, which replaces the list). */
 void text_no_hyphens(PangoLayout *l);
@@ -299,6 +302,13 @@ void fig_matrix_metrics(const kv_analysis *a, kv_text *t, const kv_mview *v,
 /* Draw f with its top left corner at (x, y). */
 void fig_cairo(const kv_fig *f, kv_text *t, cairo_t *cr, double x,
     double y);
+
+/* --- xmlerr.c: libxml2's messages --------------------------------------- */
+
+/* From begin to end libxml2 prints nothing; end returns its first
+ * message as one line (static storage, "unknown error" when none). */
+void xml_errors_begin(void);
+const char *xml_errors_end(void);
 
 /* --- svg.c ------------------------------------------------------------ */
 

@@ -164,11 +164,14 @@ write_svg(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 
 	(void)a;
 	xmlDocSetRootElement(doc, fig_svg(fig, doc, true));
+	xml_errors_begin();
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
 	if (mem == NULL || len <= 0) {
-		kv_seterr(err, "%s.svg: cannot serialise", fig->name);
+		kv_seterr(err, "%s.svg: cannot serialise: %s", fig->name,
+		    xml_errors_end());
 		goto out;
 	}
+	xml_errors_end();
 	if (fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
 		kv_seterr(err, "%s.svg: write error", fig->name);
 		goto out;

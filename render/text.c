@@ -138,11 +138,33 @@ text_layout(kv_text *t, const char *s, enum kv_font font, double size,
 	return l;
 }
 
-void
-text_max_lines(PangoLayout *l, int lines)
+bool
+text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
+    double wrap_w, int lines)
 {
-	pango_layout_set_height(l, -lines);
-	pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	const char *s = pango_layout_get_text(l);
+	PangoLayoutLine *last;
+	char *tail, *fit, *cut;
+	int end;
+
+	if (lines <= 0 || pango_layout_get_line_count(l) <= lines)
+		return false;
+	/* the text up to the last line kept, then that line with an
+	 * ellipsis: in the text itself, so that extracted text shows it */
+	last = pango_layout_get_line_readonly(l, lines - 1);
+	end = last->start_index + last->length;
+	while (end > last->start_index && (s[end - 1] == ' ' ||
+	    s[end - 1] == '\n'))
+		end--;
+	tail = xasprintf("%.*s\u2026", end - last->start_index,
+	    s + last->start_index);
+	fit = text_fit(t, tail, font, size, wrap_w);
+	cut = xasprintf("%.*s%s", last->start_index, s, fit);
+	pango_layout_set_text(l, cut, -1);
+	free(tail);
+	free(fit);
+	free(cut);
+	return true;
 }
 
 void

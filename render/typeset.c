@@ -130,8 +130,7 @@ pdf_para_lines(pdoc *d, double x, double w, const char *s,
 	PangoLayout *l = text_layout(d->t, s, font, size, w);
 	PangoLayoutIter *it;
 
-	if (lines > 0)
-		text_max_lines(l, lines);
+	text_max_lines(d->t, l, font, size, w, lines);
 	it = pango_layout_get_iter(l);
 
 	do {
@@ -430,8 +429,6 @@ cell_layout(pdoc *d, const ptable *t, const pcell *c, double w, bool head,
 	PangoLayout *l = text_layout(d->t, c->text ? c->text : "",
 	    head ? FONT_BOLD : c->font, t->size, w - 2 * CELL_PAD);
 
-	if (t->max_lines > 0 && !head)
-		text_max_lines(l, t->max_lines);
 	if (c->attrs != NULL) {
 		PangoAttrList *al = pango_attr_list_copy(c->attrs);
 
@@ -439,6 +436,9 @@ cell_layout(pdoc *d, const ptable *t, const pcell *c, double w, bool head,
 		pango_attr_list_unref(al);
 		text_no_hyphens(l);
 	}
+	if (!head)
+		text_max_lines(d->t, l, c->font, t->size, w - 2 * CELL_PAD,
+		    t->max_lines);
 	if (right)
 		pango_layout_set_alignment(l, PANGO_ALIGN_RIGHT);
 	return l;

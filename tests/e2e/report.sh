@@ -353,6 +353,82 @@ check "samples/deckhouse in DVP's words" pdf_has "$tmp/dvp.txt" \
 check "samples/deckhouse pdf embeds every font" fonts_embedded \
     "$dout/report.pdf"
 
+# --- all or nothing, and write errors -----------------------------------------
+
+state() { (cd "$1" && find . -printf '%p %y\n' | sort &&
+    find . -type f -exec sha256sum {} + | sort); }
+dir_in_the_way() {
+	local d err rc=0
+	d=$(fresh)
+	report samples/mixed "$d" html,svg,json
+	mkdir "$d/report.pdf"
+	state "$d" > "$d.before"
+	"$KVSCOPE" report samples/mixed --output "$d" 2>"$d.err" >/dev/null ||
+	    rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; return 1; }
+	[ "$(wc -l < "$d.err")" = 1 ] || { cat "$d.err"; return 1; }
+	grep -q "report.pdf: cannot rename into place: Is a directory" \
+	    "$d.err" || { cat "$d.err"; return 1; }
+	state "$d" | diff "$d.before" - || return 1
+}
+check "report.pdf/ a directory: exit 2, the folder exactly as before" \
+    dir_in_the_way
+
+# a full disk: a 64 KiB tmpfs (needs root; skipped when mount fails)
+full_disk() {	# full_disk FORMAT
+	local d rc=0
+	d=$(fresh)
+	"$KVSCOPE" report samples/mixed --format "$1" --output "$mnt" \
+	    2>"$d/err" >/dev/null || rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; return 1; }
+	[ "$(wc -l < "$d/err")" = 1 ] || { cat "$d/err"; return 1; }
+	grep -Eq "^kvscope: $mnt/[a-z.]+: write error: No space left on device\$" \
+	    "$d/err" || { cat "$d/err"; return 1; }
+	[ -z "$(ls -A "$mnt")" ] || { ls -A "$mnt"; return 1; }
+}
+mnt=$(fresh)
+if mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
+	for fmt in html pdf json,html,svg,pdf; do
+		check "full disk ($fmt): one line with path and reason, nothing left" \
+		    full_disk "$fmt"
+	done
+	umount "$mnt"
+else
+	echo "SKIP full disk: cannot mount a tmpfs here"
+fi
+
+# --- long strings --------------------------------------------------------------
+
+# names of 10^2..10^6 characters (cluster context, node, VMI, namespace,
+# model, storage class, condition message): the PDF is written, shows an
+# ellipsis where a name is cut, and the run ends well within the guard
+# (a hang guard, not a benchmark)
+long_report() {	# long_report N [--spaced]
+	local n=$1 d rc t0 t1
+	d=$(fresh)
+	python3 tests/e2e/mksnap.py "$d/s" --long "$n" ${2:-}
+	t0=$(date +%s)
+	timeout 60 "$KVSCOPE" report "$d/s" --format html,svg,pdf,json \
+	    --output "$d/o" >/dev/null || { echo "exit $?"; return 1; }
+	t1=$(date +%s)
+	[ $((t1 - t0)) -le 20 ] || { echo "took $((t1 - t0)) s"; return 1; }
+	[ -s "$d/o/report.pdf" ] || { echo "no report.pdf"; return 1; }
+	pdftotext -raw "$d/o/report.pdf" "$d/pdf.txt"
+	grep -q "context-context0" "$d/pdf.txt" ||
+	    { echo "context not shown"; return 1; }
+	if [ "$n" -gt 300 ]; then
+		grep -q "…" "$d/pdf.txt" || { echo "no ellipsis"; return 1; }
+	fi
+	# every line of text within the page (an A4 line holds ~130)
+	awk 'length($0) > 160 { print "line of " length($0); exit 1 }' \
+	    "$d/pdf.txt"
+}
+for n in 100 1000 10000 100000 1000000; do
+	check "pdf of names of $n characters" long_report "$n"
+done
+check "pdf of spaced strings of 1000000 characters" long_report 1000000 \
+    --spaced
+
 # --- beyond 200 CPU classes ------------------------------------------------------
 
 big=$(fresh)
