@@ -4,7 +4,10 @@
  * The document is a libxml2 HTML tree.  Element and attribute names are
  * ours; every datum enters through xmlNewTextChild (text) or xmlNewProp
  * (attribute values), which escape it, and no href is ever built from a
- * name (anchors use node indexes and the fixed rule codes).  The CSS and
+ * name (anchors use node indexes and the fixed rule codes).  A word of
+ * text holding a bidi control or zero-width character is isolated in a
+ * <bdi>; in attribute values and the <title> such characters are shown
+ * as "<U+202E>" (text_visible), as in the SVG and the PDF.  The CSS and
  * the optional script are the compiled-in templates, allowed by their
  * SHA-256 in a Content-Security-Policy that forbids every other source,
  * so the file opens offline and cannot load anything.  Figures are the
@@ -36,16 +39,85 @@ typedef struct hdoc {
 
 /* --- tree helpers: text and attributes always escaped by libxml2 ------ */
 
+/* The end of the word (run without white space) at p, or of the white
+ * space at p; *odd is set when the word holds a character that
+ * text_invisible() names (a bidi control, a zero-width character). */
+static const char *
+word_end(const char *p, bool *odd)
+{
+	bool space = g_unichar_isspace(g_utf8_get_char_validated(p, -1));
+
+	*odd = false;
+	while (*p != '\0') {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+		bool bad = c == (gunichar)-1 || c == (gunichar)-2;
+
+		if (!bad && g_unichar_isspace(c) != space)
+			break;
+		if (!bad && text_invisible(c) && c != '\n')
+			*odd = true;
+		p = bad ? p + 1 : g_utf8_next_char(p);
+	}
+	return p;
+}
+
+/* Append text to n; every word that holds a bidi control or zero-width
+ * character goes into its own <bdi>, so its effect ends with it.  (The
+ * document's <title> holds text only: there they are shown visibly.) */
+static void
+bidi_text(xmlNodePtr n, const char *text)
+{
+	const char *run = text;
+
+	for (const char *p = text; *p != '\0';) {
+		bool odd;
+		const char *e = word_end(p, &odd);
+
+		if (odd) {
+			char *w = xstrndup(p, (size_t)(e - p));
+
+			if (p > run)
+				xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
+				    (int)(p - run)));
+			xmlNewTextChild(n, NULL, BAD_CAST "bdi", BAD_CAST w);
+			free(w);
+			run = e;
+		}
+		p = e;
+	}
+	if (*run != '\0')
+		xmlAddChild(n, xmlNewText(BAD_CAST run));
+}
+
 static xmlNodePtr
 el(xmlNodePtr parent, const char *tag, const char *text)
 {
-	return xmlNewTextChild(parent, NULL, BAD_CAST tag, BAD_CAST text);
+	char *v = text != NULL ? text_visible(text) : NULL;
+	xmlNodePtr n;
+
+	if (v == NULL)	/* nothing to isolate */
+		return xmlNewTextChild(parent, NULL, BAD_CAST tag,
+		    BAD_CAST text);
+	if (strcmp(tag, "title") == 0) {	/* text only: no <bdi> */
+		n = xmlNewTextChild(parent, NULL, BAD_CAST tag, BAD_CAST v);
+		free(v);
+		return n;
+	}
+	free(v);
+	n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL);
+	bidi_text(n, text);
+	return n;
 }
 
+/* Attribute values (tooltips, sort keys) show bidi controls and
+ * zero-width characters as "<U+202E>": no element isolates them. */
 static void
 attr(xmlNodePtr n, const char *name, const char *value)
 {
-	xmlNewProp(n, BAD_CAST name, BAD_CAST value);
+	char *v = text_visible(value);
+
+	xmlNewProp(n, BAD_CAST name, BAD_CAST (v != NULL ? v : value));
+	free(v);
 }
 
 static xmlNodePtr
@@ -62,7 +134,7 @@ elc(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
 static void
 txt(xmlNodePtr n, const char *text)
 {
-	xmlAddChild(n, xmlNewText(BAD_CAST text));
+	bidi_text(n, text);
 }
 
 /* el() with a string the caller gives up */

@@ -64,6 +64,9 @@ void text_free(kv_text *t);
  * KV_TEXT_MAX characters shortened with an ellipsis.  Linear time; the
  * result cleans to itself. */
 char *text_clean(const char *s);
+/* s with only the first of those: NULL when s has nothing to show
+ * visibly (so the caller keeps s), else a copy. */
+char *text_visible(const char *s);
 /* Whether text_clean() shows c as "<U+XXXX>". */
 bool text_invisible(gunichar c);
 /* A layout of s (plain text, never markup) in font at size points;

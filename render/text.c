@@ -74,39 +74,58 @@ text_invisible(gunichar c)
 	    (c >= 0x2060 && c <= 0x2069) || c == 0x061c || c == 0xfeff;
 }
 
-char *
-text_clean(const char *s)
+/* text_clean(), and with limit false text_visible() */
+static char *
+clean(const char *s, bool limit)
 {
 	kv_buf b = {0};
 	size_t chars = 0, word = 0;
 
-	for (const char *p = s; *p != '\0' && chars < KV_TEXT_MAX;) {
+	for (const char *p = s; *p != '\0';) {
 		gunichar c = g_utf8_get_char_validated(p, -1);
 		const char *next;
+		bool bad = c == (gunichar)-1 || c == (gunichar)-2;
 
-		if (c == (gunichar)-1 || c == (gunichar)-2) {
-			c = 0xfffd;	/* a malformed byte */
-			next = p + 1;
-		} else
-			next = g_utf8_next_char(p);
-		word = g_unichar_isspace(c) ? 0 : word + 1;
-		if (word == KV_WORD_MAX) {	/* shorten, skip the rest */
+		next = bad ? p + 1 : g_utf8_next_char(p);
+		word = bad || !g_unichar_isspace(c) ? word + 1 : 0;
+		if (limit && word == KV_WORD_MAX) {	/* skip the rest */
 			kv_buf_printf(&b, "\u2026");
 			while (*next != '\0' && !g_unichar_isspace(
 			    g_utf8_get_char_validated(next, -1)))
 				next++;
-		} else if (text_invisible(c))
-			kv_buf_printf(&b, "<U+%04X>", (unsigned)c);
-		else if (c == 0xfffd && next == p + 1)
+		} else if (bad)
 			kv_buf_printf(&b, "\ufffd");
+		else if (text_invisible(c))
+			kv_buf_printf(&b, "<U+%04X>", (unsigned)c);
 		else
 			kv_buf_append(&b, p, (size_t)(next - p));
-		chars++;
 		p = next;
-		if (chars == KV_TEXT_MAX && *p != '\0')
+		if (limit && ++chars == KV_TEXT_MAX && *p != '\0') {
 			kv_buf_printf(&b, "\u2026");
+			break;
+		}
 	}
 	return b.data != NULL ? b.data : xstrdup("");
+}
+
+char *
+text_clean(const char *s)
+{
+	return clean(s, true);
+}
+
+char *
+text_visible(const char *s)
+{
+	for (const char *p = s; *p != '\0';) {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2 ||
+		    text_invisible(c))
+			return clean(s, false);
+		p = g_utf8_next_char(p);
+	}
+	return NULL;
 }
 
 static void

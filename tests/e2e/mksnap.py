@@ -16,7 +16,7 @@ a namespace, a CPU model, a storage class and a condition message N
 characters long (legal but unreadable, without white space; with
 --spaced, the context and message are words with spaces).  --bidi puts
 bidi controls and zero-width characters into names (U+202E in a VMI name
-that then reads "w1admpdf.exe").  The output is a pure function of the
+that then reads "w1admpdf.exe", in a node name and in the context).  The output is a pure function of the
 arguments.
 """
 import hashlib
@@ -168,6 +168,8 @@ def mixed(hostile):
             nm = "%s-%02d" % (kind.replace("-old", "o"), i + 1)
             if LONG and kind == "icx":
                 nm = long_name("node")
+            if BIDI and kind == "rome" and i == 1:
+                nm = "rome-\u202e20-\u200b"
             names.setdefault(kind, []).append(nm)
             nodes.append(node(nm, kind, unschedulable=(kind == "hsw"
                                                         and i == 1)))

@@ -429,6 +429,79 @@ done
 check "pdf of spaced strings of 1000000 characters" long_report 1000000 \
     --spaced
 
+# --- bidi controls and zero-width characters ----------------------------------
+
+# a VMI named "w1adm<U+202E>exe.fdp" would display as "w1admpdf.exe": in
+# HTML every such name sits in an isolating <bdi>, attribute values and
+# SVG text show the character as "<U+202E>", and so does the PDF
+bidi=$(fresh)
+python3 tests/e2e/mksnap.py "$bidi/s" --bidi
+need_report "report of names with bidi controls" "$bidi/s" "$bidi/o"
+cat > "$tmp/bidi_check.py" <<'EOF'
+import re, subprocess, sys
+from html.parser import HTMLParser
+
+ODD = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060"
+                 "\u061c\ufeff]")
+VOID = {"meta", "br", "rect", "img", "input", "link", "hr"}
+errors = []
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []
+        self.isolated = 0
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if v and ODD.search(v):
+                errors.append("html: raw %r in attribute %s" % (v, k))
+        if tag not in VOID:
+            self.stack.append(tag)
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop() == tag:
+                break
+    def handle_data(self, data):
+        if ODD.search(data) and "bdi" not in self.stack:
+            errors.append("html: raw %r outside <bdi> (in %s)" %
+                          (data, "/".join(self.stack[-3:])))
+        if ODD.search(data):
+            self.isolated += 1
+
+d = sys.argv[1]
+p = P()
+html = open(d + "/report.html", encoding="utf-8").read()
+p.feed(html)
+# <title> is text only: an element there would show as its markup
+for t in re.findall(r"<title>(.*?)</title>", html, re.S):
+    if "<" in t or ODD.search(t):
+        errors.append("html: <title>%s</title>" % t[:80])
+if p.isolated < 2:
+    errors.append("html: the names are not shown (%d)" % p.isolated)
+for f in ("verdicts", "hostmodel-matrix", "tradeoff", "drain"):
+    t = open("%s/%s.svg" % (d, f), encoding="utf-8").read()
+    if ODD.search(t):
+        errors.append("%s.svg: a raw bidi or zero-width character" % f)
+pdf = subprocess.run(["pdftotext", "-raw", d + "/report.pdf", "-"],
+                     capture_output=True, text=True).stdout
+if ODD.search(pdf):
+    errors.append("pdf: a raw bidi or zero-width character")
+flat = re.sub(r"\s", "", pdf)
+for shown in ("w1adm<U+202E>exe.fdp", "prod-<U+202E>east<U+200B>",
+              "rome-<U+202E>20-<U+200B>",
+              "zw<U+200B><U+200D><U+2060><U+FEFF>sp<U+2066>a<U+2069>"):
+    if shown not in flat:
+        errors.append("pdf: %r not shown" % shown)
+if "rome-&lt;U+202E&gt;20-&lt;U+200B&gt;" not in open(
+        d + "/drain.svg", encoding="utf-8").read():
+    errors.append("drain.svg: the node name not shown with <U+202E>")
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "bidi and zero-width characters isolated in html, visible in svg and pdf" \
+    python3 "$tmp/bidi_check.py" "$bidi/o"
+
 # --- beyond 200 CPU classes ------------------------------------------------------
 
 big=$(fresh)
