@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "render.h"
 
-enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15 };
+enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15,
+	F_CSV = 16 };
 
 static int
 parse_formats(const char *s, unsigned *out)
@@ -30,13 +31,15 @@ parse_formats(const char *s, unsigned *out)
 			*out |= F_PDF;
 		else if (strcmp(tok, "json") == 0)
 			*out |= F_JSON;
+		else if (strcmp(tok, "csv") == 0)
+			*out |= F_CSV;
 		else if (strcmp(tok, "all") == 0)
 			*out |= F_ALL;
 		else {
 			fprintf(stderr, "kvscope: --format: unknown format "
 			    "\"");
 			kv_term_puts(stderr, tok);
-			fprintf(stderr, "\" (html, svg, pdf, json, all)\n");
+			fprintf(stderr, "\" (html, svg, pdf, json, csv, all)\n");
 			rc = -1;
 		}
 	}
@@ -97,7 +100,11 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 	    kv_write_html, a, NULL, &err) != KV_OK) ||
 	    ((formats & F_PDF) && kv_output_stage(&out, "report.pdf",
 	    kv_write_pdf, a, NULL, &err) != KV_OK) ||
-	    ((formats & F_SVG) && kv_stage_svgs(&out, a, &err) != KV_OK)) {
+	    ((formats & F_SVG) && kv_stage_svgs(&out, a, &err) != KV_OK) ||
+	    ((formats & F_CSV) && (kv_output_stage(&out, "vmis.csv",
+	    kv_write_vmis_csv, a, NULL, &err) != KV_OK ||
+	    kv_output_stage(&out, "drain.csv", kv_write_drain_csv, a, NULL,
+	    &err) != KV_OK))) {
 		kv_output_abort(&out);
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;

@@ -45,6 +45,14 @@ void kv_output_abort(kv_output *o);
 int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
 
+/* The CSV exports (csv.c): vmis.csv, one row per VMI, and drain.csv,
+ * one row per VMI of a node in the drain plan; RFC 4180, CRLF, UTF-8,
+ * formula-looking cells prefixed with an apostrophe. */
+int kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+int kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
 /* The typeset PDF report (pdf.c); cairo writes through f. */

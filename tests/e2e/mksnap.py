@@ -2,7 +2,7 @@
 """mksnap.py - write a small synthetic kvscope snapshot directory.
 
     mksnap.py DIR [--hostile] [--nodes N] [--classes K] [--date ISO]
-                  [--long N [--spaced]] [--bidi]
+                  [--long N [--spaced]] [--bidi] [--formula]
 
 The snapshot follows ../shared/spec/snapshot-format.md: manifest.json with
 files[] (bytes and sha256 of every member) and resources/*.json lists.
@@ -16,7 +16,9 @@ a namespace, a CPU model, a storage class and a condition message N
 characters long (legal but unreadable, without white space; with
 --spaced, the context and message are words with spaces).  --bidi puts
 bidi controls and zero-width characters into names (U+202E in a VMI name
-that then reads "w1admpdf.exe", in a node name and in the context).  The output is a pure function of the
+that then reads "w1admpdf.exe", in a node name and in the context).
+--formula adds VMIs whose names a spreadsheet would take for formulas
+and one with a comma, a quote and a line break in its name.  The output is a pure function of the
 arguments.
 """
 import hashlib
@@ -72,6 +74,7 @@ D = "node.kubevirt.io"
 LONG = 0        # --long N
 BIDI = False    # --bidi
 SPACED = False  # --spaced: the long strings are words with spaces
+FORMULA = False  # --formula
 
 
 def long_name(prefix):
@@ -229,6 +232,12 @@ def mixed(hostile):
     if LONG:
         add(ns_b, "long-model-0", "rome", 0, model=long_name("Model"),
             cond=("False", "CPUModelMissing " + long_name("msg")))
+    if FORMULA:
+        add(ns_b, "=HYPERLINK(\"http://x\",\"y\")", "rome", 1)
+        add(ns_b, "+1+2", "rome", 1)
+        add(ns_b, "@SUM(1)", "rome", 1)
+        add(ns_b, "-3", "rome", 1)
+        add(ns_b, 'a,b"c\r\nd', "rome", 1)
     if BIDI:
         add(ns_b, "w1adm\u202eexe.fdp", "rome", 1)
         add(ns_b, "zw\u200b\u200d\u2060\ufeffsp\u2066a\u2069\u200f"
@@ -275,7 +284,7 @@ def scale(count, classes):
 
 
 def main(argv):
-    global LONG, BIDI, SPACED
+    global LONG, BIDI, SPACED, FORMULA
     out, hostile, count, classes = None, False, 0, 8
     date = "2026-10-31T09:12:44Z"
     it = iter(argv[1:])
@@ -290,6 +299,8 @@ def main(argv):
             date = next(it)
         elif a == "--long":
             LONG = int(next(it))
+        elif a == "--formula":
+            FORMULA = True
         elif a == "--spaced":
             SPACED = True
         elif a == "--bidi":

@@ -502,6 +502,79 @@ EOF
 check "bidi and zero-width characters isolated in html, visible in svg and pdf" \
     python3 "$tmp/bidi_check.py" "$bidi/o"
 
+# --- CSV exports -------------------------------------------------------------------
+
+# vmis.csv and drain.csv parse with Python's csv module and say what
+# findings.json says; CRLF line ends; a formula-looking name is text
+csvd=$(fresh)
+python3 tests/e2e/mksnap.py "$csvd/s" --formula
+need_report "report --format csv,json" "$csvd/s" "$csvd/o" csv,json
+cat > "$tmp/csv_check.py" <<'EOF'
+import csv, json, sys
+
+d = sys.argv[1]
+f = json.load(open(d + "/findings.json", encoding="utf-8"))
+errors = []
+
+def rows(name):
+    raw = open("%s/%s" % (d, name), "rb").read()
+    if raw.count(b"\r\n") != raw.count(b"\n") or not raw.endswith(b"\r\n"):
+        errors.append("%s: line ends are not CRLF" % name)
+    with open("%s/%s" % (d, name), newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+def cell(v):	# what a cell says, without the formula guard
+    return v[1:] if v[:1] == "'" and v[1:2] in ("=", "+", "-", "@") else v
+
+vm = rows("vmis.csv")
+if len(vm) != len(f["vmis"]):
+    errors.append("vmis.csv: %d rows, %d VMIs" % (len(vm), len(f["vmis"])))
+for r, v in zip(vm, f["vmis"]):
+    want = {"fullname": v["name"], "node": v["node"] or "",
+            "verdict": v["verdict"], "onDrain": v["onDrain"],
+            "blockers": "; ".join(b["code"] for b in v["blockers"]),
+            "warnings": "; ".join(w["code"] for w in v["warnings"]),
+            "targets": str(len(v["targets"]))}
+    got = {k: cell(r[k]) for k in want if k != "fullname"}
+    got["fullname"] = cell(r["namespace"]) + "/" + cell(r["name"])
+    if got != want:
+        errors.append("vmis.csv: %r != %r" % (got, want))
+    if r["name"][:1] in "=+-@":
+        errors.append("vmis.csv: formula cell %r" % r["name"])
+names = {r["name"] for r in vm}
+for n in [] if len(sys.argv) < 3 else ("'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'@SUM(1)", "'-3",
+          'a,b"c\r\nd'):
+    if n not in names:
+        errors.append("vmis.csv: %r not read back" % n)
+
+dr = rows("drain.csv")
+per = {}
+for r in dr:
+    per[r["node"]] = per.get(r["node"], 0) + 1
+    v = [x for x in f["vmis"] if x["name"] == cell(r["vmi"])]
+    if len(v) != 1 or v[0]["node"] != r["node"] or \
+            v[0]["onDrain"] != r["action"] or \
+            str(len(v[0]["targets"])) != r["targets"]:
+        errors.append("drain.csv: row %r" % r)
+    elif r["action"] != "migrate" and not r["reason"]:
+        errors.append("drain.csv: no reason in %r" % r)
+for x in f["drain"]:
+    if per.get(x["node"], 0) != x["vmis"]:
+        errors.append("drain.csv: %d rows for %s, findings %d" %
+                      (per.get(x["node"], 0), x["node"], x["vmis"]))
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "csv: vmis.csv and drain.csv parse and match findings.json" \
+    python3 "$tmp/csv_check.py" "$csvd/o" formula
+for s in mixed deckhouse hostile; do
+	o=$(fresh)
+	report "samples/$s" "$o" csv,json
+	check "csv of samples/$s matches findings.json" \
+	    python3 "$tmp/csv_check.py" "$o"
+done
+
 # --- beyond 200 CPU classes ------------------------------------------------------
 
 big=$(fresh)
