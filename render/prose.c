@@ -258,42 +258,96 @@ tier_of(const kv_analysis *a, size_t scope, const char *tier)
 	return NULL;
 }
 
+/* The model to name for tier t of scope s: the first of the scope's
+ * vendor when there is one (an AMD scope names EPYC-Genoa rather than an
+ * Intel model that reaches the same nodes), else the first. */
+static const char *
+tier_model(const kv_analysis *a, const kv_scope *s, const kv_tradeoff *t)
+{
+	const char *vendor = kv_startswith(s->name, "vendor:") ?
+	    s->name + strlen("vendor:") : NULL;
+
+	for (size_t i = 0; vendor != NULL && i < t->nmodels; i++) {
+		const cpudb_model *m = kv_cpu_lookup(a, t->models[i]);
+
+		if (m != NULL && m->vendor != NULL &&
+		    strcmp(m->vendor, vendor) == 0)
+			return t->models[i];
+	}
+	return t->nmodels > 0 ? t->models[0] : NULL;
+}
+
+/* Whether tiers p and q say the same: the same nodes, the same models. */
+static bool
+same_tier(const kv_tradeoff *p, const kv_tradeoff *q)
+{
+	if (p == NULL || q == NULL || p->nodes != q->nodes ||
+	    p->nmodels != q->nmodels)
+		return false;
+	for (size_t i = 0; i < p->nmodels; i++)
+		if (strcmp(p->models[i], q->models[i]) != 0)
+			return false;
+	return true;
+}
+
+/* One scope's sentence: AVX2 (named with x86-64-v3 when that tier is the
+ * same), then AVX-512, merged into one when AVX-512 reaches as many
+ * nodes as AVX2. */
+static void
+tradeoff_scope(kv_buf *b, const kv_analysis *a, size_t i)
+{
+	const kv_scope *s = &a->scopes[i];
+	const kv_tradeoff *t3 = tier_of(a, i, "x86-64-v3");
+	const kv_tradeoff *t2 = tier_of(a, i, "avx2");
+	const kv_tradeoff *t4 = tier_of(a, i, "x86-64-v4");
+	const char *name = kv_startswith(s->name, "vendor:") ?
+	    s->name + strlen("vendor:") : "all nodes";
+	const char *avx2 = same_tier(t3, t2) ? "AVX2 (x86-64-v3)" : "AVX2";
+	const char *m2 = tier_model(a, s, t2), *m4 = tier_model(a, s, t4);
+
+	if (t4->nodes > 0 && t4->nodes == t2->nodes) {
+		kv_buf_printf(b, "%s%s: %s and AVX-512 in the guest on %zu of "
+		    "%zu %s (%s).", b->len ? " " : "", name, avx2, t4->nodes,
+		    t4->of, plural(t4->of, "node", "nodes"), m4);
+		return;
+	}
+	kv_buf_printf(b, "%s%s: %s in the guest on %zu of %zu %s",
+	    b->len ? " " : "", name, avx2, t2->nodes, t2->of,
+	    plural(t2->of, "node", "nodes"));
+	if (m2 != NULL)
+		kv_buf_printf(b, " (%s)", m2);
+	kv_buf_printf(b, ", AVX-512 on %zu of %zu", t4->nodes, t4->of);
+	if (m4 != NULL)
+		kv_buf_printf(b, " (%s)", m4);
+	kv_buf_printf(b, "%s", ".");
+}
+
 char *
 prose_tradeoff(const kv_analysis *a)
 {
 	kv_buf b = {0};
-	bool vendors = false;
+	size_t vendors = 0;
 
 	for (size_t i = 0; i < a->nscopes; i++)
 		if (kv_startswith(a->scopes[i].name, "vendor:"))
-			vendors = true;
+			vendors++;
 	for (size_t i = 0; i < a->nscopes; i++) {
-		const kv_scope *s = &a->scopes[i];
-		const kv_tradeoff *t2 = tier_of(a, i, "avx2");
-		const kv_tradeoff *t4 = tier_of(a, i, "x86-64-v4");
-		const char *name = kv_startswith(s->name, "vendor:") ?
-		    s->name + strlen("vendor:") : "all nodes";
-
 		/* where VMs can move is the vendor scopes' answer, except
 		 * under DVP, which has no vendor selector */
 		if (vendors && !a->cfg.deckhouse &&
-		    strcmp(s->name, "all") == 0)
+		    strcmp(a->scopes[i].name, "all") == 0)
 			continue;
-		if (t2 == NULL || t4 == NULL)
+		if (tier_of(a, i, "avx2") == NULL ||
+		    tier_of(a, i, "x86-64-v4") == NULL)
 			continue;
-		kv_buf_printf(&b, "%s%s: AVX2 in the guest on %zu of %zu %s",
-		    b.len ? " " : "", name, t2->nodes, t2->of,
-		    plural(t2->of, "node", "nodes"));
-		if (t2->nmodels > 0)
-			kv_buf_printf(&b, " (%s)", t2->models[0]);
-		kv_buf_printf(&b, ", AVX-512 on %zu of %zu", t4->nodes,
-		    t4->of);
-		if (t4->nmodels > 0)
-			kv_buf_printf(&b, " (%s)", t4->models[0]);
-		kv_buf_printf(&b, "%s", ".");
+		tradeoff_scope(&b, a, i);
 	}
 	if (b.data == NULL)
 		kv_buf_printf(&b, "No named model of any tier is usable.");
+	else if (vendors > 1 && !a->cfg.deckhouse)
+		kv_buf_printf(&b, " Each vendor is counted alone: VMs never "
+		    "move between vendors, so the nodes of all vendors "
+		    "together only say where a VM can start.");
 	return b.data;
 }
 

@@ -186,6 +186,29 @@ check "pdf shows the summary numbers" pdf_has "$tmp/mixed.txt" \
     "Contents" "Times assume each node is drained alone"
 check "html shows the same headline" pdf_has "$out/report.html" "$headline"
 
+# --- the trade-off headline ------------------------------------------------------
+
+# a vendor scope names a model of its vendor when one reaches the same
+# nodes (EPYC-Genoa, not Cascadelake-Server-noTSX, for AMD); AVX2 that is
+# x86-64-v3 exactly, and AVX-512 reaching the AVX2 nodes, are one phrase;
+# the headline says VMs never move between vendors
+tradeoff_headline() {	# tradeoff_headline FILE
+	local h
+	h=$(grep -o '<p class="answer">[^<]*AVX2[^<]*' "$1") ||
+	    { echo "no trade-off headline"; return 1; }
+	for s in "AMD: AVX2 (x86-64-v3) and AVX-512 in the guest on 1 of 1 node (EPYC-Genoa)." \
+	    "Intel: AVX2 (x86-64-v3) in the guest on 5 of 5 nodes (Haswell-noTSX), AVX-512 on 3 of 5 (Cascadelake-Server)." \
+	    "VMs never move between vendors"; do
+		case $h in *"$s"*) ;; *) echo "missing: $s in: $h"; return 1;; esac
+	done
+	case $h in *AMD:*Cascadelake*Intel:*) echo "AMD names Intel: $h"; return 1;; esac
+}
+check "trade-off headline: vendor models, merged tiers, no moves between vendors" \
+    tradeoff_headline "$out/report.html"
+pdftotext -raw "$out/report.pdf" - | tr -d ' \n' > "$tmp/mixed.flat"
+check "pdf trade-off headline names EPYC-Genoa for AMD" pdf_has \
+    "$tmp/mixed.flat" "AMD:AVX2(x86-64-v3)andAVX-512inthegueston1of1node(EPYC-Genoa)."
+
 # --- determinism and dates ----------------------------------------------------
 
 again=$(fresh)
