@@ -487,8 +487,9 @@ fig_tradeoff(const kv_analysis *a, kv_text *t)
 			if (tr->scope != s)
 				continue;
 			n = xasprintf("%zu/%zu", tr->nodes, tr->of);
-			models = tr->nmodels ? str_list(tr->models, tr->nmodels,
-			    1) : xstrdup("no model");
+			models = tr->nmodels > 1 ? xasprintf("%s and %zu "
+			    "more", tradeoff_model(a, tr), tr->nmodels - 1) :
+			    xstrdup(tr->nmodels ? tr->models[0] : "no model");
 			tip = xasprintf("%s, %s: %zu of %zu nodes; models: %s",
 			    sc->name, tr->tier, tr->nodes, tr->of,
 			    tr->nmodels ? "" : "none");

@@ -6,8 +6,8 @@
  * (attribute values), which escape it, and no href is ever built from a
  * name (anchors use node indexes and the fixed rule codes).  A word of
  * text holding a bidi control or zero-width character is isolated in a
- * <bdi>; in attribute values and the <title> such characters are shown
- * as "<U+202E>" (text_visible), as in the SVG and the PDF.  The CSS and
+ * <bdi> and, there as in attribute values and the <title>, shows such
+ * characters as "<U+202E>" (text_visible), as the SVG and the PDF do.  The CSS and
  * the optional script are the compiled-in templates, allowed by their
  * SHA-256 in a Content-Security-Policy that forbids every other source,
  * so the file opens offline and cannot load anything.  Figures are the
@@ -62,8 +62,9 @@ word_end(const char *p, bool *odd)
 }
 
 /* Append text to n; every word that holds a bidi control or zero-width
- * character goes into its own <bdi>, so its effect ends with it.  (The
- * document's <title> holds text only: there they are shown visibly.) */
+ * character goes into its own <bdi>, with those characters shown as
+ * "<U+202E>": the word reads as what it is, and whatever reordering is
+ * left ends with it.  (The document's <title> holds text only.) */
 static void
 bidi_text(xmlNodePtr n, const char *text)
 {
@@ -75,11 +76,14 @@ bidi_text(xmlNodePtr n, const char *text)
 
 		if (odd) {
 			char *w = xstrndup(p, (size_t)(e - p));
+			char *v = text_visible(w);
 
 			if (p > run)
 				xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
 				    (int)(p - run)));
-			xmlNewTextChild(n, NULL, BAD_CAST "bdi", BAD_CAST w);
+			xmlNewTextChild(n, NULL, BAD_CAST "bdi",
+			    BAD_CAST (v != NULL ? v : w));
+			free(v);
 			free(w);
 			run = e;
 		}

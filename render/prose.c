@@ -258,12 +258,13 @@ tier_of(const kv_analysis *a, size_t scope, const char *tier)
 	return NULL;
 }
 
-/* The model to name for tier t of scope s: the first of the scope's
+/* The model to name for tier t: the first of its scope's
  * vendor when there is one (an AMD scope names EPYC-Genoa rather than an
  * Intel model that reaches the same nodes), else the first. */
-static const char *
-tier_model(const kv_analysis *a, const kv_scope *s, const kv_tradeoff *t)
+const char *
+tradeoff_model(const kv_analysis *a, const kv_tradeoff *t)
 {
+	const kv_scope *s = &a->scopes[t->scope];
 	const char *vendor = kv_startswith(s->name, "vendor:") ?
 	    s->name + strlen("vendor:") : NULL;
 
@@ -303,7 +304,7 @@ tradeoff_scope(kv_buf *b, const kv_analysis *a, size_t i)
 	const char *name = kv_startswith(s->name, "vendor:") ?
 	    s->name + strlen("vendor:") : "all nodes";
 	const char *avx2 = same_tier(t3, t2) ? "AVX2 (x86-64-v3)" : "AVX2";
-	const char *m2 = tier_model(a, s, t2), *m4 = tier_model(a, s, t4);
+	const char *m2 = tradeoff_model(a, t2), *m4 = tradeoff_model(a, t4);
 
 	if (t4->nodes > 0 && t4->nodes == t2->nodes) {
 		kv_buf_printf(b, "%s%s: %s and AVX-512 in the guest on %zu of "
@@ -345,9 +346,7 @@ prose_tradeoff(const kv_analysis *a)
 	if (b.data == NULL)
 		kv_buf_printf(&b, "No named model of any tier is usable.");
 	else if (vendors > 1 && !a->cfg.deckhouse)
-		kv_buf_printf(&b, " Each vendor is counted alone: VMs never "
-		    "move between vendors, so the nodes of all vendors "
-		    "together only say where a VM can start.");
+		kv_buf_printf(&b, " VMs never move between vendors.");
 	return b.data;
 }
 

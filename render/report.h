@@ -188,6 +188,10 @@ char *prose_tradeoff(const kv_analysis *a);
 char *prose_vmis(const kv_analysis *a);
 char *prose_drain(const kv_analysis *a);
 char *prose_drain_assumption(const kv_analysis *a);
+/* The model to name for a trade-off tier: the first of the scope's
+ * vendor when one reaches the tier's nodes, else the first; NULL when
+ * none. */
+const char *tradeoff_model(const kv_analysis *a, const kv_tradeoff *t);
 /* The vendor rule, when both the all scope and vendor scopes appear;
  * NULL otherwise. */
 const char *prose_vendor_rule(const kv_analysis *a);

@@ -455,8 +455,8 @@ check "pdf of spaced strings of 1000000 characters" long_report 1000000 \
 # --- bidi controls and zero-width characters ----------------------------------
 
 # a VMI named "w1adm<U+202E>exe.fdp" would display as "w1admpdf.exe": in
-# HTML every such name sits in an isolating <bdi>, attribute values and
-# SVG text show the character as "<U+202E>", and so does the PDF
+# HTML text such a name sits in an isolating <bdi> and shows the
+# character as "<U+202E>", as attribute values, the SVG and the PDF do
 bidi=$(fresh)
 python3 tests/e2e/mksnap.py "$bidi/s" --bidi
 need_report "report of names with bidi controls" "$bidi/s" "$bidi/o"
@@ -485,10 +485,10 @@ class P(HTMLParser):
             if self.stack.pop() == tag:
                 break
     def handle_data(self, data):
-        if ODD.search(data) and "bdi" not in self.stack:
-            errors.append("html: raw %r outside <bdi> (in %s)" %
-                          (data, "/".join(self.stack[-3:])))
         if ODD.search(data):
+            errors.append("html: raw %r (in %s)" %
+                          (data, "/".join(self.stack[-3:])))
+        if "<U+" in data and self.stack[-1:] == ["bdi"]:
             self.isolated += 1
 
 d = sys.argv[1]
@@ -499,8 +499,11 @@ p.feed(html)
 for t in re.findall(r"<title>(.*?)</title>", html, re.S):
     if "<" in t or ODD.search(t):
         errors.append("html: <title>%s</title>" % t[:80])
-if p.isolated < 2:
-    errors.append("html: the names are not shown (%d)" % p.isolated)
+if p.isolated < 3:
+    errors.append("html: the names are not shown in <bdi> (%d)" %
+                  p.isolated)
+if "w1adm&lt;U+202E&gt;exe.fdp" not in html:
+    errors.append("html: w1adm<U+202E>exe.fdp not shown")
 for f in ("verdicts", "hostmodel-matrix", "tradeoff", "drain"):
     t = open("%s/%s.svg" % (d, f), encoding="utf-8").read()
     if ODD.search(t):
