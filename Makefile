@@ -7,12 +7,13 @@
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 60)
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make bench      scale benchmark (see README)
-#   make install    PREFIX=/usr/local
+#   make man        the man pages (build/man, from docs/man/*.scd by scdoc)
+#   make install    PREFIX=/usr/local: binaries, man pages, completions
 #
 # Dependencies come from pkg-config; `make check` and `make report` run
 # `make deps` by themselves when a library is missing.
 
-PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0
+PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0 yaml-0.1
 TEST_PKGS := cmocka
 PREFIX    ?= /usr/local
 SHARED    ?= ../shared
@@ -24,7 +25,7 @@ CFLAGS    ?= -O2 -g
 KV_WARN   := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wno-unused-parameter
 KV_CPPFLAGS = -std=c11 -D_GNU_SOURCE -DKV_VERSION='"$(VERSION)"' \
-             -Ianalyze -Irender -Icli \
+             -Ianalyze -Ianalyze/dvp -Irender -Icli \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 KV_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
@@ -36,7 +37,8 @@ BUILD     := build
 GEN_SRC   := $(BUILD)/gen/templates.c
 TEMPLATES := templates/report.css templates/report.js
 
-LIB_SRC   := $(sort $(wildcard analyze/*.c render/*.c)) $(GEN_SRC)
+LIB_SRC   := $(sort $(wildcard analyze/*.c analyze/dvp/*.c render/*.c)) \
+             $(GEN_SRC)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -45,10 +47,11 @@ ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_BIN  := $(BUILD)/asan/kvscope
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
-HEADERS   := $(wildcard analyze/*.h render/*.h cli/*.h)
+HEADERS   := $(wildcard analyze/*.h analyze/dvp/*.h render/*.h cli/*.h) \
+             analyze/resources.def
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
-        unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke golden
+        unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke golden man
 
 all: kvscope
 
@@ -91,7 +94,8 @@ $(GEN_SRC): $(TEMPLATES) Makefile
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
             libcmocka-dev fonts-dejavu-core poppler-utils jq python3 \
-            libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev time
+            libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev time \
+            libyaml-dev scdoc
 
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -105,7 +109,7 @@ deps:
 ensure-deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v jq >/dev/null \
 	    && command -v pdffonts >/dev/null && command -v xxd >/dev/null \
-	    && command -v kubectl >/dev/null \
+	    && command -v kubectl >/dev/null && command -v scdoc >/dev/null \
 	    || $(MAKE) --no-print-directory deps
 
 # --- tests ------------------------------------------------------------------
@@ -236,13 +240,34 @@ $(BUILD)/rel/tools/parse-baseline: tools/parse-baseline.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -o $@ $< $(KV_LIBS)
 
-install: kvscope
-	install -d $(DESTDIR)$(PREFIX)/bin
+# Man pages: one scdoc source per page (docs/man/NAME.1.scd).
+MAN_SRC   := $(wildcard docs/man/*.scd)
+MAN_PAGES := $(MAN_SRC:docs/man/%.scd=$(BUILD)/man/%)
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: docs/man/%.scd
+	@mkdir -p $(dir $@)
+	@command -v scdoc >/dev/null || { echo "man: scdoc is missing" \
+	    "(make deps)" >&2; exit 1; }
+	@echo "  SCDOC   $@"; scdoc < $< > $@.tmp && mv $@.tmp $@
+
+install: kvscope $(MAN_PAGES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 kvscope $(DESTDIR)$(PREFIX)/bin/kvscope
 	sed 's/^VERSION=.*/VERSION=$(VERSION)/' snapshot/kvscope-collect \
 	    > $(DESTDIR)$(PREFIX)/bin/kvscope-collect
 	chmod 0755 $(DESTDIR)$(PREFIX)/bin/kvscope-collect
 	ln -sf kvscope-collect $(DESTDIR)$(PREFIX)/bin/kubectl-kvscope_collect
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	./kvscope completion bash \
+	    > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kvscope
+	./kvscope completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kvscope
+	./kvscope completion fish \
+	    > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kvscope.fish
 
 clean:
 	rm -rf $(BUILD) kvscope out

@@ -26,30 +26,15 @@ static const char *const default_obsolete[] = {
  * (1192 MiB/s).  Stated in the report. */
 #define ASSUMED_LINK_MIBPS 1192
 
-/* rules §0: explicitly enabled > explicitly disabled > Beta-on > off. */
-static bool
-gate_on(const kv_cluster *k, const char *gate)
-{
-	for (size_t i = 0; i < k->ngates; i++)
-		if (strcmp(k->gates[i], gate) == 0)
-			return true;
-	/* explicitly disabled, or not named: the gates we read are Alpha,
-	 * off by default */
-	return false;
-}
-
 static void
 effective_config(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	const kv_cluster *k = &m->cluster;
 	kv_config *c = &a->cfg;
-	bool dh = strcmp(m->flavor, "deckhouse") == 0;
 
-	c->domain = dh ? "node.virtualization.deckhouse.io" :
-	    "node.kubevirt.io";
-	c->kv_prefix = dh ? "kubevirt.internal.virtualization.deckhouse.io/" :
-	    "kubevirt.io/";
+	c->domain = m->flavor->label_domain;
+	c->kv_prefix = m->flavor->kv_prefix;
 	c->cpu_model = k->cpu_model ? k->cpu_model : "";
 	c->eviction = k->eviction && *k->eviction ? k->eviction : "None";
 	c->parallel_cluster = k->parallel_cluster >= 0 ?
@@ -77,44 +62,28 @@ effective_config(kv_analysis *a)
 		c->nobsolete = n;
 	}
 	kv_qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
-	c->gate_hyperv_strict = gate_on(k, "HypervStrictCheck");
-	c->gate_vgpu = gate_on(k, "VGPULiveMigration");
+	c->gate_hyperv_strict = kv_gate_on(k, "HypervStrictCheck");
+	c->gate_vgpu = kv_gate_on(k, "VGPULiveMigration");
 	c->default_iface = k->default_iface && *k->default_iface ?
 	    k->default_iface : "bridge";
 	c->assumed_mibps = ASSUMED_LINK_MIBPS;
-	if (dh)
-		kv_dvp_config(a, gate_on(k, "VolumeMigration"));
+	if (m->flavor->config != NULL)
+		m->flavor->config(a);
 }
 
-/* What the snapshot lacked, and what that leaves unjudged. */
-static const struct {
-	const char *resource, *group, *consequence;
-} lack_notes[] = {
-	{ "nodes", "", "no target can be judged" },
-	{ "pods", "", "containerDisk digests and host-model history not "
-	  "judged" },
-	{ "persistentvolumeclaims", "", "PVC access modes taken from VMI "
-	  "status only" },
-	{ "storageclasses", "storage.k8s.io", "storage classes not named" },
-	{ "namespaces", "", "MigrationPolicy namespace selectors not judged" },
-	{ "kubevirts", "kubevirt.io", "KubeVirt defaults assumed" },
-	{ "migrationpolicies", "migrations.kubevirt.io", "MigrationPolicies "
-	  "not applied" },
-	{ "virtualmachineinstancemigrations", "kubevirt.io", "per-migration "
-	  "timeout overrides not applied" },
-	{ "virtualmachines", "virtualization.deckhouse.io", "Migratable "
-	  "conditions, classes and liveMigrationPolicy not judged" },
-	{ "virtualmachineclasses", "virtualization.deckhouse.io", "class CPU "
-	  "types not named" },
-	{ "virtualdisks", "virtualization.deckhouse.io", "volume migration of "
-	  "RWO VirtualDisks not judged" },
-	{ "virtualmachineoperations", "virtualization.deckhouse.io",
-	  "operations in progress not judged" },
-	{ "virtualmachineblockdeviceattachments", "virtualization.deckhouse.io",
-	  "block device attachments in progress not judged" },
-	{ "internalvirtualizationkubevirts",
-	  "internal.virtualization.deckhouse.io", "DVP defaults assumed" },
-};
+/* What the lack of resource r leaves unjudged, from the flavors' notes;
+ * NULL when no flavor says. */
+static const char *
+lack_note(const snap_resource *r)
+{
+	for (size_t f = 0; f < KV_NFLAVORS; f++)
+		for (const kv_lack_note *n = kv_flavors[f]->lack_notes;
+		    n != NULL && n->resource != NULL; n++)
+			if (strcmp(n->resource, r->resource) == 0 &&
+			    strcmp(n->group, r->group) == 0)
+				return n->consequence;
+	return NULL;
+}
 
 static void
 snapshot_warnings(kv_analysis *a)
@@ -124,16 +93,12 @@ snapshot_warnings(kv_analysis *a)
 
 	for (size_t i = 0; i < m->manifest.nresources; i++) {
 		const snap_resource *r = &m->manifest.resources[i];
-		const char *why = NULL;
+		const char *why;
 
 		if (strcmp(r->status, "ok") == 0 ||
 		    strcmp(r->status, "absent") == 0)
 			continue;
-		for (size_t j = 0; j < sizeof(lack_notes) /
-		    sizeof(lack_notes[0]); j++)
-			if (strcmp(lack_notes[j].resource, r->resource) == 0 &&
-			    strcmp(lack_notes[j].group, r->group) == 0)
-				why = lack_notes[j].consequence;
+		why = lack_note(r);
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
 		a->warnings[a->nwarnings++] = xasprintf("%s%s%s: %s%s%s",
 		    r->resource, *r->group ? "." : "", r->group, r->status,
@@ -141,16 +106,14 @@ snapshot_warnings(kv_analysis *a)
 	}
 	if (m->flavor_inferred) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup("the manifest names no "
-		    "flavor; deckhouse inferred from the Deckhouse resource "
-		    "files and the absence of kubevirt.io VMIs");
+		a->warnings[a->nwarnings++] = xasprintf("the manifest names "
+		    "no flavor; %s inferred from the %s resource files and the "
+		    "absence of kubevirt.io VMIs", m->flavor->name,
+		    m->flavor->short_name);
 	}
 	if (!m->cluster.present) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup(a->cfg.deckhouse ?
-		    "no InternalVirtualizationKubeVirt config in the snapshot; "
-		    "DVP defaults assumed" : "no KubeVirt CR in the "
-		    "snapshot; KubeVirt defaults assumed");
+		a->warnings[a->nwarnings++] = xstrdup(m->flavor->no_config);
 	}
 	for (size_t i = 0; i < m->manifest.nnotes; i++) {
 		KV_GROW(a->warnings, cap, a->nwarnings + 1);
@@ -252,9 +215,10 @@ kv_analysis_free(kv_analysis *a)
 		free(r->extra_affinity.terms);
 		free(r->cpu_targets.excl);
 		free(r->targets.excl);
-		free(r->dvp.migvols);
-		free(r->dvp.ops);
-		free(r->dvp.bdas);
+		free(r->migvols);
+		for (size_t f = 0; f < KV_NFLAVORS; f++)
+			if (kv_flavors[f]->result_free != NULL)
+				kv_flavors[f]->result_free(r);
 	}
 	free(a->vmis);
 	for (size_t i = 0; i < a->ndrain; i++)

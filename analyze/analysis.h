@@ -17,9 +17,8 @@
 
 #include "bitset.h"
 #include "cpudb.h"
-#include "dvp.h"
 #include "model.h"
-#include "rules.h"
+#include "rule.h"
 
 typedef struct kv_config {
 	const char *cpu_model;		/* "" when unset */
@@ -37,7 +36,6 @@ typedef struct kv_config {
 	const char *default_iface;	/* "bridge" unless configured */
 	int64_t assumed_mibps;		/* drain estimate when unlimited */
 	/* Deckhouse (rules-deckhouse.md §5) */
-	bool deckhouse;			/* flavor deckhouse */
 	int64_t sync_per_node;		/* DVP sync slots per source; 0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
 } kv_config;
@@ -105,6 +103,27 @@ enum kv_verdict {
 };
 extern const char *const kv_verdict_names[V_COUNT];
 
+/* The CPU mode of a VMI (findings "cpu.mode"). */
+enum kv_cpu_mode {
+	MODE_HOST_MODEL, MODE_HOST_PASSTHROUGH, MODE_NAMED, MODE_COUNT
+};
+extern const char *const kv_mode_names[MODE_COUNT];
+
+/* What a migration attempt would do (findings "outcome.kind"). */
+enum kv_outcome {
+	OUT_NONE, OUT_MIGRATES, OUT_REJECTED, OUT_UNSCHEDULABLE,
+	OUT_PENDING_TIMEOUT, OUT_PENDING_FOREVER, OUT_COUNT
+};
+extern const char *const kv_outcome_names[OUT_COUNT];
+
+/* What a drain of the VMI's node does (findings "onDrain"); DRAIN_NONE
+ * is written as null. */
+enum kv_on_drain {
+	DRAIN_NONE, DRAIN_MIGRATE, DRAIN_BLOCK, DRAIN_SHUTDOWN,
+	DRAIN_EXTERNAL, DRAIN_COUNT
+};
+extern const char *const kv_on_drain_names[DRAIN_COUNT];
+
 typedef struct kv_issue {
 	const kv_rule *rule;
 	char *message;
@@ -160,28 +179,9 @@ kv_nodeset_next(const kv_nodeset *s, size_t node)
 	for (size_t i = kv_nodeset_next((s), 0); i != SIZE_MAX; \
 	    i = kv_nodeset_next((s), i + 1))
 
-/* What DVP adds to a VMI's result (flavor deckhouse; zero otherwise).  The
- * report names the VM, its class and CPU type, the Migratable condition
- * (kv_vmires.cond), the operations and attachments in progress. */
-typedef struct kv_dvpres {
-	bool present;			/* flavor deckhouse */
-	const kv_dvm *vm;		/* the VirtualMachine, or NULL */
-	const kv_dclass *cls;		/* its VirtualMachineClass, or NULL */
-	const char *cpu_type;		/* class spec.cpu.type, or NULL */
-	const char *policy;		/* effective liveMigrationPolicy */
-	bool policy_default;		/* the VM sets none: PreferSafe */
-	bool volume_migration;		/* RWO VirtualDisks move with it */
-	size_t nmigvols;
-	const kv_volume **migvols;	/* VMI volumes of those disks */
-	size_t nops;
-	const kv_vmop **ops;		/* unfinished VMOPs, oldest first */
-	size_t nbdas;
-	const kv_vmbda **bdas;		/* attachments not Attached/Failed */
-} kv_dvpres;
-
 typedef struct kv_vmires {
 	const kv_vmi *vmi;
-	const char *mode;		/* host-model | host-passthrough | named */
+	enum kv_cpu_mode mode;
 	const char *model;
 	enum kv_verdict verdict;
 	size_t nblockers, nwarnings;
@@ -191,12 +191,12 @@ typedef struct kv_vmires {
 	kv_affinity extra_affinity;	/* obsolete / forbid DoesNotExist */
 	size_t ncpu_targets, ntargets;	/* = cpu_targets.n, targets.n */
 	kv_nodeset cpu_targets, targets;
-	const char *outcome;
+	enum kv_outcome outcome;
 	int64_t after;			/* -1 = null */
 	const char *method;
 	int64_t completion_timeout;
 	const char *eviction;
-	const char *on_drain;
+	enum kv_on_drain on_drain;
 	int64_t memory;			/* bytes to move */
 	const kv_pod *source_pod;
 	const char *policy;		/* matching MigrationPolicy or NULL */
@@ -205,7 +205,10 @@ typedef struct kv_vmires {
 	char cond;			/* 'T', 'F', or 0 when absent */
 	const char *cond_type;		/* "LiveMigratable" | "Migratable" */
 	const char *cond_reason, *cond_message;
-	kv_dvpres dvp;
+	/* volumes that move by volume migration (a flavor's vmi hook) */
+	size_t nmigvols;
+	const kv_volume **migvols;
+	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
 } kv_vmires;
 
 typedef struct kv_drain {
@@ -264,11 +267,6 @@ void kv_cpu_analyze(kv_analysis *a);
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 
-/* Deckhouse (dvp_analysis.c): the effective DVP settings, run at the end
- * of the configuration step (with KubeVirt's VolumeMigration gate), and one VMI's DVP facts, run before its
- * verdict. */
-void kv_dvp_config(kv_analysis *a, bool volume_migration_gate);
-void kv_dvp_vmi(kv_analysis *a, kv_vmires *r);
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,
  * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */

@@ -101,14 +101,14 @@ kv_drain_analyze(kv_analysis *a)
 			const kv_vmires *r = &a->vmis[order[first[ni] + k]];
 
 			d->vmis++;
-			if (strcmp(r->on_drain, "migrate") == 0) {
+			if (r->on_drain == DRAIN_MIGRATE) {
 				d->migrate++;
 				d->memory += r->memory;
 				mem[nmem++] = r->memory;
-			} else if (strcmp(r->on_drain, "block") == 0) {
+			} else if (r->on_drain == DRAIN_BLOCK) {
 				d->block++;
 				d->blocking[d->nblocking++] = r->vmi->fullname;
-			} else if (strcmp(r->on_drain, "shutdown") == 0)
+			} else if (r->on_drain == DRAIN_SHUTDOWN)
 				d->shutdown++;
 			else
 				d->external++;

@@ -257,3 +257,21 @@ jstrarray(jctx *c, json_t *o, const char *path, const char ***out, size_t *n)
 	}
 	return KV_OK;
 }
+
+int
+jmeta(jctx *c, json_t *o, const char **name, const char **ns,
+    bool namespaced)
+{
+	if (jstr(c, o, "metadata.name", name) != KV_OK)
+		return KV_ERR;
+	if (*name == NULL || **name == '\0')
+		return jerr(c, "metadata.name", "missing");
+	jname(c, *name);
+	if (!namespaced)
+		return KV_OK;
+	if (jstr(c, o, "metadata.namespace", ns) != KV_OK)
+		return KV_ERR;
+	if (*ns == NULL || **ns == '\0')
+		return jerr(c, "metadata.namespace", "missing");
+	return KV_OK;
+}

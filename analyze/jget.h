@@ -39,6 +39,10 @@ int jlabels(jctx *c, json_t *o, const char *path, kv_labels *out);
 /* An array of strings, interned; *out owned by the caller. */
 int jstrarray(jctx *c, json_t *o, const char *path, const char ***out,
     size_t *n);
+/* metadata.name (required, names the object in later errors) and, when
+ * namespaced, metadata.namespace (required); both interned. */
+int jmeta(jctx *c, json_t *o, const char **name, const char **ns,
+    bool namespaced);
 /* Name the object in later errors: "item <index> (<name>)". */
 void jname(jctx *c, const char *name);
 /* Report a field error: "<what>: <where><path>: <msg>". */

@@ -2,7 +2,6 @@
  * model.c - lookups over the loaded model and its release.
  */
 #include "model.h"
-#include "dvp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,26 @@ kv_labels_get(const kv_labels *l, const char *key)
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* rules §0: explicitly enabled > explicitly disabled > Beta-on > off. */
+bool
+kv_gate_on(const kv_cluster *k, const char *gate)
+{
+	for (size_t i = 0; i < k->ngates; i++)
+		if (strcmp(k->gates[i], gate) == 0)
+			return true;
+	/* explicitly disabled, or not named: the gates we read are Alpha,
+	 * off by default */
+	return false;
+}
+
+int
+kv_nscmp(const char *ans, const char *an, const char *bns, const char *bn)
+{
+	int c = strcmp(ans, bns);
+
+	return c != 0 ? c : strcmp(an, bn);
 }
 
 const kv_node *
@@ -184,7 +203,9 @@ kv_model_free(kv_model *m)
 	free(m->cluster.node_selectors.v);
 	free(m->cluster.migratable_bindings);
 	free(m->cluster.mdev_resources);
-	kv_dvp_free(&m->dvp);
+	for (size_t i = 0; i < KV_NFLAVORS; i++)
+		if (kv_flavors[i]->model_free != NULL)
+			kv_flavors[i]->model_free(m);
 	free(m->missing);
 	if (m->cpumap != NULL)
 		cpudb_free(m->cpumap);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flavor.h"
 #include "intern.h"
 #include "snapshot.h"
 
@@ -266,91 +267,13 @@ typedef struct kv_cluster {
 	const char *version;		/* status.observedKubeVirtVersion */
 } kv_cluster;
 
-/*
- * Deckhouse Virtualization Platform objects (rules-deckhouse.md §7), loaded
- * only when the snapshot has them.  The KubeVirt objects of a DVP cluster
- * (InternalVirtualization*) go to the KubeVirt structs above.
- */
-typedef struct kv_dvm {		/* VirtualMachine */
-	const char *ns, *name;
-	const char *class_name;		/* spec.virtualMachineClassName */
-	const char *policy;		/* spec.liveMigrationPolicy or NULL */
-	const char *run_policy;		/* spec.runPolicy or NULL */
-	const char *os_type;		/* spec.osType or NULL */
-	const char *phase;		/* status.phase or "" */
-	const char *node;		/* status.nodeName or NULL */
-	char migratable;		/* 'T', 'F', or 0 when absent */
-	const char *migratable_reason, *migratable_message;
-	char migrating;			/* Migrating condition, same */
-	const char *migrating_reason;
-	size_t ndisks;
-	const char **disks;		/* VirtualDisk names, blockDeviceRefs */
-} kv_dvm;
-
-typedef struct kv_dclass {	/* VirtualMachineClass */
-	const char *name;
-	const char *cpu_type;		/* Host HostPassthrough Discovery Model
-					   Features, or NULL */
-	const char *model;		/* spec.cpu.model */
-	size_t nfeatures;
-	const char **features;		/* spec.cpu.features */
-	size_t nenabled;
-	const char **enabled;		/* status.cpuFeatures.enabled */
-	bool enabled_set;		/* status.cpuFeatures.enabled present */
-	size_t navailable;
-	const char **available;		/* status.availableNodes */
-	bool available_set;
-	kv_labels node_selector;	/* spec.nodeSelector.matchLabels */
-	const char *phase;
-} kv_dclass;
-
-typedef struct kv_vdisk {	/* VirtualDisk */
-	const char *ns, *name;
-	const char *claim;		/* status.target.persistentVolumeClaimName */
-	const char *storage_class;	/* status.storageClassName */
-	const char *want_class;		/* spec.persistentVolumeClaim.storageClassName */
-	const char *phase;
-} kv_vdisk;
-
-typedef struct kv_vmop {	/* VirtualMachineOperation */
-	const char *ns, *name;
-	const char *type;		/* Migrate Evict Restart Start Stop ... */
-	const char *vm;			/* spec.virtualMachineName */
-	int force;			/* -1 unset, 0 false, 1 true */
-	const char *phase;		/* status.phase or "" */
-	const char *reason;		/* Completed condition reason or NULL */
-	const char *created;		/* creationTimestamp or "" */
-	bool deleting;			/* deletionTimestamp set */
-	bool target_node;		/* spec.migrate.nodeSelector set */
-} kv_vmop;
-
-typedef struct kv_vmbda {	/* VirtualMachineBlockDeviceAttachment */
-	const char *ns, *name;
-	const char *vm;			/* spec.virtualMachineName */
-	const char *kind, *ref;		/* spec.blockDeviceRef */
-	const char *phase;		/* status.phase or "" */
-	const char *reason;		/* Attached condition reason or NULL */
-} kv_vmbda;
-
-typedef struct kv_dvp {
-	size_t nvms;
-	kv_dvm *vms;			/* sorted by namespace, name */
-	size_t nclasses;
-	kv_dclass *classes;		/* sorted by name */
-	size_t ndisks;
-	kv_vdisk *disks;		/* sorted by namespace, name */
-	size_t nby_claim;
-	const kv_vdisk **by_claim;	/* those with a PVC, by namespace, claim */
-	size_t nvmops;
-	kv_vmop *vmops;			/* by namespace, VM, created, name */
-	size_t nvmbdas;
-	kv_vmbda *vmbdas;		/* by namespace, VM, name */
-} kv_dvp;
+/* The Deckhouse objects (kv_dvp), loaded when the snapshot has them. */
+#include "dvp_model.h"
 
 typedef struct kv_model {
 	kv_intern *strs;
 	snap_manifest manifest;
-	const char *flavor;		/* "kubevirt" | "deckhouse" */
+	const kv_flavor *flavor;	/* its row (flavor.h) */
 	bool flavor_inferred;		/* no manifest flavor: from the files */
 
 	size_t nnodes;
@@ -390,6 +313,12 @@ const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
     const char *name);
 const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
+/* Order by namespace, then name. */
+int kv_nscmp(const char *ans, const char *an, const char *bns,
+    const char *bn);
+/* Whether the KubeVirt config enables feature gate gate (rules §0: the
+ * gates we read are Alpha, off unless named). */
+bool kv_gate_on(const kv_cluster *k, const char *gate);
 /* true when the manifest says the resource was taken (status ok). */
 bool kv_model_has(const kv_model *m, const char *resource,
     const char *group);

@@ -11,192 +11,8 @@
 #include <glib.h>
 
 #include "index.h"
+#include "place.h"
 
-typedef struct ptaint {
-	const char *key, *value, *effect;
-	kv_bits nodes;
-} ptaint;
-
-/* One placement problem: everything the node sets of a VMI depend on
- * except its source node and pods, as a byte string of interned
- * pointers; and the answer. */
-typedef struct problem {
-	size_t len;
-	unsigned char *key;
-	kv_bits cpu;			/* CPU selectors and DoesNotExist */
-	kv_bits tgt;			/* cpu and every other constraint */
-} problem;
-
-struct kv_place {
-	size_t ntaints;
-	ptaint *taints;
-	size_t npods;
-	const kv_pod **pods;		/* sorted by created_by, created */
-	GHashTable *problems;		/* problem -> itself */
-};
-
-static guint
-problem_hash(gconstpointer p)
-{
-	const problem *q = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < q->len; i++)
-		h = (h ^ q->key[i]) * 1099511628211ULL;
-	return (guint)(h ^ (h >> 32));
-}
-
-static gboolean
-problem_equal(gconstpointer a, gconstpointer b)
-{
-	const problem *p = a, *q = b;
-
-	return p->len == q->len && memcmp(p->key, q->key, p->len) == 0;
-}
-
-static void
-problem_free(gpointer p)
-{
-	problem *q = p;
-
-	kv_bits_free(&q->cpu);
-	kv_bits_free(&q->tgt);
-	free(q->key);
-	free(q);
-}
-
-static int
-pod_cmp(const void *x, const void *y)
-{
-	const kv_pod *p = *(const kv_pod *const *)x;
-	const kv_pod *q = *(const kv_pod *const *)y;
-	int c = strcmp(p->created_by ? p->created_by : "",
-	    q->created_by ? q->created_by : "");
-
-	if (c == 0)
-		c = strcmp(p->created ? p->created : "",
-		    q->created ? q->created : "");
-	if (c == 0)
-		c = strcmp(p->name, q->name);
-	return c;
-}
-
-static bool
-pod_active(const kv_pod *p)
-{
-	return p->phase == NULL || strcmp(p->phase, "Running") == 0 ||
-	    strcmp(p->phase, "Pending") == 0;
-}
-
-kv_place *
-kv_place_build(kv_analysis *a)
-{
-	const kv_model *m = a->m;
-	kv_place *p = xcalloc(1, sizeof(*p));
-	size_t cap = 0;
-
-	for (size_t i = 0; i < m->nnodes; i++) {
-		const kv_node *n = &m->nodes[i];
-		size_t nt = n->ntaints + (n->unschedulable ? 1 : 0);
-
-		for (size_t j = 0; j < nt; j++) {
-			kv_taint cordon = { "node.kubernetes.io/unschedulable",
-			    "", "NoSchedule" };
-			const kv_taint *t = j < n->ntaints ? &n->taints[j] :
-			    &cordon;
-			const char *val = t->value ? t->value : "";
-			size_t k;
-
-			if (t->effect == NULL ||
-			    (strcmp(t->effect, "NoSchedule") != 0 &&
-			    strcmp(t->effect, "NoExecute") != 0))
-				continue;
-			for (k = 0; k < p->ntaints; k++)
-				if (strcmp(p->taints[k].key, t->key) == 0 &&
-				    strcmp(p->taints[k].value, val) == 0 &&
-				    strcmp(p->taints[k].effect, t->effect) == 0)
-					break;
-			if (k == p->ntaints) {
-				KV_GROW(p->taints, cap, p->ntaints + 1);
-				p->taints[k].key = t->key;
-				p->taints[k].value = val;
-				p->taints[k].effect = t->effect;
-				kv_bits_init(&p->taints[k].nodes, m->nnodes);
-				p->ntaints++;
-			}
-			kv_bits_set(&p->taints[k].nodes, i);
-		}
-		a->nodes[i].free_memory = n->alloc_memory;
-	}
-	p->pods = xcalloc(m->npods + 1, sizeof(kv_pod *));
-	for (size_t i = 0; i < m->npods; i++) {
-		const kv_pod *pod = &m->pods[i];
-		const kv_node *n;
-
-		if (pod->created_by != NULL)
-			p->pods[p->npods++] = pod;
-		if (pod_active(pod) && pod->req_memory > 0 &&
-		    (n = kv_model_node(m, pod->node)) != NULL &&
-		    a->nodes[n - m->nodes].free_memory >= 0)
-			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
-	}
-	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
-	p->problems = g_hash_table_new_full(problem_hash, problem_equal,
-	    problem_free, NULL);
-	return p;
-}
-
-void
-kv_place_free(kv_place *p)
-{
-	if (p == NULL)
-		return;
-	for (size_t i = 0; i < p->ntaints; i++)
-		kv_bits_free(&p->taints[i].nodes);
-	free(p->taints);
-	free(p->pods);
-	g_hash_table_destroy(p->problems);
-	free(p);
-}
-
-size_t
-kv_place_pods(const kv_place *p, const kv_vmi *v, const kv_pod *const **pods)
-{
-	size_t lo = 0, hi = p->npods, first, n = 0;
-
-	*pods = NULL;
-	if (v->uid == NULL)
-		return 0;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(p->pods[mid]->created_by, v->uid) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
-	while (first + n < p->npods &&
-	    strcmp(p->pods[first + n]->created_by, v->uid) == 0)
-		n++;
-	if (n > 0)
-		*pods = &p->pods[first];
-	return n;
-}
-
-const kv_pod *
-kv_place_source_pod(const kv_place *p, const kv_vmi *v)
-{
-	const kv_pod *const *pods;
-	size_t n = kv_place_pods(p, v, &pods);
-
-	/* sorted by creation time: the newest on the VMI's node wins */
-	for (size_t i = n; i > 0; i--)
-		if (v->node != NULL && pods[i - 1]->node != NULL &&
-		    strcmp(pods[i - 1]->node, v->node) == 0)
-			return pods[i - 1];
-	return NULL;
-}
 
 /* --- selector rendering ------------------------------------------------------- */
 
@@ -323,9 +139,8 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
 	}
 	/* the DVP fork gives generic models no model label (patch 030) */
-	if (strcmp(r->mode, "named") == 0 && !(cfg->deckhouse &&
-	    (strcmp(r->model, "qemu64") == 0 ||
-	    strcmp(r->model, "kvm64") == 0)))
+	if (r->mode == MODE_NAMED &&
+	    !kv_flavor_unlabelled_model(a->m->flavor, r->model))
 		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
 	if (v->machine_status != NULL && *v->machine_status)
 		sel_setf(s, "true", "machine-type.%s/%s", dom,
@@ -410,13 +225,6 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 
 /* --- target search ------------------------------------------------------------ */
 
-static bool req_match(const kv_nsreq *q, const kv_labels *labels,
-    const char *node);
-static const kv_pod *pr_conflict(const kv_analysis *a, const kv_vmi *v,
-    const char *node);
-static bool has_reservation(const kv_vmi *v);
-static bool tolerates(const kv_vmi *v, const ptaint *t);
-
 static void
 key_put(kv_buf *b, const void *p, size_t n)
 {
@@ -489,7 +297,7 @@ req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
 	if (q->field) {
 		/* matchFields: the node's own name (metadata.name) */
 		for (size_t i = 0; i < a->m->nnodes; i++)
-			if (req_match(q, NULL, a->m->nodes[i].name))
+			if (kv_req_match(q, NULL, a->m->nodes[i].name))
 				kv_bits_set(out, i);
 		return;
 	}
@@ -514,7 +322,7 @@ req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
 			kv_label l = { q->key, values[i] };
 			kv_labels one = { 1, &l };
 
-			if (req_match(q, &one, NULL))
+			if (kv_req_match(q, &one, NULL))
 				kv_bits_or(out, bits[i]);
 		}
 		break;
@@ -611,7 +419,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 		and_affinity(a, &r->vmi->affinity, tgt);
 	}
 	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)
-		if (!tolerates(r->vmi, &p->taints[i]))
+		if (!kv_tolerates(r->vmi, &p->taints[i]))
 			kv_bits_andnot(tgt, &p->taints[i].nodes);
 	if (need > 0)
 		KV_BITS_FOREACH(tgt, n) {
@@ -694,10 +502,11 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	memset(ti, 0, sizeof(*ti));
 	ti->source_missing = src == NULL;
 	render_template(a, r, &s);
-	if (strcmp(r->mode, "host-model") == 0)
+	if (r->mode == MODE_HOST_MODEL)
 		render_host_model(a, src, r->source_pod, &s, ti);
-	/* the vendor rule came with KubeVirt v1.8; DVP's fork is v1.6 */
-	if (src != NULL && !a->cfg.deckhouse && !sel_has_prefix(&s, vendor))
+	/* the vendor rule came with KubeVirt v1.8 (not in every flavor) */
+	if (src != NULL && a->m->flavor->vendor_selector &&
+	    !sel_has_prefix(&s, vendor))
 		for (size_t i = 0; i < src->labels.n; i++)
 			if (kv_startswith(src->labels.v[i].key, vendor)) {
 				if (ti->nvendors++ == 0)
@@ -709,13 +518,8 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	r->selectors.n = s.n;
 
 	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
-	    strcmp(r->mode, "host-model") == 0) {
-		char *obs = xasprintf("node-labeller.%sobsolete-host-model",
-		    strcmp(m->flavor, "deckhouse") == 0 ?
-		    "internal.virtualization.deckhouse.io/" : "kubevirt.io/");
-
-		add_dne(a, &r->extra_affinity, obs);
-		free(obs);
+	    r->mode == MODE_HOST_MODEL) {
+		add_dne(a, &r->extra_affinity, m->flavor->obsolete_key);
 	}
 	for (size_t i = 0; i < v->nfeatures; i++)
 		if (strcmp(v->features[i].policy, "forbid") == 0) {
@@ -744,262 +548,17 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	for (size_t i = 0; i < npods; i++) {
 		const kv_node *n = kv_model_node(m, pods[i]->node);
 
-		if (n != NULL && pod_active(pods[i]))
+		if (n != NULL && kv_pod_active(pods[i]))
 			excl[nexcl++] = (size_t)(n - m->nodes);
 	}
-	if (has_reservation(v)) {
+	if (kv_has_reservation(v)) {
 		excl = xreallocarray(excl, nexcl + m->nnodes + 1,
 		    sizeof(size_t));
 		KV_BITS_FOREACH(&prob->tgt, n)
-			if (pr_conflict(a, v, m->nodes[n].name) != NULL)
+			if (kv_pr_conflict(a, v, m->nodes[n].name) != NULL)
 				excl[nexcl++] = n;
 	}
 	set_nodes(&r->targets, &prob->tgt, excl, nexcl);
 	r->ntargets = r->targets.n;
 	free(excl);
-}
-
-/*
- * Persistent reservation (§2.2): a launcher pod of a VMI with a LUN disk
- * reserving a PVC carries the label pr.kubevirt.io/<pvc uid> and a
- * required pod anti-affinity on it, so two VMIs sharing such a LUN never
- * share a node.  The pod of another VMI on node n that holds one of this
- * VMI's reservation keys, or NULL.
- */
-static const kv_pod *
-pr_conflict(const kv_analysis *a, const kv_vmi *v, const char *node)
-{
-	const kv_model *m = a->m;
-
-	for (size_t d = 0; d < v->ndisks; d++) {
-		const kv_pvc *pvc = NULL;
-		const char *key;
-		char *k;
-
-		if (!v->disks[d].lun_reservation || v->disks[d].name == NULL)
-			continue;
-		for (size_t i = 0; i < v->nvolumes && pvc == NULL; i++)
-			if (strcmp(v->volumes[i].name, v->disks[d].name) == 0 &&
-			    v->volumes[i].claim != NULL)
-				pvc = kv_model_pvc(m, v->ns, v->volumes[i].claim);
-		if (pvc == NULL || pvc->uid == NULL)
-			continue;
-		k = xasprintf("pr.kubevirt.io/%s", pvc->uid);
-		key = kv_intern_lookup(m->strs, k);
-		free(k);
-		if (key == NULL)
-			continue;	/* no pod carries it */
-		for (size_t i = 0; i < m->npods; i++) {
-			const kv_pod *pod = &m->pods[i];
-
-			if (pod->node == NULL || strcmp(pod->node, node) != 0 ||
-			    !pod_active(pod) || (pod->created_by && v->uid &&
-			    strcmp(pod->created_by, v->uid) == 0))
-				continue;
-			for (size_t j = 0; j < pod->npr; j++)
-				if (pod->pr[j] == key)
-					return pod;
-		}
-	}
-	return NULL;
-}
-
-static bool
-has_reservation(const kv_vmi *v)
-{
-	for (size_t d = 0; d < v->ndisks; d++)
-		if (v->disks[d].lun_reservation)
-			return true;
-	return false;
-}
-
-/* --- one node at a time ---------------------------------------------------------- */
-
-/* Whether a node (its labels, or its name for matchFields) satisfies q. */
-static bool
-req_match(const kv_nsreq *q, const kv_labels *labels, const char *node)
-{
-	const char *v;
-	char *end;
-	long long have, want;
-
-	if (q->field)
-		v = strcmp(q->key, "metadata.name") == 0 ? node : NULL;
-	else
-		v = kv_labels_get(labels, q->key);
-	switch (q->op) {
-	case OP_EXISTS:
-		return v != NULL;
-	case OP_DOESNOTEXIST:
-		return v == NULL;
-	case OP_IN:
-	case OP_NOTIN:
-		for (size_t i = 0; v != NULL && i < q->nvalues; i++)
-			if (strcmp(q->values[i], v) == 0)
-				return q->op == OP_IN;
-		return q->op == OP_NOTIN;
-	case OP_GT:
-	case OP_LT:
-		if (v == NULL || q->nvalues != 1)
-			return false;
-		have = strtoll(v, &end, 10);
-		if (*v == '\0' || *end != '\0')
-			return false;
-		want = strtoll(q->values[0], &end, 10);
-		if (*end != '\0')
-			return false;
-		return q->op == OP_GT ? have > want : have < want;
-	}
-	return false;
-}
-
-static const char *
-op_name(enum kv_selop op)
-{
-	static const char *const names[] = { "In", "NotIn", "Exists",
-	    "DoesNotExist", "Gt", "Lt" };
-
-	return names[op];
-}
-
-/* Stands for an empty nodeSelectorTerm, which matches no node. */
-static const kv_nsreq empty_term = { .key = "" };
-
-/* The first failing requirement of the first term, or NULL when some
- * term matches. */
-static const kv_nsreq *
-affinity_fail(const kv_affinity *aff, const kv_labels *labels,
-    const char *node)
-{
-	const kv_nsreq *first = NULL;
-
-	if (aff->nterms == 0)
-		return NULL;
-	for (size_t t = 0; t < aff->nterms; t++) {
-		const kv_nsreq *bad = aff->terms[t].nreqs == 0 ? &empty_term :
-		    NULL;
-
-		for (size_t q = 0; q < aff->terms[t].nreqs && bad == NULL; q++)
-			if (!req_match(&aff->terms[t].reqs[q], labels, node))
-				bad = &aff->terms[t].reqs[q];
-		if (bad == NULL)
-			return NULL;
-		if (first == NULL)
-			first = bad;
-	}
-	return first;
-}
-
-static bool
-tolerates(const kv_vmi *v, const ptaint *t)
-{
-	for (size_t i = 0; i < v->ntolerations; i++) {
-		const kv_toleration *tl = &v->tolerations[i];
-		bool exists = tl->op != NULL && strcmp(tl->op, "Exists") == 0;
-
-		if (tl->effect != NULL && *tl->effect &&
-		    strcmp(tl->effect, t->effect) != 0)
-			continue;
-		if (tl->key == NULL || *tl->key == '\0') {
-			if (exists)
-				return true;
-			continue;
-		}
-		if (strcmp(tl->key, t->key) != 0)
-			continue;
-		if (exists || strcmp(tl->value ? tl->value : "", t->value) == 0)
-			return true;
-	}
-	return false;
-}
-
-static void
-fmt_bytes(kv_buf *b, int64_t n)
-{
-	kv_buf_printf(b, "%.1f GiB", (double)n / (1024.0 * 1024 * 1024));
-}
-
-bool
-kv_target_explain(const kv_analysis *a, const kv_place *p,
-    const kv_vmires *r, size_t n, kv_buf *out)
-{
-	const kv_model *m = a->m;
-	const kv_node *node = &m->nodes[n];
-	const kv_vmi *v = r->vmi;
-	const kv_nsreq *q;
-	const kv_pod *const *pods;
-	size_t npods;
-
-	if (v->node != NULL && strcmp(node->name, v->node) == 0) {
-		kv_buf_printf(out, "source node");
-		return true;
-	}
-	npods = kv_place_pods(p, v, &pods);
-	for (size_t i = 0; i < npods; i++)
-		if (pods[i]->node && strcmp(pods[i]->node, node->name) == 0 &&
-		    pod_active(pods[i])) {
-			kv_buf_printf(out, "runs pod %s of this VMI "
-			    "(pod anti-affinity)", pods[i]->name);
-			return true;
-		}
-	if (has_reservation(v)) {
-		const kv_pod *pod = pr_conflict(a, v, node->name);
-
-		if (pod != NULL) {
-			kv_buf_printf(out, "runs pod %s/%s, which holds a "
-			    "persistent reservation on a LUN this VMI reserves "
-			    "too (pod anti-affinity)", pod->ns, pod->name);
-			return true;
-		}
-	}
-	for (size_t i = 0; i < r->selectors.n; i++) {
-		const char *have = kv_labels_get(&node->labels,
-		    r->selectors.v[i].key);
-
-		if (have == NULL || strcmp(have, r->selectors.v[i].value)) {
-			kv_buf_printf(out, "label %s=%s %s",
-			    r->selectors.v[i].key, r->selectors.v[i].value,
-			    have == NULL ? "missing" : "differs");
-			return true;
-		}
-	}
-	if ((q = affinity_fail(&r->extra_affinity, &node->labels,
-	    node->name)) != NULL || (q = affinity_fail(&v->affinity,
-	    &node->labels, node->name)) != NULL) {
-		if (q == &empty_term) {
-			kv_buf_printf(out, "node affinity: an empty "
-			    "nodeSelectorTerm matches no node");
-			return true;
-		}
-		kv_buf_printf(out, "node affinity: %s%s %s",
-		    q->field ? "field " : "", q->key, op_name(q->op));
-		for (size_t i = 0; i < q->nvalues; i++)
-			kv_buf_printf(out, "%s%s", i ? "," : " ", q->values[i]);
-		return true;
-	}
-	for (size_t i = 0; i < p->ntaints; i++)
-		if (kv_bits_test(&p->taints[i].nodes, n) &&
-		    !tolerates(v, &p->taints[i])) {
-			kv_buf_printf(out, "%staint %s%s%s:%s not tolerated",
-			    strcmp(p->taints[i].key,
-			    "node.kubernetes.io/unschedulable") == 0 ?
-			    "cordoned: " : "", p->taints[i].key,
-			    *p->taints[i].value ? "=" : "",
-			    p->taints[i].value, p->taints[i].effect);
-			return true;
-		}
-	{
-		int64_t need = r->source_pod && r->source_pod->req_memory > 0 ?
-		    r->source_pod->req_memory : v->memory;
-		int64_t have = a->nodes[n].free_memory;
-
-		if (need > 0 && have >= 0 && have < need) {
-			kv_buf_printf(out, "not enough memory: ");
-			fmt_bytes(out, have);
-			kv_buf_printf(out, " free, needs ");
-			fmt_bytes(out, need);
-			return true;
-		}
-	}
-	return false;
 }

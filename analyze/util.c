@@ -239,6 +239,32 @@ kv_strptrcmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* value / unit with one decimal, rounded, in integers only */
+static char *
+tenths(int64_t value, int64_t unit, const char *name)
+{
+	int64_t t = (value * 10 + unit / 2) / unit;
+
+	return xasprintf("%lld.%lld %s", (long long)(t / 10),
+	    (long long)(t % 10), name);
+}
+
+char *
+kv_fmt_bytes(int64_t bytes)
+{
+	const int64_t mi = 1024 * 1024, gi = mi * 1024, ti = gi * 1024;
+
+	if (bytes < 0)
+		return xstrdup("unknown");
+	if (bytes < mi)
+		return xasprintf("%lld B", (long long)bytes);
+	if (bytes < gi)
+		return tenths(bytes, mi, "MiB");
+	if (bytes < ti)
+		return tenths(bytes, gi, "GiB");
+	return tenths(bytes / mi, ti / mi, "TiB");
+}
+
 bool
 kv_startswith(const char *s, const char *prefix)
 {

@@ -92,6 +92,9 @@ void kv_qsort(void *base, size_t n, size_t size,
 int kv_strptrcmp(const void *a, const void *b);
 
 /* true when s starts with prefix. */
+/* Bytes for people, locale-free: "unknown" (< 0), "512 B", "1.5 MiB",
+ * "4.0 GiB", "3.0 TiB" (one decimal, rounded half up).  Caller frees. */
+char *kv_fmt_bytes(int64_t bytes);
 bool kv_startswith(const char *s, const char *prefix);
 
 /* With KVSCOPE_TIMING set in the environment, print to stderr the seconds

@@ -9,10 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_ctx.h"
+#include "rule_ctx.h"
+#include "storage.h"
 
 const char *const kv_verdict_names[V_COUNT] = {
 	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",
+};
+const char *const kv_mode_names[MODE_COUNT] = {
+	"host-model", "host-passthrough", "named",
+};
+const char *const kv_outcome_names[OUT_COUNT] = {
+	"none", "migrates", "rejected", "unschedulable", "pending-timeout",
+	"pending-forever",
+};
+const char *const kv_on_drain_names[DRAIN_COUNT] = {
+	NULL, "migrate", "block", "shutdown", "external",
 };
 
 /* Verdict precedence: the earliest failure in a real migration wins. */
@@ -33,22 +44,6 @@ verdict_rank(enum kv_verdict v)
 	}
 }
 
-/* LiveMigratable=False reasons and the code that names them (§3.1), for
- * a stored condition none of our own checks reproduced. */
-static const struct {
-	const char *reason, *code;
-} reason_codes[] = {
-	{ "InterfaceNotLiveMigratable", "network-binding" },
-	{ "CPUModeLiveMigratable", "host-model-unsupported" },
-	{ "HostDeviceNotLiveMigratable", "host-device" },
-	{ "SEVNotLiveMigratable", "launch-security" },
-	{ "TDXNotLiveMigratable", "launch-security" },
-	{ "SecureExecutionNotLiveMigratable", "launch-security" },
-	{ "NoTSCFrequencyNotLiveMigratable", "tsc-frequency" },
-	{ "HypervPassthroughNotLiveMigratable", "hyperv-passthrough" },
-	{ "DisksNotLiveMigratable", "disk-not-shared" },
-};
-
 static void
 cpu_mode(const kv_analysis *a, kv_vmires *r)
 {
@@ -66,11 +61,11 @@ cpu_mode(const kv_analysis *a, kv_vmires *r)
 	}
 	r->model = model;
 	if (strcmp(model, "host-model") == 0)
-		r->mode = "host-model";
+		r->mode = MODE_HOST_MODEL;
 	else if (strcmp(model, "host-passthrough") == 0)
-		r->mode = "host-passthrough";
+		r->mode = MODE_HOST_PASSTHROUGH;
 	else
-		r->mode = "named";
+		r->mode = MODE_NAMED;
 }
 
 /* §4.2: the MigrationPolicy that applies, or NULL. */
@@ -212,33 +207,33 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 	r->after = -1;
 	switch (r->verdict) {
 	case V_OK:
-		r->outcome = "migrates";
+		r->outcome = OUT_MIGRATES;
 		break;
 	case V_NOT_RUNNING:
-		r->outcome = "none";
+		r->outcome = OUT_NONE;
 		break;
 	case V_BLOCKED:
-		r->outcome = "rejected";
+		r->outcome = OUT_REJECTED;
 		r->after = 0;
 		break;
 	case V_NO_TARGET:
-		r->outcome = "unschedulable";
+		r->outcome = OUT_UNSCHEDULABLE;
 		r->after = unsched;
 		break;
 	case V_WILL_FAIL:
-		r->outcome = "pending-timeout";
+		r->outcome = OUT_PENDING_TIMEOUT;
 		r->after = pending;
 		break;
 	case V_STUCK:
-		r->outcome = "pending-forever";
+		r->outcome = OUT_PENDING_FOREVER;
 		break;
 	default:
 		break;
 	}
 }
 
-/* DVP: blocked only by other operations (rules.c): an evacuation runs
- * once they have ended, so a drain moves the VM. */
+/* Blocked only by other operations (RULE_OPERATION_SCOPED, DVP): an
+ * evacuation runs once they have ended, so a drain moves the VM. */
 static bool
 operation_scoped(const kv_vmires *r)
 {
@@ -246,7 +241,7 @@ operation_scoped(const kv_vmires *r)
 	    r->vmi->cond == 'F')
 		return false;
 	for (size_t i = 0; i < r->nblockers; i++)
-		if (!kv_rule_operation_scoped(r->blockers[i].rule))
+		if (!(r->blockers[i].rule->flags & RULE_OPERATION_SCOPED))
 			return false;
 	return true;
 }
@@ -266,14 +261,14 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	 * condition blocks the drain even when nothing else does (a False
 	 * one already made the verdict blocked, unless DVP excused it) */
 	if (strcmp(s, "LiveMigrate") == 0)
-		r->on_drain = ok && v->cond != 0 ? "migrate" : "block";
+		r->on_drain = ok && v->cond != 0 ? DRAIN_MIGRATE : DRAIN_BLOCK;
 	else if (strcmp(s, "LiveMigrateIfPossible") == 0)
-		r->on_drain = v->cond != 'T' ? "shutdown" : ok ? "migrate" :
-		    "block";
+		r->on_drain = v->cond != 'T' ? DRAIN_SHUTDOWN : ok ?
+		    DRAIN_MIGRATE : DRAIN_BLOCK;
 	else if (strcmp(s, "External") == 0)
-		r->on_drain = "external";
+		r->on_drain = DRAIN_EXTERNAL;
 	else
-		r->on_drain = "shutdown";
+		r->on_drain = DRAIN_SHUTDOWN;
 }
 
 static int
@@ -288,28 +283,39 @@ issue_cmp(const void *x, const void *y)
 	return c;
 }
 
+/* Volumes that move by volume migration (DVP) make a stored reason of a
+ * RULE_VOLUME_MIGRATION rule no rejection (rules-deckhouse.md §3.2 step
+ * 2), unless the rule's own check still found a disk that is not shared. */
 static bool
-has_blocker(const kv_vmires *r, const char *code)
+excused_by_volume_migration(const rule_ctx *c)
 {
-	for (size_t i = 0; i < r->nblockers; i++)
-		if (strcmp(r->blockers[i].rule->code, code) == 0)
-			return true;
-	return false;
+	const kv_rule *rule = kv_rule_by_reason(KV_FLAVOR_KUBEVIRT,
+	    c->v->cond_reason);
+
+	return c->r->nmigvols > 0 && rule != NULL &&
+	    (rule->flags & RULE_VOLUME_MIGRATION) && !rule_has(c, rule);
 }
 
-/* DVP moves RWO VirtualDisks by volume migration: KubeVirt's
- * DisksNotLiveMigratable is then not a rejection (rules-deckhouse.md §3.2
- * step 2), unless a disk of ours still is not shared. */
+/* A stored False condition is KubeVirt's word for node-local facts we
+ * cannot see: keep it even when no check of ours fired, under the code
+ * that names its reason (§3.1) when no check gave that code. */
 static bool
-dvp_disks_excused(const kv_vmires *r)
+stored_condition(rule_ctx *c)
 {
-	return r->dvp.nmigvols > 0 && r->vmi->cond_reason != NULL &&
-	    strcmp(r->vmi->cond_reason, "DisksNotLiveMigratable") == 0 &&
-	    !has_blocker(r, "disk-not-shared");
+	const kv_vmi *v = c->v;
+	const kv_rule *rule;
+
+	if (v->cond != 'F' || excused_by_volume_migration(c))
+		return false;
+	rule = kv_rule_by_reason(KV_FLAVOR_KUBEVIRT, v->cond_reason);
+	if (!rule_any_blocked(c) && rule != NULL && !rule_has(c, rule))
+		rule_emit(c, rule, "KubeVirt reports LiveMigratable=False: %s",
+		    v->cond_message ? v->cond_message : v->cond_reason);
+	return true;
 }
 
 static void
-run_rules(rule_ctx *c, int phase)
+run_rules(rule_ctx *c, enum kv_rule_phase phase)
 {
 	for (size_t i = 0; i < kv_nrules; i++)
 		if (kv_rules[i].phase == phase)
@@ -327,28 +333,12 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 	c.src = kv_model_node(a->m, r->vmi->node);
 	r->source_pod = kv_place_source_pod(place, r->vmi);
 	kv_target_build(a, place, r, &c.ti);
-	run_rules(&c, 1);
-
-	/* A stored False condition is KubeVirt's word for node-local facts
-	 * we cannot see: keep it even when no check of ours fired. */
-	if (r->vmi->cond == 'F' && !dvp_disks_excused(r)) {
-		bool any = false;
-
-		for (size_t i = 0; i < r->nblockers; i++)
-			any |= r->blockers[i].rule->verdict == V_BLOCKED;
-		for (size_t i = 0; !any && r->vmi->cond_reason &&
-		    i < sizeof(reason_codes) / sizeof(reason_codes[0]); i++)
-			if (strcmp(reason_codes[i].reason,
-			    r->vmi->cond_reason) == 0 &&
-			    !has_blocker(r, reason_codes[i].code))
-				rule_emit(&c, kv_rule_find(
-				    reason_codes[i].code), "KubeVirt reports "
-				    "LiveMigratable=False: %s", r->vmi->cond_message ?
-				    r->vmi->cond_message : reason_codes[i].reason);
+	run_rules(&c, PHASE_TARGETS);
+	if (stored_condition(&c)) {
 		r->verdict = V_BLOCKED;
 		rank = verdict_rank(V_BLOCKED);
 	}
-	kv_dvp_fallback(&c);
+	run_rules(&c, PHASE_CONDITION);
 	for (size_t i = 0; i < r->nblockers; i++) {
 		enum kv_verdict v = r->blockers[i].rule->verdict;
 
@@ -361,7 +351,7 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 		r->verdict = V_OK;
 	outcome(a, ix, r);
 	drain_behaviour(a, r);
-	run_rules(&c, 2);
+	run_rules(&c, PHASE_DRAIN);
 	kv_qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
 	kv_qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
 }
@@ -385,14 +375,10 @@ kv_vmis_analyze(kv_analysis *a)
 		r->cond_type = "LiveMigratable";
 		r->cond_reason = r->vmi->cond_reason;
 		r->cond_message = r->vmi->cond_message;
-		if (a->cfg.deckhouse)
-			kv_dvp_vmi(a, r);
+		if (m->flavor->vmi != NULL)
+			m->flavor->vmi(a, r);
 		cpu_mode(a, r);
-		{
-			rule_ctx c = { .a = a, .m = m, .v = r->vmi, .r = r };
-
-			r->method = kv_migration_method(&c);
-		}
+		r->method = kv_migration_method(m, r);
 		p = match_policy(m, r->vmi);
 		r->policy = p ? p->name : NULL;
 		completion_timeout(a, r, p);

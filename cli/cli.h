@@ -1,10 +1,13 @@
 /*
  * cli.h - the subcommands of kvscope and what they share.
  *
- * Each subcommand is a row of the command table in main.c: name, usage,
- * one-line summary and the function that runs it with its own argv
- * (argv[0] is the subcommand).  Exit status: 0 all is well, 1 `check`
- * found VMIs that would not migrate, 2 usage, input or tool error.
+ * cli/ parses arguments and dispatches: each subcommand is a row of the
+ * command table in main.c (name, usage, summary, help, the options it
+ * takes, its function); the views themselves are render/ modules
+ * (view.h).  Exit status: 0 all is well, 1 `check` found VMIs that would
+ * not migrate, 2 usage, input or tool error.  Every error is one stderr
+ * line starting "kvscope:"; a usage error is "kvscope: COMMAND: what was
+ * wrong" followed by the usage line.
  */
 #ifndef KV_CLI_H
 #define KV_CLI_H
@@ -12,31 +15,119 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "bitset.h"
+#include "view.h"
 
 #define EXIT_FINDINGS 1
 #define EXIT_TOOL 2
+
+/* The options a command takes (kv_cmd.opts). */
+enum {
+	O_OUTPUT = 1 << 0,	/* -o, --output FORMAT (report: DIR) */
+	O_NAMESPACE = 1 << 1,	/* -n, --namespace NS; -A */
+	O_NODE = 1 << 2,	/* --node, --nodes LIST */
+	O_SELECTOR = 1 << 3,	/* -l, --selector K=V */
+	O_ALL = 1 << 4,		/* --all */
+	O_FORMAT = 1 << 5,	/* --format LIST (report) */
+	O_FORCE = 1 << 6,	/* --force (report) */
+	O_COLOR = 1 << 7,	/* --color WHEN */
+	O_QUIET = 1 << 8,	/* -q, --quiet */
+};
 
 typedef struct kv_cmd {
 	const char *name;
 	const char *usage;
 	const char *summary;
 	const char *help;
+	unsigned opts;
+	size_t minargs, maxargs;	/* positional arguments */
+	const char *argnames;		/* "SNAPSHOT NAME", for errors */
 	int (*run)(const struct kv_cmd *cmd, int argc, char **argv);
 } kv_cmd;
 
-/* Load and analyse a snapshot; on failure print the error and return
- * EXIT_TOOL.  The caller frees both with kv_analysis_free and
- * kv_model_free. */
-int cli_load(const char *path, kv_model **m, kv_analysis **a);
-/* Print "usage: kvscope <usage>" and return EXIT_TOOL. */
-int cli_usage(const kv_cmd *cmd);
+/* One option of the table in opts.c (for parsing and completion). */
+typedef struct cli_option {
+	const char *name;		/* long name */
+	char shortname;			/* 0: none */
+	unsigned bit;			/* O_* */
+	const char *arg;		/* NULL: a flag; else its metavariable */
+	const char *values;		/* words to complete, or NULL */
+} cli_option;
+extern const cli_option cli_options[];
+
+/* A list given by repeated options and commas; strings owned. */
+typedef struct cli_list {
+	size_t n;
+	char **v;
+} cli_list;
+
+/* Parsed arguments. */
+typedef struct cli_args {
+	const char *output;		/* -o as given, or NULL */
+	kv_outfmt fmt;
+	int color;			/* -1 auto, 0 never, 1 always */
+	bool quiet, all, force, all_ns;
+	cli_list namespaces, nodes, selectors, formats;
+	size_t npos;
+	char **pos;			/* positional, into argv */
+} cli_args;
+
+/* Parse argv for cmd.  On a usage error print it and return EXIT_TOOL
+ * (o is then already freed); 0 otherwise.  Free with cli_args_free. */
+int cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o);
+void cli_args_free(cli_args *o);
+/* The terminal the views write to: stdout, colour and width decided. */
+void cli_term(const cli_args *o, kv_term *t);
+
+/* "kvscope: CMD: message" then the usage line; returns EXIT_TOOL. */
+int cli_fail(const kv_cmd *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "kvscope: CMD: message" alone; returns EXIT_TOOL. */
+int cli_error(const kv_cmd *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Load and analyse a snapshot, with progress; on failure print the
+ * error and return EXIT_TOOL.  The caller frees both with
+ * kv_analysis_free and kv_model_free. */
+int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
+/* The command table. */
+const kv_cmd *cli_commands(size_t *n);
+
+/* Progress on stderr (progress.c): only on a terminal and not --quiet,
+ * one line rewritten in place, erased by cli_progress_end. */
+void cli_progress_init(bool quiet);
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_end(void);
+/* Seconds since the previous call (the first: since the process began). */
+double cli_lap(void);
+
+/* Selection (select.c): the VMIs check looks at, the VMI explain shows,
+ * the nodes models looks at.  Errors printed, EXIT_TOOL returned. */
+int cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a,
+    const cli_args *o, kv_bits *pick);
+int cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a,
+    const cli_args *o, const char *name, size_t *idx);
+int cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a,
+    const cli_args *o, kv_bits *chosen);
+
+/* Report output folder (outdir.c): refuse a
+ * non-empty folder that holds no kvscope report unless force (*ours:
+ * it is missing or holds only report files); after the commit, in a folder of ours,
+ * cli_outdir_sweep removes the files of an older report that this one
+ * did not write.  Errors printed, EXIT_TOOL returned. */
+int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
+    bool *ours);
+/* Create dir and its missing parents (after the snapshot loaded). */
+int cli_outdir_create(const kv_cmd *cmd, const char *dir);
+void cli_outdir_sweep(const char *dir, char *const *written, size_t n);
 
 int cmd_report(const kv_cmd *cmd, int argc, char **argv);
 int cmd_check(const kv_cmd *cmd, int argc, char **argv);
 int cmd_explain(const kv_cmd *cmd, int argc, char **argv);
 int cmd_models(const kv_cmd *cmd, int argc, char **argv);
 int cmd_pairs(const kv_cmd *cmd, int argc, char **argv);
+int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 
 #endif

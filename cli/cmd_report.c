@@ -1,121 +1,124 @@
 /*
- * cmd_report.c - `kvscope report`: every output format, all or nothing.
+ * cmd_report.c - `kvscope report`: every output format, all or nothing,
+ * then the files written, one per line on stdout.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "render.h"
 
+/* csv is not part of all: it is asked for by name */
 enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15,
 	F_CSV = 16 };
 
-static int
-parse_formats(const char *s, unsigned *out)
+static unsigned
+formats(const cli_args *o)
 {
-	char *copy = xstrdup(s), *save = NULL, *tok;
-	int rc = 0;
+	static const char *const names[] = { "html", "svg", "pdf", "json",
+		"csv" };
+	unsigned f = 0;
 
-	*out = 0;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "html") == 0)
-			*out |= F_HTML;
-		else if (strcmp(tok, "svg") == 0)
-			*out |= F_SVG;
-		else if (strcmp(tok, "pdf") == 0)
-			*out |= F_PDF;
-		else if (strcmp(tok, "json") == 0)
-			*out |= F_JSON;
-		else if (strcmp(tok, "csv") == 0)
-			*out |= F_CSV;
-		else if (strcmp(tok, "all") == 0)
-			*out |= F_ALL;
-		else {
-			fprintf(stderr, "kvscope: --format: unknown format "
-			    "\"");
-			kv_term_puts(stderr, tok);
-			fprintf(stderr, "\" (html, svg, pdf, json, csv, all)\n");
-			rc = -1;
-		}
+	if (o->formats.n == 0)
+		return F_ALL;
+	for (size_t i = 0; i < o->formats.n; i++) {
+		if (strcmp(o->formats.v[i], "all") == 0)
+			f |= F_ALL;
+		for (unsigned k = 0; k < 5; k++)
+			if (strcmp(o->formats.v[i], names[k]) == 0)
+				f |= 1u << k;
 	}
-	free(copy);
-	if (rc == 0 && *out == 0) {
-		fprintf(stderr, "kvscope: --format: no format given\n");
-		rc = -1;
-	}
+	return f;
+}
+
+/* Stage one file, with progress: "write: NAME (0.3 s)". */
+static int
+stage(kv_output *out, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, kv_err *err)
+{
+	int rc;
+
+	cli_progress("write: %s", name);
+	rc = kv_output_stage(out, name, fn, a, NULL, err);
+	cli_progress("write: %s (%.1f s)", name, cli_lap());
 	return rc;
+}
+
+static int
+stage_all(kv_output *out, unsigned f, const kv_analysis *a, kv_err *err)
+{
+	if ((f & F_JSON) && stage(out, "findings.json", kv_write_findings,
+	    a, err) != KV_OK)
+		return KV_ERR;
+	if ((f & F_HTML) && stage(out, "report.html", kv_write_html, a,
+	    err) != KV_OK)
+		return KV_ERR;
+	if ((f & F_PDF) && stage(out, "report.pdf", kv_write_pdf, a,
+	    err) != KV_OK)
+		return KV_ERR;
+	if (f & F_SVG) {
+		cli_progress("write: SVG figures");
+		if (kv_stage_svgs(out, a, err) != KV_OK)
+			return KV_ERR;
+		cli_progress("write: SVG figures (%.1f s)", cli_lap());
+	}
+	if ((f & F_CSV) && (stage(out, "vmis.csv", kv_write_vmis_csv, a,
+	    err) != KV_OK || stage(out, "drain.csv", kv_write_drain_csv, a,
+	    err) != KV_OK))
+		return KV_ERR;
+	return KV_OK;
 }
 
 int
 cmd_report(const kv_cmd *cmd, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = "kvscope-report";
-	unsigned formats = F_ALL;
+	cli_args o;
+	const char *dir;
 	kv_model *m = NULL;
 	kv_analysis *a = NULL;
 	kv_output out;
 	kv_err err = {0};
-	struct stat st;
-	int c, rc;
+	char **names = NULL;
+	size_t n = 0;
+	bool ours = false;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:", opts, NULL)) != -1) {
-		if (c == 'f') {
-			if (parse_formats(optarg, &formats) != 0)
-				return cli_usage(cmd);
-		} else if (c == 'o')
-			dir = optarg;
-		else
-			return cli_usage(cmd);
-	}
-	if (argc - optind != 1)
-		return cli_usage(cmd);
-	if ((rc = cli_load(argv[optind], &m, &a)) != 0)
+	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		fprintf(stderr, "kvscope: %s: cannot create: %s\n", dir,
-		    strerror(errno));
-		rc = EXIT_TOOL;
+	dir = o.output ? o.output : "kvscope-report";
+	if ((rc = cli_outdir_prepare(cmd, dir, o.force, &ours)) != 0 ||
+	    (rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
+	    (rc = cli_outdir_create(cmd, dir)) != 0)
 		goto out;
-	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "kvscope: %s: not a directory\n", dir);
-		rc = EXIT_TOOL;
-		goto out;
-	}
 	kv_output_init(&out, dir);
-	if (((formats & F_JSON) && kv_output_stage(&out, "findings.json",
-	    kv_write_findings, a, NULL, &err) != KV_OK) ||
-	    ((formats & F_HTML) && kv_output_stage(&out, "report.html",
-	    kv_write_html, a, NULL, &err) != KV_OK) ||
-	    ((formats & F_PDF) && kv_output_stage(&out, "report.pdf",
-	    kv_write_pdf, a, NULL, &err) != KV_OK) ||
-	    ((formats & F_SVG) && kv_stage_svgs(&out, a, &err) != KV_OK) ||
-	    ((formats & F_CSV) && (kv_output_stage(&out, "vmis.csv",
-	    kv_write_vmis_csv, a, NULL, &err) != KV_OK ||
-	    kv_output_stage(&out, "drain.csv", kv_write_drain_csv, a, NULL,
-	    &err) != KV_OK))) {
+	if (stage_all(&out, formats(&o), a, &err) != KV_OK) {
 		kv_output_abort(&out);
-		fprintf(stderr, "kvscope: %s\n", err.msg);
-		rc = EXIT_TOOL;
-		goto out;
+		goto fail;
 	}
 	kv_timing("write");
-	if (kv_output_commit(&out, &err) != KV_OK) {
-		fprintf(stderr, "kvscope: %s\n", err.msg);
-		rc = EXIT_TOOL;
-	}
+	n = out.n;
+	names = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		names[i] = xstrdup(out.dst[i]);
+	if (kv_output_commit(&out, &err) != KV_OK)
+		goto fail;
+	cli_progress_end();
+	if (ours)
+		cli_outdir_sweep(dir, names, n);
+	for (size_t i = 0; i < n; i++)
+		puts(names[i]);
+	goto out;
+fail:
+	cli_progress_end();
+	fprintf(stderr, "kvscope: %s\n", err.msg);
+	rc = EXIT_TOOL;
 out:
+	cli_progress_end();
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	cli_args_free(&o);
 	kv_analysis_free(a);
 	kv_model_free(m);
 	return rc;

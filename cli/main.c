@@ -1,54 +1,111 @@
 /*
- * main.c - kvscope's entry point and command table.
+ * main.c - kvscope's entry point, command table and snapshot loading.
  */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "limits.h"
 #include "render.h"
 
+#define VIEW_OPTS (O_OUTPUT | O_COLOR | O_QUIET)
+
 static const kv_cmd commands[] = {
 	{ "report", "report SNAPSHOT [--format html,svg,pdf,json] "
-	  "[--output DIR]",
+	  "[--output DIR] [--force] [-q]",
 	  "write the report (HTML, SVG figures, PDF, findings.json)",
 	  "Analyses SNAPSHOT (a .tar.gz, .tar or directory written by\n"
 	  "kvscope-collect) and writes the chosen formats into DIR\n"
-	  "(default: kvscope-report), all or nothing.\n"
+	  "(default: kvscope-report), all or nothing, then prints the files\n"
+	  "it wrote, one per line.  A report written over an older one\n"
+	  "replaces every file of it.\n"
 	  "  --format LIST   comma-separated: html, svg, pdf, json, or all\n"
 	  "                  (default: all)\n"
-	  "  --output DIR    output directory, created if missing\n",
+	  "  -o, --output DIR  output directory, created with its parents\n"
+	  "                  if missing\n"
+	  "  --force         write into a non-empty directory that holds no\n"
+	  "                  kvscope report\n"
+	  "  -q, --quiet     no progress on stderr\n",
+	  O_OUTPUT | O_FORMAT | O_FORCE | O_QUIET, 1, 1, "SNAPSHOT",
 	  cmd_report },
-	{ "check", "check SNAPSHOT [--node NODE ...]",
+	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
+	  "[-l K=V] [-o FORMAT]",
 	  "exit 1 when a VMI would not migrate (pre-maintenance gate)",
-	  "Prints one line per running VMI (on the given nodes, or anywhere)\n"
-	  "whose live migration would not succeed, and exits 1 if there is\n"
-	  "any, 0 if there is none.\n"
-	  "  --node NODE     only VMIs running on NODE (repeatable)\n",
+	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
+	  "and labels, or all) whose live migration would not succeed, and\n"
+	  "exits 1 if there is any, 0 if there is none.\n"
+	  "  -n, --namespace NS    only VMIs in NS (repeatable, commas)\n"
+	  "  -A, --all-namespaces  VMIs of every namespace (the default)\n"
+	  "  --node LIST           only VMIs running on these nodes\n"
+	  "                        (repeatable, commas)\n"
+	  "  -l, --selector K=V    only VMIs whose label K is V (repeatable,\n"
+	  "                        commas; all must hold)\n"
+	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
+	  "                        in columns), json or yaml\n"
+	  "  --color WHEN          auto (default: on a terminal, unless\n"
+	  "                        NO_COLOR is set), always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR, 1, 1, "SNAPSHOT",
 	  cmd_check },
-	{ "explain", "explain SNAPSHOT NAMESPACE/NAME",
+	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
+	  "[--all]",
 	  "the full reasoning for one VMI",
 	  "Shows the VMI's target pod selector, each node with the first\n"
-	  "constraint it fails, and every blocker with a remediation.\n",
+	  "constraint it fails, and every blocker with a remediation.  A\n"
+	  "NAME without namespace is looked up in --namespace, or in every\n"
+	  "namespace when it is unique there.\n"
+	  "  -n, --namespace NS    the namespace of NAME\n"
+	  "  -A, --all-namespaces  look NAME up everywhere (the default)\n"
+	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  --all                 every node, not the first 20\n"
+	  "  --color WHEN          auto, always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS | O_NAMESPACE | O_ALL, 2, 2, "SNAPSHOT NAME",
 	  cmd_explain },
-	{ "models", "models SNAPSHOT [--nodes a,b,...] [--selector key=value]",
+	{ "models", "models SNAPSHOT [--nodes LIST] [-l K=V] [-o FORMAT] "
+	  "[--all]",
 	  "named CPU models common to a set of nodes, best first",
 	  "Lists the named CPU models every chosen node can run (default: all\n"
 	  "KubeVirt nodes), best first, with level, AVX2 and AVX-512, then\n"
-	  "the better models and which node rules each out.\n"
-	  "  --nodes LIST      comma-separated node names\n"
-	  "  --selector K=V    nodes whose label K equals V (repeatable)\n",
+	  "the better models and which node rules each out.  Exit 2 when no\n"
+	  "node matches.\n"
+	  "  --nodes LIST          node names (repeatable, commas)\n"
+	  "  -l, --selector K=V    nodes whose label K is V (repeatable,\n"
+	  "                        commas; all must hold)\n"
+	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  --all                 long node lists whole\n"
+	  "  --color WHEN          auto, always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS | O_NODE | O_SELECTOR | O_ALL, 1, 1, "SNAPSHOT",
 	  cmd_models },
-	{ "pairs", "pairs SNAPSHOT",
+	{ "pairs", "pairs SNAPSHOT [-o FORMAT] [--all]",
 	  "host-model migration matrix between CPU classes",
 	  "Prints the CPU classes and, for every ordered pair, whether a\n"
 	  "host-model VMI can move from one to the other, with the missing\n"
-	  "labels of each refused pair.\n",
-	  cmd_pairs },
+	  "labels of each refused pair.\n"
+	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  --all                 long lists whole\n"
+	  "  --color WHEN          auto, always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS | O_ALL, 1, 1, "SNAPSHOT", cmd_pairs },
+	{ "completion", "completion bash|zsh|fish",
+	  "print a shell completion script",
+	  "Prints the completion script for the shell, e.g.\n"
+	  "  source <(kvscope completion bash)\n"
+	  "  kvscope completion fish > ~/.config/fish/completions/kvscope.fish\n",
+	  0, 1, 1, "SHELL", cmd_completion },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const kv_cmd *
+cli_commands(size_t *n)
+{
+	*n = NCOMMANDS;
+	return commands;
+}
 
 static void
 usage_all(FILE *f)
@@ -57,17 +114,11 @@ usage_all(FILE *f)
 	    "Offline KubeVirt live-migration analysis of a kvscope snapshot."
 	    "\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i].name,
+		    commands[i].summary);
 	fprintf(f, "\n  kvscope COMMAND --help   details of one command\n"
 	    "  kvscope --version\n\nexit status: 0 all is well, 1 check "
 	    "found VMIs that would not migrate, 2 error\n");
-}
-
-int
-cli_usage(const kv_cmd *cmd)
-{
-	fprintf(stderr, "usage: kvscope %s\n", cmd->usage);
-	return EXIT_TOOL;
 }
 
 int
@@ -78,24 +129,57 @@ cli_help(const kv_cmd *cmd)
 	return 0;
 }
 
+/* A directory without manifest.json is no snapshot, whatever it holds. */
+static int
+not_a_snapshot(const char *path)
+{
+	struct stat st;
+	char *mf;
+	int rc = 0;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	mf = xasprintf("%s/manifest.json", path);
+	if (lstat(mf, &st) != 0) {
+		fprintf(stderr, "kvscope: ");
+		kv_term_puts(stderr, path);
+		fprintf(stderr, ": not a snapshot (no manifest.json)\n");
+		rc = EXIT_TOOL;
+	}
+	free(mf);
+	return rc;
+}
+
 int
-cli_load(const char *path, kv_model **m, kv_analysis **a)
+cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 {
 	kv_limits lim;
 	kv_err err = {0};
 
 	*m = NULL;
 	*a = NULL;
+	cli_progress_init(quiet);
 	kv_timing(NULL);
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(path, &lim, m, &err) != KV_OK ||
-	    (kv_timing("load"), kv_analyze(*m, a, &err)) != KV_OK) {
-		fprintf(stderr, "kvscope: %s\n", err.msg);
-		kv_model_free(*m);
-		*m = NULL;
+	if (not_a_snapshot(path) != 0)
 		return EXIT_TOOL;
-	}
+	cli_progress("load: reading the snapshot");
+	if (kv_limits_init(&lim, &err) != KV_OK ||
+	    kv_model_load(path, &lim, m, &err) != KV_OK)
+		goto fail;
+	kv_timing("load");
+	cli_progress("load: %zu nodes, %zu VMIs (%.1f s); analysing",
+	    (*m)->nnodes, (*m)->nvmis, cli_lap());
+	if (kv_analyze(*m, a, &err) != KV_OK)
+		goto fail;
+	cli_progress("analyse: %zu VMIs, %zu CPU classes (%.1f s)",
+	    (*a)->nvmis, (*a)->nclasses, cli_lap());
 	return 0;
+fail:
+	cli_progress_end();
+	fprintf(stderr, "kvscope: %s\n", err.msg);
+	kv_model_free(*m);
+	*m = NULL;
+	return EXIT_TOOL;
 }
 
 int
@@ -118,7 +202,7 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
-			for (int j = 2; j < argc; j++)
+			for (int j = 2; j < argc && strcmp(argv[j], "--"); j++)
 				if (strcmp(argv[j], "--help") == 0 ||
 				    strcmp(argv[j], "-h") == 0)
 					return cli_help(&commands[i]);

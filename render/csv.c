@@ -88,7 +88,7 @@ kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 		const char *v[] = {
 			r->vmi->name, r->vmi->ns, r->vmi->node,
 			kv_verdict_names[r->verdict], blk, warn, "", "",
-			r->on_drain, nt,
+			kv_on_drain_names[r->on_drain], nt,
 		};
 
 		csv_row(f, v, 10);
@@ -104,7 +104,7 @@ kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 static char *
 drain_reason(const kv_vmires *r)
 {
-	if (strcmp(r->on_drain, "migrate") == 0)
+	if (r->on_drain == DRAIN_MIGRATE)
 		return xstrdup("");
 	if (r->nblockers > 0)
 		return codes(r->blockers, r->nblockers);
@@ -156,7 +156,8 @@ kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 			nt = xasprintf("%zu", r->ntargets);
 			why = drain_reason(r);
 			csv_row(f, (const char *const[]){ node,
-			    r->vmi->fullname, r->on_drain, nt, why }, 5);
+			    r->vmi->fullname, kv_on_drain_names[r->on_drain],
+			    nt, why }, 5);
 			free(nt);
 			free(why);
 		}

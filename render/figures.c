@@ -456,9 +456,9 @@ fig_tradeoff(const kv_analysis *a, kv_text *t)
 	    "tier, the share of the scope's nodes that the best named model "
 	    "of that tier runs on, and that model."));
 	/* under DVP no vendor selector keeps a VM within its vendor */
-	const char *all_can = a->cfg.deckhouse ? "start and move" : "start";
-	const char *vendor_can = a->cfg.deckhouse ? "stay within the vendor" :
-	    "move";
+	bool vsel = a->m->flavor->vendor_selector;
+	const char *all_can = vsel ? "start" : "start and move";
+	const char *vendor_can = vsel ? "move" : "stay within the vendor";
 	double label_w = 70, bar_w = 200, model_w = 190, y;
 
 	text(f, PAD, PAD + 10, f->title, FONT_BOLD, TITLE_SIZE, ANCHOR_START,

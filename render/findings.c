@@ -71,7 +71,7 @@ snapshot_section(const kv_analysis *a)
 	json_t *w = json_array();
 
 	json_object_set_new(o, "createdAt", json_string(mf->created_at));
-	json_object_set_new(o, "flavor", json_string(a->m->flavor));
+	json_object_set_new(o, "flavor", json_string(a->m->flavor->name));
 	json_object_set_new(o, "kubevirtVersion",
 	    jstr_or_null(mf->kubevirt_version ? mf->kubevirt_version :
 	    a->m->cluster.version));
@@ -215,6 +215,7 @@ typedef struct emitter {
 	size_t len, cap;
 	bool failed;
 	json_t *scratch;		/* the string em_str() encodes */
+	size_t nnames;
 	char **names;			/* node i as an escaped JSON string */
 	size_t *name_len;
 } emitter;
@@ -336,7 +337,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"node\":");
 	em_str_or_null(e, v->node);
 	em_lit(e, ",\"cpu\":{\"mode\":");
-	em_str(e, r->mode);
+	em_str(e, kv_mode_names[r->mode]);
 	em_lit(e, ",\"model\":");
 	em_str(e, r->model);
 	em_lit(e, "},\"condition\":{\"status\":");
@@ -365,7 +366,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"targets\":");
 	em_nodeset(e, &r->targets);
 	em_lit(e, ",\"outcome\":{\"kind\":");
-	em_str(e, r->outcome);
+	em_str(e, kv_outcome_names[r->outcome]);
 	em_lit(e, ",\"afterSeconds\":");
 	if (r->after >= 0)
 		em_int(e, r->after);
@@ -378,32 +379,21 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"evictionStrategy\":");
 	em_str(e, r->eviction);
 	em_lit(e, ",\"onDrain\":");
-	em_str(e, r->on_drain);
+	em_str_or_null(e, kv_on_drain_names[r->on_drain]);
 	em_lit(e, "}");
 }
+
+static void em_open(emitter *e, FILE *f, const kv_model *m);
+static int em_close(emitter *e);
 
 /* "vmis": [ one VMI per line ], as put_list() writes it. */
 static int
 put_vmis(FILE *f, const kv_analysis *a)
 {
-	const kv_model *m = a->m;
-	emitter e = { .f = f, .cap = 1 << 20 };
+	emitter e;
 	int rc;
 
-	e.buf = xmalloc(e.cap);
-	e.scratch = json_string("");
-	e.names = xcalloc(m->nnodes + 1, sizeof(char *));
-	e.name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
-	for (size_t n = 0; n < m->nnodes; n++) {
-		size_t start = e.len;
-
-		/* escape each name once, through the emitter itself */
-		em_str(&e, m->nodes[n].name);
-		e.names[n] = xmalloc(e.len - start);
-		memcpy(e.names[n], e.buf + start, e.len - start);
-		e.name_len[n] = e.len - start;
-		e.len = start;
-	}
+	em_open(&e, f, a->m);
 	em_lit(&e, "\"vmis\": [");
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (i)
@@ -416,15 +406,94 @@ put_vmis(FILE *f, const kv_analysis *a)
 		em_lit(&e, "\n],\n");
 	else
 		em_lit(&e, "],\n");
-	em_flush(&e);
-	rc = e.failed ? KV_ERR : KV_OK;
-	for (size_t n = 0; n < m->nnodes; n++)
-		free(e.names[n]);
-	free(e.names);
-	free(e.name_len);
-	free(e.buf);
-	json_decref(e.scratch);
+	rc = em_close(&e);
 	return rc;
+}
+
+static void
+em_open(emitter *e, FILE *f, const kv_model *m)
+{
+	memset(e, 0, sizeof(*e));
+	e->f = f;
+	e->cap = 1 << 20;
+	e->nnames = m->nnodes;
+	e->buf = xmalloc(e->cap);
+	e->scratch = json_string("");
+	e->names = xcalloc(m->nnodes + 1, sizeof(char *));
+	e->name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
+	for (size_t n = 0; n < m->nnodes; n++) {
+		size_t start = e->len;
+
+		/* escape each name once, through the emitter itself */
+		em_str(e, m->nodes[n].name);
+		e->names[n] = xmalloc(e->len - start);
+		memcpy(e->names[n], e->buf + start, e->len - start);
+		e->name_len[n] = e->len - start;
+		e->len = start;
+	}
+}
+
+static int
+em_close(emitter *e)
+{
+	em_flush(e);
+	for (size_t n = 0; n < e->nnames; n++)
+		free(e->names[n]);
+	free(e->names);
+	free(e->name_len);
+	free(e->buf);
+	json_decref(e->scratch);
+	return e->failed ? KV_ERR : KV_OK;
+}
+
+json_t *
+kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *v = NULL;
+	emitter e;
+	bool first = true;
+
+	if (f == NULL)
+		kv_fatal("out of memory (a VMI document)");
+	em_open(&e, f, a->m);
+	em_lit(&e, "[");
+	for (size_t i = 0; i < a->nvmis; i++)
+		if (pick == NULL || kv_bits_test(pick, i)) {
+			if (!first)
+				em_lit(&e, ",");
+			first = false;
+			em_vmi(&e, a, i);
+		}
+	em_lit(&e, "]");
+	if (em_close(&e) == KV_OK && fclose(f) == 0)
+		v = json_loadb(buf, len, 0, NULL);
+	else
+		fclose(f);
+	free(buf);
+	if (v == NULL)
+		kv_fatal("out of memory (a VMI document)");
+	return v;
+}
+
+json_t *
+kv_json_cpu_class(const kv_analysis *a, size_t i)
+{
+	return class_json(a, i);
+}
+
+json_t *
+kv_json_host_model_pair(const kv_analysis *a, size_t i)
+{
+	return pair_json(a, i);
+}
+
+json_t *
+kv_json_named_model(const kv_analysis *a, size_t i)
+{
+	return model_json(a, i);
 }
 
 static json_t *

@@ -104,32 +104,6 @@ report_isodate(time_t t, char buf[21])
 		snprintf(buf, 21, "1970-01-01T00:00:00Z");
 }
 
-/* value / unit with one decimal, rounded, in integers only */
-static char *
-tenths(int64_t value, int64_t unit, const char *name)
-{
-	int64_t t = (value * 10 + unit / 2) / unit;
-
-	return xasprintf("%lld.%lld %s", (long long)(t / 10),
-	    (long long)(t % 10), name);
-}
-
-char *
-fmt_bytes(int64_t bytes)
-{
-	const int64_t mi = 1024 * 1024, gi = mi * 1024, ti = gi * 1024;
-
-	if (bytes < 0)
-		return xstrdup("unknown");
-	if (bytes < mi)
-		return xasprintf("%lld B", (long long)bytes);
-	if (bytes < gi)
-		return tenths(bytes, mi, "MiB");
-	if (bytes < ti)
-		return tenths(bytes, gi, "GiB");
-	return tenths(bytes / mi, ti / mi, "TiB");
-}
-
 char *
 fmt_duration(int64_t s)
 {
@@ -298,7 +272,7 @@ snapshot_facts(const kv_analysis *a, size_t *n)
 	fact_add(&v, n, W(PRODUCT), xstrdup(mf->kubevirt_version ?
 	    mf->kubevirt_version : a->m->cluster.version ?
 	    a->m->cluster.version : "(unknown)"));
-	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor));
+	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor->name));
 	fact_add(&v, n, "Nodes", xasprintf("%zu, %zu of them virtualization "
 	    "nodes, in %zu CPU %s", s->nodes, s->kubevirt_nodes, s->classes,
 	    plural(s->classes, "class", "classes")));
@@ -478,35 +452,34 @@ vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max)
 char *
 vmi_outcome(const kv_vmires *r)
 {
-	const char *o = r->outcome;
-
-	if (strcmp(o, "migrates") == 0)
+	switch (r->outcome) {
+	case OUT_MIGRATES:
 		return xstrdup("migrates");
-	if (strcmp(o, "none") == 0)
+	case OUT_NONE:
 		return xstrdup("not judged");
-	if (strcmp(o, "rejected") == 0)
+	case OUT_REJECTED:
 		return xstrdup("rejected at once");
-	if (strcmp(o, "unschedulable") == 0)
+	case OUT_UNSCHEDULABLE:
 		return xasprintf("target pod unschedulable; fails after "
 		    "%lld s", (long long)r->after);
-	if (strcmp(o, "pending-timeout") == 0)
+	case OUT_PENDING_TIMEOUT:
 		return xasprintf("target pod never starts; fails after %lld s",
 		    (long long)r->after);
-	if (strcmp(o, "pending-forever") == 0)
+	case OUT_PENDING_FOREVER:
 		return xstrdup("stays Pending forever");
-	return xstrdup(o);
+	default:
+		return xstrdup("unknown");
+	}
 }
 
 const char *
-drain_word(const char *on_drain)
+drain_word(enum kv_on_drain on_drain)
 {
-	if (strcmp(on_drain, "migrate") == 0)
-		return "migrates";
-	if (strcmp(on_drain, "block") == 0)
-		return "waits forever";
-	if (strcmp(on_drain, "shutdown") == 0)
-		return "VM stops";
-	if (strcmp(on_drain, "external") == 0)
-		return "external controller";
-	return on_drain;
+	static const char *const words[DRAIN_COUNT] = {
+		[DRAIN_NONE] = "not drained", [DRAIN_MIGRATE] = "migrates",
+		[DRAIN_BLOCK] = "waits forever", [DRAIN_SHUTDOWN] = "VM stops",
+		[DRAIN_EXTERNAL] = "external controller",
+	};
+
+	return words[on_drain];
 }

@@ -411,8 +411,8 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 		h_el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
 		    SYM_WARN, kv_word(h->a, KV_WORD_CONDITION)));
 	}
-	td = h_elc(tr, "td", "name", r->mode);
-	if (strcmp(r->mode, "named") == 0) {
+	td = h_elc(tr, "td", "name", kv_mode_names[r->mode]);
+	if (r->mode == MODE_NAMED) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
 		h_elc(td, "span", "mono", r->model);
 	}
@@ -433,9 +433,9 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 		h_txt(td, SYM_NONE);
 	h_el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
 	h_el_own(tr, "td", NULL, vmi_outcome(r));
-	h_elc(tr, "td", strcmp(r->on_drain, "migrate") == 0 ? "tone-ok" :
-	    strcmp(r->on_drain, "block") == 0 ? "tone-fail" :
-	    strcmp(r->on_drain, "shutdown") == 0 ? "tone-warn" : "tone-none",
+	h_elc(tr, "td", r->on_drain == DRAIN_MIGRATE ? "tone-ok" :
+	    r->on_drain == DRAIN_BLOCK ? "tone-fail" :
+	    r->on_drain == DRAIN_SHUTDOWN ? "tone-warn" : "tone-none",
 	    drain_word(r->on_drain));
 }
 
@@ -530,7 +530,7 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		if (d->shutdown)
 			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-warn");
 		h_num_cell(tr, d->external);
-		td = h_el_own(tr, "td", "num", fmt_bytes(d->memory));
+		td = h_el_own(tr, "td", "num", kv_fmt_bytes(d->memory));
 		v = xasprintf("%lld", (long long)d->memory);
 		h_attr(td, "data-sort", v);
 		free(v);

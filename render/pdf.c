@@ -122,8 +122,8 @@ title_page(pdoc *d)
 	pdf_page_furniture(d);
 	pdf_fill_rect(d, 0, 0, PAGE_W, 10, COL_ACCENT);
 	d->y = 110;
-	pdf_para_at(d, MX, CW, d->title, FONT_BOLD, d->a->cfg.deckhouse ? 17 : 24,
-	    COL_INK, 10);
+	pdf_para_at(d, MX, CW, d->title, FONT_BOLD,
+	    strlen(kv_word(d->a, KV_WORD_PRODUCT)) > 20 ? 17 : 24, COL_INK, 10);
 	/* the title page is one page, whatever the snapshot's strings */
 	pdf_para_lines(d, MX, CW, mf->context ? mf->context :
 	    "(unnamed cluster)", FONT_REGULAR, 16, COL_ACCENT, 6, 3);
@@ -218,7 +218,8 @@ sec_cluster(pdoc *d)
 	for (size_t i = 0; i < a->nwarnings; i++) {
 		char *s = xasprintf("\u2022 %s", a->warnings[i]);
 
-		pdf_para_at(d, MX + 10, CW - 10, s, FONT_REGULAR, BODY, COL_INK, 2);
+		pdf_para_at(d, MX + 10, CW - 10, s, FONT_REGULAR, BODY, COL_INK,
+		    2);
 		free(s);
 	}
 	if ((absent = prose_absent(a)) != NULL)
@@ -243,8 +244,8 @@ sec_cluster(pdoc *d)
 		pdf_cellc(&row[5], ni->avx2 ? "yes" : "no");
 		pdf_cellc(&row[6], ni->avx512f ? "yes" : "no");
 		if (!ni->kubevirt)
-			pdf_cell(&row[7], xstrdup("no CPU labels"), FONT_REGULAR,
-			    COL_MUTED);
+			pdf_cell(&row[7], xstrdup("no CPU labels"),
+			    FONT_REGULAR, COL_MUTED);
 		else if (ni->schedulable)
 			pdf_cell(&row[7], xstrdup(SYM_OK " yes"), FONT_BOLD,
 			    COL_OK);
@@ -331,8 +332,9 @@ sec_models(pdoc *d)
 		    COL_INK);
 		pdf_cell(&row[2], sc->nbest ? str_list(sc->best, sc->nbest,
 		    sc->nbest) : xstrdup("none"), FONT_MONO, COL_INK);
-		pdf_cell(&row[3], sc->ncommon ? str_list(sc->common, sc->ncommon,
-		    PDF_MODELS) : xstrdup("none"), FONT_MONO, COL_INK);
+		pdf_cell(&row[3], sc->ncommon ? str_list(sc->common,
+		    sc->ncommon, PDF_MODELS) : xstrdup("none"), FONT_MONO,
+		    COL_INK);
 	}
 	pdf_tbl_emit(d, &t);
 	pdf_heading2(d, "Every usable named model");
@@ -343,7 +345,8 @@ sec_models(pdoc *d)
 		pcell *row = pdf_tbl_row(&t);
 
 		pdf_cell(&row[0], xstrdup(nm->model), FONT_MONO, COL_INK);
-		pdf_cellc(&row[1], cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
+		pdf_cellc(&row[1], cm ? cm->vendor ? cm->vendor : SYM_NONE :
+		    "unknown");
 		pdf_cell(&row[2], cm ? xasprintf("v%d", cm->level) :
 		    xstrdup(SYM_NONE), FONT_REGULAR, COL_INK);
 		pdf_cellc(&row[3], cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
@@ -383,8 +386,9 @@ sec_tradeoff(pdoc *d)
 		pdf_cellc(&row[1], tr->tier);
 		pdf_cell(&row[2], xasprintf("%zu of %zu", tr->nodes, tr->of),
 		    FONT_REGULAR, COL_INK);
-		pdf_cell(&row[3], tr->nmodels ? str_list(tr->models, tr->nmodels,
-		    PDF_MODELS) : xstrdup("none"), FONT_MONO, COL_INK);
+		pdf_cell(&row[3], tr->nmodels ? str_list(tr->models,
+		    tr->nmodels, PDF_MODELS) : xstrdup("none"), FONT_MONO,
+		    COL_INK);
 		pdf_cell(&row[4], tr->nexcluded ? node_list(a, tr->excluded,
 		    tr->nexcluded, 12) : xstrdup(SYM_NONE), FONT_REGULAR,
 		    COL_INK);
@@ -472,23 +476,24 @@ sec_vmis(pdoc *d)
 		    kv_verdict_names[r->verdict], SYM_WARN) : xasprintf("%s %s",
 		    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]),
 		    FONT_BOLD, tone_ink(tone));
-		pdf_cell(&row[2], xasprintf("%s%s%s%s%s", r->mode,
-		    strcmp(r->mode, "named") == 0 ? "\n" : "",
-		    strcmp(r->mode, "named") == 0 ? r->model : "",
+		pdf_cell(&row[2], xasprintf("%s%s%s%s%s",
+		    kv_mode_names[r->mode],
+		    r->mode == MODE_NAMED ? "\n" : "",
+		    r->mode == MODE_NAMED ? r->model : "",
 		    r->dvp.cls ? "\nclass " : "",
 		    r->dvp.cls ? r->dvp.cls->name : ""), FONT_REGULAR, COL_INK);
 		issues_cell(&row[3], r);
 		/* short cells: a long table of VMIs that migrate stays short */
 		pdf_cell(&row[4], r->ntargets > 3 ? xasprintf("%zu nodes",
 		    r->ntargets) : vmi_targets(a, r, 3), FONT_REGULAR, COL_INK);
-		if (r->verdict == V_OK && strcmp(r->on_drain, "migrate") == 0)
+		if (r->verdict == V_OK && r->on_drain == DRAIN_MIGRATE)
 			pdf_cellc(&row[5], "migrates, also on drain");
 		else {
 			char *o = vmi_outcome(r);
 
 			pdf_cell(&row[5], xasprintf("%s\non drain: %s", o,
 			    drain_word(r->on_drain)), FONT_REGULAR,
-			    strcmp(r->on_drain, "block") == 0 ? COL_FAIL :
+			    r->on_drain == DRAIN_BLOCK ? COL_FAIL :
 			    COL_INK);
 			free(o);
 		}
@@ -519,7 +524,8 @@ sec_drain(pdoc *d)
 
 	pdf_heading1(d, d->sections[SEC_DRAIN]);
 	pdf_answer(d, prose_drain(a));
-	pdf_para_own(d, prose_drain_assumption(a), FONT_REGULAR, BODY, COL_MUTED);
+	pdf_para_own(d, prose_drain_assumption(a), FONT_REGULAR, BODY,
+	    COL_MUTED);
 	if (a->ndrain == 0) {
 		free(blocking);
 		return;
@@ -542,7 +548,8 @@ sec_drain(pdoc *d)
 		    COL_INK);
 		pdf_cell(&row[5], xasprintf("%zu", dr->external), FONT_REGULAR,
 		    COL_INK);
-		pdf_cell(&row[6], fmt_bytes(dr->memory), FONT_REGULAR, COL_INK);
+		pdf_cell(&row[6], kv_fmt_bytes(dr->memory), FONT_REGULAR,
+		    COL_INK);
 		pdf_cell(&row[7], fmt_duration(dr->seconds), FONT_REGULAR,
 		    COL_INK);
 		pdf_cell(&row[8], dr->nblocking ? str_list(dr->blocking,
@@ -589,8 +596,8 @@ sec_glossary(pdoc *d)
 		pdf_cell(&row[0], xstrdup(r->code), FONT_MONO, COL_INK);
 		pdf_cell(&row[1], xstrdup(blk ? SYM_FAIL " blocker" :
 		    SYM_WARN " warning"), FONT_BOLD, blk ? COL_FAIL : COL_WARN);
-		pdf_cell(&row[2], xasprintf("%zu", count[i]), count[i] ? FONT_BOLD :
-		    FONT_REGULAR, count[i] ? COL_INK : COL_MUTED);
+		pdf_cell(&row[2], xasprintf("%zu", count[i]), count[i] ?
+		    FONT_BOLD : FONT_REGULAR, count[i] ? COL_INK : COL_MUTED);
 		kv_rule_text(d->a, r, &title, &remedy);
 		pdf_cellc(&row[3], title);
 		pdf_cellc(&row[4], remedy);

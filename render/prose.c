@@ -92,10 +92,7 @@ prose_lacked(const kv_analysis *a)
 static bool
 other_flavor(const kv_analysis *a, const snap_resource *r)
 {
-	size_t n = strlen(r->group), k = strlen("deckhouse.io");
-	bool dh = n >= k && strcmp(r->group + n - k, "deckhouse.io") == 0;
-
-	return a->cfg.deckhouse ? strcmp(r->group, "kubevirt.io") == 0 : dh;
+	return kv_flavor_foreign_group(a->m->flavor, r->group);
 }
 
 char *
@@ -236,7 +233,7 @@ prose_vendor_rule(const kv_analysis *a)
 	}
 	if (!all || !vendor)
 		return NULL;
-	if (a->cfg.deckhouse)
+	if (!a->m->flavor->vendor_selector)
 		return "DVP's KubeVirt (a fork of v1.6) gives a migration target "
 		    "no CPU-vendor selector: a VM of a Model, Discovery or "
 		    "Features class can move between Intel and AMD nodes that "
@@ -335,7 +332,7 @@ prose_tradeoff(const kv_analysis *a)
 	for (size_t i = 0; i < a->nscopes; i++) {
 		/* where VMs can move is the vendor scopes' answer, except
 		 * under DVP, which has no vendor selector */
-		if (vendors && !a->cfg.deckhouse &&
+		if (vendors && a->m->flavor->vendor_selector &&
 		    strcmp(a->scopes[i].name, "all") == 0)
 			continue;
 		if (tier_of(a, i, "avx2") == NULL ||
@@ -345,7 +342,7 @@ prose_tradeoff(const kv_analysis *a)
 	}
 	if (b.data == NULL)
 		kv_buf_printf(&b, "No named model of any tier is usable.");
-	else if (vendors > 1 && !a->cfg.deckhouse)
+	else if (vendors > 1 && a->m->flavor->vendor_selector)
 		kv_buf_printf(&b, " VMs never move between vendors.");
 	return b.data;
 }
@@ -390,7 +387,7 @@ prose_drain(const kv_analysis *a)
 			wd = d;
 		}
 	}
-	m = fmt_bytes(mem);
+	m = kv_fmt_bytes(mem);
 	w = fmt_duration(worst);
 	stop = shut ? xasprintf("stop %zu %s and ", shut,
 	    plural(shut, "VM", "VMs")) : xstrdup("");

@@ -10,9 +10,11 @@
 #ifndef KV_RENDER_H
 #define KV_RENDER_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "analysis.h"
+#include "bitset.h"
 
 typedef int (*kv_writer_fn)(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
@@ -52,6 +54,15 @@ int kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
 int kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
+
+/* The objects findings.json is made of, one at a time, for the CLI's
+ * -o json|yaml (the caller owns the json_t): the VMIs set in pick (NULL:
+ * all) as the "vmis" array, one cpuClasses, hostModelPairs or
+ * namedModels.models element. */
+json_t *kv_json_vmis(const kv_analysis *a, const kv_bits *pick);
+json_t *kv_json_cpu_class(const kv_analysis *a, size_t i);
+json_t *kv_json_host_model_pair(const kv_analysis *a, size_t i);
+json_t *kv_json_named_model(const kv_analysis *a, size_t i);
 
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);

@@ -151,7 +151,6 @@ void snapshot_date(const kv_analysis *a, char buf[21]);
 void report_isodate(time_t t, char buf[21]);
 
 /* Formatting, locale-free: "4.0 GiB", "2 min 5 s", "1,234". */
-char *fmt_bytes(int64_t bytes);
 char *fmt_duration(int64_t seconds);
 char *fmt_count(size_t n);
 /* one or many after n */
@@ -240,7 +239,7 @@ char *vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max);
 /* "migrates", "rejected at once", "unschedulable after 300 s" ... */
 char *vmi_outcome(const kv_vmires *r);
 /* What a drain does with it, in words. */
-const char *drain_word(const char *on_drain);
+const char *drain_word(enum kv_on_drain on_drain);
 
 /* Matrix view over the classes: at most KV_MATRIX_MAX entries, the last
  * one aggregating every class from KV_MATRIX_MAX - 1 on. */

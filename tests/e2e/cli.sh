@@ -225,8 +225,8 @@ run "check --node w2" 0 check "$snap" --node w2
 lines "$work/out" "check --node w2" 1
 has "$work/out" "check --node w2" "0 of 1 running VMI would not migrate"
 
-run "check -n a1" 1 check "$snap" -n a1
-has "$work/out" "check -n a1" "1 of 1 running VMI would not migrate"
+run "check --node a1" 1 check "$snap" --node a1
+has "$work/out" "check --node a1" "1 of 1 running VMI would not migrate"
 
 run "check good" 0 check "$good"
 has "$work/out" "check good" "0 of 1 running VMI would not migrate"
@@ -305,7 +305,9 @@ lacks "$work/out" "explain stopped" "target pod node selector:"
 run "explain unknown VMI" 2 explain "$snap" prod/nosuch
 has "$work/err" "explain unknown VMI" 'no VMI "prod/nosuch" in the snapshot'
 lines "$work/out" "explain unknown VMI" 0
-run "explain without namespace" 2 explain "$snap" bridge-vm
+# a NAME without namespace is looked up in every namespace
+run "explain without namespace" 0 explain "$snap" bridge-vm
+has "$work/out" "explain without namespace" "VMI prod/bridge-vm"
 run "explain, missing argument" 2 explain "$snap"
 has "$work/err" "explain, missing argument" "usage: kvscope explain"
 
@@ -340,6 +342,151 @@ if command -v jq >/dev/null; then
 else
 	echo "jq not found: samples not cross-checked"
 fi
+
+# --- output formats, namespaces, selectors (issue 17) --------------------------
+
+# json FILE EXPR WANT: python's value of EXPR over the JSON document in FILE
+json() {
+	checks=$((checks + 1))
+	local got
+	got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>&1)
+	[ "$got" = "$3" ] || { fail "json $2: got \"$got\", want \"$3\""; head -c 600 "$1"; }
+}
+
+run "check -o json" 1 check "$snap" -o json
+json "$work/out" 'd["kind"]' kvscope-check
+json "$work/out" 'd["summary"]' "{'running': 4, 'wouldNotMigrate': 3}"
+json "$work/out" '[v["name"] for v in d["vmis"]]' "['dev/cd-vm', 'prod/amd-vm', 'prod/bridge-vm']"
+json "$work/out" '[b["code"] for b in d["vmis"][2]["blockers"]]' "['disk-not-shared', 'network-pod-bridge']"
+json "$work/out" 'd["vmis"][1]["cpuTargets"]' "[]"
+cp "$work/out" "$work/check.json"
+if python3 -c 'import yaml' 2>/dev/null; then
+	run "check -o yaml" 1 check "$snap" -o yaml
+	checks=$((checks + 1))
+	python3 -c 'import json, sys, yaml; sys.exit(yaml.safe_load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+	    "$work/out" "$work/check.json" || fail "check -o yaml differs from -o json"
+	has "$work/out" "check -o yaml" "kind: kvscope-check"
+	has "$work/out" "check -o yaml" "status: 'True'"
+else
+	echo "python3 yaml not found: YAML compared by kind only"
+	run "check -o yaml" 1 check "$snap" -o yaml
+	has "$work/out" "check -o yaml" "kind: kvscope-check"
+fi
+run "check -o wide" 1 check "$snap" -o wide
+has "$work/out" "check -o wide" "VMI"
+has "$work/out" "check -o wide" "prod/ok-vm"
+lines "$work/out" "check -o wide" 6
+run "explain -o json" 0 explain "$snap" prod/bridge-vm -o json
+json "$work/out" 'd["vmi"]["verdict"]' blocked
+json "$work/out" '[(n["name"], n["fit"]) for n in d["nodes"]]' "[('a1', 'no'), ('cp1', 'no'), ('w1', 'no'), ('w2', 'ok'), ('w3', 'cpu')]"
+run "models -o json" 0 models "$snap" --nodes w1,w2 -o json
+json "$work/out" 'd["nodes"]' "['w1', 'w2']"
+json "$work/out" '[m["model"] for m in d["common"]]' "['Haswell-noTSX', 'Westmere']"
+run "pairs -o json" 0 pairs "$snap" -o json
+json "$work/out" 'sorted(d)' "['cpuClasses', 'hostModelPairs', 'kind']"
+json "$work/out" 'len(d["hostModelPairs"]) == len(d["cpuClasses"]) ** 2' True
+run "pairs -o xml" 2 pairs "$snap" -o xml
+has "$work/err" "pairs -o xml" 'kvscope: pairs: --output: unknown format "xml"'
+
+run "check -n prod" 1 check "$snap" -n prod
+has "$work/out" "check -n prod" "2 of 3 running VMIs would not migrate"
+run "check -n prod,dev" 1 check "$snap" --namespace prod,dev
+has "$work/out" "check -n prod,dev" "3 of 4 running VMIs would not migrate"
+run "check -n dev -n prod" 1 check "$snap" -n dev -n prod
+has "$work/out" "check -n dev -n prod" "3 of 4 running VMIs would not migrate"
+run "check -A" 1 check "$snap" -A
+has "$work/out" "check -A" "3 of 4 running VMIs would not migrate"
+run "check -n nosuch" 2 check "$snap" -n nosuch
+has "$work/err" "check -n nosuch" 'kvscope: check: --namespace: no VMI in namespace "nosuch"'
+run "check --selector" 0 check "$snap" --selector app=ok-vm
+has "$work/out" "check --selector" "0 of 1 running VMI would not migrate"
+run "check -l app=bridge-vm,app=x" 2 check "$snap" -l app=bridge-vm,app=x
+has "$work/err" "check -l no match" "kvscope: check: --selector: no VMI matches"
+run "check --node w2,w1" 1 check "$snap" --node w2,w1
+has "$work/out" "check --node w2,w1" "2 of 3 running VMIs would not migrate"
+run "explain -n prod NAME" 0 explain "$snap" -n prod bridge-vm
+has "$work/out" "explain -n prod NAME" "VMI prod/bridge-vm"
+run "explain -n dev NAME" 2 explain "$snap" -n dev bridge-vm
+has "$work/err" "explain -n dev NAME" 'kvscope: explain: no VMI "bridge-vm" in namespace dev'
+
+# --- usage errors: each its own reason, then the usage line --------------------
+
+# usage NAME REASON ARGS...: exit 2, two stderr lines, the reason then usage
+usage() {
+	local name=$1 reason=$2
+	shift 2
+	run "$name" 2 "$@"
+	checks=$((checks + 1))
+	[ "$(sed -n 1p "$work/err")" = "$reason" ] ||
+	    fail "$name: first line \"$(sed -n 1p "$work/err")\", want \"$reason\""
+	checks=$((checks + 1))
+	sed -n 2p "$work/err" | grep -q '^usage: kvscope ' || fail "$name: no usage line"
+	lines "$work/err" "$name" 2
+	lines "$work/out" "$name" 0
+}
+usage "pairs --bogus" 'kvscope: pairs: unknown option "--bogus"' pairs "$snap" --bogus
+usage "check -x" 'kvscope: check: unknown option "-x"' check "$snap" -x
+usage "check --format" 'kvscope: check: unknown option "--format"' check "$snap" --format json
+usage "check --node" 'kvscope: check: option "--node" needs a value (LIST)' check "$snap" --node
+usage "check -o" 'kvscope: check: option "-o" needs a value (FORMAT)' check "$snap" -o
+usage "explain extra" 'kvscope: explain: unexpected argument "extra"' explain "$snap" prod/ok-vm extra
+usage "explain no name" 'kvscope: explain: missing NAME' explain "$snap"
+usage "report no snapshot" 'kvscope: report: missing SNAPSHOT' report
+usage "check no snapshot" 'kvscope: check: missing SNAPSHOT' check
+usage "check two snapshots" "kvscope: check: unexpected argument \"$good\"" check "$snap" "$good"
+usage "format html,,pdf" 'kvscope: report: --format: empty element in "html,,pdf"' report "$snap" --format html,,pdf
+usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json all)' report "$snap" --format doc
+usage "node w1," 'kvscope: check: --node: empty element in "w1,"' check "$snap" --node w1,
+usage "selector pool" 'kvscope: models: --selector: "pool" is not KEY=VALUE' models "$snap" --selector pool
+usage "color sometimes" 'kvscope: check: --color: unknown value "sometimes" (one of: auto always never)' check "$snap" --color sometimes
+usage "-A and -n" 'kvscope: check: --all-namespaces and --namespace exclude each other' check "$snap" -A -n prod
+usage "completion tcsh" 'kvscope: completion: unknown shell "tcsh" (bash, zsh or fish)' completion tcsh
+run "models no node matches" 2 models "$snap" --selector pool=gpu
+has "$work/err" "models no node matches" "kvscope: models: --selector: no node matches"
+lines "$work/out" "models no node matches" 0
+run "models --nodes w3,w1" 0 models "$snap" --nodes w3,w1
+has "$work/out" "models --nodes w3,w1" "2 nodes: w1 w3"
+run "models --nodes nosuch" 2 models "$snap" --nodes w1,nosuch
+has "$work/err" "models --nodes nosuch" 'kvscope: models: --node: no node "nosuch" in the snapshot'
+
+# --- colour, progress, width ----------------------------------------------------
+
+ESC=$(printf '\033')
+run "--color always" 1 check "$snap" --color always
+has "$work/out" "--color always" "${ESC}[31mblocked${ESC}[0m"
+run "not a terminal" 1 check "$snap"
+lacks "$work/out" "not a terminal" "$ESC"
+lines "$work/err" "not a terminal: no progress" 0
+NO_COLOR=1 run "NO_COLOR + always" 1 check "$snap" --color always
+has "$work/out" "NO_COLOR + always" "$ESC["
+if command -v script >/dev/null; then
+	# on a terminal (script(1) gives one): colour and progress
+	tty() { script -qec "$*" /dev/null </dev/null >"$work/tty" 2>&1; }
+	tty "env -u NO_COLOR $KVSCOPE check $snap -n prod"
+	has "$work/tty" "tty" "${ESC}[31mblocked"
+	has "$work/tty" "tty: progress" "kvscope: load: 5 nodes, 5 VMIs"
+	has "$work/tty" "tty: progress rewritten in place" "${ESC}[K"
+	tty "NO_COLOR=1 $KVSCOPE check $snap -n prod --quiet"
+	lacks "$work/tty" "tty NO_COLOR" "${ESC}[31m"
+	lacks "$work/tty" "tty --quiet" "kvscope: load:"
+	tty "env -u NO_COLOR $KVSCOPE check $snap --color never"
+	lacks "$work/tty" "tty --color never" "${ESC}[31m"
+else
+	echo "script(1) not found: terminal colour and progress not tested"
+fi
+
+# long lists: wrapped to COLUMNS, cut with "... and N more", whole with --all
+COLUMNS=60 run "pairs wrapped" 0 pairs samples/mixed
+checks=$((checks + 1))
+[ "$(sed -n '/^refused pairs:/,$p' "$work/out" | awk 'length > 60' | wc -l)" = 0 ] ||
+    fail "pairs: refused-pair lines wider than COLUMNS=60"
+has "$work/out" "pairs wrapped" "... and "
+COLUMNS=60 run "pairs --all" 0 pairs samples/mixed --all
+lacks "$work/out" "pairs --all" "... and "
+checks=$((checks + 1))
+[ "$(grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' "$work/out" | wc -l)" -gt \
+  "$(COLUMNS=60 "$KVSCOPE" pairs samples/mixed | grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' | wc -l)" ] ||
+    fail "pairs --all: not more labels than the cut list"
 
 # --- help and version ---------------------------------------------------------
 

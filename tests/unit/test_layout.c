@@ -184,12 +184,12 @@ static void
 test_fmt_bytes(void **state)
 {
 	(void)state;
-	expect_str(fmt_bytes(-1), "unknown");
-	expect_str(fmt_bytes(0), "0 B");
-	expect_str(fmt_bytes(1536 * 1024), "1.5 MiB");
-	expect_str(fmt_bytes(4LL << 30), "4.0 GiB");
-	expect_str(fmt_bytes((64LL << 30) + (1LL << 29)), "64.5 GiB");
-	expect_str(fmt_bytes(3LL << 40), "3.0 TiB");
+	expect_str(kv_fmt_bytes(-1), "unknown");
+	expect_str(kv_fmt_bytes(0), "0 B");
+	expect_str(kv_fmt_bytes(1536 * 1024), "1.5 MiB");
+	expect_str(kv_fmt_bytes(4LL << 30), "4.0 GiB");
+	expect_str(kv_fmt_bytes((64LL << 30) + (1LL << 29)), "64.5 GiB");
+	expect_str(kv_fmt_bytes(3LL << 40), "3.0 TiB");
 }
 
 static void

@@ -6,6 +6,7 @@
  */
 #include "kvsnap.h"
 
+#include "load.h"
 #include "model.h"
 
 #define NODES "resources/nodes.json"
@@ -430,6 +431,75 @@ test_quantities(void **state)
 	assert_int_equal(f->m->vmis[0].memory, (int64_t)2 << 30);
 }
 
+/* Every resources.def row with a loader names one the core or a flavor
+ * registers; "none" resolves to nothing; an unknown name is refused. */
+static void
+test_resource_table_resolves(void **state)
+{
+	static const struct {
+		const char *plural, *group, *loader;
+	} rows[] = {
+#define KV_RESOURCE(plural, group, scope, anon_prefix, anon_rank, loader, \
+    need) { plural, group, #loader },
+#include "resources.def"
+#undef KV_RESOURCE
+	};
+	size_t nloaded = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		kv_object_fn fn = kv_load_resolve(rows[i].loader);
+
+		if (strcmp(rows[i].loader, "none") == 0) {
+			assert_null(fn);
+			continue;
+		}
+		if (fn == NULL)
+			fail_msg("%s.%s: no loader %s", rows[i].plural,
+			    rows[i].group, rows[i].loader);
+		nloaded++;
+	}
+	assert_int_equal(nloaded, 19);
+	assert_non_null(kv_load_resolve("load_dvm"));	/* a flavor's */
+	assert_ptr_not_equal(kv_load_resolve("load_dvm"),
+	    kv_load_resolve("load_vmi"));
+	assert_null(kv_load_resolve("load_nothing"));
+}
+
+/* The flavor rows: looked up by name, label spellings of every flavor,
+ * groups that belong to the other flavor. */
+static void
+test_flavor_rows(void **state)
+{
+	kv_label kv[] = { { "kubevirt.io/created-by", "uid-kv" } };
+	kv_label dh[] = { { "kubevirt.internal.virtualization.deckhouse.io/"
+	    "created-by", "uid-dh" } };
+	kv_labels lkv = { 1, kv }, ldh = { 1, dh };
+	const kv_flavor *k = kv_flavor_find("kubevirt");
+	const kv_flavor *d = kv_flavor_find("deckhouse");
+
+	(void)state;
+	assert_ptr_equal(k, kv_flavors[KV_FLAVOR_KUBEVIRT]);
+	assert_ptr_equal(d, kv_flavors[KV_FLAVOR_DECKHOUSE]);
+	assert_null(kv_flavor_find("openshift"));
+	assert_null(kv_flavor_find(NULL));
+	for (size_t i = 0; i < KV_NFLAVORS; i++)
+		assert_int_equal(kv_flavors[i]->id, i);
+	assert_string_equal(kv_flavor_label(&lkv, KEY_CREATED_BY), "uid-kv");
+	assert_string_equal(kv_flavor_label(&ldh, KEY_CREATED_BY), "uid-dh");
+	assert_null(kv_flavor_label(&ldh, KEY_JOB_UID));
+	assert_true(kv_flavor_foreign_group(k,
+	    "internal.virtualization.deckhouse.io"));
+	assert_false(kv_flavor_foreign_group(k, "kubevirt.io"));
+	assert_true(kv_flavor_foreign_group(d, "kubevirt.io"));
+	assert_false(kv_flavor_foreign_group(d, "virtualization.deckhouse.io"));
+	assert_false(kv_flavor_foreign_group(d, ""));
+	assert_true(kv_flavor_unlabelled_model(d, "qemu64"));
+	assert_false(kv_flavor_unlabelled_model(k, "qemu64"));
+	assert_true(k->vendor_selector);
+	assert_false(d->vendor_selector);
+}
+
 int
 main(void)
 {
@@ -448,6 +518,8 @@ main(void)
 		T(test_labels_limit),
 		T(test_xml_limit),
 		T(test_quantities),
+		cmocka_unit_test(test_resource_table_resolves),
+		cmocka_unit_test(test_flavor_rows),
 #undef T
 	};
 

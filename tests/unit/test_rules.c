@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "kvtest_snap.h"
-#include "rules.h"
+#include "rule.h"
 
 #define DOM "node.kubevirt.io"
 #define VMIS "virtualmachineinstances", "kubevirt.io"
@@ -954,8 +954,8 @@ test_case_table_covers_every_code(void **state)
 
 		if (r == NULL)
 			fail_msg("case %s: no such rule", rule_cases[k].code);
-		assert_non_null(r->remediation);
-		assert_non_null(r->title);
+		assert_non_null(r->words[KV_FLAVOR_KUBEVIRT].remediation);
+		assert_non_null(r->words[KV_FLAVOR_KUBEVIRT].title);
 		for (size_t j = 0; j < k; j++)
 			assert_string_not_equal(rule_cases[j].code,
 			    rule_cases[k].code);
@@ -2483,6 +2483,57 @@ group_teardown(void **state)
 	{ "pass/" #i, test_case_pass, NULL, NULL, (void *)&rule_cases[i] }, \
 	{ "fail/" #i, test_case_fail, NULL, NULL, (void *)&rule_cases[i] }
 
+/* The rule rows carry what other code used to list by code: condition
+ * reasons per flavor, the operation-scoped flag, each flavor's words. */
+static void
+test_rule_rows(void **state)
+{
+	size_t scoped = 0;
+
+	(void)state;
+	assert_ptr_equal(kv_rule_by_reason(KV_FLAVOR_KUBEVIRT,
+	    "TDXNotLiveMigratable"), kv_rule_find("launch-security"));
+	assert_ptr_equal(kv_rule_by_reason(KV_FLAVOR_KUBEVIRT,
+	    "DisksNotLiveMigratable"), kv_rule_find("disk-not-shared"));
+	assert_ptr_equal(kv_rule_by_reason(KV_FLAVOR_DECKHOUSE,
+	    "VirtualMachineHostDevicesNotMigratable"),
+	    kv_rule_find("host-device"));
+	assert_null(kv_rule_by_reason(KV_FLAVOR_DECKHOUSE,
+	    "DisksNotLiveMigratable"));
+	assert_null(kv_rule_by_reason(KV_FLAVOR_KUBEVIRT, NULL));
+	for (size_t i = 0; i < kv_nrules; i++) {
+		const kv_rule *r = &kv_rules[i];
+
+		scoped += (r->flags & RULE_OPERATION_SCOPED) != 0;
+		assert_non_null(r->check);
+		assert_true(r->phase >= PHASE_TARGETS &&
+		    r->phase <= PHASE_DRAIN);
+		for (size_t f = 0; f < KV_NFLAVORS; f++) {
+			const char *t, *fix;
+
+			kv_rule_words_of(r, kv_flavors[f], &t, &fix);
+			assert_non_null(t);
+			assert_non_null(fix);
+		}
+	}
+	assert_int_equal(scoped, 2);
+	assert_true(kv_rule_find("vmop-in-progress")->flags &
+	    RULE_OPERATION_SCOPED);
+	assert_int_equal(kv_rule_find("vm-not-migratable")->phase,
+	    PHASE_CONDITION);
+	{
+		const char *t, *fix;
+
+		kv_rule_words_of(kv_rule_find("disk-not-shared"),
+		    kv_flavors[KV_FLAVOR_DECKHOUSE], &t, &fix);
+		assert_string_equal(t, "VirtualDisk not ReadWriteMany");
+		kv_rule_words_of(kv_rule_find("no-cpu-target"),
+		    kv_flavors[KV_FLAVOR_DECKHOUSE], &t, &fix);
+		assert_string_equal(t, "No node satisfies the CPU selectors");
+		assert_true(kv_startswith(fix, "Use a VirtualMachineClass"));
+	}
+}
+
 int
 main(void)
 {
@@ -2515,6 +2566,7 @@ main(void)
 		cmocka_unit_test(test_volumes),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_containerdisk_reference),
+		cmocka_unit_test(test_rule_rows),
 	};
 
 	char *names[2 * NCASES];

@@ -1,8 +1,9 @@
 /*
- * dvp.h - the Deckhouse Virtualization Platform side of the model
- * (../shared/spec/rules-deckhouse.md).
+ * dvp.h - the Deckhouse Virtualization Platform layer
+ * (../shared/spec/rules-deckhouse.md), reached by the core only through
+ * its flavor row (kv_flavor_deckhouse, dvp/flavor.c).
  *
- * load_dvp.c turns DVP's own objects (VirtualMachine, VirtualMachineClass,
+ * dvp/load.c turns DVP's own objects (VirtualMachine, VirtualMachineClass,
  * VirtualDisk, VirtualMachineOperation, VirtualMachineBlockDeviceAttachment)
  * into the compact structs of model.h, sorts and indexes them, and fills in
  * the domain CPU of a KVVMI that lacks one from its VM's class (§6.1).  The
@@ -18,34 +19,40 @@
 
 #include "model.h"
 
-struct jctx;
-struct json_t;
+struct kv_analysis;
+struct kv_vmires;
 
-/* --- loading (load.c calls these from its loader table) --------------- */
+/* --- the flavor's hooks (dvp/flavor.c names them in its row) ---------- */
 
-typedef struct dvp_loadcap {
-	size_t vms, classes, disks, vmops, vmbdas;
-} dvp_loadcap;
+/* The loaders of DVP's resources, by their resources.def names. */
+extern const kv_loader_ref kv_dvp_loaders[];
+/* After the last member: sort, index, and derive the CPU of KVVMIs
+ * without spec.domain.cpu.model from their class. */
+int kv_dvp_load_finish(kv_model *m, kv_err *err);
+void kv_dvp_model_free(kv_model *m);
+/* The effective DVP settings (§5), after KubeVirt's defaults. */
+void kv_dvp_config(struct kv_analysis *a);
+/* One VMI's DVP facts (r->dvp), before its verdict. */
+void kv_dvp_vmi(struct kv_analysis *a, struct kv_vmires *r);
+void kv_dvp_result_free(struct kv_vmires *r);
+/* "VirtualDisk x, " for a volume whose claim is a VirtualDisk's. */
+void kv_dvp_describe_volume(const kv_model *m, const char *ns,
+    const kv_volume *vol, kv_buf *b);
 
-int kv_dvp_load_vm(kv_model *m, dvp_loadcap *cap, struct jctx *c,
-    struct json_t *o);
-int kv_dvp_load_class(kv_model *m, dvp_loadcap *cap, struct jctx *c,
-    struct json_t *o);
-int kv_dvp_load_disk(kv_model *m, dvp_loadcap *cap, struct jctx *c,
-    struct json_t *o);
-int kv_dvp_load_vmop(kv_model *m, dvp_loadcap *cap, struct jctx *c,
-    struct json_t *o);
-int kv_dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, struct jctx *c,
-    struct json_t *o);
-/* After the last member: sort, index, check duplicate names, and derive
- * the CPU of KVVMIs without spec.domain.cpu.model from their class. */
-int kv_dvp_finish(kv_model *m, kv_err *err);
-void kv_dvp_free(kv_dvp *d);
+/* --- checks (dvp/checks.c; rows of the rule table) ----------------------- */
 
-/* Metadata reader shared with load.c (name required, namespace when
- * namespaced). */
-int kv_load_meta(struct jctx *c, struct json_t *o, const char **name,
-    const char **ns, bool namespaced);
+struct rule_ctx;
+struct kv_rule;
+void kv_dvp_check_vmop_in_progress(struct rule_ctx *c,
+    const struct kv_rule *r);
+void kv_dvp_check_policy_force(struct rule_ctx *c, const struct kv_rule *r);
+void kv_dvp_check_vmop_not_applicable(struct rule_ctx *c,
+    const struct kv_rule *r);
+void kv_dvp_check_vm_not_migratable(struct rule_ctx *c,
+    const struct kv_rule *r);
+void kv_dvp_check_disks_should_migrate(struct rule_ctx *c,
+    const struct kv_rule *r);
+void kv_dvp_check_bda_pending(struct rule_ctx *c, const struct kv_rule *r);
 
 /* --- lookups ----------------------------------------------------------- */
 

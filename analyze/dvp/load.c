@@ -1,13 +1,20 @@
 /*
- * load_dvp.c - Deckhouse Virtualization Platform objects -> kv_model.dvp,
- * their lookups, and the DVP rules of dvp.h.  Paths and meanings:
- * ../shared/spec/rules-deckhouse.md §4, §6, §7.
+ * dvp/load.c - Deckhouse Virtualization Platform objects -> kv_model.dvp
+ * (../shared/spec/rules-deckhouse.md §4, §6, §7).  The loaders register
+ * by the names resources.def gives them (kv_dvp_loaders, through the
+ * flavor row); after the last member the arrays are sorted and indexed and
+ * KVVMIs without a CPU get their class's (§6.1).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dvp.h"
 #include "jget.h"
+#include "load.h"
+
+typedef struct dvp_loadcap {
+	size_t vms, classes, disks, vmops, vmbdas;
+} dvp_loadcap;
 
 /* --- helpers ------------------------------------------------------------- */
 
@@ -79,14 +86,14 @@ disk_refs(jctx *c, json_t *o, const char *path, kv_dvm *vm)
 
 /* --- loaders --------------------------------------------------------------- */
 
-int
-kv_dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
+static int
+dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
 	kv_dvp *d = &m->dvp;
 	kv_dvm *vm;
 
 	vm = KV_PUSH(d->vms, d->nvms, cap->vms);
-	if (kv_load_meta(c, o, &vm->name, &vm->ns, true) ||
+	if (jmeta(c, o, &vm->name, &vm->ns, true) ||
 	    jstr(c, o, "spec.virtualMachineClassName", &vm->class_name) ||
 	    jstr(c, o, "spec.liveMigrationPolicy", &vm->policy) ||
 	    jstr(c, o, "spec.runPolicy", &vm->run_policy) ||
@@ -105,15 +112,15 @@ kv_dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	return KV_OK;
 }
 
-int
-kv_dvp_load_class(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
+static int
+dvp_load_class(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
 	kv_dvp *d = &m->dvp;
 	kv_dclass *k;
 	json_t *en, *av;
 
 	k = KV_PUSH(d->classes, d->nclasses, cap->classes);
-	if (kv_load_meta(c, o, &k->name, NULL, false) ||
+	if (jmeta(c, o, &k->name, NULL, false) ||
 	    jstr(c, o, "spec.cpu.type", &k->cpu_type) ||
 	    jstr(c, o, "spec.cpu.model", &k->model) ||
 	    jstrarray(c, o, "spec.cpu.features", &k->features,
@@ -132,14 +139,14 @@ kv_dvp_load_class(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	return KV_OK;
 }
 
-int
-kv_dvp_load_disk(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
+static int
+dvp_load_disk(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
 	kv_dvp *d = &m->dvp;
 	kv_vdisk *v;
 
 	v = KV_PUSH(d->disks, d->ndisks, cap->disks);
-	if (kv_load_meta(c, o, &v->name, &v->ns, true) ||
+	if (jmeta(c, o, &v->name, &v->ns, true) ||
 	    jstr(c, o, "status.target.persistentVolumeClaimName", &v->claim) ||
 	    jstr(c, o, "status.storageClassName", &v->storage_class) ||
 	    jstr(c, o, "spec.persistentVolumeClaim.storageClassName",
@@ -149,8 +156,8 @@ kv_dvp_load_disk(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	return KV_OK;
 }
 
-int
-kv_dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
+static int
+dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
 	kv_dvp *d = &m->dvp;
 	kv_vmop *op;
@@ -159,7 +166,7 @@ kv_dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	char st;
 
 	op = KV_PUSH(d->vmops, d->nvmops, cap->vmops);
-	if (kv_load_meta(c, o, &op->name, &op->ns, true) ||
+	if (jmeta(c, o, &op->name, &op->ns, true) ||
 	    jstr(c, o, "spec.type", &op->type) ||
 	    jstr(c, o, "spec.virtualMachineName", &op->vm) ||
 	    jbool(c, o, "spec.force", &op->force) ||
@@ -182,15 +189,15 @@ kv_dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	return KV_OK;
 }
 
-int
-kv_dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
+static int
+dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
 	kv_dvp *d = &m->dvp;
 	kv_vmbda *b;
 	char st;
 
 	b = KV_PUSH(d->vmbdas, d->nvmbdas, cap->vmbdas);
-	if (kv_load_meta(c, o, &b->name, &b->ns, true) ||
+	if (jmeta(c, o, &b->name, &b->ns, true) ||
 	    jstr(c, o, "spec.virtualMachineName", &b->vm) ||
 	    jstr(c, o, "spec.blockDeviceRef.kind", &b->kind) ||
 	    jstr(c, o, "spec.blockDeviceRef.name", &b->ref) ||
@@ -209,19 +216,11 @@ kv_dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 /* --- after loading ------------------------------------------------------------ */
 
 static int
-nscmp(const char *ans, const char *an, const char *bns, const char *bn)
-{
-	int c = strcmp(ans, bns);
-
-	return c != 0 ? c : strcmp(an, bn);
-}
-
-static int
 vm_cmp(const void *x, const void *y)
 {
 	const kv_dvm *p = x, *q = y;
 
-	return nscmp(p->ns, p->name, q->ns, q->name);
+	return kv_nscmp(p->ns, p->name, q->ns, q->name);
 }
 
 static int
@@ -236,7 +235,7 @@ disk_cmp(const void *x, const void *y)
 {
 	const kv_vdisk *p = x, *q = y;
 
-	return nscmp(p->ns, p->name, q->ns, q->name);
+	return kv_nscmp(p->ns, p->name, q->ns, q->name);
 }
 
 static int
@@ -245,14 +244,14 @@ claim_cmp(const void *x, const void *y)
 	const kv_vdisk *p = *(const kv_vdisk *const *)x;
 	const kv_vdisk *q = *(const kv_vdisk *const *)y;
 
-	return nscmp(p->ns, p->claim, q->ns, q->claim);
+	return kv_nscmp(p->ns, p->claim, q->ns, q->claim);
 }
 
 static int
 vmop_cmp(const void *x, const void *y)
 {
 	const kv_vmop *p = x, *q = y;
-	int c = nscmp(p->ns, p->vm, q->ns, q->vm);
+	int c = kv_nscmp(p->ns, p->vm, q->ns, q->vm);
 
 	if (c == 0)
 		c = strcmp(p->created, q->created);
@@ -263,7 +262,7 @@ static int
 vmbda_cmp(const void *x, const void *y)
 {
 	const kv_vmbda *p = x, *q = y;
-	int c = nscmp(p->ns, p->vm, q->ns, q->vm);
+	int c = kv_nscmp(p->ns, p->vm, q->ns, q->vm);
 
 	return c != 0 ? c : strcmp(p->name, q->name);
 }
@@ -293,13 +292,13 @@ derive_cpu(kv_model *m)
 	}
 }
 
-int
-kv_dvp_finish(kv_model *m, kv_err *err)
+static int
+dvp_finish(kv_model *m, kv_err *err)
 {
 	kv_dvp *d = &m->dvp;
 	size_t n = 0;
 
-	/* names are unique: load.c checks them as they are read */
+	/* names are unique: checked as they are read */
 	kv_qsort(d->vms, d->nvms, sizeof(kv_dvm), vm_cmp);
 	kv_qsort(d->classes, d->nclasses, sizeof(kv_dclass), class_cmp);
 	kv_qsort(d->disks, d->ndisks, sizeof(kv_vdisk), disk_cmp);
@@ -315,9 +314,11 @@ kv_dvp_finish(kv_model *m, kv_err *err)
 	return KV_OK;
 }
 
-void
-kv_dvp_free(kv_dvp *d)
+static void
+dvp_free(kv_model *m)
 {
+	kv_dvp *d = &m->dvp;
+
 	for (size_t i = 0; i < d->nvms; i++)
 		free(d->vms[i].disks);
 	free(d->vms);
@@ -334,236 +335,77 @@ kv_dvp_free(kv_dvp *d)
 	free(d->vmbdas);
 }
 
-/* --- lookups ----------------------------------------------------------------- */
+/* --- registered loaders (resources.def names them) ------------------------ */
 
-const kv_dvm *
-kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
+static dvp_loadcap *
+loadcap(kv_load *ld)
 {
-	const kv_dvp *d = &m->dvp;
-	size_t lo = 0, hi = d->nvms;
-
-	if (ns == NULL || name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = nscmp(d->vms[mid].ns, d->vms[mid].name, ns, name);
-
-		if (c == 0)
-			return &d->vms[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return kv_load_state(ld, KV_FLAVOR_DECKHOUSE, sizeof(dvp_loadcap));
 }
 
-const kv_dclass *
-kv_dvp_class(const kv_model *m, const char *name)
+static int
+load_dvm(kv_load *ld, jctx *c, json_t *o)
 {
-	const kv_dvp *d = &m->dvp;
-	size_t lo = 0, hi = d->nclasses;
+	kv_model *m = kv_load_model(ld);
+	const kv_dvm *vm;
+	const char *key;
+	char *full;
 
-	if (name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(d->classes[mid].name, name);
-
-		if (c == 0)
-			return &d->classes[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	if (dvp_load_vm(m, loadcap(ld), c, o) != KV_OK)
+		return KV_ERR;
+	vm = &m->dvp.vms[m->dvp.nvms - 1];
+	full = xasprintf("%s/%s", vm->ns, vm->name);
+	key = kv_intern_str(m->strs, full);
+	free(full);
+	return kv_load_unique(ld, c, "VirtualMachine", key);
 }
 
-const kv_vdisk *
-kv_dvp_disk_by_claim(const kv_model *m, const char *ns, const char *claim)
+static int
+load_dclass(kv_load *ld, jctx *c, json_t *o)
 {
-	const kv_dvp *d = &m->dvp;
-	size_t lo = 0, hi = d->nby_claim;
+	kv_model *m = kv_load_model(ld);
 
-	if (ns == NULL || claim == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = nscmp(d->by_claim[mid]->ns, d->by_claim[mid]->claim,
-		    ns, claim);
-
-		if (c == 0)
-			return d->by_claim[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	if (dvp_load_class(m, loadcap(ld), c, o) != KV_OK)
+		return KV_ERR;
+	return kv_load_unique(ld, c, "VirtualMachineClass",
+	    m->dvp.classes[m->dvp.nclasses - 1].name);
 }
 
-/* First index in [0, n) whose (ns, vm) is not less than the key. */
-#define LOWER_BOUND(arr, n, ns_, vm_, out) do {				\
-	size_t lo_ = 0, hi_ = (n);					\
-	while (lo_ < hi_) {						\
-		size_t mid_ = (lo_ + hi_) / 2;				\
-		if (nscmp((arr)[mid_].ns, (arr)[mid_].vm, (ns_), (vm_)) < 0) \
-			lo_ = mid_ + 1;					\
-		else							\
-			hi_ = mid_;					\
-	}								\
-	(out) = lo_;							\
-} while (0)
-
-size_t
-kv_dvp_vmops(const kv_model *m, const char *ns, const char *vm,
-    const kv_vmop **first)
+static int
+load_vdisk(kv_load *ld, jctx *c, json_t *o)
 {
-	const kv_dvp *d = &m->dvp;
-	size_t i, n = 0;
-
-	*first = NULL;
-	if (ns == NULL || vm == NULL)
-		return 0;
-	LOWER_BOUND(d->vmops, d->nvmops, ns, vm, i);
-	while (i + n < d->nvmops && nscmp(d->vmops[i + n].ns,
-	    d->vmops[i + n].vm, ns, vm) == 0)
-		n++;
-	if (n > 0)
-		*first = &d->vmops[i];
-	return n;
+	return dvp_load_disk(kv_load_model(ld), loadcap(ld), c, o);
 }
 
-size_t
-kv_dvp_vmbdas(const kv_model *m, const char *ns, const char *vm,
-    const kv_vmbda **first)
+static int
+load_vmop(kv_load *ld, jctx *c, json_t *o)
 {
-	const kv_dvp *d = &m->dvp;
-	size_t i, n = 0;
-
-	*first = NULL;
-	if (ns == NULL || vm == NULL)
-		return 0;
-	LOWER_BOUND(d->vmbdas, d->nvmbdas, ns, vm, i);
-	while (i + n < d->nvmbdas && nscmp(d->vmbdas[i + n].ns,
-	    d->vmbdas[i + n].vm, ns, vm) == 0)
-		n++;
-	if (n > 0)
-		*first = &d->vmbdas[i];
-	return n;
+	return dvp_load_vmop(kv_load_model(ld), loadcap(ld), c, o);
 }
 
-/* --- rules ------------------------------------------------------------------- */
-
-/* kvbuilder/kvvm.go:53-54 */
-#define GENERIC_CPU_MODEL "qemu64"
-
-bool
-kv_dvp_class_cpu(kv_intern *strs, const kv_dclass *c, const char **model,
-    kv_cpufeat **feats, size_t *nfeats)
+static int
+load_vmbda(kv_load *ld, jctx *c, json_t *o)
 {
-	const char *t = c->cpu_type;
-	kv_cpufeat *f;
-	size_t n = 0;
-	bool svm = false;
-
-	if (t == NULL)
-		return false;
-	if (strcmp(t, "Host") == 0)
-		*model = kv_intern_str(strs, "host-model");
-	else if (strcmp(t, "HostPassthrough") == 0)
-		*model = kv_intern_str(strs, "host-passthrough");
-	else if (strcmp(t, "Model") == 0) {
-		if (c->model == NULL || *c->model == '\0')
-			return false;
-		*model = c->model;
-	} else if (strcmp(t, "Discovery") == 0 || strcmp(t, "Features") == 0)
-		*model = kv_intern_str(strs, GENERIC_CPU_MODEL);
-	else
-		return false;
-	*feats = NULL;
-	*nfeats = 0;
-	if (strcmp(*model, GENERIC_CPU_MODEL) != 0)
-		return true;
-	/* every enabled feature required, invtsc optional, svm optional
-	 * and appended when absent */
-	f = xcalloc(c->nenabled + 2, sizeof(kv_cpufeat));
-	for (size_t i = 0; i < c->nenabled; i++) {
-		bool opt = strcmp(c->enabled[i], "invtsc") == 0 ||
-		    strcmp(c->enabled[i], "svm") == 0;
-
-		svm |= strcmp(c->enabled[i], "svm") == 0;
-		f[n].name = c->enabled[i];
-		f[n].policy = kv_intern_str(strs, opt ? "optional" : "require");
-		n++;
-	}
-	if (!svm) {
-		f[n].name = kv_intern_str(strs, "svm");
-		f[n].policy = kv_intern_str(strs, "optional");
-		n++;
-	}
-	*feats = f;
-	*nfeats = n;
-	return true;
+	return dvp_load_vmbda(kv_load_model(ld), loadcap(ld), c, o);
 }
 
-bool
-kv_vmop_finished(const kv_vmop *op)
-{
-	return strcmp(op->phase, "Completed") == 0 ||
-	    strcmp(op->phase, "Failed") == 0 ||
-	    strcmp(op->phase, "Superseded") == 0;
-}
-
-bool
-kv_vmop_is_migration(const kv_vmop *op)
-{
-	return strcmp(op->type, "Migrate") == 0 ||
-	    strcmp(op->type, "Evict") == 0;
-}
-
-static const kv_vmop_origin origins[] = {
-	{ "evacuation-", "node drain or load redistribution" },
-	{ "nodeplacement-update-", "placement change of the VM or its class" },
-	{ "firmware-update-", "firmware (QEMU/libvirt) update" },
-	{ "hotplug-resources-", "CPU or memory hot-plug" },
-	{ "volume-migration-", "disk storage-class change" },
+const kv_loader_ref kv_dvp_loaders[] = {
+	{ "load_dvm", load_dvm },
+	{ "load_dclass", load_dclass },
+	{ "load_vdisk", load_vdisk },
+	{ "load_vmop", load_vmop },
+	{ "load_vmbda", load_vmbda },
+	{ NULL, NULL },
 };
 
-const kv_vmop_origin *
-kv_vmop_system_origin(const kv_vmop *op)
+int
+kv_dvp_load_finish(kv_model *m, kv_err *err)
 {
-	if (strcmp(op->type, "Evict") != 0)
-		return NULL;
-	for (size_t i = 0; i < sizeof(origins) / sizeof(origins[0]); i++)
-		if (kv_startswith(op->name, origins[i].prefix))
-			return &origins[i];
-	return NULL;
+	return dvp_finish(m, err);
 }
 
-const char *
-kv_dvp_policy(const kv_dvm *vm)
+void
+kv_dvp_model_free(kv_model *m)
 {
-	return vm != NULL && vm->policy != NULL && *vm->policy != '\0' ?
-	    vm->policy : "PreferSafe";
-}
-
-bool
-kv_dvp_policy_conflict(const char *policy, int force)
-{
-	return (strcmp(policy, "AlwaysSafe") == 0 && force == 1) ||
-	    (strcmp(policy, "AlwaysForced") == 0 && force == 0);
-}
-
-bool
-kv_dvp_autoconverge(const char *policy, int force)
-{
-	if (strcmp(policy, "AlwaysForced") == 0)
-		return true;
-	if (strcmp(policy, "PreferForced") == 0)
-		return force != 0;
-	if (strcmp(policy, "PreferSafe") == 0)
-		return force == 1;
-	return false;	/* AlwaysSafe, and Manual/Never (not enforced) */
+	dvp_free(m);
 }

@@ -1,16 +1,19 @@
 /*
- * dvp_analysis.c - what the Deckhouse Virtualization Platform changes in
+ * dvp/analysis.c - what the Deckhouse Virtualization Platform changes in
  * the analysis (../shared/spec/rules-deckhouse.md): its migration settings
  * (§5), and for each VMI the VirtualMachine behind it, its class, the
  * Migratable condition, the liveMigrationPolicy, the operations and
  * attachments in progress, and which RWO VirtualDisks would move with it
- * by volume migration (§3.2 steps 2 and 5).  The checks themselves are
- * rows of the rule table (rules.c).
+ * by volume migration (§3.2 steps 2 and 5).  These are hooks of the
+ * Deckhouse flavor row (dvp/flavor.c); the checks themselves are rows of
+ * the rule table (rules.c) with their functions in dvp/checks.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_ctx.h"
+#include "analysis.h"
+#include "dvp.h"
+#include "storage.h"
 
 /* DVP's own defaults for the KubeVirt migration settings (§5): helm
  * renders them into the InternalVirtualizationKubeVirt config; these apply
@@ -20,7 +23,7 @@
 #define DVP_MIN_PARALLEL	2
 
 void
-kv_dvp_config(kv_analysis *a, bool volume_migration_gate)
+kv_dvp_config(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	const kv_cluster *k = &m->cluster;
@@ -28,7 +31,6 @@ kv_dvp_config(kv_analysis *a, bool volume_migration_gate)
 	char *sched;
 	int64_t n = 0;
 
-	c->deckhouse = true;
 	c->sync_per_node = 1;
 	if (k->eviction == NULL || *k->eviction == '\0')
 		c->eviction = "LiveMigrate";
@@ -50,7 +52,7 @@ kv_dvp_config(kv_analysis *a, bool volume_migration_gate)
 	}
 	/* Volume migration (EE): KubeVirt's VolumeMigration gate in the
 	 * DVP KubeVirt config, or a VM whose Migratable reason shows it. */
-	c->volume_migration = volume_migration_gate;
+	c->volume_migration = kv_gate_on(k, "VolumeMigration");
 	for (size_t i = 0; i < m->dvp.nvms && !c->volume_migration; i++)
 		c->volume_migration = m->dvp.vms[i].migratable_reason &&
 		    strcmp(m->dvp.vms[i].migratable_reason,
@@ -106,7 +108,7 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 	}
 	d->volume_migration = vm_volume_migration(a, d->vm);
 	if (d->volume_migration) {
-		d->migvols = xcalloc(v->nvolumes + 1, sizeof(kv_volume *));
+		r->migvols = xcalloc(v->nvolumes + 1, sizeof(kv_volume *));
 		for (size_t i = 0; i < v->nvolumes; i++) {
 			const kv_volume *vol = &v->volumes[i];
 
@@ -114,7 +116,7 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 			    vol->kind == VOL_DATAVOLUME) &&
 			    kv_claim_not_shared(m, v, vol) &&
 			    kv_dvp_disk_by_claim(m, v->ns, vol->claim) != NULL)
-				d->migvols[d->nmigvols++] = vol;
+				r->migvols[r->nmigvols++] = vol;
 		}
 	}
 	n = kv_dvp_vmops(m, v->ns, v->name, &ops);
@@ -129,11 +131,19 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 			d->bdas[d->nbdas++] = &bdas[i];
 }
 
-bool
-kv_dvp_volume_migrates(const kv_vmires *r, const kv_volume *vol)
+void
+kv_dvp_describe_volume(const kv_model *m, const char *ns,
+    const kv_volume *vol, kv_buf *b)
 {
-	for (size_t i = 0; i < r->dvp.nmigvols; i++)
-		if (r->dvp.migvols[i] == vol)
-			return true;
-	return false;
+	const kv_vdisk *vd = kv_dvp_disk_by_claim(m, ns, vol->claim);
+
+	if (vd != NULL)
+		kv_buf_printf(b, "VirtualDisk %s, ", vd->name);
+}
+
+void
+kv_dvp_result_free(kv_vmires *r)
+{
+	free(r->dvp.ops);
+	free(r->dvp.bdas);
 }

@@ -1,0 +1,84 @@
+/*
+ * dvp/flavor.c - the Deckhouse Virtualization Platform's row of the flavor
+ * table (flavor.h): DVP's KubeVirt fork renames the label domain and the
+ * kubevirt.io prefixes, has no vendor selector (a fork of v1.6) and gives
+ * generic models no model label (patch 030); a DVP operator reads
+ * VirtualMachine, Migratable and VirtualMachineOperation where a KubeVirt
+ * operator reads VMI, LiveMigratable and VirtualMachineInstanceMigration.
+ */
+#include "dvp.h"
+
+/* DVP's spelling of kubevirt.io in label and annotation keys */
+#define DVP_KV "kubevirt.internal.virtualization.deckhouse.io"
+
+static const kv_vocab dvp_vocab = {
+	.vm = "VirtualMachine",
+	.vms = "VirtualMachines",
+	.condition = "Migratable",
+	.migration = "VirtualMachineOperation",
+	.policy = "liveMigrationPolicy",
+	.cpu = "VirtualMachineClass CPU type",
+	.config = "InternalVirtualizationKubeVirt config",
+	.product = "Deckhouse Virtualization Platform",
+};
+
+static const kv_lack_note dvp_lack_notes[] = {
+	{ "virtualmachines", "virtualization.deckhouse.io", "Migratable "
+	  "conditions, classes and liveMigrationPolicy not judged" },
+	{ "virtualmachineclasses", "virtualization.deckhouse.io", "class CPU "
+	  "types not named" },
+	{ "virtualdisks", "virtualization.deckhouse.io", "volume migration of "
+	  "RWO VirtualDisks not judged" },
+	{ "virtualmachineoperations", "virtualization.deckhouse.io",
+	  "operations in progress not judged" },
+	{ "virtualmachineblockdeviceattachments", "virtualization.deckhouse.io",
+	  "block device attachments in progress not judged" },
+	{ "internalvirtualizationkubevirts",
+	  "internal.virtualization.deckhouse.io", "DVP defaults assumed" },
+	{ NULL, NULL, NULL },
+};
+
+static const char *const kubevirt_groups[] = { "kubevirt.io", NULL };
+/* kvbuilder: generic models get no cpu-model label (patch 030) */
+static const char *const generic_models[] = { "qemu64", "kvm64", NULL };
+
+const kv_flavor kv_flavor_deckhouse = {
+	.id = KV_FLAVOR_DECKHOUSE,
+	.name = "deckhouse",
+	.short_name = "Deckhouse",
+	.api_suffix = "deckhouse.io",
+	.foreign_groups = kubevirt_groups,
+	.label_domain = "node.virtualization.deckhouse.io",
+	.kv_prefix = DVP_KV "/",
+	.obsolete_key = "node-labeller.internal.virtualization.deckhouse.io/"
+	    "obsolete-host-model",
+	.keys = {
+		[KEY_LAUNCHER] = DVP_KV,
+		[KEY_CREATED_BY] = DVP_KV "/created-by",
+		[KEY_JOB_UID] = DVP_KV "/migrationJobUID",
+		[KEY_SKIP_NODE] = "node-labeller.virtualization.deckhouse.io/"
+		    "skip-node",
+		[KEY_POD_BRIDGE] = DVP_KV "/"
+		    "allow-pod-bridge-network-live-migration",
+		[KEY_UNSCHED_TIMEOUT] = DVP_KV "/"
+		    "migrationUnschedulablePodTimeoutSeconds",
+		[KEY_PENDING_TIMEOUT] = DVP_KV "/"
+		    "migrationPendingPodTimeoutSeconds",
+	},
+	.vendor_selector = false,
+	.unlabelled_models = generic_models,
+	.vocab = &dvp_vocab,
+	.no_config = "no InternalVirtualizationKubeVirt config in the "
+	    "snapshot; DVP defaults assumed",
+	.rwo_note = " (DVP moves RWO VirtualDisks only with volume "
+	    "migration, Enterprise Edition)",
+	.migvol_why = "VirtualDisk, volume migration",
+	.lack_notes = dvp_lack_notes,
+	.loaders = kv_dvp_loaders,
+	.load_finish = kv_dvp_load_finish,
+	.model_free = kv_dvp_model_free,
+	.config = kv_dvp_config,
+	.vmi = kv_dvp_vmi,
+	.result_free = kv_dvp_result_free,
+	.describe_volume = kv_dvp_describe_volume,
+};

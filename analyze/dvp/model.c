@@ -1,0 +1,126 @@
+/*
+ * dvp/model.c - lookups in the Deckhouse objects of the model (dvp.h).
+ * The arrays are sorted by dvp/load.c; every lookup is a binary search.
+ */
+#include <string.h>
+
+#include "dvp.h"
+
+const kv_dvm *
+kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
+{
+	const kv_dvp *d = &m->dvp;
+	size_t lo = 0, hi = d->nvms;
+
+	if (ns == NULL || name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = kv_nscmp(d->vms[mid].ns, d->vms[mid].name, ns, name);
+
+		if (c == 0)
+			return &d->vms[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const kv_dclass *
+kv_dvp_class(const kv_model *m, const char *name)
+{
+	const kv_dvp *d = &m->dvp;
+	size_t lo = 0, hi = d->nclasses;
+
+	if (name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(d->classes[mid].name, name);
+
+		if (c == 0)
+			return &d->classes[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const kv_vdisk *
+kv_dvp_disk_by_claim(const kv_model *m, const char *ns, const char *claim)
+{
+	const kv_dvp *d = &m->dvp;
+	size_t lo = 0, hi = d->nby_claim;
+
+	if (ns == NULL || claim == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = kv_nscmp(d->by_claim[mid]->ns, d->by_claim[mid]->claim,
+		    ns, claim);
+
+		if (c == 0)
+			return d->by_claim[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* First index in [0, n) whose (ns, vm) is not less than the key. */
+#define LOWER_BOUND(arr, n, ns_, vm_, out) do {				\
+	size_t lo_ = 0, hi_ = (n);					\
+	while (lo_ < hi_) {						\
+		size_t mid_ = (lo_ + hi_) / 2;				\
+		if (kv_nscmp((arr)[mid_].ns, (arr)[mid_].vm, (ns_), (vm_)) < 0) \
+			lo_ = mid_ + 1;					\
+		else							\
+			hi_ = mid_;					\
+	}								\
+	(out) = lo_;							\
+} while (0)
+
+size_t
+kv_dvp_vmops(const kv_model *m, const char *ns, const char *vm,
+    const kv_vmop **first)
+{
+	const kv_dvp *d = &m->dvp;
+	size_t i, n = 0;
+
+	*first = NULL;
+	if (ns == NULL || vm == NULL)
+		return 0;
+	LOWER_BOUND(d->vmops, d->nvmops, ns, vm, i);
+	while (i + n < d->nvmops && kv_nscmp(d->vmops[i + n].ns,
+	    d->vmops[i + n].vm, ns, vm) == 0)
+		n++;
+	if (n > 0)
+		*first = &d->vmops[i];
+	return n;
+}
+
+size_t
+kv_dvp_vmbdas(const kv_model *m, const char *ns, const char *vm,
+    const kv_vmbda **first)
+{
+	const kv_dvp *d = &m->dvp;
+	size_t i, n = 0;
+
+	*first = NULL;
+	if (ns == NULL || vm == NULL)
+		return 0;
+	LOWER_BOUND(d->vmbdas, d->nvmbdas, ns, vm, i);
+	while (i + n < d->nvmbdas && kv_nscmp(d->vmbdas[i + n].ns,
+	    d->vmbdas[i + n].vm, ns, vm) == 0)
+		n++;
+	if (n > 0)
+		*first = &d->vmbdas[i];
+	return n;
+}
+

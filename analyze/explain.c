@@ -1,0 +1,153 @@
+/*
+ * explain.c - kv_target_explain() (target.h): the first placement
+ * constraint one node fails for a VMI, as text for `kvscope explain` and
+ * the no-placement-target message.
+ */
+#include "place.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static const char *
+op_name(enum kv_selop op)
+{
+	static const char *const names[] = { "In", "NotIn", "Exists",
+	    "DoesNotExist", "Gt", "Lt" };
+
+	return names[op];
+}
+
+/* Stands for an empty nodeSelectorTerm, which matches no node. */
+static const kv_nsreq empty_term = { .key = "" };
+
+/* The first failing requirement of the first term, or NULL when some
+ * term matches. */
+static const kv_nsreq *
+affinity_fail(const kv_affinity *aff, const kv_labels *labels,
+    const char *node)
+{
+	const kv_nsreq *first = NULL;
+
+	if (aff->nterms == 0)
+		return NULL;
+	for (size_t t = 0; t < aff->nterms; t++) {
+		const kv_nsreq *bad = aff->terms[t].nreqs == 0 ? &empty_term :
+		    NULL;
+
+		for (size_t q = 0; q < aff->terms[t].nreqs && bad == NULL; q++)
+			if (!kv_req_match(&aff->terms[t].reqs[q], labels, node))
+				bad = &aff->terms[t].reqs[q];
+		if (bad == NULL)
+			return NULL;
+		if (first == NULL)
+			first = bad;
+	}
+	return first;
+}
+
+
+/* The source node, a node running a pod of this VMI, or one holding a
+ * reservation this VMI shares (pod anti-affinity). */
+static bool
+explain_pods(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
+    const kv_node *node, kv_buf *out)
+{
+	const kv_vmi *v = r->vmi;
+	const kv_pod *const *pods;
+	size_t npods;
+
+	if (v->node != NULL && strcmp(node->name, v->node) == 0) {
+		kv_buf_printf(out, "source node");
+		return true;
+	}
+	npods = kv_place_pods(p, v, &pods);
+	for (size_t i = 0; i < npods; i++)
+		if (pods[i]->node && strcmp(pods[i]->node, node->name) == 0 &&
+		    kv_pod_active(pods[i])) {
+			kv_buf_printf(out, "runs pod %s of this VMI "
+			    "(pod anti-affinity)", pods[i]->name);
+			return true;
+		}
+	if (kv_has_reservation(v)) {
+		const kv_pod *pod = kv_pr_conflict(a, v, node->name);
+
+		if (pod != NULL) {
+			kv_buf_printf(out, "runs pod %s/%s, which holds a "
+			    "persistent reservation on a LUN this VMI reserves "
+			    "too (pod anti-affinity)", pod->ns, pod->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A node selector label or a required node affinity term. */
+static bool
+explain_labels(const kv_vmires *r, const kv_node *node, kv_buf *out)
+{
+	const kv_nsreq *q;
+
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		const char *have = kv_labels_get(&node->labels,
+		    r->selectors.v[i].key);
+
+		if (have == NULL || strcmp(have, r->selectors.v[i].value)) {
+			kv_buf_printf(out, "label %s=%s %s",
+			    r->selectors.v[i].key, r->selectors.v[i].value,
+			    have == NULL ? "missing" : "differs");
+			return true;
+		}
+	}
+	if ((q = affinity_fail(&r->extra_affinity, &node->labels,
+	    node->name)) == NULL && (q = affinity_fail(&r->vmi->affinity,
+	    &node->labels, node->name)) == NULL)
+		return false;
+	if (q == &empty_term) {
+		kv_buf_printf(out, "node affinity: an empty nodeSelectorTerm "
+		    "matches no node");
+		return true;
+	}
+	kv_buf_printf(out, "node affinity: %s%s %s", q->field ? "field " : "",
+	    q->key, op_name(q->op));
+	for (size_t i = 0; i < q->nvalues; i++)
+		kv_buf_printf(out, "%s%s", i ? "," : " ", q->values[i]);
+	return true;
+}
+
+bool
+kv_target_explain(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n, kv_buf *out)
+{
+	const kv_node *node = &a->m->nodes[n];
+	const kv_vmi *v = r->vmi;
+	int64_t need, have;
+
+	if (explain_pods(a, p, r, node, out) || explain_labels(r, node, out))
+		return true;
+	for (size_t i = 0; i < p->ntaints; i++)
+		if (kv_bits_test(&p->taints[i].nodes, n) &&
+		    !kv_tolerates(v, &p->taints[i])) {
+			kv_buf_printf(out, "%staint %s%s%s:%s not tolerated",
+			    strcmp(p->taints[i].key,
+			    "node.kubernetes.io/unschedulable") == 0 ?
+			    "cordoned: " : "", p->taints[i].key,
+			    *p->taints[i].value ? "=" : "",
+			    p->taints[i].value, p->taints[i].effect);
+			return true;
+		}
+	need = r->source_pod && r->source_pod->req_memory > 0 ?
+	    r->source_pod->req_memory : v->memory;
+	have = a->nodes[n].free_memory;
+	if (need > 0 && have >= 0 && have < need) {
+		char *h = kv_fmt_bytes(have), *w = kv_fmt_bytes(need);
+
+		kv_buf_printf(out, "not enough memory: %s free, needs %s", h,
+		    w);
+		free(h);
+		free(w);
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,132 @@
+/*
+ * flavor.c - the flavor table (flavor.h) and the plain KubeVirt row.
+ *
+ * The Deckhouse row lives with the rest of Deckhouse in dvp/flavor.c.
+ */
+#include "flavor.h"
+
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+static const kv_vocab kubevirt_vocab = {
+	.vm = "VMI",
+	.vms = "VMIs",
+	.condition = "LiveMigratable",
+	.migration = "VirtualMachineInstanceMigration",
+	.policy = "MigrationPolicy",
+	.cpu = "CPU model",
+	.config = "KubeVirt CR",
+	.product = "KubeVirt",
+};
+
+static const kv_lack_note kubevirt_lack_notes[] = {
+	{ "nodes", "", "no target can be judged" },
+	{ "pods", "", "containerDisk digests and host-model history not "
+	  "judged" },
+	{ "persistentvolumeclaims", "", "PVC access modes taken from VMI "
+	  "status only" },
+	{ "storageclasses", "storage.k8s.io", "storage classes not named" },
+	{ "namespaces", "", "MigrationPolicy namespace selectors not judged" },
+	{ "kubevirts", "kubevirt.io", "KubeVirt defaults assumed" },
+	{ "migrationpolicies", "migrations.kubevirt.io", "MigrationPolicies "
+	  "not applied" },
+	{ "virtualmachineinstancemigrations", "kubevirt.io", "per-migration "
+	  "timeout overrides not applied" },
+	{ NULL, NULL, NULL },
+};
+
+static const char *const no_models[] = { NULL };
+
+const kv_flavor kv_flavor_kubevirt = {
+	.id = KV_FLAVOR_KUBEVIRT,
+	.name = "kubevirt",
+	.short_name = "KubeVirt",
+	.api_suffix = NULL,
+	.foreign_groups = no_models,
+	.label_domain = "node.kubevirt.io",
+	.kv_prefix = "kubevirt.io/",
+	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model",
+	.keys = {
+		[KEY_LAUNCHER] = "kubevirt.io",
+		[KEY_CREATED_BY] = "kubevirt.io/created-by",
+		[KEY_JOB_UID] = "kubevirt.io/migrationJobUID",
+		[KEY_SKIP_NODE] = "node-labeller.kubevirt.io/skip-node",
+		[KEY_POD_BRIDGE] = "kubevirt.io/"
+		    "allow-pod-bridge-network-live-migration",
+		[KEY_UNSCHED_TIMEOUT] = "kubevirt.io/"
+		    "migrationUnschedulablePodTimeoutSeconds",
+		[KEY_PENDING_TIMEOUT] = "kubevirt.io/"
+		    "migrationPendingPodTimeoutSeconds",
+	},
+	/* the vendor rule came with KubeVirt v1.8 */
+	.vendor_selector = true,
+	.unlabelled_models = no_models,
+	.vocab = &kubevirt_vocab,
+	.no_config = "no KubeVirt CR in the snapshot; KubeVirt defaults "
+	    "assumed",
+	.rwo_note = "",
+	.migvol_why = "volume migration",
+	.lack_notes = kubevirt_lack_notes,
+};
+
+const kv_flavor *const kv_flavors[KV_NFLAVORS] = {
+	[KV_FLAVOR_KUBEVIRT] = &kv_flavor_kubevirt,
+	[KV_FLAVOR_DECKHOUSE] = &kv_flavor_deckhouse,
+};
+
+const kv_flavor *
+kv_flavor_find(const char *name)
+{
+	for (size_t i = 0; name != NULL && i < KV_NFLAVORS; i++)
+		if (strcmp(kv_flavors[i]->name, name) == 0)
+			return kv_flavors[i];
+	return NULL;
+}
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+bool
+kv_flavor_owns_group(const kv_flavor *f, const char *group)
+{
+	return f->api_suffix != NULL && ends_with(group, f->api_suffix);
+}
+
+bool
+kv_flavor_foreign_group(const kv_flavor *f, const char *group)
+{
+	for (size_t i = 0; f->foreign_groups[i] != NULL; i++)
+		if (strcmp(f->foreign_groups[i], group) == 0)
+			return true;
+	for (size_t i = 0; i < KV_NFLAVORS; i++)
+		if (kv_flavors[i] != f &&
+		    kv_flavor_owns_group(kv_flavors[i], group))
+			return true;
+	return false;
+}
+
+bool
+kv_flavor_unlabelled_model(const kv_flavor *f, const char *model)
+{
+	for (size_t i = 0; f->unlabelled_models[i] != NULL; i++)
+		if (strcmp(f->unlabelled_models[i], model) == 0)
+			return true;
+	return false;
+}
+
+const char *
+kv_flavor_label(const kv_labels *l, enum kv_key k)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; v == NULL && i < KV_NFLAVORS; i++)
+		v = kv_labels_get(l, kv_flavors[i]->keys[k]);
+	return v;
+}

@@ -1,0 +1,133 @@
+/*
+ * flavor.h - what differs between the platforms kvscope reads.
+ *
+ * A flavor is one row: its name in the manifest, the label domain and key
+ * prefixes its KubeVirt uses, the facts of its KubeVirt version that the
+ * target search needs, the words a report uses for its objects, and hooks
+ * for what it adds: object loaders, the end of loading, its configuration
+ * defaults and the facts of one VMI.  The core (loader, analysis, writers)
+ * reaches a flavor only through its row; it never asks which flavor it is.
+ * kv_flavors lists the rows (flavor.c); the plain KubeVirt row is first and
+ * is the default.  A flavor's own code lives in its folder (analyze/dvp/).
+ *
+ * Adding a flavor: one enum value below, one row (in its folder, named in
+ * kv_flavors), and in each rule row whose words or condition reasons
+ * differ, its entry of kv_rule.words / kv_rule.reasons (rules.c).
+ *
+ * Rows are static and never freed.
+ */
+#ifndef KV_FLAVOR_H
+#define KV_FLAVOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct kv_analysis;
+struct kv_buf;
+struct kv_err;
+struct kv_load;
+struct kv_model;
+struct kv_vmires;
+struct kv_volume;
+struct jctx;
+struct json_t;
+
+enum kv_flavor_id { KV_FLAVOR_KUBEVIRT, KV_FLAVOR_DECKHOUSE, KV_NFLAVORS };
+
+/* The flavor's words for its objects (render's kv_word). */
+typedef struct kv_vocab {
+	const char *vm, *vms;		/* "VMI", "VMIs" */
+	const char *condition;		/* "LiveMigratable" */
+	const char *migration;		/* "VirtualMachineInstanceMigration" */
+	const char *policy;		/* "MigrationPolicy" */
+	const char *cpu;		/* "CPU model" */
+	const char *config;		/* "KubeVirt CR" */
+	const char *product;		/* "KubeVirt" */
+} kv_vocab;
+
+/* What a resource the snapshot lacked leaves unjudged. */
+typedef struct kv_lack_note {
+	const char *resource, *group, *consequence;
+} kv_lack_note;
+
+/* The loader of one object of a resource (resources.def's loader column,
+ * bound by name). */
+typedef int (*kv_object_fn)(struct kv_load *ld, struct jctx *c,
+    struct json_t *o);
+typedef struct kv_loader_ref {
+	const char *name;		/* "load_dvm" */
+	kv_object_fn fn;
+} kv_loader_ref;
+
+/* Label and annotation keys the loader reads in every flavor's spelling
+ * (kv_flavor_label). */
+enum kv_key {
+	KEY_LAUNCHER,		/* kubevirt.io=virt-launcher */
+	KEY_CREATED_BY,		/* kubevirt.io/created-by */
+	KEY_JOB_UID,		/* kubevirt.io/migrationJobUID */
+	KEY_SKIP_NODE,		/* node-labeller.kubevirt.io/skip-node */
+	KEY_POD_BRIDGE,		/* kubevirt.io/allow-pod-bridge-network-... */
+	KEY_UNSCHED_TIMEOUT,	/* kubevirt.io/migrationUnschedulable... */
+	KEY_PENDING_TIMEOUT,	/* kubevirt.io/migrationPendingPod... */
+	KEY_COUNT
+};
+
+typedef struct kv_flavor {
+	enum kv_flavor_id id;
+	const char *name;		/* manifest cluster.flavor */
+	const char *short_name;		/* "Deckhouse", for the inference note */
+	const char *api_suffix;		/* its own API groups end so, or NULL */
+	const char *const *foreign_groups; /* NULL-terminated: groups of the
+					   other flavors that it lacks */
+
+	/* labels and KubeVirt facts */
+	const char *label_domain;	/* "node.kubevirt.io" */
+	const char *kv_prefix;		/* "kubevirt.io/" */
+	const char *obsolete_key;	/* the obsolete-host-model label key */
+	const char *keys[KEY_COUNT];	/* its spelling of each enum kv_key */
+	bool vendor_selector;		/* targets need the source's vendor */
+	const char *const *unlabelled_models; /* NULL-terminated: named
+					   models that get no cpu-model label */
+
+	/* words */
+	const kv_vocab *vocab;
+	const char *no_config;		/* snapshot warning: no config object */
+	const char *rwo_note;		/* disk-not-shared message suffix */
+	const char *migvol_why;		/* block migration: volume migration */
+	const kv_lack_note *lack_notes;	/* its resources; NULL-terminated */
+
+	/* loading (the loaders of every flavor are registered: the flavor is
+	 * known only after the last member) */
+	const kv_loader_ref *loaders;	/* NULL-terminated, or NULL */
+	int (*load_finish)(struct kv_model *m, struct kv_err *err);
+	void (*model_free)(struct kv_model *m);
+
+	/* analysis */
+	void (*config)(struct kv_analysis *a);	/* after the defaults */
+	void (*vmi)(struct kv_analysis *a, struct kv_vmires *r);
+	/* release what vmi added to r (called for every flavor) */
+	void (*result_free)(struct kv_vmires *r);
+	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */
+	void (*describe_volume)(const struct kv_model *m, const char *ns,
+	    const struct kv_volume *vol, struct kv_buf *b);
+} kv_flavor;
+
+extern const kv_flavor *const kv_flavors[KV_NFLAVORS];
+extern const kv_flavor kv_flavor_kubevirt;	/* flavor.c */
+extern const kv_flavor kv_flavor_deckhouse;	/* dvp/flavor.c */
+
+/* The row named name, or NULL. */
+const kv_flavor *kv_flavor_find(const char *name);
+/* Whether group belongs to another flavor (its resources are absent as a
+ * rule in a snapshot of f). */
+bool kv_flavor_foreign_group(const kv_flavor *f, const char *group);
+/* Whether f's API groups include group (group ends with api_suffix). */
+bool kv_flavor_owns_group(const kv_flavor *f, const char *group);
+/* The value of key k in l in the first flavor's spelling present, or
+ * NULL (the flavor is known only after loading). */
+struct kv_labels;
+const char *kv_flavor_label(const struct kv_labels *l, enum kv_key k);
+/* Whether a named model gets no cpu-model label under f. */
+bool kv_flavor_unlabelled_model(const kv_flavor *f, const char *model);
+
+#endif

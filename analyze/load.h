@@ -1,0 +1,66 @@
+/*
+ * load.h - the loader's state and what an object loader may use.
+ *
+ * load.c streams each snapshot member to the loader its resources.def row
+ * names; the core's loaders (load_objects.c, load_vmi.c) and every
+ * flavor's (kv_flavor.loaders, e.g. dvp/load.c) have the kv_object_fn
+ * signature of flavor.h.  A flavor's loader sees only the functions below;
+ * the struct is for the core's loaders.  Everything allocated here is
+ * freed when loading ends; the model owns what the loaders put in it.
+ */
+#ifndef KV_LOAD_H
+#define KV_LOAD_H
+
+#include <glib.h>
+
+#include "cpudb.h"
+#include "flavor.h"
+#include "jget.h"
+#include "model.h"
+
+typedef struct kv_load {
+	kv_model *m;
+	const kv_limits *lim;
+	const char *file;	/* the member being read, interned */
+	GHashTable *sets;	/* what -> (interned key -> seen_at) */
+	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
+	    cap_pol, cap_vmims;
+	cpumap_builder *cpumap;
+	size_t ncpumap;
+	void *state[KV_NFLAVORS];	/* kv_load_state() */
+	bool saw[KV_NFLAVORS];	/* a file of the flavor's API groups */
+	size_t kv_vmis;		/* VMIs from the kubevirt.io file */
+	struct loader *loaders;	/* resources.def rows with a loader */
+} kv_load;
+
+/* The model being loaded. */
+kv_model *kv_load_model(kv_load *ld);
+/* Flavor f's loader state: size zeroed bytes on the first call, the same
+ * block after; freed when loading ends. */
+void *kv_load_state(kv_load *ld, enum kv_flavor_id f, size_t size);
+/* key (interned) must be new among the `what`s seen so far: a second one
+ * is an error naming both items ("a second VMI named ..."). */
+int kv_load_unique(kv_load *ld, jctx *c, const char *what, const char *key);
+
+/* The loader resources.def names name (the core's or a flavor's), or
+ * NULL; "none" is NULL. */
+kv_object_fn kv_load_resolve(const char *name);
+
+/* The core's object loaders (load_objects.c, load_vmi.c). */
+int load_node(kv_load *ld, jctx *c, json_t *o);
+int load_namespace(kv_load *ld, jctx *c, json_t *o);
+int load_pod(kv_load *ld, jctx *c, json_t *o);
+int load_pvc(kv_load *ld, jctx *c, json_t *o);
+int load_sc(kv_load *ld, jctx *c, json_t *o);
+int load_datavolume(kv_load *ld, jctx *c, json_t *o);
+int load_vmi(kv_load *ld, jctx *c, json_t *o);
+int load_vmim(kv_load *ld, jctx *c, json_t *o);
+int load_kubevirt(kv_load *ld, jctx *c, json_t *o);
+int load_policy(kv_load *ld, jctx *c, json_t *o);
+
+/* Shared by the core's loaders (load_objects.c). */
+int load_tolerations(jctx *c, json_t *o, const char *path,
+    kv_toleration **out, size_t *n);
+int load_affinity(jctx *c, json_t *o, kv_affinity *aff);
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * place.c - the placement context (target.h, place.h): taints, launcher
+ * pods by VMI and free memory per node, built once per analysis, and the
+ * one-node tests of placement (node selector terms, tolerations,
+ * persistent reservations).  References: rules-kubevirt.md §2.
+ */
+#include "place.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static guint
+problem_hash(gconstpointer p)
+{
+	const problem *q = p;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < q->len; i++)
+		h = (h ^ q->key[i]) * 1099511628211ULL;
+	return (guint)(h ^ (h >> 32));
+}
+
+static gboolean
+problem_equal(gconstpointer a, gconstpointer b)
+{
+	const problem *p = a, *q = b;
+
+	return p->len == q->len && memcmp(p->key, q->key, p->len) == 0;
+}
+
+static void
+problem_free(gpointer p)
+{
+	problem *q = p;
+
+	kv_bits_free(&q->cpu);
+	kv_bits_free(&q->tgt);
+	free(q->key);
+	free(q);
+}
+
+static int
+pod_cmp(const void *x, const void *y)
+{
+	const kv_pod *p = *(const kv_pod *const *)x;
+	const kv_pod *q = *(const kv_pod *const *)y;
+	int c = strcmp(p->created_by ? p->created_by : "",
+	    q->created_by ? q->created_by : "");
+
+	if (c == 0)
+		c = strcmp(p->created ? p->created : "",
+		    q->created ? q->created : "");
+	if (c == 0)
+		c = strcmp(p->name, q->name);
+	return c;
+}
+
+bool
+kv_pod_active(const kv_pod *p)
+{
+	return p->phase == NULL || strcmp(p->phase, "Running") == 0 ||
+	    strcmp(p->phase, "Pending") == 0;
+}
+
+kv_place *
+kv_place_build(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	kv_place *p = xcalloc(1, sizeof(*p));
+	size_t cap = 0;
+
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const kv_node *n = &m->nodes[i];
+		size_t nt = n->ntaints + (n->unschedulable ? 1 : 0);
+
+		for (size_t j = 0; j < nt; j++) {
+			kv_taint cordon = { "node.kubernetes.io/unschedulable",
+			    "", "NoSchedule" };
+			const kv_taint *t = j < n->ntaints ? &n->taints[j] :
+			    &cordon;
+			const char *val = t->value ? t->value : "";
+			size_t k;
+
+			if (t->effect == NULL ||
+			    (strcmp(t->effect, "NoSchedule") != 0 &&
+			    strcmp(t->effect, "NoExecute") != 0))
+				continue;
+			for (k = 0; k < p->ntaints; k++)
+				if (strcmp(p->taints[k].key, t->key) == 0 &&
+				    strcmp(p->taints[k].value, val) == 0 &&
+				    strcmp(p->taints[k].effect, t->effect) == 0)
+					break;
+			if (k == p->ntaints) {
+				KV_GROW(p->taints, cap, p->ntaints + 1);
+				p->taints[k].key = t->key;
+				p->taints[k].value = val;
+				p->taints[k].effect = t->effect;
+				kv_bits_init(&p->taints[k].nodes, m->nnodes);
+				p->ntaints++;
+			}
+			kv_bits_set(&p->taints[k].nodes, i);
+		}
+		a->nodes[i].free_memory = n->alloc_memory;
+	}
+	p->pods = xcalloc(m->npods + 1, sizeof(kv_pod *));
+	for (size_t i = 0; i < m->npods; i++) {
+		const kv_pod *pod = &m->pods[i];
+		const kv_node *n;
+
+		if (pod->created_by != NULL)
+			p->pods[p->npods++] = pod;
+		if (kv_pod_active(pod) && pod->req_memory > 0 &&
+		    (n = kv_model_node(m, pod->node)) != NULL &&
+		    a->nodes[n - m->nodes].free_memory >= 0)
+			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
+	}
+	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	p->problems = g_hash_table_new_full(problem_hash, problem_equal,
+	    problem_free, NULL);
+	return p;
+}
+
+void
+kv_place_free(kv_place *p)
+{
+	if (p == NULL)
+		return;
+	for (size_t i = 0; i < p->ntaints; i++)
+		kv_bits_free(&p->taints[i].nodes);
+	free(p->taints);
+	free(p->pods);
+	g_hash_table_destroy(p->problems);
+	free(p);
+}
+
+size_t
+kv_place_pods(const kv_place *p, const kv_vmi *v, const kv_pod *const **pods)
+{
+	size_t lo = 0, hi = p->npods, first, n = 0;
+
+	*pods = NULL;
+	if (v->uid == NULL)
+		return 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(p->pods[mid]->created_by, v->uid) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (first + n < p->npods &&
+	    strcmp(p->pods[first + n]->created_by, v->uid) == 0)
+		n++;
+	if (n > 0)
+		*pods = &p->pods[first];
+	return n;
+}
+
+const kv_pod *
+kv_place_source_pod(const kv_place *p, const kv_vmi *v)
+{
+	const kv_pod *const *pods;
+	size_t n = kv_place_pods(p, v, &pods);
+
+	/* sorted by creation time: the newest on the VMI's node wins */
+	for (size_t i = n; i > 0; i--)
+		if (v->node != NULL && pods[i - 1]->node != NULL &&
+		    strcmp(pods[i - 1]->node, v->node) == 0)
+			return pods[i - 1];
+	return NULL;
+}
+
+
+/*
+ * Persistent reservation (§2.2): a launcher pod of a VMI with a LUN disk
+ * reserving a PVC carries the label pr.kubevirt.io/<pvc uid> and a
+ * required pod anti-affinity on it, so two VMIs sharing such a LUN never
+ * share a node.  The pod of another VMI on node n that holds one of this
+ * VMI's reservation keys, or NULL.
+ */
+const kv_pod *
+kv_pr_conflict(const kv_analysis *a, const kv_vmi *v, const char *node)
+{
+	const kv_model *m = a->m;
+
+	for (size_t d = 0; d < v->ndisks; d++) {
+		const kv_pvc *pvc = NULL;
+		const char *key;
+		char *k;
+
+		if (!v->disks[d].lun_reservation || v->disks[d].name == NULL)
+			continue;
+		for (size_t i = 0; i < v->nvolumes && pvc == NULL; i++)
+			if (strcmp(v->volumes[i].name, v->disks[d].name) == 0 &&
+			    v->volumes[i].claim != NULL)
+				pvc = kv_model_pvc(m, v->ns, v->volumes[i].claim);
+		if (pvc == NULL || pvc->uid == NULL)
+			continue;
+		k = xasprintf("pr.kubevirt.io/%s", pvc->uid);
+		key = kv_intern_lookup(m->strs, k);
+		free(k);
+		if (key == NULL)
+			continue;	/* no pod carries it */
+		for (size_t i = 0; i < m->npods; i++) {
+			const kv_pod *pod = &m->pods[i];
+
+			if (pod->node == NULL || strcmp(pod->node, node) != 0 ||
+			    !kv_pod_active(pod) || (pod->created_by && v->uid &&
+			    strcmp(pod->created_by, v->uid) == 0))
+				continue;
+			for (size_t j = 0; j < pod->npr; j++)
+				if (pod->pr[j] == key)
+					return pod;
+		}
+	}
+	return NULL;
+}
+
+bool
+kv_has_reservation(const kv_vmi *v)
+{
+	for (size_t d = 0; d < v->ndisks; d++)
+		if (v->disks[d].lun_reservation)
+			return true;
+	return false;
+}
+
+/* --- one node at a time ---------------------------------------------------------- */
+
+/* Whether a node (its labels, or its name for matchFields) satisfies q. */
+bool
+kv_req_match(const kv_nsreq *q, const kv_labels *labels, const char *node)
+{
+	const char *v;
+	char *end;
+	long long have, want;
+
+	if (q->field)
+		v = strcmp(q->key, "metadata.name") == 0 ? node : NULL;
+	else
+		v = kv_labels_get(labels, q->key);
+	switch (q->op) {
+	case OP_EXISTS:
+		return v != NULL;
+	case OP_DOESNOTEXIST:
+		return v == NULL;
+	case OP_IN:
+	case OP_NOTIN:
+		for (size_t i = 0; v != NULL && i < q->nvalues; i++)
+			if (strcmp(q->values[i], v) == 0)
+				return q->op == OP_IN;
+		return q->op == OP_NOTIN;
+	case OP_GT:
+	case OP_LT:
+		if (v == NULL || q->nvalues != 1)
+			return false;
+		have = strtoll(v, &end, 10);
+		if (*v == '\0' || *end != '\0')
+			return false;
+		want = strtoll(q->values[0], &end, 10);
+		if (*end != '\0')
+			return false;
+		return q->op == OP_GT ? have > want : have < want;
+	}
+	return false;
+}
+
+bool
+kv_tolerates(const kv_vmi *v, const ptaint *t)
+{
+	for (size_t i = 0; i < v->ntolerations; i++) {
+		const kv_toleration *tl = &v->tolerations[i];
+		bool exists = tl->op != NULL && strcmp(tl->op, "Exists") == 0;
+
+		if (tl->effect != NULL && *tl->effect &&
+		    strcmp(tl->effect, t->effect) != 0)
+			continue;
+		if (tl->key == NULL || *tl->key == '\0') {
+			if (exists)
+				return true;
+			continue;
+		}
+		if (strcmp(tl->key, t->key) != 0)
+			continue;
+		if (exists || strcmp(tl->value ? tl->value : "", t->value) == 0)
+			return true;
+	}
+	return false;
+}

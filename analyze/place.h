@@ -1,0 +1,50 @@
+/*
+ * place.h - the placement context of target.h, private to the target
+ * search (target.c), its explanation (explain.c) and place.c: distinct
+ * taints as node bitsets, launcher pods by VMI, the solved placement
+ * problems, and the one-node tests both the search and the explanation use.
+ */
+#ifndef KV_PLACE_H
+#define KV_PLACE_H
+
+#include <glib.h>
+
+#include "target.h"
+
+typedef struct ptaint {
+	const char *key, *value, *effect;
+	kv_bits nodes;
+} ptaint;
+
+/* One placement problem: everything the node sets of a VMI depend on
+ * except its source node and pods, as a byte string of interned
+ * pointers; and the answer. */
+typedef struct problem {
+	size_t len;
+	unsigned char *key;
+	kv_bits cpu;			/* CPU selectors and DoesNotExist */
+	kv_bits tgt;			/* cpu and every other constraint */
+} problem;
+
+struct kv_place {
+	size_t ntaints;
+	ptaint *taints;
+	size_t npods;
+	const kv_pod **pods;		/* sorted by created_by, created */
+	GHashTable *problems;		/* problem -> itself */
+};
+
+/* A pod that holds its node: not Succeeded or Failed. */
+bool kv_pod_active(const kv_pod *p);
+/* Whether a node (its labels, or its name for matchFields) satisfies q. */
+bool kv_req_match(const kv_nsreq *q, const kv_labels *labels,
+    const char *node);
+/* Whether the VMI reserves a LUN (§2.2), and the pod of another VMI on
+ * node that holds one of its reservation keys, or NULL. */
+bool kv_has_reservation(const kv_vmi *v);
+const kv_pod *kv_pr_conflict(const kv_analysis *a, const kv_vmi *v,
+    const char *node);
+/* Whether the VMI tolerates taint t. */
+bool kv_tolerates(const kv_vmi *v, const ptaint *t);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * rule.h - a migration check is one row of the rule table (rules.c) plus
+ * one check function.
+ *
+ * Every blocker and warning code of ../shared/spec/findings.md is one row:
+ * its code, whether it blocks, which verdict it leads to, when it runs,
+ * its flags, the condition reasons it explains (per flavor: KubeVirt's
+ * LiveMigratable, DVP's Migratable), its title and remediation in each
+ * flavor's words, and the function that checks one VMI.  Nothing else
+ * lists codes: the verdict step, the glossary, the tests and the writers
+ * all walk this table (tmux's command table, git's builtins).
+ *
+ * Check functions run in three phases: PHASE_TARGETS sees the VMI, its
+ * source node and pod, and the targets; PHASE_CONDITION runs after the
+ * stored condition has been weighed (a check that explains a condition no
+ * other check did); PHASE_DRAIN also sees the verdict (drain rules).  A
+ * check reports through rule_emit() (rule_ctx.h); the VMI's result owns
+ * the issues.
+ */
+#ifndef KV_RULE_H
+#define KV_RULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "flavor.h"
+
+struct kv_rule;
+struct rule_ctx;
+
+typedef void (*rule_check_fn)(struct rule_ctx *ctx, const struct kv_rule *r);
+
+enum kv_severity { SEV_BLOCKER, SEV_WARNING };
+
+enum kv_rule_phase { PHASE_TARGETS = 1, PHASE_CONDITION, PHASE_DRAIN };
+
+enum kv_rule_flag {
+	/* a blocker about one operation, not the VM: a drain still moves
+	 * the VM once the operation has ended (DVP) */
+	RULE_OPERATION_SCOPED = 1u << 0,
+	/* the condition reasons it explains are no rejection when the
+	 * volumes move by volume migration and the check itself is quiet */
+	RULE_VOLUME_MIGRATION = 1u << 1,
+};
+
+#define KV_RULE_REASONS 3
+
+typedef struct kv_rule_words {
+	const char *title, *remediation;	/* NULL: the KubeVirt words */
+} kv_rule_words;
+
+typedef struct kv_rule {
+	const char *code;
+	enum kv_severity severity;
+	int verdict;			/* enum kv_verdict, blockers only */
+	enum kv_rule_phase phase;
+	unsigned flags;			/* enum kv_rule_flag */
+	/* the flavor's condition reasons this code names, NULL-padded */
+	const char *reasons[KV_NFLAVORS][KV_RULE_REASONS];
+	kv_rule_words words[KV_NFLAVORS];	/* [KV_FLAVOR_KUBEVIRT] set */
+	rule_check_fn check;
+} kv_rule;
+
+extern const kv_rule kv_rules[];
+extern const size_t kv_nrules;
+
+const kv_rule *kv_rule_find(const char *code);
+/* The rule that names condition reason why of flavor f, or NULL. */
+const kv_rule *kv_rule_by_reason(enum kv_flavor_id f, const char *why);
+/* Whether rule r names reason why of flavor f. */
+bool kv_rule_explains(const kv_rule *r, enum kv_flavor_id f,
+    const char *why);
+/* The title and remediation in flavor f's words. */
+void kv_rule_words_of(const kv_rule *r, const kv_flavor *f,
+    const char **title, const char **remediation);
+
+#endif

@@ -1,0 +1,309 @@
+/*
+ * opts.c - the options of every command, parsed with getopt_long into a
+ * cli_args (cli.h); each wrong option or value gets its own reason.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "render.h"
+
+const cli_option cli_options[] = {
+	{ "output", 'o', O_OUTPUT, "FORMAT", "text json yaml wide" },
+	{ "namespace", 'n', O_NAMESPACE, "NS", NULL },
+	{ "all-namespaces", 'A', O_NAMESPACE, NULL, NULL },
+	{ "node", 0, O_NODE, "LIST", NULL },
+	{ "nodes", 0, O_NODE, "LIST", NULL },
+	{ "selector", 'l', O_SELECTOR, "K=V", NULL },
+	{ "all", 0, O_ALL, NULL, NULL },
+	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
+	{ "force", 0, O_FORCE, NULL, NULL },
+	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
+	{ "quiet", 'q', O_QUIET, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static void
+verror(const kv_cmd *cmd, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	cli_progress_end();
+	if (vasprintf(&msg, fmt, ap) < 0)
+		kv_fatal("out of memory");
+	fprintf(stderr, "kvscope: %s: ", cmd->name);
+	kv_term_puts(stderr, msg);
+	fputc('\n', stderr);
+	free(msg);
+}
+
+int
+cli_fail(const kv_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(cmd, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "usage: kvscope %s\n", cmd->usage);
+	return EXIT_TOOL;
+}
+
+int
+cli_error(const kv_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(cmd, fmt, ap);
+	va_end(ap);
+	return EXIT_TOOL;
+}
+
+/* Append the comma-separated elements of val to l; an empty element is
+ * an error. */
+static int
+split(const kv_cmd *cmd, const char *opt, const char *val, cli_list *l)
+{
+	const char *p = val;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0)
+			return cli_fail(cmd, "--%s: empty element in \"%s\"",
+			    opt, val);
+		l->v = xreallocarray(l->v, l->n + 1, sizeof(char *));
+		l->v[l->n++] = xstrndup(p, n);
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
+	}
+}
+
+static int
+check_values(const kv_cmd *cmd, const char *opt, const cli_list *l,
+    const char *allowed)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		size_t n = strlen(l->v[i]);
+		const char *p = strstr(allowed, l->v[i]);
+		bool ok = p != NULL && (p == allowed || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0');
+
+		if (!ok)
+			return cli_fail(cmd, "--%s: unknown value \"%s\" "
+			    "(one of: %s)", opt, l->v[i], allowed);
+	}
+	return 0;
+}
+
+static int
+one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o)
+{
+	const char *n = op->name;
+
+	if (strcmp(n, "output") == 0)
+		o->output = arg;
+	else if (strcmp(n, "namespace") == 0)
+		return split(cmd, n, arg, &o->namespaces);
+	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0)
+		return split(cmd, n, arg, &o->nodes);
+	else if (strcmp(n, "format") == 0) {
+		cli_list add = { 0, NULL };
+		int rc = split(cmd, n, arg, &add);
+
+		for (size_t i = 0; i < add.n; i++) {
+			o->formats.v = xreallocarray(o->formats.v,
+			    o->formats.n + 1, sizeof(char *));
+			o->formats.v[o->formats.n++] = add.v[i];
+		}
+		if (rc == 0)
+			rc = check_values(cmd, n, &add, op->values);
+		free(add.v);
+		return rc;
+	} else if (strcmp(n, "selector") == 0) {
+		size_t before = o->selectors.n;
+
+		if (split(cmd, n, arg, &o->selectors) != 0)
+			return EXIT_TOOL;
+		for (size_t i = before; i < o->selectors.n; i++) {
+			const char *eq = strchr(o->selectors.v[i], '=');
+
+			if (eq == NULL || eq == o->selectors.v[i])
+				return cli_fail(cmd, "--selector: \"%s\" is "
+				    "not KEY=VALUE", o->selectors.v[i]);
+		}
+	} else if (strcmp(n, "color") == 0) {
+		if (strcmp(arg, "always") != 0 && strcmp(arg, "never") != 0 &&
+		    strcmp(arg, "auto") != 0)
+			return cli_fail(cmd, "--color: unknown value \"%s\" "
+			    "(one of: %s)", arg, op->values);
+		o->color = *arg == 'a' && arg[1] == 'l' ? 1 :
+		    *arg == 'n' ? 0 : -1;
+	} else if (strcmp(n, "all-namespaces") == 0)
+		o->all_ns = true;
+	else if (strcmp(n, "all") == 0)
+		o->all = true;
+	else if (strcmp(n, "force") == 0)
+		o->force = true;
+	else if (strcmp(n, "quiet") == 0)
+		o->quiet = true;
+	return 0;
+}
+
+/* The option as the user wrote it: "--name" without "=value", or "-x". */
+static char *
+as_written(const char *arg, int optopt_)
+{
+	if (optopt_ != 0 && optopt_ < 256)
+		return xasprintf("-%c", optopt_);
+	return xstrndup(arg, strcspn(arg, "="));
+}
+
+static int
+bad_option(const kv_cmd *cmd, int c, char **argv, const cli_option *op)
+{
+	char *w = as_written(argv[optind - 1], optopt);
+	int rc;
+
+	if (c == ':' && op != NULL)
+		rc = cli_fail(cmd, "option \"%s\" needs a value (%s)", w,
+		    op->arg);
+	else
+		rc = cli_fail(cmd, "unknown option \"%s\"", w);
+	free(w);
+	return rc;
+}
+
+/* The getopt tables for the options cmd takes; val = index + 256. */
+static void
+tables(const kv_cmd *cmd, struct option *lo, char *so)
+{
+	size_t k = 0, s = 0;
+
+	so[s++] = ':';
+	for (size_t i = 0; cli_options[i].name; i++) {
+		const cli_option *op = &cli_options[i];
+
+		if (!(cmd->opts & op->bit))
+			continue;
+		lo[k++] = (struct option){ op->name, op->arg ?
+		    required_argument : no_argument, NULL, (int)i + 256 };
+		if (op->shortname) {
+			so[s++] = op->shortname;
+			if (op->arg)
+				so[s++] = ':';
+		}
+	}
+	lo[k] = (struct option){ NULL, 0, NULL, 0 };
+	so[s] = '\0';
+}
+
+static const cli_option *
+lookup(int c)
+{
+	if (c >= 256)
+		return &cli_options[c - 256];
+	for (size_t i = 0; c > 0 && cli_options[i].name; i++)
+		if (cli_options[i].shortname == c)
+			return &cli_options[i];
+	return NULL;
+}
+
+static int
+finish(const kv_cmd *cmd, cli_args *o)
+{
+	if (o->all_ns && o->namespaces.n > 0)
+		return cli_fail(cmd, "--all-namespaces and --namespace "
+		    "exclude each other");
+	if (o->output != NULL && !(cmd->opts & O_FORMAT)) {
+		for (o->fmt = 0; o->fmt < KV_OUT_COUNT; o->fmt++)
+			if (strcmp(o->output, kv_outfmt_names[o->fmt]) == 0)
+				break;
+		if (o->fmt == KV_OUT_COUNT)
+			return cli_fail(cmd, "--output: unknown format \"%s\" "
+			    "(one of: text, json, yaml, wide)", o->output);
+	}
+	if (o->output != NULL && *o->output == '\0')
+		return cli_fail(cmd, "--output: empty value");
+	if (o->npos < cmd->minargs) {
+		const char *p = cmd->argnames;
+
+		for (size_t i = 0; i < o->npos; i++)
+			p += strcspn(p, " ") + (p[strcspn(p, " ")] == ' ');
+		return cli_fail(cmd, "missing %.*s", (int)strcspn(p, " "), p);
+	}
+	if (o->npos > cmd->maxargs)
+		return cli_fail(cmd, "unexpected argument \"%s\"",
+		    o->pos[cmd->maxargs]);
+	return 0;
+}
+
+int
+cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
+{
+	struct option lo[sizeof(cli_options) / sizeof(cli_options[0])];
+	char so[2 * sizeof(cli_options) / sizeof(cli_options[0]) + 2];
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->color = -1;
+	tables(cmd, lo, so);
+	optind = 1;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			rc = bad_option(cmd, c, argv, c == ':' ?
+			    lookup(optopt) : NULL);
+		else
+			rc = one_option(cmd, lookup(c), optarg, o);
+	}
+	if (rc == 0) {
+		o->pos = argv + optind;
+		o->npos = (size_t)(argc - optind);
+		rc = finish(cmd, o);
+	}
+	if (rc != 0)
+		cli_args_free(o);
+	return rc;
+}
+
+static void
+list_free(cli_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void
+cli_args_free(cli_args *o)
+{
+	list_free(&o->namespaces);
+	list_free(&o->nodes);
+	list_free(&o->selectors);
+	list_free(&o->formats);
+}
+
+void
+cli_term(const cli_args *o, kv_term *t)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	memset(t, 0, sizeof(*t));
+	t->f = stdout;
+	t->fmt = o->fmt;
+	t->all = o->all;
+	t->width = kv_term_columns(STDOUT_FILENO);
+	if (o->color >= 0)
+		t->color = o->color == 1;
+	else
+		t->color = isatty(STDOUT_FILENO) && (nc == NULL || *nc == '\0')
+		    && (term == NULL || strcmp(term, "dumb") != 0);
+}

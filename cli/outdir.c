@@ -1,0 +1,126 @@
+/*
+ * outdir.c - the folder `report` writes into (cli.h): created with its
+ * parents; a non-empty folder must hold a kvscope report (only files a
+ * report writes: report.html, report.pdf, findings.json, *.svg) unless
+ * --force; after the commit the older report's files that this run did
+ * not write are removed, so no stray file of an older run is left.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "render.h"
+
+/* A file name a kvscope report writes. */
+static bool
+report_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strcmp(name, "report.html") == 0 ||
+	    strcmp(name, "report.pdf") == 0 ||
+	    strcmp(name, "findings.json") == 0 ||
+	    (n > 4 && name[0] != '.' && strcmp(name + n - 4, ".svg") == 0);
+}
+
+static int
+mkdir_p(const kv_cmd *cmd, const char *dir)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+
+	for (char *s = p + 1; rc == 0; s++) {
+		bool end = *s == '\0';
+
+		if (*s != '/' && !end)
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST)
+			rc = cli_error(cmd, "%s: cannot create: %s", p,
+			    strerror(errno));
+		if (end)
+			break;
+		*s = '/';
+	}
+	free(p);
+	return rc;
+}
+
+int
+cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
+    bool *ours)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	const char *foreign = NULL;
+
+	*ours = true;
+	if (stat(dir, &st) != 0 && errno == ENOENT)
+		return 0;
+	if (!S_ISDIR(st.st_mode))
+		return cli_error(cmd, "%s: not a directory", dir);
+	if ((d = opendir(dir)) == NULL)
+		return cli_error(cmd, "%s: %s", dir, strerror(errno));
+	while (foreign == NULL && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 &&
+		    strcmp(e->d_name, "..") != 0 && !report_file(e->d_name))
+			foreign = e->d_name;
+	if (foreign != NULL && !force) {
+		cli_error(cmd, "%s: not empty and not a kvscope report (it "
+		    "holds \"%s\"); use --force to write into it", dir, foreign);
+		closedir(d);
+		return EXIT_TOOL;
+	}
+	closedir(d);
+	*ours = foreign == NULL;
+	return 0;
+}
+
+int
+cli_outdir_create(const kv_cmd *cmd, const char *dir)
+{
+	struct stat st;
+
+	if (mkdir_p(cmd, dir) != 0)
+		return EXIT_TOOL;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return cli_error(cmd, "%s: not a directory", dir);
+	return 0;
+}
+
+static bool
+written_now(const char *name, char *const *written, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(written[i], '/');
+
+		if (strcmp(base ? base + 1 : written[i], name) == 0)
+			return true;
+	}
+	return false;
+}
+
+void
+cli_outdir_sweep(const char *dir, char *const *written, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *path;
+
+		if (!report_file(e->d_name) || written_now(e->d_name, written,
+		    n))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		unlink(path);
+		free(path);
+	}
+	closedir(d);
+}

@@ -1,0 +1,83 @@
+/*
+ * view.h - the terminal views of the CLI (check, explain, models, pairs)
+ * and their writers: text, wide, JSON, YAML.
+ *
+ * A view draws only from a kv_analysis and writes one document to t->f.
+ * In JSON and YAML it is one object with stable keys built from the
+ * objects findings.json uses (render.h, kv_json_*); in text and wide it
+ * is lines for a person, every snapshot string through kv_term_puts,
+ * colour only when t->color, long lists wrapped to t->width and cut
+ * after a few lines unless t->all.  Views return KV_OK, or KV_ERR with
+ * a message in err (a write error); nothing they return needs freeing.
+ */
+#ifndef KV_VIEW_H
+#define KV_VIEW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "bitset.h"
+
+typedef enum kv_outfmt {
+	KV_OUT_TEXT, KV_OUT_WIDE, KV_OUT_JSON, KV_OUT_YAML, KV_OUT_COUNT
+} kv_outfmt;
+extern const char *const kv_outfmt_names[KV_OUT_COUNT];
+
+enum kv_color {
+	KV_C_NONE, KV_C_RED, KV_C_GREEN, KV_C_YELLOW, KV_C_BOLD, KV_C_DIM
+};
+
+/* Where and how a view writes. */
+typedef struct kv_term {
+	FILE *f;
+	kv_outfmt fmt;
+	bool color;		/* ANSI colours */
+	bool all;		/* print long lists whole */
+	int width;		/* columns, >= 40 */
+} kv_term;
+
+/* Terminal width: COLUMNS, else the tty's (ioctl on fd), else 80. */
+int kv_term_columns(int fd);
+/* s through kv_term_puts in colour c (when t->color). */
+void kv_term_paint(const kv_term *t, enum kv_color c, const char *s);
+/* Columns kv_term_puts(s) takes. */
+size_t kv_term_strwidth(const char *s);
+/* The colour of a verdict. */
+enum kv_color kv_verdict_color(enum kv_verdict v);
+
+/* A list of names written after a label, wrapped at t->width with
+ * `indent` spaces on continuation lines, and cut after `lines` lines
+ * with "... and N more" (unless t->all). */
+typedef struct kv_tlist {
+	const kv_term *t;
+	size_t indent, col, lines, maxlines, total, shown;
+	bool cut;
+} kv_tlist;
+void kv_tlist_begin(kv_tlist *l, const kv_term *t, size_t col,
+    size_t indent, size_t total, size_t maxlines);
+void kv_tlist_add(kv_tlist *l, const char *s);
+/* Ends the list (and the line). */
+void kv_tlist_end(kv_tlist *l);
+
+/* Write doc as one JSON (indented, keys in insertion order) or YAML
+ * document; doc stays the caller's. */
+int kv_doc_write(const json_t *doc, kv_outfmt fmt, FILE *f, kv_err *err);
+/* YAML through libyaml's emitter (yaml.c). */
+int kv_yaml_write(const json_t *doc, FILE *f, kv_err *err);
+
+/* check: the VMIs in `pick` (over a->vmis) that are running; *bad gets
+ * how many of them would not migrate. */
+int kv_view_check(const kv_analysis *a, const kv_bits *pick,
+    const kv_term *t, size_t *bad, kv_err *err);
+/* explain: everything about a->vmis[i]. */
+int kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
+    kv_err *err);
+/* models: named CPU models common to the nodes in `chosen`. */
+int kv_view_models(const kv_analysis *a, const kv_bits *chosen,
+    const kv_term *t, kv_err *err);
+/* pairs: CPU classes and the host-model migration matrix. */
+int kv_view_pairs(const kv_analysis *a, const kv_term *t, kv_err *err);
+
+#endif

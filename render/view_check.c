@@ -1,0 +1,137 @@
+/*
+ * view_check.c - the `check` view: one line per running VMI that would
+ * not migrate and a count (text), every running VMI in columns (wide), or
+ * the findings.json objects of the failing VMIs (json, yaml); view.h.
+ */
+#include <string.h>
+
+#include "render.h"
+#include "view.h"
+
+static bool
+fails(const kv_vmires *r)
+{
+	return r->verdict != V_OK && r->verdict != V_NOT_RUNNING;
+}
+
+/* "ns/name on node: verdict (codes) [Cond=True]" */
+static void
+check_line(const kv_vmires *r, const kv_term *t)
+{
+	FILE *f = t->f;
+
+	kv_term_puts(f, r->vmi->fullname);
+	fputs(" on ", f);
+	kv_term_puts(f, r->vmi->node ? r->vmi->node : "-");
+	fputs(": ", f);
+	kv_term_paint(t, kv_verdict_color(r->verdict),
+	    kv_verdict_names[r->verdict]);
+	for (size_t k = 0; k < r->nblockers; k++) {
+		fputs(k ? ", " : " (", f);
+		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
+	}
+	if (r->nblockers == 0 && r->cond_reason != NULL) {
+		/* KubeVirt's word alone: a reason no check maps */
+		fprintf(f, " (%s=False: ", r->cond_type);
+		kv_term_puts(f, r->cond_reason);
+		fputs(")", f);
+	}
+	fprintf(f, "%s%s%s%s\n", r->nblockers ? ")" : "",
+	    r->mismatch ? " [" : "", r->mismatch ? r->cond_type : "",
+	    r->mismatch ? "=True]" : "");
+}
+
+static void
+pad(const kv_term *t, const char *s, size_t width)
+{
+	size_t w = kv_term_strwidth(s);
+
+	fprintf(t->f, "%*s", w < width ? (int)(width - w) + 1 : 1, "");
+}
+
+/* VMI NODE VERDICT OUTCOME TARGETS CODES, for every running VMI. */
+static void
+wide_row(const kv_vmires *r, const kv_term *t, size_t wname)
+{
+	FILE *f = t->f;
+	const char *node = r->vmi->node ? r->vmi->node : "-";
+	const char *v = kv_verdict_names[r->verdict];
+
+	kv_term_puts(f, r->vmi->fullname);
+	pad(t, r->vmi->fullname, wname);
+	kv_term_puts(f, node);
+	pad(t, node, 12);
+	kv_term_paint(t, kv_verdict_color(r->verdict), v);
+	pad(t, v, 11);
+	fprintf(f, "%-16s %7zu ", kv_outcome_names[r->outcome], r->targets.n);
+	for (size_t k = 0; k < r->nblockers; k++) {
+		fputs(k ? "," : "", f);
+		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
+	}
+	if (r->nblockers == 0)
+		fputs("-", f);
+	fputs("\n", f);
+}
+
+static int
+check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
+    size_t bad, const kv_term *t, kv_err *err)
+{
+	json_t *doc = json_object(), *sum = json_object();
+	int rc;
+
+	json_object_set_new(doc, "kind", json_string("kvscope-check"));
+	json_object_set_new(sum, "running", json_integer((json_int_t)judged));
+	json_object_set_new(sum, "wouldNotMigrate",
+	    json_integer((json_int_t)bad));
+	json_object_set_new(doc, "summary", sum);
+	json_object_set_new(doc, "vmis", kv_json_vmis(a, failing));
+	rc = kv_doc_write(doc, t->fmt, t->f, err);
+	json_decref(doc);
+	return rc;
+}
+
+int
+kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
+    size_t *bad, kv_err *err)
+{
+	kv_bits failing;
+	size_t judged = 0, wname = 24;
+	int rc = KV_OK;
+
+	*bad = 0;
+	kv_bits_init(&failing, a->nvmis);
+	KV_BITS_FOREACH(pick, i) {
+		if (a->vmis[i].verdict == V_NOT_RUNNING)
+			continue;
+		judged++;
+		if (kv_term_strwidth(a->vmis[i].vmi->fullname) > wname)
+			wname = kv_term_strwidth(a->vmis[i].vmi->fullname);
+		if (fails(&a->vmis[i])) {
+			kv_bits_set(&failing, i);
+			(*bad)++;
+		}
+	}
+	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML) {
+		rc = check_doc(a, &failing, judged, *bad, t, err);
+		goto out;
+	}
+	if (t->fmt == KV_OUT_WIDE)
+		fprintf(t->f, "%-*s %-12s %-11s %-16s %7s %s\n", (int)wname,
+		    "VMI", "NODE", "VERDICT", "OUTCOME", "TARGETS", "BLOCKERS");
+	KV_BITS_FOREACH(pick, i) {
+		const kv_vmires *r = &a->vmis[i];
+
+		if (t->fmt == KV_OUT_WIDE && r->verdict != V_NOT_RUNNING)
+			wide_row(r, t, wname);
+		else if (t->fmt == KV_OUT_TEXT && kv_bits_test(&failing, i))
+			check_line(r, t);
+	}
+	fprintf(t->f, "%zu of %zu running %s would not migrate\n", *bad,
+	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
+	if (ferror(t->f))
+		rc = kv_seterr(err, "stdout: write error");
+out:
+	kv_bits_free(&failing);
+	return rc;
+}

@@ -1,0 +1,210 @@
+/*
+ * view_explain.c - the `explain` view: the full reasoning for one VMI
+ * (its CPU, condition and verdict, the target pod's node selector, each
+ * node with the first constraint it fails, every blocker with its fix);
+ * view.h.
+ */
+#include <string.h>
+
+#include "dvp.h"
+#include "render.h"
+#include "target.h"
+#include "view.h"
+
+/* Node lines shown before "... and N more" (without --all). */
+#define EXPLAIN_NODES 20
+
+static void
+print_issue(const kv_analysis *a, const kv_issue *is, const kv_term *t)
+{
+	const char *title, *fix;
+	size_t w = strlen(is->rule->code);
+
+	kv_rule_text(a, is->rule, &title, &fix);
+	fputs("  ", t->f);
+	kv_term_paint(t, KV_C_BOLD, is->rule->code);
+	fprintf(t->f, "%*s", w < 32 ? (int)(33 - w) : 1, "");
+	kv_term_puts(t->f, is->message);
+	fprintf(t->f, "\n  %-32s fix: %s\n", "", fix);
+}
+
+/* DVP: the VirtualMachine, its class and operations (rules-deckhouse.md). */
+static void
+print_dvp(const kv_vmires *r, FILE *f)
+{
+	const kv_dvpres *d = &r->dvp;
+
+	if (d->vm == NULL) {
+		fprintf(f, "  no VirtualMachine object in the snapshot\n");
+		return;
+	}
+	fprintf(f, "  class ");
+	kv_term_puts(f, d->vm->class_name ? d->vm->class_name : "-");
+	fprintf(f, " (CPU type %s%s), liveMigrationPolicy %s%s\n",
+	    d->cpu_type ? d->cpu_type : "unknown", r->vmi->cpu_from_class ?
+	    ", CPU derived from the class" : "", d->policy,
+	    d->policy_default ? " (default)" : "");
+	for (size_t i = 0; i < d->nops; i++) {
+		const kv_vmop_origin *o = kv_vmop_system_origin(d->ops[i]);
+
+		fprintf(f, "  operation ");
+		kv_term_puts(f, d->ops[i]->name);
+		fprintf(f, ": %s, phase %s%s%s\n", d->ops[i]->type,
+		    *d->ops[i]->phase ? d->ops[i]->phase : "not set",
+		    o ? ", by DVP for a " : "", o ? o->what : "");
+	}
+	for (size_t i = 0; i < d->nbdas; i++) {
+		fprintf(f, "  attachment ");
+		kv_term_puts(f, d->bdas[i]->name);
+		fprintf(f, ": phase %s\n", *d->bdas[i]->phase ?
+		    d->bdas[i]->phase : "not set");
+	}
+}
+
+/* The head: name, phase, CPU, condition, verdict, drain. */
+static void
+print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
+{
+	FILE *f = t->f;
+
+	fprintf(f, "%s ", kv_word(a, KV_WORD_VM));
+	kv_term_puts(f, r->vmi->fullname);
+	fprintf(f, "\n  phase %s on ", r->vmi->phase);
+	kv_term_puts(f, r->vmi->node ? r->vmi->node : "-");
+	fprintf(f, ", cpu %s", kv_mode_names[r->mode]);
+	if (r->mode == MODE_NAMED) {
+		fprintf(f, " ");
+		kv_term_puts(f, r->model);
+	}
+	fprintf(f, ", %s %s%s", r->cond_type, r->cond == 'T' ? "True" :
+	    r->cond == 'F' ? "False" : "absent", r->cond_reason ? " " : "");
+	kv_term_puts(f, r->cond_reason ? r->cond_reason : "");
+	fprintf(f, "\n");
+	if (r->dvp.present)
+		print_dvp(r, f);
+	fprintf(f, "  verdict ");
+	kv_term_paint(t, kv_verdict_color(r->verdict),
+	    kv_verdict_names[r->verdict]);
+	fprintf(f, ", outcome %s", kv_outcome_names[r->outcome]);
+	if (r->after >= 0)
+		fprintf(f, " after %llds", (long long)r->after);
+	fprintf(f, "%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
+	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
+	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s\n",
+	    r->method, (long long)r->completion_timeout, r->eviction,
+	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
+	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
+	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
+	    "leaves it to an external controller");
+}
+
+static void
+print_selector(const kv_vmires *r, FILE *f)
+{
+	fprintf(f, "\ntarget pod node selector:\n");
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		fprintf(f, "  ");
+		kv_term_puts(f, r->selectors.v[i].key);
+		fprintf(f, "=");
+		kv_term_puts(f, r->selectors.v[i].value);
+		fprintf(f, "\n");
+	}
+	for (size_t t = 0; t < r->extra_affinity.nterms; t++)
+		for (size_t q = 0; q < r->extra_affinity.terms[t].nreqs; q++) {
+			fprintf(f, "  affinity: ");
+			kv_term_puts(f, r->extra_affinity.terms[t].reqs[q].key);
+			fprintf(f, " DoesNotExist\n");
+		}
+}
+
+/* "OK", "cpu" (fits the CPU, fails another constraint) or "no". */
+static const char *
+node_fit(const kv_analysis *a, const kv_vmires *r, size_t n, kv_buf *why)
+{
+	if (!kv_target_explain(a, a->place, r, n, why))
+		return "OK";
+	return kv_nodeset_has(&r->cpu_targets, n) ? "cpu" : "no";
+}
+
+static void
+print_nodes(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
+{
+	const kv_model *m = a->m;
+	size_t limit = t->all ? m->nnodes : EXPLAIN_NODES;
+
+	fprintf(t->f, "\nnodes:\n");
+	for (size_t n = 0; n < m->nnodes && n < limit; n++) {
+		kv_buf why = {0};
+		const char *fit = node_fit(a, r, n, &why);
+
+		fputs("  ", t->f);
+		kv_term_paint(t, *fit == 'O' ? KV_C_GREEN : *fit == 'c' ?
+		    KV_C_YELLOW : KV_C_NONE, fit);
+		fprintf(t->f, "%*s", (int)(5 - strlen(fit)), "");
+		kv_term_puts(t->f, m->nodes[n].name);
+		if (why.data) {
+			fprintf(t->f, ": ");
+			kv_term_puts(t->f, why.data);
+		}
+		fprintf(t->f, "\n");
+		kv_buf_free(&why);
+	}
+	if (m->nnodes > limit)
+		fprintf(t->f, "  ... and %zu more (%zu OK in all; --all lists "
+		    "every node)\n", m->nnodes - limit, r->targets.n);
+}
+
+static int
+explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
+{
+	const kv_vmires *r = &a->vmis[i];
+	json_t *doc = json_object(), *nodes = json_array(), *vmis;
+	kv_bits one;
+	int rc;
+
+	kv_bits_init(&one, a->nvmis);
+	kv_bits_set(&one, i);
+	vmis = kv_json_vmis(a, &one);
+	kv_bits_free(&one);
+	json_object_set_new(doc, "kind", json_string("kvscope-explain"));
+	json_object_set(doc, "vmi", json_array_get(vmis, 0));
+	json_decref(vmis);
+	for (size_t n = 0; r->verdict != V_NOT_RUNNING && n < a->m->nnodes;
+	    n++) {
+		kv_buf why = {0};
+		const char *fit = node_fit(a, r, n, &why);
+
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:s?}",
+		    "name", a->m->nodes[n].name, "fit", *fit == 'O' ? "ok" :
+		    fit, "why", why.data));
+		kv_buf_free(&why);
+	}
+	json_object_set_new(doc, "nodes", nodes);
+	rc = kv_doc_write(doc, t->fmt, t->f, err);
+	json_decref(doc);
+	return rc;
+}
+
+int
+kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
+    kv_err *err)
+{
+	const kv_vmires *r = &a->vmis[i];
+
+	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
+		return explain_doc(a, i, t, err);
+	print_head(a, r, t);
+	if (r->verdict != V_NOT_RUNNING) {
+		print_selector(r, t->f);
+		print_nodes(a, r, t);
+	}
+	fprintf(t->f, "\nblockers:%s\n", r->nblockers ? "" : " none");
+	for (size_t k = 0; k < r->nblockers; k++)
+		print_issue(a, &r->blockers[k], t);
+	fprintf(t->f, "warnings:%s\n", r->nwarnings ? "" : " none");
+	for (size_t k = 0; k < r->nwarnings; k++)
+		print_issue(a, &r->warnings[k], t);
+	if (ferror(t->f))
+		return kv_seterr(err, "stdout: write error");
+	return KV_OK;
+}
