@@ -425,16 +425,22 @@ fi
 # names of 10^2..10^6 characters (cluster context, node, VMI, namespace,
 # model, storage class, condition message): the PDF is written, shows an
 # ellipsis where a name is cut, and the run ends well within the guard
-# (a hang guard, not a benchmark)
+# (a hang guard, not a benchmark): 20 s more than four times the JSON
+# alone, which reads and analyses the same strings, so that a loaded
+# machine does not fail it
 long_report() {	# long_report N [--spaced]
-	local n=$1 d rc t0 t1
+	local n=$1 d t0 t1 t2
 	d=$(fresh)
 	python3 tests/e2e/mksnap.py "$d/s" --long "$n" ${2:-}
 	t0=$(date +%s)
-	timeout 60 "$KVSCOPE" report "$d/s" --format html,svg,pdf,json \
-	    --output "$d/o" >/dev/null || { echo "exit $?"; return 1; }
+	timeout 300 "$KVSCOPE" report "$d/s" --format json --output "$d/j" \
+	    >/dev/null || { echo "json: exit $?"; return 1; }
 	t1=$(date +%s)
-	[ $((t1 - t0)) -le 20 ] || { echo "took $((t1 - t0)) s"; return 1; }
+	timeout 300 "$KVSCOPE" report "$d/s" --format html,svg,pdf,json \
+	    --output "$d/o" >/dev/null || { echo "exit $?"; return 1; }
+	t2=$(date +%s)
+	[ $((t2 - t1)) -le $((4 * (t1 - t0) + 20)) ] ||
+	    { echo "took $((t2 - t1)) s, json alone $((t1 - t0)) s"; return 1; }
 	[ -s "$d/o/report.pdf" ] || { echo "no report.pdf"; return 1; }
 	pdftotext -raw "$d/o/report.pdf" "$d/pdf.txt"
 	grep -q "context-context0" "$d/pdf.txt" ||
