@@ -7,6 +7,7 @@
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 60)
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make bench      scale benchmark (see README)
+#   make bench-collect  kvscope-collect against plain kubectl (tools/bench-collect.sh)
 #   make man        the man pages (build/man, from docs/man/*.scd by scdoc)
 #   make install    PREFIX=/usr/local: binaries, man pages, completions
 #
@@ -51,7 +52,8 @@ HEADERS   := $(wildcard analyze/*.h analyze/dvp/*.h render/*.h cli/*.h) \
              analyze/resources.def
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
-        unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke golden man
+        bench-collect unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke \
+        golden man
 
 all: kvscope
 
@@ -235,6 +237,14 @@ bench:
 	@$(MAKE) --no-print-directory kvscope $(BUILD)/rel/tools/parse-baseline \
 	    CFLAGS="-O2 -g"
 	SHARED=$(SHARED) tools/bench.sh
+
+# The collector against a generated cluster on a loopback fake API server:
+# time and peak RSS beside plain kubectl get. BENCH_COLLECT_SIZES="500:10000
+# 5000:100000" picks sizes (tools/bench-collect.sh). Not part of check.
+bench-collect:
+	@command -v kubectl >/dev/null && command -v jq >/dev/null && \
+	    [ -x /usr/bin/time ] || $(MAKE) --no-print-directory deps
+	SHARED=$(SHARED) tools/bench-collect.sh
 
 $(BUILD)/rel/tools/parse-baseline: tools/parse-baseline.c
 	@mkdir -p $(dir $@)

@@ -189,6 +189,14 @@ typedef struct kv_vmires {
 	bool mismatch;
 	kv_labels selectors;		/* owned array, sorted */
 	kv_affinity extra_affinity;	/* obsolete / forbid DoesNotExist */
+	/* the target pod's required node affinity: the VMI's, or a
+	 * flavor's replacement (DVP: without the pins of migrating disks) */
+	const kv_affinity *affinity;
+	/* the selector a pending migration adds (VMIM addedNodeSelector,
+	 * DVP VMOP migrate.nodeSelector), merged under the template's; NULL
+	 * when none.  added_by names the migration object. */
+	const kv_labels *added_selector;
+	const char *added_by;
 	size_t ncpu_targets, ntargets;	/* = cpu_targets.n, targets.n */
 	kv_nodeset cpu_targets, targets;
 	enum kv_outcome outcome;

@@ -521,6 +521,42 @@ check_stale_vendor(rule_ctx *c, const kv_rule *r)
 		    c->ti.nvendors);
 }
 
+/* Targets shown by name before "and N more". */
+#define KERNEL_SHOWN 4
+
+/* rules-deckhouse.md §2, §10 step 5: a target on another kernel than the
+ * source (status.nodeInfo.kernelVersion; nodes that report none are not
+ * judged). */
+void
+check_kernel_differs(rule_ctx *c, const kv_rule *r)
+{
+	const char *have = c->src ? c->src->kernel : NULL;
+	kv_buf b = {0};
+	size_t n = 0;
+
+	if (have == NULL || *have == '\0')
+		return;
+	KV_NODESET_FOREACH(&c->r->targets, ti) {
+		const kv_node *t = &c->m->nodes[ti];
+
+		if (t->kernel == NULL || *t->kernel == '\0' ||
+		    strcmp(t->kernel, have) == 0)
+			continue;
+		if (n++ < KERNEL_SHOWN)
+			kv_buf_printf(&b, "%s%s (%s)", n > 1 ? ", " : "",
+			    t->name, t->kernel);
+	}
+	if (n > KERNEL_SHOWN)
+		kv_buf_printf(&b, " and %zu more", n - KERNEL_SHOWN);
+	if (n > 0)
+		rule_emit(c, r, "%zu target%s run%s another kernel than %s "
+		    "(%s): %s%s", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		    c->src->name, have, b.data, c->m->flavor->id ==
+		    KV_FLAVOR_DECKHOUSE ? "; DVP requires the same kernel on "
+		    "every node" : "");
+	kv_buf_free(&b);
+}
+
 static bool
 same_features(const rule_ctx *c, const kv_node *x, const kv_node *y)
 {

@@ -25,6 +25,7 @@ void check_no_placement(rule_ctx *c, const kv_rule *r);
 void check_block_migration(rule_ctx *c, const kv_rule *r);
 void check_reconnect(rule_ctx *c, const kv_rule *r);
 void check_stale_vendor(rule_ctx *c, const kv_rule *r);
+void check_kernel_differs(rule_ctx *c, const kv_rule *r);
 void check_passthrough(rule_ctx *c, const kv_rule *r);
 void check_eviction_blocks(rule_ctx *c, const kv_rule *r);
 void check_eviction_shutdown(rule_ctx *c, const kv_rule *r);

@@ -66,8 +66,15 @@ explain_pods(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	for (size_t i = 0; i < npods; i++)
 		if (pods[i]->node && strcmp(pods[i]->node, node->name) == 0 &&
 		    kv_pod_active(pods[i])) {
-			kv_buf_printf(out, "runs pod %s of this VMI "
-			    "(pod anti-affinity)", pods[i]->name);
+			/* §2.3 step 1: the target pod's anti-affinity on
+			 * created-by=<VMI uid> matches every pod of the
+			 * VMI, an unfinished migration's target too */
+			kv_buf_printf(out, "runs pod %s of this VMI%s%s%s "
+			    "(pod anti-affinity)", pods[i]->name,
+			    pods[i]->migration_job ? ", the target pod of "
+			    "migration " : "", pods[i]->migration_job ?
+			    pods[i]->migration_job : "",
+			    pods[i]->migration_job ? " in progress" : "");
 			return true;
 		}
 	if (kv_has_reservation(v)) {
@@ -94,14 +101,22 @@ explain_labels(const kv_vmires *r, const kv_node *node, kv_buf *out)
 		    r->selectors.v[i].key);
 
 		if (have == NULL || strcmp(have, r->selectors.v[i].value)) {
+			const char *added = r->added_selector ?
+			    kv_labels_get(r->added_selector,
+			    r->selectors.v[i].key) : NULL;
+
 			kv_buf_printf(out, "label %s=%s %s",
 			    r->selectors.v[i].key, r->selectors.v[i].value,
 			    have == NULL ? "missing" : "differs");
+			if (added != NULL &&
+			    strcmp(added, r->selectors.v[i].value) == 0)
+				kv_buf_printf(out, " (added by migration %s)",
+				    r->added_by);
 			return true;
 		}
 	}
 	if ((q = affinity_fail(&r->extra_affinity, &node->labels,
-	    node->name)) == NULL && (q = affinity_fail(&r->vmi->affinity,
+	    node->name)) == NULL && (q = affinity_fail(r->affinity,
 	    &node->labels, node->name)) == NULL)
 		return false;
 	if (q == &empty_term) {

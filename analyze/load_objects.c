@@ -131,6 +131,8 @@ load_node(kv_load *ls, jctx *c, json_t *o)
 	    jlabels(c, o, "metadata.annotations", &ann) ||
 	    jbool(c, o, "spec.unschedulable", &unsched) ||
 	    jquantity(c, o, "status.allocatable.memory", &n->alloc_memory) ||
+	    jstr(c, o, "status.nodeInfo.kernelVersion", &n->kernel) ||
+	    jstr(c, o, "status.nodeInfo.osImage", &n->os_image) ||
 	    jget(c, o, "spec.taints", JSON_ARRAY, &taints))
 		goto out;
 	n->unschedulable = unsched == 1;
@@ -407,6 +409,7 @@ load_vmim(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "spec.vmiName", &v->vmi) ||
 	    jstr(c, o, "status.phase", &v->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &v->created) ||
+	    jlabels(c, o, "spec.addedNodeSelector", &v->added_selector) ||
 	    jlabels(c, o, "metadata.annotations", &ann))
 		goto out;
 	for (int i = 0; i < 2; i++) {

@@ -196,6 +196,8 @@ kv_model_free(kv_model *m)
 		free(m->policies[i].vmi_selector.v);
 	}
 	free(m->policies);
+	for (size_t i = 0; i < m->nvmims; i++)
+		free(m->vmims[i].added_selector.v);
 	free(m->vmims);
 	free(m->cluster.obsolete);
 	free(m->cluster.gates);

@@ -72,6 +72,8 @@ typedef struct kv_node {
 	size_t ntaints;
 	kv_taint *taints;
 	int64_t alloc_memory;		/* bytes; -1 when unknown */
+	const char *kernel;		/* status.nodeInfo.kernelVersion */
+	const char *os_image;		/* status.nodeInfo.osImage */
 } kv_node;
 
 enum kv_volkind {
@@ -239,6 +241,7 @@ typedef struct kv_vmim {
 	const char *created;
 	int64_t unschedulable_timeout;	/* annotation override; -1 */
 	int64_t pending_timeout;	/* annotation override; -1 */
+	kv_labels added_selector;	/* spec.addedNodeSelector */
 } kv_vmim;
 
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */

@@ -389,6 +389,25 @@ const kv_rule kv_rules[] = {
 		.check = check_stale_vendor,
 	},
 	{
+		.code = "kernel-differs", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Targets run another kernel",
+				"Keep the nodes on one kernel (and "
+				    "QEMU/libvirt) version, or keep the VMI "
+				    "on nodes of the source's version with a "
+				    "node selector until the upgrade is done." },
+			[KV_FLAVOR_DECKHOUSE] = {
+				NULL,
+				"Upgrade the nodes to one kernel version "
+				    "before migrating: DVP requires the same "
+				    "Linux kernel on every node, as "
+				    "differences break the migration." },
+		},
+		.check = check_kernel_differs,
+	},
+	{
 		.code = "disks-should-be-migrating", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
 		.words = {

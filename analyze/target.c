@@ -54,6 +54,16 @@ sel_setf(selbuild *s, const char *value, const char *fmt, ...)
 	sel_set(s, key, value);
 }
 
+/* The entry of key in an unsorted selector being built, or NULL. */
+static const kv_label *
+sel_find(const kv_label *v, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].key, key) == 0)
+			return &v[i];
+	return NULL;
+}
+
 static bool
 sel_has_prefix(const selbuild *s, const char *prefix)
 {
@@ -272,7 +282,7 @@ problem_key(const kv_vmires *r, int64_t need, kv_buf *b)
 		key_ptr(b, r->selectors.v[i].value);
 	}
 	key_affinity(b, &r->extra_affinity);
-	key_affinity(b, &v->affinity);
+	key_affinity(b, r->affinity);
 	key_put(b, &v->ntolerations, sizeof(v->ntolerations));
 	for (size_t i = 0; i < v->ntolerations; i++) {
 		key_ptr(b, v->tolerations[i].key);
@@ -416,7 +426,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	}
 	if (kv_bits_any(tgt)) {
 		and_affinity(a, &r->extra_affinity, tgt);
-		and_affinity(a, &r->vmi->affinity, tgt);
+		and_affinity(a, r->affinity, tgt);
 	}
 	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)
 		if (!kv_tolerates(r->vmi, &p->taints[i]))
@@ -502,6 +512,13 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	memset(ti, 0, sizeof(*ti));
 	ti->source_missing = src == NULL;
 	render_template(a, r, &s);
+	/* §2.3 step 2: the migration's own selector, under the template's
+	 * (the template wins on a key clash) */
+	for (size_t i = 0; r->added_selector && i < r->added_selector->n; i++)
+		if (sel_find(s.v, s.n, r->added_selector->v[i].key) ==
+		    NULL)
+			sel_set(&s, r->added_selector->v[i].key,
+			    r->added_selector->v[i].value);
 	if (r->mode == MODE_HOST_MODEL)
 		render_host_model(a, src, r->source_pod, &s, ti);
 	/* the vendor rule came with KubeVirt v1.8 (not in every flavor) */

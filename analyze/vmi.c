@@ -159,12 +159,10 @@ vmim_index_build(const kv_model *m, vmim_index *ix)
 	qsort(ix->v, ix->n, sizeof(*ix->v), vmim_cmp);
 }
 
-/* Timeout overrides from the newest VMIM of this VMI that sets them. */
-static void
-overrides(const vmim_index *ix, const kv_vmi *v, int64_t *unsched,
-    int64_t *pending)
+/* The index of the first VMIM of VMI v (or where it would be). */
+static size_t
+vmim_first(const vmim_index *ix, const kv_vmi *v)
 {
-	const char *u_at = NULL, *p_at = NULL;
 	size_t lo = 0, hi = ix->n;
 
 	while (lo < hi) {
@@ -178,7 +176,44 @@ overrides(const vmim_index *ix, const kv_vmi *v, int64_t *unsched,
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < ix->n; i++) {
+	return lo;
+}
+
+/* §2.3 step 2: the oldest VMIM of this VMI in a non-final phase that
+ * adds a node selector (the one KubeVirt runs; admission refuses a second
+ * unfinished one). */
+static void
+pending_selector(const vmim_index *ix, kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	const char *at = NULL;
+
+	for (size_t i = vmim_first(ix, v); i < ix->n; i++) {
+		const kv_vmim *mi = ix->v[i];
+		const char *c = mi->created ? mi->created : "";
+
+		if (strcmp(mi->ns, v->ns) != 0 || strcmp(mi->vmi, v->name) != 0)
+			break;
+		if (mi->added_selector.n == 0 || (mi->phase != NULL &&
+		    (strcmp(mi->phase, "Succeeded") == 0 ||
+		    strcmp(mi->phase, "Failed") == 0)))
+			continue;
+		if (at == NULL || strcmp(c, at) < 0) {
+			r->added_selector = &mi->added_selector;
+			r->added_by = mi->name;
+			at = c;
+		}
+	}
+}
+
+/* Timeout overrides from the newest VMIM of this VMI that sets them. */
+static void
+overrides(const vmim_index *ix, const kv_vmi *v, int64_t *unsched,
+    int64_t *pending)
+{
+	const char *u_at = NULL, *p_at = NULL;
+
+	for (size_t i = vmim_first(ix, v); i < ix->n; i++) {
 		const kv_vmim *mi = ix->v[i];
 		const char *at = mi->created ? mi->created : "";
 
@@ -375,6 +410,8 @@ kv_vmis_analyze(kv_analysis *a)
 		r->cond_type = "LiveMigratable";
 		r->cond_reason = r->vmi->cond_reason;
 		r->cond_message = r->vmi->cond_message;
+		r->affinity = &r->vmi->affinity;
+		pending_selector(&ix, r);
 		if (m->flavor->vmi != NULL)
 			m->flavor->vmi(a, r);
 		cpu_mode(a, r);
@@ -386,6 +423,8 @@ kv_vmis_analyze(kv_analysis *a)
 			r->verdict = V_NOT_RUNNING;
 			outcome(a, &ix, r);
 			drain_behaviour(a, r);
+			/* no node to drain (findings.md: onDrain null) */
+			r->on_drain = DRAIN_NONE;
 		} else
 			judge(a, place, &ix, r);
 		r->mismatch = r->cond == 'T' && r->verdict != V_OK;

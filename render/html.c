@@ -192,9 +192,10 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	kv_fact *fv;
 	size_t nf;
 	static const char *const nheads[] = { "Node", "Class", "Vendor",
-	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs" };
+	    "Host model", "Level", "AVX2", "AVX-512", "Schedulable", "VMs",
+	    "Kernel / OS image" };
 	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
-	    NULL, NULL, NULL, "num" };
+	    NULL, NULL, NULL, "num", NULL };
 
 	h_el_own(s, "p", "answer", prose_cluster(a));
 	fv = snapshot_facts(a, &nf);
@@ -216,7 +217,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	h_facts_table(s, fv, nf);
 
 	h_el(s, "h3", "Nodes");
-	t = h_table(s, "sort", nheads, nhcls, 9);
+	t = h_table(s, "sort", nheads, nhcls, 10);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
@@ -240,6 +241,9 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 		else
 			h_elc(tr, "td", "tone-warn", SYM_WARN " no");
 		h_num_cell(tr, ni->nvmis);
+		h_el_own(tr, "td", "wrap", xasprintf("%s / %s",
+		    m->nodes[i].kernel ? m->nodes[i].kernel : SYM_NONE,
+		    m->nodes[i].os_image ? m->nodes[i].os_image : SYM_NONE));
 	}
 }
 

@@ -95,6 +95,7 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
+	    r->on_drain == DRAIN_NONE ? "has nothing to move (not running)" :
 	    "leaves it to an external controller");
 }
 

@@ -241,6 +241,13 @@ def local_pv(c, pvc, node):
     pvc["metadata"]["annotations"]["volume.kubernetes.io/selected-node"] = node
 
 
+def pv_pin(node):
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "kubernetes.io/hostname", "operator": "In",
+             "values": [node]}]}]}}}
+
+
 def vd_claim(ns, disk):
     return "vd-%s-%s" % (disk, gs.uid(NAME, "VirtualDisk", ns, disk))
 
@@ -358,10 +365,14 @@ def scenario(c):
     add_vm(c, "vm-local-disk", "prod", "generic", "w1",
            disks=[disk(c, "prod", "vm-local-disk-root", "local-thin", "30Gi",
                        node="w1")],
+           # kvbuilder puts the local PV's pin into the KVVMI (section 5)
+           affinity=pv_pin("w1"), migration_terms=[],
            expect=("ok", [], ["block-migration", "disks-should-be-migrating"],
-                   "RWO local VirtualDisk; Migratable True / "
-                   "VirtualMachineDisksShouldBeMigrating (VolumeMigration on), "
-                   "so no disk-not-shared"))
+                   "RWO local VirtualDisk pinned to w1 by its PV; Migratable "
+                   "True / VirtualMachineDisksShouldBeMigrating (VolumeMigration "
+                   "on), so no disk-not-shared, and the KVVM's "
+                   "migration-node-affinity-terms drop the pin: targets on "
+                   "other nodes"))
     add_vm(c, "vm-busy", "prod", "generic", "w2",
            vmop={"name": "vm-busy-m8x2q", "type": "Migrate", "phase": "Pending",
                  "reason": "MigrationPending", "ago": 40},
@@ -612,7 +623,15 @@ def collect(c):
             b = dict(vm["bda"], vm=vm["name"], ns=vm["ns"])
             c.dvp_bdas.append(b)
             disk(c, vm["ns"], b["disk"], "ceph-rbd", "10Gi")
-    vmis, _kvvms, pods, _ = gs.build_vm_objects(c)
+    vmis, kvvms, pods, _ = gs.build_vm_objects(c)
+    kvvms = rename(kvvms)
+    terms = {(vm["ns"], vm["name"]): vm["migration_terms"] for vm in c.vms
+             if "migration_terms" in vm}
+    for k in kvvms:
+        t = terms.get((k["metadata"]["namespace"], k["metadata"]["name"]))
+        if t is not None:
+            k["metadata"].setdefault("annotations", {})[
+                DVP + "/migration-node-affinity-terms"] = json.dumps(t)
     windows_reasons(c)
     for p in pods:
         # the DVP fork gives qemu64 no model selector (patch 030)
@@ -657,6 +676,7 @@ def collect(c):
             rename(vmis),
         ("internalvirtualizationvirtualmachineinstancemigrations", INTERNAL):
             vmims,
+        ("internalvirtualizationvirtualmachines", INTERNAL): kvvms,
         ("internalvirtualizationkubevirts", INTERNAL): [rename(d8_kubevirt(c))],
     }
 

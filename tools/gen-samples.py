@@ -117,6 +117,8 @@ RESOURCES = [
     ("virtualmachineblockdeviceattachments", "virtualization.deckhouse.io"),
     ("internalvirtualizationvirtualmachineinstances",
      "internal.virtualization.deckhouse.io"),
+    ("internalvirtualizationvirtualmachines",
+     "internal.virtualization.deckhouse.io"),
     ("internalvirtualizationvirtualmachineinstancemigrations",
      "internal.virtualization.deckhouse.io"),
     ("internalvirtualizationkubevirts", "internal.virtualization.deckhouse.io"),
@@ -1334,12 +1336,17 @@ def in_flight_migration(cluster, vm, vmi, source_pod, machine, vm_tsc):
                      "name": spec_m["name"], "namespace": ns,
                      "resourceVersion": str(3700000 + vm["index"]),
                      "uid": uid(cluster.name, "VMIM", ns, spec_m["name"])},
-        "spec": {"vmiName": name},
+        "spec": dict({"vmiName": name},
+                     **({"addedNodeSelector": spec_m["added"]}
+                        if spec_m.get("added") else {})),
         "status": {"phase": "Scheduling",
                    "phaseTransitionTimestamps": [
                        {"phase": "Pending", "phaseTransitionTimestamp": ts(ago)},
                        {"phase": "Scheduling", "phaseTransitionTimestamp": ts(ago - 1)}]}}
     sel = source_node_selector(vm, cluster, machine, vm_tsc)
+    # addedNodeSelector merges under the template (migration.go L957-960)
+    for k, v in sorted((spec_m.get("added") or {}).items()):
+        sel.setdefault(k, v)
     src_labels = cluster.node(vm["node"])["metadata"]["labels"]
     if vm["model"] == "host-model":
         copied = {k: v for k, v in source_pod["spec"]["nodeSelector"].items()
@@ -1552,6 +1559,9 @@ def placement(cluster, vm):
                    and p["status"]["phase"] == "Running")
     vm_tsc = vm["_vmi"]["status"].get("topologyHints", {}).get("tscFrequency")
     sel = source_node_selector(vm, cluster, MACHINE_TYPE, vm_tsc)
+    # a pending VMIM's addedNodeSelector, under the template's
+    for k, v in sorted(((vm.get("vmim") or {}).get("added") or {}).items()):
+        sel.setdefault(k, v)
     if vm["model"] == "host-model":
         copied = {k: v for k, v in src_pod["spec"]["nodeSelector"].items()
                   if P_FEATURE in k or P_MIGRATION in k}
@@ -2515,6 +2525,23 @@ def sample_pitfalls(cpu):
                              "`migrationUnschedulablePodTimeoutSeconds: 120` is in flight "
                              "(phase Scheduling, target pod Pending/Unschedulable): the "
                              "outcome is unschedulable after 120 s, not 300."))
+    c.add_vm(ns="pit", name="move-to-gone", node="p1", memory="2Gi",
+             disks=[rwx("pit", "move-to-gone")],
+             vmim={"name": "move-to-p6", "ago": 30, "annotations": {},
+                   "added": {"kubernetes.io/hostname": "p6"},
+                   "scheduler_message": (
+                       "0/6 nodes are available: 1 node(s) didn't match pod anti-affinity "
+                       "rules, 1 node(s) had untolerated taint "
+                       "{node-role.kubernetes.io/control-plane: }, 4 node(s) didn't match "
+                       "Pod's node affinity/selector.")},
+             expect=dict(verdict="no-target", blockers=["no-placement-target"],
+                         cpuTargets=["p2", "p3"], targets=[],
+                         warnings=["eviction-blocks-drain", "pod-network-reconnect"],
+                         why="A pending VMIM `move-to-p6` adds `kubernetes.io/hostname: p6` "
+                             "(spec.addedNodeSelector, as `virtctl migrate` writes it), "
+                             "merged under the template's selectors; no node p6 exists, so "
+                             "the CPU-compatible p2 and p3 are ruled out by the migration's "
+                             "own selector."))
     # eviction strategies (all migratable)
     for node, strat, name, on in (("p1", "None", "evict-none", "shutdown"),
                                   ("p2", "LiveMigrate", "evict-live", "migrate"),

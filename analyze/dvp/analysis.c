@@ -82,6 +82,63 @@ bda_pending(const kv_vmbda *b)
 	    strcmp(b->phase, "Failed") != 0;
 }
 
+/* A requirement that pins the pod to node: kubernetes.io/hostname In
+ * [.. node ..], or metadata.name the same way (a local PV's pin). */
+static bool
+pins_to(const kv_nsreq *q, const char *node)
+{
+	if (q->op != OP_IN || node == NULL || strcmp(q->key, q->field ?
+	    "metadata.name" : "kubernetes.io/hostname") != 0)
+		return false;
+	for (size_t i = 0; i < q->nvalues; i++)
+		if (strcmp(q->values[i], node) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * §3.3, §10 step 4: when the VM's disks migrate, the PV node pins DVP put
+ * into the KVVMI's node affinity (a cross product with the VM's own terms,
+ * §5) no longer hold the target.  DVP's own answer, the KVVM annotation
+ * migration-node-affinity-terms, wins; without it (no KVVMs in the
+ * snapshot, or an older DVP) the snapshot has no PVs to tell pins apart,
+ * so the requirements that pin to the source node by name are dropped: a
+ * local PV of a running VM is on its node.  A term left empty would match
+ * every node, and then the affinity holds no constraint at all.
+ */
+static void
+migrating_affinity(const kv_model *m, kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	const kv_kvvm *k = kv_dvp_kvvm(m, v->ns, v->name);
+	kv_affinity *out = &r->dvp.affinity;
+	bool any_empty = false;
+
+	if (k != NULL && k->has_terms) {
+		r->affinity = &k->terms;
+		r->dvp.pins = "annotation";
+		return;
+	}
+	out->terms = xcalloc(v->affinity.nterms + 1, sizeof(kv_nsterm));
+	for (size_t t = 0; t < v->affinity.nterms; t++) {
+		const kv_nsterm *in = &v->affinity.terms[t];
+		kv_nsterm *o = &out->terms[out->nterms++];
+
+		o->reqs = xcalloc(in->nreqs + 1, sizeof(kv_nsreq));
+		for (size_t q = 0; q < in->nreqs; q++)
+			if (!pins_to(&in->reqs[q], v->node))
+				o->reqs[o->nreqs++] = in->reqs[q];
+		any_empty |= o->nreqs == 0 && in->nreqs > 0;
+	}
+	if (any_empty) {
+		for (size_t t = 0; t < out->nterms; t++)
+			free(out->terms[t].reqs);
+		out->nterms = 0;
+	}
+	r->affinity = out;
+	r->dvp.pins = "dropped";
+}
+
 void
 kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 {
@@ -118,12 +175,23 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 			    kv_dvp_disk_by_claim(m, v->ns, vol->claim) != NULL)
 				r->migvols[r->nmigvols++] = vol;
 		}
+		if (r->nmigvols > 0)
+			migrating_affinity(m, r);
 	}
 	n = kv_dvp_vmops(m, v->ns, v->name, &ops);
 	d->ops = xcalloc(n + 1, sizeof(kv_vmop *));
 	for (size_t i = 0; i < n; i++)
 		if (!kv_vmop_finished(&ops[i]))
 			d->ops[d->nops++] = &ops[i];
+	/* §4.4: the VMIM DVP creates carries the oldest unfinished
+	 * Migrate/Evict's nodeSelector as addedNodeSelector; before that
+	 * VMIM exists, the operation itself says it */
+	for (size_t i = 0; i < d->nops && r->added_selector == NULL; i++)
+		if (kv_vmop_is_migration(d->ops[i]) &&
+		    d->ops[i]->node_selector.n > 0) {
+			r->added_selector = &d->ops[i]->node_selector;
+			r->added_by = d->ops[i]->name;
+		}
 	n = kv_dvp_vmbdas(m, v->ns, v->name, &bdas);
 	d->bdas = xcalloc(n + 1, sizeof(kv_vmbda *));
 	for (size_t i = 0; i < n; i++)
@@ -146,4 +214,7 @@ kv_dvp_result_free(kv_vmires *r)
 {
 	free(r->dvp.ops);
 	free(r->dvp.bdas);
+	for (size_t t = 0; t < r->dvp.affinity.nterms; t++)
+		free(r->dvp.affinity.terms[t].reqs);
+	free(r->dvp.affinity.terms);
 }

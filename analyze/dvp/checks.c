@@ -108,7 +108,12 @@ kv_dvp_check_disks_should_migrate(rule_ctx *c, const kv_rule *r)
 		rule_emit(c, r, "volume %s: %s; DVP copies it to a new volume "
 		    "on the target node (volume migration): the storage "
 		    "class must provision there, and the completion timeout "
-		    "no longer bounds the migration", vol->name, b.data);
+		    "no longer bounds the migration%s", vol->name, b.data,
+		    c->r->dvp.pins == NULL ? "" :
+		    strcmp(c->r->dvp.pins, "annotation") == 0 ? "; the target "
+		    "pod takes the KVVM's migration-node-affinity-terms, "
+		    "without the volume's node pin" : "; its pin to the "
+		    "source node no longer holds the target");
 		kv_buf_free(&b);
 	}
 }

@@ -66,6 +66,9 @@ size_t kv_dvp_vmops(const kv_model *m, const char *ns, const char *vm,
     const kv_vmop **first);
 size_t kv_dvp_vmbdas(const kv_model *m, const char *ns, const char *vm,
     const kv_vmbda **first);
+/* The KVVM ns/name (internalvirtualizationvirtualmachines), or NULL. */
+const kv_kvvm *kv_dvp_kvvm(const kv_model *m, const char *ns,
+    const char *name);
 
 /* --- rules --------------------------------------------------------------- */
 

@@ -66,6 +66,7 @@ typedef struct kv_vmop {	/* VirtualMachineOperation */
 	const char *created;		/* creationTimestamp or "" */
 	bool deleting;			/* deletionTimestamp set */
 	bool target_node;		/* spec.migrate.nodeSelector set */
+	kv_labels node_selector;	/* spec.migrate.nodeSelector */
 } kv_vmop;
 
 typedef struct kv_vmbda {	/* VirtualMachineBlockDeviceAttachment */
@@ -75,6 +76,13 @@ typedef struct kv_vmbda {	/* VirtualMachineBlockDeviceAttachment */
 	const char *phase;		/* status.phase or "" */
 	const char *reason;		/* Attached condition reason or NULL */
 } kv_vmbda;
+
+typedef struct kv_kvvm {	/* InternalVirtualizationVirtualMachine */
+	const char *ns, *name;
+	bool has_terms;			/* the annotation below is set */
+	kv_affinity terms;		/* virtualization.deckhouse.io/
+					   migration-node-affinity-terms */
+} kv_kvvm;
 
 typedef struct kv_dvp {
 	size_t nvms;
@@ -89,6 +97,8 @@ typedef struct kv_dvp {
 	kv_vmop *vmops;			/* by namespace, VM, created, name */
 	size_t nvmbdas;
 	kv_vmbda *vmbdas;		/* by namespace, VM, name */
+	size_t nkvvms;
+	kv_kvvm *kvvms;			/* sorted by namespace, name */
 } kv_dvp;
 
 /* What DVP adds to a VMI's result (flavor deckhouse; zero otherwise).  The
@@ -106,6 +116,11 @@ typedef struct kv_dvpres {
 	const kv_vmop **ops;		/* unfinished VMOPs, oldest first */
 	size_t nbdas;
 	const kv_vmbda **bdas;		/* attachments not Attached/Failed */
+	/* the target pod's node affinity when disks migrate (§3.3, §10
+	 * step 4): from the KVVM's migration-node-affinity-terms, or the
+	 * VMI's without its pins to the source node (owned) */
+	const char *pins;		/* "annotation" | "dropped" | NULL */
+	kv_affinity affinity;
 } kv_dvpres;
 
 #endif

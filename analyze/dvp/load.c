@@ -12,8 +12,12 @@
 #include "jget.h"
 #include "load.h"
 
+/* §3.3 [IDX]: the node affinity of a KVVM whose disks migrate */
+#define ANN_MIGRATION_TERMS "virtualization.deckhouse.io/" \
+	"migration-node-affinity-terms"
+
 typedef struct dvp_loadcap {
-	size_t vms, classes, disks, vmops, vmbdas;
+	size_t vms, classes, disks, vmops, vmbdas, kvvms;
 } dvp_loadcap;
 
 /* --- helpers ------------------------------------------------------------- */
@@ -171,6 +175,7 @@ dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	    jstr(c, o, "spec.virtualMachineName", &op->vm) ||
 	    jbool(c, o, "spec.force", &op->force) ||
 	    jget(c, o, "spec.migrate.nodeSelector", JSON_OBJECT, &sel) ||
+	    jlabels(c, o, "spec.migrate.nodeSelector", &op->node_selector) ||
 	    jstr(c, o, "status.phase", &op->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &op->created) ||
 	    jstr(c, o, "metadata.deletionTimestamp", &del) ||
@@ -187,6 +192,59 @@ dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	if (op->created == NULL)
 		op->created = "";
 	return KV_OK;
+}
+
+/* The annotation's value: a JSON list of nodeSelectorTerms (or an object
+ * holding one as nodeSelectorTerms), read as a pod's required node
+ * affinity is. */
+static int
+kvvm_terms(jctx *c, const char *text, kv_affinity *aff)
+{
+	json_error_t je;
+	json_t *v = json_loads(text, 0, &je), *terms, *wrap;
+	int rc;
+
+	if (v == NULL)
+		return jerr(c, "metadata.annotations", "%s: not JSON: %s",
+		    ANN_MIGRATION_TERMS, je.text);
+	terms = json_is_object(v) ? json_object_get(v, "nodeSelectorTerms") :
+	    v;
+	if (!json_is_array(terms)) {
+		json_decref(v);
+		return jerr(c, "metadata.annotations", "%s: expected a list "
+		    "of nodeSelectorTerms", ANN_MIGRATION_TERMS);
+	}
+	wrap = json_pack("{s:{s:{s:{s:{s:O}}}}}", "spec", "affinity",
+	    "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+	    "nodeSelectorTerms", terms);
+	rc = load_affinity(c, wrap, aff);
+	json_decref(wrap);
+	json_decref(v);
+	return rc;
+}
+
+static int
+dvp_load_kvvm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
+{
+	kv_dvp *d = &m->dvp;
+	kv_kvvm *k;
+	kv_labels ann = {0};
+	const char *terms;
+	int rc = KV_ERR;
+
+	k = KV_PUSH(d->kvvms, d->nkvvms, cap->kvvms);
+	if (jmeta(c, o, &k->name, &k->ns, true) ||
+	    jlabels(c, o, "metadata.annotations", &ann))
+		goto out;
+	if ((terms = kv_labels_get(&ann, ANN_MIGRATION_TERMS)) != NULL) {
+		if (kvvm_terms(c, terms, &k->terms) != KV_OK)
+			goto out;
+		k->has_terms = true;
+	}
+	rc = KV_OK;
+out:
+	free(ann.v);
+	return rc;
 }
 
 static int
@@ -245,6 +303,14 @@ claim_cmp(const void *x, const void *y)
 	const kv_vdisk *q = *(const kv_vdisk *const *)y;
 
 	return kv_nscmp(p->ns, p->claim, q->ns, q->claim);
+}
+
+static int
+kvvm_cmp(const void *x, const void *y)
+{
+	const kv_kvvm *p = x, *q = y;
+
+	return kv_nscmp(p->ns, p->name, q->ns, q->name);
 }
 
 static int
@@ -310,6 +376,7 @@ dvp_finish(kv_model *m, kv_err *err)
 	d->nby_claim = n;
 	kv_qsort(d->vmops, d->nvmops, sizeof(kv_vmop), vmop_cmp);
 	kv_qsort(d->vmbdas, d->nvmbdas, sizeof(kv_vmbda), vmbda_cmp);
+	kv_qsort(d->kvvms, d->nkvvms, sizeof(kv_kvvm), kvvm_cmp);
 	derive_cpu(m);
 	return KV_OK;
 }
@@ -331,8 +398,20 @@ dvp_free(kv_model *m)
 	free(d->classes);
 	free(d->disks);
 	free(d->by_claim);
+	for (size_t i = 0; i < d->nvmops; i++)
+		free(d->vmops[i].node_selector.v);
 	free(d->vmops);
 	free(d->vmbdas);
+	for (size_t i = 0; i < d->nkvvms; i++) {
+		for (size_t t = 0; t < d->kvvms[i].terms.nterms; t++) {
+			for (size_t q = 0; q < d->kvvms[i].terms.terms[t].nreqs;
+			    q++)
+				free(d->kvvms[i].terms.terms[t].reqs[q].values);
+			free(d->kvvms[i].terms.terms[t].reqs);
+		}
+		free(d->kvvms[i].terms.terms);
+	}
+	free(d->kvvms);
 }
 
 /* --- registered loaders (resources.def names them) ------------------------ */
@@ -389,7 +468,25 @@ load_vmbda(kv_load *ld, jctx *c, json_t *o)
 	return dvp_load_vmbda(kv_load_model(ld), loadcap(ld), c, o);
 }
 
+static int
+load_kvvm(kv_load *ld, jctx *c, json_t *o)
+{
+	kv_model *m = kv_load_model(ld);
+	const kv_kvvm *k;
+	const char *key;
+	char *full;
+
+	if (dvp_load_kvvm(m, loadcap(ld), c, o) != KV_OK)
+		return KV_ERR;
+	k = &m->dvp.kvvms[m->dvp.nkvvms - 1];
+	full = xasprintf("%s/%s", k->ns, k->name);
+	key = kv_intern_str(m->strs, full);
+	free(full);
+	return kv_load_unique(ld, c, "KVVM", key);
+}
+
 const kv_loader_ref kv_dvp_loaders[] = {
+	{ "load_kvvm", load_kvvm },
 	{ "load_dvm", load_dvm },
 	{ "load_dclass", load_dclass },
 	{ "load_vdisk", load_vdisk },

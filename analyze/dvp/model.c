@@ -124,3 +124,26 @@ kv_dvp_vmbdas(const kv_model *m, const char *ns, const char *vm,
 	return n;
 }
 
+
+const kv_kvvm *
+kv_dvp_kvvm(const kv_model *m, const char *ns, const char *name)
+{
+	const kv_dvp *d = &m->dvp;
+	size_t lo = 0, hi = d->nkvvms;
+
+	if (ns == NULL || name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = kv_nscmp(d->kvvms[mid].ns, d->kvvms[mid].name, ns,
+		    name);
+
+		if (c == 0)
+			return &d->kvvms[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

@@ -6,7 +6,14 @@
                                    redaction markers exactly as the spec says
   check.py leaks ARCHIVE           the opposite, for --no-redact: the secrets are there
   check.py anon PLAIN ANON MAPPING --anonymize against a plain run of the same cluster
-  check.py paged ARCHIVE LOG N     the PVC list is complete and came in pages
+  check.py paged ARCHIVE LOG N [restarted]
+                                   the PVC list is complete and came in pages
+                                   (restarted: once more after a 410)
+  check.py kept ARCHIVE            what the analysis reads survives redaction;
+                                   credential labels and their selectors agree
+  check.py pods ARCHIVE all|launchers
+                                   launcher pods whole, the rest cut down
+  check.py same SNAPSHOT ARCHIVE   the archive holds the snapshot's objects
 
 Each prints what it checked, or the first failures, and exits 0 or 1.
 """
@@ -222,8 +229,9 @@ def cmd_leaks(path):
               fakekube.USER_DATA_B64):
         if s.encode() not in tar_bytes:
             fail("%s not found with --no-redact (the search would miss it)" % s)
-    if fakekube.NON_LAUNCHER_ENV.encode() in tar_bytes:
-        fail("a non-launcher pod was collected")
+    for s in (fakekube.NON_LAUNCHER_ENV, fakekube.NON_LAUNCHER_ARG):
+        if s.encode() in tar_bytes:
+            fail("a non-launcher pod was not cut down (%s)" % s)
     if man.get("options", {}).get("redact") is not False or man.get("redactions") != []:
         fail("options.redact / redactions wrong for --no-redact")
     done("--no-redact keeps the payloads")
@@ -351,6 +359,8 @@ def cmd_anon(plain_path, anon_path, mapping_path):
         if (m["metadata"]["namespace"], m["spec"]["vmiName"]) not in vmis:
             fail("VMIM vmiName %s is no VMI" % m["spec"]["vmiName"])
     for pod in items(adata, "pods"):
+        if "vm.kubevirt.io/name" not in pod["metadata"].get("labels", {}):
+            continue  # not a launcher (cut down)
         refs += 1
         key = (pod["metadata"]["namespace"], pod["metadata"]["labels"]["vm.kubevirt.io/name"])
         if key not in vmis:
@@ -372,7 +382,139 @@ def cmd_anon(plain_path, anon_path, mapping_path):
          % (sum(len(mapping[t]) for t in ("nodes", "namespaces", "names")), refs))
 
 
-def cmd_paged(path, log, n):
+def one(data, name, ns, obj):
+    for it in items(data, name):
+        if it["metadata"]["name"] == obj and it["metadata"].get("namespace") == ns:
+            return it
+    fail("%s %s/%s not in the archive" % (name, ns, obj))
+    return {"metadata": {}, "spec": {}}
+
+
+def cmd_kept(path):
+    _, data, man, _, _ = read_archive(path)
+    mk = redaction_marker
+    vmi = one(data, "virtualmachineinstances.kubevirt.io", "payroll-prod", "payroll-db")
+    want_labels = {"kubevirt.io/nodeName": fakekube.NODES[0],
+                   "monitoring.example.com/auth": mk(fakekube.VMI_BEARER_LABEL)}
+    if vmi["metadata"].get("labels") != want_labels:
+        fail("VMI labels %s" % vmi["metadata"].get("labels"))
+    want_sel = {"vault.example.com/token": mk(fakekube.NODE_TOKEN), "kubernetes.io/os": "linux"}
+    if vmi["spec"].get("nodeSelector") != want_sel:
+        fail("VMI nodeSelector %s" % vmi["spec"].get("nodeSelector"))
+    for n in items(data, "nodes"):
+        lab = n["metadata"]["labels"]
+        if lab.get("vault.example.com/token") != mk(fakekube.NODE_TOKEN):
+            fail("node %s token label %r" % (n["metadata"]["name"], lab.get("vault.example.com/token")))
+        for k in ("kubernetes.io/hostname", "cpu-model.node.kubevirt.io/Skylake-Server",
+                  "host-model-cpu.node.kubevirt.io/Skylake-Server-IBRS"):
+            if k not in lab or lab[k].startswith("<redacted"):
+                fail("node label %s lost" % k)
+        ann = n["metadata"].get("annotations")
+        if n["metadata"]["name"] == fakekube.NODES[0] and ann != {"node-labeller.kubevirt.io/skip-node": "false"}:
+            fail("node annotations %s" % ann)
+    pod = one(data, "pods", "payroll-prod", "virt-launcher-payroll-db-q7x2m")
+    c = pod["spec"]["containers"][0]
+    if c.get("command") != ["/usr/bin/virt-launcher-monitor", "--qemu-timeout", "321s"]:
+        fail("compute container command %s" % c.get("command"))
+    if "args" in pod["spec"]["initContainers"][0]:
+        fail("initContainer args kept")
+    pvs = items(data, "persistentvolumes")
+    if len(pvs) != 1:
+        fail("%d PVs" % len(pvs))
+    for pv in pvs:
+        csi = pv["spec"]["csi"]
+        if csi["volumeAttributes"] != {"pool": mk("rbd"), "password": mk(fakekube.PV_ATTR)}:
+            fail("PV volumeAttributes %s" % csi["volumeAttributes"])
+        if csi["nodeStageSecretRef"] != {"name": "csi-rbd-secret", "namespace": "ceph-csi"}:
+            fail("PV secret reference %s" % csi["nodeStageSecretRef"])
+        if csi["volumeHandle"] != "0001-rbd-11111111":
+            fail("PV volumeHandle")
+    sc = [x for x in items(data, "storageclasses.storage.k8s.io") if x["metadata"]["name"] == "local-path"]
+    if not sc or sc[0].get("parameters") != {"local.csi.storage.deckhouse.io/lvm-type": "Thick",
+                                             "encryptionKey": mk(fakekube.SC_KEY)}:
+        fail("storage class parameters %s" % (sc[0].get("parameters") if sc else None))
+    done("what the analysis reads is kept")
+
+
+PLACEMENT_META = ("name", "namespace", "uid", "labels")
+PLACEMENT_SPEC = ("nodeName", "priorityClassName", "priority", "overhead", "affinity",
+                  "topologySpreadConstraints")
+
+
+def cut(pod):
+    """The spec's field list of a pod that is not a launcher (written anew here)."""
+    m, sp = pod["metadata"], pod.get("spec", {})
+    out = {"metadata": {k: m[k] for k in PLACEMENT_META if k in m},
+           "spec": {k: sp[k] for k in PLACEMENT_SPEC if k in sp},
+           "status": {k: v for k, v in pod.get("status", {}).items() if k == "phase"}}
+    if "ownerReferences" in m:
+        out["metadata"]["ownerReferences"] = [{k: o[k] for k in ("kind", "name") if k in o}
+                                              for o in m["ownerReferences"]]
+    for ck in ("containers", "initContainers"):
+        if ck in sp:
+            out["spec"][ck] = [{k: c[k] for k in ("name", "resources") if k in c} for c in sp[ck]]
+    return out
+
+
+def cmd_pods(path, scope):
+    _, data, man, _, _ = read_archive(path)
+    entry = [r for r in man["resources"] if r["resource"] == "pods"][0]
+    if entry.get("scope") != scope:
+        fail("pods scope %r, want %r" % (entry.get("scope"), scope))
+    got = {(p["metadata"]["namespace"], p["metadata"]["name"]): p for p in items(data, "pods")}
+    fixture = [r for r in fakekube.build("kubevirt", 0) if r.plural == "pods"][0].items
+    want = 0
+    for p in fixture:
+        key = (p["metadata"]["namespace"], p["metadata"]["name"])
+        launcher = p["metadata"].get("labels", {}).get("kubevirt.io") == "virt-launcher"
+        if not launcher and scope == "launchers":
+            if key in got:
+                fail("non-launcher pod %s/%s with --launchers-only" % key)
+            continue
+        want += 1
+        if key not in got:
+            fail("pod %s/%s missing" % key)
+            continue
+        g = got[key]
+        if launcher:
+            for k in ("generateName", "ownerReferences", "creationTimestamp"):
+                if k not in g["metadata"]:
+                    fail("launcher %s/%s lost metadata.%s" % (key + (k,)))
+            if g["spec"]["containers"][0].get("image") != p["spec"]["containers"][0]["image"] \
+                    or "nodeSelector" not in g["spec"] or "containerStatuses" not in g["status"]:
+                fail("launcher %s/%s not whole" % key)
+        elif g != cut(p):
+            fail("pod %s/%s is %s, want %s" % (key + (json.dumps(g), json.dumps(cut(p)))))
+    if len(got) != want or entry.get("count") != want:
+        fail("%d pods (manifest %s), want %d" % (len(got), entry.get("count"), want))
+    done("%d pods, scope %s" % (len(got), scope))
+
+
+def snapshot_items(path):
+    out = {}
+    tf = tarfile.open(path, "r:*")
+    for m in tf:
+        if m.isfile() and "/resources/" in m.name:
+            doc = json.loads(tf.extractfile(m).read())
+            out[os.path.basename(m.name)] = [(i["metadata"].get("namespace"), i["metadata"]["name"])
+                                            for i in doc["items"]]
+    return out
+
+
+def cmd_same(snap, path):
+    _, data, man, _, _ = read_archive(path)
+    orig = snapshot_items(snap)
+    total = 0
+    for fname, keys in orig.items():
+        got = [(i["metadata"].get("namespace"), i["metadata"]["name"])
+               for i in items(data, fname[:-len(".json")])]
+        if got != keys:
+            fail("%s: %d objects, want %d (or another order)" % (fname, len(got), len(keys)))
+        total += len(keys)
+    done("%d objects in %d resources" % (total, len(orig)))
+
+
+def cmd_paged(path, log, n, restarted=False):
     _, data, man, _, _ = read_archive(path)
     pvcs = items(data, "persistentvolumeclaims")
     bulk = [p for p in pvcs if p["metadata"]["namespace"] == "bulk"]
@@ -388,9 +530,12 @@ def cmd_paged(path, log, n):
     limits = [l for l in reqs if "limit=500" in l]
     conts = [l for l in reqs if "continue=" in l]
     pages = (len(pvcs) + 499) // 500
-    if len(limits) != pages or len(conts) != pages - 1:
+    # restarted: the second page was asked for twice (once while the first
+    # was being redacted, once more after that failed) before the restart
+    want_limits, want_conts = (pages + 3, pages + 1) if restarted else (pages, pages - 1)
+    if len(limits) != want_limits or len(conts) != want_conts:
         fail("%d requests with limit=500 and %d with continue, want %d and %d"
-             % (len(limits), len(conts), pages, pages - 1))
+             % (len(limits), len(conts), want_limits, want_conts))
     done("%d PVCs in %d pages" % (len(pvcs), len(limits)))
 
 
@@ -408,7 +553,13 @@ def main():
     elif cmd == "anon":
         cmd_anon(*args)
     elif cmd == "paged":
-        cmd_paged(args[0], args[1], int(args[2]))
+        cmd_paged(args[0], args[1], int(args[2]), len(args) > 3 and args[3] == "restarted")
+    elif cmd == "kept":
+        cmd_kept(*args)
+    elif cmd == "pods":
+        cmd_pods(*args)
+    elif cmd == "same":
+        cmd_same(*args)
     else:
         print(__doc__)
         sys.exit(2)

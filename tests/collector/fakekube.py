@@ -13,8 +13,16 @@ a free port that it writes to --port-file once it listens. It serves:
   * a fixture set with secrets planted in it (cloud-init user data, pod
     environment values) so that the tests can check they never leave.
 
-Fault injection for the tests: --forbid, --error-on, --die-on (the server
-disappears mid-list), --delay-on, --broken-group (discovery fails for it).  Every request is appended to --log.
+Fault injection for the tests: --forbid, --error-on (always 500),
+--fail-once (one 500 or 503), --throttle (one 429 with Retry-After),
+--gone-on-continue (410 on the first continue token), --reset-on (the
+connection is reset instead of an answer, once), --hang-on (never answers),
+--die-on (the server disappears mid-list), --delay-on, --broken-group
+(discovery fails for it).  Every request is appended to --log.
+
+--from-snapshot serves the resources of a snapshot (a directory or a
+.tar.gz such as tools/gen-large.py writes) instead of the fixtures, kept as
+serialized bytes, for the collector benchmark.
 """
 
 import argparse
@@ -23,7 +31,9 @@ import http.server
 import json
 import os
 import socket
+import struct
 import sys
+import tarfile
 import threading
 import time
 import urllib.parse
@@ -37,8 +47,20 @@ DVP_PASSWORD = "DVP-Pr0v-Secret-8803"
 ENV_VALUE = "EnvValue-Tok3n-9f8e7d"
 INIT_ENV_VALUE = "InitEnv-Val-5521aa"
 NON_LAUNCHER_ENV = "NotALauncher-Pa55-0017"
+NON_LAUNCHER_ARG = "NotALauncher-Arg-Pw-6610"
+# Canaries in the places issue 21 item 7 found unredacted.
+VMI_BEARER = "VmiLabel-Bearer-Canary-2291"
+NODE_TOKEN = "NodeLabel-Token-Canary-3382"
+NODE_CREDS = "NodeAnn-Creds-Canary-4473"
+INIT_ARG = "InitArgs-Passw0rd-Canary-5564"
+PV_ATTR = "PvCsiAttr-Passw0rd-Canary-6655"
+SC_KEY = "ScParam-Key-Canary-7746"
 SECRETS = [CLOUD_PASSWORD, B64_PASSWORD, NETDATA_SECRET, DVP_PASSWORD,
-           ENV_VALUE, INIT_ENV_VALUE, NON_LAUNCHER_ENV]
+           ENV_VALUE, INIT_ENV_VALUE, NON_LAUNCHER_ENV, NON_LAUNCHER_ARG,
+           VMI_BEARER, NODE_TOKEN, NODE_CREDS, INIT_ARG, PV_ATTR, SC_KEY]
+# Label values the redaction replaces (the node's token label is also the
+# VMI's node selector, so both must get the same marker).
+VMI_BEARER_LABEL = "Bearer " + VMI_BEARER
 
 USER_DATA = ("#cloud-config\nuser: admin\npassword: %s\n"
              "chpasswd: {expire: False}\n" % CLOUD_PASSWORD)
@@ -84,6 +106,7 @@ class Resource:
                  short=None):
         self.group, self.version, self.plural = group, version, plural
         self.kind, self.namespaced = kind, namespaced
+        self.raw = None  # [(namespace, serialized item)] when served from a snapshot
         self.items = items or []
         self.short = short or []
         for it in self.items:
@@ -114,8 +137,11 @@ def node(name, flavor):
               "cpu-model.%s/Skylake-Server" % pre: "true",
               "cpu-model-migration.%s/Skylake-Server" % pre: "true",
               "cpu-feature.%s/avx512f" % pre: "true",
-              "host-model-cpu.%s/Skylake-Server-IBRS" % pre: "true"}
-    return {"metadata": meta(name, labels=labels),
+              "host-model-cpu.%s/Skylake-Server-IBRS" % pre: "true",
+              "vault.example.com/token": NODE_TOKEN}
+    ann = {"example.com/bmc-credentials": "admin:" + NODE_CREDS,
+           "node-labeller.kubevirt.io/skip-node": "false"} if name == NODES[0] else None
+    return {"metadata": meta(name, labels=labels, annotations=ann),
             "spec": {"podCIDR": "10.244.0.0/24"},
             "status": {"nodeInfo": {"kernelVersion": "6.8.0-45-generic",
                                     "kubeletVersion": "v1.30.4"},
@@ -160,9 +186,12 @@ def launcher_pod(name, ns, vm, nodename, label_key, container_env=True):
                      "nodeSelector": {"kubernetes.io/hostname": nodename},
                      "containers": [{"name": "compute",
                                      "image": "quay.io/kubevirt/virt-launcher:v1.9.0",
+                                     "command": ["/usr/bin/virt-launcher-monitor", "--qemu-timeout", "321s"],
+                                     "resources": {"requests": {"cpu": "100m", "memory": "2294Mi"}},
                                      "env": env if container_env else []}],
                      "initContainers": [{"name": "container-disk-binary",
                                          "image": "quay.io/kubevirt/virt-launcher:v1.9.0",
+                                         "args": ["--password", INIT_ARG],
                                          "env": [{"name": "INIT_X",
                                                   "value": INIT_ENV_VALUE}]}]},
             "status": {"phase": "Running",
@@ -172,11 +201,17 @@ def launcher_pod(name, ns, vm, nodename, label_key, container_env=True):
 
 def other_pods(label_key, kv_ns):
     pods = [{"metadata": meta("postgres-0", "payroll-prod", labels={"app": "postgres"}),
-             "spec": {"nodeName": NODES[1],
+             "spec": {"nodeName": NODES[1], "priorityClassName": "db", "priority": 1000,
+                      "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                          {"labelSelector": {"matchLabels": {"app": "postgres"}},
+                           "topologyKey": "kubernetes.io/hostname"}]}},
+                      "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "pg-data"}}],
                       "containers": [{"name": "pg", "image": "postgres:16",
+                                      "args": ["--password=" + NON_LAUNCHER_ARG],
+                                      "resources": {"requests": {"cpu": "2", "memory": "4Gi"}},
                                       "env": [{"name": "POSTGRES_PASSWORD",
                                                "value": NON_LAUNCHER_ENV}]}]},
-             "status": {"phase": "Running"}}]
+             "status": {"phase": "Running", "podIP": "10.0.0.9"}}]
     for i, n in enumerate(NODES):
         pods.append({"metadata": meta("virt-handler-%s" % "xyz"[i], kv_ns,
                                       labels={label_key: "virt-handler"}),
@@ -210,8 +245,11 @@ def kubevirt_vms(group):
 def kubevirt_vmis(label_prefix):
     return [
         {"metadata": meta("payroll-db", "payroll-prod",
-                          labels={label_prefix + "/nodeName": NODES[0]}),
+                          labels={label_prefix + "/nodeName": NODES[0],
+                                  "monitoring.example.com/auth": VMI_BEARER_LABEL}),
          "spec": {"domain": {"cpu": {"model": "host-model"}},
+                  "nodeSelector": {"vault.example.com/token": NODE_TOKEN,
+                                   "kubernetes.io/os": "linux"},
                   "networks": [{"name": "default", "pod": {}}],
                   "volumes": cloudinit_volumes()},
          "status": {"phase": "Running", "nodeName": NODES[0],
@@ -265,6 +303,10 @@ def core_resources(flavor, big):
                      "status": {"phase": "Pending"}})
     pvs = [{"metadata": meta("pvc-11111111"),
             "spec": {"claimRef": {"namespace": "payroll-prod", "name": "payroll-db-disk"},
+                     "csi": {"driver": "rbd.csi.ceph.com", "volumeHandle": "0001-rbd-11111111",
+                             "volumeAttributes": {"pool": "rbd", "password": PV_ATTR},
+                             "nodeStageSecretRef": {"name": "csi-rbd-secret",
+                                                    "namespace": "ceph-csi"}},
                      "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
                          {"key": "kubernetes.io/hostname", "operator": "In",
                           "values": [HOSTNAME[NODES[2]]]}]}]}}}}]
@@ -281,7 +323,9 @@ def core_resources(flavor, big):
                    "data": {"db-password": "ConfigMap-Never-Collected"}}], ["cm"]),
         Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", False,
                  [{"metadata": meta("local-path"), "provisioner": "rancher.io/local-path",
-                   "volumeBindingMode": "WaitForFirstConsumer"},
+                   "volumeBindingMode": "WaitForFirstConsumer",
+                   "parameters": {"local.csi.storage.deckhouse.io/lvm-type": "Thick",
+                                  "encryptionKey": SC_KEY}},
                   {"metadata": meta("ceph-rbd"), "provisioner": "rbd.csi.ceph.com",
                    "volumeBindingMode": "Immediate"}], ["sc"]),
     ]
@@ -337,6 +381,15 @@ def deckhouse_resources():
         Resource(ig, "v1", "internalvirtualizationvirtualmachineinstances",
                  "InternalVirtualizationVirtualMachineInstance", True,
                  kubevirt_vmis("kubevirt.internal.virtualization.deckhouse.io"), ["intvirtvmi"]),
+        Resource(ig, "v1", "internalvirtualizationvirtualmachines",
+                 "InternalVirtualizationVirtualMachine", True,
+                 [{"metadata": meta("payroll-db", "payroll-prod", annotations={
+                     "virtualization.deckhouse.io/migration-node-affinity-terms":
+                         '[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]' % NODES[1],
+                     "example.com/deploy-notes": "owner admin " + NODE_CREDS}),
+                   "spec": {"runStrategy": "Always",
+                            "template": {"spec": {"volumes": cloudinit_volumes()}}},
+                   "status": {"printableStatus": "Running"}}], ["intvirtvm"]),
         Resource(ig, "v1", "internalvirtualizationvirtualmachineinstancemigrations",
                  "InternalVirtualizationVirtualMachineInstanceMigration", True,
                  [{"metadata": meta("vmop-evacuation-payroll-db-x1", "payroll-prod"),
@@ -349,6 +402,39 @@ def deckhouse_resources():
                          "status": {"phase": "Deployed",
                                     "observedKubeVirtVersion": "v1.6.2-v12n.92"}}]),
     ]
+
+
+def load_snapshot(path):
+    """The resources of a snapshot, each item kept as serialized bytes."""
+    files = {}
+    if os.path.isdir(path):
+        for root, _, names in os.walk(path):
+            for n in names:
+                if "/resources/" in os.path.join(root, n) + "/" or root.endswith("resources"):
+                    files[n] = lambda p=os.path.join(root, n): open(p, "rb").read()
+    else:
+        tf = tarfile.open(path, "r:*")
+        for m in tf:
+            if m.isfile() and "/resources/" in m.name:
+                files[os.path.basename(m.name)] = (lambda m=m: tf.extractfile(m).read())
+    out = []
+    for fname in sorted(files):
+        if not fname.endswith(".json"):
+            continue
+        plural, _, group = fname[:-len(".json")].partition(".")
+        doc = json.loads(files[fname]())
+        items = doc["items"] if isinstance(doc, dict) else doc
+        first = items[0] if items else {}
+        gv = first.get("apiVersion", "v1")
+        version = gv.rsplit("/", 1)[-1]
+        kind = first.get("kind") or plural.capitalize()
+        namespaced = any("namespace" in it.get("metadata", {}) for it in items)
+        r = Resource(group, version, plural, kind, namespaced)
+        r.raw = [(it.get("metadata", {}).get("namespace"), json.dumps(it).encode())
+                 for it in items]
+        del doc, items
+        out.append(r)
+    return out
 
 
 def build(flavor, big):
@@ -435,6 +521,23 @@ class State:
             r, _, sec = d.partition(":")
             self.delay_on[r] = float(sec or 5)
         self.broken_groups = set(filter(None, args.broken_group.split(",")))
+        self.fail_once = {}
+        for d in filter(None, args.fail_once.split(",")):
+            r, _, code = d.partition(":")
+            self.fail_once[r] = int(code or 500)
+        self.throttle = {}
+        for d in filter(None, args.throttle.split(",")):
+            r, _, sec = d.partition(":")
+            self.throttle[r] = int(sec or 1)
+        self.throttled_at = {}
+        self.gone = set(filter(None, args.gone_on_continue.split(",")))
+        self.generation = {}
+        self.reset = set(filter(None, args.reset_on.split(",")))
+        self.hang = set(filter(None, args.hang_on.split(",")))
+        self.garbage = set(filter(None, args.garbage_on.split(",")))
+        self.once_lock = threading.Lock()
+        if args.from_snapshot:
+            self.resources = load_snapshot(args.from_snapshot)
         self.log_lock = threading.Lock()
         self.logf = open(args.log, "a") if args.log else None
         self.pages = {}
@@ -515,6 +618,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         u = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(u.query)
         self.st.log("%s %s" % (self.command, self.path))
+        if "ALL" in self.st.hang:
+            self.st.log("HANG")
+            time.sleep(3600)
+            return
         parts = [p for p in u.path.split("/") if p]
         accept = self.headers.get("Accept", "")
         try:
@@ -646,6 +753,68 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                               "Internal error occurred: etcdserver: request timed out"))
         if key in st.delay_on or r.plural in st.delay_on:
             time.sleep(st.delay_on.get(key, st.delay_on.get(r.plural)))
+        if key in st.garbage or r.plural in st.garbage:
+            body = b"<html>proxy error</html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if key in st.hang or r.plural in st.hang:
+            st.log("HANG %s" % key)
+            time.sleep(3600)
+            return
+        with st.once_lock:
+            k = key if key in st.fail_once else r.plural
+            code = st.fail_once.pop(k, None)
+            k = key if key in st.throttle else r.plural
+            wait = st.throttle.pop(k, None)
+            k = key if key in st.reset else r.plural
+            reset = k in st.reset
+            st.reset.discard(k)
+            # 410: the first continue token, and every token issued before
+            # it, is too old (as after a compaction); later ones are fine
+            k = key if key in st.gone else r.plural
+            gone = False
+            if k in st.gone and q.get("continue"):
+                try:
+                    g = json.loads(base64.b64decode(q["continue"][0])).get("g", 0)
+                except Exception:
+                    g = 0
+                gone = g < 1
+                st.generation[key] = 1
+            if key in st.throttled_at:
+                st.log("AFTER-429 %s %.2f" % (key, time.time() - st.throttled_at.pop(key)))
+        if code:
+            st.log("FAIL-ONCE %s %d" % (key, code))
+            reason = {500: "InternalError", 503: "ServiceUnavailable"}.get(code, "InternalError")
+            return self.send_json(code, status(code, reason,
+                                               "Internal error occurred: etcdserver: leader changed"))
+        if wait:
+            st.log("429 %s" % key)
+            st.throttled_at[key] = time.time()
+            body = json.dumps(status(429, "TooManyRequests", "Too many requests, please try again later.",
+                                     {"retryAfterSeconds": wait})).encode()
+            self.send_response(429)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Retry-After", str(wait))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if reset:
+            st.log("RESET %s" % key)
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
+        if gone:
+            st.log("GONE %s" % key)
+            return self.send_json(410, status(410, "Expired",
+                                              "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."))
+        if r.raw is not None:
+            return self.list_raw(r, ns, q)
         items = [it for it in r.items
                  if ns is None or it["metadata"].get("namespace") == ns]
         items = [it for it in items
@@ -666,13 +835,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         meta_ = {"resourceVersion": "5000"}
         if limit and offset + limit < len(items):
             out = items[offset:offset + limit]
-            meta_["continue"] = base64.b64encode(
-                json.dumps({"o": offset + limit}).encode()).decode()
+            tok = {"o": offset + limit}
+            if st.generation.get(key):
+                tok["g"] = st.generation[key]
+            meta_["continue"] = base64.b64encode(json.dumps(tok).encode()).decode()
             meta_["remainingItemCount"] = len(items) - offset - limit
         else:
             out = items[offset:]
         self.send_json(200, {"kind": r.kind + "List", "apiVersion": r.gv,
                              "metadata": meta_, "items": out})
+
+    def list_raw(self, r, ns, q):
+        items = [b for n, b in r.raw if ns is None or n == ns]
+        offset = 0
+        if q.get("continue"):
+            offset = json.loads(base64.b64decode(q["continue"][0]))["o"]
+        limit = int(q.get("limit", ["0"])[0] or 0)
+        meta_ = {"resourceVersion": "5000"}
+        if limit and offset + limit < len(items):
+            out = items[offset:offset + limit]
+            meta_["continue"] = base64.b64encode(json.dumps({"o": offset + limit}).encode()).decode()
+            meta_["remainingItemCount"] = len(items) - offset - limit
+        else:
+            out = items[offset:]
+        body = (b'{"kind":"%sList","apiVersion":"%s","metadata":%s,"items":[' % (
+            r.kind.encode(), r.gv.encode(), json.dumps(meta_).encode())
+            + b",".join(out) + b"]}")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def vanish(self):
         """The server goes away: drop this connection and stop listening."""
@@ -705,6 +898,13 @@ def main():
     ap.add_argument("--die-on", default="",
                     help="RESOURCE[:PAGE]: vanish when that page is asked for")
     ap.add_argument("--delay-on", default="", help="RESOURCE:SECONDS,...")
+    ap.add_argument("--fail-once", default="", help="RESOURCE[:CODE],...: one 500 (or CODE)")
+    ap.add_argument("--throttle", default="", help="RESOURCE[:SECONDS],...: one 429 with Retry-After")
+    ap.add_argument("--gone-on-continue", default="", help="resources whose first continue gets 410")
+    ap.add_argument("--reset-on", default="", help="resources whose first list is a connection reset")
+    ap.add_argument("--garbage-on", default="", help="resources that answer 200 with no JSON")
+    ap.add_argument("--hang-on", default="", help="resources that never answer (ALL: every request)")
+    ap.add_argument("--from-snapshot", default="", help="serve this snapshot (directory or .tar.gz)")
     ap.add_argument("--exec", choices=["forbid", "fail"], default="fail")
     ap.add_argument("--no-aggregated", action="store_true",
                     help="serve only legacy discovery")

@@ -6,8 +6,9 @@
  * and, when it loads, kv_analyze and the findings writer.
  *
  * Input: sections separated by a line "---"; the first byte of a section
- * picks the resource file (see files[] below, the same order as in
- * tests/fuzz/make-seeds.py), the rest is its content.
+ * picks the resource file (see files[] below, built from
+ * analyze/resources.def as tests/fuzz/make-seeds.py builds its list), the
+ * rest is its content.
  */
 #define KV_FUZZ_SNAPSHOT
 #include "fuzz.h"
@@ -16,34 +17,32 @@
 #include <sys/stat.h>
 
 
-static const char *const files[] = {
-	"resources/nodes.json",
-	"resources/virtualmachineinstances.kubevirt.io.json",
-	"resources/pods.json",
-	"resources/kubevirts.kubevirt.io.json",
-	"resources/persistentvolumeclaims.json",
-	"resources/storageclasses.storage.k8s.io.json",
-	"resources/namespaces.json",
-	"resources/migrationpolicies.migrations.kubevirt.io.json",
-	"resources/virtualmachineinstancemigrations.kubevirt.io.json",
-	"resources/datavolumes.cdi.kubevirt.io.json",
-	"resources/internalvirtualizationvirtualmachineinstances."
-	    "internal.virtualization.deckhouse.io.json",
-	"resources/internalvirtualizationkubevirts."
-	    "internal.virtualization.deckhouse.io.json",
-	"libvirt/cpu_map/x86_Fuzz.xml",
-	"resources/internalvirtualizationvirtualmachineinstancemigrations."
-	    "internal.virtualization.deckhouse.io.json",
-	"resources/migrationpolicies."
-	    "migrations.internal.virtualization.deckhouse.io.json",
-	"resources/virtualmachines.virtualization.deckhouse.io.json",
-	"resources/virtualmachineclasses.virtualization.deckhouse.io.json",
-	"resources/virtualdisks.virtualization.deckhouse.io.json",
-	"resources/virtualmachineoperations.virtualization.deckhouse.io.json",
-	"resources/virtualmachineblockdeviceattachments."
-	    "virtualization.deckhouse.io.json",
+/*
+ * The resource files: one per row of analyze/resources.def, in its order,
+ * then the CPU map. tests/fuzz/make-seeds.py reads the same table, so a
+ * seed's first byte picks the same file here and there.
+ */
+static const struct {
+	const char *plural, *group;
+} rows[] = {
+#define KV_RESOURCE(plural, group, scope, prefix, rank, loader, need) \
+	{ plural, group },
+#include "resources.def"
+#undef KV_RESOURCE
 };
-#define NFILES (sizeof(files) / sizeof(files[0]))
+#define NFILES (sizeof(rows) / sizeof(rows[0]) + 1)
+static char *files[NFILES];	/* built once, never freed */
+
+static void
+init_files(void)
+{
+	for (size_t i = 0; i + 1 < NFILES; i++)
+		files[i] = rows[i].group[0] == '\0' ?
+		    xasprintf("resources/%s.json", rows[i].plural) :
+		    xasprintf("resources/%s.%s.json", rows[i].plural,
+		    rows[i].group);
+	files[NFILES - 1] = xstrdup("libvirt/cpu_map/x86_Fuzz.xml");
+}
 #define SEP "\n---\n"
 
 int
@@ -56,6 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n = 0;
 
 	if (top == NULL) {
+		init_files();
 		top = xasprintf("%s/snap", fuzz_dir());
 		if (mkdir(top, 0755) != 0)
 			abort();

@@ -5,6 +5,8 @@
 # built-in cluster, so that the seeds exist even before any sample does.
 #
 #   tests/fuzz/make-seeds.py OUTDIR      writes OUTDIR/<harness>/<seed>
+#   tests/fuzz/make-seeds.py --print-load-files
+#                                        the fuzz_load file order, one a line
 #
 # Deterministic: the same inputs give the same files (tar and gzip headers
 # carry fixed times and owners).  Standard library only.
@@ -13,39 +15,34 @@ import hashlib
 import io
 import json
 import os
+import re
 import sys
 import tarfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MAX_SEED = 256 * 1024
 
-LOAD_FILES = [
-    "resources/nodes.json",
-    "resources/virtualmachineinstances.kubevirt.io.json",
-    "resources/pods.json",
-    "resources/kubevirts.kubevirt.io.json",
-    "resources/persistentvolumeclaims.json",
-    "resources/storageclasses.storage.k8s.io.json",
-    "resources/namespaces.json",
-    "resources/migrationpolicies.migrations.kubevirt.io.json",
-    "resources/virtualmachineinstancemigrations.kubevirt.io.json",
-    "resources/datavolumes.cdi.kubevirt.io.json",
-    "resources/internalvirtualizationvirtualmachineinstances."
-    "internal.virtualization.deckhouse.io.json",
-    "resources/internalvirtualizationkubevirts."
-    "internal.virtualization.deckhouse.io.json",
-    "libvirt/cpu_map/x86_Fuzz.xml",
-    "resources/internalvirtualizationvirtualmachineinstancemigrations."
-    "internal.virtualization.deckhouse.io.json",
-    "resources/migrationpolicies."
-    "migrations.internal.virtualization.deckhouse.io.json",
-    "resources/virtualmachines.virtualization.deckhouse.io.json",
-    "resources/virtualmachineclasses.virtualization.deckhouse.io.json",
-    "resources/virtualdisks.virtualization.deckhouse.io.json",
-    "resources/virtualmachineoperations.virtualization.deckhouse.io.json",
-    "resources/virtualmachineblockdeviceattachments."
-    "virtualization.deckhouse.io.json",
-]  # the order of files[] in fuzz_load.c
+ROW = re.compile(r'^KV_RESOURCE\("([a-z0-9.]+)", "([a-z0-9.]*)", [A-Z]+, '
+                 r'"[a-z]+", [0-9]+, [a-z_]+, [A-Z]+\)$')
+
+
+def resource_files():
+    """The resource files of analyze/resources.def, in its order."""
+    out = []
+    with open(os.path.join(ROOT, "analyze", "resources.def")) as f:
+        for line in f:
+            m = ROW.match(line.rstrip("\n"))
+            if m:
+                plural, group = m.groups()
+                out.append("resources/%s%s.json" % (plural, "." + group if group else ""))
+            elif line.startswith("KV_RESOURCE"):
+                sys.exit("make-seeds.py: resources.def: cannot read row: " + line.strip())
+    return out
+
+
+# The order of files[] in fuzz_load.c: every row of resources.def, then the
+# CPU map (fuzz_load.c builds its list from the same table).
+LOAD_FILES = resource_files() + ["libvirt/cpu_map/x86_Fuzz.xml"]
 
 
 def node(name, model, features, extra=None):
@@ -330,8 +327,11 @@ def write(outdir, harness, name, data):
 
 
 def main():
+    if sys.argv[1:] == ["--print-load-files"]:
+        print("\n".join(LOAD_FILES))
+        return
     if len(sys.argv) != 2:
-        sys.exit("usage: make-seeds.py OUTDIR")
+        sys.exit("usage: make-seeds.py OUTDIR | --print-load-files")
     outdir = sys.argv[1]
     builtin = {p: s.encode() for p, s in builtin_cluster().items()}
     clusters = [("builtin", builtin)] + samples()

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-RESOURCES = 21          # rows of the resource table in snapshot-format.md
+RESOURCES = 22          # rows of the resource table in snapshot-format.md
 
 
 def load_objects(path):

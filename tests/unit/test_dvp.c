@@ -25,6 +25,7 @@ typedef struct fx {
 	const char *flavor;		/* NULL: no cluster.flavor */
 	json_t *nodes, *kvvmis, *vms, *classes, *disks, *vmops, *vmbdas;
 	json_t *pvcs, *kubevirt;	/* kubevirt: NULL = none */
+	json_t *kvvms;			/* NULL: no KVVM file */
 	kv_model *m;
 	kv_analysis *a;
 	char *dir;
@@ -33,8 +34,9 @@ typedef struct fx {
 static json_t *
 node(const char *name)
 {
-	return json_pack("{s:s,s:{s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s,s:s}}}",
+	return json_pack("{s:s,s:{s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}}}",
 	    "kind", "Node", "metadata", "name", name, "labels",
+	    "kubernetes.io/hostname", name,
 	    KVI "schedulable", "true",
 	    "cpu-model" DOM "Nehalem", "true",
 	    "cpu-feature" DOM "sse4.2", "true",
@@ -144,14 +146,12 @@ put_file(fx *f, json_t *files, json_t *res, const char *plural,
 	free(rel);
 }
 
-/* Write the snapshot and analyse it; the VMI ns/vm's result. */
-static const kv_vmires *
-fx_run(fx *f)
+/* Write the snapshot into f->dir. */
+static void
+fx_write_only(fx *f)
 {
 	json_t *files = json_array(), *res = json_array(), *man;
 	char *sub, *path;
-	kv_err err = {0};
-	kv_limits lim;
 
 	f->dir = kvtest_tmpdir();
 	sub = xasprintf("%s/resources", f->dir);
@@ -167,6 +167,9 @@ fx_run(fx *f)
 	put_file(f, files, res, "virtualmachineoperations", DVP, f->vmops);
 	put_file(f, files, res, "virtualmachineblockdeviceattachments", DVP,
 	    f->vmbdas);
+	if (f->kvvms != NULL)
+		put_file(f, files, res, "internalvirtualizationvirtualmachines",
+		    INTERNAL, f->kvvms);
 	if (f->kubevirt != NULL) {
 		json_t *one = json_pack("[O]", f->kubevirt);
 
@@ -185,6 +188,16 @@ fx_run(fx *f)
 	assert_int_equal(json_dump_file(man, path, 0), 0);
 	free(path);
 	json_decref(man);
+}
+
+/* Write the snapshot and analyse it; the VMI ns/vm's result. */
+static const kv_vmires *
+fx_run(fx *f)
+{
+	kv_err err = {0};
+	kv_limits lim;
+
+	fx_write_only(f);
 	assert_int_equal(kv_limits_init(&lim, &err), KV_OK);
 	if (kv_model_load(f->dir, &lim, &f->m, &err) != KV_OK)
 		fail_msg("load: %s", err.msg);
@@ -212,6 +225,7 @@ fx_free(fx *f)
 	json_decref(f->vmbdas);
 	json_decref(f->pvcs);
 	json_decref(f->kubevirt);
+	json_decref(f->kvvms);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	free(f->dir);
@@ -673,6 +687,151 @@ test_bda_pending(void **state)
 	fx_free(&f);
 }
 
+/* ---- migrating disks and the migration's selector ---------------------- */
+
+static json_t *
+kvj_parse(const char *text)
+{
+	json_error_t e;
+	json_t *v = json_loads(text, 0, &e);
+
+	if (v == NULL)
+		fail_msg("bad test JSON: %s", e.text);
+	return v;
+}
+
+/* The KVVMI pinned to w1 by its local PV (kvbuilder's cross product). */
+static void
+pin_to_w1(fx *f)
+{
+	json_object_set_new(json_object_get(vmi_of(f), "spec"), "affinity",
+	    kvj_parse("{\"nodeAffinity\": {\"requiredDuringScheduling"
+	    "IgnoredDuringExecution\": {\"nodeSelectorTerms\": [{"
+	    "\"matchExpressions\": [{\"key\": \"kubernetes.io/hostname\", "
+	    "\"operator\": \"In\", \"values\": [\"w1\"]}]}]}}}"));
+}
+
+static void
+migrating_disk(fx *f)
+{
+	rwo_disk(f);
+	set_gates(f, "VolumeMigration");
+	set_migratable(f, "True", "VirtualMachineDisksShouldBeMigrating");
+	pin_to_w1(f);
+}
+
+static char *
+target_names(const kv_model *m, const kv_nodeset *s)
+{
+	kv_buf b = {0};
+
+	KV_NODESET_FOREACH(s, i)
+		kv_buf_printf(&b, "%s%s", b.len ? "," : "", m->nodes[i].name);
+	return b.data ? b.data : xstrdup("");
+}
+
+#define assert_targets(f, r, want)                                          \
+	do {                                                                \
+		char *t_ = target_names((f)->m, &(r)->targets);             \
+		assert_string_equal(t_, (want));                            \
+		free(t_);                                                   \
+	} while (0)
+
+static void
+test_migrating_disk_pins(void **state)
+{
+	fx f;
+	const kv_vmires *r;
+	const kv_issue *is;
+
+	(void)state;
+	/* fail: an RWX disk does not migrate, the pin holds: no target */
+	fx_init(&f);
+	pin_to_w1(&f);
+	r = fx_run(&f);
+	assert_null(r->dvp.pins);
+	assert_targets(&f, r, "");
+	assert_non_null(find(r, "no-placement-target"));
+	assert_int_equal(r->verdict, V_NO_TARGET);
+	fx_free(&f);
+
+	/* pass: the disk migrates, its pin to the source is dropped */
+	fx_init(&f);
+	migrating_disk(&f);
+	r = fx_run(&f);
+	assert_string_equal(r->dvp.pins, "dropped");
+	assert_int_equal(r->affinity->nterms, 0);
+	assert_targets(&f, r, "w2,w3");
+	assert_int_equal(r->verdict, V_OK);
+	assert_non_null(is = find(r, "disks-should-be-migrating"));
+	assert_non_null(strstr(is->message, "pin to the source node"));
+	fx_free(&f);
+
+	/* the KVVM's migration-node-affinity-terms win */
+	fx_init(&f);
+	migrating_disk(&f);
+	f.kvvms = kvj_parse("[{\"kind\": "
+	    "\"InternalVirtualizationVirtualMachine\", \"metadata\": "
+	    "{\"name\": \"vm\", \"namespace\": \"ns\", \"annotations\": "
+	    "{\"virtualization.deckhouse.io/migration-node-affinity-terms\": "
+	    "\"[{\\\"matchExpressions\\\": [{\\\"key\\\": "
+	    "\\\"kubernetes.io/hostname\\\", \\\"operator\\\": \\\"In\\\", "
+	    "\\\"values\\\": [\\\"w3\\\"]}]}]\"}}}]");
+	r = fx_run(&f);
+	assert_string_equal(r->dvp.pins, "annotation");
+	assert_targets(&f, r, "w3");
+	assert_int_equal(r->verdict, V_OK);
+	fx_free(&f);
+}
+
+/* A broken annotation is bad input: the load names the field. */
+static void
+test_kvvm_bad_terms(void **state)
+{
+	fx f;
+	kv_err err = {0};
+	kv_limits lim;
+
+	(void)state;
+	fx_init(&f);
+	f.kvvms = kvj_parse("[{\"metadata\": {\"name\": \"vm\", \"namespace\":"
+	    " \"ns\", \"annotations\": {\"virtualization.deckhouse.io/"
+	    "migration-node-affinity-terms\": \"{not json\"}}}]");
+	f.dir = NULL;
+	fx_write_only(&f);
+	assert_int_equal(kv_limits_init(&lim, &err), KV_OK);
+	assert_int_equal(kv_model_load(f.dir, &lim, &f.m, &err), KV_ERR);
+	assert_non_null(strstr(err.msg, "migration-node-affinity-terms: "
+	    "not JSON"));
+	assert_non_null(strstr(err.msg, "internalvirtualizationvirtualmachines"));
+	fx_free(&f);
+}
+
+/* §4.4: a Migrate operation's nodeSelector reaches the target pod. */
+static void
+test_vmop_node_selector(void **state)
+{
+	const char *want[][2] = { { "w3", "w3" }, { "w9", "" } };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		fx f;
+		const kv_vmires *r;
+
+		fx_init(&f);
+		add_vmop(&f, "vm-move", "Migrate", "Pending", -1);
+		json_object_set_new(json_object_get(json_array_get(f.vmops, 0),
+		    "spec"), "migrate", json_pack("{s:{s:s}}", "nodeSelector",
+		    "kubernetes.io/hostname", want[i][0]));
+		r = fx_run(&f);
+		assert_string_equal(r->added_by, "vm-move");
+		assert_string_equal(kv_labels_get(&r->selectors,
+		    "kubernetes.io/hostname"), want[i][0]);
+		assert_targets(&f, r, want[i][1]);
+		fx_free(&f);
+	}
+}
+
 int
 main(void)
 {
@@ -690,6 +849,9 @@ main(void)
 		cmocka_unit_test(test_vm_not_migratable),
 		cmocka_unit_test(test_disks_should_be_migrating),
 		cmocka_unit_test(test_bda_pending),
+		cmocka_unit_test(test_migrating_disk_pins),
+		cmocka_unit_test(test_kvvm_bad_terms),
+		cmocka_unit_test(test_vmop_node_selector),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

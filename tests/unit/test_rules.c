@@ -24,6 +24,7 @@
 
 #include "kvtest_snap.h"
 #include "rule.h"
+#include "target.h"
 
 #define DOM "node.kubevirt.io"
 #define VMIS "virtualmachineinstances", "kubevirt.io"
@@ -804,6 +805,27 @@ m_evict_none(kvsnap *s)
 	kvj_sets(vmi(s), "spec.evictionStrategy", "None");
 }
 
+static void
+set_kernel(kvsnap *s, const char *name, const char *kernel)
+{
+	kvj_sets(node(s, name), "status.nodeInfo.kernelVersion", kernel);
+	kvj_sets(node(s, name), "status.nodeInfo.osImage", "Ubuntu 24.04 LTS");
+}
+
+static void
+m_kernel_same(kvsnap *s)
+{
+	set_kernel(s, "w1", "6.8.0-85-generic");
+	set_kernel(s, "w2", "6.8.0-85-generic");
+}
+
+static void
+m_kernel_w2(kvsnap *s)
+{
+	set_kernel(s, "w1", "6.8.0-85-generic");
+	set_kernel(s, "w2", "6.8.0-90-generic");
+}
+
 typedef struct rule_case {
 	const char *code;
 	mutation pass;			/* NULL: the base itself */
@@ -860,6 +882,9 @@ static const rule_case rule_cases[] = {
 	  "", "pod-network-reconnect", "masquerade" },
 	{ "stale-vendor-label", NULL, NULL, m_stale_vendor, "ok", "",
 	  "stale-vendor-label", "2 cpu-vendor labels" },
+	{ "kernel-differs", m_kernel_same, NULL, m_kernel_w2, "ok", "",
+	  "kernel-differs", "1 target runs another kernel than w1 "
+	  "(6.8.0-85-generic): w2 (6.8.0-90-generic)" },
 	{ "eviction-blocks-drain", m_ifpossible_unmigratable, "blocked",
 	  m_hostdev, "blocked", "host-device", DRAIN, "LiveMigrate" },
 	{ "eviction-shutdown", NULL, NULL, m_evict_none, "ok", "",
@@ -2472,6 +2497,124 @@ group_setup(void **state)
 	return 0;
 }
 
+
+/* ---- a pending migration's own selectors (§2.3 step 2) -------------------- */
+
+static const char *added_json;	/* for m_added */
+static const char *added_phase;
+
+static void
+m_added(kvsnap *s)
+{
+	add_vmim(s, "web-move", "prod", "web", "2026-10-31T09:00:00Z", NULL,
+	    NULL);
+	kvj_setj(kvsnap_find(s, VMIMS, "web-move"), "spec.addedNodeSelector",
+	    added_json);
+	kvj_sets(kvsnap_find(s, VMIMS, "web-move"), "status.phase",
+	    added_phase);
+	kvj_label(node(s, "w2"), "zone", "b");
+}
+
+static void
+test_migration_selector(void **state)
+{
+	const struct {
+		const char *sel, *phase, *verdict, *targets, *key, *value;
+	} cases[] = {
+		/* pass: w2 is in zone b */
+		{ "{\"zone\": \"b\"}", "Pending", "ok", "w2", "zone", "b" },
+		/* fail: no node is in zone c; CPU targets remain */
+		{ "{\"zone\": \"c\"}", "Scheduling", "no-target", "", "zone",
+		  "c" },
+		/* a finished migration adds nothing */
+		{ "{\"zone\": \"c\"}", "Succeeded", "ok", "w2", "zone", NULL },
+		/* the template wins on a key clash (migration.go L957-960) */
+		{ "{\"kubernetes.io/arch\": \"arm64\"}", "Pending", "ok", "w2",
+		  "kubernetes.io/arch", "amd64" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kvres r;
+		json_t *v;
+		kv_buf why = {0};
+
+		added_json = cases[i].sel;
+		added_phase = cases[i].phase;
+		r = run(m_added);
+		v = kvres_vmi(&r, WEB);
+		print_message("added selector case %zu\n", i);
+		assert_verdict(v, cases[i].verdict);
+		assert_list(v, "cpuTargets", "w2");
+		assert_list(v, "targets", cases[i].targets);
+		assert_selector(v, cases[i].key, cases[i].value);
+		if (strcmp(cases[i].verdict, "no-target") == 0) {
+			const kv_vmires *vr = kvres_vmires(&r, WEB);
+
+			assert_codes(v, "blockers", "no-placement-target");
+			assert_message_has(v, "no-placement-target",
+			    "w2: label zone=c differs (added by migration "
+			    "web-move)");
+			assert_true(kv_target_explain(r.a, r.a->place, vr,
+			    (size_t)(kv_model_node(r.m, "w2") - r.m->nodes),
+			    &why));
+			assert_non_null(strstr(why.data, "web-move"));
+			kv_buf_free(&why);
+		} else
+			assert_codes(v, "blockers", "");
+		kvres_free(&r);
+	}
+}
+
+/* ---- consistency ------------------------------------------------------------ */
+
+static void
+m_scheduling(kvsnap *s)
+{
+	kvj_sets(vmi(s), "status.phase", "Scheduling");
+}
+
+/* A VMI that is not Running has no node to drain: onDrain null, no drain
+ * warning, even with LiveMigrate (findings.md). */
+static void
+test_not_running_never_blocks(void **state)
+{
+	kvres r = run(m_scheduling);
+	json_t *v = kvres_vmi(&r, WEB);
+
+	(void)state;
+	assert_verdict(v, "not-running");
+	assert_jstr(v, "onDrain", NULL);
+	assert_codes(v, "warnings", "");
+	assert_jstr(v, "evictionStrategy", "LiveMigrate");
+	kvres_free(&r);
+}
+
+/* An unfinished migration's target pod on w2: w2 satisfies the CPU part
+ * (cpuTargets), and the target pod's anti-affinity on created-by rules it
+ * out (targets); explain says both. */
+static void
+test_in_progress_target_pod(void **state)
+{
+	kvres r = run(m_w2_runs_own_pod);
+	json_t *v = kvres_vmi(&r, WEB);
+	const kv_vmires *vr = kvres_vmires(&r, WEB);
+	size_t w2 = (size_t)(kv_model_node(r.m, "w2") - r.m->nodes);
+	kv_buf why = {0};
+
+	(void)state;
+	assert_list(v, "cpuTargets", "w2");
+	assert_list(v, "targets", "");
+	assert_true(kv_nodeset_has(&vr->cpu_targets, w2));
+	assert_false(kv_nodeset_has(&vr->targets, w2));
+	assert_true(kv_target_explain(r.a, r.a->place, vr, w2, &why));
+	assert_string_equal(why.data, "runs pod virt-launcher-web-target of "
+	    "this VMI, the target pod of migration uid-mig in progress (pod "
+	    "anti-affinity)");
+	kv_buf_free(&why);
+	kvres_free(&r);
+}
+
 static int
 group_teardown(void **state)
 {
@@ -2543,7 +2686,7 @@ main(void)
 		CASE(0), CASE(1), CASE(2), CASE(3), CASE(4), CASE(5), CASE(6),
 		CASE(7), CASE(8), CASE(9), CASE(10), CASE(11), CASE(12),
 		CASE(13), CASE(14), CASE(15), CASE(16), CASE(17), CASE(18),
-		CASE(19), CASE(20),
+		CASE(19), CASE(20), CASE(21),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_same_code_twice),
 		cmocka_unit_test(test_first_failing_vs_all),
@@ -2567,13 +2710,16 @@ main(void)
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_containerdisk_reference),
 		cmocka_unit_test(test_rule_rows),
+		cmocka_unit_test(test_migration_selector),
+		cmocka_unit_test(test_not_running_never_blocks),
+		cmocka_unit_test(test_in_progress_target_pod),
 	};
 
 	char *names[2 * NCASES];
 	int rc;
 
 	/* every row of the case table is in tests[], named by its code */
-	if (NCASES != 21) {
+	if (NCASES != 22) {
 		fprintf(stderr, "rule_cases has %zu rows; update CASE()s\n",
 		    (size_t)NCASES);
 		return 1;
