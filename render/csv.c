@@ -9,7 +9,8 @@
  * apostrophe ('), which spreadsheets hide and which keeps the text a
  * text; such a cell can only come from a snapshot string, never from a
  * number kvscope writes.  Lists in a cell (the codes of the blockers and
- * warnings) are joined with "; ".  Rows follow findings.json's order.
+ * warnings) are joined with "; ".  Rows follow findings.json's order;
+ * onDrain is empty where findings.json has null (a VMI not running).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -563,7 +563,7 @@ if len(vm) != len(f["vmis"]):
     errors.append("vmis.csv: %d rows, %d VMIs" % (len(vm), len(f["vmis"])))
 for r, v in zip(vm, f["vmis"]):
     want = {"fullname": v["name"], "node": v["node"] or "",
-            "verdict": v["verdict"], "onDrain": v["onDrain"],
+            "verdict": v["verdict"], "onDrain": v["onDrain"] or "",
             "blockers": "; ".join(b["code"] for b in v["blockers"]),
             "warnings": "; ".join(w["code"] for w in v["warnings"]),
             "targets": str(len(v["targets"]))}
