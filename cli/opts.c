@@ -19,7 +19,7 @@ const cli_option cli_options[] = {
 	{ "nodes", 0, O_NODE, "LIST", NULL },
 	{ "selector", 'l', O_SELECTOR, "K=V", NULL },
 	{ "all", 0, O_ALL, NULL, NULL },
-	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json all" },
+	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
 	{ "force", 0, O_FORCE, NULL, NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },

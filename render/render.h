@@ -26,6 +26,7 @@ typedef struct kv_output {
 	char *dir;
 	size_t n, cap;
 	char **tmp, **dst;
+	char **old;		/* the replaced file, moved aside, or NULL */
 } kv_output;
 
 void kv_output_init(kv_output *o, const char *dir);
@@ -33,12 +34,25 @@ void kv_output_init(kv_output *o, const char *dir);
  * file. */
 int kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
     const kv_analysis *a, void *arg, kv_err *err);
+/* All or nothing for the set: the files it replaces are moved aside
+ * first; when any rename fails, what was renamed into place is removed
+ * and the old files are restored, and the error names the file. */
 int kv_output_commit(kv_output *o, kv_err *err);
+/* rename(2) by default; a test replaces it to make one rename fail. */
+extern int (*kv_output_rename)(const char *from, const char *to);
 void kv_output_abort(kv_output *o);
 
 /* findings.json (../shared/spec/findings.md), byte-for-byte
  * deterministic. */
 int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+
+/* The CSV exports (csv.c): vmis.csv, one row per VMI, and drain.csv,
+ * one row per VMI of a node in the drain plan; RFC 4180, CRLF, UTF-8,
+ * formula-looking cells prefixed with an apostrophe. */
+int kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+int kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
 
 /* The objects findings.json is made of, one at a time, for the CLI's

@@ -102,7 +102,7 @@ same "complete kvscope check --na" "$(complete_words kvscope check --na)" \
 same "complete kvscope completion" "$(complete_words kvscope completion '')" \
     "bash zsh fish"
 same "complete report --format" "$(complete_words kvscope report --format '')" \
-    "html svg pdf json all"
+    "html svg pdf json csv all"
 for sh in zsh fish; do
 	"$KVSCOPE" completion $sh >"$work/kvscope.$sh" || fail "completion $sh"
 	checks=$((checks + 1))

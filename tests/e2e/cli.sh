@@ -438,7 +438,7 @@ usage "report no snapshot" 'kvscope: report: missing SNAPSHOT' report
 usage "check no snapshot" 'kvscope: check: missing SNAPSHOT' check
 usage "check two snapshots" "kvscope: check: unexpected argument \"$good\"" check "$snap" "$good"
 usage "format html,,pdf" 'kvscope: report: --format: empty element in "html,,pdf"' report "$snap" --format html,,pdf
-usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json all)' report "$snap" --format doc
+usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json csv all)' report "$snap" --format doc
 usage "node w1," 'kvscope: check: --node: empty element in "w1,"' check "$snap" --node w1,
 usage "selector pool" 'kvscope: models: --selector: "pool" is not KEY=VALUE' models "$snap" --selector pool
 usage "color sometimes" 'kvscope: check: --color: unknown value "sometimes" (one of: auto always never)' check "$snap" --color sometimes
