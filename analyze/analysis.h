@@ -40,6 +40,11 @@ typedef struct kv_config {
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
 } kv_config;
 
+/* CPU, memory and pod count, as requested or left (findings.md). */
+typedef struct kv_res {
+	int64_t cpu_millis, memory, pods;
+} kv_res;
+
 typedef struct kv_nodeinfo {
 	bool kubevirt, schedulable;
 	const char *vendor;		/* NULL */
@@ -50,6 +55,9 @@ typedef struct kv_nodeinfo {
 	bool avx2, avx512f;
 	size_t nvmis;			/* running VMIs */
 	int64_t free_memory;		/* allocatable - launcher requests; -1 */
+	kv_res allocatable, requested, free;
+					/* requested/free meaningful only when
+					 * a->capacity_known */
 } kv_nodeinfo;
 
 typedef struct kv_class {
@@ -209,7 +217,19 @@ typedef struct kv_vmires {
 	size_t nmigvols;
 	const kv_volume **migvols;
 	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
+	kv_res need;			/* what the target pod requests:
+					 * the source launcher pod's
+					 * requests per findings.md */
 } kv_vmires;
+
+/* What a drain does with one VMI (findings "drain[].plan"). */
+typedef struct kv_drain_row {
+	size_t vmi;			/* index into a->vmis */
+	size_t source;			/* the node it leaves */
+	enum kv_on_drain action;
+	size_t target;			/* node index, or SIZE_MAX */
+	const char *reason;		/* a finding code, or NULL */
+} kv_drain_row;
 
 typedef struct kv_drain {
 	size_t node;
@@ -218,6 +238,9 @@ typedef struct kv_drain {
 	const char **blocking;		/* VMI names, sorted */
 	int64_t memory;
 	int64_t seconds;
+	size_t no_capacity;		/* blocked for want of room */
+	size_t nplan;
+	kv_drain_row *plan;		/* sorted by VMI name */
 } kv_drain;
 
 typedef struct kv_summary {
@@ -250,6 +273,7 @@ typedef struct kv_analysis {
 	size_t ndrain;
 	kv_drain *drain;
 	kv_summary summary;
+	bool capacity_known;		/* pods scope "all" */
 
 	struct kv_index *index;		/* label -> node bitsets */
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */

@@ -201,6 +201,7 @@ typedef struct kv_pod {
 	kv_label *imagerefs;		/* spec.volumes[].image.reference */
 	size_t npr;
 	const char **pr;		/* pr.kubevirt.io/<pvc uid> label keys */
+	int64_t priority;		/* spec.priority, 0 when unset */
 } kv_pod;
 
 enum { AM_RWO = 1, AM_ROX = 2, AM_RWX = 4, AM_RWOP = 8 };
