@@ -91,6 +91,9 @@ typedef struct kv_plan {
 /* The order to drain the pool's nodes, batch at a time. */
 void kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
     kv_plan *p);
+/* The plan that drains order[0..n) (node indexes) in that order. */
+void kv_plan_fixed(const kv_analysis *a, const size_t *order, size_t n,
+    size_t batch, kv_plan *p);
 void kv_plan_free(kv_plan *p);
 bool kv_plan_fails(const kv_plan *p, bool allow_shutdown);
 

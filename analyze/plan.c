@@ -264,21 +264,14 @@ fill_place(plan_state *s, const rank *rk, size_t nrk, bool *done,
 	return tried;
 }
 
-void
-kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
+/* The plan over rk[0..nrk); fixed: in that order, no look-ahead. */
+static void
+build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
     kv_plan *p)
 {
-	plan_state s;
-	size_t nrk, head = 0, left;
-	rank *rk;
-	bool *done;
+	size_t head = 0, left;
+	bool *done = xcalloc(nrk + 1, sizeof(bool));
 
-	memset(p, 0, sizeof(*p));
-	if (batch < 1)
-		batch = 1;
-	state_init(&s, a, batch);
-	rk = ranked(&s, pool, &nrk);
-	done = xcalloc(nrk + 1, sizeof(bool));
 	p->npool = nrk;
 	p->batch = batch;
 	p->ntries = PLAN_TRIES;
@@ -288,8 +281,12 @@ kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
 		size_t deferred = 0;
 
 		for (size_t k = 0; k < batch && left > 0; k++, left--)
-			deferred += fill_place(&s, rk, nrk, done, &head);
-		commit(&s, st);
+			if (fixed) {
+				try_add(s, rk[head].node, true);
+				done[head++] = true;
+			} else
+				deferred += fill_place(s, rk, nrk, done, &head);
+		commit(s, st);
 		st->deferred = deferred;
 		p->seconds += st->seconds;
 		for (size_t k = 0; k < st->nnodes; k++) {
@@ -303,6 +300,40 @@ kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
 		}
 	}
 	free(done);
+}
+
+void
+kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
+    kv_plan *p)
+{
+	plan_state s;
+	size_t nrk;
+	rank *rk;
+
+	memset(p, 0, sizeof(*p));
+	if (batch < 1)
+		batch = 1;
+	state_init(&s, a, batch);
+	rk = ranked(&s, pool, &nrk);
+	build(&s, rk, nrk, batch, false, p);
+	free(rk);
+	state_free(&s);
+}
+
+void
+kv_plan_fixed(const kv_analysis *a, const size_t *order, size_t n,
+    size_t batch, kv_plan *p)
+{
+	plan_state s;
+	rank *rk = xcalloc(n + 1, sizeof(rank));
+
+	memset(p, 0, sizeof(*p));
+	if (batch < 1)
+		batch = 1;
+	for (size_t i = 0; i < n; i++)
+		rk[i].node = order[i];
+	state_init(&s, a, batch);
+	build(&s, rk, n, batch, true, p);
 	free(rk);
 	state_free(&s);
 }
