@@ -284,6 +284,7 @@ sec_summary(hdoc *h, xmlNodePtr main)
 	static const char *const hcls[] = { NULL, "num", NULL };
 
 	el_own(s, "p", "answer", prose_headline(a));
+	el_own(s, "p", NULL, drain_headline(a));
 	el_own(s, "p", NULL, prose_verdicts(a));
 	figure(h, s, fig_verdicts(a, h->t));
 	t = table(s, NULL, heads, hcls, 3);
@@ -620,7 +621,8 @@ sec_drain(hdoc *h, xmlNodePtr main)
 	static const char *const hc[] = { NULL, "num", "num", "num", "num",
 	    "num", "num", "num", NULL };
 
-	el_own(s, "p", "answer", prose_drain(a));
+	el_own(s, "p", "answer", drain_headline(a));
+	el_own(s, "p", NULL, prose_drain(a));
 	el_own(s, "p", "note", prose_drain_assumption(a));
 	if (a->ndrain == 0) {
 		free(blocking);
@@ -662,6 +664,7 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		else
 			el(tr, "td", SYM_NONE);
 	}
+	drain_html_plans(a, s);
 }
 
 static void

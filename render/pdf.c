@@ -850,6 +850,7 @@ sec_summary(pdoc *d)
 
 	heading1(d, d->sections[SEC_SUMMARY]);
 	answer(d, prose_headline(a));
+	para_own(d, drain_headline(a), FONT_REGULAR, BODY, COL_INK);
 	para_own(d, prose_verdicts(a), FONT_REGULAR, BODY, COL_INK);
 	d->y += 4;
 	figure(d, fig_verdicts(a, d->t), true);
@@ -1195,7 +1196,8 @@ sec_drain(pdoc *d)
 	ptable t;
 
 	heading1(d, d->sections[SEC_DRAIN]);
-	answer(d, prose_drain(a));
+	answer(d, drain_headline(a));
+	para_own(d, prose_drain(a), FONT_REGULAR, BODY, COL_INK);
 	para_own(d, prose_drain_assumption(a), FONT_REGULAR, BODY, COL_MUTED);
 	if (a->ndrain == 0) {
 		free(blocking);
