@@ -69,11 +69,11 @@ td(xmlNodePtr tr, const char *cls, const char *text)
 		xmlNewProp(c, BAD_CAST "class", BAD_CAST cls);
 }
 
-/* One node's plan: a <details> with its rows. */
+/* One node's plan: a heading line and a table of its rows. */
 static void
 node_plan(const kv_analysis *a, const kv_drain *d, xmlNodePtr parent)
 {
-	xmlNodePtr det = xmlNewChild(parent, NULL, BAD_CAST "details", NULL);
+	xmlNodePtr det = xmlNewChild(parent, NULL, BAD_CAST "div", NULL);
 	xmlNodePtr t, tr;
 	char *dur = fmt_duration(d->seconds);
 	char *sum = xasprintf("%s: %zu migrate, %zu stop, %zu block (%zu for "
@@ -81,10 +81,12 @@ node_plan(const kv_analysis *a, const kv_drain *d, xmlNodePtr parent)
 	    d->migrate, d->shutdown, d->block, d->no_capacity, dur,
 	    a->capacity_known ? "checked" : "not checked");
 
-	xmlNewTextChild(det, NULL, BAD_CAST "summary", BAD_CAST sum);
+	xmlNewProp(det, BAD_CAST "class", BAD_CAST "drain-plan");
+	xmlNewTextChild(det, NULL, BAD_CAST "p", BAD_CAST sum);
 	free(sum);
 	free(dur);
-	t = xmlNewChild(det, NULL, BAD_CAST "table", NULL);
+	t = xmlNewChild(xmlNewChild(det, NULL, BAD_CAST "table", NULL), NULL,
+	    BAD_CAST "tbody", NULL);
 	tr = xmlNewChild(t, NULL, BAD_CAST "tr", NULL);
 	xmlNewTextChild(tr, NULL, BAD_CAST "th", BAD_CAST kv_word(a,
 	    KV_WORD_VM));
