@@ -246,8 +246,10 @@ kv_analysis_free(kv_analysis *a)
 				kv_flavors[f]->result_free(r);
 	}
 	free(a->vmis);
-	for (size_t i = 0; i < a->ndrain; i++)
+	for (size_t i = 0; i < a->ndrain; i++) {
 		free(a->drain[i].blocking);
+		free(a->drain[i].plan);
+	}
 	free(a->drain);
 	kv_index_free(a->index);
 	kv_place_free(a->place);

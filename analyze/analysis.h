@@ -235,6 +235,15 @@ typedef struct kv_vmires {
 					 * sorted (groups branch fills) */
 } kv_vmires;
 
+/* What a drain does with one VMI (findings "drain[].plan"). */
+typedef struct kv_drain_row {
+	size_t vmi;			/* index into a->vmis */
+	size_t source;			/* the node it leaves */
+	enum kv_on_drain action;
+	size_t target;			/* node index, or SIZE_MAX */
+	const char *reason;		/* a finding code, or NULL */
+} kv_drain_row;
+
 typedef struct kv_drain {
 	size_t node;
 	size_t vmis, migrate, block, shutdown, external;
@@ -242,6 +251,9 @@ typedef struct kv_drain {
 	const char **blocking;		/* VMI names, sorted */
 	int64_t memory;
 	int64_t seconds;
+	size_t no_capacity;		/* blocked for want of room */
+	size_t nplan;
+	kv_drain_row *plan;		/* sorted by VMI name */
 } kv_drain;
 
 typedef struct kv_summary {

@@ -600,27 +600,6 @@ kv_json_named_model(const kv_analysis *a, size_t i)
 }
 
 static json_t *
-drain_json(const kv_analysis *a, size_t i)
-{
-	const kv_drain *d = &a->drain[i];
-	json_t *o = json_object();
-
-	json_object_set_new(o, "node", json_string(a->m->nodes[d->node].name));
-	json_object_set_new(o, "vmis", json_integer((json_int_t)d->vmis));
-	json_object_set_new(o, "migrate", json_integer((json_int_t)d->migrate));
-	json_object_set_new(o, "block", json_integer((json_int_t)d->block));
-	json_object_set_new(o, "shutdown",
-	    json_integer((json_int_t)d->shutdown));
-	json_object_set_new(o, "external",
-	    json_integer((json_int_t)d->external));
-	json_object_set_new(o, "blocking", jstrings(d->blocking,
-	    d->nblocking));
-	json_object_set_new(o, "memoryBytesToMove", jint(d->memory));
-	json_object_set_new(o, "estimatedSeconds", jint(d->seconds));
-	return o;
-}
-
-static json_t *
 summary_section(const kv_analysis *a)
 {
 	const kv_summary *s = &a->summary;
@@ -638,6 +617,7 @@ summary_section(const kv_analysis *a)
 		    json_integer((json_int_t)s->verdicts[v]));
 	json_object_set_new(o, "conditionMismatch",
 	    json_integer((json_int_t)s->mismatch));
+	kv_json_drain_summary(a, o);
 	return o;
 }
 
@@ -704,7 +684,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	rc |= put(f, "namedModels", named, false);
 	rc |= put_list(f, "tradeoff", a, a->ntradeoff, tradeoff_json);
 	rc |= put_vmis(f, a);
-	rc |= put_list(f, "drain", a, a->ndrain, drain_json);
+	rc |= put_list(f, "drain", a, a->ndrain, kv_json_drain_at);
 	rc |= put(f, "summary", summary_section(a), true);
 	fputs("}\n", f);
 	if (rc != KV_OK)

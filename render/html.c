@@ -166,6 +166,7 @@ sec_summary(hdoc *h, xmlNodePtr main)
 	static const char *const hcls[] = { NULL, "num", NULL };
 
 	h_el_own(s, "p", "answer", prose_headline(a));
+	h_el_own(s, "p", NULL, drain_headline(a));
 	h_el_own(s, "p", NULL, prose_verdicts(a));
 	figure(h, s, fig_verdicts(a, h->t));
 	t = h_table(s, NULL, heads, hcls, 3);
@@ -506,7 +507,8 @@ sec_drain(hdoc *h, xmlNodePtr main)
 	static const char *const hc[] = { NULL, "num", "num", "num", "num",
 	    "num", "num", "num", NULL };
 
-	h_el_own(s, "p", "answer", prose_drain(a));
+	h_el_own(s, "p", "answer", drain_headline(a));
+	h_el_own(s, "p", NULL, prose_drain(a));
 	h_el_own(s, "p", "note", prose_drain_assumption(a));
 	if (a->ndrain == 0) {
 		free(blocking);
@@ -548,6 +550,7 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		else
 			h_el(tr, "td", SYM_NONE);
 	}
+	drain_html_plans(a, s);
 }
 
 static void

@@ -173,6 +173,7 @@ sec_summary(pdoc *d)
 
 	pdf_heading1(d, d->sections[SEC_SUMMARY]);
 	pdf_answer(d, prose_headline(a));
+	pdf_para_own(d, drain_headline(a), FONT_REGULAR, BODY, COL_INK);
 	pdf_para_own(d, prose_verdicts(a), FONT_REGULAR, BODY, COL_INK);
 	d->y += 4;
 	pdf_figure(d, fig_verdicts(a, d->t), true);
@@ -523,7 +524,8 @@ sec_drain(pdoc *d)
 	ptable t;
 
 	pdf_heading1(d, d->sections[SEC_DRAIN]);
-	pdf_answer(d, prose_drain(a));
+	pdf_answer(d, drain_headline(a));
+	pdf_para_own(d, prose_drain(a), FONT_REGULAR, BODY, COL_INK);
 	pdf_para_own(d, prose_drain_assumption(a), FONT_REGULAR, BODY,
 	    COL_MUTED);
 	if (a->ndrain == 0) {

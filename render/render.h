@@ -66,6 +66,11 @@ json_t *kv_json_node_sets(const kv_analysis *a, const kv_bits *pick);
 json_t *kv_json_cpu_class(const kv_analysis *a, size_t i);
 json_t *kv_json_host_model_pair(const kv_analysis *a, size_t i);
 json_t *kv_json_named_model(const kv_analysis *a, size_t i);
+/* findings_drain.c: one drain entry (d, or a->drain[i]) and the summary's
+ * drainShutdown and drainBlock, added to summary. */
+json_t *kv_json_drain(const kv_analysis *a, const kv_drain *d);
+json_t *kv_json_drain_at(const kv_analysis *a, size_t i);
+void kv_json_drain_summary(const kv_analysis *a, json_t *summary);
 
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);

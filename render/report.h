@@ -191,6 +191,11 @@ char *prose_drain_assumption(const kv_analysis *a);
  * vendor when one reaches the tier's nodes, else the first; NULL when
  * none. */
 const char *tradeoff_model(const kv_analysis *a, const kv_tradeoff *t);
+/* sec_drain.c: the cluster-wide drain answer; every node's plan rows
+ * appended to the HTML section (an xmlNodePtr). */
+char *drain_headline(const kv_analysis *a);
+struct _xmlNode;
+void drain_html_plans(const kv_analysis *a, struct _xmlNode *section);
 /* The vendor rule, when both the all scope and vendor scopes appear;
  * NULL otherwise. */
 const char *prose_vendor_rule(const kv_analysis *a);
