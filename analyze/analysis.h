@@ -209,6 +209,8 @@ typedef struct kv_vmires {
 	size_t nmigvols;
 	const kv_volume **migvols;
 	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
+	size_t ngroups; size_t *groups; /* group indexes,
+	                                 * sorted (groups branch fills) */
 } kv_vmires;
 
 typedef struct kv_drain {
@@ -224,6 +226,7 @@ typedef struct kv_summary {
 	size_t nodes, kubevirt_nodes, classes, vmis, running;
 	size_t verdicts[V_COUNT];
 	size_t mismatch;
+	size_t groups;
 } kv_summary;
 
 typedef struct kv_analysis {
@@ -249,6 +252,8 @@ typedef struct kv_analysis {
 	kv_vmires *vmis;		/* parallel to m->vmis */
 	size_t ndrain;
 	kv_drain *drain;
+	size_t ngroups;
+	struct kv_group *groups;	/* findings "groups" (groups.h) */
 	kv_summary summary;
 
 	struct kv_index *index;		/* label -> node bitsets */
@@ -266,6 +271,8 @@ const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 void kv_cpu_analyze(kv_analysis *a);
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
+void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
+void kv_groups_free(kv_analysis *a);
 
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,

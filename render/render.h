@@ -49,6 +49,10 @@ json_t *kv_json_vmis(const kv_analysis *a, const kv_bits *pick);
 json_t *kv_json_cpu_class(const kv_analysis *a, size_t i);
 json_t *kv_json_host_model_pair(const kv_analysis *a, size_t i);
 json_t *kv_json_named_model(const kv_analysis *a, size_t i);
+/* findings_groups.c: one "groups" element, and a VMI's "groups" as
+ * compact JSON text (caller frees). */
+json_t *kv_json_group(const kv_analysis *a, size_t i);
+char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
