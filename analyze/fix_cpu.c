@@ -125,6 +125,10 @@ target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
 	bool ok;
 
 	v.cpu_model = kv_intern_str(a->m->strs, model);
+	/* DVP: the features came with the class, which a Model class
+	 * replaces */
+	if (r->dvp.present)
+		v.nfeatures = 0;
 	t.vmi = &v;
 	t.mode = MODE_NAMED;
 	t.model = v.cpu_model;
@@ -192,6 +196,10 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 	if (f->fixes < g->nvmis)
 		kv_buf_printf(&b, " (the others still have none: see kvscope "
 		    "explain)");
+	if (a->vmis[g->vmis[0]].dvp.present &&
+	    a->vmis[g->vmis[0]].vmi->nfeatures > 0)
+		kv_buf_printf(&b, "; the guest loses the CPU features the "
+		    "current class requires");
 	f->text = b.data;
 	free(ex);
 }

@@ -48,13 +48,13 @@ class_rwx(const kv_model *m, const char *name, const char **why)
 	const kv_storageclass *sc = kv_model_sc(m, name);
 
 	if (p != NULL) {
-		*why = "its StorageProfile's claimPropertySets";
+		*why = "per its StorageProfile";
 		return p->rwx;
 	}
 	for (size_t i = 0; sc != NULL && sc->provisioner != NULL &&
 	    i < sizeof(known_rwx) / sizeof(known_rwx[0]); i++)
 		if (strcmp(known_rwx[i].provisioner, sc->provisioner) == 0) {
-			*why = "what its provisioner is known to provision";
+			*why = known_rwx[i].provisioner;
 			return known_rwx[i].rwx;
 		}
 	return 0;
@@ -172,8 +172,8 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g);
 	bool dvp = a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
 
-	g->summary = xasprintf("%s have a %s disk on %s%s that is not "
-	    "ReadWriteMany", who, mode_words(want), cur ? "storage class " :
+	g->summary = xasprintf("%s %s a %s disk on %s%s that is not "
+	    "ReadWriteMany", who, kv_group_verb(g, "have"), mode_words(want), cur ? "storage class " :
 	    "claim ", g->name);
 	g->fix.action = FIX_RECREATE_CLAIM_RWX;
 	g->fix.path = "spec.accessModes";
@@ -189,10 +189,11 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 		g->fix.value = xstrdup(cls);
 		g->fix.fixes = g->nvmis;
 		g->fix.text = xasprintf("Recreate the claims (%s) as "
-		    "ReadWriteMany, volumeMode %s, on storage class %s (%s "
-		    "says it can), e.g. by cloning each into a new %s and "
+		    "ReadWriteMany, volumeMode %s, on storage class %s "
+		    "(ReadWriteMany %s %s%s), e.g. by cloning each into a new %s and "
 		    "pointing the VM at it; %s", names.data ? names.data : "-",
-		    mode_words(want), cls, why, dvp ? "VirtualDisk" :
+		    mode_words(want), cls, mode_words(want), strncmp(why, "per ",
+		    4) ? "per its provisioner " : "", why, dvp ? "VirtualDisk" :
 		    "DataVolume", dvp ? "restart the VirtualMachines" :
 		    "restart the VMs, or let volume migration "
 		    "(spec.updateVolumesStrategy: Migration) copy them live");
@@ -230,8 +231,8 @@ resolve_claim_unknown(const kv_analysis *a, kv_group *g)
 {
 	char *who = kv_group_count_words(a, g);
 
-	g->summary = xasprintf("%s use claim %s, which the snapshot cannot "
-	    "resolve", who, g->name);
+	g->summary = xasprintf("%s %s claim %s, which the snapshot cannot "
+	    "resolve", who, kv_group_verb(g, "use"), g->name);
 	g->fix.action = FIX_NONE;
 	g->fix.text = xasprintf("Nothing to change in the VM until the claim "
 	    "is known: check that PVC %s exists and is bound, and collect the "
@@ -249,8 +250,8 @@ resolve_hostdisk(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g);
 	char *ex = kv_group_examples(a, g, 5);
 
-	g->summary = xasprintf("%s have a hostDisk without shared: true",
-	    who);
+	g->summary = xasprintf("%s %s a hostDisk without shared: true",
+	    who, kv_group_verb(g, "have"));
 	g->fix.action = FIX_NONE;
 	g->fix.path = "spec.template.spec.volumes[].hostDisk.shared";
 	g->fix.restart = true;

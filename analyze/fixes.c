@@ -46,7 +46,12 @@ key_cpu(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 	int cls = src ? a->nodes[src - a->m->nodes].cls : -1;
 
 	(void)rule;
-	if (r->mode == MODE_NAMED) {
+	if (r->dvp.present && r->dvp.vm != NULL &&
+	    r->dvp.vm->class_name != NULL) {
+		kv_gkey_kind(k, SUBJ_CPU_MODEL);
+		kv_gkey_addf(k, "VirtualMachineClass %s",
+		    r->dvp.vm->class_name);
+	} else if (r->mode == MODE_NAMED) {
 		kv_gkey_kind(k, SUBJ_CPU_MODEL);
 		kv_gkey_add(k, r->model);
 	} else if (cls >= 0)
@@ -69,28 +74,28 @@ class_by_id(const kv_analysis *a, const char *id)
 static void
 resolve_cpu(const kv_analysis *a, kv_group *g)
 {
-	char *who = kv_group_count_words(a, g);
+	const kv_vmires *r0 = &a->vmis[g->vmis[0]];
+	char *who = kv_group_count_adj(a, g, g->kind == SUBJ_CPU_MODEL ?
+	    NULL : kv_mode_names[r0->mode]);
 	const kv_class *c = g->kind == SUBJ_CPU_CLASS ?
 	    class_by_id(a, g->name) : NULL;
-	const char *mode = kv_mode_names[a->vmis[g->vmis[0]].mode];
-	bool unsupported = g->rule->verdict == V_BLOCKED;
+	char *where = c && c->host_model ? xasprintf("CPU class %s (%s)",
+	    g->name, c->host_model) : xasprintf("%s %s", g->kind ==
+	    SUBJ_CPU_CLASS ? "CPU class" : "node", g->name);
 
 	if (g->kind == SUBJ_CPU_MODEL)
-		g->summary = xasprintf("%s with CPU model %s have no other "
-		    "node that can run it", who, g->name);
-	else if (unsupported)
-		g->summary = xasprintf("%s %s VMs on %s %s%s%s%s cannot use "
-		    "host-model there", who, mode, g->kind == SUBJ_CPU_CLASS ?
-		    "CPU class" : "node", g->name, c && c->host_model ? " (" :
-		    "", c && c->host_model ? c->host_model : "",
-		    c && c->host_model ? ")" : "");
+		g->summary = xasprintf("%s with %s%s %s no other node that "
+		    "can run %s CPU", who, strncmp(g->name, "Virtual", 7) ?
+		    "CPU model " : "", g->name, kv_group_verb(g, "have"),
+		    g->nvmis == 1 ? "its" : "their");
+	else if (g->rule->verdict == V_BLOCKED)
+		g->summary = xasprintf("%s on %s cannot use host-model there",
+		    who, where);
 	else
-		g->summary = xasprintf("%s %s on %s %s%s%s%s have no "
-		    "CPU-compatible target", who, mode, g->kind ==
-		    SUBJ_CPU_CLASS ? "CPU class" : "node", g->name,
-		    c && c->host_model ? " (" : "", c && c->host_model ?
-		    c->host_model : "", c && c->host_model ? ")" : "");
+		g->summary = xasprintf("%s on %s %s no CPU-compatible target",
+		    who, where, kv_group_verb(g, "have"));
 	free(who);
+	free(where);
 	kv_fix_cpu_model(a, g);
 }
 
@@ -115,7 +120,7 @@ resolve_bridge(const kv_analysis *a, kv_group *g)
 	char *ex = kv_group_examples(a, g, 5);
 	bool implicit = strcmp(g->name, "bridge") != 0;
 
-	g->summary = xasprintf("%s bind the pod network with %s", who,
+	g->summary = xasprintf("%s %s the pod network with %s", who, kv_group_verb(g, "bind"),
 	    g->name);
 	set_fix(g, FIX_CHANGE_BINDING, "masquerade", implicit ?
 	    "spec.template.spec.domain.devices.interfaces" :
@@ -168,8 +173,8 @@ resolve_binding(const kv_analysis *a, kv_group *g)
 	char *ex = kv_group_examples(a, g, 5);
 	bool plugin = strncmp(g->name, "plugin ", 7) == 0;
 
-	g->summary = xasprintf("%s use %s on the pod network, which cannot "
-	    "migrate", who, g->name);
+	g->summary = xasprintf("%s %s %s on the pod network, which cannot "
+	    "migrate", who, kv_group_verb(g, "use"), g->name);
 	set_fix(g, FIX_CHANGE_BINDING, "masquerade",
 	    "spec.template.spec.domain.devices.interfaces[].masquerade", true,
 	    g->nvmis);
@@ -212,7 +217,8 @@ resolve_none(const kv_analysis *a, kv_group *g, const char *what)
 
 	g->summary = xasprintf("%s %s", who, what);
 	set_fix(g, FIX_NONE, NULL, NULL, false, 0);
-	g->fix.text = xasprintf("%s (%s)", kv_group_remedy(a, g), ex);
+	g->fix.text = xasprintf("Nothing in the VM's spec makes it migrate "
+	    "(%s): %s", ex, kv_group_remedy(a, g));
 	free(who);
 	free(ex);
 }
@@ -220,7 +226,8 @@ resolve_none(const kv_analysis *a, kv_group *g, const char *what)
 static void
 resolve_device(const kv_analysis *a, kv_group *g)
 {
-	char *what = xasprintf("use a %s, which cannot migrate", g->name);
+	char *what = xasprintf("%s a %s, which cannot migrate",
+	    kv_group_verb(g, "use"), g->name);
 
 	resolve_none(a, g, what);
 	free(what);
@@ -243,7 +250,9 @@ key_launch(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 static void
 resolve_launch(const kv_analysis *a, kv_group *g)
 {
-	char *what = xasprintf("run as %s confidential guests", g->name);
+	char *what = xasprintf("%s as %s confidential %s",
+	    kv_group_verb(g, "run"), g->name, g->nvmis == 1 ? "guest" :
+	    "guests");
 
 	resolve_none(a, g, what);
 	free(what);
@@ -259,7 +268,7 @@ resolve_hyperv(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g);
 	char *ex = kv_group_examples(a, g, 5);
 
-	g->summary = xasprintf("%s enable Hyper-V passthrough", who);
+	g->summary = xasprintf("%s %s Hyper-V passthrough", who, kv_group_verb(g, "enable"));
 	set_fix(g, FIX_NONE, NULL, "spec.template.spec.domain.features."
 	    "hypervPassthrough", true, 0);
 	g->fix.text = xasprintf("No setting kvscope can pick: replace "
@@ -298,8 +307,9 @@ resolve_tsc(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g);
 	char *ex = kv_group_examples(a, g, 5);
 
-	g->summary = xasprintf("%s on node %s use Hyper-V reenlightenment "
-	    "without a TSC frequency hint", who, g->name);
+	g->summary = xasprintf("%s on node %s %s Hyper-V reenlightenment "
+	    "without a TSC frequency hint", who, g->name,
+	    kv_group_verb(g, "use"));
 	set_fix(g, FIX_RELABEL_NODE, g->name, "metadata.labels", true,
 	    g->nvmis);
 	g->fix.text = xasprintf("Make node %s carry its cpu-timer.%s/"
@@ -320,8 +330,8 @@ resolve_host_model_label(const kv_analysis *a, kv_group *g)
 	const kv_node *n = kv_model_node(a->m, g->name);
 	bool skip = n != NULL && n->skip_labeller;
 
-	g->summary = xasprintf("%s run host-model on node %s, which has no "
-	    "host-model-cpu label: their migrations stay Pending", who,
+	g->summary = xasprintf("%s %s host-model on node %s, which has no "
+	    "host-model-cpu label: their migrations stay Pending", who, kv_group_verb(g, "run"),
 	    g->name);
 	set_fix(g, FIX_RELABEL_NODE, g->name, "metadata.labels", false,
 	    g->nvmis);
@@ -402,8 +412,8 @@ resolve_image(const kv_analysis *a, kv_group *g, bool config)
 	char *who = kv_group_count_words(a, g);
 	char *nodes = kv_group_node_list(a, g);
 
-	g->summary = xasprintf("%s use containerDisk %s, whose image ID on "
-	    "the node has %s", who, g->name, config ? "no repository digest" :
+	g->summary = xasprintf("%s %s containerDisk %s, whose image ID on "
+	    "the node has %s", who, kv_group_verb(g, "use"), g->name, config ? "no repository digest" :
 	    "no sha256 digest at all");
 	set_fix(g, FIX_REPULL_IMAGE, g->name, NULL, true, g->nvmis);
 	if (config)

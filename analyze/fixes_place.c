@@ -109,8 +109,8 @@ resolve_placement(const kv_analysis *a, kv_group *g)
 	char *full = path ? xasprintf("%s.%s", a->m->flavor->id ==
 	    KV_FLAVOR_DECKHOUSE ? "spec" : "spec.template.spec", path) : NULL;
 
-	g->summary = xasprintf("%s have CPU-compatible nodes, but none "
-	    "passes: %s", who, g->name);
+	g->summary = xasprintf("%s %s CPU-compatible nodes, but none "
+	    "passes: %s", who, kv_group_verb(g, "have"), g->name);
 	g->fix.action = memory ? FIX_FREE_CAPACITY : FIX_RELAX_PLACEMENT;
 	g->fix.path = full ? (strcmp(path, "nodeSelector") == 0 ?
 	    (a->m->flavor->id == KV_FLAVOR_DECKHOUSE ? "spec.nodeSelector" :
@@ -179,8 +179,8 @@ resolve_operation(const kv_analysis *a, kv_group *g)
 {
 	char *who = kv_group_count_words(a, g), *ops = group_ops(a, g);
 
-	g->summary = xasprintf("%s wait for an unfinished %s operation",
-	    who, g->name);
+	g->summary = xasprintf("%s %s for an unfinished %s operation",
+	    who, kv_group_verb(g, "wait"), g->name);
 	g->fix.action = FIX_WAIT_OPERATION;
 	g->fix.value = xstrdup(g->name);
 	g->fix.fixes = g->nvmis;
@@ -210,8 +210,8 @@ resolve_force(const kv_analysis *a, kv_group *g)
 {
 	char *who = kv_group_count_words(a, g), *ops = group_ops(a, g);
 
-	g->summary = xasprintf("%s have a pending operation whose force "
-	    "contradicts %s", who, g->name);
+	g->summary = xasprintf("%s %s a pending operation whose force "
+	    "contradicts %s", who, kv_group_verb(g, "have"), g->name);
 	g->fix.action = FIX_NONE;
 	g->fix.path = "spec.liveMigrationPolicy";
 	g->fix.text = xasprintf("The operations (%s) fail as created: %s",
@@ -287,6 +287,22 @@ movable(const kv_analysis *a, const kv_group *g)
 	return n;
 }
 
+/* The names of up to five VMIs of g that can migrate. */
+static char *
+movable_names(const kv_analysis *a, const kv_group *g)
+{
+	kv_buf b = {0};
+	size_t n = 0;
+
+	for (size_t k = 0; k < g->nvmis; k++)
+		if (a->vmis[g->vmis[k]].verdict == V_OK && n++ < 5)
+			kv_buf_printf(&b, "%s%s", n > 1 ? ", " : "",
+			    a->vmis[g->vmis[k]].vmi->fullname);
+	if (n > 5)
+		kv_buf_printf(&b, ", ... (%zu in all)", n);
+	return b.data ? b.data : xstrdup("-");
+}
+
 /* "the other groups of these VMIs" for a drain text: other_groups of
  * fixes.c, here by walking the VMIs. */
 static char *
@@ -318,8 +334,8 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 	size_t ok = movable(a, g);
 	bool ifpossible = strcmp(g->name, "LiveMigrateIfPossible") == 0;
 
-	g->summary = xasprintf("%s stop when their node is drained "
-	    "(evictionStrategy %s)", who, g->name);
+	g->summary = xasprintf("%s %s when their node is drained "
+	    "(evictionStrategy %s)", who, kv_group_verb(g, "stop"), g->name);
 	g->fix.path = a->m->flavor->id == KV_FLAVOR_DECKHOUSE ?
 	    "spec.evictionStrategy" : "spec.template.spec.evictionStrategy";
 	g->fix.restart = true;
@@ -335,14 +351,17 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 		g->fix.action = FIX_SET_EVICTION;
 		g->fix.value = xstrdup("LiveMigrate");
 		g->fix.fixes = ok;
+		char *mv = movable_names(a, g);
+
 		g->fix.text = xasprintf("Set %s: LiveMigrate in the "
-		    "VirtualMachines of the %zu that can migrate and restart "
+		    "VirtualMachines that can migrate (%s) and restart "
 		    "them, so a drain of %s moves them (setting "
 		    "spec.configuration.evictionStrategy in the KubeVirt CR "
-		    "covers new VMs only)%s%s%s", g->fix.path, ok, nodes,
+		    "covers new VMs only)%s%s%s", g->fix.path, mv, nodes,
 		    ok < g->nvmis ? "; the other VMs cannot migrate (groups " :
 		    "", ok < g->nvmis ? others : "", ok < g->nvmis ? ") and "
 		    "will stop whatever the strategy" : "");
+		free(mv);
 	}
 	free(who);
 	free(nodes);
@@ -359,8 +378,8 @@ resolve_drain_block(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g), *nodes = kv_group_node_list(a,
 	    g), *others = blockers_of(a, g);
 
-	g->summary = xasprintf("%s make a drain of their node wait forever "
-	    "(evictionStrategy %s, but they cannot migrate)", who, g->name);
+	g->summary = xasprintf("%s %s a drain of their node wait forever "
+	    "(evictionStrategy %s, but they cannot migrate)", who, kv_group_verb(g, "make"), g->name);
 	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE) {
 		g->fix.action = FIX_NONE;
 		g->fix.text = xasprintf("Fix their blockers (groups %s), or "

@@ -345,6 +345,35 @@ kv_group_count_words(const kv_analysis *a, const kv_group *g)
 }
 
 char *
+kv_group_count_adj(const kv_analysis *a, const kv_group *g, const char *adj)
+{
+	char *w = kv_group_count_words(a, g), *sp = strchr(w, ' '), *out;
+
+	if (adj == NULL)
+		return w;
+	out = xasprintf("%.*s %s%s", (int)(sp - w), w, adj, sp);
+	free(w);
+	return out;
+}
+
+const char *
+kv_group_verb(const kv_group *g, const char *verb)
+{
+	static const char *const v[][2] = {
+		{ "have", "has" }, { "use", "uses" }, { "bind", "binds" },
+		{ "enable", "enables" }, { "run", "runs" },
+		{ "wait", "waits" }, { "stop", "stops" }, { "make", "makes" },
+	};
+
+	if (g->nvmis != 1)
+		return verb;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(v[i][0], verb) == 0)
+			return v[i][1];
+	return verb;
+}
+
+char *
 kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max)
 {
 	kv_buf b = {0};

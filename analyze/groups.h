@@ -110,6 +110,11 @@ const kv_group *kv_group_by_id(const kv_analysis *a, const char *id);
 
 /* "N host-model VMIs" and the like: the count and the flavor's word. */
 char *kv_group_count_words(const kv_analysis *a, const kv_group *g);
+/* The same with an adjective: "3 host-model VMIs" (adj NULL: none). */
+char *kv_group_count_adj(const kv_analysis *a, const kv_group *g,
+    const char *adj);
+/* verb ("have", "use", ...) agreeing with the group's count. */
+const char *kv_group_verb(const kv_group *g, const char *verb);
 /* Up to `max` VMI names of g, comma-separated, then ", ..." */
 char *kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max);
 /* The source node names of g, comma-separated (all of them). */
