@@ -334,8 +334,9 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 	size_t ok = movable(a, g);
 	bool ifpossible = strcmp(g->name, "LiveMigrateIfPossible") == 0;
 
-	g->summary = xasprintf("%s %s when their node is drained "
-	    "(evictionStrategy %s)", who, kv_group_verb(g, "stop"), g->name);
+	g->summary = xasprintf("%s %s when %s node is drained "
+	    "(evictionStrategy %s)", who, kv_group_verb(g, "stop"),
+	    g->nvmis == 1 ? "its" : "their", g->name);
 	g->fix.path = a->m->flavor->id == KV_FLAVOR_DECKHOUSE ?
 	    "spec.evictionStrategy" : "spec.template.spec.evictionStrategy";
 	g->fix.restart = true;
@@ -378,8 +379,10 @@ resolve_drain_block(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g), *nodes = kv_group_node_list(a,
 	    g), *others = blockers_of(a, g);
 
-	g->summary = xasprintf("%s %s a drain of their node wait forever "
-	    "(evictionStrategy %s, but they cannot migrate)", who, kv_group_verb(g, "make"), g->name);
+	g->summary = xasprintf("%s %s a drain of %s node wait forever "
+	    "(evictionStrategy %s, but %s cannot migrate)", who,
+	    kv_group_verb(g, "make"), g->nvmis == 1 ? "its" : "their",
+	    g->name, g->nvmis == 1 ? "it" : "they");
 	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE) {
 		g->fix.action = FIX_NONE;
 		g->fix.text = xasprintf("Fix their blockers (groups %s), or "

@@ -32,6 +32,7 @@ enum {
 	O_FORCE = 1 << 6,	/* --force (report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
+	O_GROUPS = 1 << 9,	/* --groups (check) */
 };
 
 typedef struct kv_cmd {
@@ -66,7 +67,7 @@ typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
-	bool quiet, all, force, all_ns;
+	bool quiet, all, force, all_ns, groups;
 	cli_list namespaces, nodes, selectors, formats;
 	size_t npos;
 	char **pos;			/* positional, into argv */

@@ -32,11 +32,13 @@ static const kv_cmd commands[] = {
 	  O_OUTPUT | O_FORMAT | O_FORCE | O_QUIET, 1, 1, "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
-	  "[-l K=V] [-o FORMAT]",
+	  "[-l K=V] [--groups] [-o FORMAT]",
 	  "exit 1 when a VMI would not migrate (pre-maintenance gate)",
 	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
 	  "and labels, or all) whose live migration would not succeed, and\n"
-	  "exits 1 if there is any, 0 if there is none.\n"
+	  "exits 1 if there is any, 0 if there is none; then the groups:\n"
+	  "VMIs that one change would help, each with its fix.\n"
+	  "  --groups              print only the groups, with their VMIs\n"
 	  "  -n, --namespace NS    only VMIs in NS (repeatable, commas)\n"
 	  "  -A, --all-namespaces  VMIs of every namespace (the default)\n"
 	  "  --node LIST           only VMIs running on these nodes\n"
@@ -48,8 +50,8 @@ static const kv_cmd commands[] = {
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR, 1, 1, "SNAPSHOT",
-	  cmd_check },
+	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_GROUPS, 1, 1,
+	  "SNAPSHOT", cmd_check },
 	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
 	  "[--all]",
 	  "the full reasoning for one VMI",

@@ -23,6 +23,7 @@ const cli_option cli_options[] = {
 	{ "force", 0, O_FORCE, NULL, NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
+	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -153,6 +154,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		o->force = true;
 	else if (strcmp(n, "quiet") == 0)
 		o->quiet = true;
+	else if (strcmp(n, "groups") == 0)
+		o->groups = true;
 	return 0;
 }
 
