@@ -43,6 +43,9 @@ enum kv_rule_flag {
 	/* the condition reasons it explains are no rejection when the
 	 * volumes move by volume migration and the check itself is quiet */
 	RULE_VOLUME_MIGRATION = 1u << 1,
+	/* a warning every VMI of a kind carries: reports say it once per
+	 * cluster, not in every row */
+	RULE_ONCE_PER_CLUSTER = 1u << 2,
 };
 
 #define KV_RULE_REASONS 3

@@ -389,6 +389,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "pod-network-reconnect", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.flags = RULE_ONCE_PER_CLUSTER,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Pod network connections reset",

@@ -1,0 +1,154 @@
+/*
+ * sec_groups.c - the groups at the top of the HTML report (html.c calls
+ * these): the groups, largest first, each with its summary, its fix and
+ * links to its VMIs (#vmi-<namespace>-<name>); in each VMI row, its
+ * anchor, its groups and their fixes (links back to #group-<id>); and
+ * the warnings said once per cluster (rule flag RULE_ONCE_PER_CLUSTER)
+ * instead of in every row.  Text and attribute values are escaped by
+ * libxml2 (xmlNewTextChild, xmlNewProp).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "groups.h"
+#include "render.h"
+#include "report.h"
+
+static xmlNodePtr
+add(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
+{
+	xmlNodePtr n = xmlNewTextChild(parent, NULL, BAD_CAST tag,
+	    text ? BAD_CAST text : NULL);
+
+	if (cls != NULL)
+		xmlNewProp(n, BAD_CAST "class", BAD_CAST cls);
+	return n;
+}
+
+static void
+add_link(xmlNodePtr parent, const char *href, const char *text)
+{
+	xmlNodePtr a = add(parent, "a", NULL, text);
+
+	xmlNewProp(a, BAD_CAST "href", BAD_CAST href);
+}
+
+static char *
+vmi_anchor(const kv_vmi *v)
+{
+	return xasprintf("vmi-%s-%s", v->ns, v->name);
+}
+
+static void
+group_item(xmlNodePtr ol, const kv_analysis *a, const kv_group *g)
+{
+	xmlNodePtr li = add(ol, "li", NULL, NULL), p;
+	char *id = xasprintf("group-%s", g->id), *head;
+
+	xmlNewProp(li, BAD_CAST "id", BAD_CAST id);
+	head = xasprintf("%s %s: %s", g->id, g->code, g->summary);
+	add(li, "strong", NULL, head);
+	p = add(li, "p", "fix", NULL);
+	add(p, "span", "mono", kv_fix_names[g->fix.action]);
+	xmlNodeAddContent(p, BAD_CAST (g->fix.checked ?
+	    " (checked by re-analysis): " : ": "));
+	xmlNodeAddContent(p, BAD_CAST g->fix.text);
+	p = add(li, "p", "wrap", NULL);
+	for (size_t k = 0; k < g->nvmis && k < 50; k++) {
+		const kv_vmi *v = a->vmis[g->vmis[k]].vmi;
+		char *href = vmi_anchor(v), *h = xasprintf("#%s", href);
+
+		if (k)
+			xmlNodeAddContent(p, BAD_CAST " ");
+		add_link(p, h, v->fullname);
+		free(href);
+		free(h);
+	}
+	if (g->nvmis > 50) {
+		char *more = xasprintf(" ... and %zu more", g->nvmis - 50);
+
+		xmlNodeAddContent(p, BAD_CAST more);
+		free(more);
+	}
+	free(id);
+	free(head);
+}
+
+/* Warnings every VMI of a kind carries, said once here. */
+static void
+cluster_notes(xmlNodePtr s, const kv_analysis *a)
+{
+	for (size_t i = 0; i < kv_nrules; i++) {
+		const kv_rule *rule = &kv_rules[i];
+		const char *title, *fix;
+		size_t n = 0;
+		char *line;
+
+		if (!(rule->flags & RULE_ONCE_PER_CLUSTER))
+			continue;
+		for (size_t v = 0; v < a->nvmis; v++)
+			for (size_t k = 0; k < a->vmis[v].nwarnings; k++)
+				n += a->vmis[v].warnings[k].rule == rule;
+		if (n == 0)
+			continue;
+		kv_rule_text(a, rule, &title, &fix);
+		line = xasprintf("%s (%s, %zu %s): %s", title, rule->code, n,
+		    kv_word(a, n == 1 ? KV_WORD_VM : KV_WORD_VMS), fix);
+		add(s, "p", "note", line);
+		free(line);
+	}
+}
+
+void
+html_sec_groups(xmlNodePtr main, const kv_analysis *a)
+{
+	xmlNodePtr s = add(main, "section", NULL, NULL), ol;
+	char *lead;
+
+	xmlNewProp(s, BAD_CAST "id", BAD_CAST "groups");
+	add(s, "h2", NULL, "What to change, largest first");
+	if (a->ngroups == 0) {
+		add(s, "p", NULL, "No groups: every running VM migrates and "
+		    "survives a drain of its node.");
+		cluster_notes(s, a);
+		return;
+	}
+	lead = xasprintf("%zu groups: each is one cause and the one change "
+	    "that removes it, for every VM it concerns.", a->ngroups);
+	add(s, "p", NULL, lead);
+	free(lead);
+	ol = add(s, "ol", "groups", NULL);
+	for (size_t i = 0; i < a->ngroups; i++)
+		group_item(ol, a, &a->groups[i]);
+	cluster_notes(s, a);
+}
+
+void
+html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r)
+{
+	char *id = vmi_anchor(r->vmi);
+
+	xmlNewProp(tr, BAD_CAST "id", BAD_CAST id);
+	free(id);
+}
+
+void
+html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r)
+{
+	for (size_t k = 0; k < r->ngroups; k++) {
+		const kv_group *g = &a->groups[r->groups[k]];
+		xmlNodePtr p = add(td, "p", "fix wrap", NULL), sp;
+		char *href = xasprintf("#group-%s", g->id);
+
+		add_link(p, href, g->id);
+		sp = add(p, "span", "mono", NULL);
+		xmlNodeAddContent(sp, BAD_CAST " ");
+		xmlNodeAddContent(sp, BAD_CAST kv_fix_names[g->fix.action]);
+		xmlNodeAddContent(p, BAD_CAST ": ");
+		xmlNodeAddContent(p, BAD_CAST g->fix.text);
+		free(href);
+	}
+}
