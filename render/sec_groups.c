@@ -50,7 +50,7 @@ group_item(xmlNodePtr ol, const kv_analysis *a, const kv_group *g)
 
 	xmlNewProp(li, BAD_CAST "id", BAD_CAST id);
 	head = xasprintf("%s %s: %s", g->id, g->code, g->summary);
-	add(li, "strong", NULL, head);
+	add(li, "span", "group-head", head);
 	p = add(li, "p", "fix", NULL);
 	add(p, "span", "mono", kv_fix_names[g->fix.action]);
 	xmlNodeAddContent(p, BAD_CAST (g->fix.checked ?

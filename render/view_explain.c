@@ -38,11 +38,10 @@ print_issue(const kv_analysis *a, const kv_vmires *r, const kv_issue *is,
 	kv_term_paint(t, KV_C_BOLD, is->rule->code);
 	fprintf(t->f, "%*s", w < 32 ? (int)(33 - w) : 1, "");
 	kv_term_puts(t->f, is->message);
-	if (g == NULL) {
-		fprintf(t->f, "\n  %-32s fix: %s\n", "", fix);
+	fprintf(t->f, "\n  %-32s fix: %s\n", "", fix);
+	if (g == NULL)
 		return;
-	}
-	fprintf(t->f, "\n  %-32s group %s, fix %s%s: ", "", g->id,
+	fprintf(t->f, "  %-32s group %s, %s%s: ", "", g->id,
 	    kv_fix_names[g->fix.action], g->fix.checked ?
 	    " (checked by re-analysis)" : "");
 	kv_term_puts(t->f, g->fix.text);
