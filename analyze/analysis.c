@@ -184,6 +184,9 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	kv_drain_analyze(a);
 	summarize(a);
 	kv_timing("drain");
+	kv_groups_analyze(a);
+	a->summary.groups = a->ngroups;
+	kv_timing("groups");
 	*out = a;
 	return KV_OK;
 }
@@ -229,6 +232,7 @@ kv_analysis_free(kv_analysis *a)
 		free(a->tradeoff[i].models);
 	}
 	free(a->tradeoff);
+	kv_groups_free(a);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		kv_vmires *r = &a->vmis[i];
 

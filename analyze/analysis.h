@@ -260,6 +260,7 @@ typedef struct kv_summary {
 	size_t nodes, kubevirt_nodes, classes, vmis, running;
 	size_t verdicts[V_COUNT];
 	size_t mismatch;
+	size_t groups;
 } kv_summary;
 
 typedef struct kv_analysis {
@@ -285,6 +286,8 @@ typedef struct kv_analysis {
 	kv_vmires *vmis;		/* parallel to m->vmis */
 	size_t ndrain;
 	kv_drain *drain;
+	size_t ngroups;
+	struct kv_group *groups;	/* findings "groups" (groups.h) */
 	kv_summary summary;
 	bool capacity_known;		/* pods scope "all" */
 
@@ -303,6 +306,8 @@ const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
+void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
+void kv_groups_free(kv_analysis *a);
 
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,

@@ -37,6 +37,7 @@ enum {
 	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
 	O_OUTPATH = 1 << 15,	/* --output is a path (report: DIR,
 				 * convert: FILE), not a FORMAT */
+	O_GROUPS = 1 << 11,	/* --groups (check) */
 };
 
 typedef struct kv_cmd {
@@ -71,7 +72,7 @@ typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
-	bool quiet, all, force, all_ns;
+	bool quiet, all, force, all_ns, groups;
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	bool allow_shutdown;

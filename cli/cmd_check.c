@@ -45,7 +45,13 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_pick_vmis(cmd, a, &o, &pick)) != 0)
 		goto out;
 	cli_progress_end();
-	rc = viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
+	if (o.groups) {
+		KV_BITS_FOREACH(&pick, i)
+			bad += a->vmis[i].verdict != V_OK &&
+			    a->vmis[i].verdict != V_NOT_RUNNING;
+		rc = viewed(kv_view_groups(a, &pick, &t, true, &err), &err);
+	} else
+		rc = viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
 out:

@@ -33,17 +33,19 @@ static const kv_cmd commands[] = {
 	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
-	  "[-l K=V] [-o FORMAT] | check SNAPSHOT --drain LIST "
+	  "[-l K=V] [--groups] [-o FORMAT] | check SNAPSHOT --drain LIST "
 	  "[--drain-selector K=V] [--allow-shutdown]",
 	  "exit 1 when a VMI would not migrate, or a drain would stop or "
 	  "block one",
 	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
 	  "and labels, or all) whose live migration would not succeed, and\n"
-	  "exits 1 if there is any, 0 if there is none.  With --drain it\n"
-	  "answers instead what `kubectl drain` of those nodes would do with\n"
-	  "every VMI on them (migrate, and to which node; stop; wait forever;\n"
-	  "left to an external controller) and exits 1 when any would stop\n"
-	  "or block the drain.\n"
+	  "exits 1 if there is any, 0 if there is none; then the groups:\n"
+	  "VMIs that one change would help, each with its fix.  With --drain\n"
+	  "it answers instead what `kubectl drain` of those nodes would do\n"
+	  "with every VMI on them (migrate, and to which node; stop; wait\n"
+	  "forever; left to an external controller) and exits 1 when any\n"
+	  "would stop or block the drain.\n"
+	  "  --groups              print only the groups, with their VMIs\n"
 	  "  -n, --namespace NS    only VMIs in NS (repeatable, commas)\n"
 	  "  -A, --all-namespaces  VMIs of every namespace (the default)\n"
 	  "  --node LIST           only VMIs running on these nodes: would\n"
@@ -64,7 +66,8 @@ static const kv_cmd commands[] = {
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN, 1, 1,
+	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
+	  O_GROUPS, 1, 1,
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector K=V [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown] [-o FORMAT]",

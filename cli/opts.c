@@ -27,6 +27,7 @@ const cli_option cli_options[] = {
 	{ "drain-selector", 0, O_DRAIN, "K=V", NULL },
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
+	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -187,6 +188,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		o->force = true;
 	else if (strcmp(n, "quiet") == 0)
 		o->quiet = true;
+	else if (strcmp(n, "groups") == 0)
+		o->groups = true;
 	return 0;
 }
 

@@ -314,6 +314,14 @@ em_bool(emitter *e, bool b)
 		em_lit(e, "false");
 }
 
+/* JSON text made by jansson elsewhere (freed). */
+static void
+em_raw(emitter *e, char *json)
+{
+	em_put(e, json, strlen(json));
+	free(json);
+}
+
 static void
 em_issues(emitter *e, const kv_issue *is, size_t n)
 {
@@ -441,6 +449,8 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	}
 	em_lit(e, "}");
 	em_targets(e, r);
+	em_lit(e, ",\"groups\":");
+	em_raw(e, kv_json_vmi_groups(a, i));
 	em_lit(e, ",\"outcome\":{\"kind\":");
 	em_str(e, kv_outcome_names[r->outcome]);
 	em_lit(e, ",\"afterSeconds\":");
@@ -618,6 +628,7 @@ summary_section(const kv_analysis *a)
 	json_object_set_new(o, "conditionMismatch",
 	    json_integer((json_int_t)s->mismatch));
 	kv_json_drain_summary(a, o);
+	json_object_set_new(o, "groups", json_integer((json_int_t)s->groups));
 	return o;
 }
 
@@ -684,6 +695,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	rc |= put(f, "namedModels", named, false);
 	rc |= put_list(f, "tradeoff", a, a->ntradeoff, tradeoff_json);
 	rc |= put_vmis(f, a);
+	rc |= put_list(f, "groups", a, a->ngroups, kv_json_group);
 	rc |= put_list(f, "drain", a, a->ndrain, kv_json_drain_at);
 	rc |= put(f, "summary", summary_section(a), true);
 	fputs("}\n", f);

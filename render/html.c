@@ -388,8 +388,11 @@ static void
 issues(xmlNodePtr ul, const kv_issue *is, size_t n, bool blocker)
 {
 	for (size_t i = 0; i < n; i++) {
-		xmlNodePtr li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
+		xmlNodePtr li;
 
+		if (is[i].rule->flags & RULE_ONCE_PER_CLUSTER)
+			continue;	/* said once, with the groups */
+		li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
 		h_elc(li, "span", blocker ? "tone-fail" : "tone-warn",
 		    blocker ? SYM_FAIL " " : SYM_WARN " ");
 		glossary_link(li, is[i].rule->code);
@@ -407,6 +410,7 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 
 	h_attr(tr, "data-tone", tone == TONE_OK ? "ok" : tone == TONE_NONE ?
 	    "none" : "fail");
+	html_vmi_anchor(tr, r);
 	h_elc(tr, "td", "name", v->fullname);
 	td = h_el(tr, "td", NULL);
 	h_badge(td, tone, verdict_symbol(r->verdict),
@@ -436,6 +440,7 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 		issues(ul, r->warnings, r->nwarnings, false);
 	} else
 		h_txt(td, SYM_NONE);
+	html_vmi_fix(td, h->a, r);
 	h_el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
 	h_el_own(tr, "td", NULL, vmi_outcome(r));
 	h_elc(tr, "td", r->on_drain == DRAIN_MIGRATE ? "tone-ok" :
@@ -634,6 +639,7 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	masthead(&h, body);
 	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);
+	html_sec_groups(main, a);
 	sec_summary(&h, main);
 	sec_cluster(&h, main);
 	sec_classes(&h, main);

@@ -71,6 +71,10 @@ json_t *kv_json_named_model(const kv_analysis *a, size_t i);
 json_t *kv_json_drain(const kv_analysis *a, const kv_drain *d);
 json_t *kv_json_drain_at(const kv_analysis *a, size_t i);
 void kv_json_drain_summary(const kv_analysis *a, json_t *summary);
+/* findings_groups.c: one "groups" element, and a VMI's "groups" as
+ * compact JSON text (caller frees). */
+json_t *kv_json_group(const kv_analysis *a, size_t i);
+char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);

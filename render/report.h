@@ -166,6 +166,11 @@ uint32_t tone_ink(enum kv_tone t);
 uint32_t tone_bg(enum kv_tone t);
 
 /* The report's sections, in order (HTML and PDF alike). */
+/* The groups in the HTML report (sec_groups.c). */
+void html_sec_groups(xmlNodePtr main, const kv_analysis *a);
+void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
+void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
+
 enum kv_section {
 	SEC_SUMMARY, SEC_CLUSTER, SEC_CLASSES, SEC_MODELS, SEC_TRADEOFF,
 	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_COUNT

@@ -71,6 +71,11 @@ int kv_yaml_write(const json_t *doc, FILE *f, kv_err *err);
  * how many of them would not migrate. */
 int kv_view_check(const kv_analysis *a, const kv_bits *pick,
     const kv_term *t, size_t *bad, kv_err *err);
+/* The groups with a VMI in `pick` (view_groups.c): after check's lines
+ * (vmis false: summary and fix) or alone for --groups (vmis true: with
+ * their VMIs). */
+int kv_view_groups(const kv_analysis *a, const kv_bits *pick,
+    const kv_term *t, bool vmis, kv_err *err);
 /* explain: everything about a->vmis[i]. */
 int kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
     kv_err *err);
