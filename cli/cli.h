@@ -32,6 +32,7 @@ enum {
 	O_FORCE = 1 << 6,	/* --force (report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
+	O_CHANGE = 1 << 9,	/* what-if's changes; -n and -l scope them */
 };
 
 typedef struct kv_cmd {
@@ -68,6 +69,7 @@ typedef struct cli_args {
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns;
 	cli_list namespaces, nodes, selectors, formats;
+	cli_list changes;		/* O_CHANGE: "option=value", in order */
 	size_t npos;
 	char **pos;			/* positional, into argv */
 } cli_args;
@@ -129,5 +131,7 @@ int cmd_explain(const kv_cmd *cmd, int argc, char **argv);
 int cmd_models(const kv_cmd *cmd, int argc, char **argv);
 int cmd_pairs(const kv_cmd *cmd, int argc, char **argv);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
+int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
+int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 
 #endif

@@ -80,4 +80,16 @@ int kv_view_models(const kv_analysis *a, const kv_bits *chosen,
 /* pairs: CPU classes and the host-model migration matrix. */
 int kv_view_pairs(const kv_analysis *a, const kv_term *t, kv_err *err);
 
+/* what-if and diff (view_diff.c): the difference of two analyses
+ * (diff.h).  notes NULL: a diff of two snapshots; else the what-if's
+ * changes, one line each, and the restarts they need. */
+struct kv_diff;
+typedef struct kv_diff_notes {
+	char *const *notes;
+	size_t nnotes;
+	size_t restarts;
+} kv_diff_notes;
+int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
+    const kv_term *t, kv_err *err);
+
 #endif
