@@ -245,13 +245,12 @@ vmi_pair(const kv_vmires *x, const kv_vmires *y, kv_diff *d)
 	d->vmis[d->nvmis++] = dv;
 }
 
+static bool in_strs(const kv_strs *s, const char *name);
+
 static bool
 skipped(const kv_strs *skip, const kv_vmi *v)
 {
-	for (size_t i = 0; skip != NULL && i < skip->n; i++)
-		if (v->node != NULL && strcmp(v->node, skip->v[i]) == 0)
-			return true;
-	return false;
+	return v->node != NULL && in_strs(skip, v->node);
 }
 
 static void
@@ -284,8 +283,19 @@ diff_vmis(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
 		d->verdicts[1][b->vmis[k].verdict]++;
 }
 
+static bool
+in_strs(const kv_strs *s, const char *name)
+{
+	for (size_t i = 0; s != NULL && i < s->n; i++)
+		if (strcmp(s->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Drains whose counts changed; not those of skipped (removed) nodes. */
 static void
-diff_drains(const kv_analysis *a, const kv_analysis *b, kv_diff *d)
+diff_drains(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
+    kv_diff *d)
 {
 	size_t i = 0, j = 0;
 
@@ -309,8 +319,9 @@ diff_drains(const kv_analysis *a, const kv_analysis *b, kv_diff *d)
 			dd.shutdown[1] = y->shutdown;
 			j++;
 		}
-		if (dd.migrate[0] == dd.migrate[1] && dd.block[0] ==
-		    dd.block[1] && dd.shutdown[0] == dd.shutdown[1])
+		if ((dd.migrate[0] == dd.migrate[1] && dd.block[0] ==
+		    dd.block[1] && dd.shutdown[0] == dd.shutdown[1]) ||
+		    in_strs(skip, dd.node))
 			continue;
 		d->drains = xreallocarray(d->drains, d->ndrains + 1,
 		    sizeof(kv_diff_drain));
@@ -329,7 +340,7 @@ kv_diff_build(const kv_analysis *a, const kv_analysis *b,
 	diff_classes(a, b, pairs, d);
 	free(pairs);
 	diff_vmis(a, b, skip_nodes, d);
-	diff_drains(a, b, d);
+	diff_drains(a, b, skip_nodes, d);
 	d->worse = d->nworse > 0;
 }
 

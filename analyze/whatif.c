@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rule.h"
 #include "whatif.h"
 
 const char *const kv_change_names[CH_COUNT] = {
@@ -44,11 +45,21 @@ running(const kv_vmi *v)
 	return strcmp(v->phase, "Running") == 0;
 }
 
+/* A running VMI the change restarts.  KubeVirt computes LiveMigratable
+ * again for the new VMI: a stored False whose reason a check of ours
+ * judges is dropped, and that check judges the changed facts. */
 static void
 restart(apply_ctx *c, size_t i, size_t *n)
 {
-	if (!running(&c->m->vmis[i]))
+	kv_vmi *v = &c->m->vmis[i];
+
+	if (!running(v))
 		return;
+	if (v->cond == 'F' && v->cond_reason != NULL &&
+	    kv_rule_by_reason(c->m->flavor->id, v->cond_reason) != NULL) {
+		v->cond = 'T';
+		v->cond_reason = v->cond_message = NULL;
+	}
 	(*n)++;
 	if (!c->restarted[i]) {
 		c->restarted[i] = true;
@@ -153,8 +164,8 @@ static int
 cluster_change(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
-	const char *val = kv_intern_str(m->strs, ch->value);
-	size_t nr = 0;
+	const char *val = kv_intern_str(m->strs, ch->value), *olddef;
+	size_t n = 0, nr = 0;
 
 	if (ch->kind == CH_EVICTION) {
 		m->cluster.eviction = val;
@@ -162,18 +173,29 @@ cluster_change(apply_ctx *c, const kv_change *ch)
 		    "default (VMIs without their own)", ch->value));
 		return KV_OK;
 	}
+	/* The webhook writes the default into every VMI it admits: a VMI
+	 * that carries the old default is taken as one without a model. */
+	olddef = m->cluster.cpu_model && *m->cluster.cpu_model ?
+	    m->cluster.cpu_model : kv_intern_str(m->strs, "host-model");
 	for (size_t i = 0; i < m->nvmis; i++) {
-		const kv_vmi *v = &m->vmis[i];
+		kv_vmi *v = &m->vmis[i];
 
-		if ((v->cpu_model == NULL || *v->cpu_model == '\0') &&
-		    m->cluster.cpu_model != val &&
-		    (v->arch == NULL || strcmp(v->arch, "arm64") != 0))
+		if (v->arch != NULL && strcmp(v->arch, "arm64") == 0)
+			continue;
+		if (v->cpu_model != NULL && *v->cpu_model != '\0' &&
+		    v->cpu_model != olddef)
+			continue;
+		v->cpu_model = NULL;
+		n++;
+		if (olddef != val)
 			restart(c, i, &nr);
 	}
 	m->cluster.cpu_model = val;
-	note(c->w, xasprintf("cluster-cpu-model %s (VMIs without their own "
-	    "model): takes effect after a restart, %zu running VMI%s "
-	    "restart", ch->value, nr, nr == 1 ? "" : "s"));
+	note(c->w, xasprintf("cluster-cpu-model %s for %zu VMI%s without "
+	    "their own model (or with the old default, %s, that the webhook "
+	    "wrote): takes effect after a restart, %zu running VMI%s "
+	    "restart", ch->value, n, n == 1 ? "" : "s", olddef, nr,
+	    nr == 1 ? "" : "s"));
 	return KV_OK;
 }
 
@@ -203,12 +225,15 @@ node_copy(kv_model *m, const kv_node *n, const char *name)
 
 	c.name = kv_intern_str(m->strs, name);
 	c.labels.v = xcalloc(n->labels.n + 1, sizeof(kv_label));
-	memcpy(c.labels.v, n->labels.v, n->labels.n * sizeof(kv_label));
+	if (n->labels.n > 0)
+		memcpy(c.labels.v, n->labels.v, n->labels.n *
+		    sizeof(kv_label));
 	for (size_t i = 0; i < c.labels.n; i++)
 		if (strcmp(c.labels.v[i].key, "kubernetes.io/hostname") == 0)
 			c.labels.v[i].value = c.name;
 	c.taints = xcalloc(n->ntaints + 1, sizeof(kv_taint));
-	memcpy(c.taints, n->taints, n->ntaints * sizeof(kv_taint));
+	if (n->ntaints > 0)
+		memcpy(c.taints, n->taints, n->ntaints * sizeof(kv_taint));
 	return c;
 }
 
