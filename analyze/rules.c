@@ -263,6 +263,7 @@ const kv_rule kv_rules[] = {
 				    "that its VirtualMachineClass allows." },
 		},
 		.check = check_no_capacity,
+		.grouping = &kv_grp_capacity,
 	},
 	{
 		.code = "source-host-model-label-missing", .severity = SEV_BLOCKER,

@@ -181,6 +181,22 @@ checks=$((checks + 1))
 jq -e '.vmis[] | select(.name == "dev/legacy-app") | .warnings | map(.code) | index("guest-cpu-floor") == null' \
     "$work/rep/findings.json" >/dev/null || fail "host-model on a v3 node: no floor warning"
 
+# --- the free-capacity fix, proven: the what-if its text names -------------------
+# samples/capacity: prod/stuck-vm's only placeable node c2 has no room.
+
+run "capacity groups" 1 check samples/capacity --groups
+has "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
+has "capacity groups" "fix free-capacity: Make room on c2"
+has "capacity groups" "--add-node-like c2"
+run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
+has "capacity fix proven" "prod/stuck-vm: no-target -> ok"
+run "capacity json" 1 check samples/capacity -o json
+checks=$((checks + 1))
+"$KVSCOPE" report samples/capacity --format json --output "$work/cap" -q >/dev/null 2>&1
+jq -e '.groups[] | select(.code == "no-capacity") |
+    .subject == {"kind": "node", "name": "c2"} and .fix.action == "free-capacity"' \
+    "$work/cap/findings.json" >/dev/null || fail "capacity group in findings.json"
+
 # --- usage errors: exit 2, one message ----------------------------------
 
 run "no change" 2 what-if $S
