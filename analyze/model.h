@@ -18,7 +18,8 @@
 
 #include "flavor.h"
 #include "intern.h"
-#include "snapshot.h"
+#include "limits.h"
+#include "manifest.h"
 
 typedef struct kv_label {
 	const char *key;
