@@ -448,6 +448,9 @@ static void
 build_tradeoff(kv_analysis *a)
 {
 	size_t ntiers = sizeof(tiers) / sizeof(tiers[0]);
+	/* the named models of the tier, by index: covering their nodes is
+	 * linear in the model labels, even when every model ties */
+	size_t *pick = xcalloc(a->nnamed + 1, sizeof(size_t));
 
 	a->tradeoff = xcalloc(a->nscopes * ntiers + 1, sizeof(kv_tradeoff));
 	for (size_t si = 0; si < a->nscopes; si++) {
@@ -475,30 +478,28 @@ build_tradeoff(kv_analysis *a)
 					to->nodes = n;
 					to->nmodels = 0;
 				}
+				pick[to->nmodels] = i;
 				to->models[to->nmodels++] = nm->model;
 			}
-			kv_qsort(to->models, to->nmodels, sizeof(char *),
-			    kv_strptrcmp);
 			to->excluded = xcalloc(s->nnodes + 1, sizeof(size_t));
 			if (to->nodes == 0)
 				continue;
 			kv_bits_init(&covered, a->m->nnodes);
-			for (size_t i = 0; i < a->nnamed; i++) {
-				const kv_named *nm = &a->named[i];
+			for (size_t k = 0; k < to->nmodels; k++) {
+				const kv_named *nm = &a->named[pick[k]];
 
-				for (size_t k = 0; k < to->nmodels; k++)
-					if (to->models[k] == nm->model)
-						for (size_t j = 0; j < nm->nnodes;
-						    j++)
-							kv_bits_set(&covered,
-							    nm->nodes[j]);
+				for (size_t j = 0; j < nm->nnodes; j++)
+					kv_bits_set(&covered, nm->nodes[j]);
 			}
+			kv_qsort(to->models, to->nmodels, sizeof(char *),
+			    kv_strptrcmp);
 			KV_BITS_FOREACH(&s->nodes, n)
 				if (!kv_bits_test(&covered, n))
 					to->excluded[to->nexcluded++] = n;
 			kv_bits_free(&covered);
 		}
 	}
+	free(pick);
 }
 
 int

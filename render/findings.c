@@ -15,8 +15,12 @@
  * not built as a jansson tree: a small emitter writes its structure into a
  * large buffer and lets jansson escape every string (json_dump_callback on
  * one reusable string value), with every node name escaped once and
- * reused.  The bytes are those of the compact dump of the other sections.
+ * reused, and so is every interned or static string that recurs from VMI
+ * to VMI (selector keys and values, rule codes, enum names): em_istr()
+ * keeps their escaped text by address.  The bytes are those of the
+ * compact dump of the other sections.
  */
+#include <glib.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,7 +245,14 @@ typedef struct emitter {
 	size_t nnames;
 	char **names;			/* node i as an escaped JSON string */
 	size_t *name_len;
+	GHashTable *escaped;		/* em_istr(): address -> esc_text */
 } emitter;
+
+/* The JSON text of a string that em_istr() has escaped before. */
+typedef struct esc_text {
+	size_t len;
+	char text[];
+} esc_text;
 
 static void
 em_flush(emitter *e)
@@ -284,6 +295,33 @@ em_str(emitter *e, const char *s)
 	    json_dump_callback(e->scratch, em_cb, e,
 	    DUMP_FLAGS | JSON_ENCODE_ANY) != 0)
 		e->failed = true;
+}
+
+/* em_str() of a string that stays at its address, with the same bytes,
+ * until the emitter is closed (interned in the model's strings, or
+ * static): escaped once, then copied. */
+static void
+em_istr(emitter *e, const char *s)
+{
+	esc_text *t = g_hash_table_lookup(e->escaped, s);
+	size_t start;
+
+	if (t != NULL) {
+		em_put(e, t->text, t->len);
+		return;
+	}
+	if (s == NULL || strlen(s) > 512) {	/* escaped: under 4 KiB */
+		em_str(e, s);
+		return;
+	}
+	if (e->cap - e->len < 4096)
+		em_flush(e);
+	start = e->len;
+	em_str(e, s);
+	t = xmalloc(sizeof(*t) + (e->len - start));
+	t->len = e->len - start;
+	memcpy(t->text, e->buf + start, t->len);
+	g_hash_table_insert(e->escaped, (gpointer)s, t);
 }
 
 static void
@@ -330,7 +368,7 @@ em_issues(emitter *e, const kv_issue *is, size_t n)
 		if (i)
 			em_lit(e, ",");
 		em_lit(e, "{\"code\":");
-		em_str(e, is[i].rule->code);
+		em_istr(e, is[i].rule->code);
 		em_lit(e, ",\"message\":");
 		em_str(e, is[i].message);
 		em_lit(e, "}");
@@ -423,7 +461,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"node\":");
 	em_str_or_null(e, v->node);
 	em_lit(e, ",\"cpu\":{\"mode\":");
-	em_str(e, kv_mode_names[r->mode]);
+	em_istr(e, kv_mode_names[r->mode]);
 	em_lit(e, ",\"model\":");
 	em_str(e, r->model);
 	em_lit(e, "},\"condition\":{\"status\":");
@@ -432,7 +470,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, ",\"reason\":");
 	em_str(e, r->cond_reason ? r->cond_reason : "");
 	em_lit(e, "},\"verdict\":");
-	em_str(e, kv_verdict_names[r->verdict]);
+	em_istr(e, kv_verdict_names[r->verdict]);
 	em_lit(e, ",\"blockers\":");
 	em_issues(e, r->blockers, r->nblockers);
 	em_lit(e, ",\"warnings\":");
@@ -443,16 +481,17 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	for (size_t k = 0; k < r->selectors.n; k++) {
 		if (k)
 			em_lit(e, ",");
-		em_str(e, r->selectors.v[k].key);
+		/* interned in the model's strings (target.c) */
+		em_istr(e, r->selectors.v[k].key);
 		em_lit(e, ":");
-		em_str(e, r->selectors.v[k].value);
+		em_istr(e, r->selectors.v[k].value);
 	}
 	em_lit(e, "}");
 	em_targets(e, r);
 	em_lit(e, ",\"groups\":");
 	em_raw(e, kv_json_vmi_groups(a, i));
 	em_lit(e, ",\"outcome\":{\"kind\":");
-	em_str(e, kv_outcome_names[r->outcome]);
+	em_istr(e, kv_outcome_names[r->outcome]);
 	em_lit(e, ",\"afterSeconds\":");
 	if (r->after >= 0)
 		em_int(e, r->after);
@@ -514,6 +553,8 @@ em_open(emitter *e, FILE *f, const kv_model *m)
 	e->nnames = m->nnodes;
 	e->buf = xmalloc(e->cap);
 	e->scratch = json_string("");
+	e->escaped = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
 	e->names = xcalloc(m->nnodes + 1, sizeof(char *));
 	e->name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
 	for (size_t n = 0; n < m->nnodes; n++) {
@@ -538,6 +579,7 @@ em_close(emitter *e)
 	free(e->name_len);
 	free(e->buf);
 	json_decref(e->scratch);
+	g_hash_table_destroy(e->escaped);
 	return e->failed ? KV_ERR : KV_OK;
 }
 
