@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "groups.h"
 
 static void
 strs_push(kv_strs *s, const char *v)
@@ -329,6 +330,69 @@ diff_drains(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
 	}
 }
 
+static int
+group_cmp(const kv_diff_group *x, const kv_diff_group *y)
+{
+	int c = strcmp(x->code, y->code);
+
+	if (c == 0)
+		c = strcmp(x->kind, y->kind);
+	return c != 0 ? c : strcmp(x->name, y->name);
+}
+
+static int
+group_qcmp(const void *x, const void *y)
+{
+	return group_cmp(x, y);
+}
+
+/* a's groups as side 0 or 1 of kv_diff_group rows, sorted by key. */
+static kv_diff_group *
+group_rows(const kv_analysis *a, int side)
+{
+	kv_diff_group *v = xcalloc(a->ngroups + 1, sizeof(*v));
+
+	for (size_t i = 0; i < a->ngroups; i++) {
+		const kv_group *g = &a->groups[i];
+
+		v[i].code = g->code;
+		v[i].kind = kv_subject_names[g->kind];
+		v[i].name = g->name ? g->name : "";
+		v[i].id[side] = g->id;
+		v[i].vmis[side] = g->nvmis;
+	}
+	kv_qsort(v, a->ngroups, sizeof(*v), group_qcmp);
+	return v;
+}
+
+/* Groups that appear, disappear or change their VMI count. */
+static void
+diff_groups(const kv_analysis *a, const kv_analysis *b, kv_diff *d)
+{
+	kv_diff_group *x = group_rows(a, 0), *y = group_rows(b, 1);
+	size_t i = 0, j = 0;
+
+	while (i < a->ngroups || j < b->ngroups) {
+		int c = i == a->ngroups ? 1 : j == b->ngroups ? -1 :
+		    group_cmp(&x[i], &y[j]);
+		kv_diff_group g = c <= 0 ? x[i] : y[j];
+
+		if (c == 0) {
+			g.id[1] = y[j].id[1];
+			g.vmis[1] = y[j].vmis[1];
+		}
+		i += c <= 0;
+		j += c >= 0;
+		if (g.vmis[0] == g.vmis[1])
+			continue;
+		d->groups = xreallocarray(d->groups, d->ngroups + 1,
+		    sizeof(*d->groups));
+		d->groups[d->ngroups++] = g;
+	}
+	free(x);
+	free(y);
+}
+
 void
 kv_diff_build(const kv_analysis *a, const kv_analysis *b,
     const kv_strs *skip_nodes, kv_diff *d)
@@ -341,6 +405,7 @@ kv_diff_build(const kv_analysis *a, const kv_analysis *b,
 	free(pairs);
 	diff_vmis(a, b, skip_nodes, d);
 	diff_drains(a, b, skip_nodes, d);
+	diff_groups(a, b, d);
 	d->worse = d->nworse > 0;
 }
 
@@ -369,5 +434,6 @@ kv_diff_free(kv_diff *d)
 	free(d->vmis_added.v);
 	free(d->vmis_removed.v);
 	free(d->drains);
+	free(d->groups);
 	memset(d, 0, sizeof(*d));
 }

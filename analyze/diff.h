@@ -7,8 +7,8 @@
  * whose CPU labels changed (features lost or gained, host model, vendor,
  * every other CPU label), CPU classes merged or split, VMIs whose verdict,
  * target count, drain behaviour or codes changed, VMIs added and removed,
- * drains whose counts changed.  (Groups, when the analysis has them, are
- * one more section of the same form: matched by code and subject.)
+ * drains whose counts changed, groups (matched by code and subject) that
+ * appear, disappear or change their VMI count.
  *
  * "Worse": a running VMI that migrates before does not after, a VMI that
  * a drain moves before is stopped or waited on after, or a VMI gains
@@ -54,6 +54,15 @@ typedef struct kv_diff_drain {
 	size_t migrate[2], block[2], shutdown[2];
 } kv_diff_drain;
 
+/* A group on one side only, or with another VMI count (0 = absent). */
+typedef struct kv_diff_group {
+	const char *code;
+	const char *kind;		/* subject kind name */
+	const char *name;		/* subject */
+	const char *id[2];		/* group ids before, after; NULL */
+	size_t vmis[2];
+} kv_diff_group;
+
 typedef struct kv_diff {
 	kv_strs nodes_added, nodes_removed;
 	size_t nnodes;
@@ -65,6 +74,8 @@ typedef struct kv_diff {
 	kv_strs vmis_added, vmis_removed;
 	size_t ndrains;
 	kv_diff_drain *drains;		/* by node */
+	size_t ngroups;
+	kv_diff_group *groups;		/* by code, kind, subject */
 	size_t verdicts[2][V_COUNT];	/* summary before, after */
 	size_t nworse, nbetter;		/* VMIs */
 	bool worse;

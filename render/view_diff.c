@@ -79,6 +79,25 @@ vmis_doc(const kv_diff *d)
 	return a;
 }
 
+/* Groups that appear, disappear or change, with their ids on each side. */
+static json_t *
+groups_doc(const kv_diff *d)
+{
+	json_t *v = json_array();
+
+	for (size_t i = 0; i < d->ngroups; i++) {
+		const kv_diff_group *g = &d->groups[i];
+
+		json_array_append_new(v, json_pack("{s:s, s:{s:s, s:s}, s:o, "
+		    "s:o, s:o}", "code", g->code, "subject", "kind", g->kind,
+		    "name", g->name, "ids", json_pack("[s?, s?]", g->id[0],
+		    g->id[1]), "vmis", pair_int(g->vmis[0], g->vmis[1]),
+		    "change", json_string(g->vmis[0] == 0 ? "new" :
+		    g->vmis[1] == 0 ? "resolved" : "changed")));
+	}
+	return v;
+}
+
 static json_t *
 drains_doc(const kv_diff *d)
 {
@@ -123,6 +142,7 @@ diff_doc(const kv_diff *d, const kv_diff_notes *n)
 	json_object_set_new(doc, "vmisAdded", jstrs(&d->vmis_added));
 	json_object_set_new(doc, "vmisRemoved", jstrs(&d->vmis_removed));
 	json_object_set_new(doc, "drain", drains_doc(d));
+	json_object_set_new(doc, "groups", groups_doc(d));
 	sum = json_object();
 	for (int v = 0; v < V_COUNT; v++)
 		json_object_set_new(sum, kv_verdict_names[v],
@@ -131,6 +151,21 @@ diff_doc(const kv_diff *d, const kv_diff_notes *n)
 	json_object_set_new(doc, "better", json_integer((json_int_t)d->nbetter));
 	json_object_set_new(doc, "worse", json_integer((json_int_t)d->nworse));
 	return doc;
+}
+
+static void
+text_groups(const kv_term *t, const kv_diff *d)
+{
+	if (d->ngroups > 0)
+		fputs("groups:\n", t->f);
+	for (size_t i = 0; i < d->ngroups; i++) {
+		const kv_diff_group *g = &d->groups[i];
+
+		fprintf(t->f, "  %s %s (%s ", g->vmis[0] == 0 ? "new" :
+		    g->vmis[1] == 0 ? "resolved" : "changed", g->code, g->kind);
+		kv_term_puts(t->f, g->name);
+		fprintf(t->f, "): %zu -> %zu VMIs\n", g->vmis[0], g->vmis[1]);
+	}
 }
 
 static void
@@ -230,6 +265,7 @@ text_sections(const kv_diff *d, const kv_term *t)
 		text_vmi(t, &d->vmis[i]);
 	put_list(t, "added:", &d->vmis_added);
 	put_list(t, "removed:", &d->vmis_removed);
+	text_groups(t, d);
 	if (d->ndrains > 0)
 		fputs("drains (migrate/block/shutdown):\n", f);
 	for (size_t i = 0; i < d->ndrains; i++) {

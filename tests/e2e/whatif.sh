@@ -117,6 +117,10 @@ has "model fixes" "prod/web-0: no-target -> ok, targets 0 -> 3, drain block -> m
 has "model fixes" "w1: 1/1/0 -> 2/0/0"
 has "model fixes" "VMIs: 1 changed, 1 better, 0 worse"
 has "model fixes" "result: nothing gets worse"
+# the group that fix removes is said so, by code and subject
+has "model fixes" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+run "model fixes json" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 -o json
+jqis "model fixes json" '.groups[] | select(.code == "no-cpu-target") | "\(.change) \(.ids[0]) \(.vmis.after)"' "resolved G4 0"
 
 # a model only the VMI's own node runs leaves it without a target
 run "model breaks" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner
