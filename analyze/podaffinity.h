@@ -14,7 +14,8 @@
  * term, domains per topology key from the label index, cached in the
  * context for the whole analysis.  With pods scope "launchers" a term
  * whose selector could match a pod that is not a launcher is not judged:
- * it is left out of the search and named by kv_podaff_unjudged().
+ * it is left out of the search and named by kv_podaff_unjudged()
+ * (target.h).
  *
  * Private to the target search (target.c, explain.c, place.c).  The
  * context owns every bitset it hands out.
@@ -39,11 +40,6 @@ void kv_podaff_apply(const kv_analysis *a, const kv_place *p,
  * false when it passes them all (or r was never applied). */
 bool kv_podaff_explain(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_buf *out);
-
-/* The terms of r that were not judged (pods scope launchers), one line
- * each in out; returns their count. */
-size_t kv_podaff_unjudged(const kv_analysis *a, const kv_vmires *r,
-    kv_buf *out);
 
 /* The snapshot warning naming how many running VMIs have terms that are
  * not judged; none when every term is. */
