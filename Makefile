@@ -14,7 +14,8 @@
 # Dependencies come from pkg-config; `make check` and `make report` run
 # `make deps` by themselves when a library is missing.
 
-PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0 yaml-0.1
+PKGS      := jansson libxml-2.0 cairo pangocairo libarchive glib-2.0 \
+             libcrypto yaml-0.1
 TEST_PKGS := cmocka
 PREFIX    ?= /usr/local
 SHARED    ?= ../shared
@@ -95,9 +96,9 @@ $(GEN_SRC): $(TEMPLATES) Makefile
 
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
-            libcmocka-dev fonts-dejavu-core poppler-utils jq python3 \
+            libcmocka-dev libssl-dev libyaml-dev fonts-dejavu-core poppler-utils jq python3 \
             libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev time \
-            libyaml-dev scdoc
+            scdoc
 
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

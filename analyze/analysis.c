@@ -187,6 +187,9 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	kv_drain_analyze(a);
 	summarize(a);
 	kv_timing("drain");
+	kv_groups_analyze(a);
+	a->summary.groups = a->ngroups;
+	kv_timing("groups");
 	*out = a;
 	return KV_OK;
 }
@@ -232,6 +235,7 @@ kv_analysis_free(kv_analysis *a)
 		free(a->tradeoff[i].models);
 	}
 	free(a->tradeoff);
+	kv_groups_free(a);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		kv_vmires *r = &a->vmis[i];
 
@@ -249,8 +253,10 @@ kv_analysis_free(kv_analysis *a)
 				kv_flavors[f]->result_free(r);
 	}
 	free(a->vmis);
-	for (size_t i = 0; i < a->ndrain; i++)
+	for (size_t i = 0; i < a->ndrain; i++) {
 		free(a->drain[i].blocking);
+		free(a->drain[i].plan);
+	}
 	free(a->drain);
 	kv_index_free(a->index);
 	kv_place_free(a->place);

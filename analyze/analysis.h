@@ -235,6 +235,15 @@ typedef struct kv_vmires {
 					 * sorted (groups branch fills) */
 } kv_vmires;
 
+/* What a drain does with one VMI (findings "drain[].plan"). */
+typedef struct kv_drain_row {
+	size_t vmi;			/* index into a->vmis */
+	size_t source;			/* the node it leaves */
+	enum kv_on_drain action;
+	size_t target;			/* node index, or SIZE_MAX */
+	const char *reason;		/* a finding code, or NULL */
+} kv_drain_row;
+
 typedef struct kv_drain {
 	size_t node;
 	size_t vmis, migrate, block, shutdown, external;
@@ -242,12 +251,16 @@ typedef struct kv_drain {
 	const char **blocking;		/* VMI names, sorted */
 	int64_t memory;
 	int64_t seconds;
+	size_t no_capacity;		/* blocked for want of room */
+	size_t nplan;
+	kv_drain_row *plan;		/* sorted by VMI name */
 } kv_drain;
 
 typedef struct kv_summary {
 	size_t nodes, kubevirt_nodes, classes, vmis, running;
 	size_t verdicts[V_COUNT];
 	size_t mismatch;
+	size_t groups;
 } kv_summary;
 
 typedef struct kv_analysis {
@@ -273,6 +286,8 @@ typedef struct kv_analysis {
 	kv_vmires *vmis;		/* parallel to m->vmis */
 	size_t ndrain;
 	kv_drain *drain;
+	size_t ngroups;
+	struct kv_group *groups;	/* findings "groups" (groups.h) */
 	kv_summary summary;
 	bool capacity_known;		/* pods scope "all" */
 
@@ -291,6 +306,8 @@ const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
+void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
+void kv_groups_free(kv_analysis *a);
 
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,

@@ -19,6 +19,11 @@ static const kv_vocab kubevirt_vocab = {
 	.cpu = "CPU model",
 	.config = "KubeVirt CR",
 	.product = "KubeVirt",
+	.drain_by = "KubeVirt's pod eviction webhook and evacuation "
+	    "controller",
+	.strategy = "evictionStrategy",
+	.target_wait = "a migration whose target pod does not schedule fails "
+	    "after the unschedulable timeout and the evacuation tries again",
 };
 
 static const kv_lack_note kubevirt_lack_notes[] = {

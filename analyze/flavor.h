@@ -43,6 +43,10 @@ typedef struct kv_vocab {
 	const char *cpu;		/* "CPU model" */
 	const char *config;		/* "KubeVirt CR" */
 	const char *product;		/* "KubeVirt" */
+	/* drains (`check --drain`, `plan`) */
+	const char *drain_by;		/* who acts when a node is drained */
+	const char *strategy;		/* the setting that decides it */
+	const char *target_wait;	/* a target pod that never schedules */
 } kv_vocab;
 
 /* What a resource the snapshot lacked leaves unjudged. */

@@ -8,6 +8,10 @@
  * resulting object to the callback, which must not keep it: the item is
  * released right after the call.  Peak memory is one item, not the file.
  *
+ * Subtrees the model loader never reads are replaced by null before
+ * jansson builds them (jsonitems.c says which), unless KVSCOPE_NO_SKIP=1
+ * or json_items_keep_all().
+ *
  * Limits (kv_limits): nesting depth, item count, string length, bytes in
  * one item (and in the List around the items).  Errors name the file, the
  * item index and the byte offset.
@@ -30,6 +34,9 @@ typedef struct json_items json_items;
 
 json_items *json_items_new(const char *file, const kv_limits *lim,
     json_item_fn fn, void *arg);
+/* Build every item whole, skipping nothing (the items are kept, not only
+ * loaded: kvscope convert).  Call before the first byte. */
+void json_items_keep_all(json_items *s);
 int json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err);
 /* Call after the last byte: checks the document is complete. */
 int json_items_finish(json_items *s, kv_err *err);

@@ -30,6 +30,11 @@ static const struct {
 	  (uint64_t)64 << 20 },
 	/* hostModelPairs holds classes squared pairs */
 	{ "KVSCOPE_MAX_CPU_CLASSES", offsetof(kv_limits, cpu_classes), 1000 },
+	/* a YAML file is parsed from memory (libyaml pulls) */
+	{ "KVSCOPE_MAX_YAML_BYTES", offsetof(kv_limits, yaml_bytes),
+	  (uint64_t)1 << 30 },
+	{ "KVSCOPE_MAX_ALIAS_NODES", offsetof(kv_limits, alias_nodes),
+	  100000 },
 };
 
 int

@@ -27,6 +27,9 @@ typedef struct kv_limits {
 	uint64_t labels;	/* labels (or annotations) of one object */
 	uint64_t manifest_bytes;/* manifest.json and each XML file */
 	uint64_t cpu_classes;	/* CPU classes (hostModelPairs: squared) */
+	uint64_t yaml_bytes;	/* one YAML file of a foreign input */
+	uint64_t alias_nodes;	/* YAML nodes made by expanding aliases, per
+				 * document */
 } kv_limits;
 
 /* Defaults, then KVSCOPE_MAX_* overrides from the environment.  A malformed

@@ -90,6 +90,7 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_pod", load_pod },
 	{ "load_pvc", load_pvc },
 	{ "load_sc", load_sc },
+	{ "load_storageprofile", load_storageprofile },
 	{ "load_datavolume", load_datavolume },
 	{ "load_vmi", load_vmi },
 	{ "load_vmim", load_vmim },
@@ -294,6 +295,13 @@ sc_cmp(const void *a, const void *b)
 }
 
 static int
+profile_cmp(const void *a, const void *b)
+{
+	return strcmp(((const kv_sprofile *)a)->name,
+	    ((const kv_sprofile *)b)->name);
+}
+
+static int
 policy_cmp(const void *a, const void *b)
 {
 	return strcmp(((const kv_policy *)a)->name,
@@ -329,6 +337,7 @@ finish_model(kv_load *ls, kv_err *err)
 	kv_qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
 	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
+	kv_qsort(m->profiles, m->nprofiles, sizeof(kv_sprofile), profile_cmp);
 	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
 	m->flavor = pick_flavor(ls);
 	for (size_t i = 0; i < KV_NFLAVORS; i++)

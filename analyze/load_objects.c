@@ -350,6 +350,43 @@ load_sc(kv_load *ls, jctx *c, json_t *o)
 	return KV_OK;
 }
 
+/* CDI StorageProfile: status.claimPropertySets[].{accessModes,
+ * volumeMode}, the combinations the class is known to provision. */
+int
+load_storageprofile(kv_load *ls, jctx *c, json_t *o)
+{
+	kv_model *m = ls->m;
+	kv_sprofile *p;
+	json_t *sets, *set;
+	size_t i;
+
+	p = KV_PUSH(m->profiles, m->nprofiles, ls->cap_profiles);
+	if (jmeta(c, o, &p->name, NULL, false) ||
+	    jget(c, o, "status.claimPropertySets", JSON_ARRAY, &sets))
+		return KV_ERR;
+	json_array_foreach(sets, i, set) {
+		const char **modes, *mode = NULL;
+		size_t n;
+		int rc;
+
+		jwhere(c, "status.claimPropertySets[%zu].", i);
+		if (!json_is_object(set))
+			return jerr(c, "", "expected an object");
+		rc = jstrarray(c, set, "accessModes", &modes, &n) ||
+		    jstr(c, set, "volumeMode", &mode);
+		jwhere(c, "%s", "");
+		if (rc)
+			return KV_ERR;
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(modes[k], "ReadWriteMany") == 0)
+				p->rwx |= mode != NULL &&
+				    strcmp(mode, "Block") == 0 ? RWX_BLOCK :
+				    RWX_FILESYSTEM;
+		free(modes);
+	}
+	return KV_OK;
+}
+
 int
 load_namespace(kv_load *ls, jctx *c, json_t *o)
 {

@@ -129,6 +129,25 @@ kv_model_sc(const kv_model *m, const char *name)
 	    &m->scs[lo] : NULL;
 }
 
+const kv_sprofile *
+kv_model_profile(const kv_model *m, const char *name)
+{
+	size_t lo = 0, hi = m->nprofiles;
+
+	if (name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(m->profiles[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nprofiles && strcmp(m->profiles[lo].name, name) == 0 ?
+	    &m->profiles[lo] : NULL;
+}
+
 bool
 kv_model_has(const kv_model *m, const char *resource, const char *group)
 {
@@ -191,6 +210,7 @@ kv_model_free(kv_model *m)
 	free(m->pods);
 	free(m->pvcs);
 	free(m->scs);
+	free(m->profiles);
 	for (size_t i = 0; i < m->nnamespaces; i++)
 		free(m->namespaces[i].labels.v);
 	free(m->namespaces);

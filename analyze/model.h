@@ -280,6 +280,15 @@ typedef struct kv_storageclass {
 	const char *provisioner;
 } kv_storageclass;
 
+/* A CDI StorageProfile (named after its storage class): which volume
+ * modes its status.claimPropertySets offer as ReadWriteMany. */
+enum { RWX_BLOCK = 1, RWX_FILESYSTEM = 2 };
+
+typedef struct kv_sprofile {
+	const char *name;
+	unsigned rwx;			/* RWX_* */
+} kv_sprofile;
+
 typedef struct kv_namespace {
 	const char *name;
 	kv_labels labels;
@@ -352,6 +361,8 @@ typedef struct kv_model {
 	kv_pvc *pvcs;			/* sorted by namespace, name */
 	size_t nscs;
 	kv_storageclass *scs;
+	size_t nprofiles;
+	kv_sprofile *profiles;		/* StorageProfiles, sorted by name */
 	size_t nnamespaces;
 	kv_namespace *namespaces;
 	size_t npolicies;
@@ -379,6 +390,7 @@ const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
     const char *name);
 const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
+const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */
 int kv_nscmp(const char *ans, const char *an, const char *bns,
     const char *bn);

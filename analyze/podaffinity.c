@@ -637,9 +637,11 @@ kv_podaff_apply(const kv_analysis *a, const kv_place *p,
 	*tgt = &prob->tgt;
 	*place = &prob->place;
 	ev = eval_build(a, p, r, prob);
-	g_hash_table_replace(p->podaff->evals, (gpointer)r, ev);
-	if (ev->n == 0)
+	if (ev->n == 0) {
+		eval_free(ev);
+		g_hash_table_remove(p->podaff->evals, r);
 		return;
+	}
 	kv_bits_init(&ok, a->m->nnodes);
 	kv_bits_init(&b, a->m->nnodes);
 	kv_bits_fill(&ok);
@@ -653,6 +655,12 @@ kv_podaff_apply(const kv_analysis *a, const kv_place *p,
 	*place = result(p->podaff, &b);
 	kv_bits_free(&ok);
 	kv_bits_free(&b);
+	/* kept for explain: only the analysis's own results (a fix's trial
+	 * search passes a copy that does not outlive the call) */
+	if (r >= a->vmis && r < a->vmis + a->nvmis)
+		g_hash_table_replace(p->podaff->evals, (gpointer)r, ev);
+	else
+		eval_free(ev);
 }
 
 /* --- explaining ------------------------------------------------------------------ */

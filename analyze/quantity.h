@@ -2,7 +2,8 @@
  * quantity.h - Kubernetes resource quantities ("4Gi", "1500M", "1e3").
  *
  * kv_quantity_parse() returns the value rounded up to a whole number, as
- * Kubernetes' Value() does.  Negative values, unknown suffixes, malformed
+ * Kubernetes' Value() does.  A negative zero ("-0", "-0.0Gi") is 0;
+ * other negative values, unknown suffixes, malformed
  * numbers and values beyond int64 are errors (err says which).
  */
 #ifndef KV_QUANTITY_H

@@ -6,7 +6,8 @@
  * its code, whether it blocks, which verdict it leads to, when it runs,
  * its flags, the condition reasons it explains (per flavor: KubeVirt's
  * LiveMigratable, DVP's Migratable), its title and remediation in each
- * flavor's words, and the function that checks one VMI.  Nothing else
+ * flavor's words, the function that checks one VMI, and how VMIs with
+ * the code are grouped and fixed (groups.h).  Nothing else
  * lists codes: the verdict step, the glossary, the tests and the writers
  * all walk this table (tmux's command table, git's builtins).
  *
@@ -27,6 +28,7 @@
 
 struct kv_rule;
 struct rule_ctx;
+struct kv_grouping;
 
 typedef void (*rule_check_fn)(struct rule_ctx *ctx, const struct kv_rule *r);
 
@@ -41,6 +43,9 @@ enum kv_rule_flag {
 	/* the condition reasons it explains are no rejection when the
 	 * volumes move by volume migration and the check itself is quiet */
 	RULE_VOLUME_MIGRATION = 1u << 1,
+	/* a warning every VMI of a kind carries: reports say it once per
+	 * cluster, not in every row */
+	RULE_ONCE_PER_CLUSTER = 1u << 2,
 };
 
 #define KV_RULE_REASONS 3
@@ -59,6 +64,9 @@ typedef struct kv_rule {
 	const char *reasons[KV_NFLAVORS][KV_RULE_REASONS];
 	kv_rule_words words[KV_NFLAVORS];	/* [KV_FLAVOR_KUBEVIRT] set */
 	rule_check_fn check;
+	/* blockers: the fact a group of this code is about and its fix
+	 * (groups.h); NULL groups by code alone */
+	const struct kv_grouping *grouping;
 } kv_rule;
 
 extern const kv_rule kv_rules[];

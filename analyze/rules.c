@@ -2,10 +2,12 @@
  * rules.c - the rule table (rule.h): one row per blocker and warning code
  * of ../shared/spec/findings.md, in the order the glossary shows them.
  * The check functions are in checks.c (KubeVirt) and dvp/checks.c
- * (Deckhouse); the rows are the only place that lists codes.
+ * (Deckhouse), the groupings in groups.h; the rows are the only place
+ * that lists codes.
  */
 #include "checks.h"
 #include "dvp.h"
+#include "groups.h"
 
 const kv_rule kv_rules[] = {
 	{
@@ -21,6 +23,7 @@ const kv_rule kv_rules[] = {
 				    "after the move." },
 		},
 		.check = check_pod_bridge,
+		.grouping = &kv_grp_pod_bridge,
 	},
 	{
 		.code = "network-binding", .severity = SEV_BLOCKER,
@@ -37,6 +40,7 @@ const kv_rule kv_rules[] = {
 				    "(spec.configuration.network.binding.<name>.migration)." },
 		},
 		.check = check_binding,
+		.grouping = &kv_grp_binding,
 	},
 	{
 		.code = "disk-not-shared", .severity = SEV_BLOCKER,
@@ -63,6 +67,7 @@ const kv_rule kv_rules[] = {
 				    "RWO VirtualDisks to the target node." },
 		},
 		.check = check_disk_not_shared,
+		.grouping = &kv_grp_claim_rwx,
 	},
 	{
 		.code = "disk-claim-unknown", .severity = SEV_BLOCKER,
@@ -75,6 +80,7 @@ const kv_rule kv_rules[] = {
 				    "list PVCs." },
 		},
 		.check = check_claim_unknown,
+		.grouping = &kv_grp_claim_unknown,
 	},
 	{
 		.code = "hostdisk-not-shared", .severity = SEV_BLOCKER,
@@ -87,6 +93,7 @@ const kv_rule kv_rules[] = {
 				    "otherwise move the disk to an RWX PVC." },
 		},
 		.check = check_hostdisk,
+		.grouping = &kv_grp_hostdisk,
 	},
 	{
 		.code = "host-device", .severity = SEV_BLOCKER,
@@ -110,6 +117,7 @@ const kv_rule kv_rules[] = {
 				    "plan a restart on another node." },
 		},
 		.check = check_host_device,
+		.grouping = &kv_grp_device,
 	},
 	{
 		.code = "launch-security", .severity = SEV_BLOCKER,
@@ -129,6 +137,7 @@ const kv_rule kv_rules[] = {
 				    "and restart on another node." },
 		},
 		.check = check_launch_security,
+		.grouping = &kv_grp_launch_security,
 	},
 	{
 		.code = "tsc-frequency", .severity = SEV_BLOCKER,
@@ -154,6 +163,7 @@ const kv_rule kv_rules[] = {
 				    "TSC hint (restart it)." },
 		},
 		.check = check_tsc,
+		.grouping = &kv_grp_tsc,
 	},
 	{
 		.code = "hyperv-passthrough", .severity = SEV_BLOCKER,
@@ -168,6 +178,7 @@ const kv_rule kv_rules[] = {
 				    "explicit list of Hyper-V enlightenments." },
 		},
 		.check = check_hyperv_passthrough,
+		.grouping = &kv_grp_hyperv,
 	},
 	{
 		.code = "host-model-unsupported", .severity = SEV_BLOCKER,
@@ -187,6 +198,7 @@ const kv_rule kv_rules[] = {
 				    "this node." },
 		},
 		.check = check_host_model_unsupported,
+		.grouping = &kv_grp_cpu,
 	},
 	{
 		.code = "no-cpu-target", .severity = SEV_BLOCKER,
@@ -208,6 +220,7 @@ const kv_rule kv_rules[] = {
 				    "needs a restart of the VM." },
 		},
 		.check = check_no_cpu_target,
+		.grouping = &kv_grp_cpu,
 	},
 	{
 		.code = "no-placement-target", .severity = SEV_BLOCKER,
@@ -229,6 +242,7 @@ const kv_rule kv_rules[] = {
 				    "or free memory on a CPU-compatible node." },
 		},
 		.check = check_no_placement,
+		.grouping = &kv_grp_placement,
 	},
 	{
 		.code = "no-capacity", .severity = SEV_BLOCKER,
@@ -270,6 +284,7 @@ const kv_rule kv_rules[] = {
 				    "Model, Discovery or Features." },
 		},
 		.check = check_host_model_label,
+		.grouping = &kv_grp_host_model_label,
 	},
 	{
 		.code = "containerdisk-config-digest", .severity = SEV_BLOCKER,
@@ -284,6 +299,7 @@ const kv_rule kv_rules[] = {
 				    "instead of side-loading it." },
 		},
 		.check = check_digest_config,
+		.grouping = &kv_grp_image_config,
 	},
 	{
 		.code = "containerdisk-no-digest", .severity = SEV_BLOCKER,
@@ -296,6 +312,7 @@ const kv_rule kv_rules[] = {
 				    "by @sha256 digest." },
 		},
 		.check = check_digest_none,
+		.grouping = &kv_grp_image_none,
 	},
 	{
 		.code = "vmop-in-progress", .severity = SEV_BLOCKER,
@@ -311,6 +328,7 @@ const kv_rule kv_rules[] = {
 				    "the Migrate operation (d8 v migrate)." },
 		},
 		.check = kv_dvp_check_vmop_in_progress,
+		.grouping = &kv_grp_operation,
 	},
 	{
 		.code = "live-migration-policy-force", .severity = SEV_BLOCKER,
@@ -326,6 +344,7 @@ const kv_rule kv_rules[] = {
 				    "PreferForced." },
 		},
 		.check = kv_dvp_check_policy_force,
+		.grouping = &kv_grp_force,
 	},
 	{
 		.code = "vmop-not-applicable", .severity = SEV_BLOCKER,
@@ -339,6 +358,7 @@ const kv_rule kv_rules[] = {
 				    "end." },
 		},
 		.check = kv_dvp_check_vmop_not_applicable,
+		.grouping = &kv_grp_condition,
 	},
 	{
 		.code = "vm-not-migratable", .severity = SEV_BLOCKER,
@@ -352,6 +372,7 @@ const kv_rule kv_rules[] = {
 				    "is False." },
 		},
 		.check = kv_dvp_check_vm_not_migratable,
+		.grouping = &kv_grp_condition,
 	},
 	{
 		.code = "passthrough-cpu-differs", .severity = SEV_WARNING,
@@ -392,6 +413,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "pod-network-reconnect", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.flags = RULE_ONCE_PER_CLUSTER,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Pod network connections reset",

@@ -1,28 +1,32 @@
 /*
  * snapshot.c - the snapshot container reader (see snapshot.h).
  *
- * Two front ends, one core: read_archive() walks a tar stream with
- * libarchive, read_dir() walks a directory without following links; both
- * hand each regular file to member_*(), which checks the name and limits,
- * hashes the bytes with GLib's GChecksum (SHA-256) and forwards them to the
- * sink.
+ * container.c walks the directory or archive under the hostile-input
+ * rules and hands each regular file to member_*(), which refuses
+ * duplicates, hashes the bytes with OpenSSL's EVP SHA-256
+ * (hardware-accelerated where the CPU has it) and forwards them to the
+ * sink.  An input without manifest.json is a foreign one (foreign.c).
  */
 #include "snapshot.h"
 
-#include <archive.h>
-#include <archive_entry.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <glib.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "container.h"
+#include "foreign.h"
 
 #define MANIFEST "manifest.json"
+
+const char *const snap_input_names[SNAP_INPUT_COUNT] = {
+	[SNAP_INPUT_SNAPSHOT] = "snapshot",
+	[SNAP_INPUT_MUST_GATHER] = "must-gather",
+	[SNAP_INPUT_SUPPORT_BUNDLE] = "support-bundle",
+	[SNAP_INPUT_PLAIN] = "plain-files",
+};
 #define FORMAT_VERSION 1
 
 typedef struct member_rec {
@@ -46,10 +50,6 @@ typedef struct reader {
 	kv_err *err;
 
 	GHashTable *seen;		/* member path -> member_rec */
-	size_t nmembers;
-	uint64_t total;
-	char *top;			/* archive top directory */
-	bool strip_top;			/* archives: strip it */
 
 	kv_buf manifest;		/* manifest.json bytes */
 	bool have_manifest;
@@ -60,7 +60,7 @@ typedef struct reader {
 	/* the member being read */
 	char *cur_path;
 	uint64_t cur_bytes;
-	GChecksum *cur_sum;
+	EVP_MD_CTX *cur_sum;
 	void *cur_state;
 	bool cur_is_manifest;
 	bool cur_failed;		/* the sink failed; still hashing */
@@ -76,74 +76,6 @@ member_rec_free(gpointer p)
 	free(r);
 }
 
-/*
- * Names: relative, no "." or ".." components, no empty components, valid
- * UTF-8 without control characters.  Returns the path below the top
- * directory in a fresh string, or NULL with an error set.
- */
-static char *
-clean_member_name(reader *r, const char *raw, bool is_dir)
-{
-	const char *p = raw;
-	char *copy = NULL, *rest = NULL, *save = NULL, *tok;
-	kv_buf out = {0};
-	int ncomp = 0;
-
-	/* The name is quoted; kv_seterr() shows the bad bytes as '?'. */
-	if (!g_utf8_validate(raw, -1, NULL)) {
-		kv_seterr(r->err, "%s: \"%s\": a member name is not valid "
-		    "UTF-8", r->snap, raw);
-		goto fail;
-	}
-	for (const unsigned char *c = (const unsigned char *)raw; *c; c++)
-		if (*c < 0x20 || *c == 0x7f) {
-			kv_seterr(r->err, "%s: \"%s\": member name with a "
-			    "control character", r->snap, raw);
-			goto fail;
-		}
-	if (raw[0] == '/') {
-		kv_seterr(r->err, "%s: %s: absolute member path", r->snap, raw);
-		goto fail;
-	}
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	copy = xstrdup(p);
-	for (tok = strtok_r(copy, "/", &save); tok != NULL;
-	    tok = strtok_r(NULL, "/", &save)) {
-		if (strcmp(tok, "..") == 0 || strcmp(tok, ".") == 0) {
-			kv_seterr(r->err, "%s: %s: member path with a \"%s\" "
-			    "component", r->snap, raw, tok);
-			goto fail;
-		}
-		if (r->strip_top && ncomp++ == 0) {
-			/* The first component is the top directory. */
-			if (r->top == NULL)
-				r->top = xstrdup(tok);
-			else if (strcmp(tok, r->top) != 0) {
-				kv_seterr(r->err, "%s: %s: member outside the "
-				    "top directory %s/", r->snap, raw, r->top);
-				goto fail;
-			}
-			continue;
-		}
-		if (out.len > 0)
-			kv_buf_append(&out, "/", 1);
-		kv_buf_append(&out, tok, strlen(tok));
-	}
-	if (out.len == 0 && !is_dir) {
-		kv_seterr(r->err, "%s: %s: file outside the top directory",
-		    r->snap, raw);
-		goto fail;
-	}
-	rest = out.data ? out.data : xstrdup("");
-	free(copy);
-	return rest;
-fail:
-	free(copy);
-	kv_buf_free(&out);
-	return NULL;
-}
-
 static const expect_rec *
 find_expect(const reader *r, const char *path)
 {
@@ -151,32 +83,20 @@ find_expect(const reader *r, const char *path)
 	    g_hash_table_lookup(r->expect_by_path, path) : NULL;
 }
 
-/* Every entry counts, directories too: a stream of empty headers or a
- * tree of empty directories is bounded like files are. */
 static int
-count_entry(reader *r)
+member_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 {
-	if (++r->nmembers > r->lim->members)
-		return kv_seterr(r->err, "%s: more than %llu members "
-		    "(KVSCOPE_MAX_MEMBERS)", r->snap,
-		    (unsigned long long)r->lim->members);
-	return KV_OK;
-}
+	reader *r = arg;
 
-static int
-member_begin(reader *r, const char *path, uint64_t declared)
-{
 	if (g_hash_table_contains(r->seen, path))
 		return kv_seterr(r->err, "%s: %s: duplicate member", r->snap,
 		    path);
-	if (declared > r->lim->member_bytes)
-		return kv_seterr(r->err, "%s: %s: member declares %llu bytes, "
-		    "more than the limit of %llu (KVSCOPE_MAX_MEMBER_BYTES)",
-		    r->snap, path, (unsigned long long)declared,
-		    (unsigned long long)r->lim->member_bytes);
 	r->cur_path = xstrdup(path);
 	r->cur_bytes = 0;
-	r->cur_sum = g_checksum_new(G_CHECKSUM_SHA256);
+	r->cur_sum = EVP_MD_CTX_new();
+	if (r->cur_sum == NULL ||
+	    EVP_DigestInit_ex(r->cur_sum, EVP_sha256(), NULL) != 1)
+		kv_fatal("out of memory (SHA-256)");
 	r->cur_is_manifest = strcmp(path, MANIFEST) == 0;
 	r->cur_failed = false;
 	r->cur_state = NULL;
@@ -191,19 +111,13 @@ member_begin(reader *r, const char *path, uint64_t declared)
 }
 
 static int
-member_data(reader *r, const char *buf, size_t len)
+member_data(void *arg, const char *buf, size_t len, kv_err *err)
 {
+	reader *r = arg;
+
 	r->cur_bytes += len;
-	r->total += len;
-	if (r->cur_bytes > r->lim->member_bytes)
-		return kv_seterr(r->err, "%s: %s: member larger than %llu "
-		    "bytes (KVSCOPE_MAX_MEMBER_BYTES)", r->snap, r->cur_path,
-		    (unsigned long long)r->lim->member_bytes);
-	if (r->total > r->lim->total_bytes)
-		return kv_seterr(r->err, "%s: more than %llu bytes in all "
-		    "(KVSCOPE_MAX_TOTAL_BYTES)", r->snap,
-		    (unsigned long long)r->lim->total_bytes);
-	g_checksum_update(r->cur_sum, (const guchar *)buf, (gssize)len);
+	if (EVP_DigestUpdate(r->cur_sum, buf, len) != 1)
+		kv_fatal("SHA-256 failed");
 	if (r->cur_is_manifest) {
 		if (r->cur_bytes > r->lim->manifest_bytes)
 			return kv_seterr(r->err, "%s: manifest.json larger "
@@ -221,23 +135,35 @@ member_data(reader *r, const char *buf, size_t len)
 
 static int parse_manifest(reader *r);
 
+static void
+sha256_hex(EVP_MD_CTX *ctx, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (EVP_DigestFinal_ex(ctx, md, &n) != 1 || n != 32)
+		kv_fatal("SHA-256 failed");
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}
+
 /*
  * End of a member.  A sink failure is reported as such unless the manifest
  * (already read) says the member was damaged: then the damage is the cause
  * and is what the user must hear.
  */
 static int
-member_end(reader *r)
+member_end(void *arg, kv_err *err)
 {
+	reader *r = arg;
 	member_rec *rec = xcalloc(1, sizeof(*rec));
 	const expect_rec *e;
 	int rc = KV_OK;
 
 	rec->path = r->cur_path;
 	rec->bytes = r->cur_bytes;
-	snprintf(rec->sha256, sizeof(rec->sha256), "%s",
-	    g_checksum_get_string(r->cur_sum));
-	g_checksum_free(r->cur_sum);
+	sha256_hex(r->cur_sum, rec->sha256);
+	EVP_MD_CTX_free(r->cur_sum);
 	r->cur_sum = NULL;
 	r->cur_path = NULL;
 	g_hash_table_insert(r->seen, rec->path, rec);
@@ -269,13 +195,14 @@ member_end(reader *r)
 }
 
 static void
-member_abort(reader *r)
+member_abort(void *arg)
 {
+	reader *r = arg;
+
 	if (r->cur_state != NULL && r->sink->abort != NULL)
 		r->sink->abort(r->cur_state);
 	r->cur_state = NULL;
-	if (r->cur_sum != NULL)
-		g_checksum_free(r->cur_sum);
+	EVP_MD_CTX_free(r->cur_sum);
 	r->cur_sum = NULL;
 	free(r->cur_path);
 	r->cur_path = NULL;
@@ -391,51 +318,44 @@ parse_manifest_resources(reader *r, json_t *res)
 	return KV_OK;
 }
 
+/* kind, formatVersion and createdAt. */
 static int
-parse_manifest(reader *r)
+manifest_head(reader *r, json_t *root)
 {
-	json_error_t jerr;
-	json_t *root, *v, *cl, *col, *opt, *arr;
 	snap_manifest *m = r->m;
+	json_t *v = json_object_get(root, "kind");
 	int rc = KV_OK;
 
-	root = json_loadb(r->manifest.data ? r->manifest.data : "",
-	    r->manifest.len, JSON_REJECT_DUPLICATES, &jerr);
-	if (root == NULL)
-		return kv_seterr(r->err, "%s: manifest.json: not valid JSON: "
-		    "%s (line %d)", r->snap, jerr.text, jerr.line);
-	r->have_manifest = true;
-	if (!json_is_object(root)) {
-		rc = kv_seterr(r->err, "%s: manifest.json: expected an object",
-		    r->snap);
-		goto out;
-	}
-	v = json_object_get(root, "kind");
 	if (!json_is_string(v) || strcmp(json_string_value(v),
-	    "kvscope-snapshot") != 0) {
-		rc = kv_seterr(r->err, "%s: manifest.json: kind: expected "
+	    "kvscope-snapshot") != 0)
+		return kv_seterr(r->err, "%s: manifest.json: kind: expected "
 		    "\"kvscope-snapshot\"", r->snap);
-		goto out;
-	}
 	v = json_object_get(root, "formatVersion");
-	if (!json_is_integer(v)) {
-		rc = kv_seterr(r->err, "%s: manifest.json: formatVersion: "
+	if (!json_is_integer(v))
+		return kv_seterr(r->err, "%s: manifest.json: formatVersion: "
 		    "expected a whole number", r->snap);
-		goto out;
-	}
 	m->format_version = json_integer_value(v);
-	if (m->format_version != FORMAT_VERSION) {
-		rc = kv_seterr(r->err, "%s: manifest.json: formatVersion %lld "
-		    "is not supported (this kvscope reads version %d)",
+	if (m->format_version != FORMAT_VERSION)
+		return kv_seterr(r->err, "%s: manifest.json: formatVersion "
+		    "%lld is not supported (this kvscope reads version %d)",
 		    r->snap, m->format_version, FORMAT_VERSION);
-		goto out;
-	}
 	m->created_at = mstr(r, root, "createdAt", "", true, &rc);
 	if (rc == KV_OK && !g_regex_match_simple(
 	    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
 	    "(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", m->created_at, 0, 0))
 		rc = kv_seterr(r->err, "%s: manifest.json: createdAt: expected "
 		    "an RFC 3339 time, got \"%s\"", r->snap, m->created_at);
+	return rc;
+}
+
+/* cluster, collector and options. */
+static int
+manifest_cluster(reader *r, json_t *root)
+{
+	snap_manifest *m = r->m;
+	json_t *cl, *col, *opt;
+	int rc = KV_OK;
+
 	if ((cl = mobj(r, root, "cluster", JSON_OBJECT, &rc)) != NULL) {
 		m->context = mstr(r, cl, "context", "cluster.", false, &rc);
 		m->kubernetes_version = mstr(r, cl, "kubernetesVersion",
@@ -454,36 +374,68 @@ parse_manifest(reader *r)
 		m->redact = json_is_true(json_object_get(opt, "redact"));
 		m->anonymize = json_is_true(json_object_get(opt, "anonymize"));
 	}
-	if (rc != KV_OK)
-		goto out;
-	if (m->flavor != NULL && strcmp(m->flavor, "kubevirt") != 0 &&
-	    strcmp(m->flavor, "deckhouse") != 0) {
+	if (rc == KV_OK && m->flavor != NULL &&
+	    strcmp(m->flavor, "kubevirt") != 0 &&
+	    strcmp(m->flavor, "deckhouse") != 0)
 		rc = kv_seterr(r->err, "%s: manifest.json: cluster.flavor: "
 		    "expected \"kubevirt\" or \"deckhouse\", got \"%s\"",
 		    r->snap, m->flavor);
-		goto out;
-	}
-	if ((arr = mobj(r, root, "resources", JSON_ARRAY, &rc)) != NULL)
-		rc = parse_manifest_resources(r, arr);
-	if (rc != KV_OK)
-		goto out;
-	if ((arr = mobj(r, root, "notes", JSON_ARRAY, &rc)) != NULL) {
-		size_t i;
-		json_t *n;
+	return rc;
+}
 
-		m->notes = xcalloc(json_array_size(arr) + 1, sizeof(char *));
-		json_array_foreach(arr, i, n)
-			if (json_is_string(n))
-				m->notes[m->nnotes++] =
-				    xstrdup(json_string_value(n));
+static void
+manifest_notes(reader *r, json_t *arr)
+{
+	snap_manifest *m = r->m;
+	size_t i;
+	json_t *n;
+
+	m->notes = xcalloc(json_array_size(arr) + 1, sizeof(char *));
+	json_array_foreach(arr, i, n)
+		if (json_is_string(n))
+			m->notes[m->nnotes++] = xstrdup(json_string_value(n));
+}
+
+static int
+parse_manifest(reader *r)
+{
+	json_error_t jerr;
+	json_t *root, *arr;
+	const char *text = r->manifest.data ? r->manifest.data : "";
+	size_t len = r->manifest.len;
+	int rc = KV_OK;
+
+	/* a UTF-8 byte order mark, as some editors write one */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
 	}
-	arr = mobj(r, root, "files", JSON_ARRAY, &rc);
-	if (rc == KV_OK && arr == NULL)
-		rc = kv_seterr(r->err, "%s: manifest.json: files: missing",
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL)
+		return kv_seterr(r->err, "%s: manifest.json: not valid JSON: "
+		    "%s (line %d)", r->snap, jerr.text, jerr.line);
+	r->have_manifest = true;
+	if (!json_is_object(root))
+		rc = kv_seterr(r->err, "%s: manifest.json: expected an object",
 		    r->snap);
 	if (rc == KV_OK)
-		rc = parse_manifest_files(r, arr);
-out:
+		rc = manifest_head(r, root);
+	if (rc == KV_OK)
+		rc = manifest_cluster(r, root);
+	if (rc == KV_OK &&
+	    (arr = mobj(r, root, "resources", JSON_ARRAY, &rc)) != NULL)
+		rc = parse_manifest_resources(r, arr);
+	if (rc == KV_OK &&
+	    (arr = mobj(r, root, "notes", JSON_ARRAY, &rc)) != NULL)
+		manifest_notes(r, arr);
+	if (rc == KV_OK) {
+		arr = mobj(r, root, "files", JSON_ARRAY, &rc);
+		if (rc == KV_OK && arr == NULL)
+			rc = kv_seterr(r->err, "%s: manifest.json: files: "
+			    "missing", r->snap);
+		if (rc == KV_OK)
+			rc = parse_manifest_files(r, arr);
+	}
 	json_decref(root);
 	return rc;
 }
@@ -535,235 +487,17 @@ verify_members(reader *r)
 	return rc;
 }
 
-/* --- archive front end ----------------------------------------------------- */
-
-/*
- * Decompressed bytes (headers and padding included, as the tar reader
- * consumed them) per byte read from the file, once there is 1 MiB of the
- * former.
- */
-static int
-check_ratio(reader *r, struct archive *a)
-{
-	uint64_t out = (uint64_t)archive_filter_bytes(a, 0);
-	uint64_t in = (uint64_t)archive_filter_bytes(a, -1);
-
-	if (out < r->total)
-		out = r->total;
-	if (out > 1 << 20 && out / r->lim->ratio > in)
-		return kv_seterr(r->err, "%s: compression ratio above %llu:1 "
-		    "(KVSCOPE_MAX_RATIO)", r->snap,
-		    (unsigned long long)r->lim->ratio);
-	return KV_OK;
-}
-
-static int
-read_archive(reader *r, const char *path)
-{
-	struct archive *a = archive_read_new();
-	struct archive_entry *ent;
-	char buf[1 << 16];
-	int rc = KV_OK, ar;
-
-	r->strip_top = true;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
-	if (archive_read_open_filename(a, path, sizeof(buf)) != ARCHIVE_OK) {
-		rc = kv_seterr(r->err, "%s: cannot read: %s", path,
-		    archive_error_string(a));
-		goto out;
-	}
-	for (;;) {
-		const char *name;
-		char *clean;
-		mode_t type;
-		la_ssize_t n;
-
-		ar = archive_read_next_header(a, &ent);
-		if (ar == ARCHIVE_EOF)
-			break;
-		if (ar != ARCHIVE_OK && ar != ARCHIVE_WARN) {
-			rc = kv_seterr(r->err, "%s: truncated or corrupt "
-			    "archive: %s", path, archive_error_string(a));
-			goto out;
-		}
-		if ((rc = count_entry(r)) != KV_OK ||
-		    (rc = check_ratio(r, a)) != KV_OK)
-			goto out;
-		name = archive_entry_pathname_utf8(ent);
-		if (name == NULL)
-			name = archive_entry_pathname(ent);
-		if (name == NULL) {
-			rc = kv_seterr(r->err, "%s: member without a name",
-			    path);
-			goto out;
-		}
-		type = archive_entry_filetype(ent);
-		if (archive_entry_hardlink(ent) != NULL ||
-		    (type != AE_IFREG && type != AE_IFDIR)) {
-			rc = kv_seterr(r->err, "%s: %s: %s member; a snapshot "
-			    "holds only regular files and directories", path,
-			    name, archive_entry_hardlink(ent) ? "hard link" :
-			    type == AE_IFLNK ? "symbolic link" :
-			    (type == AE_IFCHR || type == AE_IFBLK) ? "device" :
-			    "special");
-			goto out;
-		}
-		if ((clean = clean_member_name(r, name, type == AE_IFDIR)) ==
-		    NULL) {
-			rc = KV_ERR;
-			goto out;
-		}
-		if (type == AE_IFDIR) {
-			free(clean);
-			continue;
-		}
-		rc = member_begin(r, clean,
-		    archive_entry_size_is_set(ent) ?
-		    (uint64_t)archive_entry_size(ent) : 0);
-		free(clean);
-		if (rc != KV_OK)
-			goto out;
-		while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
-			if ((rc = member_data(r, buf, (size_t)n)) != KV_OK ||
-			    (rc = check_ratio(r, a)) != KV_OK)
-				goto out;
-		}
-		if (n < 0) {
-			rc = kv_seterr(r->err, "%s: %s: truncated or corrupt "
-			    "archive: %s", path, r->cur_path,
-			    archive_error_string(a));
-			goto out;
-		}
-		if ((rc = member_end(r)) != KV_OK)
-			goto out;
-	}
-out:
-	member_abort(r);
-	archive_read_free(a);
-	return rc;
-}
-
-/* --- directory front end --------------------------------------------------- */
-
-static int
-read_file_member(reader *r, int dirfd, const char *name, const char *rel,
-    uint64_t size)
-{
-	char buf[1 << 16];
-	ssize_t n;
-	int fd, rc;
-
-	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return kv_seterr(r->err, "%s: %s: cannot open: %s", r->snap,
-		    rel, strerror(errno));
-	if ((rc = member_begin(r, rel, size)) != KV_OK)
-		goto out;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if ((rc = member_data(r, buf, (size_t)n)) != KV_OK)
-			goto out;
-	if (n < 0) {
-		rc = kv_seterr(r->err, "%s: %s: read error: %s", r->snap, rel,
-		    strerror(errno));
-		goto out;
-	}
-	rc = member_end(r);
-out:
-	member_abort(r);
-	close(fd);
-	return rc;
-}
-
-static int
-read_dir_at(reader *r, int dirfd, const char *prefix, int depth)
-{
-	DIR *d;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int fd, rc = KV_OK;
-
-	if (depth > 16)
-		return kv_seterr(r->err, "%s: %s: directories nested too deep",
-		    r->snap, prefix);
-	if ((fd = dup(dirfd)) < 0 || (d = fdopendir(fd)) == NULL)
-		return kv_seterr(r->err, "%s: cannot list %s: %s", r->snap,
-		    *prefix ? prefix : ".", strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		if ((rc = count_entry(r)) != KV_OK)
-			break;
-		KV_GROW(names, cap, n + 1);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	kv_qsort(names, n, sizeof(*names), kv_strptrcmp);
-	for (size_t i = 0; i < n && rc == KV_OK; i++) {
-		char *rel = *prefix ? xasprintf("%s/%s", prefix, names[i]) :
-		    xstrdup(names[i]);
-		struct stat st;
-		char *clean;
-
-		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			rc = kv_seterr(r->err, "%s: %s: %s", r->snap, rel,
-			    strerror(errno));
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd, names[i],
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-			if (sub < 0)
-				rc = kv_seterr(r->err, "%s: %s: %s", r->snap,
-				    rel, strerror(errno));
-			else {
-				rc = read_dir_at(r, sub, rel, depth + 1);
-				close(sub);
-			}
-		} else if (!S_ISREG(st.st_mode)) {
-			rc = kv_seterr(r->err, "%s: %s: %s; a snapshot holds "
-			    "only regular files and directories", r->snap, rel,
-			    S_ISLNK(st.st_mode) ? "symbolic link" :
-			    "special file");
-		} else if ((clean = clean_member_name(r, rel, false)) == NULL) {
-			rc = KV_ERR;
-		} else {
-			rc = read_file_member(r, dirfd, names[i], clean,
-			    (uint64_t)st.st_size);
-			free(clean);
-		}
-		free(rel);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
-}
-
-static int
-read_dir(reader *r, const char *path)
-{
-	int fd, rc;
-
-	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return kv_seterr(r->err, "%s: cannot open directory: %s", path,
-		    strerror(errno));
-	/* The directory itself is the top directory: names below it are
-	 * already relative, so no top component is stripped. */
-	rc = read_dir_at(r, fd, "", 0);
-	close(fd);
-	return rc;
-}
-
 int
 snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
     snap_manifest *m, kv_err *err)
 {
 	reader r = {0};
-	struct stat st;
+	kv_walk_ops ops = { member_begin, member_data, member_end,
+	    member_abort };
 	int rc;
 
+	if (!kv_is_snapshot(path, lim))
+		return foreign_read(path, lim, sink, m, err);
 	memset(m, 0, sizeof(*m));
 	r.snap = path;
 	r.lim = lim;
@@ -772,14 +506,10 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 	r.err = err;
 	r.seen = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    member_rec_free);
-	if (stat(path, &st) != 0)
-		rc = kv_seterr(err, "%s: %s", path, strerror(errno));
-	else if (S_ISDIR(st.st_mode))
-		rc = read_dir(&r, path);
-	else
-		rc = read_archive(&r, path);
+	rc = kv_walk(path, lim, true, &ops, &r, err);
 	if (rc == KV_OK)
 		rc = verify_members(&r);
+	m->integrity_checked = rc == KV_OK;
 	g_hash_table_destroy(r.seen);
 	kv_buf_free(&r.manifest);
 	for (size_t i = 0; i < r.nexpect; i++) {
@@ -789,7 +519,6 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 	free(r.expect);
 	if (r.expect_by_path != NULL)
 		g_hash_table_destroy(r.expect_by_path);
-	free(r.top);
 	if (rc != KV_OK)
 		snap_manifest_free(m);
 	return rc;

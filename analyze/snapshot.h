@@ -35,7 +35,23 @@ typedef struct snap_resource {
 	char *scope;		/* pods: "all" | "launchers" | NULL (absent) */
 } snap_resource;
 
+/* What the input was: a kvscope snapshot, or a foreign input read
+ * without a manifest (foreign.c). */
+typedef enum snap_input {
+	SNAP_INPUT_SNAPSHOT,
+	SNAP_INPUT_MUST_GATHER,		/* oc adm inspect layout */
+	SNAP_INPUT_SUPPORT_BUNDLE,	/* Harvester: yamls/ per resource */
+	SNAP_INPUT_PLAIN,		/* kubectl get -o yaml|json files */
+	SNAP_INPUT_COUNT
+} snap_input;
+
+/* "snapshot", "must-gather", "support-bundle", "plain-files" */
+extern const char *const snap_input_names[SNAP_INPUT_COUNT];
+
 typedef struct snap_manifest {
+	snap_input input;
+	bool integrity_checked;	/* files[] sizes and SHA-256 verified */
+	size_t nforeign_dups;	/* foreign: objects seen twice (same uid) */
 	long long format_version;
 	char *created_at;	/* "2026-10-31T09:12:44Z" */
 	char *context;
@@ -66,7 +82,11 @@ typedef struct snap_sink {
 	void *arg;
 } snap_sink;
 
-/* Read the snapshot at path.  Errors are "<path>: <member>: <what>". */
+/* Read the snapshot at path.  Errors are "<path>: <member>: <what>".
+ * An input without manifest.json is read as a foreign one (foreign.h):
+ * its objects reach the sink as the members of a virtual snapshot, m is
+ * synthesized (input kind, integrity_checked false, the resources the
+ * analysis needs marked "not in the input", a note saying so). */
 int snapshot_read(const char *path, const kv_limits *lim,
     const snap_sink *sink, snap_manifest *m, kv_err *err);
 void snap_manifest_free(snap_manifest *m);

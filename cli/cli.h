@@ -32,6 +32,12 @@ enum {
 	O_FORCE = 1 << 6,	/* --force (report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
+	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector K=V,
+				 * --allow-shutdown */
+	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
+	O_OUTPATH = 1 << 15,	/* --output is a path (report: DIR,
+				 * convert: FILE), not a FORMAT */
+	O_GROUPS = 1 << 11,	/* --groups (check) */
 };
 
 typedef struct kv_cmd {
@@ -66,8 +72,11 @@ typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
-	bool quiet, all, force, all_ns;
+	bool quiet, all, force, all_ns, groups;
 	cli_list namespaces, nodes, selectors, formats;
+	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
+	bool allow_shutdown;
+	size_t max_unavailable;		/* 0: not given */
 	size_t npos;
 	char **pos;			/* positional, into argv */
 } cli_args;
@@ -111,6 +120,9 @@ int cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a,
     const cli_args *o, const char *name, size_t *idx);
 int cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a,
     const cli_args *o, kv_bits *chosen);
+/* The nodes --drain names and --drain-selector matches. */
+int cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a,
+    const cli_args *o, kv_bits *chosen);
 
 /* Report output folder (outdir.c): refuse a
  * non-empty folder that holds no kvscope report unless force (*ours:
@@ -128,6 +140,25 @@ int cmd_check(const kv_cmd *cmd, int argc, char **argv);
 int cmd_explain(const kv_cmd *cmd, int argc, char **argv);
 int cmd_models(const kv_cmd *cmd, int argc, char **argv);
 int cmd_pairs(const kv_cmd *cmd, int argc, char **argv);
+int cmd_plan(const kv_cmd *cmd, int argc, char **argv);
+/* check --drain (cmd_plan.c): options that do not go with it, then the
+ * drain view; returns the exit status. */
+int cli_drain_usage(const kv_cmd *cmd, const cli_args *o);
+int cli_check_drain(const kv_cmd *cmd, const kv_analysis *a,
+    const cli_args *o, const kv_term *t);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
+int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
+
+/* The command table's row for `convert` (cmd_convert.c). */
+#define KV_CMD_CONVERT { "convert", "convert INPUT --output SNAP.tar.gz", \
+	"write a must-gather or support bundle as a kvscope snapshot", \
+	"Reads INPUT (a must-gather, a support bundle or a folder of\n" \
+	"kubectl get -o yaml|json output; a directory, .tar, .tar.gz or\n" \
+	".zip) and writes the objects kvscope reads as a snapshot:\n" \
+	"manifest.json with sizes and SHA-256, redaction applied as\n" \
+	"kvscope-collect applies it.  The file appears complete or not at\n" \
+	"all.\n" \
+	"  -o, --output FILE  the snapshot to write (.tar.gz)\n", \
+	O_OUTPUT | O_OUTPATH, 1, 1, "INPUT", cmd_convert }
 
 #endif

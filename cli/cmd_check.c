@@ -33,13 +33,25 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
+	if ((rc = cli_drain_usage(cmd, &o)) != 0)
+		goto out;
 	cli_term(&o, &t);
 	if ((rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0)
 		goto out;
+	if (o.drain.n > 0 || o.drain_selectors.n > 0) {
+		rc = cli_check_drain(cmd, a, &o, &t);
+		goto out;
+	}
 	if ((rc = cli_pick_vmis(cmd, a, &o, &pick)) != 0)
 		goto out;
 	cli_progress_end();
-	rc = viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
+	if (o.groups) {
+		KV_BITS_FOREACH(&pick, i)
+			bad += a->vmis[i].verdict != V_OK &&
+			    a->vmis[i].verdict != V_NOT_RUNNING;
+		rc = viewed(kv_view_groups(a, &pick, &t, true, &err), &err);
+	} else
+		rc = viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
 out:

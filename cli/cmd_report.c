@@ -9,12 +9,15 @@
 #include "cli.h"
 #include "render.h"
 
-enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15 };
+/* csv is not part of all: it is asked for by name */
+enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15,
+	F_CSV = 16 };
 
 static unsigned
 formats(const cli_args *o)
 {
-	static const char *const names[] = { "html", "svg", "pdf", "json" };
+	static const char *const names[] = { "html", "svg", "pdf", "json",
+		"csv" };
 	unsigned f = 0;
 
 	if (o->formats.n == 0)
@@ -22,7 +25,7 @@ formats(const cli_args *o)
 	for (size_t i = 0; i < o->formats.n; i++) {
 		if (strcmp(o->formats.v[i], "all") == 0)
 			f |= F_ALL;
-		for (unsigned k = 0; k < 4; k++)
+		for (unsigned k = 0; k < 5; k++)
 			if (strcmp(o->formats.v[i], names[k]) == 0)
 				f |= 1u << k;
 	}
@@ -60,6 +63,10 @@ stage_all(kv_output *out, unsigned f, const kv_analysis *a, kv_err *err)
 			return KV_ERR;
 		cli_progress("write: SVG figures (%.1f s)", cli_lap());
 	}
+	if ((f & F_CSV) && (stage(out, "vmis.csv", kv_write_vmis_csv, a,
+	    err) != KV_OK || stage(out, "drain.csv", kv_write_drain_csv, a,
+	    err) != KV_OK))
+		return KV_ERR;
 	return KV_OK;
 }
 

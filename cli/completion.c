@@ -12,7 +12,7 @@
 static const char *
 values(const kv_cmd *cmd, const cli_option *op)
 {
-	if (strcmp(op->name, "output") == 0 && (cmd->opts & O_FORMAT))
+	if (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTPATH))
 		return NULL;	/* report: a directory */
 	return op->values;
 }
@@ -69,7 +69,7 @@ bash(const kv_cmd *cmds, size_t n)
 static const char *
 zsh_free(const kv_cmd *cmd, const cli_option *op)
 {
-	return strcmp(op->name, "output") == 0 && (cmd->opts & O_FORMAT) ?
+	return strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTPATH) ?
 	    "_files -/" : " ";
 }
 

@@ -29,27 +29,67 @@ static const kv_cmd commands[] = {
 	  "  --force         write into a non-empty directory that holds no\n"
 	  "                  kvscope report\n"
 	  "  -q, --quiet     no progress on stderr\n",
-	  O_OUTPUT | O_FORMAT | O_FORCE | O_QUIET, 1, 1, "SNAPSHOT",
+	  O_OUTPUT | O_OUTPATH | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
+	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
-	  "[-l K=V] [-o FORMAT]",
-	  "exit 1 when a VMI would not migrate (pre-maintenance gate)",
+	  "[-l K=V] [--groups] [-o FORMAT] | check SNAPSHOT --drain LIST "
+	  "[--drain-selector K=V] [--allow-shutdown]",
+	  "exit 1 when a VMI would not migrate, or a drain would stop or "
+	  "block one",
 	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
 	  "and labels, or all) whose live migration would not succeed, and\n"
-	  "exits 1 if there is any, 0 if there is none.\n"
+	  "exits 1 if there is any, 0 if there is none; then the groups:\n"
+	  "VMIs that one change would help, each with its fix.  With --drain\n"
+	  "it answers instead what `kubectl drain` of those nodes would do\n"
+	  "with every VMI on them (migrate, and to which node; stop; wait\n"
+	  "forever; left to an external controller) and exits 1 when any\n"
+	  "would stop or block the drain.\n"
+	  "  --groups              print only the groups, with their VMIs\n"
 	  "  -n, --namespace NS    only VMIs in NS (repeatable, commas)\n"
 	  "  -A, --all-namespaces  VMIs of every namespace (the default)\n"
-	  "  --node LIST           only VMIs running on these nodes\n"
-	  "                        (repeatable, commas)\n"
+	  "  --node LIST           only VMIs running on these nodes: would\n"
+	  "                        they migrate if asked (their eviction\n"
+	  "                        strategy aside; see --drain)\n"
 	  "  -l, --selector K=V    only VMIs whose label K is V (repeatable,\n"
 	  "                        commas; all must hold)\n"
+	  "  --drain LIST          drain these nodes together (repeatable,\n"
+	  "                        commas): each VMI as its eviction strategy\n"
+	  "                        has it; the nodes are no targets for each\n"
+	  "                        other, and room is used up as VMIs land\n"
+	  "  --drain-selector K=V  drain the nodes whose label K is V\n"
+	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
+	  "                        for; only a blocked drain exits 1\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
-	  "                        in columns), json or yaml\n"
+	  "                        in columns; not with --drain), json or\n"
+	  "                        yaml\n"
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR, 1, 1, "SNAPSHOT",
-	  cmd_check },
+	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
+	  O_GROUPS, 1, 1,
+	  "SNAPSHOT", cmd_check },
+	{ "plan", "plan SNAPSHOT --drain-selector K=V [--drain LIST] "
+	  "[--max-unavailable N] [--allow-shutdown] [-o FORMAT]",
+	  "the order to drain a pool of nodes in, N at a time",
+	  "Plans the rolling maintenance of the pool (the nodes --drain-\n"
+	  "selector matches, and those --drain names): the order in which to\n"
+	  "drain them, N at a time, each batch back in service before the\n"
+	  "next, so that every VMI that can migrate finds a target with room\n"
+	  "at its turn; the VMIs that stop or block at each step, the total\n"
+	  "estimated time, and the nodes whose drain cannot succeed, with the\n"
+	  "reason.  The output states the ordering rule.  Exits 1 when a\n"
+	  "step would stop or block a VMI.\n"
+	  "  --drain-selector K=V  the pool: nodes whose label K is V\n"
+	  "  --drain LIST          nodes of the pool by name\n"
+	  "  --max-unavailable N   nodes drained at once (default 1)\n"
+	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
+	  "                        for\n"
+	  "  -o, --output FORMAT   text (default), wide (also every migration\n"
+	  "                        with its target), json or yaml\n"
+	  "  --color WHEN          auto, always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS | O_DRAIN | O_BATCH, 1, 1, "SNAPSHOT", cmd_plan },
 	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
 	  "[--all]",
 	  "the full reasoning for one VMI",
@@ -97,6 +137,7 @@ static const kv_cmd commands[] = {
 	  "  source <(kvscope completion bash)\n"
 	  "  kvscope completion fish > ~/.config/fish/completions/kvscope.fish\n",
 	  0, 1, 1, "SHELL", cmd_completion },
+	KV_CMD_CONVERT,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -118,7 +159,8 @@ usage_all(FILE *f)
 		    commands[i].summary);
 	fprintf(f, "\n  kvscope COMMAND --help   details of one command\n"
 	    "  kvscope --version\n\nexit status: 0 all is well, 1 check "
-	    "found VMIs that would not migrate, 2 error\n");
+	    "found VMIs that would not migrate (or a drain that would stop "
+	    "or block one), 2 error\n");
 }
 
 int
@@ -127,27 +169,6 @@ cli_help(const kv_cmd *cmd)
 	printf("usage: kvscope %s\n\n%s\n%s", cmd->usage, cmd->summary,
 	    cmd->help);
 	return 0;
-}
-
-/* A directory without manifest.json is no snapshot, whatever it holds. */
-static int
-not_a_snapshot(const char *path)
-{
-	struct stat st;
-	char *mf;
-	int rc = 0;
-
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return 0;
-	mf = xasprintf("%s/manifest.json", path);
-	if (lstat(mf, &st) != 0) {
-		fprintf(stderr, "kvscope: ");
-		kv_term_puts(stderr, path);
-		fprintf(stderr, ": not a snapshot (no manifest.json)\n");
-		rc = EXIT_TOOL;
-	}
-	free(mf);
-	return rc;
 }
 
 int
@@ -160,8 +181,6 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	*a = NULL;
 	cli_progress_init(quiet);
 	kv_timing(NULL);
-	if (not_a_snapshot(path) != 0)
-		return EXIT_TOOL;
 	cli_progress("load: reading the snapshot");
 	if (kv_limits_init(&lim, &err) != KV_OK ||
 	    kv_model_load(path, &lim, m, &err) != KV_OK)

@@ -19,10 +19,15 @@ const cli_option cli_options[] = {
 	{ "nodes", 0, O_NODE, "LIST", NULL },
 	{ "selector", 'l', O_SELECTOR, "K=V", NULL },
 	{ "all", 0, O_ALL, NULL, NULL },
-	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json all" },
+	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
 	{ "force", 0, O_FORCE, NULL, NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
+	{ "drain", 0, O_DRAIN, "LIST", NULL },
+	{ "drain-selector", 0, O_DRAIN, "K=V", NULL },
+	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
+	{ "max-unavailable", 0, O_BATCH, "N", NULL },
+	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -101,6 +106,38 @@ check_values(const kv_cmd *cmd, const char *opt, const cli_list *l,
 	return 0;
 }
 
+/* Comma-separated KEY=VALUE elements appended to l. */
+static int
+key_values(const kv_cmd *cmd, const char *opt, const char *arg, cli_list *l)
+{
+	size_t before = l->n;
+
+	if (split(cmd, opt, arg, l) != 0)
+		return EXIT_TOOL;
+	for (size_t i = before; i < l->n; i++) {
+		const char *eq = strchr(l->v[i], '=');
+
+		if (eq == NULL || eq == l->v[i])
+			return cli_fail(cmd, "--%s: \"%s\" is not KEY=VALUE",
+			    opt, l->v[i]);
+	}
+	return 0;
+}
+
+/* A count from 1 to 100000. */
+static int
+count_value(const kv_cmd *cmd, const char *opt, const char *arg, size_t *out)
+{
+	char *end = NULL;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end != '\0' || v < 1 || v > 100000)
+		return cli_fail(cmd, "--%s: \"%s\" is not a count from 1 to "
+		    "100000", opt, arg);
+	*out = (size_t)v;
+	return 0;
+}
+
 static int
 one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o)
@@ -126,19 +163,17 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 			rc = check_values(cmd, n, &add, op->values);
 		free(add.v);
 		return rc;
-	} else if (strcmp(n, "selector") == 0) {
-		size_t before = o->selectors.n;
-
-		if (split(cmd, n, arg, &o->selectors) != 0)
-			return EXIT_TOOL;
-		for (size_t i = before; i < o->selectors.n; i++) {
-			const char *eq = strchr(o->selectors.v[i], '=');
-
-			if (eq == NULL || eq == o->selectors.v[i])
-				return cli_fail(cmd, "--selector: \"%s\" is "
-				    "not KEY=VALUE", o->selectors.v[i]);
-		}
-	} else if (strcmp(n, "color") == 0) {
+	} else if (strcmp(n, "selector") == 0)
+		return key_values(cmd, n, arg, &o->selectors);
+	else if (strcmp(n, "drain-selector") == 0)
+		return key_values(cmd, n, arg, &o->drain_selectors);
+	else if (strcmp(n, "drain") == 0)
+		return split(cmd, n, arg, &o->drain);
+	else if (strcmp(n, "allow-shutdown") == 0)
+		o->allow_shutdown = true;
+	else if (strcmp(n, "max-unavailable") == 0)
+		return count_value(cmd, n, arg, &o->max_unavailable);
+	else if (strcmp(n, "color") == 0) {
 		if (strcmp(arg, "always") != 0 && strcmp(arg, "never") != 0 &&
 		    strcmp(arg, "auto") != 0)
 			return cli_fail(cmd, "--color: unknown value \"%s\" "
@@ -153,6 +188,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		o->force = true;
 	else if (strcmp(n, "quiet") == 0)
 		o->quiet = true;
+	else if (strcmp(n, "groups") == 0)
+		o->groups = true;
 	return 0;
 }
 
@@ -221,7 +258,7 @@ finish(const kv_cmd *cmd, cli_args *o)
 	if (o->all_ns && o->namespaces.n > 0)
 		return cli_fail(cmd, "--all-namespaces and --namespace "
 		    "exclude each other");
-	if (o->output != NULL && !(cmd->opts & O_FORMAT)) {
+	if (o->output != NULL && !(cmd->opts & O_OUTPATH)) {
 		for (o->fmt = 0; o->fmt < KV_OUT_COUNT; o->fmt++)
 			if (strcmp(o->output, kv_outfmt_names[o->fmt]) == 0)
 				break;
@@ -289,6 +326,8 @@ cli_args_free(cli_args *o)
 	list_free(&o->nodes);
 	list_free(&o->selectors);
 	list_free(&o->formats);
+	list_free(&o->drain);
+	list_free(&o->drain_selectors);
 }
 
 void

@@ -125,3 +125,26 @@ cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		    o->selectors.n ? "--selector" : "--node");
 	return 0;
 }
+
+int
+cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
+    kv_bits *chosen)
+{
+	const kv_model *m = a->m;
+
+	kv_bits_init(chosen, m->nnodes);
+	for (size_t i = 0; i < o->drain.n; i++) {
+		const kv_node *n = kv_model_node(m, o->drain.v[i]);
+
+		if (n == NULL)
+			return cli_error(cmd, "--drain: no node \"%s\" in the "
+			    "snapshot", o->drain.v[i]);
+		kv_bits_set(chosen, (size_t)(n - m->nodes));
+	}
+	for (size_t i = 0; i < m->nnodes && o->drain_selectors.n > 0; i++)
+		if (selected(&m->nodes[i].labels, &o->drain_selectors))
+			kv_bits_set(chosen, i);
+	if (!kv_bits_any(chosen))
+		return cli_error(cmd, "--drain-selector: no node matches");
+	return 0;
+}

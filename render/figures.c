@@ -339,22 +339,14 @@ matrix_cell(kv_fig *f, const kv_analysis *a, const kv_mview *v, size_t i,
 	free(num);
 }
 
-kv_fig *
-fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
-    size_t r1, size_t c0, size_t c1)
+/* The matrix's title, axis captions and rotated column heads. */
+static kv_fig *
+matrix_head(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
+    size_t r1, size_t c0, size_t c1, double gx, double gy, double cell)
 {
-	double lw, hh, cell, gx, gy, y, w;
 	char *title, *desc;
 	kv_fig *f;
-	static const swatch sw[] = {
-		{ COL_OK_BG, COL_OK, SYM_OK, "ok: the target takes the VM" },
-		{ COL_WARN_BG, COL_WARN, "1", "1 label missing" },
-		{ 0xf4b183u, 0x7a2e0eu, "3", "2\u20133 missing" },
-		{ 0xd9534fu, 0xffffffu, "4", "4 or more missing" },
-		{ COL_SHADE, COL_MUTED, SYM_NONE, "no host-model CPU" },
-	};
 
-	fig_matrix_metrics(a, t, v, &lw, &hh, &cell);
 	if (r0 == 0 && c0 == 0 && r1 == v->n && c1 == v->n)
 		title = xstrdup("Host-model migration between CPU classes");
 	else
@@ -369,8 +361,6 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 	f = fig_new("hostmodel-matrix", title, desc);
 	text(f, PAD, PAD + 10, f->title, FONT_BOLD, TITLE_SIZE, ANCHOR_START,
 	    COL_INK, NULL);
-	gx = PAD + lw;
-	gy = PAD + 30 + hh;
 	text(f, gx, PAD + 26, "target class (candidate node) \u2192",
 	    FONT_BOLD, SMALL_SIZE, ANCHOR_START, COL_MUTED, NULL);
 	text(f, PAD, gy - 4, "source class (VM runs here)", FONT_BOLD,
@@ -387,6 +377,15 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 		free(fit);
 		free(own);
 	}
+	return f;
+}
+
+/* The row labels and cells of rows [r0, r1) and columns [c0, c1). */
+static void
+matrix_grid(kv_fig *f, const kv_analysis *a, kv_text *t, const kv_mview *v,
+    size_t r0, size_t r1, size_t c0, size_t c1, double lw, double gx,
+    double gy, double cell)
+{
 	for (size_t i = r0; i < r1; i++) {
 		double ry = gy + (double)(i - r0) * cell;
 		char *l = row_label(v, a, i);
@@ -408,6 +407,27 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 			rect(f, gx + (double)(i - c0) * cell,
 			    gy + (double)(i - r0) * cell, cell, cell, COL_NONE,
 			    COL_INK, NULL);
+}
+
+kv_fig *
+fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
+    size_t r1, size_t c0, size_t c1)
+{
+	double lw, hh, cell, gx, gy, y, w;
+	kv_fig *f;
+	static const swatch sw[] = {
+		{ COL_OK_BG, COL_OK, SYM_OK, "ok: the target takes the VM" },
+		{ COL_WARN_BG, COL_WARN, "1", "1 label missing" },
+		{ 0xf4b183u, 0x7a2e0eu, "3", "2\u20133 missing" },
+		{ 0xd9534fu, 0xffffffu, "4", "4 or more missing" },
+		{ COL_SHADE, COL_MUTED, SYM_NONE, "no host-model CPU" },
+	};
+
+	fig_matrix_metrics(a, t, v, &lw, &hh, &cell);
+	gx = PAD + lw;
+	gy = PAD + 30 + hh;
+	f = matrix_head(a, t, v, r0, r1, c0, c1, gx, gy, cell);
+	matrix_grid(f, a, t, v, r0, r1, c0, c1, lw, gx, gy, cell);
 	y = gy + (double)(r1 - r0) * cell + 18;
 	w = legend(f, t, PAD, y, sw, sizeof(sw) / sizeof(sw[0]));
 	if (v->aggregated) {
@@ -467,8 +487,9 @@ fig_tradeoff(const kv_analysis *a, kv_text *t)
 			if (tr->scope != s)
 				continue;
 			n = xasprintf("%zu/%zu", tr->nodes, tr->of);
-			models = tr->nmodels ? str_list(tr->models, tr->nmodels,
-			    1) : xstrdup("no model");
+			models = tr->nmodels > 1 ? xasprintf("%s and %zu "
+			    "more", tradeoff_model(a, tr), tr->nmodels - 1) :
+			    xstrdup(tr->nmodels ? tr->models[0] : "no model");
 			tip = xasprintf("%s, %s: %zu of %zu nodes; models: %s",
 			    sc->name, tr->tier, tr->nodes, tr->of,
 			    tr->nmodels ? "" : "none");
@@ -521,6 +542,45 @@ drain_rank(const void *x, const void *y, void *arg)
 	return strcmp(a->m->nodes[p->node].name, a->m->nodes[q->node].name);
 }
 
+/* One node's bar of the drain figure at y: the parts in the colours of
+ * sw (migrate, block, shutdown, external) and what they mean in words. */
+static void
+drain_bar(kv_fig *f, const kv_analysis *a, kv_text *t, const kv_drain *d,
+    const swatch *sw, double label_w, double bar_w, size_t maxv, double y)
+{
+	const size_t part[4] = { d->migrate, d->block, d->shutdown,
+	    d->external };
+	double x = PAD + label_w;
+	char *dur = fmt_duration(d->seconds), *what, *tip;
+	kv_buf b = {0};
+
+	for (int p = 0; p < 4; p++)
+		if (part[p] > 0)
+			kv_buf_printf(&b, "%s%zu %s", b.len ? ", " : "",
+			    part[p], sw[p].word);
+	what = xasprintf("%s%s%s", b.data ? b.data : "",
+	    d->migrate ? " \u00b7 \u2248 " : "", d->migrate ? dur : "");
+	tip = xasprintf("%s: %s", a->m->nodes[d->node].name, what);
+	text_max(f, t, PAD + label_w - 6, y + 11, a->m->nodes[d->node].name,
+	    FONT_REGULAR, BODY_SIZE, ANCHOR_END, COL_INK, label_w - 12, NULL);
+	for (int p = 0; p < 4; p++) {
+		double w = bar_w * (double)part[p] / (double)maxv;
+
+		if (part[p] == 0)
+			continue;
+		rect(f, x, y + 2, w, ROW_H - 5, sw[p].bg, sw[p].ink,
+		    xstrdup(tip));
+		x += w;
+	}
+	text_max(f, t, PAD + label_w + bar_w + 6, y + 11, what, FONT_REGULAR,
+	    SMALL_SIZE, ANCHOR_START, d->block ? COL_FAIL : COL_INK, 190,
+	    NULL);
+	free(dur);
+	free(what);
+	free(tip);
+	kv_buf_free(&b);
+}
+
 kv_fig *
 fig_drain(const kv_analysis *a, kv_text *t)
 {
@@ -566,39 +626,8 @@ fig_drain(const kv_analysis *a, kv_text *t)
 	}
 	y += 4;
 	for (size_t k = 0; k < n; k++) {
-		const kv_drain *d = &a->drain[order[k]];
-		const size_t part[4] = { d->migrate, d->block, d->shutdown,
-		    d->external };
-		double x = PAD + label_w;
-		char *dur = fmt_duration(d->seconds), *what, *tip;
-		kv_buf b = {0};
-
-		for (int p = 0; p < 4; p++)
-			if (part[p] > 0)
-				kv_buf_printf(&b, "%s%zu %s", b.len ? ", " :
-				    "", part[p], sw[p].word);
-		what = xasprintf("%s%s%s", b.data ? b.data : "",
-		    d->migrate ? " \u00b7 \u2248 " : "", d->migrate ? dur : "");
-		tip = xasprintf("%s: %s", a->m->nodes[d->node].name, what);
-		text_max(f, t, PAD + label_w - 6, y + 11,
-		    a->m->nodes[d->node].name, FONT_REGULAR, BODY_SIZE,
-		    ANCHOR_END, COL_INK, label_w - 12, NULL);
-		for (int p = 0; p < 4; p++) {
-			double w = bar_w * (double)part[p] / (double)maxv;
-
-			if (part[p] == 0)
-				continue;
-			rect(f, x, y + 2, w, ROW_H - 5, sw[p].bg, sw[p].ink,
-			    xstrdup(tip));
-			x += w;
-		}
-		text_max(f, t, PAD + label_w + bar_w + 6, y + 11, what,
-		    FONT_REGULAR, SMALL_SIZE, ANCHOR_START, d->block ?
-		    COL_FAIL : COL_INK, 190, NULL);
-		free(dur);
-		free(what);
-		free(tip);
-		kv_buf_free(&b);
+		drain_bar(f, a, t, &a->drain[order[k]], sw, label_w, bar_w,
+		    maxv, y);
 		y += ROW_H - 2;
 	}
 	if (n == 0) {

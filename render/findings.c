@@ -314,6 +314,14 @@ em_bool(emitter *e, bool b)
 		em_lit(e, "false");
 }
 
+/* JSON text made by jansson elsewhere (freed). */
+static void
+em_raw(emitter *e, char *json)
+{
+	em_put(e, json, strlen(json));
+	free(json);
+}
+
 static void
 em_issues(emitter *e, const kv_issue *is, size_t n)
 {
@@ -441,6 +449,8 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	}
 	em_lit(e, "}");
 	em_targets(e, r);
+	em_lit(e, ",\"groups\":");
+	em_raw(e, kv_json_vmi_groups(a, i));
 	em_lit(e, ",\"outcome\":{\"kind\":");
 	em_str(e, kv_outcome_names[r->outcome]);
 	em_lit(e, ",\"afterSeconds\":");
@@ -600,27 +610,6 @@ kv_json_named_model(const kv_analysis *a, size_t i)
 }
 
 static json_t *
-drain_json(const kv_analysis *a, size_t i)
-{
-	const kv_drain *d = &a->drain[i];
-	json_t *o = json_object();
-
-	json_object_set_new(o, "node", json_string(a->m->nodes[d->node].name));
-	json_object_set_new(o, "vmis", json_integer((json_int_t)d->vmis));
-	json_object_set_new(o, "migrate", json_integer((json_int_t)d->migrate));
-	json_object_set_new(o, "block", json_integer((json_int_t)d->block));
-	json_object_set_new(o, "shutdown",
-	    json_integer((json_int_t)d->shutdown));
-	json_object_set_new(o, "external",
-	    json_integer((json_int_t)d->external));
-	json_object_set_new(o, "blocking", jstrings(d->blocking,
-	    d->nblocking));
-	json_object_set_new(o, "memoryBytesToMove", jint(d->memory));
-	json_object_set_new(o, "estimatedSeconds", jint(d->seconds));
-	return o;
-}
-
-static json_t *
 summary_section(const kv_analysis *a)
 {
 	const kv_summary *s = &a->summary;
@@ -638,6 +627,8 @@ summary_section(const kv_analysis *a)
 		    json_integer((json_int_t)s->verdicts[v]));
 	json_object_set_new(o, "conditionMismatch",
 	    json_integer((json_int_t)s->mismatch));
+	kv_json_drain_summary(a, o);
+	json_object_set_new(o, "groups", json_integer((json_int_t)s->groups));
 	return o;
 }
 
@@ -704,7 +695,8 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	rc |= put(f, "namedModels", named, false);
 	rc |= put_list(f, "tradeoff", a, a->ntradeoff, tradeoff_json);
 	rc |= put_vmis(f, a);
-	rc |= put_list(f, "drain", a, a->ndrain, drain_json);
+	rc |= put_list(f, "groups", a, a->ngroups, kv_json_group);
+	rc |= put_list(f, "drain", a, a->ndrain, kv_json_drain_at);
 	rc |= put(f, "summary", summary_section(a), true);
 	fputs("}\n", f);
 	if (rc != KV_OK)

@@ -4,9 +4,13 @@
  * The document is a libxml2 HTML tree.  Element and attribute names are
  * ours; every datum enters through xmlNewTextChild (text) or xmlNewProp
  * (attribute values), which escape it, and no href is ever built from a
- * name (anchors use node indexes and the fixed rule codes).  The CSS and
- * the optional script are the compiled-in templates, allowed by their
- * SHA-256 in a Content-Security-Policy that forbids every other source,
+ * name (anchors use node indexes and the fixed rule codes).  A word of
+ * text holding a bidi control or zero-width character is isolated in a
+ * <bdi> and, there as in attribute values and the <title>, shows such
+ * characters as "<U+202E>" (text_visible), as the SVG and the PDF do
+ * (the tree helpers are htmltree.c).  The CSS and the optional script
+ * are the compiled-in templates, allowed by their SHA-256 in a
+ * Content-Security-Policy that forbids every other source,
  * so the file opens offline and cannot load anything.  Figures are the
  * same shape lists as the .svg files, inlined as <svg> (svg.c).
  *
@@ -20,8 +24,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 
-#include "render.h"
-#include "report.h"
+#include "html.h"
 
 #define MAX_NAMES	12	/* node names listed in a cell */
 #define W(w) kv_word(a, KV_WORD_##w)
@@ -34,146 +37,25 @@ typedef struct hdoc {
 	char snapdate[21];	/* createdAt, normalised */
 } hdoc;
 
-/* --- tree helpers: text and attributes always escaped by libxml2 ------ */
-
-static xmlNodePtr
-el(xmlNodePtr parent, const char *tag, const char *text)
-{
-	return xmlNewTextChild(parent, NULL, BAD_CAST tag, BAD_CAST text);
-}
-
-static void
-attr(xmlNodePtr n, const char *name, const char *value)
-{
-	xmlNewProp(n, BAD_CAST name, BAD_CAST value);
-}
-
-static xmlNodePtr
-elc(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
-{
-	xmlNodePtr n = el(parent, tag, text);
-
-	if (cls != NULL)
-		attr(n, "class", cls);
-	return n;
-}
-
-/* Append text to n (no element). */
-static void
-txt(xmlNodePtr n, const char *text)
-{
-	xmlAddChild(n, xmlNewText(BAD_CAST text));
-}
-
-/* el() with a string the caller gives up */
-static xmlNodePtr
-el_own(xmlNodePtr parent, const char *tag, const char *cls, char *text)
-{
-	xmlNodePtr n = elc(parent, tag, cls, text);
-
-	free(text);
-	return n;
-}
-
-static xmlNodePtr
-num_cell(xmlNodePtr tr, size_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%zu", v);
-	return elc(tr, "td", "num", buf);
-}
-
-static const char *
-tone_class(enum kv_tone t)
-{
-	return t == TONE_OK ? "tone-ok" : t == TONE_WARN ? "tone-warn" :
-	    t == TONE_FAIL ? "tone-fail" : "tone-none";
-}
-
-static void
-badge(xmlNodePtr parent, enum kv_tone t, const char *sym, const char *word)
-{
-	char *cls = xasprintf("badge %s", tone_class(t));
-	char *s = xasprintf("%s %s", sym, word);
-
-	elc(parent, "span", cls, s);
-	free(cls);
-	free(s);
-}
-
-static xmlNodePtr
-table(xmlNodePtr parent, const char *cls, const char *const *heads,
-    const char *const *head_cls, size_t n)
-{
-	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL);
-	xmlNodePtr tr;
-
-	if (cls != NULL)
-		attr(t, "class", cls);
-	tr = xmlNewChild(xmlNewChild(t, NULL, BAD_CAST "thead", NULL), NULL,
-	    BAD_CAST "tr", NULL);
-	for (size_t i = 0; i < n; i++) {
-		xmlNodePtr th = el(tr, "th", heads[i]);
-
-		attr(th, "scope", "col");
-		if (head_cls != NULL && head_cls[i] != NULL)
-			attr(th, "class", head_cls[i]);
-	}
-	return t;
-}
-
-static xmlNodePtr
-section(xmlNodePtr main, const char *id, const char *title)
-{
-	xmlNodePtr s = xmlNewChild(main, NULL, BAD_CAST "section", NULL);
-
-	attr(s, "id", id);
-	el(s, "h2", title);
-	return s;
-}
-
-static void
-fact(xmlNodePtr tbody, const char *key, const char *value)
-{
-	xmlNodePtr tr = xmlNewChild(tbody, NULL, BAD_CAST "tr", NULL);
-
-	attr(el(tr, "th", key), "scope", "row");
-	elc(tr, "td", "wrap", value);
-}
-
-/* A two-column table of facts; takes v over. */
-static void
-facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
-{
-	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL), tb;
-
-	attr(t, "class", "facts");
-	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
-	for (size_t i = 0; i < n; i++)
-		fact(tb, v[i].key, v[i].value);
-	facts_free(v, n);
-}
-
 static void
 figure(hdoc *h, xmlNodePtr parent, kv_fig *f)
 {
 	xmlNodePtr fig = xmlNewChild(parent, NULL, BAD_CAST "figure", NULL);
 	xmlNodePtr sc = xmlNewChild(fig, NULL, BAD_CAST "div", NULL);
 
-	attr(sc, "class", "scroll");
+	h_attr(sc, "class", "scroll");
 	xmlAddChild(sc, fig_svg(f, h->doc, false));
-	el(fig, "figcaption", f->desc);
+	h_el(fig, "figcaption", f->desc);
 	fig_free(f);
 }
 
 static void
 glossary_link(xmlNodePtr parent, const char *code)
 {
-	xmlNodePtr a = elc(parent, "a", "mono", code);
+	xmlNodePtr a = h_elc(parent, "a", "mono", code);
 	char *href = xasprintf("#code-%s", code);
 
-	attr(a, "href", href);
+	h_attr(a, "href", href);
 	free(href);
 }
 
@@ -212,19 +94,19 @@ head(hdoc *h, xmlNodePtr html)
 	    mf->context ? mf->context : "cluster", h->snapdate);
 
 	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	attr(n, "charset", "utf-8");
+	h_attr(n, "charset", "utf-8");
 	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	attr(n, "http-equiv", "Content-Security-Policy");
-	attr(n, "content", policy);
+	h_attr(n, "http-equiv", "Content-Security-Policy");
+	h_attr(n, "content", policy);
 	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	attr(n, "name", "viewport");
-	attr(n, "content", "width=device-width, initial-scale=1");
+	h_attr(n, "name", "viewport");
+	h_attr(n, "content", "width=device-width, initial-scale=1");
 	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	attr(n, "name", "generator");
-	attr(n, "content", "kvscope " KV_VERSION);
-	el(hd, "title", title);
+	h_attr(n, "name", "generator");
+	h_attr(n, "content", "kvscope " KV_VERSION);
+	h_el(hd, "title", title);
 	/* raw-text element: only the compiled-in stylesheet goes here */
-	el(hd, "style", kv_report_css);
+	h_el(hd, "style", kv_report_css);
 	free(css);
 	free(js);
 	free(policy);
@@ -241,24 +123,24 @@ masthead(hdoc *h, xmlNodePtr body)
 	xmlNodePtr hd = xmlNewChild(body, NULL, BAD_CAST "header", NULL);
 	xmlNodePtr nav, ol;
 
-	attr(hd, "class", "masthead");
-	el_own(hd, "h1", NULL, report_title(h->a));
-	el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
+	h_attr(hd, "class", "masthead");
+	h_el_own(hd, "h1", NULL, report_title(h->a));
+	h_el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
 	    "%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
 	    h->snapdate, KV_VERSION));
 	nav = xmlNewChild(body, NULL, BAD_CAST "nav", NULL);
-	attr(nav, "class", "toc");
-	attr(nav, "aria-label", "Contents");
-	el(nav, "h2", "Contents");
+	h_attr(nav, "class", "toc");
+	h_attr(nav, "aria-label", "Contents");
+	h_el(nav, "h2", "Contents");
 	ol = xmlNewChild(nav, NULL, BAD_CAST "ol", NULL);
 	for (int i = 0; i < SEC_COUNT; i++) {
-		xmlNodePtr a = el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
+		xmlNodePtr a = h_el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
 		    "a", NULL);
 		char *href = xasprintf("#%s", section_id(i));
 		char *label = section_title(h->a, i);
 
-		attr(a, "href", href);
-		txt(a, label);
+		h_attr(a, "href", href);
+		h_txt(a, label);
 		free(href);
 		free(label);
 	}
@@ -268,7 +150,7 @@ static xmlNodePtr
 numbered(hdoc *h, xmlNodePtr main, enum kv_section i)
 {
 	char *t = section_title(h->a, i);
-	xmlNodePtr s = section(main, section_id(i), t);
+	xmlNodePtr s = h_section(main, section_id(i), t);
 
 	free(t);
 	return s;
@@ -283,21 +165,22 @@ sec_summary(hdoc *h, xmlNodePtr main)
 	static const char *const heads[] = { "Verdict", "VMs", "Meaning" };
 	static const char *const hcls[] = { NULL, "num", NULL };
 
-	el_own(s, "p", "answer", prose_headline(a));
-	el_own(s, "p", NULL, prose_verdicts(a));
+	h_el_own(s, "p", "answer", prose_headline(a));
+	h_el_own(s, "p", NULL, drain_headline(a));
+	h_el_own(s, "p", NULL, prose_verdicts(a));
 	figure(h, s, fig_verdicts(a, h->t));
-	t = table(s, NULL, heads, hcls, 3);
+	t = h_table(s, NULL, heads, hcls, 3);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (int v = 0; v < V_COUNT; v++) {
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		badge(el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
+		h_badge(h_el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
 		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
-		num_cell(tr, a->summary.verdicts[v]);
-		el(tr, "td", verdict_meaning((enum kv_verdict)v));
+		h_num_cell(tr, a->summary.verdicts[v]);
+		h_el(tr, "td", verdict_meaning((enum kv_verdict)v));
 	}
 	if ((note = prose_mismatch(a)) != NULL)
-		el_own(s, "p", "note", note);
+		h_el_own(s, "p", "note", note);
 }
 
 static void
@@ -315,53 +198,53 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	static const char *const nhcls[] = { NULL, NULL, NULL, NULL, "num",
 	    NULL, NULL, NULL, "num", NULL };
 
-	el_own(s, "p", "answer", prose_cluster(a));
+	h_el_own(s, "p", "answer", prose_cluster(a));
 	fv = snapshot_facts(a, &nf);
-	facts_table(s, fv, nf);
+	h_facts_table(s, fv, nf);
 
-	el(s, "h3", "What the snapshot lacked");
-	el_own(s, "p", NULL, prose_lacked(a));
+	h_el(s, "h3", "What the snapshot lacked");
+	h_el_own(s, "p", NULL, prose_lacked(a));
 	if (a->nwarnings > 0) {
 		ul = xmlNewChild(s, NULL, BAD_CAST "ul", NULL);
-		attr(ul, "class", "plain");
+		h_attr(ul, "class", "plain");
 		for (size_t i = 0; i < a->nwarnings; i++)
-			elc(ul, "li", "wrap", a->warnings[i]);
+			h_elc(ul, "li", "wrap", a->warnings[i]);
 	}
 	if ((absent = prose_absent(a)) != NULL)
-		el_own(s, "p", "note wrap", absent);
+		h_el_own(s, "p", "note wrap", absent);
 
-	el(s, "h3", "Effective migration settings");
+	h_el(s, "h3", "Effective migration settings");
 	fv = settings_facts(a, &nf);
-	facts_table(s, fv, nf);
+	h_facts_table(s, fv, nf);
 
-	el(s, "h3", "Nodes");
-	t = table(s, "sort", nheads, nhcls, 10);
+	h_el(s, "h3", "Nodes");
+	t = h_table(s, "sort", nheads, nhcls, 10);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		elc(tr, "td", "name", m->nodes[i].name);
-		el(tr, "td", node_class(a, i));
-		el(tr, "td", ni->vendor ? ni->vendor : SYM_NONE);
-		elc(tr, "td", "wrap", ni->host_model ? ni->host_model :
+		h_elc(tr, "td", "name", m->nodes[i].name);
+		h_el(tr, "td", node_class(a, i));
+		h_el(tr, "td", ni->vendor ? ni->vendor : SYM_NONE);
+		h_elc(tr, "td", "wrap", ni->host_model ? ni->host_model :
 		    SYM_NONE);
 		if (ni->level >= 0)
-			el_own(tr, "td", "num", xasprintf("v%d", ni->level));
+			h_el_own(tr, "td", "num", xasprintf("v%d", ni->level));
 		else
-			elc(tr, "td", "num", SYM_NONE);
-		el(tr, "td", ni->avx2 ? "yes" : "no");
-		el(tr, "td", ni->avx512f ? "yes" : "no");
+			h_elc(tr, "td", "num", SYM_NONE);
+		h_el(tr, "td", ni->avx2 ? "yes" : "no");
+		h_el(tr, "td", ni->avx512f ? "yes" : "no");
 		if (!ni->kubevirt)
-			elc(tr, "td", "tone-none", "no CPU labels");
+			h_elc(tr, "td", "tone-none", "no CPU labels");
 		else if (ni->schedulable)
-			elc(tr, "td", "tone-ok", SYM_OK " yes");
+			h_elc(tr, "td", "tone-ok", SYM_OK " yes");
 		else
-			elc(tr, "td", "tone-warn", SYM_WARN " no");
-		num_cell(tr, ni->nvmis);
-		el_own(tr, "td", "wrap", xasprintf("%s / %s", m->nodes[i].kernel ?
-		    m->nodes[i].kernel : SYM_NONE, m->nodes[i].os_image ?
-		    m->nodes[i].os_image : SYM_NONE));
+			h_elc(tr, "td", "tone-warn", SYM_WARN " no");
+		h_num_cell(tr, ni->nvmis);
+		h_el_own(tr, "td", "wrap", xasprintf("%s / %s",
+		    m->nodes[i].kernel ? m->nodes[i].kernel : SYM_NONE,
+		    m->nodes[i].os_image ? m->nodes[i].os_image : SYM_NONE));
 	}
 }
 
@@ -376,34 +259,34 @@ sec_classes(hdoc *h, xmlNodePtr main)
 	static const char *const hcls[] = { NULL, NULL, NULL, "num", NULL,
 	    NULL };
 
-	el_own(s, "p", "answer", prose_matrix(a));
-	el_own(s, "p", NULL, xasprintf("%s Hover over a cell for the "
+	h_el_own(s, "p", "answer", prose_matrix(a));
+	h_el_own(s, "p", NULL, xasprintf("%s Hover over a cell for the "
 	    "missing labels.", prose_matrix_howto()));
 	if (a->nclasses == 0)
 		return;
 	if ((note = prose_aggregated(a)) != NULL)
-		el_own(s, "p", "note", note);
+		h_el_own(s, "p", "note", note);
 	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.n, 0, h->mv.n));
-	el(s, "h3", "The classes and their nodes");
-	t = table(s, "sort", heads, hcls, 6);
+	h_el(s, "h3", "The classes and their nodes");
+	t = h_table(s, "sort", heads, hcls, 6);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->nclasses; i++) {
 		const kv_class *c = &a->classes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 		char *names;
 
-		el(tr, "td", c->id);
-		el(tr, "td", c->vendor ? c->vendor : SYM_NONE);
-		elc(tr, "td", "wrap", c->host_model ? c->host_model :
+		h_el(tr, "td", c->id);
+		h_el(tr, "td", c->vendor ? c->vendor : SYM_NONE);
+		h_elc(tr, "td", "wrap", c->host_model ? c->host_model :
 		    "(no host model)");
 		if (c->level >= 0)
-			el_own(tr, "td", "num", xasprintf("v%d", c->level));
+			h_el_own(tr, "td", "num", xasprintf("v%d", c->level));
 		else
-			elc(tr, "td", "num", SYM_NONE);
-		el_own(tr, "td", "wrap mono", c->nreq ? str_list(c->req,
+			h_elc(tr, "td", "num", SYM_NONE);
+		h_el_own(tr, "td", "wrap mono", c->nreq ? str_list(c->req,
 		    c->nreq, c->nreq) : xstrdup(SYM_NONE));
 		names = node_list(a, c->nodes, c->nnodes, MAX_NAMES);
-		el_own(tr, "td", "wrap", xasprintf("%zu: %s", c->nnodes,
+		h_el_own(tr, "td", "wrap", xasprintf("%zu: %s", c->nnodes,
 		    names));
 		free(names);
 	}
@@ -415,7 +298,7 @@ vendor_note(hdoc *h, xmlNodePtr s)
 	const char *rule = prose_vendor_rule(h->a);
 
 	if (rule != NULL)
-		elc(s, "p", "rule", rule);
+		h_elc(s, "p", "rule", rule);
 }
 
 static void
@@ -431,40 +314,40 @@ sec_models(hdoc *h, xmlNodePtr main)
 	static const char *const mh[] = { NULL, NULL, "num", NULL, NULL,
 	    "num", NULL };
 
-	el_own(s, "p", "answer", prose_named(a));
+	h_el_own(s, "p", "answer", prose_named(a));
 	vendor_note(h, s);
-	t = table(s, NULL, sheads, sh, 4);
+	t = h_table(s, NULL, sheads, sh, 4);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->nscopes; i++) {
 		const kv_scope *sc = &a->scopes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		el(tr, "td", sc->name);
-		num_cell(tr, sc->nnodes);
-		el_own(tr, "td", "wrap mono", sc->nbest ? str_list(sc->best,
+		h_el(tr, "td", sc->name);
+		h_num_cell(tr, sc->nnodes);
+		h_el_own(tr, "td", "wrap mono", sc->nbest ? str_list(sc->best,
 		    sc->nbest, sc->nbest) : xstrdup("none"));
-		el_own(tr, "td", "wrap mono", sc->ncommon ?
+		h_el_own(tr, "td", "wrap mono", sc->ncommon ?
 		    str_list(sc->common, sc->ncommon, sc->ncommon) :
 		    xstrdup("none"));
 	}
-	el(s, "h3", "Every usable named model");
-	t = table(s, "sort", mheads, mh, 7);
+	h_el(s, "h3", "Every usable named model");
+	t = h_table(s, "sort", mheads, mh, 7);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->nnamed; i++) {
 		const kv_named *nm = &a->named[i];
 		const cpudb_model *cm = nm->info;
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		elc(tr, "td", "mono wrap", nm->model);
-		el(tr, "td", cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
+		h_elc(tr, "td", "mono wrap", nm->model);
+		h_el(tr, "td", cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
 		if (cm != NULL)
-			el_own(tr, "td", "num", xasprintf("v%d", cm->level));
+			h_el_own(tr, "td", "num", xasprintf("v%d", cm->level));
 		else
-			elc(tr, "td", "num", SYM_NONE);
-		el(tr, "td", cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
-		el(tr, "td", cm ? cm->avx512f ? "yes" : "no" : SYM_NONE);
-		num_cell(tr, nm->nnodes);
-		el_own(tr, "td", "wrap", node_list(a, nm->nodes, nm->nnodes,
+			h_elc(tr, "td", "num", SYM_NONE);
+		h_el(tr, "td", cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
+		h_el(tr, "td", cm ? cm->avx512f ? "yes" : "no" : SYM_NONE);
+		h_num_cell(tr, nm->nnodes);
+		h_el_own(tr, "td", "wrap", node_list(a, nm->nodes, nm->nnodes,
 		    MAX_NAMES));
 	}
 }
@@ -478,24 +361,24 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 	    "Models reaching them", "Nodes left out" };
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
 
-	el_own(s, "p", "answer", prose_tradeoff(a));
-	el(s, "p", prose_tradeoff_howto());
+	h_el_own(s, "p", "answer", prose_tradeoff(a));
+	h_el(s, "p", prose_tradeoff_howto());
 	vendor_note(h, s);
 	figure(h, s, fig_tradeoff(a, h->t));
-	t = table(s, NULL, heads, hc, 5);
+	t = h_table(s, NULL, heads, hc, 5);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ntradeoff; i++) {
 		const kv_tradeoff *tr = &a->tradeoff[i];
 		xmlNodePtr row = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		el(row, "td", a->scopes[tr->scope].name);
-		elc(row, "td", "nowrap", tr->tier);
-		el_own(row, "td", "num", xasprintf("%zu of %zu", tr->nodes,
+		h_el(row, "td", a->scopes[tr->scope].name);
+		h_elc(row, "td", "nowrap", tr->tier);
+		h_el_own(row, "td", "num", xasprintf("%zu of %zu", tr->nodes,
 		    tr->of));
-		el_own(row, "td", "wrap mono", tr->nmodels ?
+		h_el_own(row, "td", "wrap mono", tr->nmodels ?
 		    str_list(tr->models, tr->nmodels, tr->nmodels) :
 		    xstrdup("none"));
-		el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
+		h_el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
 		    tr->excluded, tr->nexcluded, MAX_NAMES) :
 		    xstrdup(SYM_NONE));
 	}
@@ -505,13 +388,16 @@ static void
 issues(xmlNodePtr ul, const kv_issue *is, size_t n, bool blocker)
 {
 	for (size_t i = 0; i < n; i++) {
-		xmlNodePtr li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
+		xmlNodePtr li;
 
-		elc(li, "span", blocker ? "tone-fail" : "tone-warn",
+		if (is[i].rule->flags & RULE_ONCE_PER_CLUSTER)
+			continue;	/* said once, with the groups */
+		li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
+		h_elc(li, "span", blocker ? "tone-fail" : "tone-warn",
 		    blocker ? SYM_FAIL " " : SYM_WARN " ");
 		glossary_link(li, is[i].rule->code);
-		txt(li, " ");
-		elc(li, "span", "msg wrap", is[i].message);
+		h_txt(li, " ");
+		h_elc(li, "span", "msg wrap", is[i].message);
 	}
 }
 
@@ -522,40 +408,42 @@ vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
 	enum kv_tone tone = verdict_tone(r->verdict);
 	xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td, ul;
 
-	attr(tr, "data-tone", tone == TONE_OK ? "ok" : tone == TONE_NONE ?
+	h_attr(tr, "data-tone", tone == TONE_OK ? "ok" : tone == TONE_NONE ?
 	    "none" : "fail");
-	elc(tr, "td", "name", v->fullname);
-	td = el(tr, "td", NULL);
-	badge(td, tone, verdict_symbol(r->verdict),
+	html_vmi_anchor(tr, r);
+	h_elc(tr, "td", "name", v->fullname);
+	td = h_el(tr, "td", NULL);
+	h_badge(td, tone, verdict_symbol(r->verdict),
 	    kv_verdict_names[r->verdict]);
 	if (r->mismatch) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
+		h_el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
 		    SYM_WARN, kv_word(h->a, KV_WORD_CONDITION)));
 	}
-	td = elc(tr, "td", "name", kv_mode_names[r->mode]);
+	td = h_elc(tr, "td", "name", kv_mode_names[r->mode]);
 	if (r->mode == MODE_NAMED) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		elc(td, "span", "mono", r->model);
+		h_elc(td, "span", "mono", r->model);
 	}
 	if (r->dvp.cls != NULL) {
 		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		el_own(td, "span", "tone-none", xasprintf("class %s%s%s%s",
+		h_el_own(td, "span", "tone-none", xasprintf("class %s%s%s%s",
 		    r->dvp.cls->name, r->dvp.cpu_type ? " (" : "",
 		    r->dvp.cpu_type ? r->dvp.cpu_type : "",
 		    r->dvp.cpu_type ? ")" : ""));
 	}
-	td = el(tr, "td", NULL);
+	td = h_el(tr, "td", NULL);
 	if (r->nblockers + r->nwarnings > 0) {
 		ul = xmlNewChild(td, NULL, BAD_CAST "ul", NULL);
-		attr(ul, "class", "issues");
+		h_attr(ul, "class", "issues");
 		issues(ul, r->blockers, r->nblockers, true);
 		issues(ul, r->warnings, r->nwarnings, false);
 	} else
-		txt(td, SYM_NONE);
-	el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
-	el_own(tr, "td", NULL, vmi_outcome(r));
-	elc(tr, "td", r->on_drain == DRAIN_MIGRATE ? "tone-ok" :
+		h_txt(td, SYM_NONE);
+	html_vmi_fix(td, h->a, r);
+	h_el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
+	h_el_own(tr, "td", NULL, vmi_outcome(r));
+	h_elc(tr, "td", r->on_drain == DRAIN_MIGRATE ? "tone-ok" :
 	    r->on_drain == DRAIN_BLOCK ? "tone-fail" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "tone-warn" : "tone-none",
 	    drain_word(r->on_drain));
@@ -572,16 +460,16 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 	size_t *order = vmis_by_node(a);
 	const kv_node *n;
 
-	el_own(s, "p", "answer", prose_vmis(a));
-	el(s, "p", prose_vmis_howto());
+	h_el_own(s, "p", "answer", prose_vmis(a));
+	h_el(s, "p", prose_vmis_howto());
 	if (a->nvmis == 0) {
-		el_own(s, "p", NULL, xasprintf("The snapshot has no %s.",
+		h_el_own(s, "p", NULL, xasprintf("The snapshot has no %s.",
 		    W(VMS)));
 		free(order);
 		return;
 	}
-	t = table(s, NULL, heads, NULL, 7);
-	attr(t, "id", "vmi-table");
+	t = h_table(s, NULL, heads, NULL, 7);
+	h_attr(t, "id", "vmi-table");
 	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
 
@@ -593,19 +481,19 @@ sec_vmis(hdoc *h, xmlNodePtr main)
 			left = vmi_group(a, order, k, &head, &meta) - 1;
 			tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 			tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
-			attr(tr, "class", "group");
-			th = el(tr, "th", head);
-			attr(th, "colspan", "7");
-			attr(th, "scope", "rowgroup");
+			h_attr(tr, "class", "group");
+			th = h_el(tr, "th", head);
+			h_attr(th, "colspan", "7");
+			h_attr(th, "scope", "rowgroup");
 			if (r->vmi->node != NULL &&
 			    (n = kv_model_node(m, r->vmi->node)) != NULL) {
 				char *id = xasprintf("node-%zu",
 				    (size_t)(n - m->nodes));
 
-				attr(th, "id", id);
+				h_attr(th, "id", id);
 				free(id);
 			}
-			el_own(th, "span", "meta", meta);
+			h_el_own(th, "span", "meta", meta);
 		}
 		vmi_row(h, tb, r);
 	}
@@ -624,14 +512,15 @@ sec_drain(hdoc *h, xmlNodePtr main)
 	static const char *const hc[] = { NULL, "num", "num", "num", "num",
 	    "num", "num", "num", NULL };
 
-	el_own(s, "p", "answer", prose_drain(a));
-	el_own(s, "p", "note", prose_drain_assumption(a));
+	h_el_own(s, "p", "answer", drain_headline(a));
+	h_el_own(s, "p", NULL, prose_drain(a));
+	h_el_own(s, "p", "note", prose_drain_assumption(a));
 	if (a->ndrain == 0) {
 		free(blocking);
 		return;
 	}
 	figure(h, s, fig_drain(a, h->t));
-	t = table(s, "sort", heads, hc, 9);
+	t = h_table(s, "sort", heads, hc, 9);
 	free(blocking);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ndrain; i++) {
@@ -639,33 +528,34 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
 		char *id = xasprintf("#node-%zu", d->node), *v;
 
-		td = el(tr, "td", NULL);
-		attr(elc(td, "a", "wrap", a->m->nodes[d->node].name), "href",
-		    id);
+		td = h_el(tr, "td", NULL);
+		h_attr(h_elc(td, "a", "wrap", a->m->nodes[d->node].name),
+		    "href", id);
 		free(id);
-		num_cell(tr, d->vmis);
-		num_cell(tr, d->migrate);
-		td = num_cell(tr, d->block);
+		h_num_cell(tr, d->vmis);
+		h_num_cell(tr, d->migrate);
+		td = h_num_cell(tr, d->block);
 		if (d->block)
 			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-fail");
-		td = num_cell(tr, d->shutdown);
+		td = h_num_cell(tr, d->shutdown);
 		if (d->shutdown)
 			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-warn");
-		num_cell(tr, d->external);
-		td = el_own(tr, "td", "num", kv_fmt_bytes(d->memory));
+		h_num_cell(tr, d->external);
+		td = h_el_own(tr, "td", "num", kv_fmt_bytes(d->memory));
 		v = xasprintf("%lld", (long long)d->memory);
-		attr(td, "data-sort", v);
+		h_attr(td, "data-sort", v);
 		free(v);
-		td = el_own(tr, "td", "num", fmt_duration(d->seconds));
+		td = h_el_own(tr, "td", "num", fmt_duration(d->seconds));
 		v = xasprintf("%lld", (long long)d->seconds);
-		attr(td, "data-sort", v);
+		h_attr(td, "data-sort", v);
 		free(v);
 		if (d->nblocking)
-			el_own(tr, "td", "wrap tone-fail", str_list(d->blocking,
-			    d->nblocking, MAX_NAMES));
+			h_el_own(tr, "td", "wrap tone-fail",
+			    str_list(d->blocking, d->nblocking, MAX_NAMES));
 		else
-			el(tr, "td", SYM_NONE);
+			h_el(tr, "td", SYM_NONE);
 	}
+	drain_html_plans(a, s);
 }
 
 static void
@@ -678,17 +568,17 @@ sec_glossary(hdoc *h, xmlNodePtr main)
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
 	size_t *count = code_counts(h->a);
 
-	el(s, "p", prose_glossary_intro());
-	t = table(s, NULL, vheads, NULL, 2);
+	h_el(s, "p", prose_glossary_intro());
+	t = h_table(s, NULL, vheads, NULL, 2);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (int v = 0; v < V_COUNT; v++) {
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		badge(el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
+		h_badge(h_el(tr, "td", NULL), verdict_tone((enum kv_verdict)v),
 		    verdict_symbol((enum kv_verdict)v), kv_verdict_names[v]);
-		el(tr, "td", verdict_meaning((enum kv_verdict)v));
+		h_el(tr, "td", verdict_meaning((enum kv_verdict)v));
 	}
-	t = table(s, "sort", heads, hc, 5);
+	t = h_table(s, "sort", heads, hc, 5);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < kv_nrules; i++) {
 		const kv_rule *r = &kv_rules[i];
@@ -696,19 +586,21 @@ sec_glossary(hdoc *h, xmlNodePtr main)
 		char *id = xasprintf("code-%s", r->code);
 		const char *title, *remedy;
 
-		td = elc(tr, "td", "mono", r->code);
-		attr(td, "id", id);
+		td = h_elc(tr, "td", "mono", r->code);
+		h_attr(td, "id", id);
 		free(id);
 		if (r->severity == SEV_BLOCKER)
-			elc(tr, "td", "tone-fail nowrap", SYM_FAIL " blocker");
+			h_elc(tr, "td", "tone-fail nowrap",
+			    SYM_FAIL " blocker");
 		else
-			elc(tr, "td", "tone-warn nowrap", SYM_WARN " warning");
-		td = num_cell(tr, count[i]);
+			h_elc(tr, "td", "tone-warn nowrap",
+			    SYM_WARN " warning");
+		td = h_num_cell(tr, count[i]);
 		if (count[i] == 0)
 			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-none");
 		kv_rule_text(h->a, r, &title, &remedy);
-		el(tr, "td", title);
-		el(tr, "td", remedy);
+		h_el(tr, "td", title);
+		h_el(tr, "td", remedy);
 	}
 	free(count);
 }
@@ -719,7 +611,7 @@ footer(hdoc *h, xmlNodePtr body)
 	const snap_manifest *mf = &h->a->m->manifest;
 	xmlNodePtr f = xmlNewChild(body, NULL, BAD_CAST "footer", NULL);
 
-	el_own(f, "p", NULL, xasprintf("Generated by kvscope %s from the "
+	h_el_own(f, "p", NULL, xasprintf("Generated by kvscope %s from the "
 	    "snapshot of %s taken %s. findings.json, written with this report, "
 	    "holds the same conclusions in machine-readable form.",
 	    KV_VERSION, mf->context ? mf->context : "(unnamed)",
@@ -742,11 +634,12 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	xmlCreateIntSubset(h.doc, BAD_CAST "html", NULL, NULL);
 	html = xmlNewDocNode(h.doc, NULL, BAD_CAST "html", NULL);
 	xmlDocSetRootElement(h.doc, html);
-	attr(html, "lang", "en");
+	h_attr(html, "lang", "en");
 	head(&h, html);
 	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	masthead(&h, body);
 	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);
+	html_sec_groups(main, a);
 	sec_summary(&h, main);
 	sec_cluster(&h, main);
 	sec_classes(&h, main);
@@ -757,14 +650,17 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	sec_glossary(&h, main);
 	footer(&h, body);
 	/* raw-text element: only the compiled-in script goes here */
-	el(body, "script", kv_report_js);
+	h_el(body, "script", kv_report_js);
 	/* UTF-8 written as is (the meta charset says so), not as entities */
+	xml_errors_begin();
 	out = xmlOutputBufferCreateFile(f, xmlFindCharEncodingHandler("UTF-8"));
 	htmlDocContentDumpFormatOutput(out, h.doc, "UTF-8", 1);
 	if (xmlOutputBufferClose(out) < 0)
-		kv_seterr(err, "report.html: write error");
-	else
+		kv_seterr(err, "report.html: %s", xml_errors_end());
+	else {
+		xml_errors_end();
 		rc = KV_OK;
+	}
 	xmlFreeDoc(h.doc);
 	text_free(h.t);
 	return rc;

@@ -1,13 +1,25 @@
 /*
  * output.c - staged, all-or-nothing file output (see render.h).
+ *
+ * kv_output_stage() writes each file under a temporary name in the
+ * output directory.  kv_output_commit() then moves every file that is
+ * about to be replaced aside (renamed to a temporary name), renames each
+ * new file into place, and only when all of that succeeded removes the
+ * old copies.  On any failure it undoes what it did, in reverse order:
+ * removes the new files it renamed into place and renames the old ones
+ * back, so the directory is as it was before.  Every rename goes through
+ * kv_output_rename, which a test may replace to make the k-th one fail.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "render.h"
+
+int (*kv_output_rename)(const char *from, const char *to) = rename;
 
 void
 kv_output_init(kv_output *o, const char *dir)
@@ -22,11 +34,82 @@ output_free(kv_output *o)
 	for (size_t i = 0; i < o->n; i++) {
 		free(o->tmp[i]);
 		free(o->dst[i]);
+		free(o->old[i]);
 	}
 	free(o->tmp);
 	free(o->dst);
+	free(o->old);
 	free(o->dir);
 	memset(o, 0, sizeof(*o));
+}
+
+/* The staged file as a stdio stream that remembers the first error of
+ * the system, whatever the writer (or cairo, or libxml2) makes of it. */
+typedef struct sink {
+	int fd;
+	int err;		/* errno of the first failed write, or 0 */
+} sink;
+
+static ssize_t
+sink_write(void *cookie, const char *buf, size_t len)
+{
+	sink *k = cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(k->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (k->err == 0)
+				k->err = n < 0 ? errno : ENOSPC;
+			return done > 0 ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int
+sink_close(void *cookie)
+{
+	sink *k = cookie;
+
+	if (fsync(k->fd) != 0 && k->err == 0 && errno != EINVAL)
+		k->err = errno;
+	if (close(k->fd) != 0 && k->err == 0)
+		k->err = errno;
+	return k->err ? -1 : 0;
+}
+
+/* The writer's output to the open temporary file fd; a write error is
+ * one message naming dst and the system's reason. */
+static int
+stage_write(int fd, const char *dst, kv_writer_fn fn, const kv_analysis *a,
+    void *arg, kv_err *err)
+{
+	static const cookie_io_functions_t io = {
+		.write = sink_write, .close = sink_close,
+	};
+	sink k = { .fd = fd };
+	FILE *f;
+	int rc;
+
+	if (fchmod(fd, 0644) != 0 || (f = fopencookie(&k, "w", io)) == NULL) {
+		kv_seterr(err, "%s: %s", dst, strerror(errno));
+		close(fd);
+		return KV_ERR;
+	}
+	rc = fn(a, f, arg, err);
+	if (fclose(f) != 0 && k.err == 0 && rc == KV_OK)
+		k.err = EIO;
+	if (k.err != 0) {	/* the system's reason, not the writer's */
+		kv_clearerr(err);
+		return kv_seterr(err, "%s: write error: %s", dst,
+		    strerror(k.err));
+	}
+	return rc;
 }
 
 int
@@ -35,40 +118,23 @@ kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
 {
 	char *tmp = xasprintf("%s/.%s.XXXXXX", o->dir, name);
 	char *dst = xasprintf("%s/%s", o->dir, name);
-	FILE *f;
 	int fd;
 
 	if ((fd = mkstemp(tmp)) < 0) {
 		kv_seterr(err, "%s: cannot create: %s", dst, strerror(errno));
 		goto fail;
 	}
-	if ((f = fdopen(fd, "w")) == NULL) {
-		kv_seterr(err, "%s: %s", dst, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto fail;
-	}
-	if (fn(a, f, arg, err) != KV_OK) {
-		fclose(f);
-		unlink(tmp);
-		goto fail;
-	}
-	if (fflush(f) != 0 || ferror(f) || fchmod(fileno(f), 0644) != 0) {
-		kv_seterr(err, "%s: write error: %s", dst, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		goto fail;
-	}
-	if (fclose(f) != 0) {
-		kv_seterr(err, "%s: write error: %s", dst, strerror(errno));
+	if (stage_write(fd, dst, fn, a, arg, err) != KV_OK) {
 		unlink(tmp);
 		goto fail;
 	}
 	o->n++;
 	o->tmp = xreallocarray(o->tmp, o->n, sizeof(char *));
 	o->dst = xreallocarray(o->dst, o->n, sizeof(char *));
+	o->old = xreallocarray(o->old, o->n, sizeof(char *));
 	o->tmp[o->n - 1] = tmp;
 	o->dst[o->n - 1] = dst;
+	o->old[o->n - 1] = NULL;
 	return KV_OK;
 fail:
 	free(tmp);
@@ -76,20 +142,84 @@ fail:
 	return KV_ERR;
 }
 
+/* Move the file at dst[i] aside, when there is one (not a directory: a
+ * directory in the way makes the rename into place fail). */
+static int
+move_aside(kv_output *o, size_t i, kv_err *err)
+{
+	struct stat st;
+	char *old;
+	int fd;
+
+	if (lstat(o->dst[i], &st) != 0) {
+		if (errno == ENOENT)
+			return KV_OK;
+		return kv_seterr(err, "%s: %s", o->dst[i], strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return KV_OK;
+	old = xasprintf("%s.old.XXXXXX", o->tmp[i]);
+	if ((fd = mkstemp(old)) < 0) {
+		kv_seterr(err, "%s: cannot create: %s", old, strerror(errno));
+		free(old);
+		return KV_ERR;
+	}
+	close(fd);
+	if (kv_output_rename(o->dst[i], old) != 0) {
+		kv_seterr(err, "%s: cannot move the old file aside: %s",
+		    o->dst[i], strerror(errno));
+		unlink(old);
+		free(old);
+		return KV_ERR;
+	}
+	o->old[i] = old;
+	return KV_OK;
+}
+
+/* Undo a commit that renamed placed[0..nplaced) into place: remove
+ * them, put every old file back, remove the staged files. */
+static void
+rollback(kv_output *o, const bool *placed)
+{
+	for (size_t i = o->n; i-- > 0;) {
+		if (placed[i])
+			unlink(o->dst[i]);
+		else
+			unlink(o->tmp[i]);
+		if (o->old[i] != NULL &&
+		    kv_output_rename(o->old[i], o->dst[i]) != 0)
+			unlink(o->old[i]);
+	}
+}
+
 int
 kv_output_commit(kv_output *o, kv_err *err)
 {
+	bool *placed = xcalloc(o->n + 1, sizeof(bool));
+	int rc = KV_ERR;
+
 	for (size_t i = 0; i < o->n; i++)
-		if (rename(o->tmp[i], o->dst[i]) != 0) {
+		if (move_aside(o, i, err) != KV_OK)
+			goto fail;
+	for (size_t i = 0; i < o->n; i++) {
+		if (kv_output_rename(o->tmp[i], o->dst[i]) != 0) {
 			kv_seterr(err, "%s: cannot rename into place: %s",
 			    o->dst[i], strerror(errno));
-			for (size_t j = i; j < o->n; j++)
-				unlink(o->tmp[j]);
-			output_free(o);
-			return KV_ERR;
+			goto fail;
 		}
+		placed[i] = true;
+	}
+	for (size_t i = 0; i < o->n; i++)
+		if (o->old[i] != NULL)
+			unlink(o->old[i]);
+	rc = KV_OK;
+	goto out;
+fail:
+	rollback(o, placed);
+out:
+	free(placed);
 	output_free(o);
-	return KV_OK;
+	return rc;
 }
 
 void

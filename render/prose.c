@@ -1,13 +1,10 @@
 /*
- * prose.c - the words of the report, shared by the HTML and PDF writers
- * (report.h): section sentences that give the answer first, number and
- * date formatting without the locale, verdict tones, and the class-matrix
- * view that aggregates beyond KV_MATRIX_MAX classes.
+ * prose.c - the section sentences of the report, shared by the HTML and
+ * PDF writers (report.h): each gives the answer first, then the detail.
  *
  * Every function reads the analysis only; returned strings are the
  * caller's.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,233 +13,6 @@
 #include "report.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
-
-/* --- dates and numbers ------------------------------------------------ */
-
-static bool
-parse_epoch(const char *s, time_t *out)
-{
-	char *end;
-	long long v;
-
-	if (s == NULL || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 0 || v > 253402300799LL)
-		return false;
-	*out = (time_t)v;
-	return true;
-}
-
-/* "2026-10-31T09:12:44Z", fractions and a numeric offset allowed. */
-static bool
-parse_iso(const char *s, time_t *out)
-{
-	struct tm tm = {0};
-	int n = 0, oh = 0, om = 0;
-	const char *p;
-	char sign;
-
-	if (s == NULL || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year,
-	    &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
-	    &n) != 6 || n != 19)
-		return false;
-	p = s + n;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			;
-	sign = *p;
-	if (sign == 'Z' && p[1] == '\0')
-		;
-	else if ((sign == '+' || sign == '-') &&
-	    sscanf(p + 1, "%2d:%2d%n", &oh, &om, &n) == 2 && p[1 + n] == '\0')
-		;
-	else
-		return false;
-	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
-	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
-	    tm.tm_sec > 60)
-		return false;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*out = timegm(&tm) - (sign == '-' ? -1 : sign == '+' ? 1 : 0) *
-	    (time_t)(oh * 3600 + om * 60);
-	return *out >= 0;
-}
-
-void
-snapshot_date(const kv_analysis *a, char buf[21])
-{
-	time_t t;
-
-	if (parse_iso(a->m->manifest.created_at, &t))
-		report_isodate(t, buf);
-	else
-		snprintf(buf, 21, "(unknown)");
-}
-
-time_t
-report_date(const kv_analysis *a)
-{
-	time_t t;
-
-	if (parse_epoch(getenv("SOURCE_DATE_EPOCH"), &t))
-		return t;
-	if (parse_iso(a->m->manifest.created_at, &t))
-		return t;
-	return 0;
-}
-
-void
-report_isodate(time_t t, char buf[21])
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	if (strftime(buf, 21, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(buf, 21, "1970-01-01T00:00:00Z");
-}
-
-char *
-fmt_duration(int64_t s)
-{
-	if (s < 0)
-		return xstrdup("unknown");
-	if (s < 60)
-		return xasprintf("%lld s", (long long)s);
-	if (s < 3600)
-		return xasprintf("%lld min %lld s", (long long)(s / 60),
-		    (long long)(s % 60));
-	return xasprintf("%lld h %lld min", (long long)(s / 3600),
-	    (long long)(s % 3600 / 60));
-}
-
-static const char *
-plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
-/* --- verdicts ----------------------------------------------------------- */
-
-enum kv_tone
-verdict_tone(enum kv_verdict v)
-{
-	switch (v) {
-	case V_OK:
-		return TONE_OK;
-	case V_NOT_RUNNING:
-		return TONE_NONE;
-	default:
-		return TONE_FAIL;
-	}
-}
-
-const char *
-verdict_symbol(enum kv_verdict v)
-{
-	switch (verdict_tone(v)) {
-	case TONE_OK:
-		return SYM_OK;
-	case TONE_NONE:
-		return SYM_NONE;
-	default:
-		return SYM_FAIL;
-	}
-}
-
-const char *
-verdict_meaning(enum kv_verdict v)
-{
-	static const char *const m[V_COUNT] = {
-		"A target exists and nothing blocks: the VM migrates.",
-		"Not Running; nothing was judged.",
-		"The migration is refused at once.",
-		"Accepted, but the target pod never schedules; the migration "
-		"fails after the unschedulable timeout (300 s by default).",
-		"The target pod schedules but never starts; the migration "
-		"fails after the pending timeout (900 s by default).",
-		"The migration object stays Pending forever: no target pod "
-		"is created.",
-	};
-
-	return (unsigned)v < V_COUNT ? m[v] : "";
-}
-
-uint32_t
-tone_ink(enum kv_tone t)
-{
-	return t == TONE_OK ? COL_OK : t == TONE_WARN ? COL_WARN :
-	    t == TONE_FAIL ? COL_FAIL : COL_MUTED;
-}
-
-uint32_t
-tone_bg(enum kv_tone t)
-{
-	return t == TONE_OK ? COL_OK_BG : t == TONE_WARN ? COL_WARN_BG :
-	    t == TONE_FAIL ? COL_FAIL_BG : COL_SHADE;
-}
-
-/* --- lists -------------------------------------------------------------- */
-
-static void
-list_tail(kv_buf *b, size_t shown, size_t n)
-{
-	if (shown < n)
-		kv_buf_printf(b, " and %zu more", n - shown);
-	if (b->data == NULL)
-		kv_buf_append(b, "", 0);
-}
-
-char *
-node_list(const kv_analysis *a, const size_t *idx, size_t n, size_t max)
-{
-	kv_buf b = {0};
-	size_t i;
-
-	for (i = 0; i < n && i < max; i++)
-		kv_buf_printf(&b, "%s%s", i ? ", " : "",
-		    a->m->nodes[idx[i]].name);
-	list_tail(&b, i, n);
-	return b.data;
-}
-
-/* node_list() for a kv_nodeset (a VMI's targets). */
-char *
-nodeset_list(const kv_analysis *a, const kv_nodeset *set, size_t max)
-{
-	kv_buf b = {0};
-	size_t i = 0;
-
-	KV_NODESET_FOREACH(set, n) {
-		if (i == max)
-			break;
-		kv_buf_printf(&b, "%s%s", i++ ? ", " : "", a->m->nodes[n].name);
-	}
-	list_tail(&b, i, set->n);
-	return b.data;
-}
-
-char *
-str_list(const char *const *v, size_t n, size_t max)
-{
-	kv_buf b = {0};
-	size_t i;
-
-	for (i = 0; i < n && i < max; i++)
-		kv_buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
-	list_tail(&b, i, n);
-	return b.data;
-}
-
-const char *
-node_class(const kv_analysis *a, size_t node)
-{
-	int c = a->nodes[node].cls;
-
-	return c >= 0 ? a->classes[c].id : SYM_NONE;
-}
 
 /* --- section sentences -------------------------------------------------- */
 
@@ -485,42 +255,95 @@ tier_of(const kv_analysis *a, size_t scope, const char *tier)
 	return NULL;
 }
 
+/* The model to name for tier t: the first of its scope's
+ * vendor when there is one (an AMD scope names EPYC-Genoa rather than an
+ * Intel model that reaches the same nodes), else the first. */
+const char *
+tradeoff_model(const kv_analysis *a, const kv_tradeoff *t)
+{
+	const kv_scope *s = &a->scopes[t->scope];
+	const char *vendor = kv_startswith(s->name, "vendor:") ?
+	    s->name + strlen("vendor:") : NULL;
+
+	for (size_t i = 0; vendor != NULL && i < t->nmodels; i++) {
+		const cpudb_model *m = kv_cpu_lookup(a, t->models[i]);
+
+		if (m != NULL && m->vendor != NULL &&
+		    strcmp(m->vendor, vendor) == 0)
+			return t->models[i];
+	}
+	return t->nmodels > 0 ? t->models[0] : NULL;
+}
+
+/* Whether tiers p and q say the same: the same nodes, the same models. */
+static bool
+same_tier(const kv_tradeoff *p, const kv_tradeoff *q)
+{
+	if (p == NULL || q == NULL || p->nodes != q->nodes ||
+	    p->nmodels != q->nmodels)
+		return false;
+	for (size_t i = 0; i < p->nmodels; i++)
+		if (strcmp(p->models[i], q->models[i]) != 0)
+			return false;
+	return true;
+}
+
+/* One scope's sentence: AVX2 (named with x86-64-v3 when that tier is the
+ * same), then AVX-512, merged into one when AVX-512 reaches as many
+ * nodes as AVX2. */
+static void
+tradeoff_scope(kv_buf *b, const kv_analysis *a, size_t i)
+{
+	const kv_scope *s = &a->scopes[i];
+	const kv_tradeoff *t3 = tier_of(a, i, "x86-64-v3");
+	const kv_tradeoff *t2 = tier_of(a, i, "avx2");
+	const kv_tradeoff *t4 = tier_of(a, i, "x86-64-v4");
+	const char *name = kv_startswith(s->name, "vendor:") ?
+	    s->name + strlen("vendor:") : "all nodes";
+	const char *avx2 = same_tier(t3, t2) ? "AVX2 (x86-64-v3)" : "AVX2";
+	const char *m2 = tradeoff_model(a, t2), *m4 = tradeoff_model(a, t4);
+
+	if (t4->nodes > 0 && t4->nodes == t2->nodes) {
+		kv_buf_printf(b, "%s%s: %s and AVX-512 in the guest on %zu of "
+		    "%zu %s (%s).", b->len ? " " : "", name, avx2, t4->nodes,
+		    t4->of, plural(t4->of, "node", "nodes"), m4);
+		return;
+	}
+	kv_buf_printf(b, "%s%s: %s in the guest on %zu of %zu %s",
+	    b->len ? " " : "", name, avx2, t2->nodes, t2->of,
+	    plural(t2->of, "node", "nodes"));
+	if (m2 != NULL)
+		kv_buf_printf(b, " (%s)", m2);
+	kv_buf_printf(b, ", AVX-512 on %zu of %zu", t4->nodes, t4->of);
+	if (m4 != NULL)
+		kv_buf_printf(b, " (%s)", m4);
+	kv_buf_printf(b, "%s", ".");
+}
+
 char *
 prose_tradeoff(const kv_analysis *a)
 {
 	kv_buf b = {0};
-	bool vendors = false;
+	size_t vendors = 0;
 
 	for (size_t i = 0; i < a->nscopes; i++)
 		if (kv_startswith(a->scopes[i].name, "vendor:"))
-			vendors = true;
+			vendors++;
 	for (size_t i = 0; i < a->nscopes; i++) {
-		const kv_scope *s = &a->scopes[i];
-		const kv_tradeoff *t2 = tier_of(a, i, "avx2");
-		const kv_tradeoff *t4 = tier_of(a, i, "x86-64-v4");
-		const char *name = kv_startswith(s->name, "vendor:") ?
-		    s->name + strlen("vendor:") : "all nodes";
-
 		/* where VMs can move is the vendor scopes' answer, except
 		 * under DVP, which has no vendor selector */
 		if (vendors && a->m->flavor->vendor_selector &&
-		    strcmp(s->name, "all") == 0)
+		    strcmp(a->scopes[i].name, "all") == 0)
 			continue;
-		if (t2 == NULL || t4 == NULL)
+		if (tier_of(a, i, "avx2") == NULL ||
+		    tier_of(a, i, "x86-64-v4") == NULL)
 			continue;
-		kv_buf_printf(&b, "%s%s: AVX2 in the guest on %zu of %zu %s",
-		    b.len ? " " : "", name, t2->nodes, t2->of,
-		    plural(t2->of, "node", "nodes"));
-		if (t2->nmodels > 0)
-			kv_buf_printf(&b, " (%s)", t2->models[0]);
-		kv_buf_printf(&b, ", AVX-512 on %zu of %zu", t4->nodes,
-		    t4->of);
-		if (t4->nmodels > 0)
-			kv_buf_printf(&b, " (%s)", t4->models[0]);
-		kv_buf_printf(&b, "%s", ".");
+		tradeoff_scope(&b, a, i);
 	}
 	if (b.data == NULL)
 		kv_buf_printf(&b, "No named model of any tier is usable.");
+	else if (vendors > 1 && a->m->flavor->vendor_selector)
+		kv_buf_printf(&b, " VMs never move between vendors.");
 	return b.data;
 }
 
@@ -614,94 +437,6 @@ prose_drain_assumption(const kv_analysis *a)
 	    plural((size_t)lanes, "migration", "migrations"), sync,
 	    (long long)c->assumed_mibps);
 }
-
-/* --- facts ------------------------------------------------------------------ */
-
-static void
-fact_add(kv_fact **v, size_t *n, const char *key, char *value)
-{
-	*v = xreallocarray(*v, *n + 1, sizeof(kv_fact));
-	(*v)[*n].key = key;
-	(*v)[(*n)++].value = value;
-}
-
-kv_fact *
-snapshot_facts(const kv_analysis *a, size_t *n)
-{
-	const snap_manifest *mf = &a->m->manifest;
-	const kv_summary *s = &a->summary;
-	kv_fact *v = NULL;
-	char date[21];
-
-	*n = 0;
-	snapshot_date(a, date);
-	fact_add(&v, n, "Cluster context", xstrdup(mf->context ? mf->context :
-	    "(unnamed)"));
-	fact_add(&v, n, "Snapshot taken", xstrdup(date));
-	fact_add(&v, n, "Kubernetes", xstrdup(mf->kubernetes_version ?
-	    mf->kubernetes_version : "(unknown)"));
-	fact_add(&v, n, W(PRODUCT), xstrdup(mf->kubevirt_version ?
-	    mf->kubevirt_version : a->m->cluster.version ?
-	    a->m->cluster.version : "(unknown)"));
-	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor->name));
-	fact_add(&v, n, "Nodes", xasprintf("%zu, %zu of them virtualization "
-	    "nodes, in %zu CPU %s", s->nodes, s->kubevirt_nodes, s->classes,
-	    plural(s->classes, "class", "classes")));
-	fact_add(&v, n, W(VMS), xasprintf("%zu, %zu running", s->vmis,
-	    s->running));
-	fact_add(&v, n, "Collected by", xasprintf("%s %s%s",
-	    mf->collector_name ? mf->collector_name : "(unknown)",
-	    mf->collector_version ? mf->collector_version : "",
-	    mf->redact ? ", redacted" : ""));
-	fact_add(&v, n, "CPU model data", xstrdup(strcmp(a->cpu_model_source,
-	    "snapshot") == 0 ? "the snapshot's own libvirt CPU map" :
-	    "kvscope's built-in libvirt CPU map"));
-	fact_add(&v, n, "Snapshot gaps", a->nwarnings ? xasprintf("%zu (see "
-	    "\"What the snapshot lacked\")", a->nwarnings) : xstrdup("none"));
-	return v;
-}
-
-kv_fact *
-settings_facts(const kv_analysis *a, size_t *n)
-{
-	const kv_config *c = &a->cfg;
-	kv_fact *v = NULL;
-
-	*n = 0;
-	fact_add(&v, n, "Default CPU model", xstrdup(*c->cpu_model ?
-	    c->cpu_model : "(unset: host-model)"));
-	fact_add(&v, n, "Eviction strategy", xstrdup(c->eviction));
-	fact_add(&v, n, "Parallel migrations per cluster", xasprintf("%lld",
-	    (long long)c->parallel_cluster));
-	fact_add(&v, n, "Parallel outbound migrations per node",
-	    xasprintf("%lld", (long long)c->parallel_node));
-	fact_add(&v, n, "Bandwidth per migration", c->bandwidth_mibps > 0 ?
-	    xasprintf("%lld MiB/s", (long long)c->bandwidth_mibps) :
-	    xstrdup("unlimited (estimates assume a 10 Gbit/s link)"));
-	fact_add(&v, n, "Completion timeout per GiB", xasprintf("%lld s",
-	    (long long)c->completion_per_gib));
-	fact_add(&v, n, "Progress timeout", xasprintf("%lld s",
-	    (long long)c->progress_timeout));
-	fact_add(&v, n, "Unschedulable timeout", xasprintf("%lld s",
-	    (long long)c->unschedulable_timeout));
-	fact_add(&v, n, "Pending timeout", xasprintf("%lld s",
-	    (long long)c->pending_timeout));
-	fact_add(&v, n, "Obsolete CPU models", c->nobsolete ?
-	    str_list(c->obsolete, c->nobsolete, c->nobsolete) :
-	    xstrdup("none"));
-	return v;
-}
-
-void
-facts_free(kv_fact *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i].value);
-	free(v);
-}
-
-/* --- fixed explanations ------------------------------------------------------ */
-
 const char *
 prose_matrix_howto(void)
 {
@@ -761,250 +496,3 @@ prose_mismatch(const kv_analysis *a)
 }
 
 /* --- the glossary ---------------------------------------------------------- */
-
-size_t *
-code_counts(const kv_analysis *a)
-{
-	size_t *n = xcalloc(kv_nrules + 1, sizeof(size_t));
-
-	for (size_t i = 0; i < a->nvmis; i++) {
-		const kv_vmires *r = &a->vmis[i];
-
-		for (size_t k = 0; k < r->nblockers; k++)
-			n[r->blockers[k].rule - kv_rules]++;
-		for (size_t k = 0; k < r->nwarnings; k++)
-			n[r->warnings[k].rule - kv_rules]++;
-	}
-	return n;
-}
-
-/* --- sections ------------------------------------------------------------ */
-
-static const struct {
-	const char *id, *title;
-} sections[SEC_COUNT] = {
-	[SEC_SUMMARY] = { "summary", "Summary" },
-	[SEC_CLUSTER] = { "cluster", "Cluster and snapshot" },
-	[SEC_CLASSES] = { "classes", "Host-model CPU classes" },
-	[SEC_MODELS] = { "models", "Named CPU models" },
-	[SEC_TRADEOFF] = { "tradeoff", "AVX2 and AVX-512 trade-off" },
-	[SEC_VMS] = { "vms", NULL },		/* "<VMs> by node" */
-	[SEC_DRAIN] = { "drain", "Drain plan" },
-	[SEC_GLOSSARY] = { "glossary", "Glossary" },
-};
-
-char *
-report_title(const kv_analysis *a)
-{
-	return xasprintf("%s live-migration report", W(PRODUCT));
-}
-
-const char *
-section_id(enum kv_section sec)
-{
-	return sections[sec].id;
-}
-
-char *
-section_title(const kv_analysis *a, enum kv_section sec)
-{
-	if (sections[sec].title == NULL)
-		return xasprintf("%d  %s by node", (int)sec + 1, W(VMS));
-	return xasprintf("%d  %s", (int)sec + 1, sections[sec].title);
-}
-
-/* --- VMIs ---------------------------------------------------------------- */
-
-static int
-by_node_cmp(const void *x, const void *y, void *arg)
-{
-	const kv_analysis *a = arg;
-	const kv_vmi *p = a->vmis[*(const size_t *)x].vmi;
-	const kv_vmi *q = a->vmis[*(const size_t *)y].vmi;
-	int c;
-
-	if ((p->node == NULL) != (q->node == NULL))
-		return p->node == NULL ? 1 : -1;
-	if (p->node != NULL && (c = strcmp(p->node, q->node)) != 0)
-		return c;
-	c = strcmp(p->fullname, q->fullname);
-	return c != 0 ? c : (*(const size_t *)x > *(const size_t *)y) -
-	    (*(const size_t *)x < *(const size_t *)y);
-}
-
-size_t *
-vmis_by_node(const kv_analysis *a)
-{
-	size_t *order = xcalloc(a->nvmis + 1, sizeof(size_t));
-
-	for (size_t i = 0; i < a->nvmis; i++)
-		order[i] = i;
-	qsort_r(order, a->nvmis, sizeof(size_t), by_node_cmp, (void *)a);
-	return order;
-}
-
-size_t
-vmi_group(const kv_analysis *a, const size_t *order, size_t k,
-    const char **head, char **meta)
-{
-	const char *node = a->vmis[order[k]].vmi->node;
-	const kv_node *n = node ? kv_model_node(a->m, node) : NULL;
-	size_t cnt = 0;
-	char *where;
-
-	while (k + cnt < a->nvmis && a->vmis[order[k + cnt]].vmi->node == node)
-		cnt++;
-	*head = node ? node : "not scheduled on a node";
-	where = n ? xasprintf(" \u00b7 class %s", node_class(a,
-	    (size_t)(n - a->m->nodes))) : xstrdup(node ? " \u00b7 node not in "
-	    "the snapshot" : "");
-	*meta = xasprintf("%s \u00b7 %zu %s", where, cnt,
-	    plural(cnt, W(VM), W(VMS)));
-	free(where);
-	return cnt;
-}
-
-char *
-vmi_targets(const kv_analysis *a, const kv_vmires *r, size_t max)
-{
-	char *names, *s;
-
-	if (r->verdict == V_NOT_RUNNING)
-		return xstrdup(SYM_NONE);
-	if (r->ntargets == 0)
-		return xasprintf("none (%zu CPU-compatible)",
-		    r->ncpu_targets);
-	names = nodeset_list(a, &r->targets, max);
-	s = xasprintf("%zu: %s", r->ntargets, names);
-	free(names);
-	return s;
-}
-
-char *
-vmi_outcome(const kv_vmires *r)
-{
-	switch (r->outcome) {
-	case OUT_MIGRATES:
-		return xstrdup("migrates");
-	case OUT_NONE:
-		return xstrdup("not judged");
-	case OUT_REJECTED:
-		return xstrdup("rejected at once");
-	case OUT_UNSCHEDULABLE:
-		return xasprintf("target pod unschedulable; fails after "
-		    "%lld s", (long long)r->after);
-	case OUT_PENDING_TIMEOUT:
-		return xasprintf("target pod never starts; fails after %lld s",
-		    (long long)r->after);
-	case OUT_PENDING_FOREVER:
-		return xstrdup("stays Pending forever");
-	default:
-		return xstrdup("unknown");
-	}
-}
-
-const char *
-drain_word(enum kv_on_drain on_drain)
-{
-	static const char *const words[DRAIN_COUNT] = {
-		[DRAIN_NONE] = "not drained", [DRAIN_MIGRATE] = "migrates",
-		[DRAIN_BLOCK] = "waits forever", [DRAIN_SHUTDOWN] = "VM stops",
-		[DRAIN_EXTERNAL] = "external controller",
-	};
-
-	return words[on_drain];
-}
-
-/* --- the class matrix view ------------------------------------------------ */
-
-void
-mview_init(kv_mview *v, const kv_analysis *a)
-{
-	v->nclasses = a->nclasses;
-	v->aggregated = a->nclasses > KV_MATRIX_MAX;
-	v->n = v->aggregated ? KV_MATRIX_MAX : a->nclasses;
-}
-
-void
-mview_range(const kv_mview *v, size_t i, size_t *first, size_t *last)
-{
-	*first = i;
-	*last = v->aggregated && i == v->n - 1 ? v->nclasses : i + 1;
-}
-
-void
-mview_cell(const kv_mview *v, const kv_analysis *a, size_t i, size_t j,
-    bool *ok, size_t *missing, size_t *nfail, size_t *npairs,
-    const kv_pair **pair)
-{
-	size_t s0, s1, t0, t1;
-
-	mview_range(v, i, &s0, &s1);
-	mview_range(v, j, &t0, &t1);
-	*ok = true;
-	*missing = *nfail = *npairs = 0;
-	*pair = NULL;
-	for (size_t s = s0; s < s1; s++)
-		for (size_t t = t0; t < t1; t++) {
-			const kv_pair *p = &a->pairs[s * a->nclasses + t];
-
-			(*npairs)++;
-			*pair = p;
-			if (p->ok)
-				continue;
-			*ok = false;
-			(*nfail)++;
-			if (p->nmissing > *missing)
-				*missing = p->nmissing;
-		}
-	if (*npairs != 1)
-		*pair = NULL;
-}
-
-char *
-mview_label(const kv_mview *v, const kv_analysis *a, size_t i)
-{
-	size_t first, last;
-
-	mview_range(v, i, &first, &last);
-	if (last - first == 1)
-		return xasprintf("%s %s", a->classes[first].id,
-		    a->classes[first].host_model ?
-		    a->classes[first].host_model : "(no host model)");
-	return xasprintf("%s\u2013%s (%zu classes)", a->classes[first].id,
-	    a->classes[last - 1].id, last - first);
-}
-
-char *
-mview_cell_title(const kv_mview *v, const kv_analysis *a, size_t i, size_t j)
-{
-	const kv_pair *p;
-	bool ok;
-	size_t missing, nfail, npairs, s0, s1, t0, t1;
-	char *from, *to, *list, *s;
-
-	mview_cell(v, a, i, j, &ok, &missing, &nfail, &npairs, &p);
-	mview_range(v, i, &s0, &s1);
-	mview_range(v, j, &t0, &t1);
-	from = s1 - s0 == 1 ? xstrdup(a->classes[s0].id) :
-	    mview_label(v, a, i);
-	to = t1 - t0 == 1 ? xstrdup(a->classes[t0].id) : mview_label(v, a, j);
-	if (p == NULL)
-		s = xasprintf("%s \u2192 %s: %zu of %zu class pairs fail, at "
-		    "worst %zu missing %s", from, to, nfail, npairs, missing,
-		    plural(missing, "label", "labels"));
-	else if (p->ok)
-		s = xasprintf("%s \u2192 %s: ok", from, to);
-	else if (p->nmissing == 0)
-		s = xasprintf("%s \u2192 %s: the source class has no host-model "
-		    "CPU", from, to);
-	else {
-		list = str_list(p->missing, p->nmissing, p->nmissing);
-		s = xasprintf("%s \u2192 %s: missing %zu %s: %s", from, to,
-		    p->nmissing, plural(p->nmissing, "label", "labels"), list);
-		free(list);
-	}
-	free(from);
-	free(to);
-	return s;
-}

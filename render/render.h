@@ -26,6 +26,7 @@ typedef struct kv_output {
 	char *dir;
 	size_t n, cap;
 	char **tmp, **dst;
+	char **old;		/* the replaced file, moved aside, or NULL */
 } kv_output;
 
 void kv_output_init(kv_output *o, const char *dir);
@@ -33,12 +34,25 @@ void kv_output_init(kv_output *o, const char *dir);
  * file. */
 int kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
     const kv_analysis *a, void *arg, kv_err *err);
+/* All or nothing for the set: the files it replaces are moved aside
+ * first; when any rename fails, what was renamed into place is removed
+ * and the old files are restored, and the error names the file. */
 int kv_output_commit(kv_output *o, kv_err *err);
+/* rename(2) by default; a test replaces it to make one rename fail. */
+extern int (*kv_output_rename)(const char *from, const char *to);
 void kv_output_abort(kv_output *o);
 
 /* findings.json (../shared/spec/findings.md), byte-for-byte
  * deterministic. */
 int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+
+/* The CSV exports (csv.c): vmis.csv, one row per VMI, and drain.csv,
+ * one row per VMI of a node in the drain plan; RFC 4180, CRLF, UTF-8,
+ * formula-looking cells prefixed with an apostrophe. */
+int kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
+int kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
 
 /* The objects findings.json is made of, one at a time, for the CLI's
@@ -52,6 +66,15 @@ json_t *kv_json_node_sets(const kv_analysis *a, const kv_bits *pick);
 json_t *kv_json_cpu_class(const kv_analysis *a, size_t i);
 json_t *kv_json_host_model_pair(const kv_analysis *a, size_t i);
 json_t *kv_json_named_model(const kv_analysis *a, size_t i);
+/* findings_drain.c: one drain entry (d, or a->drain[i]) and the summary's
+ * drainShutdown and drainBlock, added to summary. */
+json_t *kv_json_drain(const kv_analysis *a, const kv_drain *d);
+json_t *kv_json_drain_at(const kv_analysis *a, size_t i);
+void kv_json_drain_summary(const kv_analysis *a, json_t *summary);
+/* findings_groups.c: one "groups" element, and a VMI's "groups" as
+ * compact JSON text (caller frees). */
+json_t *kv_json_group(const kv_analysis *a, size_t i);
+char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);

@@ -4,8 +4,10 @@
  * The three writers share four pieces, so that what they say and draw is
  * the same:
  *
- *   prose.c    the sentences, numbers and labels of every section, built
- *              once from a kv_analysis (answer first, then the detail);
+ *   prose.c    the sentences of every section, built once from a
+ *              kv_analysis (answer first, then the detail);
+ *   format.c   numbers, dates, verdict words, name lists and facts;
+ *   mview.c    the class-matrix view (aggregated beyond KV_MATRIX_MAX);
  *   figures.c  the figures as a small shape list (kv_fig), drawn by
  *              svg.c into an SVG tree (standalone files and inline HTML)
  *              and by fig_cairo() into a cairo context (the PDF);
@@ -49,10 +51,34 @@ typedef struct kv_text kv_text;
 /* A private font map and a 72 dpi context without metric hinting. */
 kv_text *text_new(void);
 void text_free(kv_text *t);
+/* The longest word (run without white space) and text laid out, in
+ * characters; longer ones are shortened with an ellipsis.  A DNS name
+ * (253) fits in a word. */
+#define KV_WORD_MAX	256
+#define KV_TEXT_MAX	6000
+/* text_fit() searches the first KV_FIT_MAX characters only. */
+#define KV_FIT_MAX	400
+/* s as the PDF and the SVG show it (a copy): bidi controls, zero-width
+ * characters and control characters other than \n as "<U+202E>",
+ * malformed UTF-8 as U+FFFD, words beyond KV_WORD_MAX and texts beyond
+ * KV_TEXT_MAX characters shortened with an ellipsis.  Linear time; the
+ * result cleans to itself. */
+char *text_clean(const char *s);
+/* s with only the first of those: NULL when s has nothing to show
+ * visibly (so the caller keeps s), else a copy. */
+char *text_visible(const char *s);
+/* Whether text_clean() shows c as "<U+XXXX>". */
+bool text_invisible(gunichar c);
 /* A layout of s (plain text, never markup) in font at size points;
  * wrap_w > 0 wraps at that width (words, then characters). */
 PangoLayout *text_layout(kv_text *t, const char *s, enum kv_font font,
     double size, double wrap_w);
+/* Cut the text of l (laid out in font at size, wrapped at wrap_w) to at
+ * most lines lines, the last one ending in an ellipsis, in the text
+ * itself (the ellipsis is extracted with it); attributes of the part
+ * kept stay valid.  Returns whether it cut. */
+bool text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font,
+    double size, double wrap_w, int lines);
 /* Breaking a long word inserts no hyphen (also after
  * pango_layout_set_attributes, which replaces the list). */
 void text_no_hyphens(PangoLayout *l);
@@ -89,7 +115,7 @@ size_t kv_band(const double *w, size_t n, double fixed, double avail,
  * chunks (0 when n is 0). */
 size_t kv_chunks(size_t n, size_t per);
 
-/* --- prose.c: words shared by the writers ----------------------------- */
+/* --- format.c, prose.c, mview.c: words shared by the writers ---------- */
 
 /* The largest matrix drawn cell by cell; beyond it the classes from
  * KV_MATRIX_MAX on are shown as one aggregated row and column. */
@@ -127,6 +153,8 @@ void report_isodate(time_t t, char buf[21]);
 /* Formatting, locale-free: "4.0 GiB", "2 min 5 s", "1,234". */
 char *fmt_duration(int64_t seconds);
 char *fmt_count(size_t n);
+/* one or many after n */
+const char *plural(size_t n, const char *one, const char *many);
 
 /* Verdict words and the class of colour that goes with them. */
 enum kv_tone { TONE_OK, TONE_WARN, TONE_FAIL, TONE_NONE };
@@ -138,6 +166,11 @@ uint32_t tone_ink(enum kv_tone t);
 uint32_t tone_bg(enum kv_tone t);
 
 /* The report's sections, in order (HTML and PDF alike). */
+/* The groups in the HTML report (sec_groups.c). */
+void html_sec_groups(xmlNodePtr main, const kv_analysis *a);
+void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
+void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
+
 enum kv_section {
 	SEC_SUMMARY, SEC_CLUSTER, SEC_CLASSES, SEC_MODELS, SEC_TRADEOFF,
 	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_COUNT
@@ -159,6 +192,15 @@ char *prose_tradeoff(const kv_analysis *a);
 char *prose_vmis(const kv_analysis *a);
 char *prose_drain(const kv_analysis *a);
 char *prose_drain_assumption(const kv_analysis *a);
+/* The model to name for a trade-off tier: the first of the scope's
+ * vendor when one reaches the tier's nodes, else the first; NULL when
+ * none. */
+const char *tradeoff_model(const kv_analysis *a, const kv_tradeoff *t);
+/* sec_drain.c: the cluster-wide drain answer; every node's plan rows
+ * appended to the HTML section (an xmlNodePtr). */
+char *drain_headline(const kv_analysis *a);
+struct _xmlNode;
+void drain_html_plans(const kv_analysis *a, struct _xmlNode *section);
 /* The vendor rule, when both the all scope and vendor scopes appear;
  * NULL otherwise. */
 const char *prose_vendor_rule(const kv_analysis *a);
@@ -276,6 +318,13 @@ void fig_matrix_metrics(const kv_analysis *a, kv_text *t, const kv_mview *v,
 /* Draw f with its top left corner at (x, y). */
 void fig_cairo(const kv_fig *f, kv_text *t, cairo_t *cr, double x,
     double y);
+
+/* --- xmlerr.c: libxml2's messages --------------------------------------- */
+
+/* From begin to end libxml2 prints nothing; end returns its first
+ * message as one line (static storage, "unknown error" when none). */
+void xml_errors_begin(void);
+const char *xml_errors_end(void);
 
 /* --- svg.c ------------------------------------------------------------ */
 

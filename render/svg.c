@@ -56,6 +56,19 @@ prop_rgb(xmlNodePtr n, const char *name, uint32_t c)
 	xmlNewProp(n, BAD_CAST name, BAD_CAST buf);
 }
 
+/* A text child; bidi controls and zero-width characters in text are
+ * shown as "<U+202E>" (text_visible), so a name reads as what it is. */
+static xmlNodePtr
+vis_child(xmlNodePtr parent, const char *tag, const char *text)
+{
+	char *v = text_visible(text);
+	xmlNodePtr n = xmlNewTextChild(parent, NULL, BAD_CAST tag,
+	    BAD_CAST (v != NULL ? v : text));
+
+	free(v);
+	return n;
+}
+
 static void
 shape_svg(const kv_shape *s, xmlNodePtr parent)
 {
@@ -73,8 +86,7 @@ shape_svg(const kv_shape *s, xmlNodePtr parent)
 			prop_num(n, "stroke-width", s->stroke_w);
 		}
 	} else {
-		n = xmlNewTextChild(parent, NULL, BAD_CAST "text",
-		    BAD_CAST s->text);
+		n = vis_child(parent, "text", s->text);
 		prop_num(n, "x", s->x);
 		prop_num(n, "y", s->y);
 		prop_num(n, "font-size", s->size);
@@ -106,7 +118,7 @@ shape_svg(const kv_shape *s, xmlNodePtr parent)
 			    BAD_CAST "none");
 	}
 	if (s->title != NULL)
-		xmlNewTextChild(n, NULL, BAD_CAST "title", BAD_CAST s->title);
+		vis_child(n, "title", s->title);
 }
 
 xmlNodePtr
@@ -139,8 +151,8 @@ fig_svg(const kv_fig *f, xmlDocPtr doc, bool standalone)
 	xmlNewProp(svg, BAD_CAST "font-family",
 	    BAD_CAST KV_FAMILY_SANS ", Verdana, sans-serif");
 	prop_rgb(svg, "fill", COL_INK);
-	xmlNewTextChild(svg, NULL, BAD_CAST "title", BAD_CAST f->title);
-	xmlNewTextChild(svg, NULL, BAD_CAST "desc", BAD_CAST f->desc);
+	vis_child(svg, "title", f->title);
+	vis_child(svg, "desc", f->desc);
 	{
 		xmlNodePtr bg = xmlNewChild(svg, NULL, BAD_CAST "rect", NULL);
 
@@ -164,11 +176,14 @@ write_svg(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 
 	(void)a;
 	xmlDocSetRootElement(doc, fig_svg(fig, doc, true));
+	xml_errors_begin();
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
 	if (mem == NULL || len <= 0) {
-		kv_seterr(err, "%s.svg: cannot serialise", fig->name);
+		kv_seterr(err, "%s.svg: cannot serialise: %s", fig->name,
+		    xml_errors_end());
 		goto out;
 	}
+	xml_errors_end();
 	if (fwrite(mem, 1, (size_t)len, f) != (size_t)len) {
 		kv_seterr(err, "%s.svg: write error", fig->name);
 		goto out;

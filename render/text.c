@@ -6,6 +6,11 @@
  * the same whatever the target.  Text is always set with
  * pango_layout_set_text: data never passes through a markup parser.
  * The kv_text owns its font map, context and font descriptions.
+ *
+ * Every string is cleaned before pango sees it (text_clean): characters
+ * that reorder or hide text become visible, over-long words and texts are
+ * shortened with an ellipsis.  This bounds the work pango does for any
+ * snapshot string, so layout time is linear in the input length.
  */
 #include <string.h>
 
@@ -59,14 +64,81 @@ text_free(kv_text *t)
 	free(t);
 }
 
+/* Bidi controls, zero-width characters and control characters: shown as
+ * "<U+202E>" so that a name cannot display as something else. */
+bool
+text_invisible(gunichar c)
+{
+	return (c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) ||
+	    (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2060 && c <= 0x2069) || c == 0x061c || c == 0xfeff;
+}
+
+/* text_clean(), and with limit false text_visible() */
+static char *
+clean(const char *s, bool limit)
+{
+	kv_buf b = {0};
+	size_t chars = 0, word = 0;
+
+	for (const char *p = s; *p != '\0';) {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+		const char *next;
+		bool bad = c == (gunichar)-1 || c == (gunichar)-2;
+
+		next = bad ? p + 1 : g_utf8_next_char(p);
+		word = bad || !g_unichar_isspace(c) ? word + 1 : 0;
+		if (limit && word == KV_WORD_MAX) {	/* skip the rest */
+			kv_buf_printf(&b, "\u2026");
+			while (*next != '\0' && !g_unichar_isspace(
+			    g_utf8_get_char_validated(next, -1)))
+				next++;
+		} else if (bad)
+			kv_buf_printf(&b, "\ufffd");
+		else if (text_invisible(c))
+			kv_buf_printf(&b, "<U+%04X>", (unsigned)c);
+		else
+			kv_buf_append(&b, p, (size_t)(next - p));
+		p = next;
+		if (limit && ++chars == KV_TEXT_MAX && *p != '\0') {
+			kv_buf_printf(&b, "\u2026");
+			break;
+		}
+	}
+	return b.data != NULL ? b.data : xstrdup("");
+}
+
+char *
+text_clean(const char *s)
+{
+	return clean(s, true);
+}
+
+char *
+text_visible(const char *s)
+{
+	for (const char *p = s; *p != '\0';) {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2 ||
+		    text_invisible(c))
+			return clean(s, false);
+		p = g_utf8_next_char(p);
+	}
+	return NULL;
+}
+
 static void
 setup(kv_text *t, PangoLayout *l, const char *s, enum kv_font font,
     double size, double wrap_w)
 {
+	char *clean = text_clean(s);
+
 	pango_font_description_set_size(t->fonts[font],
 	    (gint)(size * PANGO_SCALE + 0.5));
 	pango_layout_set_font_description(l, t->fonts[font]);
-	pango_layout_set_text(l, s, -1);
+	pango_layout_set_text(l, clean, -1);
+	free(clean);
 	if (wrap_w > 0) {
 		pango_layout_set_width(l, (int)(wrap_w * PANGO_SCALE));
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
@@ -83,6 +155,35 @@ text_layout(kv_text *t, const char *s, enum kv_font font, double size,
 	setup(t, l, s, font, size, wrap_w);
 	text_no_hyphens(l);
 	return l;
+}
+
+bool
+text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
+    double wrap_w, int lines)
+{
+	const char *s = pango_layout_get_text(l);
+	PangoLayoutLine *last;
+	char *tail, *fit, *cut;
+	int end;
+
+	if (lines <= 0 || pango_layout_get_line_count(l) <= lines)
+		return false;
+	/* the text up to the last line kept, then that line with an
+	 * ellipsis: in the text itself, so that extracted text shows it */
+	last = pango_layout_get_line_readonly(l, lines - 1);
+	end = last->start_index + last->length;
+	while (end > last->start_index && (s[end - 1] == ' ' ||
+	    s[end - 1] == '\n'))
+		end--;
+	tail = xasprintf("%.*s\u2026", end - last->start_index,
+	    s + last->start_index);
+	fit = text_fit(t, tail, font, size, wrap_w);
+	cut = xasprintf("%.*s%s", last->start_index, s, fit);
+	pango_layout_set_text(l, cut, -1);
+	free(tail);
+	free(fit);
+	free(cut);
+	return true;
 }
 
 void
@@ -119,11 +220,15 @@ text_fit(kv_text *t, const char *s, enum kv_font font, double size,
 {
 	glong lo = 0, hi;
 	double w;
-	char *try = NULL;
+	char *try = NULL, *clip = NULL, *out;
 
 	text_size(t, s, font, size, &w, NULL);
 	if (w <= max_w)
 		return xstrdup(s);
+	/* no line holds more than KV_FIT_MAX characters: search in those */
+	if (g_utf8_strlen(s, KV_FIT_MAX * 4) >= KV_FIT_MAX)
+		s = clip = xstrndup(s, (size_t)(g_utf8_offset_to_pointer(s,
+		    KV_FIT_MAX) - s));
 	/* the longest prefix that fits with the ellipsis: binary search */
 	hi = g_utf8_strlen(s, -1);
 	while (lo < hi) {
@@ -139,8 +244,10 @@ text_fit(kv_text *t, const char *s, enum kv_font font, double size,
 			hi = mid - 1;
 	}
 	free(try);
-	return xasprintf("%.*s\u2026",
+	out = xasprintf("%.*s\u2026",
 	    (int)(g_utf8_offset_to_pointer(s, lo) - s), s);
+	free(clip);
+	return out;
 }
 
 void

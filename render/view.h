@@ -71,6 +71,11 @@ int kv_yaml_write(const json_t *doc, FILE *f, kv_err *err);
  * how many of them would not migrate. */
 int kv_view_check(const kv_analysis *a, const kv_bits *pick,
     const kv_term *t, size_t *bad, kv_err *err);
+/* The groups with a VMI in `pick` (view_groups.c): after check's lines
+ * (vmis false: summary and fix) or alone for --groups (vmis true: with
+ * their VMIs). */
+int kv_view_groups(const kv_analysis *a, const kv_bits *pick,
+    const kv_term *t, bool vmis, kv_err *err);
 /* explain: everything about a->vmis[i]. */
 int kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
     kv_err *err);
@@ -79,5 +84,14 @@ int kv_view_models(const kv_analysis *a, const kv_bits *chosen,
     const kv_term *t, kv_err *err);
 /* pairs: CPU classes and the host-model migration matrix. */
 int kv_view_pairs(const kv_analysis *a, const kv_term *t, kv_err *err);
+/* check --drain: d[0..n) from kv_drain_nodes (drain.h), the whole drain
+ * estimated at seconds; allow: stops are accepted. */
+int kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
+    int64_t seconds, bool allow, const kv_term *t, kv_err *err);
+/* plan: a rolling plan from kv_plan_build; selector says what the pool
+ * is (for the heading). */
+struct kv_plan;
+int kv_view_plan(const kv_analysis *a, const struct kv_plan *p,
+    const char *pool, bool allow, const kv_term *t, kv_err *err);
 
 #endif

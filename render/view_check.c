@@ -130,7 +130,9 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 	}
 	fprintf(t->f, "%zu of %zu running %s would not migrate\n", *bad,
 	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
-	if (ferror(t->f))
+	if (t->fmt == KV_OUT_TEXT)
+		rc = kv_view_groups(a, pick, t, false, err);
+	if (rc == KV_OK && ferror(t->f))
 		rc = kv_seterr(err, "stdout: write error");
 out:
 	kv_bits_free(&failing);

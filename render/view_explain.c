@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dvp.h"
+#include "groups.h"
 #include "render.h"
 #include "target.h"
 #include "view.h"
@@ -14,11 +15,23 @@
 /* Node lines shown before "... and N more" (without --all). */
 #define EXPLAIN_NODES 20
 
+/* The VMI's group of rule r (its first), or NULL. */
+static const kv_group *
+group_of(const kv_analysis *a, const kv_vmires *r, const kv_rule *rule)
+{
+	for (size_t k = 0; k < r->ngroups; k++)
+		if (a->groups[r->groups[k]].rule == rule)
+			return &a->groups[r->groups[k]];
+	return NULL;
+}
+
 static void
-print_issue(const kv_analysis *a, const kv_issue *is, const kv_term *t)
+print_issue(const kv_analysis *a, const kv_vmires *r, const kv_issue *is,
+    const kv_term *t)
 {
 	const char *title, *fix;
 	size_t w = strlen(is->rule->code);
+	const kv_group *g = group_of(a, r, is->rule);
 
 	kv_rule_text(a, is->rule, &title, &fix);
 	fputs("  ", t->f);
@@ -26,6 +39,26 @@ print_issue(const kv_analysis *a, const kv_issue *is, const kv_term *t)
 	fprintf(t->f, "%*s", w < 32 ? (int)(33 - w) : 1, "");
 	kv_term_puts(t->f, is->message);
 	fprintf(t->f, "\n  %-32s fix: %s\n", "", fix);
+	if (g == NULL)
+		return;
+	fprintf(t->f, "  %-32s group %s, %s%s: ", "", g->id,
+	    kv_fix_names[g->fix.action], g->fix.checked ?
+	    " (checked by re-analysis)" : "");
+	kv_term_puts(t->f, g->fix.text);
+	fputs("\n", t->f);
+}
+
+/* "groups: G1 drain-block, G4 no-cpu-target" */
+static void
+print_groups(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	fprintf(f, "  groups:%s", r->ngroups ? "" : " none");
+	for (size_t k = 0; k < r->ngroups; k++) {
+		const kv_group *g = &a->groups[r->groups[k]];
+
+		fprintf(f, "%s %s %s", k ? "," : "", g->id, g->code);
+	}
+	fputs("\n", f);
 }
 
 /* DVP: the VirtualMachine, its class and operations (rules-deckhouse.md). */
@@ -216,6 +249,7 @@ kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
 		return explain_doc(a, i, t, err);
 	print_head(a, r, t);
+	print_groups(a, r, t->f);
 	if (r->verdict != V_NOT_RUNNING) {
 		print_selector(r, t->f);
 		print_unjudged(a, r, t->f);
@@ -223,10 +257,10 @@ kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
 	}
 	fprintf(t->f, "\nblockers:%s\n", r->nblockers ? "" : " none");
 	for (size_t k = 0; k < r->nblockers; k++)
-		print_issue(a, &r->blockers[k], t);
+		print_issue(a, r, &r->blockers[k], t);
 	fprintf(t->f, "warnings:%s\n", r->nwarnings ? "" : " none");
 	for (size_t k = 0; k < r->nwarnings; k++)
-		print_issue(a, &r->warnings[k], t);
+		print_issue(a, r, &r->warnings[k], t);
 	if (ferror(t->f))
 		return kv_seterr(err, "stdout: write error");
 	return KV_OK;

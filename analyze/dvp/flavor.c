@@ -20,6 +20,13 @@ static const kv_vocab dvp_vocab = {
 	.cpu = "VirtualMachineClass CPU type",
 	.config = "InternalVirtualizationKubeVirt config",
 	.product = "Deckhouse Virtualization Platform",
+	.drain_by = "DVP's Evict operations (VirtualMachineOperation type "
+	    "Evict, evacuation- prefix)",
+	.strategy = "evictionStrategy (LiveMigrate in DVP) and "
+	    "liveMigrationPolicy",
+	.target_wait = "an Evict operation whose target pod does not "
+	    "schedule within 5 minutes fails, and the evacuation creates "
+	    "another after a back-off of up to 5 minutes",
 };
 
 static const kv_lack_note dvp_lack_notes[] = {

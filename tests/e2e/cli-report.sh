@@ -83,7 +83,7 @@ mkdir "$work/plain"
 ln -s /etc "$work/plain/etc"
 run "plain directory" 2 report "$work/plain" --output "$work/out-plain"
 same "plain directory: message" "$(cat "$work/err")" \
-    "kvscope: $work/plain: not a snapshot (no manifest.json)"
+    "kvscope: $work/plain: etc: symbolic link; a snapshot holds only regular files and directories"
 checks=$((checks + 1))
 [ ! -e "$work/out-plain" ] || fail "plain directory: output folder created"
 
@@ -102,7 +102,7 @@ same "complete kvscope check --na" "$(complete_words kvscope check --na)" \
 same "complete kvscope completion" "$(complete_words kvscope completion '')" \
     "bash zsh fish"
 same "complete report --format" "$(complete_words kvscope report --format '')" \
-    "html svg pdf json all"
+    "html svg pdf json csv all"
 for sh in zsh fish; do
 	"$KVSCOPE" completion $sh >"$work/kvscope.$sh" || fail "completion $sh"
 	checks=$((checks + 1))

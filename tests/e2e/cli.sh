@@ -203,7 +203,11 @@ write_snapshot "$good" good
 # --- check ------------------------------------------------------------------
 
 run "check" 1 check "$snap"
-lines "$work/out" "check" 4
+# the VMI lines and the count; the groups follow after a blank line
+sed '/^$/,$d' "$work/out" >"$work/head"
+lines "$work/head" "check" 4
+has "$work/out" "check" "groups, largest first:"
+has "$work/out" "check" "fix change-binding: "
 has "$work/out" "check" "dev/cd-vm on w1: will-fail (containerdisk-config-digest) [LiveMigratable=True]"
 has "$work/out" "check" "prod/amd-vm on a1: no-target (no-cpu-target) [LiveMigratable=True]"
 has "$work/out" "check" "prod/bridge-vm on w1: blocked (disk-not-shared, network-pod-bridge)"
@@ -214,9 +218,17 @@ checks=$((checks + 1))
 head -n 3 "$work/out" | sort -c 2>/dev/null || fail "check: VMI lines not sorted"
 
 run "check --node w1" 1 check "$snap" --node w1
-lines "$work/out" "check --node w1" 3
+sed '/^$/,$d' "$work/out" >"$work/head"
+lines "$work/head" "check --node w1" 3
+has "$work/out" "check --node w1" "(2 selected)"
+
 has "$work/out" "check --node w1" "2 of 2 running VMIs would not migrate"
 lacks "$work/out" "check --node w1" "amd-vm"
+
+run "check --groups" 1 check "$snap" --groups
+has "$work/out" "check --groups" "groups, largest first:"
+has "$work/out" "check --groups" "  VMIs: prod/bridge-vm"
+lacks "$work/out" "check --groups" "would not migrate"
 
 run "check --node w1 --node a1" 1 check "$snap" --node w1 --node a1
 has "$work/out" "check --node w1 --node a1" "3 of 3 running VMIs would not migrate"
@@ -329,15 +341,17 @@ if command -v jq >/dev/null; then
 		    "$work/r-$name/findings.json" >"$work/want"
 		run "check $sample" "$([ -s "$work/want" ] && echo 1 || echo 0)" \
 		    check "$sample"
-		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$work/out" >"$work/got"
+		# the groups follow a blank line after the count
+		sed '/^$/,$d' "$work/out" >"$work/lines"
+		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$work/lines" >"$work/got"
 		checks=$((checks + 1))
 		diff -u "$work/want" "$work/got" >"$work/diff" ||
 		    { fail "check $sample disagrees with findings.json"; cat "$work/diff"; }
 		running=$(jq '[.vmis[] | select(.verdict != "not-running")] | length' \
 		    "$work/r-$name/findings.json")
 		checks=$((checks + 1))
-		tail -n 1 "$work/out" | grep -qE "^$(wc -l <"$work/want") of $running running [A-Za-z]+ would not migrate\$" ||
-		    fail "check $sample: summary line \"$(tail -n 1 "$work/out")\""
+		tail -n 1 "$work/lines" | grep -qE "^$(wc -l <"$work/want") of $running running [A-Za-z]+ would not migrate\$" ||
+		    fail "check $sample: summary line \"$(tail -n 1 "$work/lines")\""
 	done
 else
 	echo "jq not found: samples not cross-checked"
@@ -438,7 +452,7 @@ usage "report no snapshot" 'kvscope: report: missing SNAPSHOT' report
 usage "check no snapshot" 'kvscope: check: missing SNAPSHOT' check
 usage "check two snapshots" "kvscope: check: unexpected argument \"$good\"" check "$snap" "$good"
 usage "format html,,pdf" 'kvscope: report: --format: empty element in "html,,pdf"' report "$snap" --format html,,pdf
-usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json all)' report "$snap" --format doc
+usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json csv all)' report "$snap" --format doc
 usage "node w1," 'kvscope: check: --node: empty element in "w1,"' check "$snap" --node w1,
 usage "selector pool" 'kvscope: models: --selector: "pool" is not KEY=VALUE' models "$snap" --selector pool
 usage "color sometimes" 'kvscope: check: --color: unknown value "sometimes" (one of: auto always never)' check "$snap" --color sometimes

@@ -2,6 +2,7 @@
 """mksnap.py - write a small synthetic kvscope snapshot directory.
 
     mksnap.py DIR [--hostile] [--nodes N] [--classes K] [--date ISO]
+                  [--long N [--spaced]] [--bidi] [--formula]
     mksnap.py DIR --unique-classes N
 
 The snapshot follows ../shared/spec/snapshot-format.md: manifest.json with
@@ -12,8 +13,15 @@ every verdict.  --hostile gives the VMIs, namespaces, label values and one
 node names with markup, quotes, ampersands and non-ASCII text.  --nodes N
 (with --classes K) builds a large cluster for scale tests: N nodes spread
 over K CPU classes.  --unique-classes N gives N lean nodes with a CPU
-feature each of its own (N classes from a small file).  The output is a
-pure function of the arguments.
+feature each of its own (N classes from a small file).  --long N makes the
+cluster context, a node, a VMI, a namespace, a CPU model, a storage class
+and a condition message N characters long (legal but unreadable, without
+white space; with --spaced, the context and message are words with
+spaces).  --bidi puts bidi controls and zero-width characters into names
+(U+202E in a VMI name that then reads "w1admpdf.exe", in a node name and
+in the context).  --formula adds VMIs whose names a spreadsheet would take
+for formulas and one with a comma, a quote and a line break in its name.
+The output is a pure function of the arguments.
 """
 import hashlib
 import json
@@ -65,6 +73,17 @@ KINDS = {
 }
 
 D = "node.kubevirt.io"
+LONG = 0        # --long N
+BIDI = False    # --bidi
+SPACED = False  # --spaced: the long strings are words with spaces
+FORMULA = False  # --formula
+
+
+def long_name(prefix):
+    """prefix followed by letters and digits, LONG characters in all."""
+    sep = " " if SPACED else ""
+    body = sep.join("%s%d" % (prefix, i) for i in range(LONG // 4 + 2))
+    return (prefix + "-" + body)[:LONG]
 GI = 1024 ** 3
 
 
@@ -138,7 +157,8 @@ def launcher(v, host_model_sel):
 def pvc(ns, name, mode):
     return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
             "metadata": {"namespace": ns, "name": name},
-            "spec": {"accessModes": [mode], "storageClassName": "ceph-rbd",
+            "spec": {"accessModes": [mode], "storageClassName":
+                     long_name("sc") if LONG else "ceph-rbd",
                      "volumeMode": "Block"},
             "status": {"phase": "Bound", "accessModes": [mode]}}
 
@@ -151,6 +171,10 @@ def mixed(hostile):
     for kind, count in plan:
         for i in range(count):
             nm = "%s-%02d" % (kind.replace("-old", "o"), i + 1)
+            if LONG and kind == "icx":
+                nm = long_name("node")
+            if BIDI and kind == "rome" and i == 1:
+                nm = "rome-\u202e20-\u200b"
             names.setdefault(kind, []).append(nm)
             nodes.append(node(nm, kind, unschedulable=(kind == "hsw"
                                                         and i == 1)))
@@ -169,6 +193,8 @@ def mixed(hostile):
 
     ns_a = "prod" if not hostile else 'prod-"q"&<script>alert(1)</script>'
     ns_b = "dev" if not hostile else "разработка-开发"
+    if LONG:
+        ns_b = long_name("ns")
     vmis, pods, pvcs = [], [], []
     n = [0]
 
@@ -200,11 +226,24 @@ def mixed(hostile):
     add(ns_a, web + "-1", "skx", 1, model="Haswell-noTSX-IBRS")
     add(ns_a, "db-0" if not h else "db-ÄÖÜ-数据库-0", "skx", 2,
         binding="bridge", cond=("False", "InterfaceNotLiveMigratable"))
-    add(ns_a, "cache-0", "icx", 0)
+    add(ns_a, long_name("vm") if LONG else "cache-0", "icx", 0)
     add(ns_a, "cache-1", "skx-old", 0)
     add(ns_a, "batch-0", "hsw", 0, model="host-passthrough")
     add(ns_a, "legacy-0", "hsw", 0, eviction="None", memory="16Gi")
     add(ns_b, "ci-runner-0", "rome", 0, model="EPYC-Rome")
+    if LONG:
+        add(ns_b, "long-model-0", "rome", 0, model=long_name("Model"),
+            cond=("False", "CPUModelMissing " + long_name("msg")))
+    if FORMULA:
+        add(ns_b, "=HYPERLINK(\"http://x\",\"y\")", "rome", 1)
+        add(ns_b, "+1+2", "rome", 1)
+        add(ns_b, "@SUM(1)", "rome", 1)
+        add(ns_b, "-3", "rome", 1)
+        add(ns_b, 'a,b"c\r\nd', "rome", 1)
+    if BIDI:
+        add(ns_b, "w1adm\u202eexe.fdp", "rome", 1)
+        add(ns_b, "zw\u200b\u200d\u2060\ufeffsp\u2066a\u2069\u200f"
+            "\u061c", "rome", 1)
     add(ns_b, "ci-runner-1", "rome", 1)
     add(ns_b, "ml-train-0", "genoa", 0, memory="64Gi")
     add(ns_b, "builder-0", "rome", 0, phase="Succeeded")
@@ -261,6 +300,7 @@ def unique(count):
 
 
 def main(argv):
+    global LONG, BIDI, SPACED, FORMULA
     out, hostile, count, classes = None, False, 0, 8
     lean = False
     date = "2026-10-31T09:12:44Z"
@@ -276,6 +316,14 @@ def main(argv):
             count, lean = int(next(it)), True
         elif a == "--date":
             date = next(it)
+        elif a == "--long":
+            LONG = int(next(it))
+        elif a == "--formula":
+            FORMULA = True
+        elif a == "--spaced":
+            SPACED = True
+        elif a == "--bidi":
+            BIDI = True
         else:
             out = a
     if out is None:
@@ -289,6 +337,10 @@ def main(argv):
     else:
         nodes, vmis, pods, pvcs = mixed(hostile)
         context = 'lab-"<b>&ü</b>"' if hostile else "prod-east"
+        if LONG:
+            context = long_name("context")
+        if BIDI:
+            context = "prod-\u202eeast\u200b"
     kv = {"apiVersion": "kubevirt.io/v1", "kind": "KubeVirt",
           "metadata": {"namespace": "kubevirt", "name": "kubevirt"},
           "spec": {"configuration": {
@@ -297,7 +349,8 @@ def main(argv):
               "parallelOutboundMigrationsPerNode": 2}}},
           "status": {"observedKubeVirtVersion": "v1.9.0"}}
     sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
-          "metadata": {"name": "ceph-rbd"}, "provisioner":
+          "metadata": {"name": long_name("sc") if LONG else "ceph-rbd"},
+          "provisioner":
           "rbd.csi.ceph.com"}
     nss = sorted({v["metadata"]["namespace"] for v in vmis})
     files = {

@@ -186,6 +186,29 @@ check "pdf shows the summary numbers" pdf_has "$tmp/mixed.txt" \
     "Contents" "Times assume each node is drained alone"
 check "html shows the same headline" pdf_has "$out/report.html" "$headline"
 
+# --- the trade-off headline ------------------------------------------------------
+
+# a vendor scope names a model of its vendor when one reaches the same
+# nodes (EPYC-Genoa, not Cascadelake-Server-noTSX, for AMD); AVX2 that is
+# x86-64-v3 exactly, and AVX-512 reaching the AVX2 nodes, are one phrase;
+# the headline says VMs never move between vendors
+tradeoff_headline() {	# tradeoff_headline FILE
+	local h
+	h=$(grep -o '<p class="answer">[^<]*AVX2[^<]*' "$1") ||
+	    { echo "no trade-off headline"; return 1; }
+	for s in "AMD: AVX2 (x86-64-v3) and AVX-512 in the guest on 1 of 1 node (EPYC-Genoa)." \
+	    "Intel: AVX2 (x86-64-v3) in the guest on 5 of 5 nodes (Haswell-noTSX), AVX-512 on 3 of 5 (Cascadelake-Server)." \
+	    "VMs never move between vendors"; do
+		case $h in *"$s"*) ;; *) echo "missing: $s in: $h"; return 1;; esac
+	done
+	case $h in *AMD:*Cascadelake*Intel:*) echo "AMD names Intel: $h"; return 1;; esac
+}
+check "trade-off headline: vendor models, merged tiers, no moves between vendors" \
+    tradeoff_headline "$out/report.html"
+pdftotext -raw "$out/report.pdf" - | tr -d ' \n' > "$tmp/mixed.flat"
+check "pdf trade-off headline names EPYC-Genoa for AMD" pdf_has \
+    "$tmp/mixed.flat" "AMD:AVX2(x86-64-v3)andAVX-512inthegueston1of1node(EPYC-Genoa)."
+
 # --- determinism and dates ----------------------------------------------------
 
 again=$(fresh)
@@ -352,6 +375,237 @@ check "samples/deckhouse in DVP's words" pdf_has "$tmp/dvp.txt" \
     "VirtualMachines by node" "Migratable=True"
 check "samples/deckhouse pdf embeds every font" fonts_embedded \
     "$dout/report.pdf"
+
+# --- all or nothing, and write errors -----------------------------------------
+
+state() { (cd "$1" && find . -printf '%p %y\n' | sort &&
+    find . -type f -exec sha256sum {} + | sort); }
+dir_in_the_way() {
+	local d err rc=0
+	d=$(fresh)
+	report samples/mixed "$d" html,svg,json
+	mkdir "$d/report.pdf"
+	state "$d" > "$d.before"
+	"$KVSCOPE" report samples/mixed --output "$d" 2>"$d.err" >/dev/null ||
+	    rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; return 1; }
+	[ "$(wc -l < "$d.err")" = 1 ] || { cat "$d.err"; return 1; }
+	grep -q "report.pdf: cannot rename into place: Is a directory" \
+	    "$d.err" || { cat "$d.err"; return 1; }
+	state "$d" | diff "$d.before" - || return 1
+}
+check "report.pdf/ a directory: exit 2, the folder exactly as before" \
+    dir_in_the_way
+
+# a full disk: a 64 KiB tmpfs (needs root; skipped when mount fails)
+full_disk() {	# full_disk FORMAT
+	local d rc=0
+	d=$(fresh)
+	"$KVSCOPE" report samples/mixed --format "$1" --output "$mnt" \
+	    2>"$d/err" >/dev/null || rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; return 1; }
+	[ "$(wc -l < "$d/err")" = 1 ] || { cat "$d/err"; return 1; }
+	grep -Eq "^kvscope: $mnt/[a-z.]+: write error: No space left on device\$" \
+	    "$d/err" || { cat "$d/err"; return 1; }
+	[ -z "$(ls -A "$mnt")" ] || { ls -A "$mnt"; return 1; }
+}
+mnt=$(fresh)
+if mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
+	for fmt in html pdf json,html,svg,pdf; do
+		check "full disk ($fmt): one line with path and reason, nothing left" \
+		    full_disk "$fmt"
+	done
+	umount "$mnt"
+else
+	echo "SKIP full disk: cannot mount a tmpfs here"
+fi
+
+# --- long strings --------------------------------------------------------------
+
+# names of 10^2..10^6 characters (cluster context, node, VMI, namespace,
+# model, storage class, condition message): the PDF is written, shows an
+# ellipsis where a name is cut, and the run ends well within the guard
+# (a hang guard, not a benchmark): 20 s more than four times the JSON
+# alone, which reads and analyses the same strings, so that a loaded
+# machine does not fail it
+long_report() {	# long_report N [--spaced]
+	local n=$1 d t0 t1 t2
+	d=$(fresh)
+	python3 tests/e2e/mksnap.py "$d/s" --long "$n" ${2:-}
+	t0=$(date +%s)
+	timeout 300 "$KVSCOPE" report "$d/s" --format json --output "$d/j" \
+	    >/dev/null || { echo "json: exit $?"; return 1; }
+	t1=$(date +%s)
+	timeout 300 "$KVSCOPE" report "$d/s" --format html,svg,pdf,json \
+	    --output "$d/o" >/dev/null || { echo "exit $?"; return 1; }
+	t2=$(date +%s)
+	[ $((t2 - t1)) -le $((4 * (t1 - t0) + 20)) ] ||
+	    { echo "took $((t2 - t1)) s, json alone $((t1 - t0)) s"; return 1; }
+	[ -s "$d/o/report.pdf" ] || { echo "no report.pdf"; return 1; }
+	pdftotext -raw "$d/o/report.pdf" "$d/pdf.txt"
+	grep -q "context-context0" "$d/pdf.txt" ||
+	    { echo "context not shown"; return 1; }
+	if [ "$n" -gt 300 ]; then
+		grep -q "…" "$d/pdf.txt" || { echo "no ellipsis"; return 1; }
+	fi
+	# every line of text within the page (an A4 line holds ~130)
+	awk 'length($0) > 160 { print "line of " length($0); exit 1 }' \
+	    "$d/pdf.txt"
+}
+for n in 100 1000 10000 100000 1000000; do
+	check "pdf of names of $n characters" long_report "$n"
+done
+check "pdf of spaced strings of 1000000 characters" long_report 1000000 \
+    --spaced
+
+# --- bidi controls and zero-width characters ----------------------------------
+
+# a VMI named "w1adm<U+202E>exe.fdp" would display as "w1admpdf.exe": in
+# HTML text such a name sits in an isolating <bdi> and shows the
+# character as "<U+202E>", as attribute values, the SVG and the PDF do
+bidi=$(fresh)
+python3 tests/e2e/mksnap.py "$bidi/s" --bidi
+need_report "report of names with bidi controls" "$bidi/s" "$bidi/o"
+cat > "$tmp/bidi_check.py" <<'EOF'
+import re, subprocess, sys
+from html.parser import HTMLParser
+
+ODD = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060"
+                 "\u061c\ufeff]")
+VOID = {"meta", "br", "rect", "img", "input", "link", "hr"}
+errors = []
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []
+        self.isolated = 0
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if v and ODD.search(v):
+                errors.append("html: raw %r in attribute %s" % (v, k))
+        if tag not in VOID:
+            self.stack.append(tag)
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop() == tag:
+                break
+    def handle_data(self, data):
+        if ODD.search(data):
+            errors.append("html: raw %r (in %s)" %
+                          (data, "/".join(self.stack[-3:])))
+        if "<U+" in data and self.stack[-1:] == ["bdi"]:
+            self.isolated += 1
+
+d = sys.argv[1]
+p = P()
+html = open(d + "/report.html", encoding="utf-8").read()
+p.feed(html)
+# <title> is text only: an element there would show as its markup
+for t in re.findall(r"<title>(.*?)</title>", html, re.S):
+    if "<" in t or ODD.search(t):
+        errors.append("html: <title>%s</title>" % t[:80])
+if p.isolated < 3:
+    errors.append("html: the names are not shown in <bdi> (%d)" %
+                  p.isolated)
+if "w1adm&lt;U+202E&gt;exe.fdp" not in html:
+    errors.append("html: w1adm<U+202E>exe.fdp not shown")
+for f in ("verdicts", "hostmodel-matrix", "tradeoff", "drain"):
+    t = open("%s/%s.svg" % (d, f), encoding="utf-8").read()
+    if ODD.search(t):
+        errors.append("%s.svg: a raw bidi or zero-width character" % f)
+pdf = subprocess.run(["pdftotext", "-raw", d + "/report.pdf", "-"],
+                     capture_output=True, text=True).stdout
+if ODD.search(pdf):
+    errors.append("pdf: a raw bidi or zero-width character")
+flat = re.sub(r"\s", "", pdf)
+for shown in ("w1adm<U+202E>exe.fdp", "prod-<U+202E>east<U+200B>",
+              "rome-<U+202E>20-<U+200B>",
+              "zw<U+200B><U+200D><U+2060><U+FEFF>sp<U+2066>a<U+2069>"):
+    if shown not in flat:
+        errors.append("pdf: %r not shown" % shown)
+if "rome-&lt;U+202E&gt;20-&lt;U+200B&gt;" not in open(
+        d + "/drain.svg", encoding="utf-8").read():
+    errors.append("drain.svg: the node name not shown with <U+202E>")
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "bidi and zero-width characters isolated in html, visible in svg and pdf" \
+    python3 "$tmp/bidi_check.py" "$bidi/o"
+
+# --- CSV exports -------------------------------------------------------------------
+
+# vmis.csv and drain.csv parse with Python's csv module and say what
+# findings.json says; CRLF line ends; a formula-looking name is text
+csvd=$(fresh)
+python3 tests/e2e/mksnap.py "$csvd/s" --formula
+need_report "report --format csv,json" "$csvd/s" "$csvd/o" csv,json
+cat > "$tmp/csv_check.py" <<'EOF'
+import csv, json, sys
+
+d = sys.argv[1]
+f = json.load(open(d + "/findings.json", encoding="utf-8"))
+errors = []
+
+def rows(name):
+    raw = open("%s/%s" % (d, name), "rb").read()
+    if raw.count(b"\r\n") != raw.count(b"\n") or not raw.endswith(b"\r\n"):
+        errors.append("%s: line ends are not CRLF" % name)
+    with open("%s/%s" % (d, name), newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+def cell(v):	# what a cell says, without the formula guard
+    return v[1:] if v[:1] == "'" and v[1:2] in ("=", "+", "-", "@") else v
+
+vm = rows("vmis.csv")
+if len(vm) != len(f["vmis"]):
+    errors.append("vmis.csv: %d rows, %d VMIs" % (len(vm), len(f["vmis"])))
+for r, v in zip(vm, f["vmis"]):
+    want = {"fullname": v["name"], "node": v["node"] or "",
+            "verdict": v["verdict"], "onDrain": v["onDrain"] or "",
+            "blockers": "; ".join(b["code"] for b in v["blockers"]),
+            "warnings": "; ".join(w["code"] for w in v["warnings"]),
+            "targets": str(v["targetCount"])}
+    got = {k: cell(r[k]) for k in want if k != "fullname"}
+    got["fullname"] = cell(r["namespace"]) + "/" + cell(r["name"])
+    if got != want:
+        errors.append("vmis.csv: %r != %r" % (got, want))
+    if r["name"][:1] in "=+-@":
+        errors.append("vmis.csv: formula cell %r" % r["name"])
+names = {r["name"] for r in vm}
+for n in [] if len(sys.argv) < 3 else ("'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'@SUM(1)", "'-3",
+          'a,b"c\r\nd'):
+    if n not in names:
+        errors.append("vmis.csv: %r not read back" % n)
+
+dr = rows("drain.csv")
+per = {}
+for r in dr:
+    per[r["node"]] = per.get(r["node"], 0) + 1
+    v = [x for x in f["vmis"] if x["name"] == cell(r["vmi"])]
+    if len(v) != 1 or v[0]["node"] != r["node"] or \
+            v[0]["onDrain"] != r["action"] or \
+            str(v[0]["targetCount"]) != r["targets"]:
+        errors.append("drain.csv: row %r" % r)
+    elif r["action"] != "migrate" and not r["reason"]:
+        errors.append("drain.csv: no reason in %r" % r)
+for x in f["drain"]:
+    if per.get(x["node"], 0) != x["vmis"]:
+        errors.append("drain.csv: %d rows for %s, findings %d" %
+                      (per.get(x["node"], 0), x["node"], x["vmis"]))
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "csv: vmis.csv and drain.csv parse and match findings.json" \
+    python3 "$tmp/csv_check.py" "$csvd/o" formula
+for s in mixed deckhouse hostile; do
+	o=$(fresh)
+	report "samples/$s" "$o" csv,json
+	check "csv of samples/$s matches findings.json" \
+	    python3 "$tmp/csv_check.py" "$o"
+done
 
 # --- beyond 200 CPU classes ------------------------------------------------------
 

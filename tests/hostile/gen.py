@@ -15,10 +15,12 @@
 import bz2
 import gzip
 import hashlib
+import io
 import json
 import os
 import sys
 import tarfile
+import zipfile
 
 TOP = "snap"
 MTIME = 1793438000
@@ -193,6 +195,7 @@ def archive_cases():
     # not hostile: the same snapshot intact must be read, analysed and
     # written (and, under LeakSanitizer, leak nothing on the way)
     add("good-snapshot", snapshot(f))
+    add("bom-in-manifest", snapshot(f, b"\xef\xbb\xbf" + manifest(f)))
     # content
     cases += content_cases()
     return cases
@@ -247,6 +250,19 @@ def content_cases():
         n = node("n1")
         n["status"]["allocatable"]["memory"] = q
         add(name, {NODES: jlist([n])})
+    # legal forms other tools write (#21.5): accepted
+    add("bom-in-resource", {NODES: b"\xef\xbb\xbf" + jlist([node("n1")])})
+    add("bare-array", {NODES: json.dumps([node("n1"), node("n2")]).encode()})
+    n0 = node("n1")
+    n0["status"]["allocatable"]["memory"] = "-0"
+    add("quantity-negative-zero", {NODES: jlist([n0])})
+    add("integer-huge-unused", {NODES: jlist([node("n1")]).replace(
+        b'"status": {', b'"status": {"x": 123456789012345678901234567890, ')})
+    # ... but a number kvscope reads must still fit
+    add("integer-huge-used", {VMIS: b"{\"metadata\":{\"name\":\"v\","
+        b"\"namespace\":\"ns\"},\"status\":{\"phase\":\"Running\","
+        b"\"nodeName\":\"n1\",\"topologyHints\":{\"tscFrequency\":"
+        b"123456789012345678901234567890}}}\n"})
     add("cpumap-doctype", {"libvirt/cpu_map/x86_Evil.xml":
                            b"<?xml version='1.0'?><!DOCTYPE cpus [<!ENTITY "
                            b"a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>]>"
@@ -292,9 +308,108 @@ def dir_cases(out):
     return cases
 
 
+def zip_bytes(entries):
+    """A zip of (name, bytes, mode) entries, names taken as given."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data, mode in entries:
+            info = zipfile.ZipInfo("x", (2026, 10, 31, 9, 12, 44))
+            info.filename = name        # no sanitising: hostile on purpose
+            info.external_attr = mode << 16
+            z.writestr(info, data)
+    return buf.getvalue()
+
+
+NODE_YAML = b"""apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels:
+    kubevirt.io/schedulable: "true"
+status:
+  allocatable:
+    memory: 64Gi
+"""
+
+
+def foreign_cases(out):
+    """Inputs without a manifest (must-gathers, support bundles, kubectl
+    output): (name, path relative to out)."""
+    cases = []
+
+    def make(name, files):
+        top = os.path.join(out, name)
+        os.makedirs(top)
+        for p, b in sorted(files.items()):
+            full = os.path.join(top, p)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "wb") as fh:
+                fh.write(b)
+        cases.append((name, name))
+        return top
+
+    def add_zip(name, entries):
+        with open(os.path.join(out, name + ".zip"), "wb") as fh:
+            fh.write(zip_bytes(entries))
+        cases.append((name, name + ".zip"))
+
+    laughs = [b"a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, 10):
+        laughs.append(b"a%d: &a%d [" % (i, i) +
+                      b", ".join(b"*a%d" % (i - 1) for _ in range(9)) + b"]")
+    make("yaml-billion-laughs", {"laughs.yaml": NODE_YAML + b"---\n" +
+                                 b"\n".join(laughs) + b"\n"})
+    make("yaml-deep-nesting", {"deep.yaml": b"apiVersion: v1\nkind: Node\n"
+                               b"x: " + b"[" * 100000 + b"]" * 100000 +
+                               b"\n"})
+    make("yaml-not-yaml", {"nodes.yaml": NODE_YAML + b"  bad: [unclosed\n"})
+    make("yaml-duplicate-key", {"n.yaml": NODE_YAML + b"kind: Pod\n"})
+    make("yaml-alias-unknown", {"n.yaml": NODE_YAML + b"spec: *nowhere\n"})
+    make("yaml-field-wrong", {
+        "cluster-scoped-resources/core/nodes/n1.yaml":
+        NODE_YAML.replace(b"  labels:\n    kubevirt.io/schedulable: "
+                          b"\"true\"\n", b"  labels: [x]\n")})
+    make("foreign-no-objects", {"metadata.yaml": b"projectName: x\n",
+                                "logs/a.log": b"kind: Node\n"})
+    make("foreign-json-truncated", {"nodes.json": jlist([node("n1")])[:-9]})
+    top = make("foreign-dir-symlink", {"nodes.yaml": NODE_YAML})
+    os.symlink("/etc/passwd", os.path.join(top, "pods.yaml"))
+    for name, entries in ZIPS:
+        add_zip(name, entries)
+    return cases
+
+
+ZIPS = [
+    ("zip-dotdot", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
+                    ("bundle/../../evil.yaml", NODE_YAML, 0o644)]),
+    ("zip-absolute", [("/etc/evil.yaml", NODE_YAML, 0o644)]),
+    ("zip-symlink", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644),
+                     ("bundle/yamls/pods.yaml", b"/etc/passwd", 0o120777)]),
+    ("zip-good", [("bundle/yamls/nodes.yaml", NODE_YAML, 0o644)]),
+]
+
+
+def foreign_seeds():
+    """Foreign inputs as archives, for the fuzz seeds: the zips above and
+    a small must-gather tree (List, typed List, multi-document YAML)."""
+    lst = (b"apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n"
+           b"    name: virt-launcher-v\n    namespace: ns\n    labels:\n"
+           b"      kubevirt.io: virt-launcher\n  spec:\n    nodeName: n1\n")
+    vmis = (b"---\napiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\n"
+            b"metadata: {name: v, namespace: ns, uid: u1}\n"
+            b"status: {phase: Running, nodeName: n1}\n---\n"
+            b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n")
+    mg = tar([("mg/cluster-scoped-resources/core/nodes/n1.yaml", NODE_YAML),
+              ("mg/namespaces/ns/core/pods.yaml", lst),
+              ("mg/namespaces/ns/kubevirt.io/vmis.yaml", vmis)])
+    return [(name + ".zip", zip_bytes(e)) for name, e in ZIPS] + \
+        [("must-gather.tar.gz", gz(mg))]
+
+
 def archives():
     """(name, bytes) of every archive case (for the fuzz seeds)."""
-    return [(fname, data) for _, fname, data in archive_cases()]
+    return [(fname, data) for _, fname, data in archive_cases()] + \
+        foreign_seeds()
 
 
 def main():
@@ -308,6 +423,7 @@ def main():
             fh.write(data)
         index.append((name, fname))
     index += dir_cases(out)
+    index += foreign_cases(out)
     with open(os.path.join(out, "index.tsv"), "w") as fh:
         for name, path in sorted(index):
             fh.write("%s\t%s\n" % (name, path))

@@ -316,8 +316,8 @@ test_list_not_json(void **state)
 static void
 test_not_objects(void **state)
 {
-	assert_refused("[1,2]", "byte 0: expected a List object or JSON "
-	    "Lines");
+	assert_refused("[1,2]", "byte 1: an item of the List is not an "
+	    "object");
 	assert_refused("\"x\"", "expected a List object or JSON Lines");
 	assert_refused("42", "expected a List object or JSON Lines");
 	assert_refused("null", "expected a List object or JSON Lines");
@@ -512,6 +512,151 @@ test_callback_error(void **state)
 	kv_buf_free(&g.log);
 }
 
+
+/* --- legal forms other tools write --------------------------------------- */
+
+static void
+test_bom(void **state)
+{
+	assert_items("\xef\xbb\xbf{\"items\":[{\"a\":1}]}", "{\"a\":1}\n");
+	assert_items("\xef\xbb\xbf{\"a\":1}\n{\"b\":2}\n",
+	    "{\"a\":1}\n{\"b\":2}\n");
+	assert_items("\xef\xbb\xbf", "");
+	/* only at the very start, and only whole */
+	assert_refused("\xef\xbb{\"a\":1}", "byte 2: an incomplete UTF-8 "
+	    "byte order mark");
+	assert_refused("\n\xef\xbb\xbf{\"a\":1}", "byte 1: expected a List "
+	    "object or JSON Lines");
+	assert_refused("\xef\xbb\xbf\xef\xbb\xbf{}", "byte 3: expected a "
+	    "List object");
+}
+
+static void
+test_bare_array(void **state)
+{
+	assert_items("[{\"a\":1},{\"b\":[1,{\"c\":2}]}]",
+	    "{\"a\":1}\n{\"b\":[1,{\"c\":2}]}\n");
+	assert_items(" [\n {\"a\":1} ,\n {\"b\":2}\n]\n",
+	    "{\"a\":1}\n{\"b\":2}\n");
+	assert_items("[]", "");
+	assert_items("\xef\xbb\xbf[{\"a\":1}]", "{\"a\":1}\n");
+	/* still malformed */
+	assert_refused("[{\"a\":1},]", "byte 9: ',' before ']' in the List");
+	assert_refused("[{\"a\":1} {\"b\":2}]", "expected ',' or ']' after");
+	assert_refused("[,{\"a\":1}]", "',' without an item before it");
+	assert_refused("[{\"a\":1}}", "the items of the List end with '}'");
+	assert_refused("[{\"a\":1}][]", "data after the List");
+	assert_refused("[{\"a\":1}]{\"b\":2}", "data after the List");
+	assert_refused("{\"a\":1}\n[{\"b\":2}]", "an array after JSON Lines");
+	assert_refused("[\"x\"]", "an item of the List is not an object");
+	assert_refused("[[1]]", "item 0: expected an object");
+	assert_refused("[{\"a\":1}", "ends in the middle of a JSON value");
+}
+
+/* An integer jansson cannot hold is read as a real: the object is kept
+ * (a loader that reads the field as a whole number refuses the real). */
+static void
+test_big_integers(void **state)
+{
+	assert_items("{\"items\":[{\"a\":123456789012345678901234567890,"
+	    "\"s\":\"99999999999999999999999\",\"b\":-99999999999999999999}]}",
+	    "{\"a\":1.2345678901234568e29,\"b\":-1e20,"
+	    "\"s\":\"99999999999999999999999\"}\n");
+	assert_items("{\"a\":[1,2,18446744073709551616]}",
+	    "{\"a\":[1,2,1.8446744073709552e19]}\n");
+	/* 400 digits: beyond a double too */
+	{
+		kv_buf doc = {0};
+
+		kv_buf_printf(&doc, "{\"x\":1,\"n\":");
+		for (int k = 0; k < 400; k++)
+			kv_buf_append(&doc, "9", 1);
+		kv_buf_printf(&doc, "}");
+		assert_items(doc.data, "{\"n\":1.0000000000000001e300,"
+		    "\"x\":1}\n");
+		kv_buf_free(&doc);
+	}
+	/* malformed stays malformed */
+	assert_refused("{\"a\":123456789012345678901234567890,\"b\":}",
+	    "not valid JSON: too big integer");
+	assert_refused("{\"a\":01}", "not valid JSON");
+}
+
+/* Subtrees the loader never reads become null before jansson builds
+ * them; everything else is kept byte for byte. */
+static void
+assert_skipped(const char *file, const char *doc, const char *want)
+{
+	kv_limits lim = limits();
+	size_t len = strlen(doc);
+
+	for (size_t k = 0; k <= len; k++) {
+		struct got g = {0};
+		kv_err err = {0};
+		json_items *s = json_items_new(file, &lim, collect, &g);
+		int rc = json_items_feed(s, doc, k, &err);
+
+		if (rc == KV_OK)
+			rc = json_items_feed(s, doc + k, len - k, &err);
+		if (rc == KV_OK)
+			rc = json_items_finish(s, &err);
+		json_items_free(s);
+		if (rc != KV_OK || strcmp(g.log.data ? g.log.data : "",
+		    want) != 0)
+			fail_msg("%s cut at %zu: %s\ngot:  %s\nwant: %s", file,
+			    k, err.msg, g.log.data ? g.log.data : "", want);
+		kv_buf_free(&g.log);
+	}
+}
+
+static void
+test_skipped_subtrees(void **state)
+{
+	const char *node = "{\"items\":[{\"kind\":\"Node\",\"metadata\":"
+	    "{\"name\":\"n1\",\"managedFields\":[{\"manager\":\"k\","
+	    "\"fieldsV1\":{\"f:a\":{}}}],\"labels\":{\"x\":\"]\"}},"
+	    "\"status\":{\"images\":[{\"names\":[\"a\",\"b\"]}],"
+	    "\"phase\":\"x\"},\"spec\":{\"images\":[1]}}]}";
+	const char *pod = "[{\"metadata\":{\"managedFields\":\"str\\\"x\"},"
+	    "\"spec\":{\"containers\":[{\"name\":\"compute\",\"env\":[{\"name\":"
+	    "\"P\",\"value\":\"s\"}],\"image\":\"i\",\"args\":[\"--x\"],"
+	    "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}},\"ports\":7}],"
+	    "\"initContainers\":[{\"command\":[\"sh\"],\"name\":\"i1\"}],"
+	    "\"volumes\":[{\"name\":\"v\",\"env\":1}]},"
+	    "\"status\":{\"images\":[1]}}]";
+
+	assert_skipped("resources/nodes.json", node, "{\"kind\":\"Node\","
+	    "\"metadata\":{\"labels\":{\"x\":\"]\"},\"managedFields\":null,"
+	    "\"name\":\"n1\"},\"spec\":{\"images\":[1]},\"status\":"
+	    "{\"images\":null,\"phase\":\"x\"}}\n");
+	assert_skipped("resources/pods.json", pod, "{\"metadata\":"
+	    "{\"managedFields\":null},\"spec\":{\"containers\":[{\"args\":"
+	    "null,\"env\":null,\"image\":\"i\",\"name\":\"compute\","
+	    "\"ports\":7,\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}],"
+	    "\"initContainers\":[{\"command\":null,\"name\":\"i1\"}],"
+	    "\"volumes\":[{\"env\":1,\"name\":\"v\"}]},\"status\":{\"images\":"
+	    "[1]}}\n");
+	/* JSON Lines, and nothing skipped in other files but managedFields */
+	assert_skipped("resources/persistentvolumes.json",
+	    "{\"metadata\":{\"managedFields\":[{}]},\"status\":{\"images\":"
+	    "[]}}\n", "{\"metadata\":{\"managedFields\":null},\"status\":"
+	    "{\"images\":[]}}\n");
+	/* the switch turns it off */
+	setenv("KVSCOPE_NO_SKIP", "1", 1);
+	assert_skipped("resources/nodes.json", "{\"metadata\":"
+	    "{\"managedFields\":[1]}}", "{\"metadata\":{\"managedFields\":"
+	    "[1]}}\n");
+	unsetenv("KVSCOPE_NO_SKIP");
+	/* a skipped subtree still counts for the limits */
+	{
+		static const char nul[] =
+		    "{\"metadata\":{\"managedFields\":\"a\0b\"}}";
+		kv_limits lim = limits();
+
+		assert_refused_lim(&lim, nul, sizeof(nul) - 1, "NUL byte");
+	}
+}
+
 int
 main(void)
 {
@@ -531,6 +676,10 @@ main(void)
 		cmocka_unit_test(test_string_length),
 		cmocka_unit_test(test_object_bytes),
 		cmocka_unit_test(test_callback_error),
+		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_bare_array),
+		cmocka_unit_test(test_big_integers),
+		cmocka_unit_test(test_skipped_subtrees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,17 @@ test_negative(void **state)
 	assert_refused("-1", "negative quantity");
 	assert_refused("+-1", "negative quantity");
 	assert_refused("-0.5", "negative quantity");
+	assert_refused("-0.000000000000000000000000000000000000000001",
+	    "negative quantity");
+	assert_refused("--0", "malformed quantity");
+	assert_refused("-", "malformed quantity");
+	assert_refused("-Gi", "malformed quantity");
+	/* a negative zero is zero */
+	assert_value("-0", 0);
+	assert_value("-0.0", 0);
+	assert_value("-00Gi", 0);
+	assert_value("+-0", 0);
+	assert_value("-0e5", 0);
 }
 
 static void

@@ -538,6 +538,74 @@ test_no_manifest(void **state)
 	expect_fail(f, "no manifest.json in the snapshot", NULL);
 }
 
+/* Without manifest.json the input is foreign: its objects reach the sink
+ * as the members of a virtual snapshot, recognised by kind whatever their
+ * paths, each once, and the synthesized manifest says what was read. */
+static void
+test_foreign_input(void **state)
+{
+	static const char node[] = "apiVersion: v1\nkind: Node\nmetadata:\n"
+	    "  name: n1\n  uid: u-n1\n";
+	struct fx *f = *state;
+	const snap_resource *nodes = NULL, *pods = NULL, *vmis = NULL;
+
+	kvsnap_add(&f->s, "mg/cluster-scoped-resources/core/nodes/n1.yaml",
+	    node);
+	kvsnap_add(&f->s, "mg/namespaces/ns/core/pods.yaml",
+	    "apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n"
+	    "    name: p\n    namespace: ns\n    uid: u-p\n");
+	kvsnap_add(&f->s, "mg/namespaces/ns/apps/all.yaml", "---\n"
+	    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
+	    "---\n" "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"
+	    "  uid: u-n1\n");
+	kvsnap_add(&f->s, "mg/namespaces/ns/pods/p/logs/current.log", "x");
+	f->s.no_manifest = true;
+	use_tar(f, "mg.tar.gz");
+	expect_ok(f);
+	assert_int_equal(f->m.input, SNAP_INPUT_MUST_GATHER);
+	assert_false(f->m.integrity_checked);
+	assert_int_equal(f->m.nforeign_dups, 1);
+	assert_non_null(strstr(f->rec.log.data, "resources/nodes.json="));
+	assert_non_null(strstr(f->rec.log.data, "resources/pods.json="));
+	assert_null(strstr(f->rec.log.data, "apps"));
+	for (size_t i = 0; i < f->m.nresources; i++) {
+		const snap_resource *r = &f->m.resources[i];
+
+		if (strcmp(r->resource, "nodes") == 0)
+			nodes = r;
+		if (strcmp(r->resource, "pods") == 0)
+			pods = r;
+		if (strcmp(r->resource, "virtualmachineinstances") == 0 &&
+		    strcmp(r->group, "kubevirt.io") == 0)
+			vmis = r;
+	}
+	assert_non_null(nodes);
+	assert_non_null(pods);
+	assert_non_null(vmis);
+	assert_string_equal(nodes->status, "ok");
+	assert_int_equal(nodes->count, 1);
+	assert_int_equal(pods->count, 1);
+	assert_string_equal(vmis->status, "not in the input");
+	assert_int_equal(f->m.nnotes, 1);
+	assert_non_null(strstr(f->m.notes[0], "input: a must-gather, not a "
+	    "kvscope snapshot; no manifest, so no integrity check"));
+	/* plain files: the same objects in a flat directory */
+	kvsnap_free(&f->s);
+	kvsnap_add(&f->s, "nodes.yaml", node);
+	f->s.no_manifest = true;
+	use_dir(f);
+	expect_ok(f);
+	assert_int_equal(f->m.input, SNAP_INPUT_PLAIN);
+	/* and a kvscope snapshot is checked */
+	kvsnap_free(&f->s);
+	f->s.no_manifest = false;
+	add_good(&f->s);
+	use_tar(f, "good.tar.gz");
+	expect_ok(f);
+	assert_int_equal(f->m.input, SNAP_INPUT_SNAPSHOT);
+	assert_true(f->m.integrity_checked);
+}
+
 static void
 test_format_version_2(void **state)
 {
@@ -608,6 +676,28 @@ test_manifest_bad(void **state)
 		use_tar(f, name);
 		expect_fail(f, cases[i].want, NULL);
 	}
+}
+
+/* A UTF-8 byte order mark before the manifest's JSON is allowed; a second
+ * one, or one elsewhere, is not JSON. */
+static void
+test_manifest_bom(void **state)
+{
+	struct fx *f = *state;
+
+	f->s.manifest = "\xef\xbb\xbf{\"kind\":\"kvscope-snapshot\","
+	    "\"formatVersion\":1,\"createdAt\":\"2026-10-31T09:12:44Z\","
+	    "\"cluster\":{\"context\":\"bom\"},\"files\":[]}";
+	use_tar(f, "bom.tar.gz");
+	expect_ok(f);
+	assert_string_equal(f->m.context, "bom");
+	f->s.manifest = "\xef\xbb\xbf\xef\xbb\xbf{\"kind\":"
+	    "\"kvscope-snapshot\"}";
+	use_tar(f, "bom2.tar.gz");
+	expect_fail(f, "manifest.json: not valid JSON", NULL);
+	f->s.manifest = "{\xef\xbb\xbf\"kind\":\"kvscope-snapshot\"}";
+	use_tar(f, "bom3.tar.gz");
+	expect_fail(f, "manifest.json: not valid JSON", NULL);
 }
 
 /* One file's size and another's SHA-256 differ from the manifest, a third
@@ -919,6 +1009,8 @@ main(void)
 		T(test_no_manifest),
 		T(test_format_version_2),
 		T(test_manifest_bad),
+		T(test_manifest_bom),
+		T(test_foreign_input),
 		T(test_manifest_lies),
 		T(test_manifest_missing_file),
 		T(test_member_not_in_manifest),

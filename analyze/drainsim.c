@@ -1,0 +1,221 @@
+/*
+ * drainsim.c - one placement step of a drain (drain.h): what the eviction
+ * webhook and the evacuation controller (or DVP's Evict operations) do
+ * with each VMI of the nodes being drained, and where those that migrate
+ * land.  Candidates are the bitset of the VMI's target search, walked in
+ * node (= name) order; nothing rescans the nodes' labels.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drain.h"
+
+void
+kv_drain_ctx_init(kv_drain_ctx *c, const kv_analysis *a)
+{
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	kv_bits_init(&c->out, a->m->nnodes);
+	if (a->capacity_known) {
+		c->room = xcalloc(a->m->nnodes + 1, sizeof(kv_res));
+		for (size_t i = 0; i < a->m->nnodes; i++)
+			c->room[i] = a->nodes[i].free;
+	}
+}
+
+void
+kv_drain_ctx_free(kv_drain_ctx *c)
+{
+	kv_bits_free(&c->out);
+	free(c->room);
+	free(c->loc);
+	free(c->journal);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char *
+first_blocker(const kv_vmires *r, const char *dflt)
+{
+	return r->nblockers > 0 ? r->blockers[0].rule->code : dflt;
+}
+
+/* What the strategy alone does (rules-kubevirt.md §5). */
+static void
+decide(const kv_vmires *r, size_t vmi, size_t source, kv_drain_row *row)
+{
+	row->vmi = vmi;
+	row->source = source;
+	row->action = r->on_drain;
+	row->target = SIZE_MAX;
+	row->reason = NULL;
+	if (r->on_drain == DRAIN_SHUTDOWN)
+		row->reason = r->eviction != NULL &&
+		    strcmp(r->eviction, "LiveMigrateIfPossible") == 0 ?
+		    first_blocker(r, "eviction-shutdown") : "eviction-shutdown";
+	else if (r->on_drain == DRAIN_BLOCK)
+		row->reason = first_blocker(r, "eviction-blocks-drain");
+}
+
+static int64_t
+priority(const kv_vmires *r)
+{
+	return r->source_pod != NULL ? r->source_pod->priority : 0;
+}
+
+static int64_t
+request(const kv_analysis *a, const kv_vmires *r)
+{
+	return a->capacity_known ? r->need.memory : r->memory;
+}
+
+typedef struct order_arg {
+	const kv_analysis *a;
+	const size_t *vmis;
+} order_arg;
+
+/* Placement order of positions into vmis: priority, then memory request
+ * (both larger first), then name. */
+static int
+place_cmp(const void *x, const void *y, void *arg)
+{
+	const order_arg *o = arg;
+	const kv_vmires *p = &o->a->vmis[o->vmis[*(const size_t *)x]];
+	const kv_vmires *q = &o->a->vmis[o->vmis[*(const size_t *)y]];
+	int64_t pp = priority(p), pq = priority(q);
+	int64_t mp = request(o->a, p), mq = request(o->a, q);
+
+	if (pp != pq)
+		return pp > pq ? -1 : 1;
+	if (mp != mq)
+		return mp > mq ? -1 : 1;
+	return strcmp(p->vmi->fullname, q->vmi->fullname);
+}
+
+/* The next node at or after i of the target search's set, letting
+ * through the excluded node `back` (the source a VMI that moved may
+ * return to); SIZE_MAX at the end. */
+static size_t
+cand_next(const kv_nodeset *s, size_t i, size_t back)
+{
+	if (s->base == NULL)
+		return SIZE_MAX;
+	for (;;) {
+		size_t k;
+
+		i = kv_bits_next(s->base, i);
+		if (i >= s->base->nbits)
+			return SIZE_MAX;
+		for (k = 0; k < s->nexcl && (s->excl[k] != i || i == back); k++)
+			;
+		if (k == s->nexcl)
+			return i;
+		i++;
+	}
+}
+
+/* The target of VMI v, or SIZE_MAX; *any: some candidate was not
+ * drained (so what failed was room). */
+static size_t
+pick(const kv_drain_ctx *c, size_t v, size_t source, bool *any)
+{
+	const kv_vmires *r = &c->a->vmis[v];
+	size_t here = c->loc != NULL ? c->loc[v] : source, best = SIZE_MAX;
+	size_t back = here != source ? source : SIZE_MAX;
+
+	*any = false;
+	for (size_t n = cand_next(&r->targets, 0, back); n != SIZE_MAX;
+	    n = cand_next(&r->targets, n + 1, back)) {
+		if (n == here || kv_bits_test(&c->out, n))
+			continue;
+		*any = true;
+		if (c->room == NULL)
+			return n;
+		if (!kv_res_fits(&c->room[n], &r->need))
+			continue;
+		if (best == SIZE_MAX || c->room[n].memory > c->room[best].memory)
+			best = n;
+	}
+	return best;
+}
+
+static size_t
+source_of(const kv_analysis *a, size_t v)
+{
+	const kv_node *n = kv_model_node(a->m, a->vmis[v].vmi->node);
+
+	return n != NULL ? (size_t)(n - a->m->nodes) : SIZE_MAX;
+}
+
+size_t
+kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
+    kv_drain_row *rows)
+{
+	const kv_analysis *a = c->a;
+	size_t *ord = xcalloc(n + 1, sizeof(size_t)), nord = 0, lost = 0;
+	order_arg oa = { a, vmis };
+
+	for (size_t k = 0; k < n; k++) {
+		size_t src = source_of(a, vmis[k]);
+
+		decide(&a->vmis[vmis[k]], vmis[k], c->loc != NULL ?
+		    c->loc[vmis[k]] : src, &rows[k]);
+		if (rows[k].action == DRAIN_MIGRATE)
+			ord[nord++] = k;
+	}
+	if (nord > 1)
+		qsort_r(ord, nord, sizeof(size_t), place_cmp, &oa);
+	for (size_t j = 0; j < nord; j++) {
+		kv_drain_row *row = &rows[ord[j]];
+		const kv_vmires *r = &a->vmis[row->vmi];
+		bool any;
+		size_t t = pick(c, row->vmi, source_of(a, row->vmi), &any);
+
+		if (t == SIZE_MAX) {
+			row->action = DRAIN_BLOCK;
+			row->reason = any ? "no-capacity" :
+			    "no-placement-target";
+			lost++;
+			continue;
+		}
+		row->target = t;
+		if (c->room != NULL) {
+			KV_GROW(c->journal, c->cjournal, c->njournal + 1);
+			c->journal[c->njournal].node = t;
+			c->journal[c->njournal++].need = r->need;
+			kv_res_take(&c->room[t], &r->need);
+		}
+	}
+	free(ord);
+	return lost;
+}
+
+void
+kv_drain_undo(kv_drain_ctx *c, size_t mark)
+{
+	while (c->njournal > mark) {
+		const struct kv_take *t = &c->journal[--c->njournal];
+		kv_res *f = &c->room[t->node];
+
+		f->cpu_millis += t->need.cpu_millis;
+		f->memory += t->need.memory;
+		f->pods += t->need.pods;
+	}
+}
+
+static int
+row_cmp(const void *x, const void *y, void *arg)
+{
+	const kv_analysis *a = arg;
+	const kv_drain_row *p = x, *q = y;
+
+	return strcmp(a->vmis[p->vmi].vmi->fullname,
+	    a->vmis[q->vmi].vmi->fullname);
+}
+
+void
+kv_drain_rows_sort(const kv_analysis *a, kv_drain_row *rows, size_t n)
+{
+	if (n > 1)
+		qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)a);
+}

@@ -1,0 +1,268 @@
+/*
+ * fix_cpu.c - set-cpu-model (groups.h): the named CPU model to write for
+ * a group of VMIs without a CPU-compatible target, chosen as findings.md
+ * says and checked by re-analysis: the target search of target.c runs
+ * again for every VMI of the group with the model written in, and
+ * `fixes` counts the VMIs that then have a target.
+ *
+ * Candidates are the models usable on every source node of the group, of
+ * the source nodes' vendor (never another vendor's model: since KubeVirt
+ * v1.8 a VM only moves between nodes of its vendor), not obsolete.  They
+ * are tried in the order of the tie-breaks (most nodes of the vendor,
+ * level, AVX-512, AVX2, name), so the first that gives every VMI a target
+ * wins at once and the search stops there.
+ */
+#include "groups.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+#include "target.h"
+
+typedef struct cand {
+	const kv_named *nm;
+	size_t vendor_nodes;		/* KubeVirt nodes of the vendor */
+	size_t fixes;
+} cand;
+
+static bool
+obsolete(const kv_analysis *a, const char *model)
+{
+	for (size_t i = 0; i < a->cfg.nobsolete; i++)
+		if (strcmp(a->cfg.obsolete[i], model) == 0)
+			return true;
+	return false;
+}
+
+static bool
+named_on(const kv_named *nm, size_t node)
+{
+	for (size_t i = 0; i < nm->nnodes; i++)
+		if (nm->nodes[i] == node)
+			return true;
+	return false;
+}
+
+/* The vendor of every source node of g, or NULL when they differ or one
+ * has none. */
+static const char *
+group_vendor(const kv_analysis *a, const kv_group *g)
+{
+	const char *v = NULL;
+
+	for (size_t k = 0; k < g->nnodes; k++) {
+		const char *nv = a->nodes[g->nodes[k]].vendor;
+
+		if (nv == NULL || (v != NULL && strcmp(v, nv) != 0))
+			return NULL;
+		v = nv;
+	}
+	return v;
+}
+
+static bool
+of_vendor(const kv_analysis *a, size_t n, const char *vendor)
+{
+	return a->nodes[n].kubevirt && a->nodes[n].vendor != NULL &&
+	    strcmp(a->nodes[n].vendor, vendor) == 0;
+}
+
+static int
+cand_cmp(const void *x, const void *y)
+{
+	const cand *p = x, *q = y;
+	const cpudb_model *pi = p->nm->info, *qi = q->nm->info;
+
+	if (p->vendor_nodes != q->vendor_nodes)
+		return p->vendor_nodes > q->vendor_nodes ? -1 : 1;
+	if (pi->level != qi->level)
+		return pi->level > qi->level ? -1 : 1;
+	if (pi->avx512f != qi->avx512f)
+		return pi->avx512f ? -1 : 1;
+	if (pi->avx2 != qi->avx2)
+		return pi->avx2 ? -1 : 1;
+	return strcmp(p->nm->model, q->nm->model);
+}
+
+static size_t
+candidates(const kv_analysis *a, const kv_group *g, const char *vendor,
+    cand **out)
+{
+	cand *c = xcalloc(a->nnamed + 1, sizeof(*c));
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nnamed; i++) {
+		const kv_named *nm = &a->named[i];
+		bool ok = nm->info != NULL && nm->info->vendor != NULL &&
+		    strcmp(nm->info->vendor, vendor) == 0 &&
+		    !obsolete(a, nm->model) &&
+		    !kv_flavor_unlabelled_model(a->m->flavor, nm->model);
+
+		for (size_t k = 0; ok && k < g->nnodes; k++)
+			ok = named_on(nm, g->nodes[k]);
+		if (!ok)
+			continue;
+		c[n].nm = nm;
+		for (size_t k = 0; k < nm->nnodes; k++)
+			c[n].vendor_nodes += of_vendor(a, nm->nodes[k], vendor);
+		n++;
+	}
+	kv_qsort(c, n, sizeof(*c), cand_cmp);
+	*out = c;
+	return n;
+}
+
+/* Whether VMI r would have a migration target with CPU model `model`
+ * written into its spec: the target search of the analysis, again. */
+static bool
+target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
+{
+	kv_vmi v = *r->vmi;
+	kv_vmires t = *r;	/* the VMI's own placement inputs (added
+				 * selector, affinity), fresh outputs */
+	kv_target_info ti;
+	bool ok;
+
+	v.cpu_model = kv_intern_str(a->m->strs, model);
+	/* DVP: the features came with the class, which a Model class
+	 * replaces */
+	if (r->dvp.present)
+		v.nfeatures = 0;
+	memset(&t.selectors, 0, sizeof(t.selectors));
+	memset(&t.extra_affinity, 0, sizeof(t.extra_affinity));
+	memset(&t.cpu_targets, 0, sizeof(t.cpu_targets));
+	memset(&t.targets, 0, sizeof(t.targets));
+	t.vmi = &v;
+	t.mode = MODE_NAMED;
+	t.model = v.cpu_model;
+	kv_target_build(a, a->place, &t, &ti);
+	ok = t.ntargets > 0;
+	free(t.selectors.v);
+	for (size_t i = 0; i < t.extra_affinity.nterms; i++)
+		free(t.extra_affinity.terms[i].reqs);
+	free(t.extra_affinity.terms);
+	free(t.cpu_targets.excl);
+	free(t.targets.excl);
+	return ok;
+}
+
+/* The best candidate: most fixes, ties by the candidates' order. */
+static cand *
+choose(const kv_analysis *a, const kv_group *g, cand *c, size_t n)
+{
+	cand *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < g->nvmis; k++)
+			c[i].fixes += target_with(a, &a->vmis[g->vmis[k]],
+			    c[i].nm->model);
+		if (c[i].fixes > 0 && (best == NULL ||
+		    c[i].fixes > best->fixes))
+			best = &c[i];
+		if (best != NULL && best->fixes == g->nvmis)
+			break;
+	}
+	return best;
+}
+
+static const char *
+level_words(int level)
+{
+	static const char *const w[] = { "no x86-64 level", "x86-64-v1",
+	    "x86-64-v2", "x86-64-v3", "x86-64-v4" };
+
+	return level >= 0 && level <= 4 ? w[level] : "an unknown level";
+}
+
+static void
+fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
+{
+	kv_fix *f = &g->fix;
+	char *ex = kv_group_examples(a, g, 5);
+	kv_buf b = {0};
+
+	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE)
+		kv_buf_printf(&b, "Give the VirtualMachines (%s) a "
+		    "VirtualMachineClass of type Model with spec.cpu.model %s "
+		    "and restart them", ex, f->value);
+	else
+		kv_buf_printf(&b, "Set %s to %s in the VirtualMachines of "
+		    "these VMIs (%s) and restart them", f->path, f->value, ex);
+	kv_buf_printf(&b, ": %s runs on %zu of %zu %s nodes and gives the "
+	    "guest %s, %s AVX2 and %s AVX-512; checked by re-analysis: "
+	    "%zu of %zu then %s a migration target", f->value,
+	    f->effect.nodes, f->effect.of, vendor,
+	    level_words(f->effect.level), f->effect.avx2 ? "with" : "without",
+	    f->effect.avx512f ? "with" : "without", f->fixes, g->nvmis,
+	    f->fixes == 1 ? "has" : "have");
+	if (f->fixes < g->nvmis)
+		kv_buf_printf(&b, " (the others still have none: see kvscope "
+		    "explain)");
+	if (a->vmis[g->vmis[0]].dvp.present &&
+	    a->vmis[g->vmis[0]].vmi->nfeatures > 0)
+		kv_buf_printf(&b, "; the guest loses the CPU features the "
+		    "current class requires");
+	f->text = b.data;
+	free(ex);
+}
+
+/* Why no model helps: the vendor has no other node, or none fits. */
+static void
+no_model(const kv_analysis *a, kv_group *g, const char *vendor)
+{
+	char *nodes = kv_group_node_list(a, g);
+	size_t others = 0;
+
+	for (size_t n = 0; vendor != NULL && n < a->m->nnodes; n++)
+		others += of_vendor(a, n, vendor) && a->nodes[n].schedulable &&
+		    !(g->nnodes == 1 && g->nodes[0] == n);
+	g->fix.action = FIX_NONE;
+	g->fix.checked = true;
+	if (vendor == NULL)
+		g->fix.text = xasprintf("The source nodes (%s) are of different "
+		    "CPU vendors and VMs never move between vendors: no single "
+		    "CPU model helps; split the group by vendor", nodes);
+	else if (others == 0)
+		g->fix.text = xasprintf("%s is the only schedulable KubeVirt "
+		    "node of vendor %s, and a VM only moves between nodes of "
+		    "its vendor: no CPU model helps; add another %s node",
+		    nodes, vendor, vendor);
+	else
+		g->fix.text = xasprintf("No named CPU model usable on %s gives "
+		    "these VMs a migration target (checked by re-analysis): "
+		    "add a node of the same CPU, or remove the other placement "
+		    "constraint (see kvscope explain)", nodes);
+	free(nodes);
+}
+
+void
+kv_fix_cpu_model(const kv_analysis *a, kv_group *g)
+{
+	const char *vendor = group_vendor(a, g);
+	cand *c = NULL, *best;
+	size_t n = vendor ? candidates(a, g, vendor, &c) : 0, of = 0;
+
+	best = choose(a, g, c, n);
+	if (best == NULL) {
+		no_model(a, g, vendor);
+		free(c);
+		return;
+	}
+	for (size_t i = 0; i < a->m->nnodes; i++)
+		of += of_vendor(a, i, vendor);
+	g->fix.action = FIX_SET_CPU_MODEL;
+	g->fix.value = xstrdup(best->nm->model);
+	g->fix.path = a->m->flavor->id == KV_FLAVOR_DECKHOUSE ?
+	    "spec.cpu.model" : "spec.template.spec.domain.cpu.model";
+	g->fix.restart = true;
+	g->fix.fixes = best->fixes;
+	g->fix.checked = true;
+	g->fix.effect = (kv_fix_effect){ .set = true,
+	    .nodes = best->vendor_nodes, .of = of,
+	    .level = best->nm->info->level, .avx2 = best->nm->info->avx2,
+	    .avx512f = best->nm->info->avx512f };
+	fix_text(a, g, vendor);
+	free(c);
+}

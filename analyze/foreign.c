@@ -1,0 +1,591 @@
+/*
+ * foreign.c - must-gathers, support bundles and plain kubectl output read
+ * as a virtual snapshot (see foreign.h).
+ */
+#include "foreign.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "container.h"
+#include "jsonitems.h"
+#include "redact.h"
+#include "yamlitems.h"
+
+/* The rows of resources.def: what a kind may become. */
+static const struct row {
+	const char *plural, *group, *need;
+} rows[] = {
+#define KV_RESOURCE(plural, group, scope, prefix, rank, loader, need) \
+	{ plural, group, #need },
+#include "resources.def"
+#undef KV_RESOURCE
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+typedef struct record {
+	size_t row;
+	char *src;		/* the file it came from, "<file> line N" */
+	char *ns, *name;
+	char *text;		/* compact JSON */
+	size_t len;
+} record;
+
+struct foreign_input {
+	const char *path;
+	const kv_limits *lim;
+	bool redact;
+	snap_input kind;
+	GHashTable *seen;	/* uid or row/ns/name -> NULL */
+	record *recs;
+	size_t nrecs, cap;
+	size_t count[NROWS];
+	size_t dups, files, skipped_files;
+	char *newest;		/* newest creationTimestamp */
+	json_t *redactions;	/* field -> count */
+	kv_buf member[NROWS];
+	char *paths[NROWS];	/* member names, NULL when empty */
+	size_t first[NROWS];	/* index of the row's first record */
+	/* the file being read, and the line of the YAML document */
+	char *cur;
+	size_t cur_line;
+	bool cur_yaml, cur_skip;
+	kv_buf cur_text;
+	json_items *cur_json;
+};
+
+/* "VirtualMachineInstance" -> "virtualmachineinstances" (and "...Class"
+ * -> "...classes", "...Policy" -> "...policies"). */
+static char *
+kind_plural(const char *kind)
+{
+	size_t n = strlen(kind);
+	char *p = xcalloc(1, n + 4);
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = g_ascii_tolower(kind[i]);
+	if (n > 0 && p[n - 1] == 's')
+		strcpy(p + n, "es");
+	else if (n > 1 && p[n - 1] == 'y' && !strchr("aeiou", p[n - 2]))
+		strcpy(p + n - 1, "ies");
+	else
+		strcpy(p + n, "s");
+	return p;
+}
+
+static int
+row_of(const char *api_version, const char *kind)
+{
+	const char *slash = strchr(api_version, '/');
+	size_t glen = slash ? (size_t)(slash - api_version) : 0;
+	char *plural = kind_plural(kind);
+	int found = -1;
+
+	for (size_t i = 0; i < NROWS && found < 0; i++)
+		if (strlen(rows[i].group) == glen &&
+		    strncmp(rows[i].group, api_version, glen) == 0 &&
+		    strcmp(rows[i].plural, plural) == 0)
+			found = (int)i;
+	free(plural);
+	return found;
+}
+
+static const char *
+sget(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+
+	if (b != NULL)
+		v = json_object_get(v, b);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* One object of a kind kvscope may read: keep it once. */
+static void
+keep(foreign_input *fi, size_t row, json_t *o)
+{
+	const char *uid = sget(o, "metadata", "uid");
+	const char *ns = sget(o, "metadata", "namespace");
+	const char *name = sget(o, "metadata", "name");
+	const char *ts = sget(o, "metadata", "creationTimestamp");
+	char *key = uid ? xstrdup(uid) : xasprintf("%zu/%s/%s", row,
+	    ns ? ns : "", name ? name : "");
+	record *r;
+
+	if (g_hash_table_contains(fi->seen, key)) {
+		fi->dups++;
+		free(key);
+		return;
+	}
+	g_hash_table_add(fi->seen, key);
+	if (ts != NULL && (fi->newest == NULL || strcmp(ts, fi->newest) > 0)) {
+		free(fi->newest);
+		fi->newest = xstrdup(ts);
+	}
+	/* A tree from the item scanner lives in its parse arena: redaction
+	 * edits a copy of it made here. */
+	if (fi->redact) {
+		o = json_deep_copy(o);
+		kv_redact_object(o, rows[row].plural, rows[row].group,
+		    fi->redactions);
+	}
+	r = KV_PUSH(fi->recs, fi->nrecs, fi->cap);
+	r->row = row;
+	r->src = fi->cur_yaml ? xasprintf("%s line %zu", fi->cur,
+	    fi->cur_line) : xstrdup(fi->cur);
+	r->ns = xstrdup(ns ? ns : "");
+	r->name = xstrdup(name ? name : "");
+	r->text = json_dumps(o, JSON_COMPACT);
+	if (r->text == NULL)
+		kv_fatal("out of memory (JSON)");
+	r->len = strlen(r->text);
+	fi->count[row]++;
+	if (fi->redact)
+		json_decref(o);
+}
+
+static void
+one_object(foreign_input *fi, json_t *o, const char *api, const char *kind)
+{
+	int row;
+
+	if (api == NULL || kind == NULL || (row = row_of(api, kind)) < 0)
+		return;		/* not a kind kvscope reads */
+	keep(fi, (size_t)row, o);
+}
+
+/* An object, a List or a <Kind>List. */
+static int
+object_cb(void *arg, json_t *o, size_t index, kv_err *err)
+{
+	foreign_input *fi = arg;
+	const char *api = sget(o, "apiVersion", NULL);
+	const char *kind = sget(o, "kind", NULL);
+	json_t *items = json_object_get(o, "items");
+	size_t n, i;
+	json_t *it;
+
+	if (!json_is_object(o))
+		return KV_OK;
+	if (kind == NULL || !json_is_array(items) || (n = strlen(kind)) < 4 ||
+	    strcmp(kind + n - 4, "List") != 0) {
+		one_object(fi, o, api, kind);
+		return KV_OK;
+	}
+	json_array_foreach(items, i, it) {
+		char *k;
+
+		if (!json_is_object(it))
+			continue;
+		if (sget(it, "kind", NULL) != NULL || n == 4) {
+			one_object(fi, it, sget(it, "apiVersion", NULL) ?
+			    sget(it, "apiVersion", NULL) : api,
+			    sget(it, "kind", NULL));
+			continue;
+		}
+		/* typed lists may leave kind and apiVersion to the list */
+		k = xstrndup(kind, n - 4);
+		one_object(fi, it, sget(it, "apiVersion", NULL) ?
+		    sget(it, "apiVersion", NULL) : api, k);
+		free(k);
+	}
+	return KV_OK;
+}
+
+/* Worth building: a kind kvscope reads, or a list of anything. */
+static bool
+yaml_peek(void *arg, const char *api, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	return (n >= 4 && strcmp(kind + n - 4, "List") == 0) ||
+	    row_of(api, kind) >= 0;
+}
+
+static int
+yaml_cb(void *arg, json_t *doc, size_t line, kv_err *err)
+{
+	((foreign_input *)arg)->cur_line = line;
+	return object_cb(arg, doc, line, err);
+}
+
+/* --- the files of the input ------------------------------------------------- */
+
+static bool
+has_component(const char *path, const char *comp)
+{
+	size_t n = strlen(comp);
+
+	for (const char *p = path; (p = strstr(p, comp)) != NULL; p += n)
+		if ((p == path || p[-1] == '/') && (p[n] == '/' || !p[n]))
+			return true;
+	return false;
+}
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && g_ascii_strcasecmp(s + a - b, suffix) == 0;
+}
+
+static int
+f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
+{
+	foreign_input *fi = arg;
+
+	fi->cur = xstrdup(path);
+	fi->cur_yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
+	fi->cur_skip = !fi->cur_yaml && !ends_with(path, ".json") &&
+	    !ends_with(path, ".jsonl");
+	fi->cur_text.len = 0;
+	if (has_component(path, "cluster-scoped-resources") ||
+	    (has_component(path, "namespaces") && fi->kind == SNAP_INPUT_PLAIN))
+		fi->kind = has_component(path, "yamls") ?
+		    SNAP_INPUT_SUPPORT_BUNDLE : SNAP_INPUT_MUST_GATHER;
+	else if (has_component(path, "yamls"))
+		fi->kind = SNAP_INPUT_SUPPORT_BUNDLE;
+	if (fi->cur_skip) {
+		fi->skipped_files++;
+		return KV_OK;
+	}
+	fi->files++;
+	if (fi->cur_yaml && declared > fi->lim->yaml_bytes)
+		return kv_seterr(err, "%s: %s: larger than %llu bytes "
+		    "(KVSCOPE_MAX_YAML_BYTES)", fi->path, path,
+		    (unsigned long long)fi->lim->yaml_bytes);
+	if (!fi->cur_yaml) {
+		/* objects are kept (and converted) whole */
+		fi->cur_json = json_items_new(fi->cur, fi->lim, object_cb, fi);
+		json_items_keep_all(fi->cur_json);
+	}
+	return KV_OK;
+}
+
+static int
+prefixed(foreign_input *fi, kv_err *err)
+{
+	char *tmp = xasprintf("%s: %s", fi->path, err->msg);
+
+	snprintf(err->msg, sizeof(err->msg), "%s", tmp);
+	free(tmp);
+	return KV_ERR;
+}
+
+static int
+f_data(void *arg, const char *buf, size_t len, kv_err *err)
+{
+	foreign_input *fi = arg;
+
+	if (fi->cur_skip)
+		return KV_OK;
+	if (fi->cur_json != NULL)
+		return json_items_feed(fi->cur_json, buf, len, err) == KV_OK ?
+		    KV_OK : prefixed(fi, err);
+	if (fi->cur_text.len + len > fi->lim->yaml_bytes)
+		return kv_seterr(err, "%s: %s: larger than %llu bytes "
+		    "(KVSCOPE_MAX_YAML_BYTES)", fi->path, fi->cur,
+		    (unsigned long long)fi->lim->yaml_bytes);
+	kv_buf_append(&fi->cur_text, buf, len);
+	return KV_OK;
+}
+
+static void
+f_abort(void *arg)
+{
+	foreign_input *fi = arg;
+
+	json_items_free(fi->cur_json);
+	fi->cur_json = NULL;
+	free(fi->cur);
+	fi->cur = NULL;
+}
+
+static int
+f_end(void *arg, kv_err *err)
+{
+	foreign_input *fi = arg;
+	int rc = KV_OK;
+
+	if (fi->cur_skip)
+		;
+	else if (fi->cur_json != NULL) {
+		if (json_items_finish(fi->cur_json, err) != KV_OK)
+			rc = prefixed(fi, err);
+	} else if (yaml_documents(fi->cur, fi->cur_text.data ?
+	    fi->cur_text.data : "", fi->cur_text.len, fi->lim, yaml_cb,
+	    yaml_peek, fi, err) != KV_OK)
+		rc = prefixed(fi, err);
+	f_abort(fi);
+	return rc;
+}
+
+/* --- the virtual snapshot ------------------------------------------------------- */
+
+static int
+rec_cmp(const void *a, const void *b)
+{
+	const record *x = a, *y = b;
+	int c;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	if ((c = strcmp(x->ns, y->ns)) != 0)
+		return c;
+	return strcmp(x->name, y->name);
+}
+
+static void
+build_members(foreign_input *fi)
+{
+	kv_qsort(fi->recs, fi->nrecs, sizeof(record), rec_cmp);
+	for (size_t i = fi->nrecs; i > 0; i--)
+		fi->first[fi->recs[i - 1].row] = i - 1;
+	for (size_t i = 0; i < NROWS; i++)
+		if (fi->count[i] > 0)
+			fi->paths[i] = xasprintf("resources/%s%s%s.json",
+			    rows[i].plural, rows[i].group[0] ? "." : "",
+			    rows[i].group);
+	for (size_t i = 0; i < fi->nrecs; i++) {
+		record *r = &fi->recs[i];
+
+		kv_buf_append(&fi->member[r->row], r->text, r->len);
+		kv_buf_append(&fi->member[r->row], "\n", 1);
+		free(r->text);
+		r->text = NULL;
+	}
+}
+
+int
+foreign_load(const char *path, const kv_limits *lim, bool redact,
+    foreign_input **out, kv_err *err)
+{
+	foreign_input *fi = xcalloc(1, sizeof(*fi));
+	kv_walk_ops ops = { f_begin, f_data, f_end, f_abort };
+	int rc;
+
+	*out = NULL;
+	fi->path = path;
+	fi->lim = lim;
+	fi->redact = redact;
+	fi->kind = SNAP_INPUT_PLAIN;
+	fi->seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	fi->redactions = json_object();
+	rc = kv_walk(path, lim, false, &ops, fi, err);
+	if (rc == KV_OK && fi->nrecs == 0)
+		rc = kv_seterr(err, "%s: no manifest.json in the snapshot, and "
+		    "no Kubernetes object kvscope reads in its %zu JSON and "
+		    "YAML file%s", path, fi->files, fi->files == 1 ? "" : "s");
+	if (rc != KV_OK) {
+		foreign_free(fi);
+		return rc;
+	}
+	build_members(fi);
+	*out = fi;
+	return KV_OK;
+}
+
+size_t
+foreign_nmembers(const foreign_input *fi)
+{
+	return NROWS;
+}
+
+const char *
+foreign_member_path(const foreign_input *fi, size_t i)
+{
+	return fi->paths[i];
+}
+
+const kv_buf *
+foreign_member_data(const foreign_input *fi, size_t i)
+{
+	return &fi->member[i];
+}
+
+json_t *
+foreign_redactions(const foreign_input *fi)
+{
+	json_t *arr = json_array();
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(fi->redactions, k, v)
+		json_array_append_new(arr, json_pack("{s:s,s:O}", "field", k,
+		    "count", v));
+	return arr;
+}
+
+void
+foreign_free(foreign_input *fi)
+{
+	if (fi == NULL)
+		return;
+	f_abort(fi);
+	for (size_t i = 0; i < fi->nrecs; i++) {
+		free(fi->recs[i].src);
+		free(fi->recs[i].ns);
+		free(fi->recs[i].name);
+		free(fi->recs[i].text);
+	}
+	free(fi->recs);
+	for (size_t i = 0; i < NROWS; i++) {
+		kv_buf_free(&fi->member[i]);
+		free(fi->paths[i]);
+	}
+	kv_buf_free(&fi->cur_text);
+	g_hash_table_destroy(fi->seen);
+	json_decref(fi->redactions);
+	free(fi->newest);
+	free(fi);
+}
+
+/* --- the synthesized manifest ---------------------------------------------- */
+
+static const char *const input_words[SNAP_INPUT_COUNT] = {
+	[SNAP_INPUT_SNAPSHOT] = "a kvscope snapshot",
+	[SNAP_INPUT_MUST_GATHER] = "a must-gather",
+	[SNAP_INPUT_SUPPORT_BUNDLE] = "a support bundle",
+	[SNAP_INPUT_PLAIN] = "plain kubectl output",
+};
+
+static const char *
+flavor_of(const foreign_input *fi)
+{
+	bool dh = false, kv_vmis = false;
+
+	for (size_t i = 0; i < NROWS; i++) {
+		if (fi->count[i] == 0)
+			continue;
+		if (strstr(rows[i].group, "deckhouse.io") != NULL)
+			dh = true;
+		if (strcmp(rows[i].plural, "virtualmachineinstances") == 0 &&
+		    strcmp(rows[i].group, "kubevirt.io") == 0)
+			kv_vmis = true;
+	}
+	return dh && !kv_vmis ? "deckhouse" : "kubevirt";
+}
+
+char *
+foreign_summary(const foreign_input *fi)
+{
+	return xasprintf("%zu objects kept from %zu JSON and YAML files (%zu "
+	    "other files not read), %zu seen twice", fi->nrecs, fi->files,
+	    fi->skipped_files, fi->dups);
+}
+
+void
+foreign_manifest(const foreign_input *fi, snap_manifest *m)
+{
+	const char *flavor = flavor_of(fi);
+	const char *want = strcmp(flavor, "deckhouse") == 0 ? "DECKHOUSE" :
+	    "KUBEVIRT";
+	char *summary = foreign_summary(fi);
+
+	memset(m, 0, sizeof(*m));
+	m->input = fi->kind;
+	m->integrity_checked = false;
+	m->nforeign_dups = fi->dups;
+	m->format_version = 1;
+	m->created_at = xstrdup(fi->newest ? fi->newest :
+	    "1970-01-01T00:00:00Z");
+	m->flavor = xstrdup(flavor);
+	m->resources = xcalloc(NROWS, sizeof(*m->resources));
+	for (size_t i = 0; i < NROWS; i++) {
+		snap_resource *r = &m->resources[m->nresources++];
+		bool needed = strcmp(rows[i].need, "ALWAYS") == 0 ||
+		    strcmp(rows[i].need, want) == 0;
+
+		r->resource = xstrdup(rows[i].plural);
+		r->group = xstrdup(rows[i].group);
+		r->file = fi->paths[i] ? xstrdup(fi->paths[i]) : NULL;
+		r->status = xstrdup(fi->count[i] > 0 ? "ok" : needed ?
+		    "not in the input" : "absent");
+		r->count = (long long)fi->count[i];
+	}
+	m->notes = xcalloc(1, sizeof(char *));
+	m->notes[m->nnotes++] = xasprintf("input: %s, not a kvscope "
+	    "snapshot; no manifest, so no integrity check; %s",
+	    input_words[fi->kind], summary);
+	free(summary);
+}
+
+/* "resources/pods.json: item 4 (...)..." from the loader names the file
+ * and line the object came from instead. */
+static void
+name_source(const foreign_input *fi, size_t row, const char *input,
+    kv_err *err)
+{
+	const char *p = err->msg + strlen(fi->paths[row]);
+	unsigned long idx;
+	char *end, *tmp;
+
+	if (strncmp(p, ": item ", 7) != 0 ||
+	    (idx = strtoul(p + 7, &end, 10), end == p + 7) ||
+	    idx >= fi->count[row]) {
+		tmp = xasprintf("%s: %s", input, err->msg);
+	} else
+		tmp = xasprintf("%s: %s: %s%s", input,
+		    fi->recs[fi->first[row] + idx].src,
+		    rows[row].plural, end);
+	snprintf(err->msg, sizeof(err->msg), "%s", tmp);
+	free(tmp);
+}
+
+static int
+feed_member(const foreign_input *fi, size_t i, const snap_sink *sink,
+    const char *input, kv_err *err)
+{
+	kv_err e = {0};
+	void *st = sink->begin(sink->arg, fi->paths[i],
+	    (uint64_t)fi->member[i].len, &e);
+
+	if (e.set)
+		goto fail;
+	if (st == NULL)
+		return KV_OK;
+	if (sink->data(st, fi->member[i].data, fi->member[i].len, &e) !=
+	    KV_OK) {
+		if (sink->abort != NULL)
+			sink->abort(st);
+		goto fail;
+	}
+	if (sink->end(st, &e) == KV_OK)
+		return KV_OK;
+fail:
+	*err = e;
+	if (kv_startswith(err->msg, fi->paths[i]))
+		name_source(fi, i, input, err);
+	else {
+		char *tmp = xasprintf("%s: %s", input, e.msg);
+
+		snprintf(err->msg, sizeof(err->msg), "%s", tmp);
+		free(tmp);
+	}
+	err->set = true;
+	return KV_ERR;
+}
+
+int
+foreign_read(const char *path, const kv_limits *lim, const snap_sink *sink,
+    snap_manifest *m, kv_err *err)
+{
+	foreign_input *fi;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (foreign_load(path, lim, false, &fi, err) != KV_OK)
+		return KV_ERR;
+	foreign_manifest(fi, m);
+	rc = KV_OK;
+	for (size_t i = 0; i < NROWS && rc == KV_OK; i++)
+		if (fi->paths[i] != NULL)
+			rc = feed_member(fi, i, sink, path, err);
+	foreign_free(fi);
+	if (rc != KV_OK)
+		snap_manifest_free(m);
+	return rc;
+}

@@ -1,0 +1,136 @@
+/*
+ * groups.h - the view a person acts on (findings.md "groups"): VMIs that
+ * one change would help, each group one code and the one fact that,
+ * changed, removes it, with the fix that names the exact change.
+ *
+ * Which fact a code is about is a column of its rule row (rule.h
+ * `grouping`): a kv_grouping says the subject kind, how to read the
+ * subject off one VMI (key) and how to describe a group and find its fix
+ * (resolve).  The drain behaviours (drain-shutdown, drain-block) and a
+ * stored condition no rule explains are the only groups without a row.
+ *
+ * kv_groups_analyze() runs last in kv_analyze (after the verdicts and the
+ * drain plan): it fills a->groups (sorted by size, code, subject name;
+ * ids G1, G2, ...) and every VMI's groups[] (indexes, sorted).  The
+ * analysis owns all of it; kv_groups_free() releases it.
+ *
+ * A set-cpu-model fix is checked by re-analysis: the target search runs
+ * again for each VMI of the group with the proposed model written in, and
+ * `fixes` counts the VMIs that then have a target (fix.checked).
+ */
+#ifndef KV_GROUPS_H
+#define KV_GROUPS_H
+
+#include "analysis.h"
+
+enum kv_subject {
+	SUBJ_CPU_CLASS, SUBJ_CPU_MODEL, SUBJ_NODE, SUBJ_STORAGE_CLASS,
+	SUBJ_CLAIM, SUBJ_BINDING, SUBJ_DEVICE, SUBJ_IMAGE, SUBJ_PLACEMENT,
+	SUBJ_EVICTION, SUBJ_OPERATION, SUBJ_CONDITION, SUBJ_COUNT
+};
+extern const char *const kv_subject_names[SUBJ_COUNT];
+
+enum kv_fix_action {
+	FIX_SET_CPU_MODEL, FIX_RECREATE_CLAIM_RWX, FIX_CHANGE_BINDING,
+	FIX_REPULL_IMAGE, FIX_RELABEL_NODE, FIX_SET_EVICTION,
+	FIX_RELAX_PLACEMENT, FIX_FREE_CAPACITY, FIX_WAIT_OPERATION, FIX_NONE,
+	FIX_COUNT
+};
+extern const char *const kv_fix_names[FIX_COUNT];
+
+/* What the guest keeps with a set-cpu-model fix (findings "effect"). */
+typedef struct kv_fix_effect {
+	bool set;
+	size_t nodes, of;		/* KubeVirt nodes of the vendor */
+	int level;			/* -1 = unknown */
+	bool avx2, avx512f;
+} kv_fix_effect;
+
+typedef struct kv_fix {
+	enum kv_fix_action action;
+	char *value;			/* NULL = null */
+	const char *path;		/* NULL = null; static text */
+	bool restart;
+	size_t fixes;			/* VMIs of the group it helps */
+	bool checked;			/* fixes found by re-analysis */
+	kv_fix_effect effect;
+	char *text;
+} kv_fix;
+
+typedef struct kv_group {
+	char id[24];			/* "G1" */
+	const char *code;
+	const kv_rule *rule;		/* NULL for the non-rule codes */
+	enum kv_verdict verdict;
+	enum kv_subject kind;
+	char *name;
+	size_t nvmis;
+	size_t *vmis;			/* indexes into a->vmis, sorted */
+	size_t nnamespaces;
+	const char **namespaces;	/* sorted */
+	size_t nnodes;
+	size_t *nodes;			/* source nodes, sorted by name */
+	char *summary;
+	kv_fix fix;
+} kv_group;
+
+/* Collects the subjects of one VMI for one code (a kv_grouping's key). */
+typedef struct kv_gkeys kv_gkeys;
+/* The subject kind of the names added next (default: the grouping's). */
+void kv_gkey_kind(kv_gkeys *k, enum kv_subject kind);
+void kv_gkey_add(kv_gkeys *k, const char *name);
+void kv_gkey_addf(kv_gkeys *k, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* How the groups of one code are formed and fixed: a rule row's column. */
+typedef struct kv_grouping {
+	enum kv_subject subject;
+	/* the subject(s) of r's blocker of rule `rule` */
+	void (*key)(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
+	    const kv_rule *rule);
+	/* g->summary and g->fix */
+	void (*resolve)(const kv_analysis *a, kv_group *g);
+} kv_grouping;
+
+/* The groupings the rule rows point at (fixes.c, fix_cpu.c,
+ * fix_storage.c). */
+extern const kv_grouping kv_grp_cpu, kv_grp_claim_rwx, kv_grp_claim_unknown,
+    kv_grp_pod_bridge, kv_grp_binding, kv_grp_hostdisk, kv_grp_device,
+    kv_grp_launch_security, kv_grp_tsc, kv_grp_hyperv, kv_grp_placement,
+    kv_grp_host_model_label, kv_grp_image_config, kv_grp_image_none,
+    kv_grp_operation, kv_grp_force, kv_grp_condition, kv_grp_source_node;
+
+void kv_groups_analyze(kv_analysis *a);
+void kv_groups_free(kv_analysis *a);
+
+/* The group with id "G<n>", or NULL. */
+const kv_group *kv_group_by_id(const kv_analysis *a, const char *id);
+
+/* --- shared by the resolve functions (groups.c) ------------------------- */
+
+/* "N host-model VMIs" and the like: the count and the flavor's word. */
+char *kv_group_count_words(const kv_analysis *a, const kv_group *g);
+/* The same with an adjective: "3 host-model VMIs" (adj NULL: none). */
+char *kv_group_count_adj(const kv_analysis *a, const kv_group *g,
+    const char *adj);
+/* verb ("have", "use", ...) agreeing with the group's count. */
+const char *kv_group_verb(const kv_group *g, const char *verb);
+/* Up to `max` VMI names of g, comma-separated, then ", ..." */
+char *kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max);
+/* The source node names of g, comma-separated (all of them). */
+char *kv_group_node_list(const kv_analysis *a, const kv_group *g);
+/* The rule's remediation in the flavor's words. */
+const char *kv_group_remedy(const kv_analysis *a, const kv_group *g);
+
+/* set-cpu-model (fix_cpu.c): the chosen model for g, checked. */
+void kv_fix_cpu_model(const kv_analysis *a, kv_group *g);
+/* recreate-claim-rwx (fix_storage.c): a storage class that gives
+ * ReadWriteMany for every volume mode in want (RWX_BLOCK, RWX_FILESYSTEM
+ * of model.h): the claim's own class `current` first, then the others by
+ * name; its StorageProfile's claimPropertySets first, else its
+ * provisioner's known abilities.  NULL when none; *why names the
+ * evidence. */
+const char *kv_rwx_class(const kv_model *m, const char *current,
+    unsigned want, const char **why);
+
+#endif

@@ -1,0 +1,461 @@
+/*
+ * jsonpool.c - the parse workers of the item scanner (see jsonpool.h).
+ *
+ * Items are parsed in batches by up to four detached worker threads; each
+ * batch's trees live in a bump arena (jansson's allocator while a thread
+ * parses) and are dropped whole by the worker that built them.
+ */
+#include "jsonpool.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- item arenas -------------------------------------------------------------
+ *
+ * A parsed item lives only until the loader has read it, so its tree is
+ * allocated from a bump arena (jansson's allocator, while the parsing
+ * thread has an arena set) and dropped whole, instead of thousands of
+ * malloc and free calls and a walk of the tree.  With no arena set (every
+ * other use of jansson) the allocator is plain malloc and free, so a
+ * json_dumps() string may still be given to free().  Not under ASan,
+ * which should see every allocation.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define KV_ARENAS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KV_ARENAS 0
+#endif
+#endif
+#ifndef KV_ARENAS
+#define KV_ARENAS 1
+#endif
+
+#define CHUNK_BYTES (60 << 10)	/* under malloc's mmap threshold */
+#define CACHED_CHUNKS 64
+
+typedef struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	size_t pad;		/* data stays 16-byte aligned */
+} chunk;
+
+typedef struct arena {
+	chunk *head;
+} arena;
+
+static __thread arena *cur_arena;	/* set while this thread parses */
+static __thread chunk *chunk_cache;
+static __thread size_t nchunk_cache;
+
+static void *
+arena_malloc(size_t n)
+{
+	arena *a = cur_arena;
+	chunk *c;
+	void *p;
+
+	if (a == NULL)
+		return malloc(n);
+	n = (n + 15) & ~(size_t)15;
+	c = a->head;
+	if (c == NULL || c->cap - c->used < n) {
+		if (n <= CHUNK_BYTES && chunk_cache != NULL) {
+			c = chunk_cache;
+			chunk_cache = c->next;
+			nchunk_cache--;
+		} else {
+			size_t cap = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+
+			if ((c = malloc(sizeof(*c) + cap)) == NULL)
+				return NULL;
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	p = (char *)(c + 1) + c->used;
+	c->used += n;
+	return p;
+}
+
+static void
+arena_free_fn(void *p)
+{
+	if (cur_arena == NULL)
+		free(p);
+	/* else: memory of the item being parsed, dropped with its arena */
+}
+
+/* Drop every tree of the arena; chunks are kept for this thread's next
+ * arenas. */
+static void
+arena_release(arena *a)
+{
+	while (a->head != NULL) {
+		chunk *c = a->head;
+
+		a->head = c->next;
+		if (c->cap == CHUNK_BYTES && nchunk_cache < CACHED_CHUNKS) {
+			c->next = chunk_cache;
+			chunk_cache = c;
+			nchunk_cache++;
+		} else
+			free(c);
+	}
+}
+
+/* --- the parse workers ------------------------------------------------------ */
+
+/* A batch of items for one worker: their bytes back to back, and the
+ * parsed objects. */
+typedef struct job {
+	struct job *next;	/* in its stream, file order */
+	struct job *pending;	/* in the pool's queue */
+	kv_buf data;
+	size_t n, cap, delivered;
+	size_t *off, *len, *index;
+	uint64_t *start;
+	json_t **obj;
+	json_error_t *jerr;
+	int worker;		/* who parsed it, and frees it */
+	arena mem;		/* the trees (KV_ARENAS) */
+	bool done;
+} job;
+
+#define BATCH_ITEMS 32		/* items per batch ... */
+#define BATCH_BYTES (256 << 10)	/* ... or bytes */
+#define MAX_QUEUED 16		/* batches in flight per stream */
+
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	job *head, *tail;
+	int nthreads;		/* 0: parse in the caller */
+	job *garbage[4];	/* delivered batches, by worker */
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+	PTHREAD_COND_INITIALIZER, NULL, NULL, 0, { NULL } };
+
+static void job_free(job *j);
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A worker parses batches, and frees the trees of the batches it parsed
+ * once they are delivered: glibc's malloc is slow when one thread frees
+ * what another allocated (it doubled the CPU time of a load).
+ */
+static void *
+worker(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+
+	pthread_mutex_lock(&pool.mu);
+	for (;;) {
+		job *j, *trash;
+
+		while (pool.head == NULL && pool.garbage[me] == NULL)
+			pthread_cond_wait(&pool.work, &pool.mu);
+		trash = pool.garbage[me];
+		pool.garbage[me] = NULL;
+		j = pool.head;
+		if (j != NULL) {
+			pool.head = j->pending;
+			if (pool.head == NULL)
+				pool.tail = NULL;
+			j->worker = me;
+		}
+		pthread_mutex_unlock(&pool.mu);
+		while (trash != NULL) {
+			job *next = trash->pending;
+
+			job_free(trash);
+			trash = next;
+		}
+		if (j == NULL) {
+			pthread_mutex_lock(&pool.mu);
+			continue;
+		}
+		if (KV_ARENAS)
+			cur_arena = &j->mem;
+		for (size_t i = 0; i < j->n; i++)
+			j->obj[i] = jp_parse(j->data.data + j->off[i],
+			    j->len[i], &j->jerr[i]);
+		cur_arena = NULL;
+		pthread_mutex_lock(&pool.mu);
+		j->done = true;
+		pthread_cond_broadcast(&pool.done);
+	}
+	return NULL;
+}
+
+static void
+pool_start(void)
+{
+	const char *env = getenv("KVSCOPE_THREADS");
+	long n = env != NULL && *env ? strtol(env, NULL, 10) :
+	    sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (KV_ARENAS)
+		json_set_alloc_funcs(arena_malloc, arena_free_fn);
+	if (n > 4)
+		n = 4;
+	if (n <= 1)
+		return;		/* one core: workers would only add switches */
+	json_object_seed(0);	/* before any thread builds an object */
+	for (long i = 0; i < n; i++) {
+		pthread_t t;
+		pthread_attr_t at;
+
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&t, &at, worker, (void *)(intptr_t)i) == 0)
+			pool.nthreads++;
+		pthread_attr_destroy(&at);
+	}
+}
+
+static void
+job_free(job *j)
+{
+	if (KV_ARENAS)
+		arena_release(&j->mem);
+	else
+		for (size_t i = j->delivered; i < j->n; i++)
+			if (j->obj[i] != NULL)
+				json_decref(j->obj[i]);
+	kv_buf_free(&j->data);
+	free(j->off);
+	free(j->len);
+	free(j->index);
+	free(j->start);
+	free(j->obj);
+	free(j->jerr);
+	free(j);
+}
+
+
+/* --- big integers ---------------------------------------------------------- */
+
+/* Copy text with every integer literal of more than 18 digits turned into
+ * a real ("...0" + ".0", or 1e300 when strtod would overflow). */
+static void
+reals_for_big_ints(const char *t, size_t len, kv_buf *out)
+{
+	bool in_str = false, esc = false;
+	size_t i = 0;
+
+	while (i < len) {
+		char c = t[i];
+		size_t j, digits;
+
+		if (in_str || c == '"') {
+			if (!in_str)
+				in_str = true;
+			else if (esc)
+				esc = false;
+			else if (c == '\\')
+				esc = true;
+			else if (c == '"')
+				in_str = false;
+			kv_buf_append(out, &c, 1);
+			i++;
+			continue;
+		}
+		if (c != '-' && !isdigit((unsigned char)c)) {
+			kv_buf_append(out, &c, 1);
+			i++;
+			continue;
+		}
+		j = i + (c == '-');
+		while (j < len && isdigit((unsigned char)t[j]))
+			j++;
+		digits = j - i - (c == '-');
+		if (digits > 18 && (j == len || (t[j] != '.' && t[j] != 'e' &&
+		    t[j] != 'E'))) {
+			if (digits <= 300) {
+				kv_buf_append(out, t + i, j - i);
+				kv_buf_append(out, ".0", 2);
+			} else
+				kv_buf_printf(out, "%s1e300", c == '-' ? "-" : "");
+		} else
+			kv_buf_append(out, t + i, j - i);
+		i = j;
+	}
+}
+
+json_t *
+jp_parse(const char *data, size_t len, json_error_t *jerr)
+{
+	json_t *obj = json_loadb(data, len, JSON_REJECT_DUPLICATES, jerr);
+	json_error_t again;
+	kv_buf fixed = {0};
+
+	if (obj != NULL || !kv_startswith(jerr->text, "too big "))
+		return obj;
+	reals_for_big_ints(data, len, &fixed);
+	obj = json_loadb(fixed.data, fixed.len, JSON_REJECT_DUPLICATES,
+	    &again);
+	kv_buf_free(&fixed);
+	return obj;	/* on a second failure, the first error stands */
+}
+
+bool
+jp_threaded(void)
+{
+	pthread_once(&pool_once, pool_start);
+	return pool.nthreads > 0;
+}
+
+void
+jp_release(json_t *obj)
+{
+	if (pool.nthreads == 0 && !KV_ARENAS && obj != NULL)
+		json_decref(obj);	/* else its arena or worker frees it */
+}
+
+int
+jp_parse_deliver(const char *data, size_t len, size_t index, uint64_t start,
+    jp_deliver_fn fn, void *arg, kv_err *err)
+{
+	arena mem = { NULL };
+	json_error_t jerr;
+	json_t *obj;
+	int rc;
+
+	if (KV_ARENAS)
+		cur_arena = &mem;
+	obj = jp_parse(data, len, &jerr);
+	cur_arena = NULL;
+	rc = fn(arg, obj, &jerr, index, start, err);
+	arena_release(&mem);
+	return rc;
+}
+
+/* Hand the batch being filled to the workers. */
+static void
+submit(jp_queue *s)
+{
+	job *j = s->cur;
+
+	if (j == NULL)
+		return;
+	s->cur = NULL;
+	if (s->qtail != NULL)
+		s->qtail->next = j;
+	else
+		s->qhead = j;
+	s->qtail = j;
+	s->qlen++;
+	pthread_mutex_lock(&pool.mu);
+	if (pool.tail != NULL)
+		pool.tail->pending = j;
+	else
+		pool.head = j;
+	pool.tail = j;
+	pthread_cond_signal(&pool.work);
+	pthread_mutex_unlock(&pool.mu);
+}
+
+/* Back to its worker, which frees the trees. */
+static void
+recycle(job *j)
+{
+	j->delivered = 0;
+	pthread_mutex_lock(&pool.mu);
+	j->pending = pool.garbage[j->worker];
+	pool.garbage[j->worker] = j;
+	pthread_cond_broadcast(&pool.work);
+	pthread_mutex_unlock(&pool.mu);
+}
+
+int
+jp_drain(jp_queue *s, bool wait, size_t keep, jp_deliver_fn fn, void *arg,
+    kv_err *err)
+{
+	if (wait && keep == 0)
+		submit(s);
+	while (s->qhead != NULL && !s->failed) {
+		job *j = s->qhead;
+
+		pthread_mutex_lock(&pool.mu);
+		if (!j->done && (!wait || s->qlen <= keep)) {
+			pthread_mutex_unlock(&pool.mu);
+			break;
+		}
+		while (!j->done)
+			pthread_cond_wait(&pool.done, &pool.mu);
+		pthread_mutex_unlock(&pool.mu);
+		s->qhead = j->next;
+		if (s->qhead == NULL)
+			s->qtail = NULL;
+		s->qlen--;
+		while (j->delivered < j->n) {
+			size_t i = j->delivered++;
+			int rc = fn(arg, j->obj[i], &j->jerr[i], j->index[i],
+			    j->start[i], err);
+
+			if (rc != KV_OK) {
+				s->failed = true;
+				s->nfailed = j->index[i] + 1;
+				j->delivered = 0;	/* free every tree */
+				job_free(j);
+				return rc;
+			}
+		}
+		recycle(j);
+	}
+	return KV_OK;
+}
+
+void
+jp_add(jp_queue *s, const char *data, size_t len, size_t index,
+    uint64_t start)
+{
+	job *j;
+
+	if ((j = s->cur) == NULL) {
+		j = s->cur = xcalloc(1, sizeof(*j));
+		j->cap = BATCH_ITEMS;
+		j->off = xcalloc(j->cap, sizeof(size_t));
+		j->len = xcalloc(j->cap, sizeof(size_t));
+		j->index = xcalloc(j->cap, sizeof(size_t));
+		j->start = xcalloc(j->cap, sizeof(uint64_t));
+		j->obj = xcalloc(j->cap, sizeof(json_t *));
+		j->jerr = xcalloc(j->cap, sizeof(json_error_t));
+	}
+	j->off[j->n] = j->data.len;
+	j->len[j->n] = len;
+	j->index[j->n] = index;
+	j->start[j->n] = start;
+	j->n++;
+	kv_buf_append(&j->data, data, len);
+	if (j->n == j->cap || j->data.len >= BATCH_BYTES)
+		submit(s);
+}
+
+void
+jp_queue_free(jp_queue *s)
+{
+	/* items still with a worker: wait, then drop them */
+	if (s->qhead != NULL) {
+		pthread_mutex_lock(&pool.mu);
+		for (job *j = s->qhead; j != NULL; j = j->next)
+			while (!j->done)
+				pthread_cond_wait(&pool.done, &pool.mu);
+		pthread_mutex_unlock(&pool.mu);
+	}
+	while (s->qhead != NULL) {
+		job *j = s->qhead;
+
+		s->qhead = j->next;
+		job_free(j);
+	}
+	if (s->cur != NULL)
+		job_free(s->cur);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,99 @@
+/*
+ * jsonscan.h - the item scanner's state, shared by jsonitems.c (the byte
+ * loop and the structure of Lists, JSON Lines and arrays) and jsonskip.c
+ * (the subtrees the loader never reads).  Private to those two files.
+ */
+#ifndef KV_JSONSCAN_H
+#define KV_JSONSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jsonitems.h"
+#include "jsonpool.h"
+
+enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
+
+/* What may come next inside the items array. */
+enum next { N_FIRST, N_ITEM, N_COMMA };
+
+/* Keys the skip rules look at; K_OTHER is any other key. */
+enum key { K_NONE, K_OTHER, K_METADATA, K_MANAGED, K_STATUS, K_IMAGES,
+	K_SPEC, K_CONTAINERS, K_INITCONTAINERS, K_NAME, K_IMAGE, K_RESOURCES };
+
+
+/* Which rules apply, from the file name. */
+enum profile { P_OFF, P_ANY, P_NODES, P_PODS };
+
+#define MAXLV 4		/* item levels whose keys are tracked */
+
+/* One open container of an item, 1 = the item's own object. */
+typedef struct level {
+	bool is_obj;
+	bool tracked;		/* keys and values here are looked at */
+	bool want_key, want_value;
+	enum key key;		/* the current key (objects) */
+} level;
+
+struct json_items {
+	const char *file;
+	const kv_limits *lim;
+	json_item_fn fn;
+	void *arg;
+
+	enum mode mode;
+	bool is_list;		/* a List was seen: nothing may follow it */
+	unsigned depth;
+	unsigned arr_depth;	/* depth inside the items array: 2, or 1 for
+				 * a bare array */
+	bool in_str, esc;
+	uint64_t str_len;
+	uint64_t offset;	/* bytes consumed */
+	unsigned bom;		/* BOM bytes matched; 3 once past the start */
+
+	/* depth-1 key tracking, to recognise "items": [ */
+	bool expect_key;
+	bool cap_top, cap_item;	/* the string is a key being captured */
+	char key[16];
+	size_t key_len;
+	bool key_overflow;
+	bool last_key_items;
+
+	kv_buf item;		/* bytes of the current item */
+	kv_buf wrap;		/* the List, with "items": [] */
+	enum next next;
+	bool in_item;
+	unsigned item_depth;	/* depth at which the item value started */
+	uint64_t item_start;
+	size_t nitems;
+
+	enum profile profile;
+	level lv[MAXLV + 1];
+	bool skipping, skip_str;
+	unsigned skip_depth;	/* depth at which the skipped value began */
+
+	jp_queue q;
+	bool threaded;
+};
+
+/* The bytes of one feed call, and where the current item's uncopied
+ * bytes start in them (SIZE_MAX: none). */
+typedef struct chunk_in {
+	const char *buf;
+	size_t len;
+	uint64_t base;
+	size_t seg;
+} chunk_in;
+
+/* jsonskip.c */
+enum profile skip_profile(const char *file);
+unsigned tracked_level(const json_items *s);
+bool value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel,
+    bool str, bool *child);
+void opened(json_items *s, bool is_obj, bool tracked);
+void track_byte(json_items *s, unsigned rel, char c);
+void key_done(json_items *s);
+void end_skip(json_items *s, chunk_in *in, size_t i);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * cmd_plan.c - the drain commands: `kvscope check --drain` (what draining
+ * a set of nodes does) and `kvscope plan` (the order to drain a pool in),
+ * arguments in, the simulation of drain.h, a render/ view out.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "drain.h"
+#include "render.h"
+
+int
+cli_drain_usage(const kv_cmd *cmd, const cli_args *o)
+{
+	bool drain = o->drain.n > 0 || o->drain_selectors.n > 0;
+
+	if (!drain && o->allow_shutdown)
+		return cli_fail(cmd, "--allow-shutdown needs --drain or "
+		    "--drain-selector");
+	if (drain && (o->nodes.n > 0 || o->selectors.n > 0 ||
+	    o->namespaces.n > 0))
+		return cli_fail(cmd, "--drain answers for every VMI on the "
+		    "drained nodes: it takes no --node, --namespace or "
+		    "--selector");
+	if (drain && o->fmt == KV_OUT_WIDE)
+		return cli_fail(cmd, "--drain: -o wide is not a drain view "
+		    "(text, json or yaml)");
+	return 0;
+}
+
+int
+cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
+    const kv_term *t)
+{
+	kv_bits nodes = {0};
+	kv_drain *d = NULL;
+	kv_err err = {0};
+	size_t n = 0;
+	int64_t seconds = 0;
+	int rc;
+
+	if ((rc = cli_pick_drain(cmd, a, o, &nodes)) != 0)
+		goto out;
+	d = kv_drain_nodes(a, &nodes, &n, &seconds);
+	cli_progress_end();
+	if (kv_view_drain(a, d, n, seconds, o->allow_shutdown, t, &err) !=
+	    KV_OK) {
+		fprintf(stderr, "kvscope: %s\n", err.msg);
+		rc = EXIT_TOOL;
+	} else if (kv_drain_fails(d, n, o->allow_shutdown))
+		rc = EXIT_FINDINGS;
+out:
+	kv_drain_list_free(d, n);
+	kv_bits_free(&nodes);
+	return rc;
+}
+
+/* "K=V,K=V" or the node names, for the heading. */
+static char *
+pool_words(const cli_args *o)
+{
+	kv_buf b = {0};
+
+	for (size_t i = 0; i < o->drain_selectors.n; i++)
+		kv_buf_printf(&b, "%s%s", i ? "," : "", o->drain_selectors.v[i]);
+	for (size_t i = 0; i < o->drain.n; i++)
+		kv_buf_printf(&b, "%s%s", b.len ? "," : "", o->drain.v[i]);
+	return b.data ? b.data : xstrdup("");
+}
+
+int
+cmd_plan(const kv_cmd *cmd, int argc, char **argv)
+{
+	cli_args o;
+	kv_model *m = NULL;
+	kv_analysis *a = NULL;
+	kv_bits pool = {0};
+	kv_plan p = {0};
+	kv_term t;
+	kv_err err = {0};
+	char *words = NULL;
+	int rc;
+
+	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
+		return rc;
+	if (o.drain.n == 0 && o.drain_selectors.n == 0) {
+		cli_args_free(&o);
+		return cli_fail(cmd, "missing --drain-selector (or --drain)");
+	}
+	cli_term(&o, &t);
+	if ((rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
+	    (rc = cli_pick_drain(cmd, a, &o, &pool)) != 0)
+		goto out;
+	cli_progress("plan: %zu nodes", kv_bits_count(&pool));
+	kv_plan_build(a, &pool, o.max_unavailable ? o.max_unavailable : 1,
+	    &p);
+	kv_timing("plan");
+	cli_progress_end();
+	words = pool_words(&o);
+	if (kv_view_plan(a, &p, words, o.allow_shutdown, &t, &err) != KV_OK) {
+		fprintf(stderr, "kvscope: %s\n", err.msg);
+		rc = EXIT_TOOL;
+	} else if (kv_plan_fails(&p, o.allow_shutdown))
+		rc = EXIT_FINDINGS;
+out:
+	cli_progress_end();
+	free(words);
+	kv_plan_free(&p);
+	kv_bits_free(&pool);
+	cli_args_free(&o);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	return rc;
+}

@@ -1,0 +1,42 @@
+/*
+ * html.h - the HTML writer's private tree helpers (htmltree.c), used by
+ * html.c.  Text and attribute values are raw strings; libxml2 escapes
+ * them.  A word of text holding a bidi control or zero-width character
+ * becomes a <bdi> that shows the character as "<U+202E>"; attribute
+ * values show it so too.
+ */
+#ifndef KV_HTML_H
+#define KV_HTML_H
+
+#include <libxml/tree.h>
+
+#include "render.h"
+#include "report.h"
+
+/* A child element tag of parent holding text (may be NULL). */
+xmlNodePtr h_el(xmlNodePtr parent, const char *tag, const char *text);
+/* h_el() with a class (NULL: none). */
+xmlNodePtr h_elc(xmlNodePtr parent, const char *tag, const char *cls,
+    const char *text);
+/* h_elc() with a string the caller gives up. */
+xmlNodePtr h_el_own(xmlNodePtr parent, const char *tag, const char *cls,
+    char *text);
+void h_attr(xmlNodePtr n, const char *name, const char *value);
+/* Append text to n (no element). */
+void h_txt(xmlNodePtr n, const char *text);
+/* A <td class="num"> with v. */
+xmlNodePtr h_num_cell(xmlNodePtr tr, size_t v);
+const char *h_tone_class(enum kv_tone t);	/* "tone-ok" */
+/* <span class="badge tone-..">sym word</span> */
+void h_badge(xmlNodePtr parent, enum kv_tone t, const char *sym,
+    const char *word);
+/* A <table> with a header row of n heads (head_cls[i] their classes, or
+ * NULL); the caller adds the <tbody>. */
+xmlNodePtr h_table(xmlNodePtr parent, const char *cls,
+    const char *const *heads, const char *const *head_cls, size_t n);
+/* <section id=id><h2>title</h2> */
+xmlNodePtr h_section(xmlNodePtr main, const char *id, const char *title);
+/* A two-column table of facts; takes v over. */
+void h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * htmltree.c - the HTML writer's tree helpers (html.h): elements, text
+ * and attributes, always escaped by libxml2 (xmlNewTextChild,
+ * xmlNewProp), with bidi controls and zero-width characters of snapshot
+ * strings isolated and shown visibly; and the small recurring pieces of
+ * the report (badges, tables with a header row, sections, fact tables).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "html.h"
+
+/* The end of the word (run without white space) at p, or of the white
+ * space at p; *odd is set when the word holds a character that
+ * text_invisible() names (a bidi control, a zero-width character). */
+static const char *
+word_end(const char *p, bool *odd)
+{
+	bool space = g_unichar_isspace(g_utf8_get_char_validated(p, -1));
+
+	*odd = false;
+	while (*p != '\0') {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+		bool bad = c == (gunichar)-1 || c == (gunichar)-2;
+
+		if (!bad && g_unichar_isspace(c) != space)
+			break;
+		if (!bad && text_invisible(c) && c != '\n')
+			*odd = true;
+		p = bad ? p + 1 : g_utf8_next_char(p);
+	}
+	return p;
+}
+
+/* Append text to n; every word that holds a bidi control or zero-width
+ * character goes into its own <bdi>, with those characters shown as
+ * "<U+202E>": the word reads as what it is, and whatever reordering is
+ * left ends with it.  (The document's <title> holds text only.) */
+static void
+bidi_text(xmlNodePtr n, const char *text)
+{
+	const char *run = text;
+
+	for (const char *p = text; *p != '\0';) {
+		bool odd;
+		const char *e = word_end(p, &odd);
+
+		if (odd) {
+			char *w = xstrndup(p, (size_t)(e - p));
+			char *v = text_visible(w);
+
+			if (p > run)
+				xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
+				    (int)(p - run)));
+			xmlNewTextChild(n, NULL, BAD_CAST "bdi",
+			    BAD_CAST (v != NULL ? v : w));
+			free(v);
+			free(w);
+			run = e;
+		}
+		p = e;
+	}
+	if (*run != '\0')
+		xmlAddChild(n, xmlNewText(BAD_CAST run));
+}
+
+xmlNodePtr
+h_el(xmlNodePtr parent, const char *tag, const char *text)
+{
+	char *v = text != NULL ? text_visible(text) : NULL;
+	xmlNodePtr n;
+
+	if (v == NULL)	/* nothing to isolate */
+		return xmlNewTextChild(parent, NULL, BAD_CAST tag,
+		    BAD_CAST text);
+	if (strcmp(tag, "title") == 0) {	/* text only: no <bdi> */
+		n = xmlNewTextChild(parent, NULL, BAD_CAST tag, BAD_CAST v);
+		free(v);
+		return n;
+	}
+	free(v);
+	n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL);
+	bidi_text(n, text);
+	return n;
+}
+
+/* Attribute values (tooltips, sort keys) show bidi controls and
+ * zero-width characters as "<U+202E>": no element isolates them. */
+void
+h_attr(xmlNodePtr n, const char *name, const char *value)
+{
+	char *v = text_visible(value);
+
+	xmlNewProp(n, BAD_CAST name, BAD_CAST (v != NULL ? v : value));
+	free(v);
+}
+
+xmlNodePtr
+h_elc(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
+{
+	xmlNodePtr n = h_el(parent, tag, text);
+
+	if (cls != NULL)
+		h_attr(n, "class", cls);
+	return n;
+}
+
+/* Append text to n (no element). */
+void
+h_txt(xmlNodePtr n, const char *text)
+{
+	bidi_text(n, text);
+}
+
+/* h_el() with a string the caller gives up */
+xmlNodePtr
+h_el_own(xmlNodePtr parent, const char *tag, const char *cls, char *text)
+{
+	xmlNodePtr n = h_elc(parent, tag, cls, text);
+
+	free(text);
+	return n;
+}
+
+xmlNodePtr
+h_num_cell(xmlNodePtr tr, size_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%zu", v);
+	return h_elc(tr, "td", "num", buf);
+}
+
+const char *
+h_tone_class(enum kv_tone t)
+{
+	return t == TONE_OK ? "tone-ok" : t == TONE_WARN ? "tone-warn" :
+	    t == TONE_FAIL ? "tone-fail" : "tone-none";
+}
+
+void
+h_badge(xmlNodePtr parent, enum kv_tone t, const char *sym, const char *word)
+{
+	char *cls = xasprintf("badge %s", h_tone_class(t));
+	char *s = xasprintf("%s %s", sym, word);
+
+	h_elc(parent, "span", cls, s);
+	free(cls);
+	free(s);
+}
+
+xmlNodePtr
+h_table(xmlNodePtr parent, const char *cls, const char *const *heads,
+    const char *const *head_cls, size_t n)
+{
+	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL);
+	xmlNodePtr tr;
+
+	if (cls != NULL)
+		h_attr(t, "class", cls);
+	tr = xmlNewChild(xmlNewChild(t, NULL, BAD_CAST "thead", NULL), NULL,
+	    BAD_CAST "tr", NULL);
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr th = h_el(tr, "th", heads[i]);
+
+		h_attr(th, "scope", "col");
+		if (head_cls != NULL && head_cls[i] != NULL)
+			h_attr(th, "class", head_cls[i]);
+	}
+	return t;
+}
+
+xmlNodePtr
+h_section(xmlNodePtr main, const char *id, const char *title)
+{
+	xmlNodePtr s = xmlNewChild(main, NULL, BAD_CAST "section", NULL);
+
+	h_attr(s, "id", id);
+	h_el(s, "h2", title);
+	return s;
+}
+
+static void
+fact(xmlNodePtr tbody, const char *key, const char *value)
+{
+	xmlNodePtr tr = xmlNewChild(tbody, NULL, BAD_CAST "tr", NULL);
+
+	h_attr(h_el(tr, "th", key), "scope", "row");
+	h_elc(tr, "td", "wrap", value);
+}
+
+/* A two-column table of facts; takes v over. */
+void
+h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
+{
+	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL), tb;
+
+	h_attr(t, "class", "facts");
+	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
+	for (size_t i = 0; i < n; i++)
+		fact(tb, v[i].key, v[i].value);
+	facts_free(v, n);
+}
+

@@ -1,0 +1,143 @@
+/*
+ * pdf.h - the PDF typesetter's private interface (typeset.c), used by the
+ * sections of the report (pdf.c).
+ *
+ * A pdoc is one document being laid out: with cr NULL it only measures
+ * (the first pass), with cr set it draws.  Pages are A4 portrait; the
+ * typesetter keeps the current position, starts pages with their running
+ * header and footer, wraps paragraphs line by line across pages, keeps a
+ * subsection heading with what follows it, and breaks tables across pages
+ * repeating their header row.  A ptable owns the strings and attribute
+ * lists of its cells; pdf_tbl_emit() draws and frees it.
+ */
+#ifndef KV_PDF_H
+#define KV_PDF_H
+
+#include <cairo-pdf.h>
+#include <pango/pangocairo.h>
+
+#include "render.h"
+#include "report.h"
+
+#define PAGE_W		595.28
+#define PAGE_H		841.89
+#define MX		56.0		/* left and right margin */
+#define TOP		70.0		/* body starts here */
+#define BOTTOM		(PAGE_H - 62.0)	/* and ends here */
+#define CW		(PAGE_W - 2 * MX)
+
+#define BODY		9.0
+#define PDF_MODELS	12		/* models listed in a cell; the HTML
+					 * and findings.json list them all */
+#define SMALL		7.5
+#define CELL_PAD	3.0
+#define CELL_LINES	72		/* a cell paragraph's lines at most,
+					 * so that a row fits on a page */
+
+typedef struct tocent {
+	char *title;
+	int level;
+	int page;		/* body-relative in pass 1, absolute after */
+} tocent;
+
+typedef struct pdoc {
+	const kv_analysis *a;
+	kv_text *t;
+	cairo_surface_t *surf;	/* NULL while measuring */
+	cairo_t *cr;
+	int page;		/* current page, 1-based */
+	int offset;		/* pages before the body */
+	int npages;		/* all pages (second pass) */
+	double y;
+	const char *section;	/* running header */
+	int outline;		/* current level-1 outline id */
+	kv_mview mv;
+	char date[21];		/* the document's date */
+	char snapdate[21];	/* the snapshot's */
+	char *title;		/* report_title() */
+	char *sections[SEC_COUNT];	/* section_title() */
+	/* first pass results */
+	size_t ntoc, captoc, itoc;
+	tocent *toc;
+	size_t nh, caph, ih;
+	double *heights;	/* body table row heights, in emission order */
+	bool replay;		/* second pass over the body: reuse them */
+	const char *pending;	/* a level-2 heading waiting for content */
+} pdoc;
+
+typedef struct pcol {
+	const char *head;
+	double w;		/* share of the content width */
+	bool right;
+} pcol;
+
+typedef struct pcell {
+	char *text;
+	enum kv_font font;
+	uint32_t ink, bg;
+	PangoAttrList *attrs;	/* or NULL */
+} pcell;
+
+typedef struct ptable {
+	const pcol *cols;
+	size_t ncols;
+	bool noheader;
+	double size;
+	int max_lines;		/* of a cell's paragraph; 0: no limit */
+	size_t nrows, cap;
+	pcell *cells;		/* nrows * ncols */
+	bool *group;		/* spans the row, keeps with the next */
+} ptable;
+
+/* colour, rules and one-line labels (nothing drawn while measuring) */
+void pdf_rgb(cairo_t *cr, uint32_t c);
+void pdf_fill_rect(pdoc *d, double x, double y, double w, double h,
+    uint32_t c);
+void pdf_hrule(pdoc *d, double x, double y, double w, double width,
+    uint32_t c);
+/* One line at (x, y) top, anchored left or right; returns its width. */
+double pdf_label(pdoc *d, double x, double y, const char *s,
+    enum kv_font font, double size, uint32_t ink, bool right);
+double pdf_layout_h(PangoLayout *l);
+
+/* pages */
+void pdf_page_furniture(pdoc *d);
+void pdf_new_page(pdoc *d);
+double pdf_room(const pdoc *d);
+void pdf_need(pdoc *d, double h);	/* a new page unless h fits */
+
+/* paragraphs: wrapped, line by line across pages */
+void pdf_para_at(pdoc *d, double x, double w, const char *s,
+    enum kv_font font, double size, uint32_t ink, double after);
+void pdf_para(pdoc *d, const char *s, enum kv_font font, double size,
+    uint32_t ink);
+/* At most lines lines (> 0), the last one ending in an ellipsis. */
+void pdf_para_lines(pdoc *d, double x, double w, const char *s,
+    enum kv_font font, double size, uint32_t ink, double after, int lines);
+void pdf_para_own(pdoc *d, char *s, enum kv_font font, double size,
+    uint32_t ink);			/* frees s */
+void pdf_answer(pdoc *d, char *s);	/* frees s */
+void pdf_boxed(pdoc *d, const char *s);
+
+/* headings and the contents */
+void pdf_heading1(pdoc *d, const char *title);
+void pdf_heading2(pdoc *d, const char *title);
+/* Draw a pending level-2 heading, with room for next after it. */
+void pdf_keep(pdoc *d, double next);
+int pdf_toc_pages(const pdoc *d);
+void pdf_contents(pdoc *d);
+
+/* tables */
+void pdf_tbl_init(ptable *t, const pcol *cols, size_t ncols);
+pcell *pdf_tbl_row(ptable *t);
+void pdf_cell(pcell *c, char *text, enum kv_font font, uint32_t ink);
+void pdf_cellc(pcell *c, const char *text);
+void pdf_tbl_group(ptable *t, char *text);
+void pdf_tbl_free(ptable *t);
+void pdf_tbl_emit(pdoc *d, ptable *t);
+
+/* figures: f is drawn and freed */
+void pdf_figure_scaled(pdoc *d, kv_fig *f, bool caption, double max);
+void pdf_figure(pdoc *d, kv_fig *f, bool caption);
+
+#endif

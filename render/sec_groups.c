@@ -1,0 +1,142 @@
+/*
+ * sec_groups.c - the groups at the top of the HTML report (html.c calls
+ * these): the groups, largest first, each with its summary, its fix and
+ * links to its VMIs (#vmi-<namespace>-<name>); in each VMI row, its
+ * anchor, its groups and their fixes (links back to #group-<id>); and
+ * the warnings said once per cluster (rule flag RULE_ONCE_PER_CLUSTER)
+ * instead of in every row.  Everything goes through the HTML tree helpers
+ * (html.h): libxml2 escapes, bidi controls are isolated and shown.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "groups.h"
+#include "html.h"
+#include "render.h"
+#include "report.h"
+
+static void
+add_link(xmlNodePtr parent, const char *href, const char *text)
+{
+	h_attr(h_el(parent, "a", text), "href", href);
+}
+
+static char *
+vmi_anchor(const kv_vmi *v)
+{
+	return xasprintf("vmi-%s-%s", v->ns, v->name);
+}
+
+static void
+group_item(xmlNodePtr ol, const kv_analysis *a, const kv_group *g)
+{
+	xmlNodePtr li = h_elc(ol, "li", NULL, NULL), p;
+	char *id = xasprintf("group-%s", g->id), *head;
+
+	h_attr(li, "id", id);
+	head = xasprintf("%s %s: %s", g->id, g->code, g->summary);
+	h_elc(li, "span", "group-head", head);
+	p = h_elc(li, "p", "fix", NULL);
+	h_elc(p, "span", "mono", kv_fix_names[g->fix.action]);
+	xmlNodeAddContent(p, BAD_CAST (g->fix.checked ?
+	    " (checked by re-analysis): " : ": "));
+	h_txt(p, g->fix.text);
+	p = h_elc(li, "p", "wrap", NULL);
+	for (size_t k = 0; k < g->nvmis && k < 50; k++) {
+		const kv_vmi *v = a->vmis[g->vmis[k]].vmi;
+		char *href = vmi_anchor(v), *h = xasprintf("#%s", href);
+
+		if (k)
+			xmlNodeAddContent(p, BAD_CAST " ");
+		add_link(p, h, v->fullname);
+		free(href);
+		free(h);
+	}
+	if (g->nvmis > 50) {
+		char *more = xasprintf(" ... and %zu more", g->nvmis - 50);
+
+		xmlNodeAddContent(p, BAD_CAST more);
+		free(more);
+	}
+	free(id);
+	free(head);
+}
+
+/* Warnings every VMI of a kind carries, said once here. */
+static void
+cluster_notes(xmlNodePtr s, const kv_analysis *a)
+{
+	for (size_t i = 0; i < kv_nrules; i++) {
+		const kv_rule *rule = &kv_rules[i];
+		const char *title, *fix;
+		size_t n = 0;
+		char *line;
+
+		if (!(rule->flags & RULE_ONCE_PER_CLUSTER))
+			continue;
+		for (size_t v = 0; v < a->nvmis; v++)
+			for (size_t k = 0; k < a->vmis[v].nwarnings; k++)
+				n += a->vmis[v].warnings[k].rule == rule;
+		if (n == 0)
+			continue;
+		kv_rule_text(a, rule, &title, &fix);
+		line = xasprintf("%s (%s, %zu %s): %s", title, rule->code, n,
+		    kv_word(a, n == 1 ? KV_WORD_VM : KV_WORD_VMS), fix);
+		h_elc(s, "p", "note", line);
+		free(line);
+	}
+}
+
+void
+html_sec_groups(xmlNodePtr main, const kv_analysis *a)
+{
+	xmlNodePtr s = h_elc(main, "section", NULL, NULL), ol;
+	char *lead;
+
+	h_attr(s, "id", "groups");
+	h_elc(s, "h2", NULL, "What to change, largest first");
+	if (a->ngroups == 0) {
+		h_elc(s, "p", NULL, "No groups: every running VM migrates and "
+		    "survives a drain of its node.");
+		cluster_notes(s, a);
+		return;
+	}
+	lead = xasprintf("%zu groups: each is one cause and the one change "
+	    "that removes it, for every VM it concerns.", a->ngroups);
+	h_elc(s, "p", NULL, lead);
+	free(lead);
+	ol = h_elc(s, "ol", "groups", NULL);
+	for (size_t i = 0; i < a->ngroups; i++)
+		group_item(ol, a, &a->groups[i]);
+	cluster_notes(s, a);
+}
+
+void
+html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r)
+{
+	char *id = vmi_anchor(r->vmi);
+
+	h_attr(tr, "id", id);
+	free(id);
+}
+
+void
+html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r)
+{
+	for (size_t k = 0; k < r->ngroups; k++) {
+		const kv_group *g = &a->groups[r->groups[k]];
+		xmlNodePtr p = h_elc(td, "p", "fix wrap", NULL), sp;
+		char *href = xasprintf("#group-%s", g->id);
+
+		add_link(p, href, g->id);
+		sp = h_elc(p, "span", "mono", NULL);
+		xmlNodeAddContent(sp, BAD_CAST " ");
+		xmlNodeAddContent(sp, BAD_CAST kv_fix_names[g->fix.action]);
+		xmlNodeAddContent(p, BAD_CAST ": ");
+		h_txt(p, g->fix.text);
+		free(href);
+	}
+}

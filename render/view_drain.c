@@ -1,0 +1,401 @@
+/*
+ * view_drain.c - the views of drains (view.h): `check --drain` (what a
+ * drain of a set of nodes does with each VMI on them) and `plan` (the
+ * order to drain a pool in), as lines for a person or as one JSON/YAML
+ * document built from findings.json's drain entries.  Words that differ
+ * between platforms come from the flavor row's vocabulary.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drain.h"
+#include "render.h"
+#include "report.h"
+#include "view.h"
+
+static const char *
+action_word(enum kv_on_drain a)
+{
+	switch (a) {
+	case DRAIN_MIGRATE:
+		return "migrates";
+	case DRAIN_SHUTDOWN:
+		return "stops";
+	case DRAIN_BLOCK:
+		return "blocks the drain, waits forever";
+	case DRAIN_EXTERNAL:
+		return "left to its external controller";
+	default:
+		return "-";
+	}
+}
+
+static enum kv_color
+action_color(enum kv_on_drain a)
+{
+	return a == DRAIN_MIGRATE ? KV_C_GREEN : a == DRAIN_SHUTDOWN ?
+	    KV_C_YELLOW : a == DRAIN_BLOCK ? KV_C_RED : KV_C_NONE;
+}
+
+/* "  ns/vm  migrates to w4" or "  ns/vm  stops (eviction-shutdown)" */
+static void
+row_line(const kv_analysis *a, const kv_drain_row *row, const kv_term *t)
+{
+	FILE *f = t->f;
+
+	fputs("    ", f);
+	kv_term_puts(f, a->vmis[row->vmi].vmi->fullname);
+	fputs(": ", f);
+	kv_term_paint(t, action_color(row->action), action_word(row->action));
+	if (row->target != SIZE_MAX) {
+		fputs(" to ", f);
+		kv_term_puts(f, a->m->nodes[row->target].name);
+	}
+	if (row->reason != NULL) {
+		fputs(" (", f);
+		kv_term_paint(t, KV_C_BOLD, row->reason);
+		fputs(")", f);
+	}
+	fputs("\n", f);
+}
+
+/* "w2: 3 VMIs, 2 migrate, 1 stop, 0 block, 0 external; about 42 s" */
+static void
+drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
+{
+	char *mem = kv_fmt_bytes(d->memory), *dur = fmt_duration(d->seconds);
+
+	fputs("  ", t->f);
+	kv_term_paint(t, KV_C_BOLD, a->m->nodes[d->node].name);
+	fprintf(t->f, ": %zu %s, %zu migrate, %zu stop, %zu block", d->vmis,
+	    kv_word(a, d->vmis == 1 ? KV_WORD_VM : KV_WORD_VMS), d->migrate,
+	    d->shutdown, d->block);
+	if (d->no_capacity > 0)
+		fprintf(t->f, " (%zu for want of room)", d->no_capacity);
+	fprintf(t->f, ", %zu external; about %s to move %s\n", d->external,
+	    dur, mem);
+	free(mem);
+	free(dur);
+}
+
+/* The capacity state, once. */
+static void
+room_note(const kv_analysis *a, const kv_term *t)
+{
+	if (a->capacity_known)
+		fputs("Room checked: every pod's requests against each node's "
+		    "allocatable; each placement uses up its target's room.\n",
+		    t->f);
+	else
+		fprintf(t->f, "Room on the targets not checked: the snapshot "
+		    "holds only the launcher pods, so each %s goes to the "
+		    "first of its targets.\n", kv_word(a, KV_WORD_VM));
+}
+
+static void
+words_note(const kv_analysis *a, const kv_term *t)
+{
+	const kv_vocab *v = a->m->flavor->vocab;
+
+	fprintf(t->f, "As %s handle it (%s decides); %s.\n", v->drain_by,
+	    v->strategy, v->target_wait);
+}
+
+static json_t *
+drains_json(const kv_analysis *a, const kv_drain *d, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, kv_json_drain(a, &d[i]));
+	return arr;
+}
+
+static void
+totals(const kv_drain *d, size_t n, size_t *c)
+{
+	memset(c, 0, 6 * sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		c[0] += d[i].vmis;
+		c[1] += d[i].migrate;
+		c[2] += d[i].shutdown;
+		c[3] += d[i].block;
+		c[4] += d[i].external;
+		c[5] += d[i].no_capacity;
+	}
+}
+
+static json_t *
+totals_json(const size_t *c, int64_t seconds)
+{
+	static const char *const keys[] = { "vmis", "migrate", "shutdown",
+	    "block", "external", "noCapacity" };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < 6; i++)
+		json_object_set_new(o, keys[i], json_integer((json_int_t)c[i]));
+	json_object_set_new(o, "estimatedSeconds",
+	    json_integer((json_int_t)seconds));
+	return o;
+}
+
+static int
+drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
+    int64_t seconds, bool allow, const kv_term *t, kv_err *err)
+{
+	json_t *doc = json_object(), *nodes = json_array();
+	size_t c[6];
+	int rc;
+
+	totals(d, n, c);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(nodes,
+		    json_string(a->m->nodes[d[i].node].name));
+	json_object_set_new(doc, "kind", json_string("kvscope-drain"));
+	json_object_set_new(doc, "nodes", nodes);
+	json_object_set_new(doc, "capacity",
+	    json_string(a->capacity_known ? "known" : "unknown"));
+	json_object_set_new(doc, "allowShutdown", json_boolean(allow));
+	json_object_set_new(doc, "summary", totals_json(c, seconds));
+	json_object_set_new(doc, "drain", drains_json(a, d, n));
+	rc = kv_doc_write(doc, t->fmt, t->f, err);
+	json_decref(doc);
+	return rc;
+}
+
+int
+kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
+    int64_t seconds, bool allow, const kv_term *t, kv_err *err)
+{
+	size_t c[6], bad;
+	char *dur, acc[64] = "";
+
+	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
+		return drain_doc(a, d, n, seconds, allow, t, err);
+	totals(d, n, c);
+	if (n == 1)
+		fputs("kubectl drain of 1 node:\n", t->f);
+	else
+		fprintf(t->f, "kubectl drain of %zu nodes together (none is a "
+		    "target for another):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		drain_line(a, &d[i], t);
+		for (size_t k = 0; k < d[i].nplan; k++)
+			row_line(a, &d[i].plan[k], t);
+	}
+	words_note(a, t);
+	room_note(a, t);
+	dur = fmt_duration(seconds);
+	bad = c[3] + (allow ? 0 : c[2]);
+	if (allow && c[2] > 0)
+		snprintf(acc, sizeof(acc), " (%zu %s accepted)", c[2],
+		    c[2] == 1 ? "stop" : "stops");
+	fprintf(t->f, "%zu of %zu %s on the drained %s would %s the drain%s; "
+	    "%zu migrate in about %s\n", bad, c[0],
+	    kv_word(a, c[0] == 1 ? KV_WORD_VM : KV_WORD_VMS),
+	    n == 1 ? "node" : "nodes", allow ? "block" : "stop or block",
+	    acc, c[1], dur);
+	free(dur);
+	if (ferror(t->f))
+		return kv_seterr(err, "stdout: write error");
+	return KV_OK;
+}
+
+/* --- plan ------------------------------------------------------------------ */
+
+static char *
+rule_text(const kv_plan *p)
+{
+	char *batch = p->batch == 1 ? xstrdup("Each node is drained alone "
+	    "and returns to service before the next") : xasprintf("The %zu "
+	    "nodes of a batch are drained together and are no targets for "
+	    "each other; the batch returns to service before the next",
+	    p->batch);
+	char *s = xasprintf("Nodes whose VMs have the most alternatives go "
+	    "first (the fewest targets of any VM on the node that migrates, "
+	    "most first), then by name; a node whose drain would leave a VM "
+	    "without a target at its turn waits for a later place (up to %zu "
+	    "nodes are tried per place, then the first is taken as it is). "
+	    "%s, and VMs stay where they moved.", p->ntries, batch);
+
+	free(batch);
+	return s;
+}
+
+static const kv_drain_row *
+first_block(const kv_drain *d)
+{
+	for (size_t k = 0; k < d->nplan; k++)
+		if (d->plan[k].action == DRAIN_BLOCK)
+			return &d->plan[k];
+	return NULL;
+}
+
+static json_t *
+cannot_json(const kv_analysis *a, const kv_plan *p)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < p->nsteps; i++)
+		for (size_t k = 0; k < p->steps[i].nnodes; k++) {
+			const kv_drain *d = &p->steps[i].drains[k];
+			const kv_drain_row *r = first_block(d);
+
+			if (r == NULL)
+				continue;
+			json_array_append_new(arr, json_pack("{s:s, s:I, s:s, "
+			    "s:s}", "node", a->m->nodes[d->node].name,
+			    "step", (json_int_t)i + 1, "vmi",
+			    a->vmis[r->vmi].vmi->fullname, "reason",
+			    r->reason ? r->reason : "eviction-blocks-drain"));
+		}
+	return arr;
+}
+
+static json_t *
+step_json(const kv_analysis *a, const kv_plan_step *st, size_t i)
+{
+	json_t *o = json_object(), *nodes = json_array();
+
+	for (size_t k = 0; k < st->nnodes; k++)
+		json_array_append_new(nodes,
+		    json_string(a->m->nodes[st->nodes[k]].name));
+	json_object_set_new(o, "step", json_integer((json_int_t)i + 1));
+	json_object_set_new(o, "nodes", nodes);
+	json_object_set_new(o, "deferred",
+	    json_integer((json_int_t)st->deferred));
+	json_object_set_new(o, "estimatedSeconds",
+	    json_integer((json_int_t)st->seconds));
+	json_object_set_new(o, "drain", drains_json(a, st->drains,
+	    st->nnodes));
+	return o;
+}
+
+static int
+plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
+    bool allow, const kv_term *t, kv_err *err)
+{
+	json_t *doc = json_object(), *steps = json_array();
+	size_t c[6] = { 0, p->migrate, p->shutdown, p->block, p->external,
+	    p->no_capacity };
+	char *rule;
+	int rc;
+
+	for (size_t i = 0; i < p->nsteps; i++) {
+		json_array_append_new(steps, step_json(a, &p->steps[i], i));
+		for (size_t k = 0; k < p->steps[i].nnodes; k++)
+			c[0] += p->steps[i].drains[k].vmis;
+	}
+	json_object_set_new(doc, "kind", json_string("kvscope-plan"));
+	json_object_set_new(doc, "pool", json_string(pool));
+	json_object_set_new(doc, "nodes", json_integer((json_int_t)p->npool));
+	json_object_set_new(doc, "maxUnavailable",
+	    json_integer((json_int_t)p->batch));
+	json_object_set_new(doc, "capacity",
+	    json_string(a->capacity_known ? "known" : "unknown"));
+	json_object_set_new(doc, "allowShutdown", json_boolean(allow));
+	rule = rule_text(p);
+	json_object_set_new(doc, "rule", json_string(rule));
+	free(rule);
+	json_object_set_new(doc, "summary", totals_json(c, p->seconds));
+	json_object_set_new(doc, "steps", steps);
+	json_object_set_new(doc, "cannotDrain", cannot_json(a, p));
+	rc = kv_doc_write(doc, t->fmt, t->f, err);
+	json_decref(doc);
+	return rc;
+}
+
+static void
+plan_step(const kv_analysis *a, const kv_plan_step *st, size_t i,
+    const kv_term *t)
+{
+	char *dur = fmt_duration(st->seconds);
+
+	fprintf(t->f, "step %zu:", i + 1);
+	for (size_t k = 0; k < st->nnodes; k++) {
+		fputs(k ? ", " : " ", t->f);
+		kv_term_puts(t->f, a->m->nodes[st->nodes[k]].name);
+	}
+	fprintf(t->f, " (about %s)", dur);
+	if (st->deferred > 0)
+		fprintf(t->f, "; %zu %s tried first would have left a VM "
+		    "without room", st->deferred, st->deferred == 1 ? "node" :
+		    "nodes");
+	fputs("\n", t->f);
+	free(dur);
+	for (size_t k = 0; k < st->nnodes; k++) {
+		const kv_drain *d = &st->drains[k];
+
+		if (d->block + d->shutdown == 0 && t->fmt != KV_OUT_WIDE)
+			continue;
+		drain_line(a, d, t);
+		for (size_t r = 0; r < d->nplan; r++)
+			if (t->fmt == KV_OUT_WIDE ||
+			    d->plan[r].action == DRAIN_BLOCK ||
+			    d->plan[r].action == DRAIN_SHUTDOWN)
+				row_line(a, &d->plan[r], t);
+	}
+}
+
+/* The nodes whose drain cannot succeed, with the first reason. */
+static void
+cannot_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nsteps; i++)
+		for (size_t k = 0; k < p->steps[i].nnodes; k++) {
+			const kv_drain *d = &p->steps[i].drains[k];
+			const kv_drain_row *r = first_block(d);
+
+			if (r == NULL)
+				continue;
+			if (n++ == 0)
+				fputs("Nodes whose drain cannot succeed:\n", t->f);
+			fputs("  ", t->f);
+			kv_term_paint(t, KV_C_RED, a->m->nodes[d->node].name);
+			fprintf(t->f, " (step %zu): ", i + 1);
+			kv_term_puts(t->f, a->vmis[r->vmi].vmi->fullname);
+			fprintf(t->f, " waits forever (%s)", r->reason ?
+			    r->reason : "eviction-blocks-drain");
+			if (d->block > 1)
+				fprintf(t->f, ", and %zu more", d->block - 1);
+			fputs("\n", t->f);
+		}
+	if (n == 0)
+		fputs("Every node's drain can finish.\n", t->f);
+}
+
+int
+kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
+    bool allow, const kv_term *t, kv_err *err)
+{
+	char *rule, *dur;
+
+	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
+		return plan_doc(a, p, pool, allow, t, err);
+	fputs("Rolling drain of the pool ", t->f);
+	kv_term_puts(t->f, pool);
+	fprintf(t->f, ": %zu %s, %zu at a time, each batch back in service "
+	    "before the next.\n", p->npool, p->npool == 1 ? "node" : "nodes",
+	    p->batch);
+	rule = rule_text(p);
+	fprintf(t->f, "Order: %s\n", rule);
+	free(rule);
+	words_note(a, t);
+	room_note(a, t);
+	for (size_t i = 0; i < p->nsteps; i++)
+		plan_step(a, &p->steps[i], i, t);
+	dur = fmt_duration(p->seconds);
+	fprintf(t->f, "Total: %zu %s, about %s; %zu migrate, %zu stop%s, "
+	    "%zu block (%zu for want of room), %zu external.\n", p->nsteps,
+	    p->nsteps == 1 ? "step" : "steps", dur, p->migrate, p->shutdown,
+	    allow && p->shutdown ? " (accepted)" : "", p->block,
+	    p->no_capacity, p->external);
+	free(dur);
+	cannot_lines(a, p, t);
+	if (ferror(t->f))
+		return kv_seterr(err, "stdout: write error");
+	return KV_OK;
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# tests/e2e/drain.sh - `kvscope check --drain` and `kvscope plan` end to
+# end on the bundled samples: exit status, the rows, the JSON document,
+# DVP's words, usage errors.
+#
+# samples/mixed: w2 runs prod/cache-0 (evictionStrategy None: a drain stops
+# it); w5 runs dev/build-runner, which migrates; w3 and w4 each hold a VMI
+# that cannot move.
+#
+# Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
+set -u
+
+KVSCOPE=${KVSCOPE:-./kvscope}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+run() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$KVSCOPE" "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc, want $want"
+		sed 's/^/    out| /' "$work/out" | head -20
+		sed 's/^/    err| /' "$work/err" | head -5
+	fi
+}
+
+has() {
+	grep -qF -- "$2" "$work/out" || { fail "$1: no line with \"$2\""; sed 's/^/    | /' "$work/out" | head -30; }
+}
+
+jq_is() {
+	local got
+	got=$(jq -r "$2" "$work/out" 2>&1)
+	[ "$got" = "$3" ] || fail "$1: $2 = $got, want $3"
+}
+
+M=samples/mixed
+
+run "drain w2 stops a VM" 1 check $M --drain w2
+has "drain w2" "prod/cache-0: stops (eviction-shutdown)"
+has "drain w2" "1 of 1 VMI on the drained node would stop or block the drain"
+has "drain w2" "Room on the targets not checked"
+run "drain w2 --allow-shutdown" 0 check $M --drain w2 --allow-shutdown
+has "allow-shutdown" "0 of 1 VMI on the drained node would block the drain (1 stop accepted)"
+run "--node keeps its meaning" 0 check $M --node w2
+run "drain w5 migrates" 0 check $M --drain w5
+has "drain w5" "dev/build-runner: migrates to "
+run "drain together" 1 check $M --drain w3,w4
+has "together" "kubectl drain of 2 nodes together"
+has "together" "prod/files-rwo: blocks the drain, waits forever (disk-not-shared)"
+if grep -q "migrates to w[34]" "$work/out"; then
+	fail "together: a VMI migrates to a node drained with it"
+fi
+run "drain json" 1 check $M --drain w2,w3 -o json
+jq_is "drain json" '.kind' kvscope-drain
+jq_is "drain json" '.capacity' unknown
+jq_is "drain json" '.summary.shutdown' 1
+jq_is "drain json" '.drain[0].plan[0] | "\(.vmi) \(.action) \(.target) \(.reason)"' \
+    "prod/cache-0 shutdown null eviction-shutdown"
+jq_is "drain json" '[.drain[1].plan[] | select(.action == "migrate") | .target] | unique | join(",")' "w4"
+run "drain yaml" 1 check $M --drain w2 -o yaml
+has "drain yaml" "kind: kvscope-drain"
+run "drain selector" 1 check $M --drain-selector kubernetes.io/hostname=w2
+has "drain selector" "prod/cache-0: stops"
+
+# plan: the whole pool, then a pool that drains cleanly
+run "plan pool" 1 plan $M --drain-selector kubernetes.io/os=linux
+has "plan" "Order: Nodes whose VMs have the most alternatives go first"
+has "plan" "Nodes whose drain cannot succeed:"
+has "plan" "w4 (step "
+has "plan" "prod/files-rwo waits forever (disk-not-shared)"
+has "plan" "Total: 7 steps"
+run "plan w5" 0 plan $M --drain w5
+has "plan w5" "Every node's drain can finish."
+run "plan json" 1 plan $M --drain-selector kubernetes.io/os=linux --max-unavailable 2 -o json
+jq_is "plan json" '.kind' kvscope-plan
+jq_is "plan json" '.maxUnavailable' 2
+jq_is "plan json" '.steps | length' 4
+jq_is "plan json" '[.cannotDrain[].node] | join(",")' "a1,w1,w3,w4"
+"$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/a" 2>/dev/null
+"$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/b" 2>/dev/null
+cmp -s "$work/a" "$work/b" || fail "plan is not deterministic"
+
+# DVP words
+# every node at once: no VM has a target left
+run "dvp drain" 1 check samples/deckhouse --drain-selector kubernetes.io/os=linux --allow-shutdown -o json
+jq_is "dvp drain" '.kind' kvscope-drain
+jq_is "dvp drain" '.summary.block' 11
+jq_is "dvp drain" '[.drain[].plan[].reason] | unique | join(",")' "no-cpu-target,no-placement-target,tsc-frequency"
+run "dvp text" 1 check samples/deckhouse --drain-selector kubernetes.io/os=linux
+has "dvp text" "Evict operations"
+has "dvp text" "within 5 minutes"
+has "dvp text" "liveMigrationPolicy"
+
+# usage
+run "allow-shutdown alone" 2 check $M --allow-shutdown
+run "drain with node" 2 check $M --drain w2 --node w1
+run "drain unknown node" 2 check $M --drain nope
+grep -qF 'no node "nope"' "$work/err" || fail "unknown node: $(cat "$work/err")"
+run "plan without pool" 2 plan $M
+run "plan bad count" 2 plan $M --drain w1 --max-unavailable 0
+run "plan no match" 2 plan $M --drain-selector no=such
+
+if [ "$fails" -gt 0 ]; then
+	echo "$fails failed"
+	exit 1
+fi
+echo "drain: all passed"

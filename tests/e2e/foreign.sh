@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Foreign inputs give the sample's own answers.  tests/foreign/gen.py builds
+# from samples/mixed and samples/pitfalls (and the others) a must-gather
+# tree (also as .tar.gz), a Harvester-style support bundle zip and a
+# folder of plain kubectl YAML; the findings of each, without the
+# snapshot facts that legitimately differ (.snapshot: createdAt and the
+# warnings saying what the input was), must equal the sample's.  Then:
+# the warnings name the input kind and the missing pods; `kvscope
+# convert` writes a snapshot (deterministic, redacted, checked against its
+# manifest) with the same findings; convert refuses a snapshot.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL $1"; }
+strip() { jq -S 'del(.snapshot)' "$1"; }
+
+for s in mixed pitfalls deckhouse hostile same-host-model; do
+	python3 tests/foreign/gen.py "samples/$s" "$tmp/$s"
+	"$KVSCOPE" report "samples/$s" --format json --output "$tmp/$s.want" \
+	    >/dev/null
+	for input in must-gather must-gather.tar.gz bundle.zip plain; do
+		out=$tmp/$s.$input.out
+		if ! "$KVSCOPE" report "$tmp/$s/$input" --format json \
+		    --output "$out" >/dev/null 2>"$tmp/err"; then
+			ko "$s $input: $(cat "$tmp/err")"
+		elif [ "$(strip "$out/findings.json")" = \
+		    "$(strip "$tmp/$s.want/findings.json")" ]; then
+			ok "$s $input: same findings as the sample"
+		else
+			ko "$s $input: findings differ"
+			diff <(strip "$out/findings.json") \
+			    <(strip "$tmp/$s.want/findings.json") | head -10
+		fi
+	done
+done
+
+warn() {	# description, findings.json, substring of a warning
+	if jq -e --arg w "$3" '[.snapshot.warnings[] | contains($w)] | any' \
+	    "$2" >/dev/null; then ok "$1"; else ko "$1: no warning \"$3\""; fi
+}
+m=$tmp/mixed
+warn "must-gather named" "$m.must-gather.out/findings.json" \
+    "input: a must-gather, not a kvscope snapshot; no manifest, so no integrity check"
+warn "duplicates counted" "$m.must-gather.out/findings.json" "13 seen twice"
+warn "support bundle named" "$m.bundle.zip.out/findings.json" "input: a support bundle"
+warn "plain files named" "$m.plain.out/findings.json" "input: plain kubectl output"
+"$KVSCOPE" report "$m/no-pods" --format json --output "$tmp/np" >/dev/null
+warn "absent pods said" "$tmp/np/findings.json" \
+    "pods: not in the input; containerDisk digests and host-model history not judged"
+
+# convert: a snapshot with a manifest, the same findings, the same bytes
+"$KVSCOPE" convert "$m/must-gather.tar.gz" --output "$tmp/c/snap.tar.gz" \
+    2>/dev/null && ko "convert into a missing directory succeeded" ||
+    ok "convert into a missing directory fails"
+mkdir -p "$tmp/c1" "$tmp/c2"
+"$KVSCOPE" convert "$m/must-gather.tar.gz" --output "$tmp/c1/snap.tar.gz"
+"$KVSCOPE" convert "$m/must-gather" --output "$tmp/c2/snap.tar.gz"
+cmp -s "$tmp/c1/snap.tar.gz" "$tmp/c2/snap.tar.gz" &&
+    ok "convert is deterministic" || ko "convert output differs"
+[ "$(ls -A "$tmp/c1")" = snap.tar.gz ] && ok "convert leaves no temporary" ||
+    ko "convert left: $(ls -A "$tmp/c1")"
+tar -xzf "$tmp/c1/snap.tar.gz" -C "$tmp/c1"
+man=$tmp/c1/snap/manifest.json
+[ "$(jq -r '.kind, .source.kind, (.files | length > 5)' "$man" | tr '\n' ' ')" \
+    = "kvscope-snapshot must-gather true " ] && ok "converted manifest" ||
+    ko "converted manifest: $(jq -c '{kind, source}' "$man")"
+jq -e '[.redactions[].field] | index("spec.containers[].command") != null' \
+    "$man" >/dev/null && ok "redactions counted" || ko "no redactions"
+if grep -q managedFields "$tmp"/c1/snap/resources/*.json ||
+    grep -q last-applied-configuration "$tmp"/c1/snap/resources/*.json; then
+	ko "converted members keep managedFields or last-applied"
+else
+	ok "converted members redacted"
+fi
+"$KVSCOPE" report "$tmp/c1/snap.tar.gz" --format json --output "$tmp/cr" \
+    >/dev/null
+[ "$(strip "$tmp/cr/findings.json")" = "$(strip "$m.want/findings.json")" ] &&
+    ok "converted snapshot: same findings" || ko "converted findings differ"
+# a damaged converted snapshot is caught by its manifest
+printf '{"kind":"Node"}\n' >>"$tmp/c1/snap/resources/nodes.json"
+if "$KVSCOPE" report "$tmp/c1/snap" --format json --output "$tmp/cd" \
+    2>"$tmp/err"; then ko "edited converted snapshot accepted"
+else
+	grep -q "resources/nodes.json.*size differs" "$tmp/err" &&
+	    ok "edited converted snapshot refused" || ko "$(cat "$tmp/err")"
+fi
+# every input form converts, with the sanitized build and with the
+# release one (whose parse arenas ASan does not see), to the same answers
+for bin in "$KVSCOPE" ./kvscope; do
+	[ -x "$bin" ] || continue
+	for input in plain bundle.zip must-gather; do
+		rm -rf "$tmp/cv" && mkdir "$tmp/cv"
+		if "$bin" convert "$m/$input" --output "$tmp/cv/s.tar.gz" \
+		    2>"$tmp/err" && "$bin" report "$tmp/cv/s.tar.gz" \
+		    --format json --output "$tmp/cv/o" >/dev/null 2>>"$tmp/err" &&
+		    [ "$(strip "$tmp/cv/o/findings.json")" = \
+		    "$(strip "$m.want/findings.json")" ]; then
+			ok "convert $input ($bin): same findings"
+		else
+			ko "convert $input ($bin): $(head -c 300 "$tmp/err")"
+		fi
+	done
+done
+if "$KVSCOPE" convert samples/mixed --output "$tmp/x.tar.gz" 2>"$tmp/err"; then
+	ko "convert of a snapshot succeeded"
+else
+	grep -q "already a kvscope snapshot" "$tmp/err" &&
+	    ok "convert refuses a snapshot" || ko "$(cat "$tmp/err")"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The item scanner skips subtrees the loader never reads (managedFields,
+# nodes' status.images, pods' container fields beyond name, image and
+# resources).  Each sample is copied with such subtrees planted in every
+# object (large, nested, with brackets and quotes in strings); the
+# findings with skipping on, with it off (KVSCOPE_NO_SKIP=1) and of the
+# sample itself must be the same bytes.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+for s in samples/*/; do
+	n=$(basename "$s")
+	[ -f "$s/manifest.json" ] || continue
+	python3 - "$s" "$tmp/$n" <<'PY'
+import hashlib, json, os, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+shutil.copytree(src, dst)
+mf = {"manager": "kubectl", "operation": "Update", "fieldsType": "FieldsV1",
+      "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:x]\"{": {}}},
+                   "f:spec": {"f:containers": [{"k:{\"name\":\"c\"}": {}}]}}}
+def plant(o, plural):
+    if not isinstance(o, dict):
+        return
+    o.setdefault("metadata", {})["managedFields"] = [mf, mf]
+    if plural == "nodes":
+        o.setdefault("status", {})["images"] = [
+            {"names": ["quay.io/x@sha256:%064d" % i], "sizeBytes": 10**20 + i}
+            for i in range(20)]
+    if plural == "pods":
+        spec = o.setdefault("spec", {})
+        for key in ("containers", "initContainers"):
+            for c in spec.get(key, []):
+                c["env"] = [{"name": "E%d" % i, "value": "v]}\"%d" % i}
+                            for i in range(10)]
+                c["volumeMounts"] = [{"name": "m", "mountPath": "/x"}]
+                c["securityContext"] = {"capabilities": {"add": ["NET_ADMIN"]}}
+                c["livenessProbe"] = {"exec": {"command": ["sh", "-c", "[ ]"]}}
+files = []
+for root, _, names in os.walk(os.path.join(dst, "resources")):
+    for name in names:
+        p = os.path.join(root, name)
+        plural = name.split(".")[0]
+        text = open(p, encoding="utf-8").read()
+        try:
+            doc = json.loads(text)
+            items = doc["items"] if isinstance(doc, dict) else doc
+            for it in items:
+                plant(it, plural)
+            out = json.dumps(doc, indent=1, ensure_ascii=False)
+        except json.JSONDecodeError:
+            objs = [json.loads(l) for l in text.splitlines() if l.strip()]
+            for it in objs:
+                plant(it, plural)
+            out = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in objs)
+        open(p, "w", encoding="utf-8").write(out)
+man_path = os.path.join(dst, "manifest.json")
+man = json.load(open(man_path, encoding="utf-8"))
+for f in man.get("files", []):
+    data = open(os.path.join(dst, f["path"]), "rb").read()
+    f["bytes"] = len(data)
+    f["sha256"] = hashlib.sha256(data).hexdigest()
+json.dump(man, open(man_path, "w", encoding="utf-8"), indent=1)
+PY
+	"$KVSCOPE" report "$s" --format json --output "$tmp/$n.orig" >/dev/null
+	"$KVSCOPE" report "$tmp/$n" --format json --output "$tmp/$n.skip" >/dev/null
+	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$tmp/$n" --format json \
+	    --output "$tmp/$n.noskip" >/dev/null
+	if cmp -s "$tmp/$n.skip/findings.json" "$tmp/$n.noskip/findings.json" &&
+	    cmp -s "$tmp/$n.skip/findings.json" "$tmp/$n.orig/findings.json"; then
+		pass=$((pass + 1)); echo "PASS $n: skipped = not skipped = sample"
+	else
+		fail=$((fail + 1)); echo "FAIL $n: findings differ"
+		diff <(jq -S . "$tmp/$n.skip/findings.json") \
+		    <(jq -S . "$tmp/$n.noskip/findings.json") | head -20 || true
+		diff <(jq -S . "$tmp/$n.skip/findings.json") \
+		    <(jq -S . "$tmp/$n.orig/findings.json") | head -20 || true
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,760 @@
+/*
+ * test_groups.c - the groups of ../shared/spec/findings.md ("groups") and
+ * their fixes, on small snapshots written by the in-test builder
+ * (kvtest_snap.h): for every fix kind a FAIL fixture (the group and its
+ * fix, with the value it names) and a PASS fixture (no such group), and
+ * the proof: each set-cpu-model, recreate-claim-rwx, change-binding and
+ * set-eviction-strategy fix is applied to the snapshot and the snapshot
+ * analysed again, and the group's VMIs then have a target (and the code
+ * is gone).
+ *
+ * The base cluster is the one of test_rules.c: Intel twins w1 and w2, an
+ * AMD node a1, a control-plane node cp1; prod/web on w1 migrates to w2.
+ */
+#include "kvtest.h"
+
+#include <unistd.h>
+
+#include "kvtest_snap.h"
+#include "groups.h"
+#include "rule.h"
+
+#define DOM "node.kubevirt.io"
+#define VMIS "virtualmachineinstances", "kubevirt.io"
+#define VMIMS "virtualmachineinstancemigrations", "kubevirt.io"
+#define KVS "kubevirts", "kubevirt.io"
+#define POLICIES "migrationpolicies", "migrations.kubevirt.io"
+#define WEB "prod/web"
+#define POD_NAME "virt-launcher-web-abcde"
+
+/* x86-64-v3: every feature of levels 1..3 (cpu-models-and-labels.md §2) */
+#define FEAT_V3 "abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr " \
+	"lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 " \
+	"syscall xsave"
+#define MODELS_X86 "Penryn Nehalem Westmere SandyBridge IvyBridge"
+#define MODELS_INTEL MODELS_X86 " Haswell-noTSX Haswell-noTSX-IBRS " \
+	"Skylake-Client-noTSX-IBRS"
+
+static kvsnap *base;
+
+/* ---- the base cluster ----------------------------------------------------- */
+
+static json_t *
+kvnode(kvsnap *s, const char *name, const char *vendor, const char *hm,
+    const char *features, const char *required, const char *models,
+    const char *migration)
+{
+	const kvcpu cpu = { vendor, hm, features, required, models,
+	    migration };
+	json_t *n = kvsnap_kvnode(s, name, &cpu);
+
+	kvj_annotate(n, "kubevirt.io/heartbeat", "2026-10-31T09:12:00Z");
+	return n;
+}
+
+static void
+intel_twin(kvsnap *s, const char *name)
+{
+	kvnode(s, name, "Intel", "Skylake-Client-IBRS",
+	    FEAT_V3 " aes md-clear pcid pdpe1gb rdrand spec-ctrl ssbd vmx "
+	    "xsaveopt", "md-clear pcid spec-ctrl ssbd", MODELS_INTEL,
+	    MODELS_INTEL " Skylake-Client Skylake-Client-IBRS");
+}
+
+/* Another Intel class: no md-clear, AVX-512, its own host model. */
+static json_t *
+add_w3(kvsnap *s)
+{
+	return kvnode(s, "w3", "Intel", "Cascadelake-Server",
+	    FEAT_V3 " aes avx512bw avx512cd avx512dq avx512f avx512vl pcid "
+	    "pdpe1gb rdrand spec-ctrl ssbd vmx xsaveopt",
+	    "pcid spec-ctrl ssbd", MODELS_INTEL " Cascadelake-Server",
+	    MODELS_INTEL " Skylake-Client Skylake-Client-IBRS "
+	    "Cascadelake-Server");
+}
+
+static const char base_vmi[] = "{"
+    "\"apiVersion\": \"kubevirt.io/v1\","
+    "\"kind\": \"VirtualMachineInstance\","
+    "\"metadata\": {\"name\": \"web\", \"namespace\": \"prod\","
+    "  \"uid\": \"uid-web\", \"creationTimestamp\": \"2026-10-01T10:00:00Z\","
+    "  \"labels\": {\"app\": \"web\", \"kubevirt.io/nodeName\": \"w1\"}},"
+    "\"spec\": {"
+    "  \"architecture\": \"amd64\","
+    "  \"evictionStrategy\": \"LiveMigrate\","
+    "  \"domain\": {"
+    "    \"cpu\": {\"model\": \"host-model\", \"cores\": 2},"
+    "    \"memory\": {\"guest\": \"2Gi\"},"
+    "    \"machine\": {\"type\": \"q35\"},"
+    "    \"resources\": {\"requests\": {\"memory\": \"2Gi\"}},"
+    "    \"devices\": {"
+    "      \"disks\": [{\"name\": \"rootdisk\", \"disk\": {\"bus\": \"virtio\"}}],"
+    "      \"interfaces\": [{\"name\": \"vlan\", \"bridge\": {}}]}},"
+    "  \"networks\": [{\"name\": \"vlan\", \"multus\": {\"networkName\": \"vlan10\"}}],"
+    "  \"volumes\": [{\"name\": \"rootdisk\","
+    "    \"persistentVolumeClaim\": {\"claimName\": \"web-root\"}}]},"
+    "\"status\": {"
+    "  \"phase\": \"Running\", \"nodeName\": \"w1\","
+    "  \"machine\": {\"type\": \"pc-q35-rhel9.6.0\"},"
+    "  \"migrationMethod\": \"LiveMigration\","
+    "  \"conditions\": [{\"type\": \"Ready\", \"status\": \"True\"},"
+    "    {\"type\": \"LiveMigratable\", \"status\": \"True\"},"
+    "    {\"type\": \"StorageLiveMigratable\", \"status\": \"True\"}],"
+    "  \"volumeStatus\": [{\"name\": \"rootdisk\", \"target\": \"vda\","
+    "    \"persistentVolumeClaimInfo\": {\"claimName\": \"web-root\","
+    "      \"accessModes\": [\"ReadWriteMany\"], \"volumeMode\": \"Block\"}}]}}";
+
+static const char base_pod[] = "{"
+    "\"apiVersion\": \"v1\", \"kind\": \"Pod\","
+    "\"metadata\": {\"name\": \"" POD_NAME "\", \"namespace\": \"prod\","
+    "  \"creationTimestamp\": \"2026-10-01T10:00:01Z\","
+    "  \"labels\": {\"kubevirt.io\": \"virt-launcher\","
+    "    \"kubevirt.io/created-by\": \"uid-web\", \"app\": \"web\","
+    "    \"vm.kubevirt.io/name\": \"web\"},"
+    "  \"annotations\": {\"kubevirt.io/domain\": \"web\"}},"
+    "\"spec\": {\"nodeName\": \"w1\","
+    "  \"nodeSelector\": {\"kubevirt.io/schedulable\": \"true\","
+    "    \"kubernetes.io/arch\": \"amd64\","
+    "    \"machine-type.node.kubevirt.io/q35\": \"true\"},"
+    "  \"containers\": [{\"name\": \"compute\","
+    "    \"image\": \"quay.io/kubevirt/virt-launcher:v1.9.0\","
+    "    \"resources\": {\"requests\": {\"memory\": \"2300Mi\"}}}]},"
+    "\"status\": {\"phase\": \"Running\", \"containerStatuses\": [{"
+    "  \"name\": \"compute\", \"image\": \"quay.io/kubevirt/virt-launcher:v1.9.0\","
+    "  \"imageID\": \"quay.io/kubevirt/virt-launcher@sha256:"
+    "1111111111111111111111111111111111111111111111111111111111111111\"}]}}";
+
+static kvsnap *
+build_base(void)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	json_t *cp;
+
+	intel_twin(s, "w1");
+	intel_twin(s, "w2");
+	kvnode(s, "a1", "AMD", "EPYC-Rome",
+	    FEAT_V3 " clzero ibpb sha-ni svm virt-ssbd",
+	    "clzero ibpb virt-ssbd", MODELS_X86 " EPYC EPYC-Rome",
+	    MODELS_X86 " EPYC EPYC-Rome");
+	cp = kvsnap_node(s, "cp1");
+	kvj_label(cp, "node-role.kubernetes.io/control-plane", "");
+	kvj_pushj(cp, "spec.taints", "{\"key\": "
+	    "\"node-role.kubernetes.io/control-plane\", \"effect\": "
+	    "\"NoSchedule\"}");
+	kvsnap_addj(s, "namespaces", "", "{\"apiVersion\": \"v1\", \"kind\": "
+	    "\"Namespace\", \"metadata\": {\"name\": \"prod\", \"labels\": "
+	    "{\"kubernetes.io/metadata.name\": \"prod\", \"team\": \"a\"}}}");
+	kvsnap_addj(s, "storageclasses", "storage.k8s.io", "{\"apiVersion\": "
+	    "\"storage.k8s.io/v1\", \"kind\": \"StorageClass\", \"metadata\": "
+	    "{\"name\": \"ceph-rbd\"}, \"provisioner\": \"rbd.csi.ceph.com\"}");
+	kvsnap_addj(s, "persistentvolumeclaims", "", "{\"apiVersion\": \"v1\","
+	    "\"kind\": \"PersistentVolumeClaim\", \"metadata\": {\"name\": "
+	    "\"web-root\", \"namespace\": \"prod\"}, \"spec\": {\"accessModes\":"
+	    " [\"ReadWriteMany\"], \"storageClassName\": \"ceph-rbd\", "
+	    "\"volumeMode\": \"Block\"}, \"status\": {\"phase\": \"Bound\"}}");
+	kvsnap_addj(s, KVS, "{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"KubeVirt\", \"metadata\": {\"name\": \"kubevirt\", \"namespace\":"
+	    " \"kubevirt\"}, \"spec\": {\"configuration\": {\"evictionStrategy\":"
+	    " \"LiveMigrate\", \"developerConfiguration\": {\"featureGates\": "
+	    "[]}}}, \"status\": {\"phase\": \"Deployed\", "
+	    "\"observedKubeVirtVersion\": \"v1.9.0\"}}");
+	kvsnap_list(s, POLICIES);
+	kvsnap_list(s, VMIMS);
+	kvsnap_addj(s, VMIS, base_vmi);
+	kvsnap_addj(s, "pods", "", base_pod);
+	return s;
+}
+
+static json_t *
+vmi(kvsnap *s)
+{
+	return kvsnap_find(s, VMIS, "web");
+}
+
+static json_t *
+pod(kvsnap *s)
+{
+	return kvsnap_find(s, "pods", "", POD_NAME);
+}
+
+static json_t *
+node(kvsnap *s, const char *name)
+{
+	return kvsnap_find(s, "nodes", "", name);
+}
+
+/* The pod network bound by iface (JSON of the interface named "default"). */
+static void
+set_podnet(kvsnap *s, const char *iface)
+{
+	json_t *v = vmi(s);
+
+	kvj_setj(v, "spec.networks", "[{\"name\": \"default\", \"pod\": {}}]");
+	kvj_set(v, "spec.domain.devices.interfaces", json_pack("[o]",
+	    kvj(iface)));
+}
+
+static void
+add_disk(kvsnap *s, const char *name, const char *volume_json)
+{
+	json_t *v = vmi(s);
+	char *d = xasprintf("{\"name\": \"%s\", \"disk\": {\"bus\": "
+	    "\"virtio\"}}", name);
+
+	kvj_pushj(v, "spec.domain.devices.disks", d);
+	kvj_pushj(v, "spec.volumes", volume_json);
+	free(d);
+}
+
+/* A containerDisk volume name whose source pod status records imageID
+ * (NULL: no status at all). */
+static void
+add_containerdisk(kvsnap *s, const char *name, const char *image_id)
+{
+	char *vol = xasprintf("{\"name\": \"%s\", \"containerDisk\": "
+	    "{\"image\": \"registry.local/tools/%s:1.0\"}}", name, name);
+
+	add_disk(s, name, vol);
+	if (image_id != NULL) {
+		char *st = xasprintf("{\"name\": \"volume%s\", \"image\": "
+		    "\"registry.local/tools/%s:1.0\", \"imageID\": \"%s\"}",
+		    name, name, image_id);
+
+		kvj_pushj(pod(s), "status.containerStatuses", st);
+		free(st);
+	}
+	free(vol);
+}
+
+#define HEX64 "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
+
+static void
+set_cpu(kvsnap *s, const char *model)
+{
+	kvj_sets(vmi(s), "spec.domain.cpu.model", model);
+}
+
+static void
+cordon(kvsnap *s, const char *name)
+{
+	kvj_set(node(s, name), "spec.unschedulable", json_true());
+}
+
+/* ---- running and asserting ------------------------------------------------ */
+
+typedef void (*mutation)(kvsnap *s);
+
+static kvres
+run_snap(kvsnap *s)
+{
+	return kvsnap_run(s);
+}
+
+static kvres
+run(mutation mut)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kvres r;
+
+	if (mut != NULL)
+		mut(s);
+	r = run_snap(s);
+	kvsnap_free(s);
+	return r;
+}
+
+/* findings.json's group with code (and subject name, unless NULL), or
+ * NULL. */
+static json_t *
+find_group(const kvres *r, const char *code, const char *name)
+{
+	json_t *arr = json_object_get(r->findings, "groups"), *g;
+	size_t i;
+
+	json_array_foreach(arr, i, g)
+		if (strcmp(json_string_value(json_object_get(g, "code")),
+		    code) == 0 && (name == NULL || strcmp(json_string_value(
+		    kvj_at(g, "subject.name")), name) == 0))
+			return g;
+	return NULL;
+}
+
+static json_t *
+need_group(const kvres *r, const char *code, const char *name)
+{
+	json_t *g = find_group(r, code, name);
+
+	if (g == NULL)
+		fail_msg("no group %s %s", code, name ? name : "");
+	return g;
+}
+
+static void
+assert_text_has(json_t *g, const char *needle)
+{
+	const char *t = json_string_value(kvj_at(g, "fix.text"));
+
+	if (t == NULL || strstr(t, needle) == NULL)
+		fail_msg("fix.text \"%s\" lacks \"%s\"", t ? t : "(null)",
+		    needle);
+}
+
+static void
+move_to(kvsnap *s, const char *node_name)
+{
+	kvj_sets(vmi(s), "status.nodeName", node_name);
+	kvj_key(vmi(s), "metadata.labels", "kubevirt.io/nodeName", node_name);
+	kvj_sets(pod(s), "spec.nodeName", node_name);
+}
+
+/* ---- the base has no group ------------------------------------------------ */
+
+static void
+test_base_no_groups(void **state)
+{
+	kvres r = run(NULL);
+
+	(void)state;
+	assert_int_equal(json_array_size(json_object_get(r.findings,
+	    "groups")), 0);
+	assert_jint(r.findings, "summary.groups", 0);
+	assert_list(kvres_vmi(&r, WEB), "groups", "");
+	kvres_free(&r);
+}
+
+/* ---- set-cpu-model --------------------------------------------------------- */
+
+/* prod/web runs host-model on w3, whose host model no other node knows. */
+static void
+on_w3(kvsnap *s)
+{
+	add_w3(s);
+	move_to(s, "w3");
+}
+
+/* Apply g's set-cpu-model fix to a copy of the mutated base and check
+ * that every VMI it claims to fix now has a target. */
+static void
+prove_cpu_model(mutation mut, json_t *g, const char *name)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kvres r;
+
+	mut(s);
+	set_cpu(s, json_string_value(kvj_at(g, "fix.value")));
+	r = run_snap(s);
+	kvsnap_free(s);
+	assert_true(kvres_vmires(&r, name)->ntargets > 0);
+	assert_jstr(kvres_vmi(&r, name), "verdict", "ok");
+	assert_null(find_group(&r, "no-cpu-target", NULL));
+	kvres_free(&r);
+}
+
+static void
+test_set_cpu_model(void **state)
+{
+	kvres r = run(on_w3);
+	json_t *g = need_group(&r, "no-cpu-target", NULL);
+	const cpudb_model *m;
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "cpuClass");
+	assert_jstr(g, "verdict", "no-target");
+	assert_jint(g, "vmis", 1);
+	assert_list(g, "nodes", "w3");
+	assert_list(g, "examples", WEB);
+	assert_jstr(g, "fix.action", "set-cpu-model");
+	assert_jstr(g, "fix.path", "spec.template.spec.domain.cpu.model");
+	assert_jbool(g, "fix.restart", true);
+	assert_jint(g, "fix.fixes", 1);
+	/* usable on w1, w2 and w3: every Intel node */
+	assert_jint(g, "fix.effect.nodes", 3);
+	assert_jint(g, "fix.effect.of", 3);
+	m = kv_cpu_lookup(r.a, json_string_value(kvj_at(g, "fix.value")));
+	assert_non_null(m);
+	assert_string_equal(m->vendor, "Intel");
+	assert_text_has(g, "checked by re-analysis: 1 of 1");
+	prove_cpu_model(on_w3, g, WEB);
+	kvres_free(&r);
+}
+
+/* The only AMD node: no model helps, and no Intel model is named. */
+static void
+on_a1(kvsnap *s)
+{
+	move_to(s, "a1");
+}
+
+/* A second AMD node of another kind: prod/web runs on it. */
+static void
+on_a2(kvsnap *s)
+{
+	kvnode(s, "a2", "AMD", "EPYC-Milan",
+	    FEAT_V3 " clzero ibpb sha-ni svm virt-ssbd pku",
+	    "clzero ibpb virt-ssbd pku", MODELS_X86 " EPYC EPYC-Rome "
+	    "EPYC-Milan", MODELS_X86 " EPYC EPYC-Rome EPYC-Milan");
+	move_to(s, "a2");
+}
+
+static void
+test_set_cpu_model_amd(void **state)
+{
+	kvres r = run(on_a1);
+	json_t *g = need_group(&r, "no-cpu-target", NULL);
+	const cpudb_model *m;
+
+	(void)state;
+	assert_jstr(g, "fix.action", "none");
+	assert_jstr(g, "fix.value", NULL);
+	assert_text_has(g, "only schedulable KubeVirt node of vendor AMD");
+	kvres_free(&r);
+
+	r = run(on_a2);
+	g = need_group(&r, "no-cpu-target", NULL);
+	assert_jstr(g, "fix.action", "set-cpu-model");
+	m = kv_cpu_lookup(r.a, json_string_value(kvj_at(g, "fix.value")));
+	assert_non_null(m);
+	assert_string_equal(m->vendor, "AMD");
+	assert_jint(g, "fix.effect.of", 2);
+	prove_cpu_model(on_a2, g, WEB);
+	kvres_free(&r);
+}
+
+/* ---- recreate-claim-rwx ---------------------------------------------------- */
+
+static void
+rwo_claim(kvsnap *s, const char *mode)
+{
+	json_t *pvc = kvsnap_find(s, "persistentvolumeclaims", "", "web-root");
+
+	kvj_setj(pvc, "spec.accessModes", "[\"ReadWriteOnce\"]");
+	kvj_sets(pvc, "spec.volumeMode", mode);
+	kvj_setj(vmi(s), "status.volumeStatus[0].persistentVolumeClaimInfo."
+	    "accessModes", "[\"ReadWriteOnce\"]");
+	kvj_sets(vmi(s), "status.volumeStatus[0].persistentVolumeClaimInfo."
+	    "volumeMode", mode);
+}
+
+static void
+rwo_block(kvsnap *s)
+{
+	rwo_claim(s, "Block");
+}
+
+static void
+rwo_fs(kvsnap *s)
+{
+	rwo_claim(s, "Filesystem");
+}
+
+static void
+add_class(kvsnap *s, const char *name, const char *provisioner)
+{
+	char *o = xasprintf("{\"apiVersion\": \"storage.k8s.io/v1\", \"kind\": "
+	    "\"StorageClass\", \"metadata\": {\"name\": \"%s\"}, "
+	    "\"provisioner\": \"%s\"}", name, provisioner);
+
+	kvsnap_addj(s, "storageclasses", "storage.k8s.io", o);
+	free(o);
+}
+
+static void
+rwo_fs_nfs(kvsnap *s)
+{
+	rwo_fs(s);
+	add_class(s, "nfs-csi", "nfs.csi.k8s.io");
+}
+
+/* A StorageProfile that says ceph-rbd gives RWX Filesystem: it wins
+ * over what the provisioner table says. */
+static void
+rwo_fs_profile(kvsnap *s)
+{
+	rwo_fs_nfs(s);
+	kvsnap_addj(s, "storageprofiles", "cdi.kubevirt.io", "{\"apiVersion\":"
+	    " \"cdi.kubevirt.io/v1beta1\", \"kind\": \"StorageProfile\", "
+	    "\"metadata\": {\"name\": \"ceph-rbd\"}, \"status\": "
+	    "{\"claimPropertySets\": [{\"accessModes\": [\"ReadWriteMany\"], "
+	    "\"volumeMode\": \"Filesystem\"}]}}");
+}
+
+/* Apply a recreate-claim-rwx fix: the claim as RWX on class cls. */
+static void
+prove_claim(mutation mut, const char *cls)
+{
+	kvsnap *s = kvsnap_copy(base);
+	json_t *pvc;
+	kvres r;
+
+	mut(s);
+	pvc = kvsnap_find(s, "persistentvolumeclaims", "", "web-root");
+	kvj_setj(pvc, "spec.accessModes", "[\"ReadWriteMany\"]");
+	kvj_sets(pvc, "spec.storageClassName", cls);
+	kvj_setj(vmi(s), "status.volumeStatus[0].persistentVolumeClaimInfo."
+	    "accessModes", "[\"ReadWriteMany\"]");
+	r = run_snap(s);
+	kvsnap_free(s);
+	assert_null(find_group(&r, "disk-not-shared", NULL));
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
+	kvres_free(&r);
+}
+
+static void
+test_recreate_claim_rwx(void **state)
+{
+	kvres r = run(rwo_block);
+	json_t *g = need_group(&r, "disk-not-shared", "ceph-rbd");
+
+	(void)state;
+	/* RBD gives RWX Block: the claim's own class */
+	assert_jstr(g, "subject.kind", "storageClass");
+	assert_jstr(g, "fix.action", "recreate-claim-rwx");
+	assert_jstr(g, "fix.value", "ceph-rbd");
+	assert_jint(g, "fix.fixes", 1);
+	assert_text_has(g, "prod/web-root");
+	prove_claim(rwo_block, "ceph-rbd");
+	kvres_free(&r);
+
+	/* Filesystem: RBD cannot, and nothing else here can */
+	r = run(rwo_fs);
+	g = need_group(&r, "disk-not-shared", "ceph-rbd");
+	assert_jstr(g, "fix.value", NULL);
+	assert_jint(g, "fix.fixes", 0);
+	assert_text_has(g, "none in this cluster");
+	kvres_free(&r);
+
+	r = run(rwo_fs_nfs);
+	g = need_group(&r, "disk-not-shared", "ceph-rbd");
+	assert_jstr(g, "fix.value", "nfs-csi");
+	prove_claim(rwo_fs_nfs, "nfs-csi");
+	kvres_free(&r);
+
+	r = run(rwo_fs_profile);
+	g = need_group(&r, "disk-not-shared", "ceph-rbd");
+	assert_jstr(g, "fix.value", "ceph-rbd");
+	assert_text_has(g, "per its StorageProfile");
+	kvres_free(&r);
+}
+
+/* ---- change-binding -------------------------------------------------------- */
+
+static void
+pod_bridge(kvsnap *s)
+{
+	set_podnet(s, "{\"name\": \"default\", \"bridge\": {}}");
+}
+
+static void
+test_change_binding(void **state)
+{
+	kvres r = run(pod_bridge);
+	json_t *g = need_group(&r, "network-pod-bridge", "bridge");
+	kvsnap *s;
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "binding");
+	assert_jstr(g, "fix.action", "change-binding");
+	assert_jstr(g, "fix.value", "masquerade");
+	assert_text_has(g, "allow-pod-bridge-network-live-migration");
+	kvres_free(&r);
+
+	/* the proof: the interface bound with the fix's value */
+	s = kvsnap_copy(base);
+	set_podnet(s, "{\"name\": \"default\", \"masquerade\": {}}");
+	r = run_snap(s);
+	kvsnap_free(s);
+	assert_null(find_group(&r, "network-pod-bridge", NULL));
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
+	kvres_free(&r);
+}
+
+/* ---- repull-image ---------------------------------------------------------- */
+
+static void
+config_digest(kvsnap *s)
+{
+	add_containerdisk(s, "tools", "sha256:" HEX64);
+}
+
+static void
+repo_digest(kvsnap *s)
+{
+	add_containerdisk(s, "tools", "registry.local/tools/tools@sha256:"
+	    HEX64);
+}
+
+static void
+test_repull_image(void **state)
+{
+	kvres r = run(config_digest);
+	json_t *g = need_group(&r, "containerdisk-config-digest", NULL);
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "image");
+	assert_jstr(g, "subject.name", "registry.local/tools/tools:1.0");
+	assert_jstr(g, "fix.action", "repull-image");
+	assert_text_has(g, "crictl pull registry.local/tools/tools:1.0");
+	assert_text_has(g, "on w1");
+	kvres_free(&r);
+	r = run(repo_digest);
+	assert_null(find_group(&r, "containerdisk-config-digest", NULL));
+	kvres_free(&r);
+}
+
+/* ---- relabel-node ---------------------------------------------------------- */
+
+static void
+no_host_model_label(kvsnap *s)
+{
+	kvj_key(node(s, "w1"), "metadata.labels",
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS", NULL);
+}
+
+static void
+test_relabel_node(void **state)
+{
+	kvres r = run(no_host_model_label);
+	json_t *g = need_group(&r, "source-host-model-label-missing", "w1");
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "node");
+	assert_jstr(g, "verdict", "stuck");
+	assert_jstr(g, "fix.action", "relabel-node");
+	assert_jstr(g, "fix.value", "w1");
+	assert_jbool(g, "fix.restart", false);
+	kvres_free(&r);
+}
+
+/* ---- set-eviction-strategy ------------------------------------------------- */
+
+static void
+evict_none(kvsnap *s)
+{
+	kvj_sets(vmi(s), "spec.evictionStrategy", "None");
+}
+
+static void
+evict_none_bridge(kvsnap *s)
+{
+	evict_none(s);
+	pod_bridge(s);
+}
+
+static void
+test_set_eviction_strategy(void **state)
+{
+	kvres r = run(evict_none);
+	json_t *g = need_group(&r, "drain-shutdown", "None");
+	kvsnap *s;
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "evictionStrategy");
+	assert_jstr(g, "verdict", "ok");
+	assert_jstr(g, "fix.action", "set-eviction-strategy");
+	assert_jstr(g, "fix.value", "LiveMigrate");
+	assert_jint(g, "fix.fixes", 1);
+	kvres_free(&r);
+
+	/* the proof: LiveMigrate written in, the drain moves it */
+	s = kvsnap_copy(base);
+	evict_none(s);
+	kvj_sets(vmi(s), "spec.evictionStrategy", "LiveMigrate");
+	r = run_snap(s);
+	kvsnap_free(s);
+	assert_int_equal(json_array_size(json_object_get(r.findings,
+	    "groups")), 0);
+	assert_jstr(kvres_vmi(&r, WEB), "onDrain", "migrate");
+	kvres_free(&r);
+
+	/* a VM that cannot migrate will stop whatever the strategy */
+	r = run(evict_none_bridge);
+	g = need_group(&r, "drain-shutdown", "None");
+	assert_jstr(g, "verdict", "blocked");
+	assert_jstr(g, "fix.action", "none");
+	assert_text_has(g, "The VMs will stop");
+	kvres_free(&r);
+}
+
+/* ---- relax-placement, none, order ------------------------------------------ */
+
+static void
+cordon_w2(kvsnap *s)
+{
+	cordon(s, "w2");
+}
+
+static void
+test_relax_placement_and_order(void **state)
+{
+	kvres r = run(cordon_w2);
+	json_t *g = need_group(&r, "no-placement-target", "cordoned");
+	json_t *d = need_group(&r, "drain-block", "LiveMigrate");
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "placement");
+	assert_jstr(g, "fix.action", "relax-placement");
+	assert_text_has(g, "kubectl uncordon");
+	/* one VMI each: by code, drain-block first */
+	assert_jstr(d, "id", "G1");
+	assert_jstr(g, "id", "G2");
+	assert_list(kvres_vmi(&r, WEB), "groups", "G1,G2");
+	assert_jint(r.findings, "summary.groups", 2);
+	assert_text_has(d, "groups G2");
+	kvres_free(&r);
+}
+
+static void
+host_device(kvsnap *s)
+{
+	kvj_setj(vmi(s), "spec.domain.devices.hostDevices", "[{\"name\": "
+	    "\"nic\", \"deviceName\": \"intel.com/E810\"}]");
+}
+
+static void
+test_fix_none(void **state)
+{
+	kvres r = run(host_device);
+	json_t *g = need_group(&r, "host-device", "PCI host device");
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "device");
+	assert_jstr(g, "fix.action", "none");
+	assert_jstr(g, "fix.value", NULL);
+	assert_text_has(g, "Nothing in the VM's spec makes it migrate");
+	kvres_free(&r);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	base = build_base();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	kvsnap_free(base);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_base_no_groups),
+		cmocka_unit_test(test_set_cpu_model),
+		cmocka_unit_test(test_set_cpu_model_amd),
+		cmocka_unit_test(test_recreate_claim_rwx),
+		cmocka_unit_test(test_change_binding),
+		cmocka_unit_test(test_repull_image),
+		cmocka_unit_test(test_relabel_node),
+		cmocka_unit_test(test_set_eviction_strategy),
+		cmocka_unit_test(test_relax_placement_and_order),
+		cmocka_unit_test(test_fix_none),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

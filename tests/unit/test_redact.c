@@ -1,0 +1,138 @@
+/*
+ * test_redact.c - the collector's redaction as kvscope convert applies it
+ * (redact.c): a canary planted in every place the list names is gone or
+ * replaced by "<redacted: N bytes, sha256:...>", what the analysis reads
+ * stays, and each removal is counted.
+ */
+#include "kvtest.h"
+
+#include "redact.h"
+
+#define CANARY "CANARY-s3cr3t"
+
+static json_t *
+parse(const char *text)
+{
+	json_error_t e;
+	json_t *v = json_loads(text, 0, &e);
+
+	if (v == NULL)
+		fail_msg("bad test JSON: %s", e.text);
+	return v;
+}
+
+static char *
+redacted(const char *text, const char *plural, json_t *counts)
+{
+	json_t *o = parse(text);
+	char *s;
+
+	kv_redact_object(o, plural, "", counts);
+	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return s;
+}
+
+static long long
+count(json_t *counts, const char *field)
+{
+	return json_integer_value(json_object_get(counts, field));
+}
+
+static void
+test_pod(void **state)
+{
+	json_t *counts = json_object();
+	char *s = redacted("{\"metadata\":{\"name\":\"virt-launcher-a\","
+	    "\"labels\":{\"kubevirt.io\":\"virt-launcher\",\"api-token\":\""
+	    CANARY "\",\"app\":\"db\"},\"annotations\":{\"kubevirt.io/domain\":"
+	    "\"a\",\"kubectl.kubernetes.io/last-applied-configuration\":\""
+	    CANARY "\",\"vendor.example/creds\":\"" CANARY "\"},"
+	    "\"managedFields\":[{\"manager\":\"" CANARY "\"}]},"
+	    "\"spec\":{\"containers\":[{\"name\":\"compute\",\"args\":[\"--uuid\"],"
+	    "\"env\":[{\"name\":\"P\",\"value\":\"" CANARY "\"}]},"
+	    "{\"name\":\"sidecar\",\"args\":[\"--password=" CANARY "\"],"
+	    "\"command\":[\"sh\"]}],\"initContainers\":[{\"name\":\"i\","
+	    "\"args\":[\"" CANARY "\"]}]}}", "pods", counts);
+
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "\"kubevirt.io/domain\":\"a\""));
+	assert_non_null(strstr(s, "\"app\":\"db\""));
+	assert_non_null(strstr(s, "\"args\":[\"--uuid\"]"));
+	assert_non_null(strstr(s, "\"api-token\":\"<redacted: 13 bytes, "
+	    "sha256:"));
+	assert_int_equal(count(counts, "metadata.managedFields"), 1);
+	assert_int_equal(count(counts, "metadata.annotations"), 2);
+	assert_int_equal(count(counts, "metadata.labels"), 1);
+	assert_int_equal(count(counts, "spec.containers[].env[].value"), 1);
+	assert_int_equal(count(counts, "spec.containers[].args"), 2);
+	assert_int_equal(count(counts, "spec.containers[].command"), 1);
+	free(s);
+	json_decref(counts);
+}
+
+static void
+test_vmi_pv_sc(void **state)
+{
+	json_t *counts = json_object();
+	char *s = redacted("{\"spec\":{\"volumes\":[{\"name\":\"c\","
+	    "\"cloudInitNoCloud\":{\"userData\":\"" CANARY "\","
+	    "\"networkDataBase64\":\"" CANARY "\"}}]}}",
+	    "virtualmachineinstances", counts);
+
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "\"userData\":\"<redacted: 13 bytes, "
+	    "sha256:"));
+	assert_int_equal(count(counts,
+	    "spec.volumes[].cloudInitNoCloud.userData"), 1);
+	free(s);
+	s = redacted("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{"
+	    "\"cloudInitConfigDrive\":{\"userDataBase64\":\"" CANARY "\"}}]}}}}",
+	    "virtualmachines", counts);
+	assert_null(strstr(s, CANARY));
+	free(s);
+	s = redacted("{\"spec\":{\"csi\":{\"driver\":\"x\",\"volumeAttributes\":"
+	    "{\"password\":\"" CANARY "\"},\"nodePublishSecretRef\":{\"name\":"
+	    "\"keep\"}}}}", "persistentvolumes", counts);
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "\"name\":\"keep\""));
+	free(s);
+	s = redacted("{\"provisioner\":\"p\",\"parameters\":{\"key\":\"" CANARY
+	    "\",\"local.csi.storage.deckhouse.io/lvm-volume-groups\":\"vg\"}}",
+	    "storageclasses", counts);
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "\"local.csi.storage.deckhouse.io/"
+	    "lvm-volume-groups\":\"vg\""));
+	free(s);
+	s = redacted("{\"metadata\":{\"labels\":{\"ssh-key\":\"k\","
+	    "\"monkey\":\"m\",\"a\":\"Bearer x\",\"b\":\"eyJh.eyJi.c\"}}}",
+	    "nodes", counts);
+	assert_non_null(strstr(s, "\"monkey\":\"m\""));
+	assert_non_null(strstr(s, "\"ssh-key\":\"<redacted: 1 bytes"));
+	assert_non_null(strstr(s, "\"a\":\"<redacted: 8 bytes"));
+	assert_non_null(strstr(s, "\"b\":\"<redacted: 11 bytes"));
+	free(s);
+	/* equal values stay equal, for selectors */
+	s = redacted("{\"metadata\":{\"labels\":{\"token\":\"abc\"}}}", "nodes",
+	    counts);
+	{
+		char *t = redacted("{\"metadata\":{\"labels\":{\"token\":"
+		    "\"abc\"}}}", "nodes", counts);
+
+		assert_string_equal(s, t);
+		free(t);
+	}
+	free(s);
+	json_decref(counts);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pod),
+		cmocka_unit_test(test_vmi_pv_sc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
