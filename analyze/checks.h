@@ -27,6 +27,7 @@ void check_block_migration(rule_ctx *c, const kv_rule *r);
 void check_reconnect(rule_ctx *c, const kv_rule *r);
 void check_stale_vendor(rule_ctx *c, const kv_rule *r);
 void check_kernel_differs(rule_ctx *c, const kv_rule *r);
+void check_guest_cpu_floor(rule_ctx *c, const kv_rule *r);	/* guestos.c */
 void check_passthrough(rule_ctx *c, const kv_rule *r);
 void check_eviction_blocks(rule_ctx *c, const kv_rule *r);
 void check_eviction_shutdown(rule_ctx *c, const kv_rule *r);

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 
 #include "limits.h"
-#include "snapshot.h"
+#include "manifest.h"
 #include "util.h"
 
 typedef struct foreign_input foreign_input;

@@ -98,7 +98,8 @@ extern const kv_grouping kv_grp_cpu, kv_grp_claim_rwx, kv_grp_claim_unknown,
     kv_grp_pod_bridge, kv_grp_binding, kv_grp_hostdisk, kv_grp_device,
     kv_grp_launch_security, kv_grp_tsc, kv_grp_hyperv, kv_grp_placement,
     kv_grp_host_model_label, kv_grp_image_config, kv_grp_image_none,
-    kv_grp_operation, kv_grp_force, kv_grp_condition, kv_grp_source_node;
+    kv_grp_operation, kv_grp_force, kv_grp_condition, kv_grp_source_node,
+    kv_grp_capacity;
 
 void kv_groups_analyze(kv_analysis *a);
 void kv_groups_free(kv_analysis *a);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "jsonitems.h"
 #include "load.h"
 
@@ -377,7 +378,7 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
 	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
-	rc = snapshot_read(path, lim, &sink, &m->manifest, err);
+	rc = kv_input_read(path, lim, &sink, &m->manifest, err);
 	if (rc == KV_OK && ls.cpumap != NULL) {
 		rc = cpumap_finish(ls.cpumap, &m->cpumap, err);
 		ls.cpumap = NULL;

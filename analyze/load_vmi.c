@@ -370,6 +370,9 @@ load_vmi_status(jctx *c, json_t *o, kv_vmi *v)
 	    jint(c, o, "status.topologyHints.tscFrequency", &v->tsc_hint) ||
 	    jstr(c, o, "status.migrationState.sourceNode",
 	    &v->migration_source) ||
+	    jstr(c, o, "status.guestOSInfo.id", &v->os_id) ||
+	    jstr(c, o, "status.guestOSInfo.versionId", &v->os_version) ||
+	    jstr(c, o, "status.guestOSInfo.kernelRelease", &v->os_kernel) ||
 	    jbool(c, o, "status.migrationState.completed", &b) ||
 	    jget(c, o, "status.conditions", JSON_ARRAY, &conds))
 		return KV_ERR;
@@ -396,6 +399,21 @@ load_vmi_status(jctx *c, json_t *o, kv_vmi *v)
 	}
 	jwhere(c, "%s", "");
 	return KV_OK;
+}
+
+/* Where clusters record the guest OS (guestos.h): the common templates'
+ * vm.kubevirt.io/os, and the preference virt-controller expanded. */
+static void
+load_vmi_os(kv_vmi *v, const kv_labels *ann)
+{
+	v->os_annotation = kv_labels_get(ann, "vm.kubevirt.io/os");
+	if (v->os_annotation == NULL)
+		v->os_annotation = kv_labels_get(&v->labels,
+		    "vm.kubevirt.io/os");
+	v->os_preference = kv_labels_get(ann, "kubevirt.io/preference-name");
+	if (v->os_preference == NULL)
+		v->os_preference = kv_labels_get(ann,
+		    "kubevirt.io/cluster-preference-name");
 }
 
 int
@@ -435,6 +453,7 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	    load_vmi_status(c, o, v))
 		goto out;
 	v->allow_pod_bridge = kv_flavor_label(&ann, KEY_POD_BRIDGE) != NULL;
+	load_vmi_os(v, &ann);
 	if (jquantity(c, o, "spec.domain.memory.guest", &v->memory))
 		goto out;
 	if (v->memory < 0 && jquantity(c, o,

@@ -18,7 +18,8 @@
 
 #include "flavor.h"
 #include "intern.h"
-#include "snapshot.h"
+#include "limits.h"
+#include "manifest.h"
 
 typedef struct kv_label {
 	const char *key;
@@ -231,6 +232,12 @@ typedef struct kv_vmi {
 	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
 	const char *migration_source;	/* status.migrationState.sourceNode */
 	bool migration_completed;
+	/* what records the guest OS (guestos.h); NULL when absent */
+	const char *os_id, *os_version;	/* status.guestOSInfo.id, versionId */
+	const char *os_kernel;		/* status.guestOSInfo.kernelRelease */
+	const char *os_annotation;	/* vm.kubevirt.io/os (annotation or
+					   label) */
+	const char *os_preference;	/* kubevirt.io/(cluster-)preference-name */
 } kv_vmi;
 
 typedef struct kv_imageid {

@@ -265,6 +265,7 @@ const kv_rule kv_rules[] = {
 				    "that its VirtualMachineClass allows." },
 		},
 		.check = check_no_capacity,
+		.grouping = &kv_grp_capacity,
 	},
 	{
 		.code = "source-host-model-label-missing", .severity = SEV_BLOCKER,
@@ -452,6 +453,32 @@ const kv_rule kv_rules[] = {
 				    "differences break the migration." },
 		},
 		.check = check_kernel_differs,
+	},
+	{
+		.code = "guest-cpu-floor", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Guest OS needs a higher x86-64 level",
+				"Give the VM a CPU model of at least the "
+				    "level its OS needs (RHEL 10 and its "
+				    "rebuilds: x86-64-v3, e.g. "
+				    "Haswell-noTSX-IBRS or later; RHEL 9: "
+				    "x86-64-v2) in "
+				    "spec.template.spec.domain.cpu.model, or "
+				    "keep it on host-model; the guest does "
+				    "not boot below its level." },
+			[KV_FLAVOR_DECKHOUSE] = {
+				NULL,
+				"Give the VM a VirtualMachineClass whose "
+				    "CPU reaches the level its OS needs "
+				    "(RHEL 10 and its rebuilds: x86-64-v3; "
+				    "RHEL 9: x86-64-v2), e.g. type Model "
+				    "with a newer model or type Discovery on "
+				    "nodes of that level; a class change "
+				    "needs a restart of the VM." },
+		},
+		.check = check_guest_cpu_floor,
 	},
 	{
 		.code = "disks-should-be-migrating", .severity = SEV_WARNING,

@@ -17,16 +17,9 @@
 #include <string.h>
 
 #include "container.h"
-#include "foreign.h"
 
 #define MANIFEST "manifest.json"
 
-const char *const snap_input_names[SNAP_INPUT_COUNT] = {
-	[SNAP_INPUT_SNAPSHOT] = "snapshot",
-	[SNAP_INPUT_MUST_GATHER] = "must-gather",
-	[SNAP_INPUT_SUPPORT_BUNDLE] = "support-bundle",
-	[SNAP_INPUT_PLAIN] = "plain-files",
-};
 #define FORMAT_VERSION 1
 
 typedef struct member_rec {
@@ -497,7 +490,8 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 	int rc;
 
 	if (!kv_is_snapshot(path, lim))
-		return foreign_read(path, lim, sink, m, err);
+		return kv_seterr(err, "%s: not a snapshot (no manifest.json)",
+		    path);
 	memset(m, 0, sizeof(*m));
 	r.snap = path;
 	r.lim = lim;
@@ -522,31 +516,4 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 	if (rc != KV_OK)
 		snap_manifest_free(m);
 	return rc;
-}
-
-void
-snap_manifest_free(snap_manifest *m)
-{
-	for (size_t i = 0; i < m->nresources; i++) {
-		snap_resource *s = &m->resources[i];
-
-		free(s->resource);
-		free(s->group);
-		free(s->file);
-		free(s->status);
-		free(s->message);
-		free(s->scope);
-	}
-	free(m->resources);
-	for (size_t i = 0; i < m->nnotes; i++)
-		free(m->notes[i]);
-	free(m->notes);
-	free(m->created_at);
-	free(m->context);
-	free(m->kubernetes_version);
-	free(m->kubevirt_version);
-	free(m->flavor);
-	free(m->collector_name);
-	free(m->collector_version);
-	memset(m, 0, sizeof(*m));
 }

@@ -38,6 +38,7 @@ enum {
 	O_OUTPATH = 1 << 15,	/* --output is a path (report: DIR,
 				 * convert: FILE), not a FORMAT */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
+	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 };
 
 typedef struct kv_cmd {
@@ -77,6 +78,7 @@ typedef struct cli_args {
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	bool allow_shutdown;
 	size_t max_unavailable;		/* 0: not given */
+	cli_list changes;		/* O_CHANGE: "option=value", in order */
 	size_t npos;
 	char **pos;			/* positional, into argv */
 } cli_args;
@@ -160,5 +162,7 @@ int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 	"all.\n" \
 	"  -o, --output FILE  the snapshot to write (.tar.gz)\n", \
 	O_OUTPUT | O_OUTPATH, 1, 1, "INPUT", cmd_convert }
+int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
+int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 
 #endif

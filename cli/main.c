@@ -131,6 +131,42 @@ static const kv_cmd commands[] = {
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_ALL, 1, 1, "SNAPSHOT", cmd_pairs },
+	{ "what-if", "what-if SNAPSHOT CHANGE... [-o FORMAT]",
+	  "the snapshot after a change, against the snapshot as it is",
+	  "Analyses SNAPSHOT as it would be after the changes (combinable,\n"
+	  "applied in order) and prints what differs: VMIs whose verdict,\n"
+	  "target count, drain behaviour or codes change, nodes, CPU classes\n"
+	  "and drains.  Exit 1 when something gets worse (a VMI that\n"
+	  "migrates today would not, a drain would stop or wait on a VMI it\n"
+	  "moves today, a guest below its OS's x86-64 level), else 0.\n"
+	  "  --cpu-model MODEL         the VMs' spec.domain.cpu.model; scope\n"
+	  "                            it with one of -n NS, -l K=V or --vmi\n"
+	  "                            NS/NAME after it (default: every VMI);\n"
+	  "                            takes effect after a restart (counted)\n"
+	  "  --cluster-cpu-model MODEL the KubeVirt CR's default, for VMs\n"
+	  "                            without their own model (restarts)\n"
+	  "  --cordon NODE, --uncordon NODE, --remove-node NODE\n"
+	  "  --add-node-like NODE[=COUNT]  new nodes NODE-whatif-1, ... with\n"
+	  "                            NODE's labels, taints and allocatable\n"
+	  "  --eviction-strategy STRATEGY  LiveMigrate, LiveMigrateIfPossible,\n"
+	  "                            External or None; scoped like\n"
+	  "                            --cpu-model, else the cluster default\n"
+	  "  --storage-class-rwx CLASS claims of CLASS as if recreated RWX\n"
+	  "  -o, --output FORMAT       text (default), json or yaml\n"
+	  "  --color WHEN              auto, always or never\n"
+	  "  -q, --quiet               no progress on stderr\n",
+	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR, 1, 1, "SNAPSHOT",
+	  cmd_whatif },
+	{ "diff", "diff OLD NEW [-o FORMAT]",
+	  "what changed between two snapshots of one cluster",
+	  "Compares two snapshots: nodes added and removed, nodes whose CPU\n"
+	  "labels changed (features lost or gained, host model, vendor),\n"
+	  "CPU classes merged or split, VMIs whose verdict or codes changed,\n"
+	  "drains that changed.  Exit 1 when something got worse, else 0.\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
+	  "  --color WHEN          auto, always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS, 2, 2, "OLD NEW", cmd_diff },
 	{ "completion", "completion bash|zsh|fish",
 	  "print a shell completion script",
 	  "Prints the completion script for the shell, e.g.\n"

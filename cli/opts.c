@@ -28,6 +28,16 @@ const cli_option cli_options[] = {
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
+	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL },
+	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL },
+	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL },
+	{ "cordon", 0, O_CHANGE, "NODE", NULL },
+	{ "uncordon", 0, O_CHANGE, "NODE", NULL },
+	{ "remove-node", 0, O_CHANGE, "NODE", NULL },
+	{ "add-node-like", 0, O_CHANGE, "NODE[=COUNT]", NULL },
+	{ "eviction-strategy", 0, O_CHANGE, "STRATEGY",
+	  "LiveMigrate LiveMigrateIfPossible External None" },
+	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -144,6 +154,16 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 {
 	const char *n = op->name;
 
+	if (op->bit == O_CHANGE || ((cmd->opts & O_CHANGE) &&
+	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL)) {
+		/* in order: a scope belongs to the change before it */
+		if (*arg == '\0')
+			return cli_fail(cmd, "--%s: empty value", n);
+		o->changes.v = xreallocarray(o->changes.v, o->changes.n + 1,
+		    sizeof(char *));
+		o->changes.v[o->changes.n++] = xasprintf("%s=%s", n, arg);
+		return 0;
+	}
 	if (strcmp(n, "output") == 0)
 		o->output = arg;
 	else if (strcmp(n, "namespace") == 0)
@@ -328,6 +348,7 @@ cli_args_free(cli_args *o)
 	list_free(&o->formats);
 	list_free(&o->drain);
 	list_free(&o->drain_selectors);
+	list_free(&o->changes);
 }
 
 void

@@ -94,4 +94,16 @@ struct kv_plan;
 int kv_view_plan(const kv_analysis *a, const struct kv_plan *p,
     const char *pool, bool allow, const kv_term *t, kv_err *err);
 
+/* what-if and diff (view_diff.c): the difference of two analyses
+ * (diff.h).  notes NULL: a diff of two snapshots; else the what-if's
+ * changes, one line each, and the restarts they need. */
+struct kv_diff;
+typedef struct kv_diff_notes {
+	char *const *notes;
+	size_t nnotes;
+	size_t restarts;
+} kv_diff_notes;
+int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
+    const kv_term *t, kv_err *err);
+
 #endif

@@ -459,7 +459,7 @@ test_resource_table_resolves(void **state)
 			    rows[i].group, rows[i].loader);
 		nloaded++;
 	}
-	assert_int_equal(nloaded, 20);	/* storageprofiles has one too */
+	assert_int_equal(nloaded, 21);	/* with storageprofiles and KVVMs */
 	assert_non_null(kv_load_resolve("load_dvm"));	/* a flavor's */
 	assert_ptr_not_equal(kv_load_resolve("load_dvm"),
 	    kv_load_resolve("load_vmi"));

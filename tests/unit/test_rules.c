@@ -1433,6 +1433,23 @@ test_pod_affinity_bad_input(void **state)
 	kvsnap_free(s);
 }
 
+/* guest-cpu-floor: a RHEL 10 guest (common templates' annotation) on an
+ * x86-64-v2 model (Nehalem) and on an x86-64-v3 one (Haswell-noTSX-IBRS:
+ * v3 with QEMU's abm and f16c). */
+static void
+m_rhel10_v3(kvsnap *s)
+{
+	kvj_annotate(vmi(s), "vm.kubevirt.io/os", "rhel10");
+	set_cpu(s, "Haswell-noTSX-IBRS");
+}
+
+static void
+m_rhel10_v2(kvsnap *s)
+{
+	kvj_annotate(vmi(s), "vm.kubevirt.io/os", "rhel10");
+	set_cpu(s, "Nehalem");
+}
+
 typedef struct rule_case {
 	const char *code;
 	mutation pass;			/* NULL: the base itself */
@@ -1494,6 +1511,9 @@ static const rule_case rule_cases[] = {
 	{ "kernel-differs", m_kernel_same, NULL, m_kernel_w2, "ok", "",
 	  "kernel-differs", "1 target runs another kernel than w1 "
 	  "(6.8.0-85-generic): w2 (6.8.0-90-generic)" },
+	{ "guest-cpu-floor", m_rhel10_v3, NULL, m_rhel10_v2, "ok", "",
+	  "guest-cpu-floor", "guest RHEL 10 (vm.kubevirt.io/os rhel10) needs "
+	  "x86-64-v3; CPU model Nehalem gives x86-64-v2" },
 	{ "eviction-blocks-drain", m_ifpossible_unmigratable, "blocked",
 	  m_hostdev, "blocked", "host-device", DRAIN, "LiveMigrate" },
 	{ "eviction-shutdown", NULL, NULL, m_evict_none, "ok", "",
@@ -1539,6 +1559,109 @@ test_case_fail(void **state)
 			    kv_verdict_names[rule->verdict]);
 	}
 	kvres_free(&r);
+}
+
+/* Where the guest OS is read (guestos.h), first source first, and what
+ * the effective CPU gives. */
+static void
+m_os_agent(kvsnap *s)
+{
+	kvj_sets(vmi(s), "status.guestOSInfo.id", "rhel");
+	kvj_sets(vmi(s), "status.guestOSInfo.versionId", "10.0");
+	kvj_annotate(vmi(s), "vm.kubevirt.io/os", "rhel9");
+	set_cpu(s, "Nehalem");
+}
+
+static void
+m_os_alma_v2_build(kvsnap *s)
+{
+	kvj_sets(vmi(s), "status.guestOSInfo.id", "almalinux");
+	kvj_sets(vmi(s), "status.guestOSInfo.versionId", "10.0");
+	kvj_sets(vmi(s), "status.guestOSInfo.kernelRelease",
+	    "6.12.0-55.el10.x86_64_v2");
+	set_cpu(s, "Nehalem");
+}
+
+static void
+m_os_template_label(kvsnap *s)
+{
+	kvj_label(vmi(s), "os.template.kubevirt.io/centos.stream10", "true");
+	set_cpu(s, "Nehalem");
+}
+
+static void
+m_os_preference_rhel9(kvsnap *s)
+{
+	kvj_annotate(vmi(s), "kubevirt.io/cluster-preference-name", "rhel.9");
+	set_cpu(s, "Penryn");
+}
+
+static void
+m_os_rhel9_v2(kvsnap *s)
+{
+	kvj_annotate(vmi(s), "vm.kubevirt.io/os", "rhel9");
+	set_cpu(s, "Nehalem");
+}
+
+static void
+m_os_host_model(kvsnap *s)
+{
+	kvj_annotate(vmi(s), "kubevirt.io/preference-name", "rhel.10");
+}
+
+static void
+m_os_windows(kvsnap *s)
+{
+	kvj_annotate(vmi(s), "kubevirt.io/preference-name", "windows.11");
+	set_cpu(s, "Penryn");
+}
+
+static void
+m_os_required_features(kvsnap *s)
+{
+	m_rhel10_v2(s);
+	kvj_setj(vmi(s), "spec.domain.cpu.features", "[{\"name\": \"avx\"}, "
+	    "{\"name\": \"avx2\"}, {\"name\": \"bmi1\"}, {\"name\": "
+	    "\"bmi2\"}, {\"name\": \"f16c\"}, {\"name\": \"fma\"}, "
+	    "{\"name\": \"abm\"}, {\"name\": \"movbe\"}, {\"name\": "
+	    "\"xsave\", \"policy\": \"require\"}]");
+}
+
+static void
+test_guest_floor_sources(void **state)
+{
+	static const struct {
+		mutation mut;
+		const char *needle;	/* NULL: no guest-cpu-floor */
+	} cases[] = {
+		{ m_os_agent, "guest RHEL 10 (status.guestOSInfo 10.0) needs "
+		  "x86-64-v3; CPU model Nehalem gives x86-64-v2" },
+		{ m_os_alma_v2_build, NULL },
+		{ m_os_template_label, "guest CentOS Stream 10 (label "
+		  "os.template.kubevirt.io/centos.stream10) needs x86-64-v3" },
+		{ m_os_preference_rhel9, "guest RHEL 9 (preference rhel.9) "
+		  "needs x86-64-v2; CPU model Penryn gives x86-64-v1" },
+		{ m_os_rhel9_v2, NULL },
+		{ m_os_host_model, NULL },
+		{ m_os_windows, NULL },
+		{ m_os_required_features, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kvres r = run(cases[i].mut);
+		json_t *v = kvres_vmi(&r, WEB);
+
+		print_message("case %zu\n", i);
+		assert_verdict(v, "ok");
+		if (cases[i].needle == NULL)
+			assert_false(has_code(v, "warnings",
+			    "guest-cpu-floor"));
+		else
+			assert_message_has(v, "guest-cpu-floor",
+			    cases[i].needle);
+		kvres_free(&r);
+	}
 }
 
 /* The spec's code tables, the rule table and the case table agree. */
@@ -3295,8 +3418,9 @@ main(void)
 		CASE(0), CASE(1), CASE(2), CASE(3), CASE(4), CASE(5), CASE(6),
 		CASE(7), CASE(8), CASE(9), CASE(10), CASE(11), CASE(12),
 		CASE(13), CASE(14), CASE(15), CASE(16), CASE(17), CASE(18),
-		CASE(19), CASE(20), CASE(21), CASE(22),
+		CASE(19), CASE(20), CASE(21), CASE(22), CASE(23),
 		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_guest_floor_sources),
 		cmocka_unit_test(test_same_code_twice),
 		cmocka_unit_test(test_first_failing_vs_all),
 		cmocka_unit_test(test_stored_false_unreproduced),
@@ -3335,7 +3459,7 @@ main(void)
 	int rc;
 
 	/* every row of the case table is in tests[], named by its code */
-	if (NCASES != 23) {
+	if (NCASES != 24) {
 		fprintf(stderr, "rule_cases has %zu rows; update CASE()s\n",
 		    (size_t)NCASES);
 		return 1;

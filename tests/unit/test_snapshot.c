@@ -7,6 +7,7 @@
  */
 #include "kvsnap.h"
 
+#include "input.h"
 #include "snapshot.h"
 
 /* --- a sink that records what the reader hands it -------------------------- */
@@ -123,7 +124,7 @@ run(struct fx *f)
 	kv_clearerr(&f->err);
 	kv_buf_free(&f->rec.log);
 	f->rec.nbegin = f->rec.nend = f->rec.nabort = 0;
-	return snapshot_read(f->path, &f->lim, &sink, &f->m, &f->err);
+	return kv_input_read(f->path, &f->lim, &sink, &f->m, &f->err);
 }
 
 static void

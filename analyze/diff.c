@@ -1,0 +1,373 @@
+/*
+ * diff.c - compare two analyses (diff.h).  Both sides' lists are sorted
+ * the same way (nodes by name, VMIs by namespace and name, drains by
+ * node), so each section is one merge walk.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+static void
+strs_push(kv_strs *s, const char *v)
+{
+	s->v = xreallocarray(s->v, s->n + 1, sizeof(char *));
+	s->v[s->n++] = v;
+}
+
+static int
+str_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* x - y and y - x of two sorted lists. */
+static void
+strs_delta(const kv_strs *x, const kv_strs *y, kv_strs *lost, kv_strs *gained)
+{
+	size_t i = 0, j = 0;
+
+	while (i < x->n || j < y->n) {
+		int c = i == x->n ? 1 : j == y->n ? -1 :
+		    strcmp(x->v[i], y->v[j]);
+
+		if (c < 0)
+			strs_push(lost, x->v[i++]);
+		else if (c > 0)
+			strs_push(gained, y->v[j++]);
+		else
+			i++, j++;
+	}
+}
+
+static bool
+str_eq(const char *x, const char *y)
+{
+	return x == y || (x != NULL && y != NULL && strcmp(x, y) == 0);
+}
+
+/* The node's CPU labels: feature names, and the other CPU label keys
+ * (host-model-cpu aside: kv_nodeinfo.host_model says it). */
+static void
+cpu_labels(const kv_analysis *a, const kv_node *n, kv_strs *feat,
+    kv_strs *other)
+{
+	static const char *const kinds[] = { "cpu-model-migration",
+	    "cpu-model", "host-model-required-features", "cpu-vendor" };
+	char *fp = xasprintf("cpu-feature.%s/", a->cfg.domain);
+
+	for (size_t i = 0; i < n->labels.n; i++) {
+		const char *k = n->labels.v[i].key;
+
+		if (kv_startswith(k, fp)) {
+			strs_push(feat, k + strlen(fp));
+			continue;
+		}
+		for (size_t t = 0; t < sizeof(kinds) / sizeof(kinds[0]); t++) {
+			size_t kl = strlen(kinds[t]);
+			const char *d = a->cfg.domain;
+
+			if (strncmp(k, kinds[t], kl) == 0 && k[kl] == '.' &&
+			    strncmp(k + kl + 1, d, strlen(d)) == 0 &&
+			    k[kl + 1 + strlen(d)] == '/') {
+				strs_push(other, k);
+				break;
+			}
+		}
+	}
+	free(fp);
+}
+
+static void
+node_pair(const kv_analysis *a, size_t i, const kv_analysis *b, size_t j,
+    kv_diff *d)
+{
+	kv_strs f[2] = {{0}}, o[2] = {{0}};
+	kv_diff_node dn = { .name = b->m->nodes[j].name };
+
+	cpu_labels(a, &a->m->nodes[i], &f[0], &o[0]);
+	cpu_labels(b, &b->m->nodes[j], &f[1], &o[1]);
+	strs_delta(&f[0], &f[1], &dn.lost, &dn.gained);
+	strs_delta(&o[0], &o[1], &dn.labels_lost, &dn.labels_gained);
+	dn.host_model[0] = a->nodes[i].host_model;
+	dn.host_model[1] = b->nodes[j].host_model;
+	dn.vendor[0] = a->nodes[i].vendor;
+	dn.vendor[1] = b->nodes[j].vendor;
+	dn.host_model_changed = !str_eq(dn.host_model[0], dn.host_model[1]);
+	dn.vendor_changed = !str_eq(dn.vendor[0], dn.vendor[1]);
+	if (dn.lost.n + dn.gained.n + dn.labels_lost.n + dn.labels_gained.n >
+	    0 || dn.host_model_changed || dn.vendor_changed) {
+		d->nodes = xreallocarray(d->nodes, d->nnodes + 1,
+		    sizeof(kv_diff_node));
+		d->nodes[d->nnodes++] = dn;
+	}
+	for (int k = 0; k < 2; k++) {
+		free(f[k].v);
+		free(o[k].v);
+	}
+}
+
+/* Merge walk over both node lists; pairs[i] = b's index of a's node i,
+ * or SIZE_MAX. */
+static size_t *
+diff_nodes(const kv_analysis *a, const kv_analysis *b, kv_diff *d)
+{
+	const kv_model *ma = a->m, *mb = b->m;
+	size_t *pairs = xcalloc(ma->nnodes + 1, sizeof(size_t));
+	size_t i = 0, j = 0;
+
+	while (i < ma->nnodes || j < mb->nnodes) {
+		int c = i == ma->nnodes ? 1 : j == mb->nnodes ? -1 :
+		    strcmp(ma->nodes[i].name, mb->nodes[j].name);
+
+		if (c < 0) {
+			pairs[i] = SIZE_MAX;
+			strs_push(&d->nodes_removed, ma->nodes[i++].name);
+		} else if (c > 0)
+			strs_push(&d->nodes_added, mb->nodes[j++].name);
+		else {
+			pairs[i] = j;
+			node_pair(a, i++, b, j++, d);
+		}
+	}
+	return pairs;
+}
+
+/* Classes whose common nodes went to more than one class of the other
+ * side. */
+static void
+class_moves(const kv_analysis *x, const kv_analysis *y, const size_t *map,
+    bool merged, kv_diff *d)
+{
+	bool *seen = xcalloc(y->nclasses + 1, sizeof(bool));
+
+	for (size_t c = 0; c < x->nclasses; c++) {
+		const kv_class *k = &x->classes[c];
+		kv_diff_class dc = { .merged = merged };
+
+		memset(seen, 0, y->nclasses + 1);
+		for (size_t i = 0; i < k->nnodes; i++) {
+			size_t o = map[k->nodes[i]];
+			int yc = o == SIZE_MAX ? -1 : y->nodes[o].cls;
+
+			if (yc >= 0)
+				seen[yc] = true;
+		}
+		for (size_t t = 0; t < y->nclasses; t++)
+			if (seen[t])
+				strs_push(&dc.many, y->classes[t].id);
+		if (dc.many.n < 2) {
+			free(dc.many.v);
+			continue;
+		}
+		dc.one = xstrdup(k->id);
+		d->classes = xreallocarray(d->classes, d->nclasses + 1,
+		    sizeof(kv_diff_class));
+		d->classes[d->nclasses++] = dc;
+	}
+	free(seen);
+}
+
+static void
+diff_classes(const kv_analysis *a, const kv_analysis *b, const size_t *pairs,
+    kv_diff *d)
+{
+	size_t *back = xcalloc(b->m->nnodes + 1, sizeof(size_t));
+
+	for (size_t j = 0; j < b->m->nnodes; j++)
+		back[j] = SIZE_MAX;
+	for (size_t i = 0; i < a->m->nnodes; i++)
+		if (pairs[i] != SIZE_MAX)
+			back[pairs[i]] = i;
+	class_moves(a, b, pairs, false, d);	/* an old class split */
+	class_moves(b, a, back, true, d);	/* old classes merged */
+	free(back);
+}
+
+static void
+codes_of(const kv_vmires *r, kv_strs *s)
+{
+	for (size_t i = 0; i < r->nblockers; i++)
+		strs_push(s, r->blockers[i].rule->code);
+	for (size_t i = 0; i < r->nwarnings; i++)
+		strs_push(s, r->warnings[i].rule->code);
+	if (s->n > 1)
+		kv_qsort(s->v, s->n, sizeof(char *), str_cmp);
+	/* a code given twice counts once */
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < s->n; i++)
+			if (k == 0 || strcmp(s->v[i], s->v[k - 1]) != 0)
+				s->v[k++] = s->v[i];
+		s->n = k;
+	}
+}
+
+static bool
+drain_moves(enum kv_on_drain x)
+{
+	return x == DRAIN_MIGRATE || x == DRAIN_EXTERNAL;
+}
+
+static void
+vmi_pair(const kv_vmires *x, const kv_vmires *y, kv_diff *d)
+{
+	kv_diff_vmi dv = { .name = y->vmi->fullname };
+	kv_strs cx = {0}, cy = {0};
+
+	dv.verdict[0] = x->verdict;
+	dv.verdict[1] = y->verdict;
+	dv.targets[0] = x->ntargets;
+	dv.targets[1] = y->ntargets;
+	dv.drain[0] = x->on_drain;
+	dv.drain[1] = y->on_drain;
+	codes_of(x, &cx);
+	codes_of(y, &cy);
+	strs_delta(&cx, &cy, &dv.removed, &dv.added);
+	free(cx.v);
+	free(cy.v);
+	dv.worse = (x->verdict == V_OK && y->verdict != V_OK) ||
+	    (drain_moves(x->on_drain) && !drain_moves(y->on_drain) &&
+	    y->on_drain != DRAIN_NONE);
+	for (size_t i = 0; i < dv.added.n; i++)
+		if (strcmp(dv.added.v[i], "guest-cpu-floor") == 0)
+			dv.worse = true;
+	if (dv.verdict[0] == dv.verdict[1] && dv.targets[0] == dv.targets[1]
+	    && dv.drain[0] == dv.drain[1] && dv.added.n + dv.removed.n == 0)
+		return;
+	if (dv.worse)
+		d->nworse++;
+	else if ((x->verdict != V_OK && y->verdict == V_OK) ||
+	    (!drain_moves(x->on_drain) && drain_moves(y->on_drain)))
+		d->nbetter++;
+	d->vmis = xreallocarray(d->vmis, d->nvmis + 1, sizeof(kv_diff_vmi));
+	d->vmis[d->nvmis++] = dv;
+}
+
+static bool in_strs(const kv_strs *s, const char *name);
+
+static bool
+skipped(const kv_strs *skip, const kv_vmi *v)
+{
+	return v->node != NULL && in_strs(skip, v->node);
+}
+
+static void
+diff_vmis(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
+    kv_diff *d)
+{
+	size_t i = 0, j = 0;
+
+	while (i < a->nvmis || j < b->nvmis) {
+		const kv_vmi *x = i < a->nvmis ? a->vmis[i].vmi : NULL;
+		const kv_vmi *y = j < b->nvmis ? b->vmis[j].vmi : NULL;
+		int c = x == NULL ? 1 : y == NULL ? -1 :
+		    kv_nscmp(x->ns, x->name, y->ns, y->name);
+
+		if (c < 0) {
+			if (!skipped(skip, x))
+				strs_push(&d->vmis_removed, x->fullname);
+			i++;
+		} else if (c > 0)
+			strs_push(&d->vmis_added, b->vmis[j++].vmi->fullname);
+		else {
+			if (!skipped(skip, x))
+				vmi_pair(&a->vmis[i], &b->vmis[j], d);
+			i++, j++;
+		}
+	}
+	for (size_t k = 0; k < a->nvmis; k++)
+		d->verdicts[0][a->vmis[k].verdict]++;
+	for (size_t k = 0; k < b->nvmis; k++)
+		d->verdicts[1][b->vmis[k].verdict]++;
+}
+
+static bool
+in_strs(const kv_strs *s, const char *name)
+{
+	for (size_t i = 0; s != NULL && i < s->n; i++)
+		if (strcmp(s->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Drains whose counts changed; not those of skipped (removed) nodes. */
+static void
+diff_drains(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
+    kv_diff *d)
+{
+	size_t i = 0, j = 0;
+
+	while (i < a->ndrain || j < b->ndrain) {
+		const kv_drain *x = i < a->ndrain ? &a->drain[i] : NULL;
+		const kv_drain *y = j < b->ndrain ? &b->drain[j] : NULL;
+		const char *nx = x ? a->m->nodes[x->node].name : NULL;
+		const char *ny = y ? b->m->nodes[y->node].name : NULL;
+		int c = x == NULL ? 1 : y == NULL ? -1 : strcmp(nx, ny);
+		kv_diff_drain dd = { .node = c <= 0 ? nx : ny };
+
+		if (c <= 0) {
+			dd.migrate[0] = x->migrate;
+			dd.block[0] = x->block;
+			dd.shutdown[0] = x->shutdown;
+			i++;
+		}
+		if (c >= 0) {
+			dd.migrate[1] = y->migrate;
+			dd.block[1] = y->block;
+			dd.shutdown[1] = y->shutdown;
+			j++;
+		}
+		if ((dd.migrate[0] == dd.migrate[1] && dd.block[0] ==
+		    dd.block[1] && dd.shutdown[0] == dd.shutdown[1]) ||
+		    in_strs(skip, dd.node))
+			continue;
+		d->drains = xreallocarray(d->drains, d->ndrains + 1,
+		    sizeof(kv_diff_drain));
+		d->drains[d->ndrains++] = dd;
+	}
+}
+
+void
+kv_diff_build(const kv_analysis *a, const kv_analysis *b,
+    const kv_strs *skip_nodes, kv_diff *d)
+{
+	size_t *pairs;
+
+	memset(d, 0, sizeof(*d));
+	pairs = diff_nodes(a, b, d);
+	diff_classes(a, b, pairs, d);
+	free(pairs);
+	diff_vmis(a, b, skip_nodes, d);
+	diff_drains(a, b, skip_nodes, d);
+	d->worse = d->nworse > 0;
+}
+
+void
+kv_diff_free(kv_diff *d)
+{
+	free(d->nodes_added.v);
+	free(d->nodes_removed.v);
+	for (size_t i = 0; i < d->nnodes; i++) {
+		free(d->nodes[i].lost.v);
+		free(d->nodes[i].gained.v);
+		free(d->nodes[i].labels_lost.v);
+		free(d->nodes[i].labels_gained.v);
+	}
+	free(d->nodes);
+	for (size_t i = 0; i < d->nclasses; i++) {
+		free(d->classes[i].one);
+		free(d->classes[i].many.v);
+	}
+	free(d->classes);
+	for (size_t i = 0; i < d->nvmis; i++) {
+		free(d->vmis[i].added.v);
+		free(d->vmis[i].removed.v);
+	}
+	free(d->vmis);
+	free(d->vmis_added.v);
+	free(d->vmis_removed.v);
+	free(d->drains);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,79 @@
+/*
+ * diff.h - what changed between two analyses of the same cluster: the
+ * snapshot as it is and as a what-if makes it (whatif.h), or last month's
+ * snapshot and today's (kvscope diff).
+ *
+ * Objects are matched by name.  Sections: nodes added and removed, nodes
+ * whose CPU labels changed (features lost or gained, host model, vendor,
+ * every other CPU label), CPU classes merged or split, VMIs whose verdict,
+ * target count, drain behaviour or codes changed, VMIs added and removed,
+ * drains whose counts changed.  (Groups, when the analysis has them, are
+ * one more section of the same form: matched by code and subject.)
+ *
+ * "Worse": a running VMI that migrates before does not after, a VMI that
+ * a drain moves before is stopped or waited on after, or a VMI gains
+ * guest-cpu-floor.  The diff borrows both analyses (and their models),
+ * which must outlive it; kv_diff_free releases the rest.
+ */
+#ifndef KV_DIFF_H
+#define KV_DIFF_H
+
+#include "analysis.h"
+
+typedef struct kv_strs {
+	size_t n;
+	const char **v;			/* borrowed strings, sorted */
+} kv_strs;
+
+typedef struct kv_diff_node {
+	const char *name;
+	kv_strs lost, gained;		/* feature names */
+	kv_strs labels_lost, labels_gained;	/* other CPU label keys */
+	const char *host_model[2];	/* before, after; NULL = none */
+	const char *vendor[2];
+	bool host_model_changed, vendor_changed;
+} kv_diff_node;
+
+typedef struct kv_diff_class {
+	bool merged;			/* else split */
+	char *one;			/* the class on the one side */
+	kv_strs many;			/* the classes on the other (ids) */
+} kv_diff_class;
+
+typedef struct kv_diff_vmi {
+	const char *name;
+	enum kv_verdict verdict[2];
+	size_t targets[2];
+	enum kv_on_drain drain[2];
+	kv_strs added, removed;		/* blocker and warning codes */
+	bool worse;
+} kv_diff_vmi;
+
+typedef struct kv_diff_drain {
+	const char *node;
+	size_t migrate[2], block[2], shutdown[2];
+} kv_diff_drain;
+
+typedef struct kv_diff {
+	kv_strs nodes_added, nodes_removed;
+	size_t nnodes;
+	kv_diff_node *nodes;		/* CPU labels changed, by name */
+	size_t nclasses;
+	kv_diff_class *classes;
+	size_t nvmis;
+	kv_diff_vmi *vmis;		/* by namespace, name */
+	kv_strs vmis_added, vmis_removed;
+	size_t ndrains;
+	kv_diff_drain *drains;		/* by node */
+	size_t verdicts[2][V_COUNT];	/* summary before, after */
+	size_t nworse, nbetter;		/* VMIs */
+	bool worse;
+} kv_diff;
+
+/* Compare a (before) with b (after).  skip_nodes (may be NULL): VMIs
+ * running on these nodes before are left out (a removed node's VMIs). */
+void kv_diff_build(const kv_analysis *a, const kv_analysis *b,
+    const kv_strs *skip_nodes, kv_diff *d);
+void kv_diff_free(kv_diff *d);
+
+#endif

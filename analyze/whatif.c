@@ -1,0 +1,404 @@
+/*
+ * whatif.c - changes applied to a loaded model (whatif.h).
+ *
+ * Every change edits the objects a collected snapshot would hold after it:
+ * a VMI's spec.domain.cpu.model or spec.evictionStrategy, the KubeVirt
+ * CR's defaults, a Node's spec.unschedulable, the node list, a claim's
+ * access modes (and the VMI's volumeStatus, which KubeVirt reads first).
+ * The analysis then derives everything else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rule.h"
+#include "whatif.h"
+
+const char *const kv_change_names[CH_COUNT] = {
+	[CH_CPU_MODEL] = "cpu-model",
+	[CH_CLUSTER_CPU_MODEL] = "cluster-cpu-model",
+	[CH_CORDON] = "cordon",
+	[CH_UNCORDON] = "uncordon",
+	[CH_REMOVE_NODE] = "remove-node",
+	[CH_ADD_NODE_LIKE] = "add-node-like",
+	[CH_EVICTION] = "eviction-strategy",
+	[CH_STORAGE_RWX] = "storage-class-rwx",
+};
+
+typedef struct apply_ctx {
+	kv_model *m;
+	kv_whatif *w;
+	bool *restarted;		/* per VMI */
+	kv_err *err;
+} apply_ctx;
+
+static void
+note(kv_whatif *w, char *line)
+{
+	w->notes = xreallocarray(w->notes, w->nnotes + 1, sizeof(char *));
+	w->notes[w->nnotes++] = line;
+}
+
+static bool
+running(const kv_vmi *v)
+{
+	return strcmp(v->phase, "Running") == 0;
+}
+
+/* A running VMI the change restarts.  KubeVirt computes LiveMigratable
+ * again for the new VMI: a stored False whose reason a check of ours
+ * judges is dropped, and that check judges the changed facts. */
+static void
+restart(apply_ctx *c, size_t i, size_t *n)
+{
+	kv_vmi *v = &c->m->vmis[i];
+
+	if (!running(v))
+		return;
+	if (v->cond == 'F' && v->cond_reason != NULL &&
+	    kv_rule_by_reason(c->m->flavor->id, v->cond_reason) != NULL) {
+		v->cond = 'T';
+		v->cond_reason = v->cond_message = NULL;
+	}
+	(*n)++;
+	if (!c->restarted[i]) {
+		c->restarted[i] = true;
+		c->w->restarts++;
+	}
+}
+
+static bool
+in_scope(const kv_change *ch, const kv_vmi *v)
+{
+	const char *eq;
+
+	switch (ch->scope) {
+	case SC_ALL:
+		return true;
+	case SC_NAMESPACE:
+		return strcmp(v->ns, ch->scope_value) == 0;
+	case SC_VMI:
+		return strcmp(v->fullname, ch->scope_value) == 0;
+	case SC_SELECTOR:
+		eq = strchr(ch->scope_value, '=');
+		for (size_t i = 0; eq != NULL && i < v->labels.n; i++)
+			if (strlen(v->labels.v[i].key) ==
+			    (size_t)(eq - ch->scope_value) &&
+			    strncmp(v->labels.v[i].key, ch->scope_value,
+			    (size_t)(eq - ch->scope_value)) == 0)
+				return strcmp(v->labels.v[i].value, eq + 1) ==
+				    0;
+		return false;
+	}
+	return false;
+}
+
+static const char *
+scope_text(const kv_change *ch)
+{
+	static const char *const w[] = { "every VMI", "namespace", "selector",
+	    "VMI" };
+
+	return w[ch->scope];
+}
+
+/* --cpu-model, --eviction-strategy with a scope: the VMIs' own spec. */
+static int
+vmi_change(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *val = kv_intern_str(m->strs, ch->value);
+	char *key = xasprintf("cpu-model.%s/%s", m->flavor->label_domain,
+	    ch->value);
+	bool named = strcmp(ch->value, "host-model") != 0 &&
+	    strcmp(ch->value, "host-passthrough") != 0;
+	size_t n = 0, nr = 0, off = 0;
+	char offs[96];
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		const kv_node *on;
+
+		if (!in_scope(ch, v))
+			continue;
+		n++;
+		if (ch->kind == CH_CPU_MODEL) {
+			on = v->node ? kv_model_node(m, v->node) : NULL;
+			if (named && on != NULL && running(v) &&
+			    kv_labels_get(&on->labels, key) == NULL)
+				off++;
+			if (v->cpu_model != val)
+				restart(c, i, &nr);
+			v->cpu_model = val;
+		} else
+			v->eviction = val;
+	}
+	free(key);
+	offs[0] = '\0';
+	if (off > 0)
+		snprintf(offs, sizeof(offs), "; %zu on a node without the "
+		    "model (after the restart: another node)", off);
+	if (n == 0)
+		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",
+		    kv_change_names[ch->kind], ch->value, scope_text(ch),
+		    ch->scope_value ? " " : "",
+		    ch->scope_value ? ch->scope_value : "");
+	if (ch->kind == CH_CPU_MODEL)
+		note(c->w, xasprintf("cpu-model %s on %zu VMI%s (%s%s%s): "
+		    "takes effect after a restart, %zu running VMI%s "
+		    "restart%s", ch->value, n, n == 1 ? "" : "s",
+		    scope_text(ch), ch->scope_value ? " " : "",
+		    ch->scope_value ? ch->scope_value : "", nr,
+		    nr == 1 ? "" : "s", offs));
+	else
+		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
+		    "(%s%s%s)", ch->value, n, n == 1 ? "" : "s",
+		    scope_text(ch), ch->scope_value ? " " : "",
+		    ch->scope_value ? ch->scope_value : ""));
+	return KV_OK;
+}
+
+/* --cluster-cpu-model, --eviction-strategy without a scope: the
+ * KubeVirt CR's default for VMIs without their own. */
+static int
+cluster_change(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *val = kv_intern_str(m->strs, ch->value), *olddef;
+	size_t n = 0, nr = 0;
+
+	if (ch->kind == CH_EVICTION) {
+		m->cluster.eviction = val;
+		note(c->w, xasprintf("eviction-strategy %s as the cluster "
+		    "default (VMIs without their own)", ch->value));
+		return KV_OK;
+	}
+	/* The webhook writes the default into every VMI it admits: a VMI
+	 * that carries the old default is taken as one without a model. */
+	olddef = m->cluster.cpu_model && *m->cluster.cpu_model ?
+	    m->cluster.cpu_model : kv_intern_str(m->strs, "host-model");
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+
+		if (v->arch != NULL && strcmp(v->arch, "arm64") == 0)
+			continue;
+		if (v->cpu_model != NULL && *v->cpu_model != '\0' &&
+		    v->cpu_model != olddef)
+			continue;
+		v->cpu_model = NULL;
+		n++;
+		if (olddef != val)
+			restart(c, i, &nr);
+	}
+	m->cluster.cpu_model = val;
+	note(c->w, xasprintf("cluster-cpu-model %s for %zu VMI%s without "
+	    "their own model (or with the old default, %s, that the webhook "
+	    "wrote): takes effect after a restart, %zu running VMI%s "
+	    "restart", ch->value, n, n == 1 ? "" : "s", olddef, nr,
+	    nr == 1 ? "" : "s"));
+	return KV_OK;
+}
+
+static kv_node *
+find_node(apply_ctx *c, const kv_change *ch)
+{
+	kv_node *n = (kv_node *)kv_model_node(c->m, ch->value);
+
+	if (n == NULL)
+		kv_seterr(c->err, "--%s %s: no such node in the snapshot",
+		    kv_change_names[ch->kind], ch->value);
+	return n;
+}
+
+static int
+node_cmp(const void *x, const void *y)
+{
+	return strcmp(((const kv_node *)x)->name, ((const kv_node *)y)->name);
+}
+
+/* A copy of n named name: its own label and taint arrays, the hostname
+ * label rewritten. */
+static kv_node
+node_copy(kv_model *m, const kv_node *n, const char *name)
+{
+	kv_node c = *n;
+
+	c.name = kv_intern_str(m->strs, name);
+	c.labels.v = xcalloc(n->labels.n + 1, sizeof(kv_label));
+	if (n->labels.n > 0)
+		memcpy(c.labels.v, n->labels.v, n->labels.n *
+		    sizeof(kv_label));
+	for (size_t i = 0; i < c.labels.n; i++)
+		if (strcmp(c.labels.v[i].key, "kubernetes.io/hostname") == 0)
+			c.labels.v[i].value = c.name;
+	c.taints = xcalloc(n->ntaints + 1, sizeof(kv_taint));
+	if (n->ntaints > 0)
+		memcpy(c.taints, n->taints, n->ntaints * sizeof(kv_taint));
+	return c;
+}
+
+static int
+add_nodes(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const kv_node *like = find_node(c, ch);
+	kv_node tmpl;
+	size_t added = 0;
+
+	if (like == NULL)
+		return KV_ERR;
+	tmpl = *like;
+	m->nodes = xreallocarray(m->nodes, m->nnodes + ch->count + 1,
+	    sizeof(kv_node));
+	for (size_t k = 1; added < ch->count; k++) {
+		char *name = xasprintf("%s-whatif-%zu", tmpl.name, k);
+
+		if (kv_model_node(m, name) == NULL) {
+			m->nodes[m->nnodes++] = node_copy(m, &tmpl, name);
+			kv_qsort(m->nodes, m->nnodes, sizeof(kv_node),
+			    node_cmp);
+			added++;
+		}
+		free(name);
+	}
+	note(c->w, xasprintf("add-node-like %s: %zu new node%s with its "
+	    "labels, taints and allocatable (%s-whatif-1%s)", tmpl.name,
+	    ch->count, ch->count == 1 ? "" : "s", tmpl.name,
+	    ch->count > 1 ? ", ..." : ""));
+	return KV_OK;
+}
+
+static int
+remove_node(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	kv_node *n = find_node(c, ch);
+	size_t i, on = 0;
+
+	if (n == NULL)
+		return KV_ERR;
+	i = (size_t)(n - m->nodes);
+	for (size_t k = 0; k < m->nvmis; k++)
+		if (m->vmis[k].node == n->name && running(&m->vmis[k]))
+			on++;
+	c->w->removed_nodes = xreallocarray(c->w->removed_nodes,
+	    c->w->nremoved + 1, sizeof(char *));
+	c->w->removed_nodes[c->w->nremoved++] = n->name;
+	note(c->w, xasprintf("remove-node %s (%zu running VMI%s on it are "
+	    "left out of the comparison: they leave with the node)", n->name,
+	    on, on == 1 ? "" : "s"));
+	free(n->labels.v);
+	free(n->taints);
+	memmove(n, n + 1, (m->nnodes - i - 1) * sizeof(kv_node));
+	m->nnodes--;
+	return KV_OK;
+}
+
+/* Claims of the class as if recreated ReadWriteMany; the VMIs' own
+ * volumeStatus follows (a recreated claim needs its VM stopped). */
+static int
+storage_rwx(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *sc = kv_intern_str(m->strs, ch->value);
+	const char *rwx = kv_intern_str(m->strs, "ReadWriteMany");
+	size_t nclaims = 0, nr = 0;
+
+	for (size_t i = 0; i < m->npvcs; i++)
+		if (m->pvcs[i].storage_class == sc) {
+			m->pvcs[i].modes = AM_RWX;
+			nclaims++;
+		}
+	if (nclaims == 0)
+		return kv_seterr(c->err, "--storage-class-rwx %s: no claim "
+		    "of that storage class in the snapshot", ch->value);
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		bool hit = false;
+
+		for (size_t k = 0; k < v->nvolumes; k++) {
+			const kv_pvc *p = v->volumes[k].claim ? kv_model_pvc(m,
+			    v->ns, v->volumes[k].claim) : NULL;
+
+			if (p == NULL || p->storage_class != sc)
+				continue;
+			hit = true;
+			for (size_t s = 0; s < v->nvolstatus; s++)
+				if (v->volstatus[s].name == v->volumes[k].name) {
+					v->volstatus[s].rwx = true;
+					v->volstatus[s].modes = rwx;
+				}
+		}
+		if (hit)
+			restart(c, i, &nr);
+	}
+	note(c->w, xasprintf("storage-class-rwx %s: %zu claim%s recreated "
+	    "ReadWriteMany, %zu running VMI%s stop for it", ch->value,
+	    nclaims, nclaims == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	return KV_OK;
+}
+
+static int
+cordon(apply_ctx *c, const kv_change *ch)
+{
+	kv_node *n = find_node(c, ch);
+
+	if (n == NULL)
+		return KV_ERR;
+	n->unschedulable = ch->kind == CH_CORDON;
+	note(c->w, xasprintf("%s %s", kv_change_names[ch->kind], n->name));
+	return KV_OK;
+}
+
+int
+kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
+    kv_whatif *w, kv_err *err)
+{
+	apply_ctx c = { m, w, xcalloc(m->nvmis + 1, sizeof(bool)), err };
+	int rc = KV_OK;
+
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; i < n && rc == KV_OK; i++) {
+		const kv_change *ch = &changes[i];
+
+		switch (ch->kind) {
+		case CH_CPU_MODEL:
+			rc = vmi_change(&c, ch);
+			break;
+		case CH_EVICTION:
+			rc = ch->scope == SC_ALL ? cluster_change(&c, ch) :
+			    vmi_change(&c, ch);
+			break;
+		case CH_CLUSTER_CPU_MODEL:
+			rc = cluster_change(&c, ch);
+			break;
+		case CH_CORDON:
+		case CH_UNCORDON:
+			rc = cordon(&c, ch);
+			break;
+		case CH_REMOVE_NODE:
+			rc = remove_node(&c, ch);
+			break;
+		case CH_ADD_NODE_LIKE:
+			rc = add_nodes(&c, ch);
+			break;
+		case CH_STORAGE_RWX:
+			rc = storage_rwx(&c, ch);
+			break;
+		case CH_COUNT:
+			break;
+		}
+	}
+	free(c.restarted);
+	return rc;
+}
+
+void
+kv_whatif_free(kv_whatif *w)
+{
+	for (size_t i = 0; i < w->nnotes; i++)
+		free(w->notes[i]);
+	free(w->notes);
+	free(w->removed_nodes);
+	memset(w, 0, sizeof(*w));
+}

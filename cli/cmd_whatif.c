@@ -1,0 +1,220 @@
+/*
+ * cmd_whatif.c - `kvscope what-if` (the snapshot after some changes,
+ * against the snapshot as it is) and `kvscope diff` (two snapshots of one
+ * cluster): arguments in, analyze/whatif.c and analyze/diff.c, the diff
+ * view (render/view_diff.c) out.  Exit 1 when something gets worse.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diff.h"
+#include "limits.h"
+#include "render.h"
+#include "whatif.h"
+
+static const char *const strategies[] = { "LiveMigrate",
+	"LiveMigrateIfPossible", "External", "None" };
+
+/* "cpu-model=X" -> kind; scope options give CH_COUNT and *scope. */
+static int
+change_kind(const char *opt, size_t len, enum kv_scope_kind *scope)
+{
+	static const struct {
+		const char *name;
+		enum kv_scope_kind scope;
+	} scopes[] = { { "namespace", SC_NAMESPACE },
+	    { "selector", SC_SELECTOR }, { "vmi", SC_VMI } };
+
+	for (int k = 0; k < CH_COUNT; k++)
+		if (strlen(kv_change_names[k]) == len &&
+		    strncmp(opt, kv_change_names[k], len) == 0)
+			return k;
+	for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
+		if (strlen(scopes[i].name) == len &&
+		    strncmp(opt, scopes[i].name, len) == 0)
+			*scope = scopes[i].scope;
+	return CH_COUNT;
+}
+
+static int
+check_value(const kv_cmd *cmd, kv_change *ch)
+{
+	if (ch->kind == CH_ADD_NODE_LIKE) {
+		char *eq = strchr(ch->value, '='), *end;
+		long n = 1;
+
+		if (eq != NULL) {
+			n = strtol(eq + 1, &end, 10);
+			if (eq == ch->value || *end != '\0' || n < 1 ||
+			    n > 10000)
+				return cli_fail(cmd, "--add-node-like: \"%s\" "
+				    "is not NODE or NODE=COUNT (1-10000)",
+				    ch->value);
+			*eq = '\0';
+		}
+		ch->count = (size_t)n;
+	}
+	if (ch->kind == CH_EVICTION) {
+		for (size_t i = 0; i < 4; i++)
+			if (strcmp(ch->value, strategies[i]) == 0)
+				return 0;
+		return cli_fail(cmd, "--eviction-strategy: unknown value "
+		    "\"%s\" (one of: LiveMigrate LiveMigrateIfPossible "
+		    "External None)", ch->value);
+	}
+	return 0;
+}
+
+/* The changes of o (strings into o->changes), scopes attached to the
+ * change before them. */
+static int
+parse_changes(const kv_cmd *cmd, const cli_args *o, kv_change **out,
+    size_t *n)
+{
+	kv_change *ch = xcalloc(o->changes.n + 1, sizeof(kv_change));
+	size_t k = 0;
+
+	for (size_t i = 0; i < o->changes.n; i++) {
+		char *s = o->changes.v[i], *eq = strchr(s, '=');
+		enum kv_scope_kind scope = SC_ALL;
+		int kind = change_kind(s, (size_t)(eq - s), &scope);
+
+		if (kind != CH_COUNT) {
+			ch[k] = (kv_change){ .kind = kind, .value = eq + 1,
+			    .count = 1 };
+			if (check_value(cmd, &ch[k++]) != 0)
+				goto fail;
+			continue;
+		}
+		if (k == 0 || (ch[k - 1].kind != CH_CPU_MODEL &&
+		    ch[k - 1].kind != CH_EVICTION) ||
+		    ch[k - 1].scope != SC_ALL) {
+			cli_fail(cmd, "--%.*s scopes the --cpu-model or "
+			    "--eviction-strategy before it (one scope each)",
+			    (int)(eq - s), s);
+			goto fail;
+		}
+		ch[k - 1].scope = scope;
+		ch[k - 1].scope_value = eq + 1;
+	}
+	if (k == 0) {
+		cli_fail(cmd, "no change given");
+		goto fail;
+	}
+	*out = ch;
+	*n = k;
+	return 0;
+fail:
+	free(ch);
+	return EXIT_TOOL;
+}
+
+static int
+finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
+    const kv_strs *skip, const kv_diff_notes *notes, const cli_args *o)
+{
+	kv_diff d;
+	kv_term t;
+	kv_err err = {0};
+	int rc;
+
+	(void)cmd;
+	kv_diff_build(a, b, skip, &d);
+	cli_progress_end();
+	cli_term(o, &t);
+	if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
+		fprintf(stderr, "kvscope: %s\n", err.msg);
+		rc = EXIT_TOOL;
+	} else
+		rc = d.worse ? EXIT_FINDINGS : 0;
+	kv_diff_free(&d);
+	return rc;
+}
+
+/* The snapshot again, changed, then analysed. */
+static int
+load_changed(const kv_cmd *cmd, const char *path, const kv_change *ch,
+    size_t nch, kv_whatif *w, kv_model **m, kv_analysis **a)
+{
+	kv_limits lim;
+	kv_err err = {0};
+
+	cli_progress("what-if: applying %zu change%s", nch, nch == 1 ? "" :
+	    "s");
+	if (kv_limits_init(&lim, &err) != KV_OK ||
+	    kv_model_load(path, &lim, m, &err) != KV_OK) {
+		fprintf(stderr, "kvscope: %s\n", err.msg);
+		return EXIT_TOOL;
+	}
+	if (kv_whatif_apply(*m, ch, nch, w, &err) != KV_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (kv_analyze(*m, a, &err) != KV_OK) {
+		fprintf(stderr, "kvscope: %s\n", err.msg);
+		return EXIT_TOOL;
+	}
+	return 0;
+}
+
+int
+cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
+{
+	cli_args o;
+	kv_model *m0 = NULL, *m1 = NULL;
+	kv_analysis *a0 = NULL, *a1 = NULL;
+	kv_change *ch = NULL;
+	kv_whatif w = {0};
+	size_t nch = 0;
+	int rc;
+
+	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
+		return rc;
+	if ((rc = parse_changes(cmd, &o, &ch, &nch)) != 0)
+		goto out;
+	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0)
+		goto out;
+	if ((rc = load_changed(cmd, o.pos[0], ch, nch, &w, &m1, &a1)) != 0)
+		goto out;
+	{
+		kv_strs skip = { w.nremoved, w.removed_nodes };
+		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts };
+
+		rc = finish(cmd, a0, a1, &skip, &notes, &o);
+	}
+out:
+	cli_progress_end();
+	kv_whatif_free(&w);
+	free(ch);
+	cli_args_free(&o);
+	kv_analysis_free(a1);
+	kv_model_free(m1);
+	kv_analysis_free(a0);
+	kv_model_free(m0);
+	return rc;
+}
+
+int
+cmd_diff(const kv_cmd *cmd, int argc, char **argv)
+{
+	cli_args o;
+	kv_model *m0 = NULL, *m1 = NULL;
+	kv_analysis *a0 = NULL, *a1 = NULL;
+	kv_diff_notes notes = { NULL, 0, 0 };
+	int rc;
+
+	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
+		return rc;
+	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
+	    (rc = cli_load(o.pos[1], o.quiet, &m1, &a1)) != 0)
+		goto out;
+	rc = finish(cmd, a0, a1, NULL, &notes, &o);
+out:
+	cli_progress_end();
+	cli_args_free(&o);
+	kv_analysis_free(a1);
+	kv_model_free(m1);
+	kv_analysis_free(a0);
+	kv_model_free(m0);
+	return rc;
+}

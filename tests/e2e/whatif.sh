@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# tests/e2e/whatif.sh - `kvscope what-if` and `kvscope diff` end to end on
+# samples/mixed and on copies of it that a small Python step edits the way
+# an upgrade or an operator would (one node loses a cpu-feature label, a
+# node is cordoned, a VMI records a RHEL 10 guest), rewriting the
+# manifest's bytes and sha256 of the files it changes.
+#
+# samples/mixed: prod/web-0 (host-model on w1) has no CPU target; the named
+# model Haswell-noTSX runs on every Intel node.  dev/build-runner (on w5)
+# migrates; Icelake-Server runs on w5 alone.  prod/db-0 (host-model on w3)
+# migrates to w4 and w5, whose labels include cpu-feature pku.
+# prod/analytics is on a1, the only AMD node.
+#
+# Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
+set -u
+
+KVSCOPE=${KVSCOPE:-./kvscope}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+checks=0
+S=samples/mixed
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# run NAME WANT_RC CMD...: stdout in $work/out, stderr in $work/err.
+run() {
+	local name=$1 want=$2 rc
+	shift 2
+	checks=$((checks + 1))
+	"$KVSCOPE" "$@" -q >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc, want $want"
+		sed 's/^/    out| /' "$work/out" | head -20
+		sed 's/^/    err| /' "$work/err" | head -5
+	fi
+}
+
+# has NAME TEXT: the last stdout holds TEXT (a fixed string).
+has() {
+	grep -qF -- "$2" "$work/out" || { fail "$1: no \"$2\" in"; \
+	    sed 's/^/    out| /' "$work/out" | head -20; }
+}
+
+lacks() {
+	! grep -qF -- "$2" "$work/out" || fail "$1: \"$2\" printed"
+}
+
+# jqis NAME FILTER WANT: jq -r FILTER of the last stdout is WANT.
+jqis() {
+	local got
+	got=$(jq -r "$2" "$work/out" 2>&1)
+	[ "$got" = "$3" ] || fail "$1: $2 = \"$got\", want \"$3\""
+}
+
+# edit SRC DST OP...: copy snapshot SRC to DST, apply the operations
+# (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE).
+edit() {
+	rm -rf "$2"
+	cp -r "$1" "$2"
+	python3 - "$@" <<'PY'
+import hashlib, json, os, sys
+dst, ops = sys.argv[2], sys.argv[3:]
+def load(f):
+    return json.load(open(os.path.join(dst, f)))
+files = {}
+nodes = "resources/nodes.json"
+vmis = "resources/virtualmachineinstances.kubevirt.io.json"
+i = 0
+while i < len(ops):
+    op = ops[i]
+    if op == "drop":
+        doc = files.setdefault(nodes, load(nodes))
+        for n in doc["items"]:
+            if n["metadata"]["name"] == ops[i + 1]:
+                del n["metadata"]["labels"][ops[i + 2]]
+        i += 3
+    elif op == "cordon":
+        doc = files.setdefault(nodes, load(nodes))
+        for n in doc["items"]:
+            if n["metadata"]["name"] == ops[i + 1]:
+                n.setdefault("spec", {})["unschedulable"] = True
+        i += 2
+    elif op == "annotate":
+        doc = files.setdefault(vmis, load(vmis))
+        ns, name = ops[i + 1].split("/")
+        for v in doc["items"]:
+            md = v["metadata"]
+            if md["namespace"] == ns and md["name"] == name:
+                md.setdefault("annotations", {})[ops[i + 2]] = ops[i + 3]
+        i += 4
+    else:
+        sys.exit("edit: unknown operation " + op)
+mf = load("manifest.json")
+for path, doc in files.items():
+    data = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
+    open(os.path.join(dst, path), "wb").write(data)
+    for f in mf["files"]:
+        if f["path"] == path:
+            f["bytes"] = len(data)
+            f["sha256"] = hashlib.sha256(data).hexdigest()
+open(os.path.join(dst, "manifest.json"), "w").write(
+    json.dumps(mf, indent=2) + "\n")
+PY
+}
+
+# --- what-if -------------------------------------------------------------
+
+# a named model gives the blocked host-model VMI a target
+run "model fixes" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0
+has "model fixes" "cpu-model Haswell-noTSX on 1 VMI (VMI prod/web-0): takes effect after a restart, 1 running VMI restart"
+has "model fixes" "prod/web-0: no-target -> ok, targets 0 -> 3, drain block -> migrate (-eviction-blocks-drain -no-cpu-target)"
+has "model fixes" "w1: 1/1/0 -> 2/0/0"
+has "model fixes" "VMIs: 1 changed, 1 better, 0 worse"
+has "model fixes" "result: nothing gets worse"
+
+# a model only the VMI's own node runs leaves it without a target
+run "model breaks" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner
+has "model breaks" "dev/build-runner: ok -> no-target, targets 3 -> 0, drain migrate -> block (+eviction-blocks-drain +no-cpu-target -passthrough-cpu-differs)  WORSE"
+has "model breaks" "result: worse"
+
+# JSON of the same
+run "model breaks json" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner -o json
+jqis "json kind" '.kind' kvscope-whatif
+jqis "json restarts" '.restarts' 1
+jqis "json vmi" '.vmis[0] | "\(.name) \(.verdict.before) \(.verdict.after) \(.targetCount.after) \(.worse) \(.codesAdded|join(","))"' \
+    "dev/build-runner ok no-target 0 true eviction-blocks-drain,no-cpu-target"
+jqis "json worse" '.worse' 1
+
+# cordoning both of prod/db-0's targets: exit 1
+run "cordon" 1 what-if $S --cordon w4 --cordon w5
+has "cordon" "prod/db-0: ok -> no-target, targets 2 -> 0"
+has "cordon" "+no-placement-target"
+
+# cordon then uncordon: nothing changes
+run "uncordon" 0 what-if $S --cordon w4 --uncordon w4
+has "uncordon" "VMIs: 0 changed, 0 better, 0 worse"
+
+# a second AMD node gives the lone AMD VMI a target
+run "add node" 0 what-if $S --add-node-like a1=2 -o yaml
+has "add node" "kind: kvscope-whatif"
+run "add node text" 0 what-if $S --add-node-like a1=2
+has "add node text" "added: a1-whatif-1 a1-whatif-2"
+has "add node text" "prod/analytics: no-target -> ok, targets 0 -> 2"
+
+# the KubeVirt CR default: VMIs without their own model restart
+run "cluster model" 0 what-if $S --cluster-cpu-model Haswell-noTSX -o json
+jqis "cluster model" '[.restarts > 0, (.vmis | map(select(.name == "prod/web-0"))[0].verdict.after)] | join(" ")' "true ok"
+
+# eviction strategy None on a namespace: drains stop the VMs (worse)
+run "eviction" 1 what-if $S --eviction-strategy None -n dev
+has "eviction" "drain migrate -> shutdown"
+
+# a local-path claim as if recreated RWX: the VMI's stored
+# DisksNotLiveMigratable is computed again after the restart
+run "storage rwx" 0 what-if samples/pitfalls --storage-class-rwx local-path
+has "storage rwx" "1 claim recreated ReadWriteMany, 1 running VMI stop for it"
+has "storage rwx" "pit/local-path: blocked -> ok"
+
+# a removed node's VMIs leave with it; the others lose it as a target
+run "remove node" 0 what-if samples/pitfalls --remove-node p2
+has "remove node" "removed: p2"
+lacks "remove node" "pit/local-path"
+
+# --- the guest's floor -----------------------------------------------------
+
+edit $S "$work/rhel" annotate dev/legacy-app vm.kubevirt.io/os rhel10
+run "floor v2" 1 what-if "$work/rhel" --cpu-model Nehalem --vmi dev/legacy-app
+has "floor v2" "dev/legacy-app: ok -> ok"
+has "floor v2" "+guest-cpu-floor"
+run "floor v3" 0 what-if "$work/rhel" --cpu-model Haswell-noTSX --vmi dev/legacy-app
+lacks "floor v3" "guest-cpu-floor"
+run "floor check" 0 explain "$work/rhel" dev/legacy-app -o json
+checks=$((checks + 1))
+"$KVSCOPE" report "$work/rhel" --format json --output "$work/rep" -q >/dev/null ||
+    fail "report of the RHEL copy"
+jq -e '.vmis[] | select(.name == "dev/legacy-app") | .warnings | map(.code) | index("guest-cpu-floor") == null' \
+    "$work/rep/findings.json" >/dev/null || fail "host-model on a v3 node: no floor warning"
+
+# --- the free-capacity fix, proven: the what-if its text names -------------------
+# samples/capacity: prod/stuck-vm's only placeable node c2 has no room.
+
+run "capacity groups" 1 check samples/capacity --groups
+has "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
+has "capacity groups" "fix free-capacity: Make room on c2"
+has "capacity groups" "--add-node-like c2"
+run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
+has "capacity fix proven" "prod/stuck-vm: no-target -> ok"
+run "capacity json" 1 check samples/capacity -o json
+checks=$((checks + 1))
+"$KVSCOPE" report samples/capacity --format json --output "$work/cap" -q >/dev/null 2>&1
+jq -e '.groups[] | select(.code == "no-capacity") |
+    .subject == {"kind": "node", "name": "c2"} and .fix.action == "free-capacity"' \
+    "$work/cap/findings.json" >/dev/null || fail "capacity group in findings.json"
+
+# --- usage errors: exit 2, one message ----------------------------------
+
+run "no change" 2 what-if $S
+has_err() { grep -qF -- "$2" "$work/err" || fail "$1: stderr lacks \"$2\""; }
+has_err "no change" "kvscope: what-if: no change given"
+run "unknown node" 2 what-if $S --cordon nope
+has_err "unknown node" "--cordon nope: no such node in the snapshot"
+run "scope first" 2 what-if $S -n dev --cpu-model Nehalem
+has_err "scope first" "--namespace scopes the --cpu-model"
+run "bad strategy" 2 what-if $S --eviction-strategy Sometimes
+run "bad count" 2 what-if $S --add-node-like a1=0
+run "no vmi" 2 what-if $S --cpu-model Nehalem --vmi prod/nope
+has_err "no vmi" "no VMI in VMI prod/nope"
+run "no class" 2 what-if $S --storage-class-rwx nope
+[ -s "$work/out" ] && fail "usage error wrote stdout"
+
+# --- diff ----------------------------------------------------------------
+
+run "diff same" 0 diff $S $S
+has "diff same" "VMIs: 0 changed, 0 better, 0 worse"
+
+# an "upgrade": w4 loses cpu-feature pku; its class splits off w3's
+edit $S "$work/new" drop w4 cpu-feature.node.kubevirt.io/pku
+run "diff upgrade" 0 diff $S "$work/new"
+has "diff upgrade" "features lost: pku"
+has "diff upgrade" "prod/db-0: ok -> ok, targets 2 -> 1"
+run "diff upgrade json" 0 diff $S "$work/new" -o json
+jqis "diff json" '.nodes.cpuChanged[0] | "\(.name) \(.featuresLost|join(",")) \(.featuresGained|length)"' "w4 pku 0"
+jqis "diff split" '.cpuClasses[0] | "\(.kind) \(.after|length)"' "split 2"
+jqis "diff kind" '.kind' kvscope-diff
+
+# with w5 cordoned before and after, the upgrade takes db-0's last target
+edit $S "$work/old2" cordon w5
+edit "$work/old2" "$work/new2" drop w4 cpu-feature.node.kubevirt.io/pku
+run "diff worse" 1 diff "$work/old2" "$work/new2"
+has "diff worse" "prod/db-0: ok -> no-target, targets 1 -> 0"
+has "diff worse" "result: worse"
+run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
+has "diff yaml" "kind: kvscope-diff"
+run "diff one arg" 2 diff $S
+
+echo "$((checks - fails)) of $checks checks passed"
+[ "$fails" -eq 0 ]
