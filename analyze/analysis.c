@@ -10,6 +10,8 @@
 
 #include "capacity.h"
 #include "index.h"
+#include "place.h"
+#include "podaffinity.h"
 #include "target.h"
 
 /* KubeVirt's default obsolete models (node-labeller util.go:29-64). */
@@ -169,6 +171,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
 	effective_config(a);
 	snapshot_warnings(a);
+	kv_podaff_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
 	a->index = kv_index_build(m);
 	kv_timing("index");

@@ -1,10 +1,13 @@
 /*
  * explain.c - kv_target_explain() (target.h): the first placement
  * constraint one node fails for a VMI, as text for `kvscope explain` and
- * the no-placement-target and no-capacity messages.
+ * the no-placement-target and no-capacity messages: the VMI's own pods,
+ * node selector and affinity, taints, inter-pod constraints
+ * (podaffinity.h), room.
  */
 #include "capacity.h"
 #include "place.h"
+#include "podaffinity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +156,8 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 			    p->taints[i].value, p->taints[i].effect);
 			return true;
 		}
+	if (kv_podaff_explain(a, p, r, n, out))
+		return true;
 	need = kv_room_need(a, r);
 	have = kv_room_free(a, n);
 	if (kv_res_fits(&have, &need))

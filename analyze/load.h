@@ -65,6 +65,11 @@ int load_policy(kv_load *ld, jctx *c, json_t *o);
 int load_pod_resources(jctx *c, json_t *o, kv_pod *p);
 int load_pods_scope(kv_model *m, const char *path, kv_err *err);
 
+/* The placement facts (load_podaffinity.c): a pod's labels, required pod
+ * (anti-)affinity and topology spread; the same of a VMI's spec. */
+int load_pod_placement(jctx *c, json_t *o, kv_pod *p);
+int load_pod_place(jctx *c, json_t *o, kv_podplace *p);
+
 /* Shared by the core's loaders (load_objects.c). */
 int load_tolerations(jctx *c, json_t *o, const char *path,
     kv_toleration **out, size_t *n);

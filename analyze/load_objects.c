@@ -278,7 +278,7 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	p->req_memory = -1;
 	if (jstr(c, o, "spec.nodeName", &p->node) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
-	    load_pod_resources(c, o, p))
+	    load_pod_resources(c, o, p) || load_pod_placement(c, o, p))
 		goto out;
 	if (launcher == NULL || strcmp(launcher, "virt-launcher") != 0) {
 		rc = KV_OK;	/* not a launcher pod: its resources only */

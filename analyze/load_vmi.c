@@ -445,6 +445,7 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	    jlabels(c, o, "spec.nodeSelector", &v->node_selector) ||
 	    jstr(c, o, "spec.evictionStrategy", &v->eviction) ||
 	    load_affinity(c, o, &v->affinity) ||
+	    load_pod_place(c, o, &v->pod_place) ||
 	    load_tolerations(c, o, "spec.tolerations", &v->tolerations,
 	    &v->ntolerations) ||
 	    load_vmi_cpu(c, o, v) || load_vmi_features(c, o, v) ||

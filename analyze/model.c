@@ -195,6 +195,7 @@ kv_model_free(kv_model *m)
 		free(v->migrated);
 		free(v->node_selector.v);
 		affinity_free(&v->affinity);
+		kv_podplace_free(&v->pod_place);
 		free(v->tolerations);
 	}
 	free(m->vmis);
@@ -203,6 +204,8 @@ kv_model_free(kv_model *m)
 		free(m->pods[i].imageids);
 		free(m->pods[i].imagerefs);
 		free(m->pods[i].pr);
+		free(m->pods[i].labels.v);
+		kv_podplace_free(&m->pods[i].place);
 	}
 	free(m->pods);
 	free(m->pvcs);

@@ -65,6 +65,51 @@ typedef struct kv_affinity {
 	kv_nsterm *terms;	/* ORed */
 } kv_affinity;
 
+/*
+ * Pod placement facts (the scheduler's InterPodAffinity and
+ * PodTopologySpread inputs; podaffinity.h evaluates them).
+ */
+typedef struct kv_podsel {		/* a metav1.LabelSelector */
+	bool set;			/* false: null, matches no pod */
+	kv_labels match;		/* matchLabels */
+	size_t nreqs;
+	kv_nsreq *reqs;			/* matchExpressions: In, NotIn,
+					   Exists, DoesNotExist */
+	size_t nkeys;
+	const char **keys;		/* matchLabelKeys, then
+					   mismatchLabelKeys */
+	size_t nmatch_keys;		/* how many of keys are matchLabelKeys */
+} kv_podsel;
+
+typedef struct kv_podterm {		/* a required PodAffinityTerm */
+	bool anti;			/* from podAntiAffinity */
+	const char *topology_key;
+	kv_podsel sel;			/* labelSelector */
+	size_t nnamespaces;
+	const char **namespaces;
+	kv_podsel ns_sel;		/* namespaceSelector (set: {} = all) */
+} kv_podterm;
+
+typedef struct kv_spread {		/* a topologySpreadConstraint */
+	int64_t max_skew;
+	const char *topology_key;
+	bool do_not_schedule;		/* whenUnsatisfiable DoNotSchedule */
+	int64_t min_domains;		/* -1 unset */
+	bool affinity_ignore;		/* nodeAffinityPolicy Ignore */
+	bool taints_honor;		/* nodeTaintsPolicy Honor */
+	kv_podsel sel;
+} kv_spread;
+
+typedef struct kv_podplace {
+	size_t nterms;
+	kv_podterm *terms;		/* required pod (anti-)affinity */
+	size_t nspreads;
+	kv_spread *spreads;
+} kv_podplace;
+
+/* Release what a kv_podplace owns (load_podaffinity.c). */
+void kv_podplace_free(kv_podplace *p);
+
 typedef struct kv_node {
 	const char *name;
 	kv_labels labels;
@@ -175,6 +220,9 @@ typedef struct kv_vmi {
 	int64_t memory;			/* guest or requests.memory; -1 */
 	kv_labels node_selector;
 	kv_affinity affinity;
+	kv_podplace pod_place;		/* spec.affinity pod (anti-)affinity,
+					   spec.topologySpreadConstraints:
+					   the target pod's (§2.2) */
 	size_t ntolerations;
 	kv_toleration *tolerations;
 	const char *eviction;		/* spec.evictionStrategy or NULL */
@@ -218,6 +266,9 @@ typedef struct kv_pod {
 					   containers, largest init
 					   container) + spec.overhead */
 	int64_t priority;		/* spec.priority, 0 when unset */
+	/* placement facts of every pod (load_podaffinity.c) */
+	kv_labels labels;		/* metadata.labels */
+	kv_podplace place;
 } kv_pod;
 
 enum { AM_RWO = 1, AM_ROX = 2, AM_RWX = 4, AM_RWOP = 8 };

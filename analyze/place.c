@@ -6,6 +6,7 @@
  * persistent reservations).  References: rules-kubevirt.md §2.
  */
 #include "place.h"
+#include "podaffinity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ problem_free(gpointer p)
 	problem *q = p;
 
 	kv_bits_free(&q->cpu);
+	kv_bits_free(&q->sel);
 	kv_bits_free(&q->place);
 	kv_bits_free(&q->tgt);
 	free(q->key);
@@ -152,6 +154,7 @@ kv_place_build(kv_analysis *a)
 	    problem_free, NULL);
 	p->rooms = g_hash_table_new_full(res_hash, res_equal, free,
 	    bits_free);
+	p->podaff = kv_podaff_build(a);
 	return p;
 }
 
@@ -166,6 +169,7 @@ kv_place_free(kv_place *p)
 	free(p->pods);
 	g_hash_table_destroy(p->problems);
 	g_hash_table_destroy(p->rooms);
+	kv_podaff_free(p->podaff);
 	free(p);
 }
 

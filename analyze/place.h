@@ -23,10 +23,14 @@ typedef struct problem {
 	size_t len;
 	unsigned char *key;
 	kv_bits cpu;			/* CPU selectors and DoesNotExist */
+	kv_bits sel;			/* every node selector and required
+					   node affinity */
 	kv_bits place;			/* cpu and every other constraint
 					   but room */
 	kv_bits tgt;			/* place and room for the need */
 } problem;
+
+typedef struct kv_podaff kv_podaff;	/* podaffinity.h */
 
 struct kv_place {
 	size_t ntaints;
@@ -36,6 +40,7 @@ struct kv_place {
 	GHashTable *problems;		/* problem -> itself */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */
+	kv_podaff *podaff;		/* inter-pod constraints */
 };
 
 /* A pod that holds its node: not Succeeded or Failed. */

@@ -230,8 +230,10 @@ const kv_rule kv_rules[] = {
 				"No node satisfies every placement "
 				    "constraint",
 				"Uncordon a node, add a toleration, "
-				    "relax the node selector or affinity, or "
-				    "free memory on a CPU-compatible node." },
+				    "relax the node selector or affinity "
+				    "(node or pod affinity, topology spread), "
+				    "or free memory on a CPU-compatible "
+				    "node." },
 			[KV_FLAVOR_DECKHOUSE] = {
 				NULL,
 				"Uncordon a node, relax the "

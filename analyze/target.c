@@ -13,6 +13,7 @@
 #include "capacity.h"
 #include "index.h"
 #include "place.h"
+#include "podaffinity.h"
 
 
 /* --- selector rendering ------------------------------------------------------- */
@@ -419,6 +420,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	kv_bits_init(cpu, m->nnodes);
 	kv_bits_init(tgt, m->nnodes);
 	kv_bits_init(&pr->place, m->nnodes);
+	kv_bits_init(&pr->sel, m->nnodes);
 	kv_bits_fill(cpu);
 	for (size_t i = 0; i < r->selectors.n; i++) {
 		const kv_label *l = &r->selectors.v[i];
@@ -459,6 +461,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 		and_affinity(a, &r->extra_affinity, tgt);
 		and_affinity(a, r->affinity, tgt);
 	}
+	kv_bits_copy(&pr->sel, tgt);
 	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)
 		if (!kv_tolerates(r->vmi, &p->taints[i]))
 			kv_bits_andnot(tgt, &p->taints[i].nodes);
@@ -613,6 +616,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	problem *prob;
 	kv_res need;
 	kv_nodeset placeable;
+	const kv_bits *tgt = NULL, *place = NULL;
 
 	memset(ti, 0, sizeof(*ti));
 	ti->source_missing = src == NULL;
@@ -633,9 +637,10 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	set_nodes(&r->cpu_targets, &prob->cpu, &src_i, src != NULL ? 1 : 0);
 	r->ncpu_targets = r->cpu_targets.n;
 	excl = own_nodes(a, p, r, prob, src_i, &nexcl);
-	set_nodes(&r->targets, &prob->tgt, excl, nexcl);
+	kv_podaff_apply(a, p, r, prob, &tgt, &place);
+	set_nodes(&r->targets, tgt, excl, nexcl);
 	r->ntargets = r->targets.n;
-	set_nodes(&placeable, &prob->place, excl, nexcl);
+	set_nodes(&placeable, place, excl, nexcl);
 	ti->nplaceable = placeable.n;
 	free(placeable.excl);
 	free(excl);

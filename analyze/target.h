@@ -46,4 +46,11 @@ void kv_target_build(const kv_analysis *a, const kv_place *p,
 bool kv_target_explain(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_buf *out);
 
+/* The VMI's pod (anti-)affinity and topology spread terms that were not
+ * judged (pods scope launchers, a selector that could match a pod that
+ * is not a launcher), one line each in out (may be NULL); their count
+ * (podterm.c). */
+size_t kv_podaff_unjudged(const kv_analysis *a, const kv_vmires *r,
+    kv_buf *out);
+
 #endif

@@ -151,6 +151,26 @@ print_selector(const kv_vmires *r, FILE *f)
 		}
 }
 
+/* The pod (anti-)affinity and spread terms left out of the search. */
+static void
+print_unjudged(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	kv_buf b = {0};
+
+	if (kv_podaff_unjudged(a, r, &b) > 0) {
+		fprintf(f, "\nnot judged (pods scope launchers; these could "
+		    "match pods the snapshot lacks):\n");
+		for (char *line = b.data, *nl; line && *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			*nl = '\0';
+			fprintf(f, "  ");
+			kv_term_puts(f, line);
+			fprintf(f, "\n");
+		}
+	}
+	kv_buf_free(&b);
+}
+
 /* "OK", "cpu" (fits the CPU, fails another constraint) or "no". */
 static const char *
 node_fit(const kv_analysis *a, const kv_vmires *r, size_t n, kv_buf *why)
@@ -232,6 +252,7 @@ kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
 	print_groups(a, r, t->f);
 	if (r->verdict != V_NOT_RUNNING) {
 		print_selector(r, t->f);
+		print_unjudged(a, r, t->f);
 		print_nodes(a, r, t);
 	}
 	fprintf(t->f, "\nblockers:%s\n", r->nblockers ? "" : " none");

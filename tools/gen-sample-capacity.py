@@ -35,6 +35,9 @@ _spec.loader.exec_module(gs)
 NAME = "capacity"
 CONTEXT = "lab-capacity"
 GI = 1 << 30
+# required anti-affinity to the database's pods, on the node
+PG_ANTI = {"labelSelector": {"matchLabels": {"app": "pg"}},
+           "namespaces": ["db"], "topologyKey": "kubernetes.io/hostname"}
 
 
 def build(cpu):
@@ -69,7 +72,26 @@ def build(cpu):
                  labels={"app": name},
                  disks=[{"name": "rootdisk", "type": "pvc",
                          "claim": name + "-root"}], expect=exp)
+    # anti-affine to the database: g1, its only CPU-compatible node and
+    # one with room, runs pg-1 (the rules of gen-samples.py do not judge
+    # pod affinity, so only the CPU targets are expected here)
+    c.add_pvc("prod", "apart-vm-root", "ceph-rbd", gs.RWX, "20Gi", "Block")
+    c.add_vm(ns="prod", name="apart-vm", node="g2", memory="8Gi", cores=2,
+             labels={"app": "apart-vm"}, affinity={"podAntiAffinity": {
+                 "requiredDuringSchedulingIgnoredDuringExecution": [
+                     PG_ANTI]}},
+             disks=[{"name": "rootdisk", "type": "pvc",
+                     "claim": "apart-vm-root"}],
+             expect=dict(warnings=["pod-network-reconnect"],
+                         cpuTargets=["g1"], why="see the table above"))
     return c
+
+
+# the database's replicas keep apart from each other
+PG_AFFINITY = {"podAntiAffinity": {
+    "requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "pg"}},
+         "topologyKey": "kubernetes.io/hostname"}]}}
 
 
 def container(name, cpu, mem):
@@ -82,8 +104,11 @@ def other_pods(c):
     pods = []
 
     def pod(ns, name, node, phase, containers, init=None, overhead=None,
-            owner=("ReplicaSet", None), priority=0, pclass=None):
+            owner=("ReplicaSet", None), priority=0, pclass=None,
+            affinity=None):
         spec = {"nodeName": node, "containers": containers}
+        if affinity:
+            spec["affinity"] = affinity
         if init:
             spec["initContainers"] = init
         if overhead:
@@ -112,7 +137,11 @@ def other_pods(c):
                                                        "256Mi")],
         init=[container("restore", "2", "104Gi")],
         overhead={"cpu": "250m", "memory": "2Gi"},
-        owner=("StatefulSet", "pg"))
+        owner=("StatefulSet", "pg"), affinity=PG_AFFINITY)
+    # g1: the database's second replica, apart from the first
+    pod("db", "pg-1", "g1", "Running",
+        [container("postgres", "8", "32Gi")],
+        owner=("StatefulSet", "pg"), affinity=PG_AFFINITY)
     # g2: a finished job's pod holds nothing
     pod("db", "backup-29348160-x7k2p", "g2", "Succeeded",
         [container("backup", "16", "200Gi")], owner=("Job", "backup-29348160"))
@@ -164,13 +193,14 @@ node without room for the target pod's requests is not a target.
 | cp1 | none (control plane) | 7.5 CPU, 25.5 GiB | node-exporter |
 | c1 | Cascade Lake | 31.5 CPU, 125.5 GiB | node-exporter, the launcher of prod/stuck-vm |
 | c2 | Cascade Lake (twin of c1) | 31.5 CPU, 125.5 GiB | node-exporter, db/pg-0: init container 104Gi > containers 96.25Gi, plus 2Gi overhead: 106 GiB + 128 MiB requested |
-| g1 | EPYC Genoa | 63.5 CPU, 253.5 GiB | node-exporter, the launcher of prod/fits-vm |
-| g2 | EPYC Genoa (twin of g1) | 63.5 CPU, 253.5 GiB | node-exporter, a Succeeded backup pod (200Gi, holds nothing) |
+| g1 | EPYC Genoa | 63.5 CPU, 253.5 GiB | node-exporter, the launcher of prod/fits-vm, db/pg-1 (32 GiB, 8 CPU) |
+| g2 | EPYC Genoa (twin of g1) | 63.5 CPU, 253.5 GiB | node-exporter, the launcher of prod/apart-vm, a Succeeded backup pod (200Gi, holds nothing) |
 
 Expected verdicts:
 
 | VMI | node | verdict | blockers | cpuTargets | targets |
 | --- | --- | --- | --- | --- | --- |
+| prod/apart-vm | g2 | no-target | `no-placement-target` | g1 | - |
 | prod/fits-vm | g1 | ok | - | g2 | g2 |
 | prod/stuck-vm | c1 | no-target | `no-capacity` | c2 | - |
 
@@ -182,6 +212,14 @@ Expected verdicts:
   memory on c2 (or adding a Cascade Lake node) fixes it.
 * prod/fits-vm on g1 moves to g2: the Succeeded backup pod's 200Gi
   request does not count.
+* prod/apart-vm (host-model EPYC-Genoa) on g2 has a required pod
+  anti-affinity to the database's pods (`app=pg` in namespace db,
+  topology `kubernetes.io/hostname`), which KubeVirt copies to the target
+  pod. Its only CPU-compatible node g1 has room, but runs db/pg-1: the
+  scheduler's "node(s) didn't match pod anti-affinity rules", so the
+  blocker is `no-placement-target`, and `kvscope explain` names the term
+  and the pod. The database pods' own anti-affinity (to each other) does
+  not match the VMI's pods and changes nothing.
 """
 
 
