@@ -1,7 +1,7 @@
 /*
  * test_cpu.c - the CPU engine (findings.md: nodes' CPU fields, cpuClasses,
  * hostModelPairs, namedModels, tradeoff; rules-kubevirt.md §1-§2), one
- * subtlety per test, on small snapshots written by kvtest_snap.h.
+ * subtlety per test, on small snapshots written by kvsnap.h.
  *
  * Where levels and feature counts matter, the snapshot brings its own
  * libvirt/cpu_map with made-up models, so the expectations follow from
@@ -9,7 +9,7 @@
  */
 #include "kvtest.h"
 
-#include "kvtest_snap.h"
+#include "kvsnap.h"
 
 #define DOM "node.kubevirt.io"
 #define VMIS "virtualmachineinstances", "kubevirt.io"

@@ -7,7 +7,7 @@
  * known) as the capacity loader would set it.
  */
 #include "kvtest.h"
-#include "kvtest_snap.h"
+#include "kvsnap.h"
 
 #include "drain.h"
 

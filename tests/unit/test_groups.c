@@ -1,7 +1,7 @@
 /*
  * test_groups.c - the groups of ../shared/spec/findings.md ("groups") and
  * their fixes, on small snapshots written by the in-test builder
- * (kvtest_snap.h): for every fix kind a FAIL fixture (the group and its
+ * (kvsnap.h): for every fix kind a FAIL fixture (the group and its
  * fix, with the value it names) and a PASS fixture (no such group), and
  * the proof: each set-cpu-model, recreate-claim-rwx, change-binding and
  * set-eviction-strategy fix is applied to the snapshot and the snapshot
@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "kvtest_snap.h"
+#include "kvsnap.h"
 #include "groups.h"
 #include "rule.h"
 

@@ -48,7 +48,7 @@ teardown(void **state)
 	kvsnap_rmtree(f->dir);
 	free(f->dir);
 	free(f->path);
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	free(f);
 	return 0;
 }
@@ -99,8 +99,8 @@ expect_loads(struct fx *f)
 static void
 one(struct fx *f, const char *file, const char *obj)
 {
-	kvsnap_free(&f->s);
-	kvsnap_add(&f->s, file, obj);
+	kvsnap_clear(&f->s);
+	kvsnap_member_add(&f->s, file, obj);
 }
 
 /* --- good input ------------------------------------------------------------ */
@@ -113,8 +113,8 @@ test_empty_snapshot(void **state)
 	expect_loads(f);
 	assert_int_equal(f->m->nnodes, 0);
 	assert_int_equal(f->m->nvmis, 0);
-	kvsnap_add(&f->s, NODES, "{\"kind\":\"List\",\"items\":[]}");
-	kvsnap_add(&f->s, VMIS, "");
+	kvsnap_member_add(&f->s, NODES, "{\"kind\":\"List\",\"items\":[]}");
+	kvsnap_member_add(&f->s, VMIS, "");
 	expect_loads(f);
 }
 
@@ -123,11 +123,13 @@ test_good_objects(void **state)
 {
 	struct fx *f = *state;
 
-	kvsnap_add(&f->s, NODES, "{\"items\":[{\"metadata\":{\"name\":\"n2\","
+	kvsnap_member_add(&f->s, NODES,
+	    "{\"items\":[{\"metadata\":{\"name\":\"n2\","
 	    "\"labels\":{\"b\":\"2\",\"a\":\"1\"}},\"status\":{\"allocatable\":"
 	    "{\"memory\":\"64Gi\"}}},{\"metadata\":{\"name\":\"n1\"},"
 	    "\"spec\":{\"unschedulable\":true}}]}");
-	kvsnap_add(&f->s, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":"
+	kvsnap_member_add(&f->s, VMIS,
+	    "{\"metadata\":{\"name\":\"v\",\"namespace\":"
 	    "\"ns\"},\"spec\":{\"domain\":{\"memory\":{\"guest\":\"1.5Gi\"}}},"
 	    "\"status\":{\"nodeName\":\"n1\",\"phase\":\"Running\"}}\n");
 	expect_loads(f);
@@ -280,7 +282,7 @@ test_duplicate_vmis(void **state)
 	/* the same VMI in the Deckhouse and the KubeVirt files (read in
 	 * name order: the Deckhouse one first) */
 	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":\"b\"}}");
-	kvsnap_add(&f->s, DH_VMIS, "{\"metadata\":{\"name\":\"w\","
+	kvsnap_member_add(&f->s, DH_VMIS, "{\"metadata\":{\"name\":\"w\","
 	    "\"namespace\":\"b\"}}\n{\"metadata\":{\"name\":\"v\","
 	    "\"namespace\":\"b\"}}");
 	expect_error(f, VMIS ": item 0 (b/v): metadata.name: a second VMI "
@@ -344,7 +346,7 @@ test_million_labels(void **state)
 	for (int i = 0; i < 1000000; i++)
 		kv_buf_printf(&b, "%s\"%06d\":\"\"", i ? "," : "", i);
 	kv_buf_printf(&b, "}}}\n");
-	kvsnap_addn(&f->s, NODES, b.data, b.len);
+	kvsnap_member_addn(&f->s, NODES, b.data, b.len);
 	kv_buf_free(&b);
 	expect_error(f, NODES ": item 0 (n1): metadata.labels: 1000000 "
 	    "entries, more than the limit of 10000 (KVSCOPE_MAX_LABELS)");

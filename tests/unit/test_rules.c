@@ -1,7 +1,7 @@
 /*
  * test_rules.c - the migration rules, verdicts and outcomes of
  * ../shared/spec/findings.md, judged on small snapshots written by the
- * in-test builder (kvtest_snap.h) and read back through kvscope's own
+ * in-test builder (kvsnap.h) and read back through kvscope's own
  * loader, analysis and findings.json writer.
  *
  * The base cluster: Intel twins w1 and w2 (one CPU class), an AMD node a1,
@@ -22,7 +22,7 @@
 
 #include <unistd.h>
 
-#include "kvtest_snap.h"
+#include "kvsnap.h"
 #include "rule.h"
 #include "target.h"
 

@@ -108,7 +108,7 @@ teardown(void **state)
 	kvsnap_rmtree(f->dir);
 	free(f->dir);
 	free(f->path);
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	kv_buf_free(&f->rec.log);
 	snap_manifest_free(&f->m);
 	free(f);
@@ -183,10 +183,11 @@ expect_ok(struct fx *f)
 static void
 add_good(kvsnap *s)
 {
-	kvsnap_add(s, "resources/nodes.json",
+	kvsnap_member_add(s, "resources/nodes.json",
 	    "{\"kind\":\"List\",\"items\":[]}");
-	kvsnap_add(s, "resources/pods.json", "{\"metadata\":{}}\n");
-	kvsnap_add(s, "nodes/n1/domcapabilities.xml", "<domainCapabilities/>");
+	kvsnap_member_add(s, "resources/pods.json", "{\"metadata\":{}}\n");
+	kvsnap_member_add(s, "nodes/n1/domcapabilities.xml",
+	    "<domainCapabilities/>");
 }
 
 /* --- good snapshots -------------------------------------------------------- */
@@ -238,7 +239,7 @@ test_good_dot_slash(void **state)
 	struct fx *f = *state;
 	kvsnap_member *m;
 
-	m = kvsnap_add(&f->s, "./snap/resources/nodes.json", "{}");
+	m = kvsnap_member_add(&f->s, "./snap/resources/nodes.json", "{}");
 	m->raw = true;
 	m->unlisted = true;
 	f->s.manifest = "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
@@ -258,7 +259,8 @@ test_symlink_member(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
-	kvsnap_special(&f->s, "resources/vms.json", AE_IFLNK, "/etc/passwd");
+	kvsnap_member_special(&f->s, "resources/vms.json", AE_IFLNK,
+	    "/etc/passwd");
 	use_tar(f, "symlink.tar.gz");
 	expect_fail(f, "snap/resources/vms.json: symbolic link member",
 	    "only regular files and directories", NULL);
@@ -270,7 +272,8 @@ test_hardlink_member(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
-	kvsnap_hardlink(&f->s, "resources/vms.json", "resources/nodes.json");
+	kvsnap_member_hardlink(&f->s, "resources/vms.json",
+	    "resources/nodes.json");
 	use_tar(f, "hardlink.tar.gz");
 	expect_fail(f, "snap/resources/vms.json: hard link member", NULL);
 }
@@ -281,19 +284,19 @@ test_device_member(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
-	kvsnap_special(&f->s, "dev/mem", AE_IFCHR, NULL);
+	kvsnap_member_special(&f->s, "dev/mem", AE_IFCHR, NULL);
 	use_tar(f, "chr.tar.gz");
 	expect_fail(f, "snap/dev/mem: device member", NULL);
 
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	kvsnap_special(&f->s, "dev/sda", AE_IFBLK, NULL);
+	kvsnap_member_special(&f->s, "dev/sda", AE_IFBLK, NULL);
 	use_tar(f, "blk.tar.gz");
 	expect_fail(f, "snap/dev/sda: device member", NULL);
 
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	kvsnap_special(&f->s, "fifo", AE_IFIFO, NULL);
+	kvsnap_member_special(&f->s, "fifo", AE_IFIFO, NULL);
 	use_tar(f, "fifo.tar.gz");
 	expect_fail(f, "snap/fifo: special member", NULL);
 }
@@ -305,21 +308,21 @@ test_dotdot_member(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "../../x", "pwned");
+	m = kvsnap_member_add(&f->s, "../../x", "pwned");
 	m->raw = true;
 	use_tar(f, "dotdot.tar.gz");
 	expect_fail(f, "../../x: member path with a \"..\" component", NULL);
 
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	kvsnap_add(&f->s, "resources/../../../x", "pwned");
+	kvsnap_member_add(&f->s, "resources/../../../x", "pwned");
 	use_tar(f, "dotdot2.tar.gz");
 	expect_fail(f, "snap/resources/../../../x: member path with a \"..\" "
 	    "component", NULL);
 
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	kvsnap_add(&f->s, "resources/./nodes.json", "{}");
+	kvsnap_member_add(&f->s, "resources/./nodes.json", "{}");
 	use_tar(f, "dot.tar.gz");
 	expect_fail(f, "member path with a \".\" component", NULL);
 }
@@ -331,7 +334,7 @@ test_absolute_member(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "/etc/x", "pwned");
+	m = kvsnap_member_add(&f->s, "/etc/x", "pwned");
 	m->raw = true;
 	use_tar(f, "abs.tar.gz");
 	expect_fail(f, "/etc/x: absolute member path", NULL);
@@ -344,23 +347,23 @@ test_duplicate_member(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/nodes.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/nodes.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "dup.tar.gz");
 	expect_fail(f, "resources/nodes.json: duplicate member", NULL);
 
 	/* the same member spelled differently is still the same member */
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "snap//resources//nodes.json", "{}");
+	m = kvsnap_member_add(&f->s, "snap//resources//nodes.json", "{}");
 	m->raw = true;
 	use_tar(f, "dup2.tar.gz");
 	expect_fail(f, "resources/nodes.json: duplicate member", NULL);
 
 	/* and the manifest too */
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "manifest.json", "{}");
+	m = kvsnap_member_add(&f->s, "manifest.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "dup3.tar.gz");
 	expect_fail(f, "manifest.json: duplicate member", NULL);
@@ -374,7 +377,7 @@ test_declared_10gb(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/big.json", "{\"items\":[");
+	m = kvsnap_member_add(&f->s, "resources/big.json", "{\"items\":[");
 	m->declared = (int64_t)10 << 30;
 	f->s.filter = ARCHIVE_FILTER_NONE;
 	f->s.cut = 64 * 1024;
@@ -394,7 +397,7 @@ test_truncated_member(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/vmis.json", "{\"items\":[");
+	m = kvsnap_member_add(&f->s, "resources/vmis.json", "{\"items\":[");
 	m->declared = 300000;
 	f->s.filter = ARCHIVE_FILTER_NONE;
 	f->s.cut = 40 * 1024;
@@ -409,7 +412,7 @@ test_name_not_utf8(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/\xff\xfe.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/\xff\xfe.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "utf8.tar.gz");
 	expect_fail(f, "\"snap/resources/??.json\": a member name is not "
@@ -418,9 +421,9 @@ test_name_not_utf8(void **state)
 	assert_null(strchr(f->err.msg, '\xff'));
 
 	/* overlong encoding of '/' */
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/\xc0\xaf.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/\xc0\xaf.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "overlong.tar.gz");
 	expect_fail(f, "member name is not valid UTF-8", NULL);
@@ -433,16 +436,16 @@ test_name_control(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/a\033[2Jb.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/a\033[2Jb.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "ctl.tar.gz");
 	expect_fail(f, "\"snap/resources/a?[2Jb.json\": member name with a "
 	    "control character", NULL);
 	assert_null(strchr(f->err.msg, '\033'));
 
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/a\nb.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/a\nb.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "nl.tar.gz");
 	expect_fail(f, "member name with a control character", NULL);
@@ -455,15 +458,15 @@ test_outside_top(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "other/x.json", "{}");
+	m = kvsnap_member_add(&f->s, "other/x.json", "{}");
 	m->raw = true;
 	use_tar(f, "two-tops.tar.gz");
 	expect_fail(f, "other/x.json: member outside the top directory snap/",
 	    NULL);
 
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "loose.json", "{}");
+	m = kvsnap_member_add(&f->s, "loose.json", "{}");
 	m->raw = true;
 	f->s.manifest_last = true;
 	use_tar(f, "loose.tar.gz");
@@ -487,7 +490,7 @@ test_gzip_truncated(void **state)
 		noise[i] = (char)('a' + x % 26);
 	}
 	add_good(&f->s);
-	kvsnap_addn(&f->s, "libvirt/noise.bin", noise, 200000);
+	kvsnap_member_addn(&f->s, "libvirt/noise.bin", noise, 200000);
 	free(noise);
 	bytes = kvsnap_tar_bytes(&f->s, &len);
 	for (int cut = 1; cut <= 9; cut++) {
@@ -550,16 +553,17 @@ test_foreign_input(void **state)
 	struct fx *f = *state;
 	const snap_resource *nodes = NULL, *pods = NULL, *vmis = NULL;
 
-	kvsnap_add(&f->s, "mg/cluster-scoped-resources/core/nodes/n1.yaml",
-	    node);
-	kvsnap_add(&f->s, "mg/namespaces/ns/core/pods.yaml",
+	kvsnap_member_add(&f->s,
+	    "mg/cluster-scoped-resources/core/nodes/n1.yaml", node);
+	kvsnap_member_add(&f->s, "mg/namespaces/ns/core/pods.yaml",
 	    "apiVersion: v1\nkind: PodList\nitems:\n- metadata:\n"
 	    "    name: p\n    namespace: ns\n    uid: u-p\n");
-	kvsnap_add(&f->s, "mg/namespaces/ns/apps/all.yaml", "---\n"
+	kvsnap_member_add(&f->s, "mg/namespaces/ns/apps/all.yaml", "---\n"
 	    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
 	    "---\n" "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"
 	    "  uid: u-n1\n");
-	kvsnap_add(&f->s, "mg/namespaces/ns/pods/p/logs/current.log", "x");
+	kvsnap_member_add(&f->s, "mg/namespaces/ns/pods/p/logs/current.log",
+	    "x");
 	f->s.no_manifest = true;
 	use_tar(f, "mg.tar.gz");
 	expect_ok(f);
@@ -591,14 +595,14 @@ test_foreign_input(void **state)
 	assert_non_null(strstr(f->m.notes[0], "input: a must-gather, not a "
 	    "kvscope snapshot; no manifest, so no integrity check"));
 	/* plain files: the same objects in a flat directory */
-	kvsnap_free(&f->s);
-	kvsnap_add(&f->s, "nodes.yaml", node);
+	kvsnap_clear(&f->s);
+	kvsnap_member_add(&f->s, "nodes.yaml", node);
 	f->s.no_manifest = true;
 	use_dir(f);
 	expect_ok(f);
 	assert_int_equal(f->m.input, SNAP_INPUT_PLAIN);
 	/* and a kvscope snapshot is checked */
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	f->s.no_manifest = false;
 	add_good(&f->s);
 	use_tar(f, "good.tar.gz");
@@ -670,7 +674,7 @@ test_manifest_bad(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char name[32];
 
-		kvsnap_free(&f->s);
+		kvsnap_clear(&f->s);
 		add_good(&f->s);
 		f->s.manifest = cases[i].json;
 		snprintf(name, sizeof(name), "m%zu.tar.gz", i);
@@ -718,7 +722,7 @@ test_manifest_lies(void **state)
 	    "resources/nodes.json (size differs), "
 	    "resources/pods.json (sha256 differs)", NULL);
 
-	m = kvsnap_add(&f->s, "resources/extra.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/extra.json", "{}");
 	m->unlisted = true;
 	use_tar(f, "lies2.tar.gz");
 	expect_fail(f, "manifest.json: 3 files do not match: ",
@@ -752,7 +756,8 @@ test_member_not_in_manifest(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "nodes/n2/capabilities.xml", "<capabilities/>");
+	m = kvsnap_member_add(&f->s, "nodes/n2/capabilities.xml",
+	    "<capabilities/>");
 	m->unlisted = true;
 	use_tar(f, "unlisted.tar.gz");
 	expect_fail(f, "manifest.json: 1 file does not match: "
@@ -832,7 +837,7 @@ test_limit_members_dirs(void **state)
 		char name[32];
 
 		snprintf(name, sizeof(name), "d/%02d", i);
-		kvsnap_special(&f->s, name, AE_IFDIR, NULL);
+		kvsnap_member_special(&f->s, name, AE_IFDIR, NULL);
 	}
 	f->lim.members = 20;
 	use_tar(f, "dirs.tar.gz");
@@ -855,7 +860,7 @@ test_limit_ratio_headers(void **state)
 		char name[32];
 
 		snprintf(name, sizeof(name), "d/%05d", i);
-		kvsnap_special(&f->s, name, AE_IFDIR, NULL);
+		kvsnap_member_special(&f->s, name, AE_IFDIR, NULL);
 	}
 	use_tar(f, "headers.tar.gz");
 	f->lim.ratio = 20;
@@ -873,7 +878,7 @@ test_limit_member_bytes(void **state)
 
 	memset(big, 'x', sizeof(big));
 	add_good(&f->s);
-	kvsnap_addn(&f->s, "libvirt/big.bin", big, sizeof(big));
+	kvsnap_member_addn(&f->s, "libvirt/big.bin", big, sizeof(big));
 	f->s.manifest_last = true;
 	f->lim.member_bytes = 1999;
 	use_tar(f, "member.tar.gz");
@@ -903,7 +908,7 @@ test_limit_ratio(void **state)
 	char *zeros = xcalloc(1, 4 << 20);
 
 	add_good(&f->s);
-	kvsnap_addn(&f->s, "libvirt/zeros.bin", zeros, 4 << 20);
+	kvsnap_member_addn(&f->s, "libvirt/zeros.bin", zeros, 4 << 20);
 	free(zeros);
 	use_tar(f, "bomb.tar.gz");
 	f->lim.ratio = 50;
@@ -933,15 +938,16 @@ test_dir_symlink(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
-	kvsnap_special(&f->s, "resources/vms.json", AE_IFLNK, "/etc/passwd");
+	kvsnap_member_special(&f->s, "resources/vms.json", AE_IFLNK,
+	    "/etc/passwd");
 	use_dir(f);
 	expect_fail(f, "resources/vms.json: symbolic link",
 	    "only regular files and directories", NULL);
 
 	/* a link to a directory is not followed either */
-	kvsnap_free(&f->s);
+	kvsnap_clear(&f->s);
 	add_good(&f->s);
-	kvsnap_special(&f->s, "etc", AE_IFLNK, "/etc");
+	kvsnap_member_special(&f->s, "etc", AE_IFLNK, "/etc");
 	kvsnap_rmtree(f->path);
 	use_dir(f);
 	expect_fail(f, "etc: symbolic link", NULL);
@@ -954,7 +960,7 @@ test_dir_empty_subdir(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
-	kvsnap_special(&f->s, "libvirt/cpu_map", AE_IFDIR, NULL);
+	kvsnap_member_special(&f->s, "libvirt/cpu_map", AE_IFDIR, NULL);
 	use_dir(f);
 	expect_ok(f);
 	f->s.filter = ARCHIVE_FILTER_NONE;
@@ -968,7 +974,7 @@ test_dir_fifo(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
-	kvsnap_special(&f->s, "resources/vmis.json", AE_IFIFO, NULL);
+	kvsnap_member_special(&f->s, "resources/vmis.json", AE_IFIFO, NULL);
 	use_dir(f);
 	expect_fail(f, "resources/vmis.json: special file", NULL);
 }
@@ -980,7 +986,7 @@ test_dir_name_not_utf8(void **state)
 	kvsnap_member *m;
 
 	add_good(&f->s);
-	m = kvsnap_add(&f->s, "resources/\xff.json", "{}");
+	m = kvsnap_member_add(&f->s, "resources/\xff.json", "{}");
 	m->unlisted = true;
 	use_dir(f);
 	expect_fail(f, "member name is not valid UTF-8", NULL);
