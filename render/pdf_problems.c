@@ -22,6 +22,8 @@
 #define W(w)		kv_word(a, KV_WORD_##w)
 #define PLAN_ROWS_MAX	150	/* plan rows printed one by one at most,
 				 * unless --pdf-detail all */
+#define FLOW_NODES	40	/* more nodes: their table in two columns */
+#define FLOW_VMIS	60	/* more VMIs to list: in two columns */
 #define TARGETS_SHOWN	1	/* targets named per node, by count */
 #define GROUP_EXAMPLES	5	/* = findings "examples" */
 #define GROUP_LINES	9	/* of a group's cell at most */
@@ -107,7 +109,8 @@ tcount_cmp(const void *x, const void *y, void *arg)
 	return strcmp(a->m->nodes[p->node].name, a->m->nodes[q->node].name);
 }
 
-/* "w3 ×5, w7 ×4, w9 ×2 and 6 more nodes" for the migrations of d. */
+/* "w3 ×5 +6": where most of d's migrations go, and how many other
+ * nodes take the rest. */
 static char *
 target_summary(const kv_analysis *a, const kv_drain *d)
 {
@@ -131,8 +134,7 @@ target_summary(const kv_analysis *a, const kv_drain *d)
 		kv_buf_printf(&b, "%s%s \u00d7%zu", j ? ", " : "",
 		    a->m->nodes[c[j].node].name, c[j].n);
 	if (n > TARGETS_SHOWN)
-		kv_buf_printf(&b, " and %zu more %s", n - TARGETS_SHOWN,
-		    plural(n - TARGETS_SHOWN, "node", "nodes"));
+		kv_buf_printf(&b, ", +%zu", n - TARGETS_SHOWN);
 	free(c);
 	return b.data != NULL ? b.data : xstrdup(SYM_NONE);
 }
@@ -192,15 +194,17 @@ plan_by_node(pdoc *d)
 	const kv_analysis *a = d->a;
 	static const pcol cols[] = {
 		{ "Node", 0.25, false }, { "VMs", 0.08, true },
-		{ "Migrate to", 0.32, false }, { "Stop", 0.08, true },
+		{ "Migrate \u2192 main target", 0.32, false }, { "Stop", 0.08, true },
 		{ "Block", 0.1, true }, { "Time", 0.17, true },
 	};
 	ptable t;
 
 	pdf_tbl_init(&t, cols, 6);
-	t.size = DENSE;
-	t.pad = DENSE_PAD;
-	t.flow = 2;
+	if (a->ndrain > FLOW_NODES) {	/* many: one line each, dense */
+		t.size = DENSE;
+		t.pad = DENSE_PAD;
+		t.flow = 2;
+	}
 	for (size_t i = 0; i < a->ndrain; i++) {
 		const kv_drain *dr = &a->drain[i];
 		pcell *row = pdf_tbl_row(&t);
@@ -210,7 +214,7 @@ plan_by_node(pdoc *d)
 		pdf_cell(&row[1], xasprintf("%zu", dr->vmis), FONT_REGULAR,
 		    COL_INK);
 		ts = target_summary(a, dr);
-		pdf_cell(&row[2], dr->migrate ? xasprintf("%zu: %s",
+		pdf_cell(&row[2], dr->migrate ? xasprintf("%zu \u2192 %s",
 		    dr->migrate, ts) : xstrdup(SYM_NONE), FONT_REGULAR,
 		    COL_INK);
 		free(ts);
@@ -289,9 +293,9 @@ pdf_sec_drain(pdoc *d, const char *title)
 	    a->capacity_known ? "checked: every placement uses up its target's "
 	    "room" : "not checked (the snapshot lacks the pods of every "
 	    "namespace)", W(VMS)), FONT_REGULAR, BODY, COL_INK);
-	pdf_figure(d, fig_drain(a, d->t), true);
 	pdf_heading2(d, "Each node drained alone");
 	plan_by_node(d);
+	pdf_figure(d, fig_drain(a, d->t), true);
 	if (d->all || plan_rows(a) <= PLAN_ROWS_MAX) {
 		pdf_heading2(d, "Every plan row");
 		plan_rows_table(d);
@@ -497,10 +501,6 @@ pdf_sec_attention(pdoc *d, const char *title)
 
 	pdf_heading1(d, title);
 	pdf_tbl_init(&t, cols, 5);
-	t.size = DENSE;
-	t.pad = DENSE_PAD;
-	t.flow = 2;
-	t.max_lines = 4;
 	for (size_t k = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
 		const kv_drain_row *row = rows[order[k]];
@@ -524,12 +524,18 @@ pdf_sec_attention(pdoc *d, const char *title)
 		    COL_WARN : COL_INK);
 		codes_cell(&c[4], attention_codes(r, row), group_ids(a, r));
 	}
+	if (n > FLOW_VMIS) {	/* many: one line each, dense */
+		t.size = DENSE;
+		t.pad = DENSE_PAD;
+		t.flow = 2;
+		t.max_lines = 4;
+	}
 	pdf_answer(d, n == 0 ? xasprintf("No %s needs attention: every "
 	    "running one would migrate, and no drain stops or waits for "
 	    "one.", W(VM)) : xasprintf("%zu %s would not migrate, or a drain "
 	    "of their node would stop them or wait for them, by node; the "
-	    "groups (%s) say what to change.", n, n == 1 ? W(VM) : W(VMS),
-	    a->ngroups ? "G1, G2, ..." : "none"));
+	    "groups they belong to (section 2) say what to change.", n,
+	    n == 1 ? W(VM) : W(VMS)));
 	if (n > 0 && !d->all)
 		pdf_para_own(d, xasprintf("The %s that migrate are not listed; "
 		    "kvscope report --pdf-detail all adds every %s, and "

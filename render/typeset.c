@@ -568,6 +568,26 @@ flow_column(ptable *t, int k)
 	t->x0 = MX - out + k * (t->tw + FLOW_GAP);
 }
 
+/* The height text column col may fill: room, or, when the n units left
+ * fit in the page's remaining columns, an even share of them, so that the
+ * last page's columns end level and the page below them stays free. */
+static double
+flow_room(const ptable *t, const double *uh, size_t n, double room, int col)
+{
+	double total = 0, big = 0, share;
+	int left = t->flow - col;
+
+	for (size_t i = 0; i < n; i++) {
+		total += uh[i];
+		if (uh[i] > big)
+			big = uh[i];
+	}
+	if (total > left * (room - big))
+		return room;
+	share = total / left + big;
+	return share < room ? share : room;
+}
+
 /* Units of t: a group row with the row after it; their heights in uh,
  * their first rows in ufirst (ufirst[n] = nrows).  Returns n. */
 static size_t
@@ -598,7 +618,7 @@ pdf_tbl_emit(pdoc *d, ptable *t)
 	double *uh = xcalloc(t->nrows + 1, sizeof(double));
 	size_t *ufirst = xcalloc(t->nrows + 1, sizeof(size_t));
 	size_t nunits, u = 0;
-	double hh, top, room;
+	double hh, top, room, colend = 0;
 	int col = 0;
 
 	flow_column(t, 0);
@@ -610,6 +630,8 @@ pdf_tbl_emit(pdoc *d, ptable *t)
 	top = d->y;
 	while (u < nunits) {
 		room = BOTTOM - top - hh;
+		if (t->flow > 1)
+			room = flow_room(t, uh + u, nunits - u, room, col);
 		d->y = top;
 		draw_header(d, t, hh);
 		/* at least one unit a column, as it fits */
@@ -620,6 +642,7 @@ pdf_tbl_emit(pdoc *d, ptable *t)
 		} while (u < nunits && uh[u] <= room);
 		if (u == nunits)
 			break;
+		colend = d->y > colend ? d->y : colend;
 		if (++col < t->flow)
 			flow_column(t, col);
 		else {
@@ -627,12 +650,11 @@ pdf_tbl_emit(pdoc *d, ptable *t)
 			flow_column(t, 0);
 			pdf_new_page(d);
 			top = d->y;
+			colend = 0;
 		}
 	}
-	if (t->flow > 1 && col > 0) {
-		/* the text columns of the last page: below the tallest */
-		d->y = BOTTOM;
-	}
+	if (t->flow > 1 && col > 0)	/* below the tallest column */
+		d->y = d->y > colend ? d->y : colend;
 	d->y += 10;
 	free(rh);
 	free(uh);
@@ -667,10 +689,18 @@ pdf_figure_scaled(pdoc *d, kv_fig *f, bool caption, double max)
 	fig_free(f);
 }
 
+/* At its size, or smaller (down to 60 %) to fit the rest of the page
+ * rather than leave it empty. */
 void
 pdf_figure(pdoc *d, kv_fig *f, bool caption)
 {
-	pdf_figure_scaled(d, f, caption, 1.0);
+	double full = (CW + 12) / f->w, fit;
+
+	if (full > 1.0)
+		full = 1.0;
+	fit = (pdf_room(d) - (caption ? 30 : 6)) / f->h;
+	pdf_figure_scaled(d, f, caption, fit < full && fit >= 0.6 * full ?
+	    fit : 1.0);
 }
 
 /* The class matrix in tiles: column bands that fit the width, row chunks
