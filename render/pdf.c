@@ -335,6 +335,7 @@ sec_summary(pdoc *d)
 }
 
 #define NODES_LISTED	60	/* nodes listed in full by default */
+#define CLASS_LINES	16	/* of a class's features, by default */
 
 static void
 sec_cluster(pdoc *d)
@@ -435,6 +436,8 @@ sec_classes(pdoc *d)
 	refused_pairs(d);
 	pdf_heading2(d, "The classes and their nodes");
 	pdf_tbl_init(&t, cols, 6);
+	if (!d->all)	/* a row never leaves most of a page empty */
+		t.max_lines = CLASS_LINES;
 	for (size_t i = 0; i < a->nclasses; i++) {
 		const kv_class *c = &a->classes[i];
 		pcell *row = pdf_tbl_row(&t);

@@ -372,7 +372,7 @@ check "samples/deckhouse html parses" html_parses "$dout/report.html"
 pdftotext -raw "$dout/report.pdf" "$tmp/dvp.txt"
 check "samples/deckhouse in DVP's words" pdf_has "$tmp/dvp.txt" \
     "Deckhouse Virtualization Platform live-migration report" \
-    "VirtualMachines by node" "Migratable=True"
+    "VirtualMachines that need attention" "Migratable=True"
 check "samples/deckhouse pdf embeds every font" fonts_embedded \
     "$dout/report.pdf"
 
