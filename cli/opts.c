@@ -186,8 +186,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		return rc;
 	} else if (strcmp(n, "pdf-detail") == 0) {
 		if (strcmp(arg, "failing") != 0 && strcmp(arg, "all") != 0)
-			return cli_fail(cmd, "--pdf-detail: unknown value \"%s\" "
-			    "(one of: %s)", arg, op->values);
+			return cli_fail(cmd, "--pdf-detail: unknown value "
+			    "\"%s\" (one of: %s)", arg, op->values);
 		o->pdf_all = strcmp(arg, "all") == 0;
 	} else if (strcmp(n, "selector") == 0)
 		return key_values(cmd, n, arg, &o->selectors);

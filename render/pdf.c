@@ -156,7 +156,8 @@ refused_pairs(pdoc *d)
 				if (!a->pairs[s * nc + o].ok && !done[o] &&
 				    same_missing(p, &a->pairs[s * nc + o])) {
 					done[o] = true;
-					kv_buf_printf(&b, ", %s", a->classes[o].id);
+					kv_buf_printf(&b, ", %s",
+					    a->classes[o].id);
 				}
 			row = pdf_tbl_row(&t);
 			pdf_cell(&row[0], xasprintf("%zu", ++n), FONT_REGULAR,

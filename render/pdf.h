@@ -8,8 +8,8 @@
  * header and footer, wraps paragraphs line by line across pages, keeps a
  * subsection heading with what follows it, and breaks tables across pages
  * repeating their header row (a dense list flows through two text
- * columns a page, each with the header).  A ptable owns the strings and attribute
- * lists of its cells; pdf_tbl_emit() draws and frees it.
+ * columns a page, each with the header).  A ptable owns the strings and
+ * attribute lists of its cells; pdf_tbl_emit() draws and frees it.
  */
 #ifndef KV_PDF_H
 #define KV_PDF_H
@@ -31,7 +31,7 @@
 #define PDF_MODELS	12		/* models listed in a cell; the HTML
 					 * and findings.json list them all */
 #define SMALL		7.5
-#define DENSE		5.7		/* the long lists: one line a row */
+#define DENSE		5.7		/* long lists: one line a row */
 #define DENSE_PAD	1.0
 #define CELL_PAD	3.0
 #define FLOW_GAP	10.0		/* between flowed text columns */

@@ -194,7 +194,8 @@ plan_by_node(pdoc *d)
 	const kv_analysis *a = d->a;
 	static const pcol cols[] = {
 		{ "Node", 0.25, false }, { "VMs", 0.08, true },
-		{ "Migrate \u2192 main target", 0.32, false }, { "Stop", 0.08, true },
+		{ "Migrate \u2192 main target", 0.32, false },
+		{ "Stop", 0.08, true },
 		{ "Block", 0.1, true }, { "Time", 0.17, true },
 	};
 	ptable t;
@@ -219,7 +220,8 @@ plan_by_node(pdoc *d)
 		    COL_INK);
 		free(ts);
 		pdf_cell(&row[3], xasprintf("%zu", dr->shutdown), dr->shutdown ?
-		    FONT_BOLD : FONT_REGULAR, dr->shutdown ? COL_WARN : COL_INK);
+		    FONT_BOLD : FONT_REGULAR, dr->shutdown ? COL_WARN :
+		    COL_INK);
 		pdf_cell(&row[4], dr->no_capacity ? xasprintf("%zu (%zu room)",
 		    dr->block, dr->no_capacity) : xasprintf("%zu", dr->block),
 		    dr->block ? FONT_BOLD : FONT_REGULAR, dr->block ? COL_FAIL :
@@ -302,7 +304,7 @@ pdf_sec_drain(pdoc *d, const char *title)
 	}
 }
 
-/* --- every VMI, by node (--pdf-detail all) --------------------------------- */
+/* --- every VMI, by node (--pdf-detail all) ---------------------------- */
 
 /* The blockers and warnings of a VMI: one line each, the symbol coloured
  * and the code bold through an attribute list (no markup).  A VMI that
@@ -448,7 +450,8 @@ attention_codes(const kv_vmires *r, const kv_drain_row *row)
 	bool said = false;
 
 	for (size_t k = 0; k < r->nblockers; k++) {
-		kv_buf_printf(&b, "%s%s", k ? " " : "", r->blockers[k].rule->code);
+		kv_buf_printf(&b, "%s%s", k ? " " : "",
+		    r->blockers[k].rule->code);
 		said |= row != NULL && row->reason != NULL &&
 		    strcmp(row->reason, r->blockers[k].rule->code) == 0;
 	}
