@@ -77,6 +77,7 @@ typedef struct cli_args {
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	bool allow_shutdown;
+	bool pdf_all;			/* report --pdf-detail all */
 	size_t max_unavailable;		/* 0: not given */
 	cli_list changes;		/* O_CHANGE: "option=value", in order */
 	size_t npos;

@@ -34,19 +34,28 @@ formats(const cli_args *o)
 
 /* Stage one file, with progress: "write: NAME (0.3 s)". */
 static int
-stage(kv_output *out, const char *name, kv_writer_fn fn,
-    const kv_analysis *a, kv_err *err)
+stage_arg(kv_output *out, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, void *arg, kv_err *err)
 {
 	int rc;
 
 	cli_progress("write: %s", name);
-	rc = kv_output_stage(out, name, fn, a, NULL, err);
+	rc = kv_output_stage(out, name, fn, a, arg, err);
 	cli_progress("write: %s (%.1f s)", name, cli_lap());
 	return rc;
 }
 
 static int
-stage_all(kv_output *out, unsigned f, const kv_analysis *a, kv_err *err)
+stage(kv_output *out, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, kv_err *err)
+{
+	return stage_arg(out, name, fn, a, NULL, err);
+}
+
+/* pdf_all: --pdf-detail all (kv_write_pdf's argument) */
+static int
+stage_all(kv_output *out, unsigned f, const kv_analysis *a, bool pdf_all,
+    kv_err *err)
 {
 	if ((f & F_JSON) && stage(out, "findings.json", kv_write_findings,
 	    a, err) != KV_OK)
@@ -54,8 +63,8 @@ stage_all(kv_output *out, unsigned f, const kv_analysis *a, kv_err *err)
 	if ((f & F_HTML) && stage(out, "report.html", kv_write_html, a,
 	    err) != KV_OK)
 		return KV_ERR;
-	if ((f & F_PDF) && stage(out, "report.pdf", kv_write_pdf, a,
-	    err) != KV_OK)
+	if ((f & F_PDF) && stage_arg(out, "report.pdf", kv_write_pdf, a,
+	    &pdf_all, err) != KV_OK)
 		return KV_ERR;
 	if (f & F_SVG) {
 		cli_progress("write: SVG figures");
@@ -92,7 +101,7 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 	    (rc = cli_outdir_create(cmd, dir)) != 0)
 		goto out;
 	kv_output_init(&out, dir);
-	if (stage_all(&out, formats(&o), a, &err) != KV_OK) {
+	if (stage_all(&out, formats(&o), a, o.pdf_all, &err) != KV_OK) {
 		kv_output_abort(&out);
 		goto fail;
 	}

@@ -15,7 +15,7 @@
 
 static const kv_cmd commands[] = {
 	{ "report", "report SNAPSHOT [--format html,svg,pdf,json] "
-	  "[--output DIR] [--force] [-q]",
+	  "[--pdf-detail failing|all] [--output DIR] [--force] [-q]",
 	  "write the report (HTML, SVG figures, PDF, findings.json)",
 	  "Analyses SNAPSHOT (a .tar.gz, .tar or directory written by\n"
 	  "kvscope-collect) and writes the chosen formats into DIR\n"
@@ -24,6 +24,8 @@ static const kv_cmd commands[] = {
 	  "replaces every file of it.\n"
 	  "  --format LIST   comma-separated: html, svg, pdf, json, or all\n"
 	  "                  (default: all)\n"
+	  "  --pdf-detail LEVEL  failing (default): the PDF lists only the\n"
+	  "                  VMIs that need attention; all: every VMI too\n"
 	  "  -o, --output DIR  output directory, created with its parents\n"
 	  "                  if missing\n"
 	  "  --force         write into a non-empty directory that holds no\n"

@@ -20,6 +20,7 @@ const cli_option cli_options[] = {
 	{ "selector", 'l', O_SELECTOR, "K=V", NULL },
 	{ "all", 0, O_ALL, NULL, NULL },
 	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
+	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all" },
 	{ "force", 0, O_FORCE, NULL, NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
@@ -183,6 +184,11 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 			rc = check_values(cmd, n, &add, op->values);
 		free(add.v);
 		return rc;
+	} else if (strcmp(n, "pdf-detail") == 0) {
+		if (strcmp(arg, "failing") != 0 && strcmp(arg, "all") != 0)
+			return cli_fail(cmd, "--pdf-detail: unknown value "
+			    "\"%s\" (one of: %s)", arg, op->values);
+		o->pdf_all = strcmp(arg, "all") == 0;
 	} else if (strcmp(n, "selector") == 0)
 		return key_values(cmd, n, arg, &o->selectors);
 	else if (strcmp(n, "drain-selector") == 0)

@@ -1,6 +1,6 @@
 /*
  * csv.c - the CSV exports (render.h): vmis.csv, one row per VMI, and
- * drain.csv, one row per VMI of every node of the drain plan.
+ * drain.csv, one row per drain plan row (findings "drain[].plan").
  *
  * RFC 4180: a header row, comma-separated fields, CRLF line ends, a field
  * quoted (with "" for a quote) when it holds a comma, a quote, CR or LF;
@@ -9,13 +9,17 @@
  * apostrophe ('), which spreadsheets hide and which keeps the text a
  * text; such a cell can only come from a snapshot string, never from a
  * number kvscope writes.  Lists in a cell (the codes of the blockers and
- * warnings) are joined with "; ".  Rows follow findings.json's order;
- * onDrain is empty where findings.json has null (a VMI not running).
+ * warnings) are joined with "; "; a VMI's group ids with spaces, and
+ * its fixes as "G3:set-cpu-model", one per group, with spaces.  Rows
+ * follow findings.json's order; a cell is empty where findings.json has
+ * null (onDrain of a VMI not running, a plan row's target or reason).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "groups.h"
 #include "render.h"
 #include "report.h"
 
@@ -61,6 +65,23 @@ codes(const kv_issue *is, size_t n)
 	return b.data != NULL ? b.data : xstrdup("");
 }
 
+/* The VMI's group ids, and "G3:set-cpu-model ..." (caller frees both). */
+static void
+groups_fix(const kv_analysis *a, const kv_vmires *r, char **ids, char **fix)
+{
+	kv_buf g = {0}, f = {0};
+
+	for (size_t k = 0; k < r->ngroups; k++) {
+		const kv_group *gr = &a->groups[r->groups[k]];
+
+		kv_buf_printf(&g, "%s%s", k ? " " : "", gr->id);
+		kv_buf_printf(&f, "%s%s:%s", k ? " " : "", gr->id,
+		    kv_fix_names[gr->fix.action]);
+	}
+	*ids = g.data != NULL ? g.data : xstrdup("");
+	*fix = f.data != NULL ? f.data : xstrdup("");
+}
+
 static int
 csv_done(FILE *f, const char *name, kv_err *err)
 {
@@ -83,16 +104,14 @@ kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 		const kv_vmires *r = &a->vmis[i];
 		char *blk = codes(r->blockers, r->nblockers);
 		char *warn = codes(r->warnings, r->nwarnings);
-		char *nt = xasprintf("%zu", r->ntargets);
-		/* groups and fix: columns kept for the groups of findings
-		 * version 2, empty until then */
-		const char *v[] = {
-			r->vmi->name, r->vmi->ns, r->vmi->node,
-			kv_verdict_names[r->verdict], blk, warn, "", "",
-			kv_on_drain_names[r->on_drain], nt,
-		};
+		char *nt = xasprintf("%zu", r->ntargets), *ids, *fix;
 
-		csv_row(f, v, 10);
+		groups_fix(a, r, &ids, &fix);
+		csv_row(f, (const char *const[]){ r->vmi->name, r->vmi->ns,
+		    r->vmi->node, kv_verdict_names[r->verdict], blk, warn, ids,
+		    fix, kv_on_drain_names[r->on_drain], nt }, 10);
+		free(ids);
+		free(fix);
 		free(blk);
 		free(warn);
 		free(nt);
@@ -100,69 +119,29 @@ kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	return csv_done(f, "vmis.csv", err);
 }
 
-/* Why a VMI does not simply migrate on a drain: its blockers' codes, or
- * the eviction strategy that stops it or leaves it to a controller. */
-static char *
-drain_reason(const kv_vmires *r)
-{
-	if (r->on_drain == DRAIN_MIGRATE)
-		return xstrdup("");
-	if (r->nblockers > 0)
-		return codes(r->blockers, r->nblockers);
-	return xasprintf("evictionStrategy %s", r->eviction ? r->eviction :
-	    "(none)");
-}
-
-/* The first k of order[0..n) whose VMI runs on node (order is sorted by
- * node name, VMIs without a node last); n when none. */
-static size_t
-first_on(const kv_analysis *a, const size_t *order, size_t n,
-    const char *node)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *m = a->vmis[order[mid]].vmi->node;
-
-		if (m != NULL && strcmp(m, node) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int
 kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
 	static const char *const head[] = {
-		"node", "vmi", "action", "targets", "reason",
+		"node", "vmi", "action", "target", "reason",
 	};
-	size_t *order = vmis_by_node(a);
 
 	(void)arg;
 	csv_row(f, head, 5);
 	for (size_t d = 0; d < a->ndrain; d++) {
-		const char *node = a->m->nodes[a->drain[d].node].name;
+		const kv_drain *dr = &a->drain[d];
 
-		for (size_t k = first_on(a, order, a->nvmis, node);
-		    k < a->nvmis; k++) {
-			const kv_vmires *r = &a->vmis[order[k]];
-			char *nt, *why;
+		for (size_t k = 0; k < dr->nplan; k++) {
+			const kv_drain_row *r = &dr->plan[k];
 
-			if (r->vmi->node == NULL ||
-			    strcmp(r->vmi->node, node) != 0)
-				break;
-			nt = xasprintf("%zu", r->ntargets);
-			why = drain_reason(r);
-			csv_row(f, (const char *const[]){ node,
-			    r->vmi->fullname, kv_on_drain_names[r->on_drain],
-			    nt, why }, 5);
-			free(nt);
-			free(why);
+			csv_row(f, (const char *const[]){
+			    a->m->nodes[dr->node].name,
+			    a->vmis[r->vmi].vmi->fullname,
+			    kv_on_drain_names[r->action],
+			    r->target != SIZE_MAX ?
+			    a->m->nodes[r->target].name : "",
+			    r->reason }, 5);
 		}
 	}
-	free(order);
 	return csv_done(f, "drain.csv", err);
 }

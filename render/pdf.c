@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groups.h"
 #include "pdf.h"
 
 #define W(w)		kv_word(a, KV_WORD_##w)
@@ -66,12 +67,114 @@ matrix(pdoc *d)
 			if (b + r > 0)
 				pdf_new_page(d);
 			pdf_figure_scaled(d, fig_matrix(a, d->t, &d->mv, r0, r1,
-			    c0, c1), b + 1 == nb && r + 1 == nr,
-			    nb == 1 && nr == 1 ? 1.4 : 1.0);
+			    c0, c1), false, nb == 1 && nr == 1 ? 1.4 : 1.0);
 		}
+	pdf_para_own(d, xasprintf("Rows: the class a host-model %s runs on; "
+	    "columns: the class of a candidate target node. A cell is ok, or "
+	    "shows how many node labels the target lacks; the table below "
+	    "names them for every refused pair.%s", W(VM), d->mv.aggregated ?
+	    " Classes beyond the first 199 are aggregated into one row and "
+	    "column." : ""), FONT_REGULAR, SMALL, COL_MUTED);
 	free(w);
 	free(bands);
 	free(rows);
+}
+
+static bool
+same_missing(const kv_pair *p, const kv_pair *q)
+{
+	if (p->nmissing != q->nmissing)
+		return false;
+	for (size_t k = 0; k < p->nmissing; k++)
+		if (strcmp(p->missing[k], q->missing[k]) != 0)
+			return false;
+	return true;
+}
+
+/* The missing labels of p, those of one prefix written once:
+ * "cpu-feature.node.kubevirt.io/{avx512bw, avx512f}", a lone one whole
+ * (the keys are sorted, so a prefix's labels are adjacent). */
+static char *
+label_list(const kv_pair *p)
+{
+	kv_buf b = {0};
+
+	for (size_t k = 0; k < p->nmissing;) {
+		const char *key = p->missing[k], *slash = strrchr(key, '/');
+		size_t plen = slash ? (size_t)(slash - key) + 1 : 0, e = k + 1;
+
+		while (plen > 0 && e < p->nmissing &&
+		    strncmp(p->missing[e], key, plen) == 0 &&
+		    strchr(p->missing[e] + plen, '/') == NULL)
+			e++;
+		if (b.len)
+			kv_buf_append(&b, "; ", 2);
+		if (e - k == 1)
+			kv_buf_printf(&b, "%s", key);
+		else {
+			kv_buf_printf(&b, "%.*s{", (int)plen, key);
+			for (size_t j = k; j < e; j++)
+				kv_buf_printf(&b, "%s%s", j > k ? ", " : "",
+				    p->missing[j] + plen);
+			kv_buf_append(&b, "}", 1);
+		}
+		k = e;
+	}
+	return b.data != NULL ? b.data : xstrdup("");
+}
+
+/* Every refused class pair with the labels the target lacks, printed
+ * (paper has no tooltips): one row per source class and list of missing
+ * labels, naming the target classes that lack exactly those. */
+static void
+refused_pairs(pdoc *d)
+{
+	const kv_analysis *a = d->a;
+	static const pcol cols[] = {
+		{ "#", 0.05, true }, { "Source \u2192 targets", 0.25, false },
+		{ "Labels the targets lack", 0.7, false },
+	};
+	size_t nc = a->nclasses, n = 0;
+	bool *done = xcalloc(nc + 1, sizeof(bool));
+	ptable t;
+
+	pdf_tbl_init(&t, cols, 3);
+	t.size = DENSE;
+	t.pad = DENSE_PAD + 0.5;
+	for (size_t s = 0; s < nc; s++) {
+		memset(done, 0, nc * sizeof(bool));
+		for (size_t c = 0; c < nc; c++) {
+			const kv_pair *p = &a->pairs[s * nc + c];
+			kv_buf b = {0};
+			pcell *row;
+
+			if (p->ok || done[c])
+				continue;
+			kv_buf_printf(&b, "%s \u2192 %s", a->classes[s].id,
+			    a->classes[c].id);
+			for (size_t o = c + 1; o < nc; o++)
+				if (!a->pairs[s * nc + o].ok && !done[o] &&
+				    same_missing(p, &a->pairs[s * nc + o])) {
+					done[o] = true;
+					kv_buf_printf(&b, ", %s",
+					    a->classes[o].id);
+				}
+			row = pdf_tbl_row(&t);
+			pdf_cell(&row[0], xasprintf("%zu", ++n), FONT_REGULAR,
+			    COL_MUTED);
+			pdf_cell(&row[1], b.data, FONT_BOLD, COL_INK);
+			pdf_cell(&row[2], p->nmissing ? label_list(p) :
+			    xstrdup("the source class has no host-model CPU"),
+			    FONT_MONO, COL_INK);
+		}
+	}
+	free(done);
+	if (n == 0) {
+		pdf_tbl_free(&t);
+		return;
+	}
+	pdf_heading2(d, "Refused pairs and the labels they lack");
+	pdf_tbl_emit(d, &t);
 }
 
 /* --- the title page ------------------------------------------------------------ */
@@ -160,6 +263,42 @@ title_page(pdoc *d)
 
 /* --- the sections -------------------------------------------------------------- */
 
+#define SUMMARY_GROUPS	10	/* the largest groups in the summary */
+
+/* The largest groups with their fixes, one row each. */
+static void
+summary_groups(pdoc *d)
+{
+	const kv_analysis *a = d->a;
+	static const pcol cols[] = {
+		{ "Group", 0.2, false }, { "VMs", 0.07, true },
+		{ "Fix", 0.73, false },
+	};
+	ptable t;
+
+	if (a->ngroups == 0)
+		return;
+	pdf_heading2(d, a->ngroups > SUMMARY_GROUPS ? "The largest groups "
+	    "and their fixes" : "The groups and their fixes");
+	pdf_tbl_init(&t, cols, 3);
+	t.max_lines = 3;
+	for (size_t i = 0; i < a->ngroups && i < SUMMARY_GROUPS; i++) {
+		const kv_group *g = &a->groups[i];
+		pcell *row = pdf_tbl_row(&t);
+
+		pdf_cell(&row[0], xasprintf("%s %s", g->id, g->code), FONT_BOLD,
+		    tone_ink(verdict_tone(g->verdict)));
+		pdf_cell(&row[1], xasprintf("%zu", g->nvmis), FONT_REGULAR,
+		    COL_INK);
+		pdf_cell(&row[2], pdf_fix_line(g), FONT_REGULAR, COL_INK);
+	}
+	pdf_tbl_emit(d, &t);
+	if (a->ngroups > SUMMARY_GROUPS)
+		pdf_para_own(d, xasprintf("%zu more groups, and every group's "
+		    "cause and examples, in the next section.", a->ngroups -
+		    SUMMARY_GROUPS), FONT_REGULAR, SMALL, COL_MUTED);
+}
+
 static void
 sec_summary(pdoc *d)
 {
@@ -171,11 +310,13 @@ sec_summary(pdoc *d)
 	ptable t;
 	char *note;
 
-	pdf_heading1(d, d->sections[SEC_SUMMARY]);
+	pdf_heading1(d, d->sections[PS_SUMMARY]);
 	pdf_answer(d, prose_headline(a));
-	pdf_para_own(d, drain_headline(a), FONT_REGULAR, BODY, COL_INK);
 	pdf_para_own(d, prose_verdicts(a), FONT_REGULAR, BODY, COL_INK);
-	d->y += 4;
+	summary_groups(d);
+	pdf_heading2(d, "Draining nodes");
+	pdf_para_own(d, drain_headline(a), FONT_REGULAR, BODY, COL_INK);
+	pdf_heading2(d, "Verdicts");
 	pdf_figure(d, fig_verdicts(a, d->t), true);
 	pdf_tbl_init(&t, cols, 3);
 	for (int v = 0; v < V_COUNT; v++) {
@@ -194,6 +335,9 @@ sec_summary(pdoc *d)
 		pdf_para_own(d, note, FONT_REGULAR, BODY, COL_WARN);
 }
 
+#define NODES_LISTED	60	/* nodes listed in full by default */
+#define CLASS_LINES	16	/* of a class's features, by default */
+
 static void
 sec_cluster(pdoc *d)
 {
@@ -210,8 +354,10 @@ sec_cluster(pdoc *d)
 	char *absent;
 	kv_fact *fv;
 	size_t nf;
+	/* a long node list only when asked for */
+	bool all = d->all || m->nnodes <= NODES_LISTED;
 
-	pdf_heading1(d, d->sections[SEC_CLUSTER]);
+	pdf_heading1(d, d->sections[PS_CLUSTER]);
 	pdf_answer(d, prose_cluster(a));
 
 	pdf_heading2(d, "What the snapshot lacked");
@@ -231,10 +377,19 @@ sec_cluster(pdoc *d)
 	facts(d, fv, nf, SMALL, 0);
 
 	pdf_heading2(d, "Nodes");
+	if (!all)
+		pdf_para_own(d, xasprintf("%zu nodes; listed here only those "
+		    "without CPU labels or not schedulable (the classes above "
+		    "name every node; kvscope report --pdf-detail all lists "
+		    "them all).", m->nnodes), FONT_REGULAR, BODY, COL_INK);
 	pdf_tbl_init(&t, ncols, 9);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
-		pcell *row = pdf_tbl_row(&t);
+		pcell *row;
+
+		if (!all && ni->kubevirt && ni->schedulable)
+			continue;
+		row = pdf_tbl_row(&t);
 
 		pdf_cellc(&row[0], m->nodes[i].name);
 		pdf_cellc(&row[1], node_class(a, i));
@@ -271,7 +426,7 @@ sec_classes(pdoc *d)
 	ptable t;
 	char *note;
 
-	pdf_heading1(d, d->sections[SEC_CLASSES]);
+	pdf_heading1(d, d->sections[PS_CLASSES]);
 	pdf_answer(d, prose_matrix(a));
 	pdf_para(d, prose_matrix_howto(), FONT_REGULAR, BODY, COL_INK);
 	if (a->nclasses == 0)
@@ -279,12 +434,16 @@ sec_classes(pdoc *d)
 	if ((note = prose_aggregated(a)) != NULL)
 		pdf_para_own(d, note, FONT_REGULAR, BODY, COL_WARN);
 	matrix(d);
+	refused_pairs(d);
 	pdf_heading2(d, "The classes and their nodes");
 	pdf_tbl_init(&t, cols, 6);
+	if (!d->all)	/* a row never leaves most of a page empty */
+		t.max_lines = CLASS_LINES;
 	for (size_t i = 0; i < a->nclasses; i++) {
 		const kv_class *c = &a->classes[i];
 		pcell *row = pdf_tbl_row(&t);
-		char *names = node_list(a, c->nodes, c->nnodes, 30);
+		char *names = node_list(a, c->nodes, c->nnodes, d->all ? 30 :
+		    12);
 
 		pdf_cellc(&row[0], c->id);
 		pdf_cellc(&row[1], c->vendor ? c->vendor : SYM_NONE);
@@ -319,7 +478,7 @@ sec_models(pdoc *d)
 	const char *rule = prose_vendor_rule(a);
 	ptable t;
 
-	pdf_heading1(d, d->sections[SEC_MODELS]);
+	pdf_heading1(d, d->sections[PS_MODELS]);
 	pdf_answer(d, prose_named(a));
 	if (rule != NULL)
 		pdf_boxed(d, rule);
@@ -340,6 +499,10 @@ sec_models(pdoc *d)
 	pdf_tbl_emit(d, &t);
 	pdf_heading2(d, "Every usable named model");
 	pdf_tbl_init(&t, mcols, 7);
+	t.size = DENSE;
+	t.pad = DENSE_PAD;
+	if (!d->all)
+		t.max_lines = 2;
 	for (size_t i = 0; i < a->nnamed; i++) {
 		const kv_named *nm = &a->named[i];
 		const cpudb_model *cm = nm->info;
@@ -372,7 +535,7 @@ sec_tradeoff(pdoc *d)
 	const char *rule = prose_vendor_rule(a);
 	ptable t;
 
-	pdf_heading1(d, d->sections[SEC_TRADEOFF]);
+	pdf_heading1(d, d->sections[PS_TRADEOFF]);
 	pdf_answer(d, prose_tradeoff(a));
 	pdf_para(d, prose_tradeoff_howto(), FONT_REGULAR, BODY, COL_INK);
 	if (rule != NULL)
@@ -397,171 +560,6 @@ sec_tradeoff(pdoc *d)
 	pdf_tbl_emit(d, &t);
 }
 
-/* The blockers and warnings of a VMI: one line each, the symbol coloured
- * and the code bold through an attribute list (no markup).  A VMI that
- * migrates gets its warnings' codes only (the glossary explains them, the
- * HTML and findings.json have the messages), so long tables stay short. */
-static void
-issues_cell(pcell *c, const kv_vmires *r)
-{
-	kv_buf b = {0};
-	PangoAttrList *al = pango_attr_list_new();
-
-	for (size_t k = 0; k < r->nblockers + r->nwarnings; k++) {
-		bool blk = k < r->nblockers;
-		const kv_issue *is = blk ? &r->blockers[k] :
-		    &r->warnings[k - r->nblockers];
-		PangoAttribute *at;
-		guint start;
-
-		if (b.len)
-			kv_buf_append(&b, "\n", 1);
-		start = (guint)b.len;
-		kv_buf_printf(&b, "%s ", blk ? SYM_FAIL : SYM_WARN);
-		at = pango_attr_foreground_new(blk ? 0xb300 : 0x9a00,
-		    blk ? 0x2600 : 0x5b00, blk ? 0x1e00 : 0);
-		at->start_index = start;
-		at->end_index = (guint)b.len;
-		pango_attr_list_insert(al, at);
-		start = (guint)b.len;
-		kv_buf_printf(&b, "%s", is->rule->code);
-		at = pango_attr_weight_new(PANGO_WEIGHT_BOLD);
-		at->start_index = start;
-		at->end_index = (guint)b.len;
-		pango_attr_list_insert(al, at);
-		if (r->verdict != V_OK)
-			kv_buf_printf(&b, ": %s", is->message);
-	}
-	if (b.data == NULL) {
-		pango_attr_list_unref(al);
-		pdf_cellc(c, SYM_NONE);
-		return;
-	}
-	pdf_cell(c, b.data, FONT_REGULAR, COL_INK);
-	c->attrs = al;
-}
-
-static void
-sec_vmis(pdoc *d)
-{
-	const kv_analysis *a = d->a;
-	const pcol cols[] = {
-		{ W(VM), 0.18, false }, { "Verdict", 0.13, false },
-		{ "CPU", 0.13, false }, { "Blockers and warnings", 0.27, false },
-		{ "Targets", 0.15, false }, { "Outcome and drain", 0.14, false },
-	};
-	size_t *order = vmis_by_node(a);
-	ptable t;
-
-	pdf_heading1(d, d->sections[SEC_VMS]);
-	pdf_answer(d, prose_vmis(a));
-	pdf_para(d, prose_vmis_howto(), FONT_REGULAR, BODY, COL_INK);
-	pdf_tbl_init(&t, cols, 6);
-	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
-		const kv_vmires *r = &a->vmis[order[k]];
-		enum kv_tone tone = verdict_tone(r->verdict);
-		pcell *row;
-
-		if (left-- == 0) {	/* a new node: a new group */
-			const char *head;
-			char *meta;
-
-			left = vmi_group(a, order, k, &head, &meta) - 1;
-			pdf_tbl_group(&t, xasprintf("%s%s", head, meta));
-			free(meta);
-		}
-		row = pdf_tbl_row(&t);
-		pdf_cellc(&row[0], r->vmi->fullname);
-		pdf_cell(&row[1], r->mismatch ? xasprintf("%s %s\n%s claims "
-		    "migratable", verdict_symbol(r->verdict),
-		    kv_verdict_names[r->verdict], SYM_WARN) : xasprintf("%s %s",
-		    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]),
-		    FONT_BOLD, tone_ink(tone));
-		pdf_cell(&row[2], xasprintf("%s%s%s%s%s",
-		    kv_mode_names[r->mode],
-		    r->mode == MODE_NAMED ? "\n" : "",
-		    r->mode == MODE_NAMED ? r->model : "",
-		    r->dvp.cls ? "\nclass " : "",
-		    r->dvp.cls ? r->dvp.cls->name : ""), FONT_REGULAR, COL_INK);
-		issues_cell(&row[3], r);
-		/* short cells: a long table of VMIs that migrate stays short */
-		pdf_cell(&row[4], r->ntargets > 3 ? xasprintf("%zu nodes",
-		    r->ntargets) : vmi_targets(a, r, 3), FONT_REGULAR, COL_INK);
-		if (r->verdict == V_OK && r->on_drain == DRAIN_MIGRATE)
-			pdf_cellc(&row[5], "migrates, also on drain");
-		else {
-			char *o = vmi_outcome(r);
-
-			pdf_cell(&row[5], xasprintf("%s\non drain: %s", o,
-			    drain_word(r->on_drain)), FONT_REGULAR,
-			    r->on_drain == DRAIN_BLOCK ? COL_FAIL :
-			    COL_INK);
-			free(o);
-		}
-	}
-	free(order);
-	if (a->nvmis == 0) {
-		pdf_para_own(d, xasprintf("The snapshot has no %s.", W(VMS)),
-		    FONT_REGULAR, BODY, COL_MUTED);
-		pdf_tbl_free(&t);
-		return;
-	}
-	pdf_tbl_emit(d, &t);
-}
-
-static void
-sec_drain(pdoc *d)
-{
-	const kv_analysis *a = d->a;
-	char *blocking = xasprintf("Blocking %s", W(VMS));
-	const pcol cols[] = {
-		{ "Node", 0.19, false }, { "VMs", 0.06, true },
-		{ "Migrate", 0.09, true }, { "Block", 0.07, true },
-		{ "Stop", 0.06, true }, { "Ext.", 0.06, true },
-		{ "Memory", 0.1, true }, { "Estimate", 0.1, true },
-		{ blocking, 0.27, false },
-	};
-	ptable t;
-
-	pdf_heading1(d, d->sections[SEC_DRAIN]);
-	pdf_answer(d, drain_headline(a));
-	pdf_para_own(d, prose_drain(a), FONT_REGULAR, BODY, COL_INK);
-	pdf_para_own(d, prose_drain_assumption(a), FONT_REGULAR, BODY,
-	    COL_MUTED);
-	if (a->ndrain == 0) {
-		free(blocking);
-		return;
-	}
-	pdf_figure(d, fig_drain(a, d->t), true);
-	pdf_tbl_init(&t, cols, 9);
-	for (size_t i = 0; i < a->ndrain; i++) {
-		const kv_drain *dr = &a->drain[i];
-		pcell *row = pdf_tbl_row(&t);
-
-		pdf_cellc(&row[0], a->m->nodes[dr->node].name);
-		pdf_cell(&row[1], xasprintf("%zu", dr->vmis), FONT_REGULAR,
-		    COL_INK);
-		pdf_cell(&row[2], xasprintf("%zu", dr->migrate), FONT_REGULAR,
-		    COL_INK);
-		pdf_cell(&row[3], xasprintf("%zu", dr->block), dr->block ?
-		    FONT_BOLD : FONT_REGULAR, dr->block ? COL_FAIL : COL_INK);
-		pdf_cell(&row[4], xasprintf("%zu", dr->shutdown), dr->shutdown ?
-		    FONT_BOLD : FONT_REGULAR, dr->shutdown ? COL_WARN :
-		    COL_INK);
-		pdf_cell(&row[5], xasprintf("%zu", dr->external), FONT_REGULAR,
-		    COL_INK);
-		pdf_cell(&row[6], kv_fmt_bytes(dr->memory), FONT_REGULAR,
-		    COL_INK);
-		pdf_cell(&row[7], fmt_duration(dr->seconds), FONT_REGULAR,
-		    COL_INK);
-		pdf_cell(&row[8], dr->nblocking ? str_list(dr->blocking,
-		    dr->nblocking, 12) : xstrdup(SYM_NONE), FONT_REGULAR,
-		    dr->nblocking ? COL_FAIL : COL_INK);
-	}
-	pdf_tbl_emit(d, &t);
-	free(blocking);
-}
-
 static void
 sec_glossary(pdoc *d)
 {
@@ -576,8 +574,12 @@ sec_glossary(pdoc *d)
 	size_t *count = code_counts(d->a);
 	ptable t;
 
-	pdf_heading1(d, d->sections[SEC_GLOSSARY]);
+	pdf_heading1(d, d->sections[PS_GLOSSARY]);
 	pdf_para(d, prose_glossary_intro(), FONT_REGULAR, BODY, COL_INK);
+	if (!d->all)
+		pdf_para(d, "Only the codes this snapshot has are listed; "
+		    "--pdf-detail all lists every code.", FONT_REGULAR, SMALL,
+		    COL_MUTED);
 	pdf_tbl_init(&t, vcols, 2);
 	for (int v = 0; v < V_COUNT; v++) {
 		pcell *row = pdf_tbl_row(&t);
@@ -591,9 +593,13 @@ sec_glossary(pdoc *d)
 	pdf_tbl_init(&t, cols, 5);
 	for (size_t i = 0; i < kv_nrules; i++) {
 		const kv_rule *r = &kv_rules[i];
-		pcell *row = pdf_tbl_row(&t);
+		pcell *row;
 		bool blk = r->severity == SEV_BLOCKER;
 		const char *title, *remedy;
+
+		if (!d->all && count[i] == 0)
+			continue;
+		row = pdf_tbl_row(&t);
 
 		pdf_cell(&row[0], xstrdup(r->code), FONT_MONO, COL_INK);
 		pdf_cell(&row[1], xstrdup(blk ? SYM_FAIL " blocker" :
@@ -608,17 +614,55 @@ sec_glossary(pdoc *d)
 	free(count);
 }
 
+/* Item 1 of the order: the problems first, the long lists last. */
 static void
 body(pdoc *d)
 {
 	sec_summary(d);
-	sec_cluster(d);
+	pdf_sec_groups(d, d->sections[PS_GROUPS]);
+	pdf_sec_drain(d, d->sections[PS_DRAIN]);
+	pdf_sec_attention(d, d->sections[PS_ATTENTION]);
 	sec_classes(d);
 	sec_models(d);
 	sec_tradeoff(d);
-	sec_vmis(d);
-	sec_drain(d);
+	sec_cluster(d);
+	if (d->all)
+		pdf_sec_vmis(d, d->sections[PS_VMS]);
 	sec_glossary(d);
+}
+
+/* The section titles, numbered in the PDF's order. */
+static void
+pdf_titles(pdoc *d)
+{
+	const kv_analysis *a = d->a;
+	static const enum kv_section from[PS_COUNT] = {
+		[PS_SUMMARY] = SEC_SUMMARY, [PS_DRAIN] = SEC_DRAIN,
+		[PS_CLASSES] = SEC_CLASSES, [PS_MODELS] = SEC_MODELS,
+		[PS_TRADEOFF] = SEC_TRADEOFF, [PS_CLUSTER] = SEC_CLUSTER,
+		[PS_VMS] = SEC_VMS, [PS_GLOSSARY] = SEC_GLOSSARY,
+	};
+	int num = 0;
+
+	for (int i = 0; i < PS_COUNT; i++) {
+		char *shared = NULL;
+		const char *name;
+
+		if (i == PS_VMS && !d->all)
+			continue;
+		if (i == PS_GROUPS)
+			name = "What to change: the groups";
+		else if (i == PS_ATTENTION)
+			name = shared = xasprintf("%s that need attention",
+			    W(VMS));
+		else {
+			/* "4  Named CPU models" without its number */
+			shared = section_title(a, from[i]);
+			name = strstr(shared, "  ") + 2;
+		}
+		d->sections[i] = xasprintf("%d  %s", ++num, name);
+		free(shared);
+	}
 }
 
 /* --- the document ---------------------------------------------------------------- */
@@ -665,7 +709,7 @@ pdoc_free(pdoc *d)
 	free(d->toc);
 	free(d->heights);
 	free(d->title);
-	for (int i = 0; i < SEC_COUNT; i++)
+	for (int i = 0; i < PS_COUNT; i++)
 		free(d->sections[i]);
 	text_free(d->t);
 }
@@ -677,11 +721,10 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	cairo_status_t st;
 	int toc, rc = KV_ERR;
 
-	(void)arg;
+	d.all = arg != NULL && *(const bool *)arg;
 	d.t = text_new();
 	d.title = report_title(a);
-	for (int i = 0; i < SEC_COUNT; i++)
-		d.sections[i] = section_title(a, i);
+	pdf_titles(&d);
 	mview_init(&d.mv, a);
 	report_isodate(report_date(a), d.date);
 	snapshot_date(a, d.snapdate);

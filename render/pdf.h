@@ -7,8 +7,9 @@
  * typesetter keeps the current position, starts pages with their running
  * header and footer, wraps paragraphs line by line across pages, keeps a
  * subsection heading with what follows it, and breaks tables across pages
- * repeating their header row.  A ptable owns the strings and attribute
- * lists of its cells; pdf_tbl_emit() draws and frees it.
+ * repeating their header row (a dense list flows through two text
+ * columns a page, each with the header).  A ptable owns the strings and
+ * attribute lists of its cells; pdf_tbl_emit() draws and frees it.
  */
 #ifndef KV_PDF_H
 #define KV_PDF_H
@@ -30,9 +31,20 @@
 #define PDF_MODELS	12		/* models listed in a cell; the HTML
 					 * and findings.json list them all */
 #define SMALL		7.5
+#define DENSE		5.7		/* long lists: one line a row */
+#define DENSE_PAD	1.0
 #define CELL_PAD	3.0
+#define FLOW_GAP	10.0		/* between flowed text columns */
+#define FLOW_OUT	24.0		/* and how far they reach into the
+					 * margins */
 #define CELL_LINES	72		/* a cell paragraph's lines at most,
 					 * so that a row fits on a page */
+
+/* The PDF's sections, in its order (issue: problems first). */
+enum pdf_sec {
+	PS_SUMMARY, PS_GROUPS, PS_DRAIN, PS_ATTENTION, PS_CLASSES,
+	PS_MODELS, PS_TRADEOFF, PS_CLUSTER, PS_VMS, PS_GLOSSARY, PS_COUNT
+};
 
 typedef struct tocent {
 	char *title;
@@ -55,7 +67,7 @@ typedef struct pdoc {
 	char date[21];		/* the document's date */
 	char snapdate[21];	/* the snapshot's */
 	char *title;		/* report_title() */
-	char *sections[SEC_COUNT];	/* section_title() */
+	char *sections[PS_COUNT];	/* numbered in the PDF's order */
 	/* first pass results */
 	size_t ntoc, captoc, itoc;
 	tocent *toc;
@@ -63,6 +75,8 @@ typedef struct pdoc {
 	double *heights;	/* body table row heights, in emission order */
 	bool replay;		/* second pass over the body: reuse them */
 	const char *pending;	/* a level-2 heading waiting for content */
+	bool all;		/* --pdf-detail all: the full VMI and node
+				 * tables too */
 } pdoc;
 
 typedef struct pcol {
@@ -84,6 +98,10 @@ typedef struct ptable {
 	bool noheader;
 	double size;
 	int max_lines;		/* of a cell's paragraph; 0: no limit */
+	double pad;		/* cell padding, CELL_PAD by default */
+	int flow;		/* text columns the rows flow through, 1
+				 * by default (2: a dense list) */
+	double x0, tw;		/* the current text column (emit sets) */
 	size_t nrows, cap;
 	pcell *cells;		/* nrows * ncols */
 	bool *group;		/* spans the row, keeps with the next */
@@ -135,6 +153,17 @@ void pdf_cellc(pcell *c, const char *text);
 void pdf_tbl_group(ptable *t, char *text);
 void pdf_tbl_free(ptable *t);
 void pdf_tbl_emit(pdoc *d, ptable *t);
+
+/* the problem sections (pdf_problems.c); title: the numbered heading */
+struct kv_group;
+char *pdf_fix_line(const struct kv_group *g);	/* caller frees */
+void pdf_sec_groups(pdoc *d, const char *title);
+void pdf_sec_drain(pdoc *d, const char *title);
+void pdf_sec_attention(pdoc *d, const char *title);
+void pdf_sec_vmis(pdoc *d, const char *title);	/* --pdf-detail all */
+/* Would not migrate, or its drain row stops or blocks (row: NULL when
+ * it has none). */
+bool pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row);
 
 /* figures: f is drawn and freed */
 void pdf_figure_scaled(pdoc *d, kv_fig *f, bool caption, double max);

@@ -78,7 +78,8 @@ char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
 /* The self-contained HTML report (html.c). */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
-/* The typeset PDF report (pdf.c); cairo writes through f. */
+/* The typeset PDF report (pdf.c); cairo writes through f.  arg: NULL or
+ * a const bool *, true for --pdf-detail all (every VMI and node). */
 int kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
 /* Every standalone SVG figure (svg.c), staged into o. */
 int kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err);

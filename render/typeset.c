@@ -355,6 +355,10 @@ pdf_tbl_init(ptable *t, const pcol *cols, size_t ncols)
 	t->ncols = ncols;
 	t->size = SMALL;
 	t->max_lines = CELL_LINES;
+	t->pad = CELL_PAD;
+	t->flow = 1;
+	t->x0 = MX;
+	t->tw = CW;
 }
 
 /* A new row; cells default to regular ink, no text. */
@@ -419,7 +423,7 @@ pdf_tbl_free(ptable *t)
 static double
 col_w(const ptable *t, size_t i)
 {
-	return t->cols[i].w * CW;
+	return t->cols[i].w * t->tw;
 }
 
 static PangoLayout *
@@ -427,7 +431,7 @@ cell_layout(pdoc *d, const ptable *t, const pcell *c, double w, bool head,
     bool right)
 {
 	PangoLayout *l = text_layout(d->t, c->text ? c->text : "",
-	    head ? FONT_BOLD : c->font, t->size, w - 2 * CELL_PAD);
+	    head ? FONT_BOLD : c->font, t->size, w - 2 * t->pad);
 
 	if (c->attrs != NULL) {
 		PangoAttrList *al = pango_attr_list_copy(c->attrs);
@@ -437,7 +441,7 @@ cell_layout(pdoc *d, const ptable *t, const pcell *c, double w, bool head,
 		text_no_hyphens(l);
 	}
 	if (!head)
-		text_max_lines(d->t, l, c->font, t->size, w - 2 * CELL_PAD,
+		text_max_lines(d->t, l, c->font, t->size, w - 2 * t->pad,
 		    t->max_lines);
 	if (right)
 		pango_layout_set_alignment(l, PANGO_ALIGN_RIGHT);
@@ -463,15 +467,15 @@ row_height(pdoc *d, const ptable *t, size_t r)
 	if (d->replay && d->ih < d->nh)
 		return d->heights[d->ih++];
 	for (size_t i = 0; i < (t->group[r] ? 1 : t->ncols); i++) {
-		PangoLayout *l = cell_layout(d, t, &row[i], t->group[r] ? CW :
-		    col_w(t, i), false, false);
+		PangoLayout *l = cell_layout(d, t, &row[i], t->group[r] ?
+		    t->tw : col_w(t, i), false, false);
 		double ch = pdf_layout_h(l);
 
 		g_object_unref(l);
 		if (ch > h)
 			h = ch;
 	}
-	h += 2 * CELL_PAD;
+	h += 2 * t->pad;
 	if (d->cr == NULL) {	/* measuring the body */
 		KV_GROW(d->heights, d->caph, d->nh + 1);
 		d->heights[d->nh++] = h;
@@ -496,7 +500,7 @@ header_h(pdoc *d, const ptable *t)
 		if (ch > h)
 			h = ch;
 	}
-	return h + 2 * CELL_PAD;
+	return h + 2 * t->pad;
 }
 
 static void
@@ -510,7 +514,7 @@ draw_cell(pdoc *d, const ptable *t, const pcell *c, double x, double w,
 	if (c->text == NULL || d->cr == NULL)
 		return;
 	l = cell_layout(d, t, c, w, head, right);
-	text_draw(d->t, d->cr, l, x + CELL_PAD, y + CELL_PAD, head ? COL_INK :
+	text_draw(d->t, d->cr, l, x + t->pad, y + t->pad, head ? COL_INK :
 	    c->ink);
 	g_object_unref(l);
 }
@@ -518,11 +522,11 @@ draw_cell(pdoc *d, const ptable *t, const pcell *c, double x, double w,
 static void
 draw_header(pdoc *d, const ptable *t, double hh)
 {
-	double x = MX;
+	double x = t->x0;
 
 	if (t->noheader)
 		return;
-	pdf_fill_rect(d, MX, d->y, CW, hh, COL_SHADE);
+	pdf_fill_rect(d, t->x0, d->y, t->tw, hh, COL_SHADE);
 	for (size_t i = 0; i < t->ncols; i++) {
 		pcell c = { .text = (char *)t->cols[i].head, .bg = COL_NONE };
 
@@ -530,7 +534,7 @@ draw_header(pdoc *d, const ptable *t, double hh)
 		    t->cols[i].right);
 		x += col_w(t, i);
 	}
-	pdf_hrule(d, MX, d->y + hh, CW, 0.8, COL_MUTED);
+	pdf_hrule(d, t->x0, d->y + hh, t->tw, 0.8, COL_MUTED);
 	d->y += hh;
 }
 
@@ -538,35 +542,59 @@ static void
 draw_row(pdoc *d, const ptable *t, size_t r, double h)
 {
 	const pcell *row = &t->cells[r * t->ncols];
-	double x = MX;
+	double x = t->x0;
 
 	if (t->group[r]) {
-		draw_cell(d, t, &row[0], MX, CW, d->y, h, false, false);
-		pdf_hrule(d, MX, d->y, CW, 0.8, COL_ACCENT);
+		draw_cell(d, t, &row[0], t->x0, t->tw, d->y, h, false, false);
+		pdf_hrule(d, t->x0, d->y, t->tw, 0.8, COL_ACCENT);
 	} else
 		for (size_t i = 0; i < t->ncols; i++) {
 			draw_cell(d, t, &row[i], x, col_w(t, i), d->y, h,
 			    false, t->cols[i].right);
 			x += col_w(t, i);
 		}
-	pdf_hrule(d, MX, d->y + h, CW, 0.3, COL_RULE);
+	pdf_hrule(d, t->x0, d->y + h, t->tw, 0.3, COL_RULE);
 	d->y += h;
 }
 
-/* Lay out and draw t: rows break across pages, the header repeats, a
- * group row stays with the row after it. */
-void
-pdf_tbl_emit(pdoc *d, ptable *t)
+/* Text column k (0-based) of the t->flow a page has. */
+static void
+flow_column(ptable *t, int k)
 {
-	double hh = header_h(d, t);
-	double *rh = xcalloc(t->nrows + 1, sizeof(double));
-	double *uh = xcalloc(t->nrows + 1, sizeof(double));
-	size_t *ufirst = xcalloc(t->nrows + 1, sizeof(size_t));
-	size_t *starts = xcalloc(t->nrows + 1, sizeof(size_t));
-	size_t nunits = 0, npages;
-	bool skip;
+	/* flowed lists reach FLOW_OUT into the margins */
+	double out = t->flow > 1 ? FLOW_OUT : 0;
 
-	/* units: a group row with the row after it */
+	t->tw = (CW + 2 * out - (t->flow - 1) * FLOW_GAP) / t->flow;
+	t->x0 = MX - out + k * (t->tw + FLOW_GAP);
+}
+
+/* The height text column col may fill: room, or, when the n units left
+ * fit in the page's remaining columns, an even share of them, so that the
+ * last page's columns end level and the page below them stays free. */
+static double
+flow_room(const ptable *t, const double *uh, size_t n, double room, int col)
+{
+	double total = 0, big = 0, share;
+	int left = t->flow - col;
+
+	for (size_t i = 0; i < n; i++) {
+		total += uh[i];
+		if (uh[i] > big)
+			big = uh[i];
+	}
+	if (total > left * (room - big))
+		return room;
+	share = total / left + big;
+	return share < room ? share : room;
+}
+
+/* Units of t: a group row with the row after it; their heights in uh,
+ * their first rows in ufirst (ufirst[n] = nrows).  Returns n. */
+static size_t
+tbl_units(pdoc *d, const ptable *t, double *rh, double *uh, size_t *ufirst)
+{
+	size_t nunits = 0;
+
 	for (size_t r = 0; r < t->nrows; r++) {
 		rh[r] = row_height(d, t, r);
 		if (r > 0 && t->group[r - 1])
@@ -577,26 +605,60 @@ pdf_tbl_emit(pdoc *d, ptable *t)
 		}
 	}
 	ufirst[nunits] = t->nrows;
-	pdf_keep(d, hh + (nunits ? uh[0] : 0));
-	npages = kv_paginate(uh, nunits, pdf_room(d), BOTTOM - TOP, hh, starts,
-	    &skip);
-	if (skip)
-		pdf_new_page(d);
-	for (size_t p = 0; p < npages; p++) {
-		size_t u1 = p + 1 < npages ? starts[p + 1] : nunits;
+	return nunits;
+}
 
-		if (p > 0)
-			pdf_new_page(d);
+/* Lay out and draw t: rows break across pages (and, with t->flow > 1,
+ * across the text columns of a page), the header repeats, a group row
+ * stays with the row after it. */
+void
+pdf_tbl_emit(pdoc *d, ptable *t)
+{
+	double *rh = xcalloc(t->nrows + 1, sizeof(double));
+	double *uh = xcalloc(t->nrows + 1, sizeof(double));
+	size_t *ufirst = xcalloc(t->nrows + 1, sizeof(size_t));
+	size_t nunits, u = 0;
+	double hh, top, room, colend = 0;
+	int col = 0;
+
+	flow_column(t, 0);
+	hh = header_h(d, t);
+	nunits = tbl_units(d, t, rh, uh, ufirst);
+	pdf_keep(d, hh + (nunits ? uh[0] : 0));
+	if (nunits > 0 && hh + uh[0] > pdf_room(d) && d->y > TOP)
+		pdf_new_page(d);
+	top = d->y;
+	while (u < nunits) {
+		room = BOTTOM - top - hh;
+		if (t->flow > 1)
+			room = flow_room(t, uh + u, nunits - u, room, col);
+		d->y = top;
 		draw_header(d, t, hh);
-		for (size_t u = starts[p]; u < u1; u++)
+		/* at least one unit a column, as it fits */
+		do {
 			for (size_t r = ufirst[u]; r < ufirst[u + 1]; r++)
 				draw_row(d, t, r, rh[r]);
+			room -= uh[u++];
+		} while (u < nunits && uh[u] <= room);
+		if (u == nunits)
+			break;
+		colend = d->y > colend ? d->y : colend;
+		if (++col < t->flow)
+			flow_column(t, col);
+		else {
+			col = 0;
+			flow_column(t, 0);
+			pdf_new_page(d);
+			top = d->y;
+			colend = 0;
+		}
 	}
+	if (t->flow > 1 && col > 0)	/* below the tallest column */
+		d->y = d->y > colend ? d->y : colend;
 	d->y += 10;
 	free(rh);
 	free(uh);
 	free(ufirst);
-	free(starts);
 	pdf_tbl_free(t);
 }
 
@@ -627,10 +689,18 @@ pdf_figure_scaled(pdoc *d, kv_fig *f, bool caption, double max)
 	fig_free(f);
 }
 
+/* At its size, or smaller (down to 60 %) to fit the rest of the page
+ * rather than leave it empty. */
 void
 pdf_figure(pdoc *d, kv_fig *f, bool caption)
 {
-	pdf_figure_scaled(d, f, caption, 1.0);
+	double full = (CW + 12) / f->w, fit;
+
+	if (full > 1.0)
+		full = 1.0;
+	fit = (pdf_room(d) - (caption ? 30 : 6)) / f->h;
+	pdf_figure_scaled(d, f, caption, fit < full && fit >= 0.6 * full ?
+	    fit : 1.0);
 }
 
 /* The class matrix in tiles: column bands that fit the width, row chunks

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# pdf-scale.sh - the default PDF of a generated 100-node, 2,000-VMI
+# snapshot (tools/gen-large.py) is a document for a ticket: few pages,
+# the problems first, and everything it promises printed.
+#
+#   KVSCOPE  the kvscope binary (make check passes the sanitized one)
+#   SHARED   the shared data folder gen-large.py reads (default ../shared)
+#
+# Checks: the page count is bounded (and --pdf-detail all is longer); the
+# sections come in the order problems first; every refused class pair
+# is printed with the labels its target lacks; every group's id, fix
+# action and the start of its fix text appear; the list of VMIs that need
+# attention holds exactly the VMIs that would not migrate or that a drain
+# would stop or wait for; --pdf-detail all adds every VMI; two runs give
+# the same bytes.  Skipped without poppler-utils.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+SHARED=${SHARED:-../shared}
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+unset SOURCE_DATE_EPOCH
+
+if ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null; then
+	echo "SKIP pdf-scale: poppler-utils missing"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
+check() {
+	local name=$1 res; shift
+	if res=$("$@" 2>&1); then pass "$name"; else fail "$name" "$res"; fi
+}
+
+python3 tools/gen-large.py --nodes 100 --vmis 2000 --seed 1 \
+    --shared "$SHARED" --out "$tmp/snap.tar.gz" >/dev/null 2>&1 ||
+    { echo "FAIL generate the snapshot"; exit 1; }
+"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf,json --output "$tmp/d" \
+    -q >/dev/null
+"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf --output "$tmp/again" \
+    -q >/dev/null
+"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf --pdf-detail all \
+    --output "$tmp/all" -q >/dev/null
+
+pages() { pdfinfo "$1" | awk '/^Pages:/ { print $2 }'; }
+p=$(pages "$tmp/d/report.pdf")
+pa=$(pages "$tmp/all/report.pdf")
+# 2,000 VMIs, about 700 of them to list: 10,000 VMIs stay within 60
+if [ "$p" -ge 12 ] && [ "$p" -le 36 ]; then
+	pass "default pdf has $p pages (12..36)"
+else
+	fail "default pdf page count" "$p pages, expected 12..36"
+fi
+if [ "$pa" -gt $((p + 20)) ]; then
+	pass "--pdf-detail all has $pa pages (more than $p + 20)"
+else
+	fail "--pdf-detail all page count" "$pa pages, default $p"
+fi
+check "two runs give identical pdf bytes" \
+    cmp "$tmp/d/report.pdf" "$tmp/again/report.pdf"
+bad_detail() {
+	local rc=0
+	"$KVSCOPE" report "$tmp/snap.tar.gz" --pdf-detail some \
+	    --output "$tmp/x" 2>"$tmp/x.err" >/dev/null || rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc"; return 1; }
+	grep -q 'pdf-detail: unknown value "some" (one of: failing all)' \
+	    "$tmp/x.err" || { cat "$tmp/x.err"; return 1; }
+	[ ! -e "$tmp/x" ] || { echo "wrote $tmp/x"; return 1; }
+}
+check "an unknown --pdf-detail is a usage error, nothing written" bad_detail
+
+pdftotext -raw "$tmp/d/report.pdf" "$tmp/d.txt"
+pdftotext -raw "$tmp/all/report.pdf" "$tmp/all.txt"
+cat > "$tmp/check.py" <<'EOF'
+import json, re, subprocess, sys
+
+d, what = sys.argv[1], sys.argv[2]
+f = json.load(open(d + "/d/findings.json", encoding="utf-8"))
+pdf = d + "/d/report.pdf"
+errors = []
+
+def text(path, first=None, last=None):
+    cmd = ["pdftotext", "-raw"]
+    if first:
+        cmd += ["-f", str(first), "-l", str(last)]
+    return subprocess.run(cmd + [path, "-"], capture_output=True,
+                          text=True, check=True).stdout
+
+def flat(s):
+    return re.sub(r"\s", "", s)
+
+# the contents: section number, title, first page
+toc = {}
+for m in re.finditer(r"^(\d+) (.+?) (\d+)$", text(pdf, 2, 2), re.M):
+    toc[m.group(2)] = (int(m.group(1)), int(m.group(3)))
+order = ["Summary", "What to change: the groups", "Drain plan",
+         "VMIs that need attention", "Host-model CPU classes",
+         "Named CPU models", "AVX2 and AVX-512 trade-off",
+         "Cluster and snapshot", "Glossary"]
+
+def pages_of(title):
+    n, first = toc[title]
+    nxt = [p for t, (k, p) in toc.items() if k == n + 1]
+    return first, (nxt[0] - 1 if nxt else first)
+
+if what == "order":
+    got = [t for t in sorted(toc, key=lambda t: toc[t][0])]
+    if got != order:
+        errors.append("sections %r, expected %r" % (got, order))
+elif what == "pairs":
+    body = flat(text(pdf, *pages_of("Host-model CPU classes")))
+    for p in f["hostModelPairs"]:
+        if p["ok"]:
+            continue
+        src = p["source"] + "\u2192"
+        if src not in body:
+            errors.append("pair %s -> %s not printed" % (p["source"],
+                                                        p["target"]))
+        for lab in p["missing"]:
+            short = lab.rsplit("/", 1)[-1]
+            if short not in body:
+                errors.append("label %s of %s -> %s not printed" %
+                              (lab, p["source"], p["target"]))
+    if "itstitle" in body:
+        errors.append("the matrix still points at a title (a tooltip)")
+elif what == "groups":
+    body = flat(text(pdf, *pages_of("What to change: the groups")))
+    for g in f["groups"]:
+        for s in (g["id"] + g["code"], g["fix"]["action"],
+                  flat(g["fix"]["text"])[:40]):
+            if s not in body:
+                errors.append("group %s: %r not printed" % (g["id"], s))
+    summary = flat(text(pdf, *pages_of("Summary")))
+    for g in f["groups"][:10]:
+        if g["id"] + g["code"] not in summary:
+            errors.append("summary lacks group %s" % g["id"])
+elif what == "attention":
+    plan = {p["vmi"]: p["action"] for x in f["drain"] for p in x["plan"]}
+    want = {v["name"] for v in f["vmis"]
+            if v["verdict"] in ("blocked", "no-target", "will-fail", "stuck")
+            or plan.get(v["name"]) in ("shutdown", "block")}
+    body = text(pdf, *pages_of("VMIs that need attention"))
+    names = {v["name"] for v in f["vmis"]}
+    got = {t for t in re.findall(r"\S+/\S+", body) if t in names}
+    if got != want:
+        errors.append("listed %d, expected %d; extra %r, missing %r" %
+                      (len(got), len(want), sorted(got - want)[:3],
+                       sorted(want - got)[:3]))
+    if len(want) < 100:
+        errors.append("only %d VMIs to list: the snapshot is too kind" %
+                      len(want))
+elif what == "all":
+    ok = [v["name"] for v in f["vmis"] if v["verdict"] == "ok"]
+    default = text(pdf)
+    every = text(d + "/all/report.pdf")
+    if "VMIs by node" in default or "VMIs by node" not in every:
+        errors.append("the full VMI table: not only with --pdf-detail all")
+    quiet = [n for n in ok if n not in default]
+    if not quiet:
+        errors.append("the default lists VMIs that need no attention")
+    missing = [n for n in ok if n not in every]
+    if missing:
+        errors.append("--pdf-detail all lacks %r" % missing[:3])
+if errors:
+    print("\n".join(errors[:10]))
+    sys.exit(1)
+EOF
+check "sections: problems first, long lists last" \
+    python3 "$tmp/check.py" "$tmp" order
+check "every refused pair printed with the labels it lacks" \
+    python3 "$tmp/check.py" "$tmp" pairs
+check "every group's id, fix action and fix text printed" \
+    python3 "$tmp/check.py" "$tmp" groups
+check "the attention list holds exactly the failing and stopping VMIs" \
+    python3 "$tmp/check.py" "$tmp" attention
+check "--pdf-detail all adds every VMI" \
+    python3 "$tmp/check.py" "$tmp" all
+
+echo
+[ "$fails" -eq 0 ] && echo "all pdf-scale checks passed" || echo "$fails failed"
+[ "$fails" -eq 0 ]
