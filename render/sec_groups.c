@@ -162,17 +162,19 @@ html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r,
 {
 	for (size_t k = 0; k < r->ngroups; k++) {
 		const kv_group *g = &a->groups[r->groups[k]];
-		xmlNodePtr p = h_elc(td, "p", "fix wrap", NULL), sp;
+		xmlNodePtr p = detail ? h_elc(td, "p", "fix wrap", NULL) : td;
 		char *href = xasprintf("#group-%s", g->id);
 
+		if (!detail && k == 0)
+			xmlNewChild(td, NULL, BAD_CAST "br", NULL);
 		add_link(p, href, g->id);
-		sp = h_elc(p, "span", "mono", NULL);
-		xmlNodeAddContent(sp, BAD_CAST " ");
-		xmlNodeAddContent(sp, BAD_CAST kv_fix_names[g->fix.action]);
+		h_txt(p, " ");
+		h_txt(p, kv_fix_names[g->fix.action]);
 		if (detail) {
-			xmlNodeAddContent(p, BAD_CAST ": ");
+			h_txt(p, ": ");
 			h_txt(p, g->fix.text);
-		}
+		} else
+			h_txt(p, " ");
 		free(href);
 	}
 }

@@ -49,23 +49,22 @@ code_links(xmlNodePtr td, const kv_issue *is, size_t n, bool blocker,
     bool detail)
 {
 	for (size_t i = 0; i < n; i++) {
-		xmlNodePtr p, a;
+		xmlNodePtr p = td, a;
 		char *href;
 
 		if (is[i].rule->flags & RULE_ONCE_PER_CLUSTER)
 			continue;	/* said once, with the groups */
-		p = h_elc(td, detail ? "p" : "span", "issue", NULL);
-		h_elc(p, "span", blocker ? "tone-fail" : "tone-warn",
-		    blocker ? SYM_FAIL " " : SYM_WARN " ");
-		a = h_elc(p, "a", "mono", is[i].rule->code);
+		if (detail)
+			p = h_elc(td, "p", "issue", NULL);
+		h_txt(p, blocker ? SYM_FAIL " " : SYM_WARN " ");
+		a = h_elc(p, "a", blocker ? "mono tone-fail" : "mono tone-warn",
+		    is[i].rule->code);
 		href = xasprintf("#code-%s", is[i].rule->code);
 		h_attr(a, "href", href);
 		free(href);
-		if (detail) {
-			h_txt(p, " ");
+		h_txt(p, " ");
+		if (detail)
 			h_elc(p, "span", "msg wrap", is[i].message);
-		} else
-			h_txt(p, " ");
 	}
 }
 
