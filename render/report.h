@@ -166,12 +166,10 @@ uint32_t tone_ink(enum kv_tone t);
 uint32_t tone_bg(enum kv_tone t);
 
 /* The report's sections, in order (HTML and PDF alike). */
-/* The groups in the HTML report (sec_groups.c), into their section s;
- * a VMI's anchor; its groups (with the fix text when detail). */
+/* The groups in the HTML report (sec_groups.c), into their section s. */
 void html_sec_groups(xmlNodePtr s, const kv_analysis *a);
 void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
-void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r,
-    bool detail);
+void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
 
 enum kv_section {
 	SEC_SUMMARY, SEC_CLUSTER, SEC_CLASSES, SEC_MODELS, SEC_TRADEOFF,

@@ -156,25 +156,21 @@ html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r)
 	free(id);
 }
 
+/* A VMI's groups: a line break, then each group's link and fix action
+ * (the fix itself is said once, in its group). */
 void
-html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r,
-    bool detail)
+html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r)
 {
 	for (size_t k = 0; k < r->ngroups; k++) {
 		const kv_group *g = &a->groups[r->groups[k]];
-		xmlNodePtr p = detail ? h_elc(td, "p", "fix wrap", NULL) : td;
 		char *href = xasprintf("#group-%s", g->id);
 
-		if (!detail && k == 0)
+		if (k == 0)
 			xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		add_link(p, href, g->id);
-		h_txt(p, " ");
-		h_txt(p, kv_fix_names[g->fix.action]);
-		if (detail) {
-			h_txt(p, ": ");
-			h_txt(p, g->fix.text);
-		} else
-			h_txt(p, " ");
+		add_link(td, href, g->id);
+		h_txt(td, " ");
+		h_txt(td, kv_fix_names[g->fix.action]);
+		h_txt(td, " ");
 		free(href);
 	}
 }

@@ -88,10 +88,10 @@ attention_row(xmlNodePtr tb, const kv_analysis *a, const kv_vmires *r,
 		h_txt(td, r->vmi->node ? r->vmi->node : SYM_NONE);
 	h_badge(h_el(tr, "td", NULL), verdict_tone(r->verdict),
 	    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]);
-	td = h_el(tr, "td", NULL);
+	td = h_elc(tr, "td", "why", NULL);
 	code_links(td, r->blockers, r->nblockers, true, detail);
 	code_links(td, r->warnings, r->nwarnings, false, detail);
-	html_vmi_fix(td, a, r, detail);
+	html_vmi_fix(td, a, r);
 	h_el_own(tr, "td", NULL, vmi_outcome(r));
 	h_elc(tr, "td", drain_tone(r->on_drain), drain_word(r->on_drain));
 }
@@ -100,7 +100,7 @@ void
 html_attention(xmlNodePtr s, const kv_analysis *a)
 {
 	const char *const heads[] = { kv_word(a, KV_WORD_VM), "Node",
-	    "Verdict", "Why, and the fix", "Outcome", "On drain" };
+	    "Verdict", "Why, and the group to fix", "Outcome", "On drain" };
 	size_t *order = vmis_by_node(a), n = 0;
 	xmlNodePtr tb;
 	char *lead;
