@@ -7,6 +7,8 @@
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 60)
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make bench      scale benchmark (see README)
+#   make browser-check  the HTML report in headless Chromium: load times,
+#                   420/1280-px screenshots (tools/browser-check.sh)
 #   make bench-collect  kvscope-collect against plain kubectl (tools/bench-collect.sh)
 #   make man        the man pages (build/man, from docs/man/*.scd by scdoc)
 #   make install    PREFIX=/usr/local: binaries, man pages, completions
@@ -54,7 +56,7 @@ HEADERS   := $(wildcard analyze/*.h analyze/dvp/*.h render/*.h cli/*.h) \
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
         bench-collect unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke \
-        golden man
+        golden man browser-check
 
 all: kvscope
 
@@ -128,6 +130,11 @@ check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 
 unit: $(TEST_BIN)
 	@for t in $(TEST_BIN); do $$t || exit 1; done
+
+# Load times and screenshots of report.html in headless Chromium
+# (installs Debian's chromium when missing); not part of check.
+browser-check: kvscope
+	@SHARED=$(SHARED) tools/browser-check.sh
 
 # Rewrite the golden findings from the current build; review the diff.
 golden: kvscope

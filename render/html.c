@@ -29,6 +29,29 @@
 #define MAX_NAMES	12	/* node names listed in a cell */
 #define W(w) kv_word(a, KV_WORD_##w)
 
+/* The HTML report's sections, in order: the answer and the problems
+ * first, the CPU detail, the nodes and the full list after. */
+enum hsec {
+	H_SUMMARY, H_GROUPS, H_DRAIN, H_ATTENTION, H_CLASSES, H_MODELS,
+	H_TRADEOFF, H_CLUSTER, H_VMS, H_GLOSSARY, H_COUNT
+};
+static const struct {
+	const char *id;
+	int sec;		/* the shared title (format.c), or -1 */
+} hsecs[H_COUNT] = {
+	[H_SUMMARY] = { "summary", SEC_SUMMARY },
+	[H_GROUPS] = { "groups", -1 },
+	[H_DRAIN] = { "drain", SEC_DRAIN },
+	[H_ATTENTION] = { "attention", -1 },
+	[H_CLASSES] = { "classes", SEC_CLASSES },
+	[H_MODELS] = { "models", SEC_MODELS },
+	[H_TRADEOFF] = { "tradeoff", SEC_TRADEOFF },
+	[H_CLUSTER] = { "cluster", -1 },
+	[H_VMS] = { "vms", -1 },
+	[H_GLOSSARY] = { "glossary", SEC_GLOSSARY },
+};
+#define FOLD_MIN 13	/* a list of this many rows starts collapsed */
+
 typedef struct hdoc {
 	const kv_analysis *a;
 	xmlDocPtr doc;
@@ -47,16 +70,6 @@ figure(hdoc *h, xmlNodePtr parent, kv_fig *f)
 	xmlAddChild(sc, fig_svg(f, h->doc, false));
 	h_el(fig, "figcaption", f->desc);
 	fig_free(f);
-}
-
-static void
-glossary_link(xmlNodePtr parent, const char *code)
-{
-	xmlNodePtr a = h_elc(parent, "a", "mono", code);
-	char *href = xasprintf("#code-%s", code);
-
-	h_attr(a, "href", href);
-	free(href);
 }
 
 /* --- head ------------------------------------------------------------- */
@@ -116,6 +129,48 @@ head(hdoc *h, xmlNodePtr html)
 
 /* --- sections ----------------------------------------------------------- */
 
+/* "4  VMIs that need attention" */
+static char *
+hsec_title(const kv_analysis *a, enum hsec i)
+{
+	char *shared, *t;
+	const char *p;
+
+	switch (i) {
+	case H_GROUPS:
+		return xasprintf("%d  What to change, largest first", i + 1);
+	case H_ATTENTION:
+		return xasprintf("%d  %s that need attention", i + 1, W(VMS));
+	case H_CLUSTER:
+		return xasprintf("%d  Cluster, snapshot and nodes", i + 1);
+	case H_VMS:
+		return xasprintf("%d  Every %s", i + 1, W(VM));
+	default:
+		break;
+	}
+	shared = section_title(a, (enum kv_section)hsecs[i].sec);
+	p = strstr(shared, "  ");
+	t = xasprintf("%d  %s", i + 1, p != NULL ? p + 2 : shared);
+	free(shared);
+	return t;
+}
+
+/* Where a long list goes: parent itself when short, else a collapsed
+ * <details> saying what it holds. */
+static xmlNodePtr
+fold(xmlNodePtr parent, size_t rows, const char *what)
+{
+	char *sum;
+	xmlNodePtr d;
+
+	if (rows < FOLD_MIN)
+		return parent;
+	sum = xasprintf("%s (%zu)", what, rows);
+	d = h_details(parent, sum, false);
+	free(sum);
+	return d;
+}
+
 static void
 masthead(hdoc *h, xmlNodePtr body)
 {
@@ -133,11 +188,11 @@ masthead(hdoc *h, xmlNodePtr body)
 	h_attr(nav, "aria-label", "Contents");
 	h_el(nav, "h2", "Contents");
 	ol = xmlNewChild(nav, NULL, BAD_CAST "ol", NULL);
-	for (int i = 0; i < SEC_COUNT; i++) {
+	for (int i = 0; i < H_COUNT; i++) {
 		xmlNodePtr a = h_el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
 		    "a", NULL);
-		char *href = xasprintf("#%s", section_id(i));
-		char *label = section_title(h->a, i);
+		char *href = xasprintf("#%s", hsecs[i].id);
+		char *label = hsec_title(h->a, (enum hsec)i);
 
 		h_attr(a, "href", href);
 		h_txt(a, label);
@@ -147,10 +202,10 @@ masthead(hdoc *h, xmlNodePtr body)
 }
 
 static xmlNodePtr
-numbered(hdoc *h, xmlNodePtr main, enum kv_section i)
+numbered(hdoc *h, xmlNodePtr main, enum hsec i)
 {
-	char *t = section_title(h->a, i);
-	xmlNodePtr s = h_section(main, section_id(i), t);
+	char *t = hsec_title(h->a, i);
+	xmlNodePtr s = h_section(main, hsecs[i].id, t);
 
 	free(t);
 	return s;
@@ -160,13 +215,14 @@ static void
 sec_summary(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(h, main, SEC_SUMMARY), t, tb;
+	xmlNodePtr s = numbered(h, main, H_SUMMARY), t, tb;
 	char *note;
 	static const char *const heads[] = { "Verdict", "VMs", "Meaning" };
 	static const char *const hcls[] = { NULL, "num", NULL };
 
 	h_el_own(s, "p", "answer", prose_headline(a));
-	h_el_own(s, "p", NULL, drain_headline(a));
+	html_groups_brief(s, a, 6);
+	h_el_own(s, "p", "answer", drain_headline(a));
 	h_el_own(s, "p", NULL, prose_verdicts(a));
 	figure(h, s, fig_verdicts(a, h->t));
 	t = h_table(s, NULL, heads, hcls, 3);
@@ -188,7 +244,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
 	const kv_model *m = a->m;
-	xmlNodePtr s = numbered(h, main, SEC_CLUSTER), t, tb, ul;
+	xmlNodePtr s = numbered(h, main, H_CLUSTER), t, tb, ul;
 	char *absent;
 	kv_fact *fv;
 	size_t nf;
@@ -218,12 +274,16 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	h_facts_table(s, fv, nf);
 
 	h_el(s, "h3", "Nodes");
-	t = h_table(s, "sort", nheads, nhcls, 10);
+	t = h_table(fold(s, m->nnodes, "Every node"), "sort", nheads, nhcls,
+	    10);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+		char *id = xasprintf("node-%zu", i);
 
+		h_attr(tr, "id", id);
+		free(id);
 		h_elc(tr, "td", "name", m->nodes[i].name);
 		h_el(tr, "td", node_class(a, i));
 		h_el(tr, "td", ni->vendor ? ni->vendor : SYM_NONE);
@@ -252,7 +312,7 @@ static void
 sec_classes(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(h, main, SEC_CLASSES), t, tb;
+	xmlNodePtr s = numbered(h, main, H_CLASSES), t, tb;
 	char *note;
 	static const char *const heads[] = { "Class", "Vendor", "Host model",
 	    "Level", "Required features", "Nodes" };
@@ -268,7 +328,8 @@ sec_classes(hdoc *h, xmlNodePtr main)
 		h_el_own(s, "p", "note", note);
 	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.n, 0, h->mv.n));
 	h_el(s, "h3", "The classes and their nodes");
-	t = h_table(s, "sort", heads, hcls, 6);
+	t = h_table(fold(s, a->nclasses, "Every class"), "sort", heads, hcls,
+	    6);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->nclasses; i++) {
 		const kv_class *c = &a->classes[i];
@@ -305,7 +366,7 @@ static void
 sec_models(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(h, main, SEC_MODELS), t, tb;
+	xmlNodePtr s = numbered(h, main, H_MODELS), t, tb;
 	static const char *const sheads[] = { "Scope", "Nodes",
 	    "Best common models", "All common models" };
 	static const char *const sh[] = { NULL, "num", NULL, NULL };
@@ -330,8 +391,8 @@ sec_models(hdoc *h, xmlNodePtr main)
 		    str_list(sc->common, sc->ncommon, sc->ncommon) :
 		    xstrdup("none"));
 	}
-	h_el(s, "h3", "Every usable named model");
-	t = h_table(s, "sort", mheads, mh, 7);
+	t = h_table(h_details(s, "Every usable named model", false), "sort",
+	    mheads, mh, 7);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->nnamed; i++) {
 		const kv_named *nm = &a->named[i];
@@ -356,7 +417,7 @@ static void
 sec_tradeoff(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(h, main, SEC_TRADEOFF), t, tb;
+	xmlNodePtr s = numbered(h, main, H_TRADEOFF), t, tb;
 	static const char *const heads[] = { "Scope", "Tier", "Nodes",
 	    "Models reaching them", "Nodes left out" };
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
@@ -385,126 +446,10 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 }
 
 static void
-issues(xmlNodePtr ul, const kv_issue *is, size_t n, bool blocker)
-{
-	for (size_t i = 0; i < n; i++) {
-		xmlNodePtr li;
-
-		if (is[i].rule->flags & RULE_ONCE_PER_CLUSTER)
-			continue;	/* said once, with the groups */
-		li = xmlNewChild(ul, NULL, BAD_CAST "li", NULL);
-		h_elc(li, "span", blocker ? "tone-fail" : "tone-warn",
-		    blocker ? SYM_FAIL " " : SYM_WARN " ");
-		glossary_link(li, is[i].rule->code);
-		h_txt(li, " ");
-		h_elc(li, "span", "msg wrap", is[i].message);
-	}
-}
-
-static void
-vmi_row(hdoc *h, xmlNodePtr tb, const kv_vmires *r)
-{
-	const kv_vmi *v = r->vmi;
-	enum kv_tone tone = verdict_tone(r->verdict);
-	xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td, ul;
-
-	h_attr(tr, "data-tone", tone == TONE_OK ? "ok" : tone == TONE_NONE ?
-	    "none" : "fail");
-	html_vmi_anchor(tr, r);
-	h_elc(tr, "td", "name", v->fullname);
-	td = h_el(tr, "td", NULL);
-	h_badge(td, tone, verdict_symbol(r->verdict),
-	    kv_verdict_names[r->verdict]);
-	if (r->mismatch) {
-		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		h_el_own(td, "span", "tone-warn", xasprintf("%s claims %s=True",
-		    SYM_WARN, kv_word(h->a, KV_WORD_CONDITION)));
-	}
-	td = h_elc(tr, "td", "name", kv_mode_names[r->mode]);
-	if (r->mode == MODE_NAMED) {
-		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		h_elc(td, "span", "mono", r->model);
-	}
-	if (r->dvp.cls != NULL) {
-		xmlNewChild(td, NULL, BAD_CAST "br", NULL);
-		h_el_own(td, "span", "tone-none", xasprintf("class %s%s%s%s",
-		    r->dvp.cls->name, r->dvp.cpu_type ? " (" : "",
-		    r->dvp.cpu_type ? r->dvp.cpu_type : "",
-		    r->dvp.cpu_type ? ")" : ""));
-	}
-	td = h_el(tr, "td", NULL);
-	if (r->nblockers + r->nwarnings > 0) {
-		ul = xmlNewChild(td, NULL, BAD_CAST "ul", NULL);
-		h_attr(ul, "class", "issues");
-		issues(ul, r->blockers, r->nblockers, true);
-		issues(ul, r->warnings, r->nwarnings, false);
-	} else
-		h_txt(td, SYM_NONE);
-	html_vmi_fix(td, h->a, r);
-	h_el_own(tr, "td", "wrap", vmi_targets(h->a, r, 4));
-	h_el_own(tr, "td", NULL, vmi_outcome(r));
-	h_elc(tr, "td", r->on_drain == DRAIN_MIGRATE ? "tone-ok" :
-	    r->on_drain == DRAIN_BLOCK ? "tone-fail" :
-	    r->on_drain == DRAIN_SHUTDOWN ? "tone-warn" : "tone-none",
-	    drain_word(r->on_drain));
-}
-
-static void
-sec_vmis(hdoc *h, xmlNodePtr main)
-{
-	const kv_analysis *a = h->a;
-	const kv_model *m = a->m;
-	xmlNodePtr s = numbered(h, main, SEC_VMS), t, tb = NULL;
-	const char *const heads[] = { W(VM), "Verdict", "CPU",
-	    "Blockers and warnings", "Targets", "Outcome", "On drain" };
-	size_t *order = vmis_by_node(a);
-	const kv_node *n;
-
-	h_el_own(s, "p", "answer", prose_vmis(a));
-	h_el(s, "p", prose_vmis_howto());
-	if (a->nvmis == 0) {
-		h_el_own(s, "p", NULL, xasprintf("The snapshot has no %s.",
-		    W(VMS)));
-		free(order);
-		return;
-	}
-	t = h_table(s, NULL, heads, NULL, 7);
-	h_attr(t, "id", "vmi-table");
-	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
-		const kv_vmires *r = &a->vmis[order[k]];
-
-		if (left-- == 0) {	/* a new node: a new group */
-			const char *head;
-			char *meta;
-			xmlNodePtr tr, th;
-
-			left = vmi_group(a, order, k, &head, &meta) - 1;
-			tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
-			tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
-			h_attr(tr, "class", "group");
-			th = h_el(tr, "th", head);
-			h_attr(th, "colspan", "7");
-			h_attr(th, "scope", "rowgroup");
-			if (r->vmi->node != NULL &&
-			    (n = kv_model_node(m, r->vmi->node)) != NULL) {
-				char *id = xasprintf("node-%zu",
-				    (size_t)(n - m->nodes));
-
-				h_attr(th, "id", id);
-				free(id);
-			}
-			h_el_own(th, "span", "meta", meta);
-		}
-		vmi_row(h, tb, r);
-	}
-	free(order);
-}
-
-static void
 sec_drain(hdoc *h, xmlNodePtr main)
 {
 	const kv_analysis *a = h->a;
-	xmlNodePtr s = numbered(h, main, SEC_DRAIN), t, tb;
+	xmlNodePtr s = numbered(h, main, H_DRAIN), t, tb;
 	char *blocking = xasprintf("Blocking %s", W(VMS));
 	const char *const heads[] = { "Node", "VMs", "Migrate",
 	    "Block", "Stop", "External", "Memory to move", "Estimate",
@@ -520,7 +465,8 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		return;
 	}
 	figure(h, s, fig_drain(a, h->t));
-	t = h_table(s, "sort", heads, hc, 9);
+	t = h_table(fold(s, a->ndrain, "Every node's drain"), "sort", heads,
+	    hc, 9);
 	free(blocking);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ndrain; i++) {
@@ -561,7 +507,7 @@ sec_drain(hdoc *h, xmlNodePtr main)
 static void
 sec_glossary(hdoc *h, xmlNodePtr main)
 {
-	xmlNodePtr s = numbered(h, main, SEC_GLOSSARY), t, tb;
+	xmlNodePtr s = numbered(h, main, H_GLOSSARY), t, tb;
 	static const char *const vheads[] = { "Verdict", "Meaning" };
 	static const char *const heads[] = { "Code", "Kind", "VMs", "Title",
 	    "Remediation" };
@@ -639,14 +585,15 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	masthead(&h, body);
 	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);
-	html_sec_groups(main, a);
 	sec_summary(&h, main);
-	sec_cluster(&h, main);
+	html_sec_groups(numbered(&h, main, H_GROUPS), a);
+	sec_drain(&h, main);
+	html_attention(numbered(&h, main, H_ATTENTION), a);
 	sec_classes(&h, main);
 	sec_models(&h, main);
 	sec_tradeoff(&h, main);
-	sec_vmis(&h, main);
-	sec_drain(&h, main);
+	sec_cluster(&h, main);
+	html_vmi_list(numbered(&h, main, H_VMS), a);
 	sec_glossary(&h, main);
 	footer(&h, body);
 	/* raw-text element: only the compiled-in script goes here */

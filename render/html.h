@@ -31,12 +31,25 @@ const char *h_tone_class(enum kv_tone t);	/* "tone-ok" */
 void h_badge(xmlNodePtr parent, enum kv_tone t, const char *sym,
     const char *word);
 /* A <table> with a header row of n heads (head_cls[i] their classes, or
- * NULL); the caller adds the <tbody>. */
+ * NULL), in a <div class="scroll"> of its own (it scrolls sideways on a
+ * narrow screen); the caller adds the <tbody>. */
 xmlNodePtr h_table(xmlNodePtr parent, const char *cls,
     const char *const *heads, const char *const *head_cls, size_t n);
 /* <section id=id><h2>title</h2> */
 xmlNodePtr h_section(xmlNodePtr main, const char *id, const char *title);
 /* A two-column table of facts; takes v over. */
 void h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n);
+/* <details class="more"><summary>summary</summary>, open or collapsed;
+ * the caller adds the content to the returned element. */
+xmlNodePtr h_details(xmlNodePtr parent, const char *summary, bool open);
+
+/* sec_vmis.c: running and not ok, or stopped or held by a drain */
+bool html_needs_attention(const kv_vmires *r);
+/* the static table of those VMIs, appended to section s */
+void html_attention(xmlNodePtr s, const kv_analysis *a);
+/* the full VMI list: an empty table and its rows as JSON for the script */
+void html_vmi_list(xmlNodePtr s, const kv_analysis *a);
+/* sec_groups.c: the groups, one line each with the fix, for the summary */
+void html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max);
 
 #endif

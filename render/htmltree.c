@@ -155,7 +155,8 @@ xmlNodePtr
 h_table(xmlNodePtr parent, const char *cls, const char *const *heads,
     const char *const *head_cls, size_t n)
 {
-	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL);
+	xmlNodePtr box = h_elc(parent, "div", "scroll", NULL);
+	xmlNodePtr t = xmlNewChild(box, NULL, BAD_CAST "table", NULL);
 	xmlNodePtr tr;
 
 	if (cls != NULL)
@@ -195,7 +196,8 @@ fact(xmlNodePtr tbody, const char *key, const char *value)
 void
 h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
 {
-	xmlNodePtr t = xmlNewChild(parent, NULL, BAD_CAST "table", NULL), tb;
+	xmlNodePtr box = h_elc(parent, "div", "scroll", NULL);
+	xmlNodePtr t = xmlNewChild(box, NULL, BAD_CAST "table", NULL), tb;
 
 	h_attr(t, "class", "facts");
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
@@ -204,3 +206,14 @@ h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
 	facts_free(v, n);
 }
 
+
+xmlNodePtr
+h_details(xmlNodePtr parent, const char *summary, bool open)
+{
+	xmlNodePtr d = h_elc(parent, "details", "more", NULL);
+
+	if (open)
+		h_attr(d, "open", "open");
+	h_el(d, "summary", summary);
+	return d;
+}

@@ -166,8 +166,8 @@ uint32_t tone_ink(enum kv_tone t);
 uint32_t tone_bg(enum kv_tone t);
 
 /* The report's sections, in order (HTML and PDF alike). */
-/* The groups in the HTML report (sec_groups.c). */
-void html_sec_groups(xmlNodePtr main, const kv_analysis *a);
+/* The groups in the HTML report (sec_groups.c), into their section s. */
+void html_sec_groups(xmlNodePtr s, const kv_analysis *a);
 void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
 void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
 

@@ -14,6 +14,9 @@
 #include "render.h"
 #include "report.h"
 
+/* more plan rows than this: each node's plan links to the full list */
+#define PLAN_ROWS_MAX 3000
+
 char *
 drain_headline(const kv_analysis *a)
 {
@@ -60,22 +63,32 @@ action_text(enum kv_on_drain a)
 	    a == DRAIN_EXTERNAL ? "external controller" : "-";
 }
 
-/* One node's plan: a heading line and a table of its rows. */
-static void
-node_plan(const kv_analysis *a, const kv_drain *d, xmlNodePtr parent)
+/* "node: 3 migrate, 1 stop, ...; about 2 min; room checked" */
+static char *
+plan_line(const kv_analysis *a, const kv_drain *d)
 {
-	const char *h[4] = { kv_word(a, KV_WORD_VM), "Drain does", "Target",
-	    "Reason" };
-	xmlNodePtr det = h_elc(parent, "div", "drain-plan", NULL);
-	xmlNodePtr t, tr;
 	char *dur = fmt_duration(d->seconds);
 	char *sum = xasprintf("%s: %zu migrate, %zu stop, %zu block (%zu for "
 	    "want of room); about %s; room %s", a->m->nodes[d->node].name,
 	    d->migrate, d->shutdown, d->block, d->no_capacity, dur,
 	    a->capacity_known ? "checked" : "not checked");
 
-	h_el_own(det, "p", NULL, sum);
 	free(dur);
+	return sum;
+}
+
+/* One node's plan: a collapsed heading line and a table of its rows. */
+static void
+node_plan(const kv_analysis *a, const kv_drain *d, xmlNodePtr parent)
+{
+	const char *h[4] = { kv_word(a, KV_WORD_VM), "Drain does", "Target",
+	    "Reason" };
+	xmlNodePtr det, t, tr;
+	char *sum = plan_line(a, d);
+
+	det = h_details(parent, sum, false);
+	xmlSetProp(det, BAD_CAST "class", BAD_CAST "more drain-plan");
+	free(sum);
 	t = h_el(h_table(det, NULL, h, NULL, 4), "tbody", NULL);
 	for (size_t k = 0; k < d->nplan; k++) {
 		const kv_drain_row *r = &d->plan[k];
@@ -99,7 +112,28 @@ drain_html_plans(const kv_analysis *a, xmlNodePtr section)
 	char *note = xasprintf("Each node's plan, drained alone, as %s handle "
 	    "it; %s.", v->drain_by, v->target_wait);
 
+	size_t rows = 0;
+	xmlNodePtr d, ul;
+
 	h_el_own(section, "p", "note", note);
 	for (size_t i = 0; i < a->ndrain; i++)
-		node_plan(a, &a->drain[i], section);
+		rows += a->drain[i].nplan;
+	if (rows <= PLAN_ROWS_MAX) {
+		for (size_t i = 0; i < a->ndrain; i++)
+			node_plan(a, &a->drain[i], section);
+		return;
+	}
+	/* too many rows to write twice: each node's VMIs, with what a drain
+	 * does and where to, are the full list filtered by that node */
+	d = h_details(section, "Each node's plan", false);
+	ul = h_elc(d, "ul", "plain", NULL);
+	for (size_t i = 0; i < a->ndrain; i++) {
+		char *line = plan_line(a, &a->drain[i]);
+		char *href = xasprintf("#vms?node=%zu", a->drain[i].node);
+
+		h_attr(h_elc(h_el(ul, "li", NULL), "a", "wrap", line), "href",
+		    href);
+		free(line);
+		free(href);
+	}
 }

@@ -91,13 +91,11 @@ cluster_notes(xmlNodePtr s, const kv_analysis *a)
 }
 
 void
-html_sec_groups(xmlNodePtr main, const kv_analysis *a)
+html_sec_groups(xmlNodePtr s, const kv_analysis *a)
 {
-	xmlNodePtr s = h_elc(main, "section", NULL, NULL), ol;
+	xmlNodePtr ol;
 	char *lead;
 
-	h_attr(s, "id", "groups");
-	h_elc(s, "h2", NULL, "What to change, largest first");
 	if (a->ngroups == 0) {
 		h_elc(s, "p", NULL, "No groups: every running VM migrates and "
 		    "survives a drain of its node.");
@@ -114,6 +112,41 @@ html_sec_groups(xmlNodePtr main, const kv_analysis *a)
 	cluster_notes(s, a);
 }
 
+/* The largest groups, one line each: size, cause, fix action (the fix
+ * itself is in the groups section). */
+void
+html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max)
+{
+	xmlNodePtr ul;
+
+	if (a->ngroups == 0)
+		return;
+	ul = h_elc(s, "ul", "brief", NULL);
+	for (size_t i = 0; i < a->ngroups && i < max; i++) {
+		const kv_group *g = &a->groups[i];
+		xmlNodePtr li = h_el(ul, "li", NULL), p;
+		char *href = xasprintf("#group-%s", g->id);
+		char *n = xasprintf(" %zu %s: ", g->nvmis, kv_word(a,
+		    g->nvmis == 1 ? KV_WORD_VM : KV_WORD_VMS));
+
+		add_link(li, href, g->id);
+		h_txt(li, n);
+		h_elc(li, "span", "wrap", g->summary);
+		p = h_elc(li, "span", "fix wrap", NULL);
+		h_txt(p, " \u2192 ");
+		h_elc(p, "span", "mono", kv_fix_names[g->fix.action]);
+		free(href);
+		free(n);
+	}
+	if (a->ngroups > max) {
+		char *more = xasprintf("%zu more groups in the next section.",
+		    a->ngroups - max);
+
+		h_elc(s, "p", "note", more);
+		free(more);
+	}
+}
+
 void
 html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r)
 {
@@ -123,20 +156,21 @@ html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r)
 	free(id);
 }
 
+/* A VMI's groups: a line break, then each group's link and fix action
+ * (the fix itself is said once, in its group). */
 void
 html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r)
 {
 	for (size_t k = 0; k < r->ngroups; k++) {
 		const kv_group *g = &a->groups[r->groups[k]];
-		xmlNodePtr p = h_elc(td, "p", "fix wrap", NULL), sp;
 		char *href = xasprintf("#group-%s", g->id);
 
-		add_link(p, href, g->id);
-		sp = h_elc(p, "span", "mono", NULL);
-		xmlNodeAddContent(sp, BAD_CAST " ");
-		xmlNodeAddContent(sp, BAD_CAST kv_fix_names[g->fix.action]);
-		xmlNodeAddContent(p, BAD_CAST ": ");
-		h_txt(p, g->fix.text);
+		if (k == 0)
+			xmlNewChild(td, NULL, BAD_CAST "br", NULL);
+		add_link(td, href, g->id);
+		h_txt(td, " ");
+		h_txt(td, kv_fix_names[g->fix.action]);
+		h_txt(td, " ");
 		free(href);
 	}
 }

@@ -70,7 +70,7 @@ done
 html_parses() {
 	local errs
 	errs=$(xmllint --html --noout "$1" 2>&1 | grep 'error' |
-	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc) invalid' || true)
+	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc|details|summary) invalid' || true)
 	[ -z "$errs" ] || { echo "$errs" | head -5; return 1; }
 	xmllint --html --noout "$1" 2>/dev/null
 }
@@ -97,6 +97,7 @@ class P(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.csp = None
         self.scripts = 0
+        self.data = 0
         self.raw = {}
         self.cur = None
     def handle_starttag(self, tag, attrs):
@@ -104,10 +105,14 @@ class P(HTMLParser):
         if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy":
             self.csp = a.get("content")
         if tag == "script":
-            self.scripts += 1
             if "src" in a:
                 errors.append("script with src")
-        if tag in ("style", "script"):
+            if a.get("type") == "application/json":
+                self.data += 1	# data, not run: needs no hash
+                tag = "data"
+            else:
+                self.scripts += 1
+        if tag in ("style", "script", "data"):
             self.cur = tag
             self.raw[tag] = ""
         for k, v in attrs:
@@ -116,7 +121,7 @@ class P(HTMLParser):
             if k == "style" or k.startswith("on"):
                 errors.append("attribute %s on <%s>" % (k, tag))
     def handle_endtag(self, tag):
-        if tag == self.cur:
+        if tag == self.cur or (tag == "script" and self.cur == "data"):
             self.cur = None
     def handle_data(self, data):
         if self.cur:
@@ -136,6 +141,10 @@ else:
             errors.append("%s hash does not match the inline %s" % (key, tag))
 if p.scripts != 1:
     errors.append("%d <script> elements, expected the one inline" % p.scripts)
+if p.data > 1:
+    errors.append("%d data <script> elements, expected one" % p.data)
+if "<" in p.raw.get("data", ""):
+    errors.append("a '<' in the JSON data")
 if errors:
     print("\n".join(errors))
     sys.exit(1)
@@ -255,7 +264,7 @@ HOSTILE = ['<script>alert(1)</script>', '<script>alert("x")</script>&amp;',
 # others (b, i, img, x) or a second script
 HTML_TAGS = set("""html head meta title style body header nav h1 h2 h3 p ol
     ul li a main section figure div figcaption table thead tbody tr th td
-    span br footer script svg desc rect text""".split())
+    span br footer script svg desc rect text details summary""".split())
 SVG_TAGS = {"svg", "title", "desc", "rect", "text"}
 errors = []
 
@@ -281,7 +290,8 @@ text = "".join(p.text)
 for h in HOSTILE:
     if h not in text:
         errors.append("html: %r not shown as text" % h)
-if html.count("<script") != 1:
+# the executable script and the JSON data of the VMI list
+if html.count("<script") != 2:
     errors.append("html: %d '<script' in the source" % html.count("<script"))
 
 for f in sys.argv[2:]:
@@ -319,7 +329,7 @@ check "hostile pdf embeds every font" fonts_embedded "$hout/report.pdf"
 sout=$(fresh)
 need_report "report of samples/hostile" samples/hostile "$sout"
 cat > "$tmp/names_check.py" <<'EOF'
-import json, sys
+import json, re, sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
@@ -338,6 +348,10 @@ html = open(sys.argv[2], encoding="utf-8").read()
 p = P()
 p.feed(html)
 text = "".join(p.text)
+# the full VMI list is data the script shows with textContent
+data = re.search(r'<script type="application/json" id="vmi-data">(.*?)</script>',
+                 html, re.S)
+text += "\n".join(r[1] for r in json.loads(data.group(1))["rows"])
 errors = []
 names = [v["name"] for v in f["vmis"]] + [n["name"] for n in f["nodes"]]
 for n in names:
@@ -346,7 +360,7 @@ for n in names:
 for t in ("b", "i", "img", "iframe", "object", "embed"):
     if t in p.tags:
         errors.append("html: a <%s> element" % t)
-if html.count("<script") != 1:
+if html.count("<script") != 2:
     errors.append("html: %d '<script' in the source" % html.count("<script"))
 svgtext = ""
 for g in sys.argv[3:]:
