@@ -126,8 +126,8 @@ html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max)
 		const kv_group *g = &a->groups[i];
 		xmlNodePtr li = h_el(ul, "li", NULL), p;
 		char *href = xasprintf("#group-%s", g->id);
-		char *n = xasprintf(" %zu %s: ", g->nvmis, kv_word(a,
-		    g->nvmis == 1 ? KV_WORD_VM : KV_WORD_VMS));
+		char *n = xasprintf(" %s: ", g->code);	/* the summary
+							 * says how many */
 
 		add_link(li, href, g->id);
 		h_txt(li, n);
