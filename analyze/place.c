@@ -17,11 +17,8 @@ static guint
 problem_hash(gconstpointer p)
 {
 	const problem *q = p;
-	uint64_t h = 1469598103934665603ULL;
 
-	for (size_t i = 0; i < q->len; i++)
-		h = (h ^ q->key[i]) * 1099511628211ULL;
-	return (guint)(h ^ (h >> 32));
+	return kv_hash_bytes(q->key, q->len);
 }
 
 static gboolean

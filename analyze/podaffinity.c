@@ -93,11 +93,8 @@ static guint
 entry_hash(gconstpointer p)
 {
 	const pa_entry *e = p;
-	uint64_t h = 1469598103934665603ULL;
 
-	for (size_t i = 0; i < e->len; i++)
-		h = (h ^ e->key[i]) * 1099511628211ULL;
-	return (guint)(h ^ (h >> 32));
+	return kv_hash_bytes(e->key, e->len);
 }
 
 static gboolean

@@ -294,3 +294,13 @@ kv_timing(const char *phase)
 	last = now;
 }
 
+unsigned
+kv_hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return (unsigned)(h ^ (h >> 32));
+}

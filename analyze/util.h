@@ -85,6 +85,10 @@ void kv_buf_printf(kv_buf *b, const char *fmt, ...)
 void kv_buf_free(kv_buf *b);
 
 /* qsort that accepts an empty (NULL) array. */
+/* FNV-1a over n bytes, folded to 32 bits: the hash of GLib tables keyed
+ * by a byte string (a placement problem's key, a node bitset). */
+unsigned kv_hash_bytes(const void *p, size_t n);
+
 void kv_qsort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *));
 

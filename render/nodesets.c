@@ -9,11 +9,8 @@ static guint
 bits_hash(gconstpointer p)
 {
 	const kv_bits *b = p;
-	uint64_t h = 1469598103934665603ULL;
 
-	for (size_t i = 0; i < b->nwords; i++)
-		h = (h ^ b->w[i]) * 1099511628211ULL;
-	return (guint)(h ^ (h >> 32));
+	return kv_hash_bytes(b->w, b->nwords * sizeof(uint64_t));
 }
 
 static gboolean
