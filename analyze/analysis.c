@@ -259,6 +259,8 @@ kv_analysis_free(kv_analysis *a)
 	}
 	free(a->drain);
 	kv_index_free(a->index);
+	if (a->place != NULL)
+		kv_podaff_free(a->place->podaff);
 	kv_place_free(a->place);
 	free(a);
 }

@@ -6,7 +6,6 @@
  * persistent reservations).  References: rules-kubevirt.md §2.
  */
 #include "place.h"
-#include "podaffinity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,7 +150,6 @@ kv_place_build(kv_analysis *a)
 	    problem_free, NULL);
 	p->rooms = g_hash_table_new_full(res_hash, res_equal, free,
 	    bits_free);
-	p->podaff = kv_podaff_build(a);
 	return p;
 }
 
@@ -166,7 +164,6 @@ kv_place_free(kv_place *p)
 	free(p->pods);
 	g_hash_table_destroy(p->problems);
 	g_hash_table_destroy(p->rooms);
-	kv_podaff_free(p->podaff);
 	free(p);
 }
 

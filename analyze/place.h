@@ -40,7 +40,9 @@ struct kv_place {
 	GHashTable *problems;		/* problem -> itself */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */
-	kv_podaff *podaff;		/* inter-pod constraints */
+	kv_podaff *podaff;		/* inter-pod constraints: built and
+					 * freed by its owner (vmi.c,
+					 * analysis.c) */
 };
 
 /* A pod that holds its node: not Succeeded or Failed. */

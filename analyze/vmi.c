@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "podaffinity.h"
 #include "rule_ctx.h"
 #include "storage.h"
 
@@ -397,6 +398,8 @@ kv_vmis_analyze(kv_analysis *a)
 	const kv_model *m = a->m;
 	kv_place *place = kv_place_build(a);
 	vmim_index ix;
+
+	place->podaff = kv_podaff_build(a);
 
 	a->nvmis = m->nvmis;
 	a->vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmires));
