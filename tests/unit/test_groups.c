@@ -21,63 +21,6 @@
 
 #include "kvbase.h"
 
-/* The pod network bound by iface (JSON of the interface named "default"). */
-static void
-set_podnet(kvsnap *s, const char *iface)
-{
-	json_t *v = vmi(s);
-
-	kvj_setj(v, "spec.networks", "[{\"name\": \"default\", \"pod\": {}}]");
-	kvj_set(v, "spec.domain.devices.interfaces", json_pack("[o]",
-	    kvj(iface)));
-}
-
-static void
-add_disk(kvsnap *s, const char *name, const char *volume_json)
-{
-	json_t *v = vmi(s);
-	char *d = xasprintf("{\"name\": \"%s\", \"disk\": {\"bus\": "
-	    "\"virtio\"}}", name);
-
-	kvj_pushj(v, "spec.domain.devices.disks", d);
-	kvj_pushj(v, "spec.volumes", volume_json);
-	free(d);
-}
-
-/* A containerDisk volume name whose source pod status records imageID
- * (NULL: no status at all). */
-static void
-add_containerdisk(kvsnap *s, const char *name, const char *image_id)
-{
-	char *vol = xasprintf("{\"name\": \"%s\", \"containerDisk\": "
-	    "{\"image\": \"registry.local/tools/%s:1.0\"}}", name, name);
-
-	add_disk(s, name, vol);
-	if (image_id != NULL) {
-		char *st = xasprintf("{\"name\": \"volume%s\", \"image\": "
-		    "\"registry.local/tools/%s:1.0\", \"imageID\": \"%s\"}",
-		    name, name, image_id);
-
-		kvj_pushj(pod(s), "status.containerStatuses", st);
-		free(st);
-	}
-	free(vol);
-}
-
-#define HEX64 "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
-
-static void
-set_cpu(kvsnap *s, const char *model)
-{
-	kvj_sets(vmi(s), "spec.domain.cpu.model", model);
-}
-
-static void
-cordon(kvsnap *s, const char *name)
-{
-	kvj_set(node(s, name), "spec.unschedulable", json_true());
-}
-
 /* ---- running and asserting ------------------------------------------------ */
 
 typedef void (*mutation)(kvsnap *s);
