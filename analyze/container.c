@@ -6,6 +6,7 @@
  * limits and forward to the caller's callbacks.
  */
 #include "container.h"
+#include "inflate.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -32,6 +33,7 @@ typedef struct walker {
 	uint64_t total;
 	char *cur_path;			/* the member being read, or NULL */
 	uint64_t cur_bytes;
+	kv_inflate *inflate;		/* decompressing on its own thread */
 } walker;
 
 static int
@@ -173,7 +175,8 @@ static int
 check_ratio(walker *r, struct archive *a)
 {
 	uint64_t out = (uint64_t)archive_filter_bytes(a, 0);
-	uint64_t in = (uint64_t)archive_filter_bytes(a, -1);
+	uint64_t in = r->inflate != NULL ? kv_inflate_in(r->inflate) :
+	    (uint64_t)archive_filter_bytes(a, -1);
 
 	if (out < r->total)
 		out = r->total;
@@ -286,11 +289,15 @@ read_archive_in(walker *r, const char *path)
 	char buf[1 << 16];
 	int rc = KV_OK, ar;
 
-	archive_read_support_filter_all(a);
+	r->inflate = kv_inflate_open(path);
+	if (r->inflate == NULL)
+		archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
 	archive_read_support_format_zip(a);
-	if (archive_read_open_filename(a, path, sizeof(buf)) != ARCHIVE_OK) {
+	if ((r->inflate != NULL ? archive_read_open(a, r->inflate, NULL,
+	    kv_inflate_read, NULL) : archive_read_open_filename(a, path,
+	    sizeof(buf))) != ARCHIVE_OK) {
 		rc = kv_seterr(r->err, "%s: cannot read: %s", path,
 		    archive_error_string(a));
 		goto out;
@@ -321,6 +328,8 @@ read_archive_in(walker *r, const char *path)
 out:
 	w_abort(r);
 	archive_read_free(a);
+	kv_inflate_close(r->inflate);
+	r->inflate = NULL;
 	return rc;
 }
 
