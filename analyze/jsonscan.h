@@ -18,13 +18,18 @@ enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
 /* What may come next inside the items array. */
 enum next { N_FIRST, N_ITEM, N_COMMA };
 
-/* Keys the skip rules look at; K_OTHER is any other key. */
-enum key { K_NONE, K_OTHER, K_METADATA, K_MANAGED, K_STATUS, K_IMAGES,
-	K_SPEC, K_CONTAINERS, K_INITCONTAINERS, K_NAME, K_IMAGE, K_RESOURCES };
-
+/* Keys the skip rules look at (names in jsonskip.c); K_OTHER is any
+ * other key, K_ELEM stands for the elements of an array in a path. */
+enum key { K_NONE, K_OTHER, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
+	K_MANAGED, K_FINALIZERS, K_OWNERS, K_IMAGES, K_CONDITIONS,
+	K_ADDRESSES, K_VOLINUSE, K_VOLATTACHED, K_DAEMON, K_CONTAINERS,
+	K_INITCONTAINERS, K_SECCTX, K_CSTATUSES, K_ICSTATUSES, K_NAME,
+	K_IMAGE, K_IMAGEID, K_RESOURCES, K_PHASETIMES, K_INTERFACES,
+	K_LAUNCHERIMAGE, K_REVISION, K_TOPOLOGY, K_MEMORY, K_ANNOTATIONS, K_VOLUMES, K_TYPE, K_REASON,
+	K_MESSAGE, K_KEYS };
 
 /* Which rules apply, from the file name. */
-enum profile { P_OFF, P_ANY, P_NODES, P_PODS };
+enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS };
 
 #define MAXLV 4		/* item levels whose keys are tracked */
 
@@ -34,6 +39,7 @@ typedef struct level {
 	bool tracked;		/* keys and values here are looked at */
 	bool want_key, want_value;
 	enum key key;		/* the current key (objects) */
+	uint32_t rules;		/* skip rules whose path leads here */
 } level;
 
 struct json_items {
@@ -55,7 +61,7 @@ struct json_items {
 	/* depth-1 key tracking, to recognise "items": [ */
 	bool expect_key;
 	bool cap_top, cap_item;	/* the string is a key being captured */
-	char key[16];
+	char key[32];
 	size_t key_len;
 	bool key_overflow;
 	bool last_key_items;
@@ -70,6 +76,7 @@ struct json_items {
 
 	enum profile profile;
 	level lv[MAXLV + 1];
+	uint32_t child_rules;	/* rules for the container opening next */
 	bool skipping, skip_str;
 	unsigned skip_depth;	/* depth at which the skipped value began */
 

@@ -1,20 +1,87 @@
 /*
- * jsonskip.c - the subtrees of an item the model loader never reads
- * (metadata.managedFields of every object, status.images of nodes, the
- * fields of pods' containers other than name, image and resources), found
- * by tracking the keys of an item's first levels and replaced by null in
- * its text before jansson sees them (see jsonitems.c).
+ * jsonskip.c - the subtrees of an item no model loader reads, found by
+ * tracking the keys of an item's first levels and replaced by null in its
+ * text before jansson builds them (see jsonitems.c).  The rules are rows
+ * of one table, by resource file; every path in it was checked against
+ * the loaders (load*.c, dvp/load.c, guestos.c), and tests/e2e/skip-
+ * subtrees.sh compares the findings with and without skipping.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonscan.h"
 
-static const char *const key_names[] = {
-	[K_METADATA] = "metadata", [K_MANAGED] = "managedFields",
-	[K_STATUS] = "status", [K_IMAGES] = "images", [K_SPEC] = "spec",
-	[K_CONTAINERS] = "containers", [K_INITCONTAINERS] = "initContainers",
-	[K_NAME] = "name", [K_IMAGE] = "image", [K_RESOURCES] = "resources",
+static const char *const key_names[K_KEYS] = {
+	[K_METADATA] = "metadata", [K_SPEC] = "spec", [K_STATUS] = "status",
+	[K_MANAGED] = "managedFields", [K_FINALIZERS] = "finalizers",
+	[K_OWNERS] = "ownerReferences", [K_IMAGES] = "images",
+	[K_CONDITIONS] = "conditions", [K_ADDRESSES] = "addresses",
+	[K_VOLINUSE] = "volumesInUse", [K_VOLATTACHED] = "volumesAttached",
+	[K_DAEMON] = "daemonEndpoints", [K_CONTAINERS] = "containers",
+	[K_INITCONTAINERS] = "initContainers",
+	[K_SECCTX] = "securityContext", [K_CSTATUSES] = "containerStatuses",
+	[K_ICSTATUSES] = "initContainerStatuses", [K_NAME] = "name",
+	[K_IMAGE] = "image", [K_IMAGEID] = "imageID",
+	[K_RESOURCES] = "resources",
+	[K_PHASETIMES] = "phaseTransitionTimestamps",
+	[K_INTERFACES] = "interfaces",
+	[K_LAUNCHERIMAGE] = "launcherContainerImageVersion",
+	[K_REVISION] = "virtualMachineRevisionName",
+	[K_TOPOLOGY] = "currentCPUTopology", [K_MEMORY] = "memory",
+	[K_ANNOTATIONS] = "annotations", [K_VOLUMES] = "volumes",
+	[K_TYPE] = "type", [K_REASON] = "reason", [K_MESSAGE] = "message",
+};
+
+/*
+ * A subtree no loader reads: the value at path (keys from the item's top
+ * level down, K_ELEM for every element of an array) is dropped; or, with
+ * keep, every key of the object at path but those.
+ */
+typedef struct skip_rule {
+	enum profile profile;		/* P_ANY: every resource file */
+	enum key path[MAXLV];		/* K_NONE ends it */
+	enum key keep[4];		/* K_NONE ends it; none: drop path */
+} skip_rule;
+
+static const skip_rule rules[] = {
+	{ P_ANY, { K_METADATA, K_MANAGED }, { K_NONE } },
+	{ P_ANY, { K_METADATA, K_FINALIZERS }, { K_NONE } },
+	{ P_ANY, { K_METADATA, K_OWNERS }, { K_NONE } },
+	{ P_NODES, { K_STATUS, K_IMAGES }, { K_NONE } },
+	{ P_NODES, { K_STATUS, K_CONDITIONS }, { K_NONE } },
+	{ P_NODES, { K_STATUS, K_ADDRESSES }, { K_NONE } },
+	{ P_NODES, { K_STATUS, K_VOLINUSE }, { K_NONE } },
+	{ P_NODES, { K_STATUS, K_VOLATTACHED }, { K_NONE } },
+	{ P_NODES, { K_STATUS, K_DAEMON }, { K_NONE } },
+	{ P_PODS, { K_SPEC, K_CONTAINERS, K_ELEM },
+	    { K_NAME, K_IMAGE, K_RESOURCES } },
+	{ P_PODS, { K_SPEC, K_INITCONTAINERS, K_ELEM },
+	    { K_NAME, K_IMAGE, K_RESOURCES } },
+	{ P_PODS, { K_SPEC, K_SECCTX }, { K_NONE } },
+	{ P_PODS, { K_SPEC, K_VOLUMES, K_ELEM }, { K_NAME, K_IMAGE } },
+	{ P_PODS, { K_METADATA, K_ANNOTATIONS }, { K_NONE } },
+	{ P_PODS, { K_STATUS, K_CONDITIONS }, { K_NONE } },
+	{ P_PODS, { K_STATUS, K_CSTATUSES, K_ELEM }, { K_NAME, K_IMAGEID } },
+	{ P_PODS, { K_STATUS, K_ICSTATUSES, K_ELEM }, { K_NAME, K_IMAGEID } },
+	{ P_VMIS, { K_STATUS, K_CONDITIONS, K_ELEM },
+	    { K_TYPE, K_STATUS, K_REASON, K_MESSAGE } },
+	{ P_VMIS, { K_STATUS, K_PHASETIMES }, { K_NONE } },
+	{ P_VMIS, { K_STATUS, K_INTERFACES }, { K_NONE } },
+	{ P_VMIS, { K_STATUS, K_LAUNCHERIMAGE }, { K_NONE } },
+	{ P_VMIS, { K_STATUS, K_REVISION }, { K_NONE } },
+	{ P_VMIS, { K_STATUS, K_TOPOLOGY }, { K_NONE } },
+	{ P_VMIS, { K_STATUS, K_MEMORY }, { K_NONE } },
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+_Static_assert(NRULES <= 32, "rule sets are 32-bit masks");
+
+static const struct {
+	const char *name;
+	enum profile profile;
+} files[] = {
+	{ "nodes.json", P_NODES }, { "pods.json", P_PODS },
+	{ "virtualmachineinstances.kubevirt.io.json", P_VMIS },
 };
 
 enum profile
@@ -26,10 +93,9 @@ skip_profile(const char *file)
 	if (env != NULL && *env != '\0' && strcmp(env, "0") != 0)
 		return P_OFF;
 	base = base != NULL ? base + 1 : file;
-	if (strcmp(base, "nodes.json") == 0)
-		return P_NODES;
-	if (strcmp(base, "pods.json") == 0)
-		return P_PODS;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (strcmp(base, files[i].name) == 0)
+			return files[i].profile;
 	return P_ANY;
 }
 
@@ -40,9 +106,9 @@ key_id(const json_items *s)
 {
 	if (s->key_overflow)
 		return K_OTHER;
-	for (size_t k = K_METADATA; k < sizeof(key_names) /
-	    sizeof(key_names[0]); k++)
-		if (strlen(key_names[k]) == s->key_len &&
+	for (size_t k = K_METADATA; k < K_KEYS; k++)
+		if (key_names[k][0] == s->key[0] &&
+		    strlen(key_names[k]) == s->key_len &&
 		    memcmp(key_names[k], s->key, s->key_len) == 0)
 			return (enum key)k;
 	return K_OTHER;
@@ -60,48 +126,72 @@ tracked_level(const json_items *s)
 	return rel >= 1 && rel <= MAXLV && s->lv[rel].tracked ? rel : 0;
 }
 
-static bool
-in_containers(const json_items *s)
+static unsigned
+path_len(const skip_rule *r)
 {
-	return s->profile == P_PODS && s->lv[1].key == K_SPEC &&
-	    (s->lv[2].key == K_CONTAINERS ||
-	    s->lv[2].key == K_INITCONTAINERS);
+	unsigned n = 0;
+
+	while (n < MAXLV && r->path[n] != K_NONE)
+		n++;
+	return n;
 }
 
-/* Is the value of the current key at level rel never read? */
-static bool
-skip_value(const json_items *s, unsigned rel)
+/* The rules of the file's profile, as a set of indexes. */
+static uint32_t
+profile_rules(enum profile p)
 {
-	enum key k = s->lv[rel].key;
+	uint32_t set = 0;
 
-	if (rel == 2 && s->lv[1].key == K_METADATA && k == K_MANAGED)
-		return true;
-	if (rel == 2 && s->profile == P_NODES && s->lv[1].key == K_STATUS &&
-	    k == K_IMAGES)
-		return true;
-	return rel == 4 && in_containers(s) && k != K_NAME &&
-	    k != K_IMAGE && k != K_RESOURCES;
+	for (size_t i = 0; i < NRULES; i++)
+		if (rules[i].profile == P_ANY || rules[i].profile == p)
+			set |= 1u << i;
+	return set;
 }
 
-/* Is a container opened at level rel + 1 (a value of level rel) looked
- * at? */
 static bool
-tracked_child(const json_items *s, unsigned rel)
+kept(const skip_rule *r, enum key k)
 {
-	enum key k = s->lv[rel].key;
+	for (size_t i = 0; i < sizeof(r->keep) / sizeof(r->keep[0]) &&
+	    r->keep[i] != K_NONE; i++)
+		if (r->keep[i] == k)
+			return true;
+	return false;
+}
 
-	switch (rel) {
-	case 1:
-		return k == K_METADATA ||
-		    (k == K_STATUS && s->profile == P_NODES) ||
-		    (k == K_SPEC && s->profile == P_PODS);
-	case 2:
-		return in_containers(s);
-	case 3:
-		return true;	/* an element of containers[] */
-	default:
-		return false;
+/* Does the value starting at level rel (under key k of an object, or an
+ * element of an array) follow rule r's path? */
+static bool
+step_matches(const skip_rule *r, const level *l, unsigned rel)
+{
+	return rel <= MAXLV && (l->is_obj ? r->path[rel - 1] == l->key :
+	    r->path[rel - 1] == K_ELEM);
+}
+
+/* A value starts at level rel: is it dropped?  Else, the rules that
+ * reach below it go to the container it may open. */
+static bool
+skip_value(json_items *s, unsigned rel)
+{
+	const level *l = &s->lv[rel];
+	uint32_t below = 0;
+
+	for (uint32_t set = l->rules; set != 0; set &= set - 1) {
+		const skip_rule *r = &rules[__builtin_ctz(set)];
+		unsigned n = path_len(r);
+
+		if (r->keep[0] != K_NONE && n + 1 == rel) {
+			if (l->is_obj && !kept(r, l->key))
+				return true;
+			continue;
+		}
+		if (!step_matches(r, l, rel))
+			continue;
+		if (r->keep[0] == K_NONE && n == rel)
+			return true;
+		below |= 1u << __builtin_ctz(set);
 	}
+	s->child_rules = below;
+	return false;
 }
 
 /* The value about to start at byte i is dropped: the item keeps "null"
@@ -137,11 +227,11 @@ value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel, bool str,
 	if (l->is_obj && !l->want_value)
 		return false;
 	l->want_value = false;
-	if (l->is_obj && skip_value(s, rel)) {
+	if (skip_value(s, rel)) {
 		begin_skip(s, in, i, str);
 		return true;
 	}
-	*child = tracked_child(s, rel);
+	*child = s->child_rules != 0;
 	return false;
 }
 
@@ -154,7 +244,9 @@ opened(json_items *s, bool is_obj, bool tracked)
 	if (rel < 1 || rel > MAXLV || s->skipping)
 		return;
 	s->lv[rel] = (level){ .is_obj = is_obj, .tracked = tracked,
-	    .want_key = is_obj, .key = K_NONE };
+	    .want_key = is_obj, .key = K_NONE,
+	    .rules = !tracked ? 0 : rel == 1 ? profile_rules(s->profile) :
+	    s->child_rules };
 }
 
 /* ',', ':' and scalars at a tracked level. */
