@@ -241,7 +241,6 @@ kv_analysis_free(kv_analysis *a)
 
 		free_issues(r->blockers, r->nblockers);
 		free_issues(r->warnings, r->nwarnings);
-		free(r->selectors.v);
 		for (size_t t = 0; t < r->extra_affinity.nterms; t++)
 			free(r->extra_affinity.terms[t].reqs);
 		free(r->extra_affinity.terms);

@@ -195,7 +195,9 @@ typedef struct kv_vmires {
 	size_t nblockers, nwarnings;
 	kv_issue *blockers, *warnings;	/* sorted by code */
 	bool mismatch;
-	kv_labels selectors;		/* owned array, sorted */
+	kv_labels selectors;		/* sorted; the array is shared with
+					   every VMI of the same list and
+					   owned by a->place */
 	kv_affinity extra_affinity;	/* obsolete / forbid DoesNotExist */
 	/* the target pod's required node affinity: the VMI's, or a
 	 * flavor's replacement (DVP: without the pins of migrating disks) */

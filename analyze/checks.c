@@ -577,8 +577,9 @@ check_kernel_differs(rule_ctx *c, const kv_rule *r)
 	KV_NODESET_FOREACH(&c->r->targets, ti) {
 		const kv_node *t = &c->m->nodes[ti];
 
+		/* kernel versions are interned: equal strings, one pointer */
 		if (t->kernel == NULL || *t->kernel == '\0' ||
-		    strcmp(t->kernel, have) == 0)
+		    t->kernel == have)
 			continue;
 		if (n++ < KERNEL_SHOWN)
 			kv_buf_printf(&b, "%s%s (%s)", n > 1 ? ", " : "",

@@ -139,7 +139,6 @@ target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
 	t.model = v.cpu_model;
 	kv_target_build(a, a->place, &t, &ti);
 	ok = t.ntargets > 0;
-	free(t.selectors.v);
 	for (size_t i = 0; i < t.extra_affinity.nterms; i++)
 		free(t.extra_affinity.terms[i].reqs);
 	free(t.extra_affinity.terms);

@@ -41,6 +41,32 @@ problem_free(gpointer p)
 	free(q);
 }
 
+/* Selector lists hold interned strings: the pointers are the content. */
+static guint
+labels_hash(gconstpointer p)
+{
+	const kv_labels *l = p;
+
+	return kv_hash_bytes(l->v, l->n * sizeof(kv_label));
+}
+
+static gboolean
+labels_equal(gconstpointer a, gconstpointer b)
+{
+	const kv_labels *x = a, *y = b;
+
+	return x->n == y->n && memcmp(x->v, y->v, x->n * sizeof(kv_label)) == 0;
+}
+
+static void
+labels_free(gpointer p)
+{
+	kv_labels *l = p;
+
+	free(l->v);
+	free(l);
+}
+
 static guint
 res_hash(gconstpointer p)
 {
@@ -150,6 +176,12 @@ kv_place_build(kv_analysis *a)
 	    problem_free, NULL);
 	p->rooms = g_hash_table_new_full(res_hash, res_equal, free,
 	    bits_free);
+	p->selectors = g_hash_table_new_full(labels_hash, labels_equal,
+	    labels_free, NULL);
+	p->nnodes = m->nnodes;
+	p->host_model = xcalloc(m->nnodes + 1, sizeof(kv_labels));
+	p->host_model_done = xcalloc(m->nnodes + 1, sizeof(bool));
+	p->host_model_found = xcalloc(m->nnodes + 1, sizeof(bool));
 	return p;
 }
 
@@ -164,6 +196,12 @@ kv_place_free(kv_place *p)
 	free(p->pods);
 	g_hash_table_destroy(p->problems);
 	g_hash_table_destroy(p->rooms);
+	g_hash_table_destroy(p->selectors);
+	for (size_t i = 0; i < p->nnodes; i++)
+		free(p->host_model[i].v);
+	free(p->host_model);
+	free(p->host_model_done);
+	free(p->host_model_found);
 	free(p);
 }
 

@@ -40,6 +40,15 @@ struct kv_place {
 	GHashTable *problems;		/* problem -> itself */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */
+	GHashTable *selectors;		/* kv_labels -> itself: the target
+					   pods' selectors, one array per
+					   distinct list (vmires point in) */
+	size_t nnodes;
+	kv_labels *host_model;		/* per node: the selectors its
+					   host-model labels give (§2.3
+					   step 4), built on first use */
+	bool *host_model_done;
+	bool *host_model_found;		/* it has a host-model-cpu label */
 	kv_podaff *podaff;		/* inter-pod constraints: built and
 					 * freed by its owner (vmi.c,
 					 * analysis.c) */

@@ -185,16 +185,69 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 		sel_setf(s, "true", "%stdx", pfx);
 }
 
+/* An entry whose strings are interned already and whose key can only
+ * be among the first `among` entries. */
+static void
+sel_put(selbuild *s, const char *key, const char *value, size_t among)
+{
+	for (size_t i = 0; i < among; i++)
+		if (s->v[i].key == key) {
+			s->v[i].value = value;
+			return;
+		}
+	KV_GROW(s->v, s->cap, s->n + 1);
+	s->v[s->n].key = key;
+	s->v[s->n].value = value;
+	s->n++;
+}
+
+/* The selectors node src's host-model labels give (§2.3 step 4: its
+ * host-model-cpu as cpu-model-migration, its required features as
+ * cpu-feature), derived once per node; *found: it has a host model. */
+static const kv_labels *
+host_model_of(const kv_analysis *a, const kv_place *p, const kv_node *src,
+    bool *found)
+{
+	size_t n = (size_t)(src - a->m->nodes);
+
+	if (!p->host_model_done[n]) {
+		const char *dom = a->cfg.domain;
+		char *feat = xasprintf("cpu-feature.%s/", dom);
+		char *mig = xasprintf("cpu-model-migration.%s/", dom);
+		char *hm = xasprintf("host-model-cpu.%s/", dom);
+		char *req = xasprintf("host-model-required-features.%s/", dom);
+		selbuild s = { .strs = a->m->strs };
+
+		for (size_t i = 0; i < src->labels.n; i++) {
+			const kv_label *l = &src->labels.v[i];
+
+			if (kv_startswith(l->key, hm)) {
+				sel_setf(&s, l->value, "%s%s", mig,
+				    l->key + strlen(hm));
+				p->host_model_found[n] = true;
+			} else if (kv_startswith(l->key, req))
+				sel_setf(&s, l->value, "%s%s", feat,
+				    l->key + strlen(req));
+		}
+		p->host_model[n] = (kv_labels){ s.n, s.v };
+		p->host_model_done[n] = true;
+		free(feat);
+		free(mig);
+		free(hm);
+		free(req);
+	}
+	*found = p->host_model_found[n];
+	return &p->host_model[n];
+}
+
 /* §2.3 step 4: host-model selectors, copied or derived. */
 static void
-render_host_model(const kv_analysis *a, const kv_node *src,
-    const kv_pod *pod, selbuild *s, kv_target_info *ti)
+render_host_model(const kv_analysis *a, const kv_place *p,
+    const kv_node *src, const kv_pod *pod, selbuild *s, kv_target_info *ti)
 {
 	const char *dom = a->cfg.domain;
 	char *feat = xasprintf("cpu-feature.%s/", dom);
 	char *mig = xasprintf("cpu-model-migration.%s/", dom);
-	char *hm = xasprintf("host-model-cpu.%s/", dom);
-	char *req = xasprintf("host-model-required-features.%s/", dom);
 
 	/* The quirk of §2.3 step 4: the template already carries the VMI's
 	 * own required features, so a host-model VMI that declares any
@@ -214,25 +267,41 @@ render_host_model(const kv_analysis *a, const kv_node *src,
 			}
 		}
 	if (!ti->host_model_copied && src != NULL) {
-		bool found = false;
+		bool found;
+		const kv_labels *hm = host_model_of(a, p, src, &found);
 
-		for (size_t i = 0; i < src->labels.n; i++) {
-			const kv_label *l = &src->labels.v[i];
+		size_t before = s->n;	/* hm's keys are unique */
 
-			if (kv_startswith(l->key, hm)) {
-				sel_setf(s, l->value, "%s%s", mig,
-				    l->key + strlen(hm));
-				found = true;
-			} else if (kv_startswith(l->key, req))
-				sel_setf(s, l->value, "%s%s", feat,
-				    l->key + strlen(req));
-		}
+		for (size_t i = 0; i < hm->n; i++)
+			sel_put(s, hm->v[i].key, hm->v[i].value, before);
 		ti->host_model_missing = !found;
 	}
 	free(feat);
 	free(mig);
-	free(hm);
-	free(req);
+}
+
+/* Identical selector lists (most VMIs of a pool and a source class)
+ * share one array, owned by the placement context. */
+static void
+sel_share(const kv_place *p, selbuild *s, kv_labels *out)
+{
+	kv_labels probe = { s->n, s->v }, *have;
+
+	if (s->n == 0) {
+		free(s->v);
+		*out = (kv_labels){ 0, NULL };
+		return;
+	}
+	if ((have = g_hash_table_lookup(p->selectors, &probe)) != NULL) {
+		free(s->v);
+		*out = *have;
+		return;
+	}
+	have = xmalloc(sizeof(*have));
+	have->n = s->n;
+	have->v = xreallocarray(s->v, s->n, sizeof(kv_label));
+	g_hash_table_add(p->selectors, have);
+	*out = *have;
 }
 
 /* --- target search ------------------------------------------------------------ */
@@ -528,8 +597,8 @@ set_nodes(kv_nodeset *out, const kv_bits *base, const size_t *excl,
 
 /* The target pod's node selector and extra required affinity. */
 static void
-render_selectors(const kv_analysis *a, kv_vmires *r, const kv_node *src,
-    kv_target_info *ti)
+render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
+    const kv_node *src, kv_target_info *ti)
 {
 	const kv_model *m = a->m;
 	const kv_vmi *v = r->vmi;
@@ -545,7 +614,7 @@ render_selectors(const kv_analysis *a, kv_vmires *r, const kv_node *src,
 			sel_set(&s, r->added_selector->v[i].key,
 			    r->added_selector->v[i].value);
 	if (r->mode == MODE_HOST_MODEL)
-		render_host_model(a, src, r->source_pod, &s, ti);
+		render_host_model(a, p, src, r->source_pod, &s, ti);
 	/* the vendor rule came with KubeVirt v1.8 (not in every flavor) */
 	if (src != NULL && a->m->flavor->vendor_selector &&
 	    !sel_has_prefix(&s, vendor))
@@ -556,8 +625,7 @@ render_selectors(const kv_analysis *a, kv_vmires *r, const kv_node *src,
 					    "true");
 			}
 	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
-	r->selectors.v = s.v;
-	r->selectors.n = s.n;
+	sel_share(p, &s, &r->selectors);
 
 	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
 	    r->mode == MODE_HOST_MODEL) {
@@ -620,7 +688,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 
 	memset(ti, 0, sizeof(*ti));
 	ti->source_missing = src == NULL;
-	render_selectors(a, r, src, ti);
+	render_selectors(a, p, r, src, ti);
 	if (r->source_pod != NULL)
 		r->need = kv_pod_request(r->source_pod);
 	else {
