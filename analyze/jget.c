@@ -76,7 +76,16 @@ jwhere(jctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->where, sizeof(c->where), fmt, ap);
+	if (strcmp(fmt, "%s") == 0) {	/* the common case, without printf */
+		const char *w = va_arg(ap, const char *);
+		size_t n = strlen(w);
+
+		if (n >= sizeof(c->where))
+			n = sizeof(c->where) - 1;
+		memcpy(c->where, w, n);
+		c->where[n] = '\0';
+	} else
+		vsnprintf(c->where, sizeof(c->where), fmt, ap);
 	va_end(ap);
 }
 

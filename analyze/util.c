@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 /* Length of the well-formed UTF-8 sequence at p (1 to 4), or 0. */
@@ -287,10 +288,15 @@ kv_timing(const char *phase)
 	if (!on)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (phase != NULL)
-		fprintf(stderr, "kvscope: timing: %s %.3f\n", phase,
-	    (double)(now.tv_sec - last.tv_sec) +
-	    (double)(now.tv_nsec - last.tv_nsec) / 1e9);
+	if (phase != NULL) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "kvscope: timing: %s %.3f (peak %ld MiB)\n",
+		    phase, (double)(now.tv_sec - last.tv_sec) +
+		    (double)(now.tv_nsec - last.tv_nsec) / 1e9,
+		    ru.ru_maxrss / 1024);
+	}
 	last = now;
 }
 
