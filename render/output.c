@@ -9,8 +9,12 @@
  * removes the new files it renamed into place and renames the old ones
  * back, so the directory is as it was before.  Every rename goes through
  * kv_output_rename, which a test may replace to make the k-th one fail.
+ * kv_output_stage_bg() runs one writer on a thread of its own (the PDF,
+ * the slowest, beside the others); kv_output_join() waits for it, and
+ * commit and abort join first.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,22 +116,22 @@ stage_write(int fd, const char *dst, kv_writer_fn fn, const kv_analysis *a,
 	return rc;
 }
 
-int
-kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
-    const kv_analysis *a, void *arg, kv_err *err)
-{
-	char *tmp = xasprintf("%s/.%s.XXXXXX", o->dir, name);
-	char *dst = xasprintf("%s/%s", o->dir, name);
+/* A writer on a thread of its own (kv_output_stage_bg). */
+struct kv_output_job {
+	pthread_t thread;
 	int fd;
+	const char *dst;		/* o->dst of its file */
+	kv_writer_fn fn;
+	const kv_analysis *a;
+	void *arg;
+	kv_err err;
+	int rc;
+	kv_output_job *next;
+};
 
-	if ((fd = mkstemp(tmp)) < 0) {
-		kv_seterr(err, "%s: cannot create: %s", dst, strerror(errno));
-		goto fail;
-	}
-	if (stage_write(fd, dst, fn, a, arg, err) != KV_OK) {
-		unlink(tmp);
-		goto fail;
-	}
+static void
+add_file(kv_output *o, char *tmp, char *dst)
+{
 	o->n++;
 	o->tmp = xreallocarray(o->tmp, o->n, sizeof(char *));
 	o->dst = xreallocarray(o->dst, o->n, sizeof(char *));
@@ -135,11 +139,94 @@ kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
 	o->tmp[o->n - 1] = tmp;
 	o->dst[o->n - 1] = dst;
 	o->old[o->n - 1] = NULL;
+}
+
+/* A temporary file for dir/name: its descriptor, or -1 (err set). */
+static int
+create(kv_output *o, const char *name, char **tmp, char **dst, kv_err *err)
+{
+	int fd;
+
+	*tmp = xasprintf("%s/.%s.XXXXXX", o->dir, name);
+	*dst = xasprintf("%s/%s", o->dir, name);
+	if ((fd = mkstemp(*tmp)) < 0) {
+		kv_seterr(err, "%s: cannot create: %s", *dst, strerror(errno));
+		free(*tmp);
+		free(*dst);
+	}
+	return fd;
+}
+
+int
+kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, void *arg, kv_err *err)
+{
+	char *tmp, *dst;
+	int fd = create(o, name, &tmp, &dst, err);
+
+	if (fd < 0)
+		return KV_ERR;
+	if (stage_write(fd, dst, fn, a, arg, err) != KV_OK) {
+		unlink(tmp);
+		free(tmp);
+		free(dst);
+		return KV_ERR;
+	}
+	add_file(o, tmp, dst);
 	return KV_OK;
-fail:
-	free(tmp);
-	free(dst);
-	return KV_ERR;
+}
+
+static void *
+run_job(void *p)
+{
+	kv_output_job *j = p;
+
+	j->rc = stage_write(j->fd, j->dst, j->fn, j->a, j->arg, &j->err);
+	return NULL;
+}
+
+int
+kv_output_stage_bg(kv_output *o, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, void *arg, kv_err *err)
+{
+	char *tmp, *dst;
+	int fd = create(o, name, &tmp, &dst, err);
+	kv_output_job *j;
+
+	if (fd < 0)
+		return KV_ERR;
+	add_file(o, tmp, dst);
+	j = xcalloc(1, sizeof(*j));
+	*j = (kv_output_job){ .fd = fd, .dst = dst, .fn = fn, .a = a,
+	    .arg = arg };
+	if (pthread_create(&j->thread, NULL, run_job, j) != 0) {
+		run_job(j);		/* no thread: write it here */
+		j->thread = pthread_self();
+	}
+	j->next = o->jobs;
+	o->jobs = j;
+	return KV_OK;
+}
+
+int
+kv_output_join(kv_output *o, kv_err *err)
+{
+	int rc = KV_OK;
+
+	while (o->jobs != NULL) {
+		kv_output_job *j = o->jobs;
+
+		o->jobs = j->next;
+		if (!pthread_equal(j->thread, pthread_self()))
+			pthread_join(j->thread, NULL);
+		if (j->rc != KV_OK && rc == KV_OK) {
+			rc = KV_ERR;
+			if (err != NULL && !err->set)
+				*err = j->err;
+		}
+		free(j);
+	}
+	return rc;
 }
 
 /* Move the file at dst[i] aside, when there is one (not a directory: a
@@ -195,8 +282,14 @@ rollback(kv_output *o, const bool *placed)
 int
 kv_output_commit(kv_output *o, kv_err *err)
 {
-	bool *placed = xcalloc(o->n + 1, sizeof(bool));
+	bool *placed;
 	int rc = KV_ERR;
+
+	if (kv_output_join(o, err) != KV_OK) {
+		kv_output_abort(o);
+		return KV_ERR;
+	}
+	placed = xcalloc(o->n + 1, sizeof(bool));
 
 	for (size_t i = 0; i < o->n; i++)
 		if (move_aside(o, i, err) != KV_OK)
@@ -225,6 +318,7 @@ out:
 void
 kv_output_abort(kv_output *o)
 {
+	kv_output_join(o, NULL);
 	for (size_t i = 0; i < o->n; i++)
 		unlink(o->tmp[i]);
 	output_free(o);

@@ -22,11 +22,13 @@ typedef int (*kv_writer_fn)(const kv_analysis *a, FILE *f, void *arg,
 /* A set of output files written together: each is staged under a
  * temporary name, and all are renamed into place by kv_output_commit()
  * only when every writer succeeded; kv_output_abort() removes them. */
+typedef struct kv_output_job kv_output_job;
 typedef struct kv_output {
 	char *dir;
 	size_t n, cap;
 	char **tmp, **dst;
 	char **old;		/* the replaced file, moved aside, or NULL */
+	kv_output_job *jobs;	/* writers still running (stage_bg) */
 } kv_output;
 
 void kv_output_init(kv_output *o, const char *dir);
@@ -34,6 +36,14 @@ void kv_output_init(kv_output *o, const char *dir);
  * file. */
 int kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
     const kv_analysis *a, void *arg, kv_err *err);
+/* The same on a thread of its own, while the caller stages the others:
+ * the file takes its place in the set now; fn must only read a and arg,
+ * which must live until kv_output_join() (commit and abort join first).
+ * The join gives the first error of the writers that ran in the
+ * background. */
+int kv_output_stage_bg(kv_output *o, const char *name, kv_writer_fn fn,
+    const kv_analysis *a, void *arg, kv_err *err);
+int kv_output_join(kv_output *o, kv_err *err);
 /* All or nothing for the set: the files it replaces are moved aside
  * first; when any rename fails, what was renamed into place is removed
  * and the old files are restored, and the error names the file. */

@@ -4,7 +4,9 @@
  * whole, or, when any one rename fails (the k-th, for every k), the
  * directory is left exactly as it was: same names, same contents, no
  * temporary files.  Also: a writer's error leaves nothing behind, and a
- * write error names the path and the system's reason.
+ * write error names the path and the system's reason; a writer staged in
+ * the background keeps its place in the set, its file is whole at the
+ * commit, and its error reaches the commit and leaves nothing behind.
  */
 #include "kvtest.h"
 
@@ -221,6 +223,71 @@ test_stage_writer_error_leaves_nothing(void **state)
 	free(dir);
 }
 
+/* waits until the main thread has staged its file, so that the two
+ * really overlap; then writes arg */
+static volatile int staged;
+
+static int
+write_late(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	(void)a;
+	(void)err;
+	for (int i = 0; i < 5000 && !staged; i++)
+		usleep(1000);
+	fputs(arg, f);
+	return KV_OK;
+}
+
+static void
+test_stage_bg_in_order(void **state)
+{
+	char *dir = kvtest_tmpdir(), *after;
+	kv_output o;
+	kv_err err = {0};
+
+	(void)state;
+	staged = 0;
+	kv_output_init(&o, dir);
+	assert_int_equal(kv_output_stage_bg(&o, "report.pdf", write_late,
+	    NULL, "new-pdf", &err), KV_OK);
+	assert_int_equal(kv_output_stage(&o, "findings.json", write_text,
+	    NULL, "new-json", &err), KV_OK);
+	staged = 1;
+	assert_int_equal(o.n, 2);
+	assert_non_null(strstr(o.dst[0], "/report.pdf"));
+	assert_non_null(strstr(o.dst[1], "/findings.json"));
+	assert_int_equal(kv_output_commit(&o, &err), KV_OK);
+	after = listing(dir);
+	assert_string_equal(after, "findings.json=new-json;"
+	    "report.pdf=new-pdf;");
+	free(after);
+	kvtest_rmtree(dir);
+	free(dir);
+}
+
+static void
+test_stage_bg_error_reaches_commit(void **state)
+{
+	char *dir = kvtest_tmpdir(), *after;
+	kv_output o;
+	kv_err err = {0};
+
+	(void)state;
+	put(dir, "report.pdf", "old-pdf");
+	kv_output_init(&o, dir);
+	assert_int_equal(kv_output_stage_bg(&o, "report.pdf", write_fails,
+	    NULL, NULL, &err), KV_OK);
+	assert_int_equal(kv_output_stage(&o, "findings.json", write_text,
+	    NULL, "new-json", &err), KV_OK);
+	assert_int_equal(kv_output_commit(&o, &err), KV_ERR);
+	assert_string_equal(err.msg, "writer failed");
+	after = listing(dir);
+	assert_string_equal(after, "report.pdf=old-pdf;");
+	free(after);
+	kvtest_rmtree(dir);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -229,6 +296,8 @@ main(void)
 		cmocka_unit_test(test_commit_replaces_all),
 		cmocka_unit_test(test_commit_directory_in_the_way),
 		cmocka_unit_test(test_stage_writer_error_leaves_nothing),
+		cmocka_unit_test(test_stage_bg_in_order),
+		cmocka_unit_test(test_stage_bg_error_reaches_commit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
