@@ -56,6 +56,13 @@ check_value(const kv_cmd *cmd, kv_change *ch)
 		}
 		ch->count = (size_t)n;
 	}
+	if (ch->kind == CH_CLASS_CPU) {
+		const char *eq = strchr(ch->value, '=');
+
+		if (eq == NULL || eq == ch->value || eq[1] == '\0')
+			return cli_fail(cmd, "--class-cpu: \"%s\" is not "
+			    "CLASS=MODEL", ch->value);
+	}
 	if (ch->kind == CH_EVICTION) {
 		for (size_t i = 0; i < 4; i++)
 			if (strcmp(ch->value, strategies[i]) == 0)

@@ -154,6 +154,10 @@ static const kv_cmd commands[] = {
 	  "                            External or None; scoped like\n"
 	  "                            --cpu-model, else the cluster default\n"
 	  "  --storage-class-rwx CLASS claims of CLASS as if recreated RWX\n"
+	  "  --class-cpu CLASS=MODEL   Deckhouse: VirtualMachineClass CLASS\n"
+	  "                            as type Model with MODEL, for every VM\n"
+	  "                            of it (restarts); --cpu-model there\n"
+	  "                            gives the scoped VMs a Model class's CPU\n"
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
 	  "  --color WHEN              auto, always or never\n"
 	  "  -q, --quiet               no progress on stderr\n",

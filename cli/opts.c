@@ -39,6 +39,7 @@ const cli_option cli_options[] = {
 	{ "eviction-strategy", 0, O_CHANGE, "STRATEGY",
 	  "LiveMigrate LiveMigrateIfPossible External None" },
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL },
+	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

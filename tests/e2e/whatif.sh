@@ -46,6 +46,8 @@ has() {
 	    sed 's/^/    out| /' "$work/out" | head -20; }
 }
 
+has_err() { grep -qF -- "$2" "$work/err" || fail "$1: stderr lacks \"$2\""; }
+
 lacks() {
 	! grep -qF -- "$2" "$work/out" || fail "$1: \"$2\" printed"
 }
@@ -170,6 +172,29 @@ run "remove node" 0 what-if samples/pitfalls --remove-node p2
 has "remove node" "removed: p2"
 lacks "remove node" "pit/local-path"
 
+# --- Deckhouse: the CPU is the VirtualMachineClass's ------------------------
+# samples/deckhouse: prod/vm-features (class amx, type Features: three AMX
+# features only w5 has) has no CPU target; Cascadelake-Server-noTSX runs on
+# every Intel worker.  Class discovery (dev/vm-evacuating on w3,
+# prod/vm-discovery on w2) runs on every worker; Icelake-Server on w3 alone.
+D=samples/deckhouse
+run "dvp model" 0 what-if $D --cpu-model Cascadelake-Server-noTSX --vmi prod/vm-features
+has "dvp model" "prod/vm-features: no-target -> ok, targets 0 -> 4"
+has "dvp model" "1 VM given a class of type Model with spec.cpu.model Cascadelake-Server-noTSX"
+run "dvp class" 0 what-if $D --class-cpu amx=Cascadelake-Server-noTSX
+has "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
+has "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
+has "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VMIs"
+# every VM of the class changes: both of class discovery lose targets
+run "dvp class worse" 1 what-if $D --class-cpu discovery=Icelake-Server -o json
+jqis "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
+    "2 dev/vm-evacuating 0,prod/vm-discovery 1"
+run "dvp class unknown" 2 what-if $D --class-cpu nope=Nehalem
+has_err "dvp class unknown" "--class-cpu nope=Nehalem: no VirtualMachineClass nope"
+run "dvp class form" 2 what-if $D --class-cpu amx
+has_err "dvp class form" '--class-cpu: "amx" is not CLASS=MODEL'
+run "class on kubevirt" 2 what-if $S --class-cpu generic=Nehalem
+
 # --- the guest's floor -----------------------------------------------------
 
 edit $S "$work/rhel" annotate dev/legacy-app vm.kubevirt.io/os rhel10
@@ -204,7 +229,6 @@ jq -e '.groups[] | select(.code == "no-capacity") |
 # --- usage errors: exit 2, one message ----------------------------------
 
 run "no change" 2 what-if $S
-has_err() { grep -qF -- "$2" "$work/err" || fail "$1: stderr lacks \"$2\""; }
 has_err "no change" "kvscope: what-if: no change given"
 run "unknown node" 2 what-if $S --cordon nope
 has_err "unknown node" "--cordon nope: no such node in the snapshot"
