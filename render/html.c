@@ -419,14 +419,20 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 	const kv_analysis *a = h->a;
 	xmlNodePtr s = numbered(h, main, H_TRADEOFF), t, tb;
 	static const char *const heads[] = { "Scope", "Tier", "Nodes",
-	    "Models reaching them", "Nodes left out" };
-	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
+	    "Models reaching them", "Nodes left out", "Guests it is too old "
+	    "for" };
+	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL,
+	    NULL };
+	size_t above[5];
+	bool guests;
 
+	guest_floor_counts(a, above);
+	guests = above[1] > 0;	/* a guest OS needs x86-64-v2 or more */
 	h_el_own(s, "p", "answer", prose_tradeoff(a));
 	h_el(s, "p", prose_tradeoff_howto());
 	vendor_note(h, s);
 	figure(h, s, fig_tradeoff(a, h->t));
-	t = h_table(s, NULL, heads, hc, 5);
+	t = h_table(s, NULL, heads, hc, guests ? 6 : 5);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ntradeoff; i++) {
 		const kv_tradeoff *tr = &a->tradeoff[i];
@@ -442,6 +448,12 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 		h_el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
 		    tr->excluded, tr->nexcluded, MAX_NAMES) :
 		    xstrdup(SYM_NONE));
+		if (guests) {
+			char *g = tradeoff_guests(a, tr, above);
+
+			h_el_own(row, "td", g ? "wrap tone-warn" : "wrap",
+			    g ? g : xstrdup(SYM_NONE));
+		}
 	}
 }
 

@@ -531,9 +531,16 @@ sec_tradeoff(pdoc *d)
 		{ "Scope", 0.14, false }, { "Tier", 0.1, false },
 		{ "Nodes", 0.09, true }, { "Models reaching them", 0.45, false },
 		{ "Nodes left out", 0.22, false },
+	}, gcols[] = {	/* a guest OS needs x86-64-v2 or more */
+		{ "Scope", 0.12, false }, { "Tier", 0.1, false },
+		{ "Nodes", 0.08, true }, { "Models reaching them", 0.33, false },
+		{ "Nodes left out", 0.17, false },
+		{ "Guests it is too old for", 0.2, false },
 	};
 	const char *rule = prose_vendor_rule(a);
 	ptable t;
+	size_t above[5];
+	bool guests;
 
 	pdf_heading1(d, d->sections[PS_TRADEOFF]);
 	pdf_answer(d, prose_tradeoff(a));
@@ -541,10 +548,13 @@ sec_tradeoff(pdoc *d)
 	if (rule != NULL)
 		pdf_boxed(d, rule);
 	pdf_figure(d, fig_tradeoff(a, d->t), true);
-	pdf_tbl_init(&t, cols, 5);
+	guest_floor_counts(a, above);
+	guests = above[1] > 0;
+	pdf_tbl_init(&t, guests ? gcols : cols, guests ? 6 : 5);
 	for (size_t i = 0; i < a->ntradeoff; i++) {
 		const kv_tradeoff *tr = &a->tradeoff[i];
 		pcell *row = pdf_tbl_row(&t);
+		char *g;
 
 		pdf_cellc(&row[0], a->scopes[tr->scope].name);
 		pdf_cellc(&row[1], tr->tier);
@@ -556,6 +566,10 @@ sec_tradeoff(pdoc *d)
 		pdf_cell(&row[4], tr->nexcluded ? node_list(a, tr->excluded,
 		    tr->nexcluded, 12) : xstrdup(SYM_NONE), FONT_REGULAR,
 		    COL_INK);
+		if (guests && (g = tradeoff_guests(a, tr, above)) != NULL)
+			pdf_cell(&row[5], g, FONT_BOLD, COL_WARN);
+		else if (guests)
+			pdf_cellc(&row[5], SYM_NONE);
 	}
 	pdf_tbl_emit(d, &t);
 }

@@ -201,6 +201,14 @@ const char *tradeoff_model(const kv_analysis *a, const kv_tradeoff *t);
 char *drain_headline(const kv_analysis *a);
 struct _xmlNode;
 void drain_html_plans(const kv_analysis *a, struct _xmlNode *section);
+/* above[l]: the VMIs whose guest OS needs an x86-64 level above l
+ * (kv_guests_above, guestos.h), l = 0..4. */
+void guest_floor_counts(const kv_analysis *a, size_t above[5]);
+/* The trade-off line for tier t: "guests that need x86-64-v3: 2 VMIs"
+ * (each level above what every model of the tier gives the guest), or
+ * NULL when no guest needs more; caller frees. */
+char *tradeoff_guests(const kv_analysis *a, const kv_tradeoff *t,
+    const size_t above[5]);
 /* The vendor rule, when both the all scope and vendor scopes appear;
  * NULL otherwise. */
 const char *prose_vendor_rule(const kv_analysis *a);

@@ -209,6 +209,18 @@ checks=$((checks + 1))
     fail "report of the RHEL copy"
 jq -e '.vmis[] | select(.name == "dev/legacy-app") | .warnings | map(.code) | index("guest-cpu-floor") == null' \
     "$work/rep/findings.json" >/dev/null || fail "host-model on a v3 node: no floor warning"
+# the trade-off table: the tiers below x86-64-v3 leave the RHEL 10 guest
+# behind (the any and x86-64-v2 rows of the three scopes), the others do not
+checks=$((checks + 1))
+"$KVSCOPE" report "$work/rhel" --format html,pdf --output "$work/rep2" -q >/dev/null ||
+    fail "report html of the RHEL copy"
+n=$(grep -oF "guests that need x86-64-v3: 1 VMI<" "$work/rep2/report.html" | wc -l)
+[ "$n" = 6 ] || fail "trade-off: $n rows with \"guests that need x86-64-v3: 1 VMI\", want 6"
+pdftotext "$work/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that need x86-64-v3: 1 VMI" ||
+    fail "trade-off: no guests line in the PDF"
+"$KVSCOPE" report $S --format html --output "$work/rep3" -q >/dev/null
+! grep -qF "Guests it is too old for" "$work/rep3/report.html" ||
+    fail "trade-off: a guests column without a guest that needs it"
 
 # --- the free-capacity fix, proven: the what-if its text names -------------------
 # samples/capacity: prod/stuck-vm's only placeable node c2 has no room.
