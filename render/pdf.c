@@ -230,7 +230,9 @@ title_page(pdoc *d)
 	/* the title page is one page, whatever the snapshot's strings */
 	pdf_para_lines(d, MX, CW, mf->context ? mf->context :
 	    "(unnamed cluster)", FONT_REGULAR, 16, COL_ACCENT, 6, 3);
-	sub = xasprintf("Snapshot taken %s", d->snapdate);
+	sub = xasprintf("Snapshot taken %s%s", d->snapdate, d->diff == NULL ?
+	    "" : diff_is_whatif(d->diff) ? ", as it would be after the "
+	    "changes of section 1" : ", against an older one in section 1");
 	pdf_para_at(d, MX, CW, sub, FONT_REGULAR, 10, COL_MUTED, 24);
 	free(sub);
 
@@ -632,6 +634,8 @@ sec_glossary(pdoc *d)
 static void
 body(pdoc *d)
 {
+	if (d->diff != NULL)
+		pdf_sec_changes(d, d->sections[PS_CHANGES]);
 	sec_summary(d);
 	pdf_sec_groups(d, d->sections[PS_GROUPS]);
 	pdf_sec_drain(d, d->sections[PS_DRAIN]);
@@ -662,9 +666,11 @@ pdf_titles(pdoc *d)
 		char *shared = NULL;
 		const char *name;
 
-		if (i == PS_VMS && !d->all)
+		if ((i == PS_VMS && !d->all) || (i == PS_CHANGES && !d->diff))
 			continue;
-		if (i == PS_GROUPS)
+		if (i == PS_CHANGES)
+			name = shared = diff_title(d->diff);
+		else if (i == PS_GROUPS)
 			name = "What to change: the groups";
 		else if (i == PS_ATTENTION)
 			name = shared = xasprintf("%s that need attention",
@@ -731,11 +737,12 @@ pdoc_free(pdoc *d)
 int
 kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
-	pdoc d = { .a = a };
+	const kv_report_opts *opts = arg;
+	pdoc d = { .a = a, .all = opts && opts->pdf_all,
+	    .diff = opts ? opts->diff : NULL };
 	cairo_status_t st;
 	int toc, rc = KV_ERR;
 
-	d.all = arg != NULL && *(const bool *)arg;
 	d.t = text_new();
 	d.title = report_title(a);
 	pdf_titles(&d);
