@@ -60,7 +60,8 @@ jqis() {
 }
 
 # edit SRC DST OP...: copy snapshot SRC to DST, apply the operations
-# (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE).
+# (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE | date ISO:
+# the manifest's createdAt).
 edit() {
 	rm -rf "$2"
 	cp -r "$1" "$2"
@@ -70,6 +71,7 @@ dst, ops = sys.argv[2], sys.argv[3:]
 def load(f):
     return json.load(open(os.path.join(dst, f)))
 files = {}
+created = None
 nodes = "resources/nodes.json"
 vmis = "resources/virtualmachineinstances.kubevirt.io.json"
 i = 0
@@ -95,9 +97,14 @@ while i < len(ops):
             if md["namespace"] == ns and md["name"] == name:
                 md.setdefault("annotations", {})[ops[i + 2]] = ops[i + 3]
         i += 4
+    elif op == "date":
+        created = ops[i + 1]
+        i += 2
     else:
         sys.exit("edit: unknown operation " + op)
 mf = load("manifest.json")
+if created:
+    mf["createdAt"] = created
 for path, doc in files.items():
     data = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
     open(os.path.join(dst, path), "wb").write(data)
@@ -277,6 +284,85 @@ has "diff worse" "result: worse"
 run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
 has "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
+
+# --- --report DIR: the report after the change, opening with it -----------
+
+# section SECTION FILE: the HTML of section id SECTION (to the next one)
+section() {
+	sed -n "/<section id=\"$1\">/,/<\/section>/p" "$2"
+}
+R=$work/wi-report
+run "report what-if" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R"
+has "report what-if" "dev/build-runner: ok -> no-target"
+has "report what-if" "report: $R/report.html"
+has "report what-if" "report: $R/diff.json"
+checks=$((checks + 1))
+section changes "$R/report.html" >"$work/sec"
+grep -qF "<h2>1  What the change does</h2>" "$work/sec" || fail "report: no section 1 What the change does"
+grep -qF "<td class=\"name\">dev/build-runner</td>" "$work/sec" || fail "report: dev/build-runner not in the Changes section"
+grep -qF "no-target</span>" "$work/sec" || fail "report: the verdict after not in the Changes section"
+grep -qF "cpu-model Icelake-Server on 1 VMI" "$work/sec" || fail "report: the change applied not named"
+grep -qF "<h2>2  Summary</h2>" "$R/report.html" || fail "report: the summary is not section 2"
+checks=$((checks + 1))
+pdftotext "$R/report.pdf" - | tr -s " \n" "  " >"$work/pdf"
+grep -qF "1 What the change does" "$work/pdf" || fail "pdf: no section 1 What the change does"
+grep -qF "dev/build-runner" "$work/pdf" || fail "pdf: no dev/build-runner"
+grep -qF "3 What to change: the groups" "$work/pdf" || fail "pdf: the groups are not section 3"
+run "report what-if json" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner -o json
+checks=$((checks + 1))
+cmp -s "$work/out" "$R/diff.json" || fail "diff.json differs from -o json"
+# the report is of the snapshot after the change: findings.json says so
+jqis "report after" '.kind' kvscope-whatif
+checks=$((checks + 1))
+[ "$(jq -r '.vmis[] | select(.name == "dev/build-runner") | .verdict' "$R/findings.json")" = no-target ] ||
+    fail "report: findings.json is not of the snapshot after the change"
+# with -o json stdout stays the one document
+run "report json stdout" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R" -o json
+jqis "report json stdout" '.kind' kvscope-whatif
+# written again over itself (its own diff.json is no foreign file), html only
+run "report again" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R" --format html
+checks=$((checks + 1))
+[ "$(ls "$R" | tr '\n' ' ')" = "diff.json report.html " ] || fail "report again: $(ls "$R" | tr '\n' ' ')"
+
+# a diff: both snapshots' dates
+edit $S "$work/old3" date 2026-09-30T08:00:00Z
+edit $S "$work/new3" drop w4 cpu-feature.node.kubevirt.io/pku date 2026-10-31T10:00:00Z
+run "report diff" 0 diff "$work/old3" "$work/new3" --report "$work/dr" --format html,pdf
+has "report diff" "report: $work/dr/report.pdf"
+checks=$((checks + 1))
+section changes "$work/dr/report.html" >"$work/sec"
+grep -qF "<h2>1  Since the older snapshot</h2>" "$work/sec" || fail "diff report: no section 1"
+grep -qF "taken 2026-09-30T08:00:00Z, the snapshot of this report 2026-10-31T10:00:00Z" "$work/sec" ||
+    fail "diff report: not both dates"
+grep -qF "<td class=\"name\">w4</td>" "$work/sec" || fail "diff report: node w4 not listed"
+grep -qF "pku" "$work/sec" || fail "diff report: feature pku not listed"
+pdftotext "$work/dr/report.pdf" - | tr -s " \n" "  " | grep -qF "2026-09-30T08:00:00Z" ||
+    fail "diff report pdf: no older date"
+
+# a foreign non-empty folder: exit 2, nothing written, no answer
+mkdir -p "$work/foreign"
+echo keep >"$work/foreign/notes.txt"
+run "report foreign" 2 what-if $S --cordon w4 --report "$work/foreign"
+has_err "report foreign" "not empty and not a kvscope report"
+checks=$((checks + 1))
+[ "$(ls "$work/foreign")" = notes.txt ] || fail "report foreign: wrote $(ls "$work/foreign")"
+[ -s "$work/out" ] && fail "report foreign: an answer on stdout"
+run "report foreign force" 0 what-if $S --cordon w4 --uncordon w4 --report "$work/foreign" --force --format json
+checks=$((checks + 1))
+[ "$(ls "$work/foreign" | tr '\n' ' ')" = "diff.json findings.json notes.txt " ] ||
+    fail "report force: $(ls "$work/foreign" | tr '\n' ' ')"
+run "report diff foreign" 2 diff $S $S --report "$work/foreign"
+
+# --report is what-if's and diff's; its companions need it
+run "report on check" 2 check $S --report "$work/x"
+has_err "report on check" 'unknown option "--report"'
+run "report on report" 2 report $S --report "$work/x"
+has_err "report on report" 'unknown option "--report"'
+run "format without report" 2 what-if $S --cordon w4 --format html
+has_err "format without report" "--format, --pdf-detail and --force go with --report DIR"
+run "force without report" 2 diff $S $S --force
+checks=$((checks + 1))
+[ -e "$work/x" ] && fail "a rejected --report created its folder"
 
 echo "$((checks - fails)) of $checks checks passed"
 [ "$fails" -eq 0 ]
