@@ -431,8 +431,8 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 	const kv_analysis *a = h->a;
 	xmlNodePtr s = numbered(h, main, H_TRADEOFF), t, tb;
 	static const char *const heads[] = { "Scope", "Tier", "Nodes",
-	    "Models reaching them", "Nodes left out", "Guests it is too old "
-	    "for" };
+	    "Models reaching them", "Nodes left out",
+	    "Guests it is too old for" };
 	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL,
 	    NULL };
 	size_t above[5];

@@ -15,6 +15,9 @@
 set -u
 
 KVSCOPE=${KVSCOPE:-./kvscope}
+# the reports (--report, the trade-off check) reach fontconfig through
+# pango: its configuration lives as long as the process (tests/lsan.supp)
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
