@@ -4,13 +4,21 @@
  * Every change edits the objects a collected snapshot would hold after it:
  * a VMI's spec.domain.cpu.model or spec.evictionStrategy, the KubeVirt
  * CR's defaults, a Node's spec.unschedulable, the node list, a claim's
- * access modes (and the VMI's volumeStatus, which KubeVirt reads first).
- * The analysis then derives everything else.
+ * access modes (and the VMI's volumeStatus, which KubeVirt reads first),
+ * and on Deckhouse a VirtualMachineClass's spec.cpu.  The analysis then
+ * derives everything else.
+ *
+ * Deckhouse (rules-deckhouse.md §6): a VM's CPU is its class's.
+ * --cpu-model gives the scoped VMs the CPU of a class of type Model with
+ * that model (what the no-cpu-target fix tells a DVP operator to do): the
+ * features the old class required go.  --class-cpu CLASS=MODEL rewrites
+ * the class itself, so every VM of it changes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dvp.h"
 #include "rule.h"
 #include "whatif.h"
 
@@ -23,6 +31,7 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_ADD_NODE_LIKE] = "add-node-like",
 	[CH_EVICTION] = "eviction-strategy",
 	[CH_STORAGE_RWX] = "storage-class-rwx",
+	[CH_CLASS_CPU] = "class-cpu",
 };
 
 typedef struct apply_ctx {
@@ -112,12 +121,15 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	    ch->value);
 	bool named = strcmp(ch->value, "host-model") != 0 &&
 	    strcmp(ch->value, "host-passthrough") != 0;
-	size_t n = 0, nr = 0, off = 0;
+	size_t n = 0, nr = 0, off = 0, dvp = 0;
 	char offs[96];
+	char *how;
 
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
 		const kv_node *on;
+		bool dvm = m->flavor->id == KV_FLAVOR_DECKHOUSE &&
+		    kv_dvp_vm(m, v->ns, v->name) != NULL;
 
 		if (!in_scope(ch, v))
 			continue;
@@ -127,9 +139,15 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 			if (named && on != NULL && running(v) &&
 			    kv_labels_get(&on->labels, key) == NULL)
 				off++;
-			if (v->cpu_model != val)
+			if (v->cpu_model != val || (dvm && v->nfeatures > 0))
 				restart(c, i, &nr);
 			v->cpu_model = val;
+			if (dvm) {	/* the CPU of a class of type Model */
+				free(v->features);
+				v->features = NULL;
+				v->nfeatures = 0;
+				dvp++;
+			}
 		} else
 			v->eviction = val;
 	}
@@ -143,18 +161,76 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		    kv_change_names[ch->kind], ch->value, scope_text(ch),
 		    ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "");
+	how = dvp == 0 ? xstrdup("") : xasprintf("; on Deckhouse the CPU "
+	    "is the VirtualMachineClass's: %zu VM%s given a class of type "
+	    "Model with spec.cpu.model %s (their old class's CPU features "
+	    "go; --class-cpu changes a class for all its VMs)", dvp,
+	    dvp == 1 ? "" : "s", ch->value);
 	if (ch->kind == CH_CPU_MODEL)
 		note(c->w, xasprintf("cpu-model %s on %zu VMI%s (%s%s%s): "
 		    "takes effect after a restart, %zu running VMI%s "
-		    "restart%s", ch->value, n, n == 1 ? "" : "s",
+		    "restart%s%s", ch->value, n, n == 1 ? "" : "s",
 		    scope_text(ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
-		    nr == 1 ? "" : "s", offs));
+		    nr == 1 ? "" : "s", offs, how));
 	else
 		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
 		    "(%s%s%s)", ch->value, n, n == 1 ? "" : "s",
 		    scope_text(ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : ""));
+	free(how);
+	return KV_OK;
+}
+
+/* --class-cpu CLASS=MODEL (Deckhouse): the class's spec.cpu as type
+ * Model with that model (host-model: Host, host-passthrough:
+ * HostPassthrough), and every VMI of the class rendered from it again. */
+static int
+class_cpu(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *eq = strchr(ch->value, '=');
+	char *name = xstrndup(ch->value, (size_t)(eq - ch->value));
+	kv_dclass *k = (kv_dclass *)kv_dvp_class(m, name);
+	const char *model = eq + 1, *type = "Model";
+	size_t n = 0, nr = 0;
+
+	if (k == NULL) {
+		kv_seterr(c->err, "--class-cpu %s: no VirtualMachineClass %s "
+		    "in the snapshot (a Deckhouse one)", ch->value, name);
+		free(name);
+		return KV_ERR;
+	}
+	if (strcmp(model, "host-model") == 0)
+		type = "Host";
+	else if (strcmp(model, "host-passthrough") == 0)
+		type = "HostPassthrough";
+	k->cpu_type = kv_intern_str(m->strs, type);
+	k->model = kv_intern_str(m->strs, model);
+	k->nfeatures = k->nenabled = 0;
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		const kv_dvm *vm = kv_dvp_vm(m, v->ns, v->name);
+
+		if (vm == NULL || vm->class_name == NULL ||
+		    strcmp(vm->class_name, k->name) != 0)
+			continue;
+		free(v->features);
+		v->features = NULL;
+		v->nfeatures = 0;
+		kv_dvp_class_cpu(m->strs, k, &v->cpu_model, &v->features,
+		    &v->nfeatures);
+		v->cpu_from_class = true;
+		n++;
+		restart(c, i, &nr);
+	}
+	note(c->w, xasprintf("class-cpu %s: VirtualMachineClass %s as type "
+	    "%s%s%s, for its %zu VM%s (spec.cpu is immutable: recreate the "
+	    "class, or create one and move the VMs to it); takes effect after "
+	    "a restart, %zu running VM%s restart", ch->value, k->name, type,
+	    *type == 'M' ? " with spec.cpu.model " : "", *type == 'M' ? model :
+	    "", n, n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	free(name);
 	return KV_OK;
 }
 
@@ -384,6 +460,9 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 			break;
 		case CH_STORAGE_RWX:
 			rc = storage_rwx(&c, ch);
+			break;
+		case CH_CLASS_CPU:
+			rc = class_cpu(&c, ch);
 			break;
 		case CH_COUNT:
 			break;

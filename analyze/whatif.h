@@ -19,7 +19,7 @@
 enum kv_change_kind {
 	CH_CPU_MODEL, CH_CLUSTER_CPU_MODEL, CH_CORDON, CH_UNCORDON,
 	CH_REMOVE_NODE, CH_ADD_NODE_LIKE, CH_EVICTION, CH_STORAGE_RWX,
-	CH_COUNT
+	CH_CLASS_CPU, CH_COUNT
 };
 /* the option names, "cpu-model", ... */
 extern const char *const kv_change_names[CH_COUNT];
@@ -28,7 +28,8 @@ enum kv_scope_kind { SC_ALL, SC_NAMESPACE, SC_SELECTOR, SC_VMI };
 
 typedef struct kv_change {
 	enum kv_change_kind kind;
-	const char *value;		/* model, node, strategy, class */
+	const char *value;		/* model, node, strategy, class,
+					 * CLASS=MODEL (class-cpu) */
 	size_t count;			/* add-node-like copies (>= 1) */
 	enum kv_scope_kind scope;	/* cpu-model, eviction-strategy */
 	const char *scope_value;	/* NS, K=V or NS/NAME */

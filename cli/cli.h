@@ -28,8 +28,9 @@ enum {
 	O_NODE = 1 << 2,	/* --node, --nodes LIST */
 	O_SELECTOR = 1 << 3,	/* -l, --selector K=V */
 	O_ALL = 1 << 4,		/* --all */
-	O_FORMAT = 1 << 5,	/* --format LIST (report) */
-	O_FORCE = 1 << 6,	/* --force (report) */
+	O_FORMAT = 1 << 5,	/* --format LIST, --pdf-detail (report,
+				 * --report) */
+	O_FORCE = 1 << 6,	/* --force (report, --report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
 	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector K=V,
@@ -39,6 +40,7 @@ enum {
 				 * convert: FILE), not a FORMAT */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
+	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
 };
 
 typedef struct kv_cmd {
@@ -71,6 +73,7 @@ typedef struct cli_list {
 /* Parsed arguments. */
 typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */
+	const char *report;		/* --report DIR, or NULL */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns, groups;
@@ -137,6 +140,16 @@ int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
 /* Create dir and its missing parents (after the snapshot loaded). */
 int cli_outdir_create(const kv_cmd *cmd, const char *dir);
 void cli_outdir_sweep(const char *dir, char *const *written, size_t n);
+
+/* The report of a into dir (prepared, ours as cli_outdir_prepare said,
+ * created), the formats of o->formats (default all), all or nothing, the
+ * older report's files swept; with diff (what-if, diff --report) also
+ * diff.json and the Changes section.  *written: the paths, the caller's
+ * (each and the array).  Errors printed, EXIT_TOOL returned. */
+struct kv_report_diff;
+int cli_report_write(const cli_args *o, const char *dir, bool ours,
+    const kv_analysis *a, const struct kv_report_diff *diff,
+    cli_list *written);
 
 int cmd_report(const kv_cmd *cmd, int argc, char **argv);
 int cmd_check(const kv_cmd *cmd, int argc, char **argv);

@@ -1,6 +1,7 @@
 /*
  * cmd_report.c - `kvscope report`: every output format, all or nothing,
- * then the files written, one per line on stdout.
+ * then the files written, one per line on stdout; and the same writing
+ * for what-if and diff --report (cli_report_write).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,19 +53,23 @@ stage(kv_output *out, const char *name, kv_writer_fn fn,
 	return stage_arg(out, name, fn, a, NULL, err);
 }
 
-/* pdf_all: --pdf-detail all (kv_write_pdf's argument) */
+/* The files of the formats f; with a diff (what-if, diff) also
+ * diff.json and the Changes section in the HTML and the PDF. */
 static int
-stage_all(kv_output *out, unsigned f, const kv_analysis *a, bool pdf_all,
-    kv_err *err)
+stage_all(kv_output *out, unsigned f, const kv_analysis *a,
+    const kv_report_opts *ro, kv_err *err)
 {
+	if (ro->diff != NULL && stage_arg(out, "diff.json",
+	    kv_write_diff_json, a, (void *)ro->diff, err) != KV_OK)
+		return KV_ERR;
 	if ((f & F_JSON) && stage(out, "findings.json", kv_write_findings,
 	    a, err) != KV_OK)
 		return KV_ERR;
-	if ((f & F_HTML) && stage(out, "report.html", kv_write_html, a,
-	    err) != KV_OK)
+	if ((f & F_HTML) && stage_arg(out, "report.html", kv_write_html, a,
+	    (void *)ro, err) != KV_OK)
 		return KV_ERR;
 	if ((f & F_PDF) && stage_arg(out, "report.pdf", kv_write_pdf, a,
-	    &pdf_all, err) != KV_OK)
+	    (void *)ro, err) != KV_OK)
 		return KV_ERR;
 	if (f & F_SVG) {
 		cli_progress("write: SVG figures");
@@ -80,16 +85,48 @@ stage_all(kv_output *out, unsigned f, const kv_analysis *a, bool pdf_all,
 }
 
 int
+cli_report_write(const cli_args *o, const char *dir, bool ours,
+    const kv_analysis *a, const kv_report_diff *diff, cli_list *written)
+{
+	kv_report_opts ro = { .pdf_all = o->pdf_all, .diff = diff };
+	kv_output out;
+	kv_err err = {0};
+
+	memset(written, 0, sizeof(*written));
+	kv_output_init(&out, dir);
+	if (stage_all(&out, formats(o), a, &ro, &err) != KV_OK) {
+		kv_output_abort(&out);
+		goto fail;
+	}
+	kv_timing("write");
+	written->n = out.n;
+	written->v = xcalloc(out.n + 1, sizeof(char *));
+	for (size_t i = 0; i < out.n; i++)
+		written->v[i] = xstrdup(out.dst[i]);
+	if (kv_output_commit(&out, &err) != KV_OK)
+		goto fail;
+	cli_progress_end();
+	if (ours)
+		cli_outdir_sweep(dir, written->v, written->n);
+	return 0;
+fail:
+	cli_progress_end();
+	fprintf(stderr, "kvscope: %s\n", err.msg);
+	for (size_t i = 0; i < written->n; i++)
+		free(written->v[i]);
+	free(written->v);
+	memset(written, 0, sizeof(*written));
+	return EXIT_TOOL;
+}
+
+int
 cmd_report(const kv_cmd *cmd, int argc, char **argv)
 {
 	cli_args o;
 	const char *dir;
 	kv_model *m = NULL;
 	kv_analysis *a = NULL;
-	kv_output out;
-	kv_err err = {0};
-	char **names = NULL;
-	size_t n = 0;
+	cli_list names = { 0, NULL };
 	bool ours = false;
 	int rc;
 
@@ -98,35 +135,16 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 	dir = o.output ? o.output : "kvscope-report";
 	if ((rc = cli_outdir_prepare(cmd, dir, o.force, &ours)) != 0 ||
 	    (rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
-	    (rc = cli_outdir_create(cmd, dir)) != 0)
+	    (rc = cli_outdir_create(cmd, dir)) != 0 ||
+	    (rc = cli_report_write(&o, dir, ours, a, NULL, &names)) != 0)
 		goto out;
-	kv_output_init(&out, dir);
-	if (stage_all(&out, formats(&o), a, o.pdf_all, &err) != KV_OK) {
-		kv_output_abort(&out);
-		goto fail;
-	}
-	kv_timing("write");
-	n = out.n;
-	names = xcalloc(n + 1, sizeof(char *));
-	for (size_t i = 0; i < n; i++)
-		names[i] = xstrdup(out.dst[i]);
-	if (kv_output_commit(&out, &err) != KV_OK)
-		goto fail;
-	cli_progress_end();
-	if (ours)
-		cli_outdir_sweep(dir, names, n);
-	for (size_t i = 0; i < n; i++)
-		puts(names[i]);
-	goto out;
-fail:
-	cli_progress_end();
-	fprintf(stderr, "kvscope: %s\n", err.msg);
-	rc = EXIT_TOOL;
+	for (size_t i = 0; i < names.n; i++)
+		puts(names.v[i]);
 out:
 	cli_progress_end();
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	for (size_t i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
 	cli_args_free(&o);
 	kv_analysis_free(a);
 	kv_model_free(m);

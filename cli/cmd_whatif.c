@@ -3,6 +3,9 @@
  * against the snapshot as it is) and `kvscope diff` (two snapshots of one
  * cluster): arguments in, analyze/whatif.c and analyze/diff.c, the diff
  * view (render/view_diff.c) out.  Exit 1 when something gets worse.
+ * With --report DIR the report of the snapshot after (of NEW) is written
+ * first, as `report` writes one, with the diff as its first section and
+ * diff.json; then the answer, and in text the files, "report: PATH".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +58,13 @@ check_value(const kv_cmd *cmd, kv_change *ch)
 			*eq = '\0';
 		}
 		ch->count = (size_t)n;
+	}
+	if (ch->kind == CH_CLASS_CPU) {
+		const char *eq = strchr(ch->value, '=');
+
+		if (eq == NULL || eq == ch->value || eq[1] == '\0')
+			return cli_fail(cmd, "--class-cpu: \"%s\" is not "
+			    "CLASS=MODEL", ch->value);
 	}
 	if (ch->kind == CH_EVICTION) {
 		for (size_t i = 0; i < 4; i++)
@@ -111,26 +121,73 @@ fail:
 	return EXIT_TOOL;
 }
 
+/* The files --report wrote, after a text answer (json and yaml keep
+ * stdout one document). */
+static int
+list_files(const kv_cmd *cmd, const kv_term *t, const cli_list *files)
+{
+	if (t->fmt != KV_OUT_TEXT && t->fmt != KV_OUT_WIDE)
+		return 0;
+	for (size_t i = 0; i < files->n; i++) {
+		fputs("report: ", t->f);
+		kv_term_puts(t->f, files->v[i]);
+		fputc('\n', t->f);
+	}
+	if (fflush(t->f) != 0 || ferror(t->f))
+		return cli_error(cmd, "stdout: write error");
+	return 0;
+}
+
+/* The answer on the terminal; with --report first the report of b (the
+ * snapshot after the changes, or NEW), all or nothing. */
 static int
 finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
-    const kv_strs *skip, const kv_diff_notes *notes, const cli_args *o)
+    const kv_strs *skip, const kv_diff_notes *notes, const cli_args *o,
+    bool ours)
 {
 	kv_diff d;
 	kv_term t;
 	kv_err err = {0};
-	int rc;
+	cli_list files = { 0, NULL };
+	int rc = 0;
 
-	(void)cmd;
 	kv_diff_build(a, b, skip, &d);
+	if (o->report != NULL) {
+		kv_report_diff rd = { &d, notes, a };
+
+		if ((rc = cli_outdir_create(cmd, o->report)) != 0 ||
+		    (rc = cli_report_write(o, o->report, ours, b, &rd,
+		    &files)) != 0)
+			goto out;
+	}
 	cli_progress_end();
 	cli_term(o, &t);
 	if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
-	} else
+	} else if ((rc = list_files(cmd, &t, &files)) == 0)
 		rc = d.worse ? EXIT_FINDINGS : 0;
+out:
+	for (size_t i = 0; i < files.n; i++)
+		free(files.v[i]);
+	free(files.v);
 	kv_diff_free(&d);
 	return rc;
+}
+
+/* --format, --pdf-detail and --force go with --report; its folder is
+ * checked before anything is loaded. */
+static int
+report_usage(const kv_cmd *cmd, const cli_args *o, bool *ours)
+{
+	*ours = false;
+	if (o->report == NULL) {
+		if (o->formats.n > 0 || o->force || o->pdf_all)
+			return cli_fail(cmd, "--format, --pdf-detail and "
+			    "--force go with --report DIR");
+		return 0;
+	}
+	return cli_outdir_prepare(cmd, o->report, o->force, ours);
 }
 
 /* The snapshot again, changed, then analysed. */
@@ -166,11 +223,13 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	kv_change *ch = NULL;
 	kv_whatif w = {0};
 	size_t nch = 0;
+	bool ours;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
-	if ((rc = parse_changes(cmd, &o, &ch, &nch)) != 0)
+	if ((rc = parse_changes(cmd, &o, &ch, &nch)) != 0 ||
+	    (rc = report_usage(cmd, &o, &ours)) != 0)
 		goto out;
 	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0)
 		goto out;
@@ -180,7 +239,7 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts };
 
-		rc = finish(cmd, a0, a1, &skip, &notes, &o);
+		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
 out:
 	cli_progress_end();
@@ -201,14 +260,16 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
 	kv_diff_notes notes = { NULL, 0, 0 };
+	bool ours;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
-	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
+	if ((rc = report_usage(cmd, &o, &ours)) != 0 ||
+	    (rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
 	    (rc = cli_load(o.pos[1], o.quiet, &m1, &a1)) != 0)
 		goto out;
-	rc = finish(cmd, a0, a1, NULL, &notes, &o);
+	rc = finish(cmd, a0, a1, NULL, &notes, &o, ours);
 out:
 	cli_progress_end();
 	cli_args_free(&o);

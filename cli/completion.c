@@ -43,7 +43,7 @@ bash(const kv_cmd *cmds, size_t n)
 	printf("help --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	    "\tif [ \"$cmd\" = completion ]; then\n\t\tCOMPREPLY=($(compgen "
 	    "-W \"bash zsh fish\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
-	    "\tcase $cmd:$prev in\n\treport:-o|report:--output) "
+	    "\tcase $cmd:$prev in\n\treport:-o|report:--output|*:--report) "
 	    "COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n");
 	for (size_t i = 0; cli_options[i].name; i++) {
 		const cli_option *op = &cli_options[i];
@@ -69,8 +69,8 @@ bash(const kv_cmd *cmds, size_t n)
 static const char *
 zsh_free(const kv_cmd *cmd, const cli_option *op)
 {
-	return strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTPATH) ?
-	    "_files -/" : " ";
+	return (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTPATH)) ||
+	    strcmp(op->name, "report") == 0 ? "_files -/" : " ";
 }
 
 static void

@@ -12,6 +12,19 @@
 #include "render.h"
 
 #define VIEW_OPTS (O_OUTPUT | O_COLOR | O_QUIET)
+#define REPORT_OPTS (O_REPORT | O_FORMAT | O_FORCE)	/* what-if, diff */
+/* what-if's and diff's --report, in their help */
+#define REPORT_HELP \
+	"  --report DIR              also write the report of the snapshot\n" \
+	"                            after (diff: of NEW) into DIR, as\n" \
+	"                            `report` does, opening with what changed,\n" \
+	"                            and diff.json (the -o json document);\n" \
+	"                            in text the files follow the answer\n" \
+	"  --format LIST             with --report: html, svg, pdf, json,\n" \
+	"                            csv or all (default: all)\n" \
+	"  --pdf-detail LEVEL        with --report: failing or all\n" \
+	"  --force                   with --report: write into a non-empty\n" \
+	"                            directory that holds no kvscope report\n"
 
 static const kv_cmd commands[] = {
 	{ "report", "report SNAPSHOT [--format html,svg,pdf,json] "
@@ -133,7 +146,8 @@ static const kv_cmd commands[] = {
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_ALL, 1, 1, "SNAPSHOT", cmd_pairs },
-	{ "what-if", "what-if SNAPSHOT CHANGE... [-o FORMAT]",
+	{ "what-if", "what-if SNAPSHOT CHANGE... [-o FORMAT] [--report DIR "
+	  "[--format LIST] [--force]]",
 	  "the snapshot after a change, against the snapshot as it is",
 	  "Analyses SNAPSHOT as it would be after the changes (combinable,\n"
 	  "applied in order) and prints what differs: VMIs whose verdict,\n"
@@ -154,21 +168,29 @@ static const kv_cmd commands[] = {
 	  "                            External or None; scoped like\n"
 	  "                            --cpu-model, else the cluster default\n"
 	  "  --storage-class-rwx CLASS claims of CLASS as if recreated RWX\n"
+	  "  --class-cpu CLASS=MODEL   Deckhouse: VirtualMachineClass CLASS\n"
+	  "                            as type Model with MODEL, for every VM\n"
+	  "                            of it (restarts); --cpu-model there\n"
+	  "                            gives the scoped VMs a Model class's CPU\n"
+	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
 	  "  --color WHEN              auto, always or never\n"
 	  "  -q, --quiet               no progress on stderr\n",
-	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR, 1, 1, "SNAPSHOT",
+	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR | REPORT_OPTS, 1,
+	  1, "SNAPSHOT",
 	  cmd_whatif },
-	{ "diff", "diff OLD NEW [-o FORMAT]",
+	{ "diff", "diff OLD NEW [-o FORMAT] [--report DIR [--format LIST] "
+	  "[--force]]",
 	  "what changed between two snapshots of one cluster",
 	  "Compares two snapshots: nodes added and removed, nodes whose CPU\n"
 	  "labels changed (features lost or gained, host model, vendor),\n"
 	  "CPU classes merged or split, VMIs whose verdict or codes changed,\n"
 	  "drains that changed.  Exit 1 when something got worse, else 0.\n"
-	  "  -o, --output FORMAT   text (default), json or yaml\n"
-	  "  --color WHEN          auto, always or never\n"
-	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS, 2, 2, "OLD NEW", cmd_diff },
+	  REPORT_HELP
+	  "  -o, --output FORMAT       text (default), json or yaml\n"
+	  "  --color WHEN              auto, always or never\n"
+	  "  -q, --quiet               no progress on stderr\n",
+	  VIEW_OPTS | REPORT_OPTS, 2, 2, "OLD NEW", cmd_diff },
 	{ "completion", "completion bash|zsh|fish",
 	  "print a shell completion script",
 	  "Prints the completion script for the shell, e.g.\n"

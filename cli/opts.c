@@ -22,6 +22,7 @@ const cli_option cli_options[] = {
 	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
 	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all" },
 	{ "force", 0, O_FORCE, NULL, NULL },
+	{ "report", 0, O_REPORT, "DIR", NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
 	{ "drain", 0, O_DRAIN, "LIST", NULL },
@@ -39,6 +40,7 @@ const cli_option cli_options[] = {
 	{ "eviction-strategy", 0, O_CHANGE, "STRATEGY",
 	  "LiveMigrate LiveMigrateIfPossible External None" },
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL },
+	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -167,6 +169,11 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	}
 	if (strcmp(n, "output") == 0)
 		o->output = arg;
+	else if (strcmp(n, "report") == 0) {
+		if (*arg == '\0')
+			return cli_fail(cmd, "--report: empty value");
+		o->report = arg;
+	}
 	else if (strcmp(n, "namespace") == 0)
 		return split(cmd, n, arg, &o->namespaces);
 	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0)

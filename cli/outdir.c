@@ -1,7 +1,8 @@
 /*
  * outdir.c - the folder `report` writes into (cli.h): created with its
  * parents; a non-empty folder must hold a kvscope report (only files a
- * report writes: report.html, report.pdf, findings.json, *.svg) unless
+ * report writes: report.html, report.pdf, findings.json, *.svg, the CSV
+ * files, and diff.json of what-if and diff --report) unless
  * --force; after the commit the older report's files that this run did
  * not write are removed, so no stray file of an older run is left.
  */
@@ -23,6 +24,8 @@ report_file(const char *name)
 	return strcmp(name, "report.html") == 0 ||
 	    strcmp(name, "report.pdf") == 0 ||
 	    strcmp(name, "findings.json") == 0 ||
+	    strcmp(name, "diff.json") == 0 ||		/* what-if, diff */
+	    strcmp(name, "vmis.csv") == 0 || strcmp(name, "drain.csv") == 0 ||
 	    (n > 4 && name[0] != '.' && strcmp(name + n - 4, ".svg") == 0);
 }
 

@@ -360,6 +360,7 @@ static const struct {
 	[SEC_VMS] = { "vms", NULL },		/* "<VMs> by node" */
 	[SEC_DRAIN] = { "drain", "Drain plan" },
 	[SEC_GLOSSARY] = { "glossary", "Glossary" },
+	[SEC_CHANGES] = { "changes", "Changes" },	/* diff_title() */
 };
 
 char *

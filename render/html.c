@@ -32,13 +32,14 @@
 /* The HTML report's sections, in order: the answer and the problems
  * first, the CPU detail, the nodes and the full list after. */
 enum hsec {
-	H_SUMMARY, H_GROUPS, H_DRAIN, H_ATTENTION, H_CLASSES, H_MODELS,
+	H_CHANGES, H_SUMMARY, H_GROUPS, H_DRAIN, H_ATTENTION, H_CLASSES, H_MODELS,
 	H_TRADEOFF, H_CLUSTER, H_VMS, H_GLOSSARY, H_COUNT
 };
 static const struct {
 	const char *id;
 	int sec;		/* the shared title (format.c), or -1 */
 } hsecs[H_COUNT] = {
+	[H_CHANGES] = { "changes", SEC_CHANGES },	/* a diff's only */
 	[H_SUMMARY] = { "summary", SEC_SUMMARY },
 	[H_GROUPS] = { "groups", -1 },
 	[H_DRAIN] = { "drain", SEC_DRAIN },
@@ -58,6 +59,7 @@ typedef struct hdoc {
 	kv_text *t;
 	kv_mview mv;
 	char snapdate[21];	/* createdAt, normalised */
+	const kv_report_diff *diff;	/* a what-if's or diff's, or NULL */
 } hdoc;
 
 static void
@@ -129,28 +131,36 @@ head(hdoc *h, xmlNodePtr html)
 
 /* --- sections ----------------------------------------------------------- */
 
-/* "4  VMIs that need attention" */
+/* "4  VMIs that need attention"; numbered from the Changes section when
+ * the report has one, else from the summary */
 static char *
-hsec_title(const kv_analysis *a, enum hsec i)
+hsec_title(const hdoc *h, enum hsec i)
 {
+	const kv_analysis *a = h->a;
+	int num = (int)i + (h->diff != NULL);
 	char *shared, *t;
 	const char *p;
 
 	switch (i) {
+	case H_CHANGES:
+		shared = diff_title(h->diff);
+		t = xasprintf("%d  %s", num, shared);
+		free(shared);
+		return t;
 	case H_GROUPS:
-		return xasprintf("%d  What to change, largest first", i + 1);
+		return xasprintf("%d  What to change, largest first", num);
 	case H_ATTENTION:
-		return xasprintf("%d  %s that need attention", i + 1, W(VMS));
+		return xasprintf("%d  %s that need attention", num, W(VMS));
 	case H_CLUSTER:
-		return xasprintf("%d  Cluster, snapshot and nodes", i + 1);
+		return xasprintf("%d  Cluster, snapshot and nodes", num);
 	case H_VMS:
-		return xasprintf("%d  Every %s", i + 1, W(VM));
+		return xasprintf("%d  Every %s", num, W(VM));
 	default:
 		break;
 	}
 	shared = section_title(a, (enum kv_section)hsecs[i].sec);
 	p = strstr(shared, "  ");
-	t = xasprintf("%d  %s", i + 1, p != NULL ? p + 2 : shared);
+	t = xasprintf("%d  %s", num, p != NULL ? p + 2 : shared);
 	free(shared);
 	return t;
 }
@@ -181,18 +191,20 @@ masthead(hdoc *h, xmlNodePtr body)
 	h_attr(hd, "class", "masthead");
 	h_el_own(hd, "h1", NULL, report_title(h->a));
 	h_el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
-	    "%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
-	    h->snapdate, KV_VERSION));
+	    "%s%s \u00b7 kvscope %s", mf->context ? mf->context : "(unnamed)",
+	    h->snapdate, h->diff == NULL ? "" : diff_is_whatif(h->diff) ?
+	    ", as it would be after the changes of section 1" :
+	    ", against an older one in section 1", KV_VERSION));
 	nav = xmlNewChild(body, NULL, BAD_CAST "nav", NULL);
 	h_attr(nav, "class", "toc");
 	h_attr(nav, "aria-label", "Contents");
 	h_el(nav, "h2", "Contents");
 	ol = xmlNewChild(nav, NULL, BAD_CAST "ol", NULL);
-	for (int i = 0; i < H_COUNT; i++) {
+	for (int i = h->diff ? 0 : 1; i < H_COUNT; i++) {
 		xmlNodePtr a = h_el(xmlNewChild(ol, NULL, BAD_CAST "li", NULL),
 		    "a", NULL);
 		char *href = xasprintf("#%s", hsecs[i].id);
-		char *label = hsec_title(h->a, (enum hsec)i);
+		char *label = hsec_title(h, (enum hsec)i);
 
 		h_attr(a, "href", href);
 		h_txt(a, label);
@@ -204,7 +216,7 @@ masthead(hdoc *h, xmlNodePtr body)
 static xmlNodePtr
 numbered(hdoc *h, xmlNodePtr main, enum hsec i)
 {
-	char *t = hsec_title(h->a, i);
+	char *t = hsec_title(h, i);
 	xmlNodePtr s = h_section(main, hsecs[i].id, t);
 
 	free(t);
@@ -419,14 +431,20 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 	const kv_analysis *a = h->a;
 	xmlNodePtr s = numbered(h, main, H_TRADEOFF), t, tb;
 	static const char *const heads[] = { "Scope", "Tier", "Nodes",
-	    "Models reaching them", "Nodes left out" };
-	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL };
+	    "Models reaching them", "Nodes left out",
+	    "Guests it is too old for" };
+	static const char *const hc[] = { NULL, NULL, "num", NULL, NULL,
+	    NULL };
+	size_t above[5];
+	bool guests;
 
+	guest_floor_counts(a, above);
+	guests = above[1] > 0;	/* a guest OS needs x86-64-v2 or more */
 	h_el_own(s, "p", "answer", prose_tradeoff(a));
 	h_el(s, "p", prose_tradeoff_howto());
 	vendor_note(h, s);
 	figure(h, s, fig_tradeoff(a, h->t));
-	t = h_table(s, NULL, heads, hc, 5);
+	t = h_table(s, NULL, heads, hc, guests ? 6 : 5);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ntradeoff; i++) {
 		const kv_tradeoff *tr = &a->tradeoff[i];
@@ -442,6 +460,12 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 		h_el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
 		    tr->excluded, tr->nexcluded, MAX_NAMES) :
 		    xstrdup(SYM_NONE));
+		if (guests) {
+			char *g = tradeoff_guests(a, tr, above);
+
+			h_el_own(row, "td", g ? "wrap tone-warn" : "wrap",
+			    g ? g : xstrdup(SYM_NONE));
+		}
 	}
 }
 
@@ -567,12 +591,12 @@ footer(hdoc *h, xmlNodePtr body)
 int
 kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
-	hdoc h = { .a = a };
+	const kv_report_opts *opts = arg;
+	hdoc h = { .a = a, .diff = opts ? opts->diff : NULL };
 	xmlNodePtr html, body, main;
 	xmlOutputBufferPtr out;
 	int rc = KV_ERR;
 
-	(void)arg;
 	h.doc = htmlNewDocNoDtD(NULL, NULL);
 	h.t = text_new();
 	mview_init(&h.mv, a);
@@ -585,6 +609,8 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	masthead(&h, body);
 	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);
+	if (h.diff != NULL)
+		html_sec_changes(numbered(&h, main, H_CHANGES), a, h.diff);
 	sec_summary(&h, main);
 	html_sec_groups(numbered(&h, main, H_GROUPS), a);
 	sec_drain(&h, main);

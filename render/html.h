@@ -49,6 +49,9 @@ bool html_needs_attention(const kv_vmires *r);
 void html_attention(xmlNodePtr s, const kv_analysis *a);
 /* the full VMI list: an empty table and its rows as JSON for the script */
 void html_vmi_list(xmlNodePtr s, const kv_analysis *a);
+/* sec_diff.c: what a what-if or diff changed, into its section s */
+void html_sec_changes(xmlNodePtr s, const kv_analysis *a,
+    const kv_report_diff *rd);
 /* sec_groups.c: the groups, one line each with the fix, for the summary */
 void html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max);
 

@@ -230,7 +230,9 @@ title_page(pdoc *d)
 	/* the title page is one page, whatever the snapshot's strings */
 	pdf_para_lines(d, MX, CW, mf->context ? mf->context :
 	    "(unnamed cluster)", FONT_REGULAR, 16, COL_ACCENT, 6, 3);
-	sub = xasprintf("Snapshot taken %s", d->snapdate);
+	sub = xasprintf("Snapshot taken %s%s", d->snapdate, d->diff == NULL ?
+	    "" : diff_is_whatif(d->diff) ? ", as it would be after the "
+	    "changes of section 1" : ", against an older one in section 1");
 	pdf_para_at(d, MX, CW, sub, FONT_REGULAR, 10, COL_MUTED, 24);
 	free(sub);
 
@@ -531,9 +533,16 @@ sec_tradeoff(pdoc *d)
 		{ "Scope", 0.14, false }, { "Tier", 0.1, false },
 		{ "Nodes", 0.09, true }, { "Models reaching them", 0.45, false },
 		{ "Nodes left out", 0.22, false },
+	}, gcols[] = {	/* a guest OS needs x86-64-v2 or more */
+		{ "Scope", 0.12, false }, { "Tier", 0.1, false },
+		{ "Nodes", 0.08, true }, { "Models reaching them", 0.33, false },
+		{ "Nodes left out", 0.17, false },
+		{ "Guests it is too old for", 0.2, false },
 	};
 	const char *rule = prose_vendor_rule(a);
 	ptable t;
+	size_t above[5];
+	bool guests;
 
 	pdf_heading1(d, d->sections[PS_TRADEOFF]);
 	pdf_answer(d, prose_tradeoff(a));
@@ -541,10 +550,13 @@ sec_tradeoff(pdoc *d)
 	if (rule != NULL)
 		pdf_boxed(d, rule);
 	pdf_figure(d, fig_tradeoff(a, d->t), true);
-	pdf_tbl_init(&t, cols, 5);
+	guest_floor_counts(a, above);
+	guests = above[1] > 0;
+	pdf_tbl_init(&t, guests ? gcols : cols, guests ? 6 : 5);
 	for (size_t i = 0; i < a->ntradeoff; i++) {
 		const kv_tradeoff *tr = &a->tradeoff[i];
 		pcell *row = pdf_tbl_row(&t);
+		char *g;
 
 		pdf_cellc(&row[0], a->scopes[tr->scope].name);
 		pdf_cellc(&row[1], tr->tier);
@@ -556,6 +568,10 @@ sec_tradeoff(pdoc *d)
 		pdf_cell(&row[4], tr->nexcluded ? node_list(a, tr->excluded,
 		    tr->nexcluded, 12) : xstrdup(SYM_NONE), FONT_REGULAR,
 		    COL_INK);
+		if (guests && (g = tradeoff_guests(a, tr, above)) != NULL)
+			pdf_cell(&row[5], g, FONT_BOLD, COL_WARN);
+		else if (guests)
+			pdf_cellc(&row[5], SYM_NONE);
 	}
 	pdf_tbl_emit(d, &t);
 }
@@ -618,6 +634,8 @@ sec_glossary(pdoc *d)
 static void
 body(pdoc *d)
 {
+	if (d->diff != NULL)
+		pdf_sec_changes(d, d->sections[PS_CHANGES]);
 	sec_summary(d);
 	pdf_sec_groups(d, d->sections[PS_GROUPS]);
 	pdf_sec_drain(d, d->sections[PS_DRAIN]);
@@ -648,9 +666,11 @@ pdf_titles(pdoc *d)
 		char *shared = NULL;
 		const char *name;
 
-		if (i == PS_VMS && !d->all)
+		if ((i == PS_VMS && !d->all) || (i == PS_CHANGES && !d->diff))
 			continue;
-		if (i == PS_GROUPS)
+		if (i == PS_CHANGES)
+			name = shared = diff_title(d->diff);
+		else if (i == PS_GROUPS)
 			name = "What to change: the groups";
 		else if (i == PS_ATTENTION)
 			name = shared = xasprintf("%s that need attention",
@@ -717,11 +737,12 @@ pdoc_free(pdoc *d)
 int
 kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
-	pdoc d = { .a = a };
+	const kv_report_opts *opts = arg;
+	pdoc d = { .a = a, .all = opts && opts->pdf_all,
+	    .diff = opts ? opts->diff : NULL };
 	cairo_status_t st;
 	int toc, rc = KV_ERR;
 
-	d.all = arg != NULL && *(const bool *)arg;
 	d.t = text_new();
 	d.title = report_title(a);
 	pdf_titles(&d);

@@ -40,9 +40,10 @@
 #define CELL_LINES	72		/* a cell paragraph's lines at most,
 					 * so that a row fits on a page */
 
-/* The PDF's sections, in its order (issue: problems first). */
+/* The PDF's sections, in its order (issue: problems first); PS_CHANGES
+ * only in a what-if's or a diff's report. */
 enum pdf_sec {
-	PS_SUMMARY, PS_GROUPS, PS_DRAIN, PS_ATTENTION, PS_CLASSES,
+	PS_CHANGES, PS_SUMMARY, PS_GROUPS, PS_DRAIN, PS_ATTENTION, PS_CLASSES,
 	PS_MODELS, PS_TRADEOFF, PS_CLUSTER, PS_VMS, PS_GLOSSARY, PS_COUNT
 };
 
@@ -77,6 +78,7 @@ typedef struct pdoc {
 	const char *pending;	/* a level-2 heading waiting for content */
 	bool all;		/* --pdf-detail all: the full VMI and node
 				 * tables too */
+	const kv_report_diff *diff;	/* a what-if's or diff's, or NULL */
 } pdoc;
 
 typedef struct pcol {
@@ -164,6 +166,9 @@ void pdf_sec_vmis(pdoc *d, const char *title);	/* --pdf-detail all */
 /* Would not migrate, or its drain row stops or blocks (row: NULL when
  * it has none). */
 bool pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row);
+
+/* pdf_diff.c: what a what-if or diff changed (d->diff) */
+void pdf_sec_changes(pdoc *d, const char *title);
 
 /* figures: f is drawn and freed */
 void pdf_figure_scaled(pdoc *d, kv_fig *f, bool caption, double max);

@@ -537,8 +537,8 @@ pdf_sec_attention(pdoc *d, const char *title)
 	    "running one would migrate, and no drain stops or waits for "
 	    "one.", W(VM)) : xasprintf("%zu %s would not migrate, or a drain "
 	    "of their node would stop them or wait for them, by node; the "
-	    "groups they belong to (section 2) say what to change.", n,
-	    n == 1 ? W(VM) : W(VMS)));
+	    "groups they belong to (section %d) say what to change.", n,
+	    n == 1 ? W(VM) : W(VMS), atoi(d->sections[PS_GROUPS])));
 	if (n > 0 && !d->all)
 		pdf_para_own(d, xasprintf("The %s that migrate are not listed; "
 		    "kvscope report --pdf-detail all adds every %s, and "

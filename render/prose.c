@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guestos.h"
 #include "render.h"
 #include "report.h"
 
@@ -344,6 +345,56 @@ prose_tradeoff(const kv_analysis *a)
 		kv_buf_printf(&b, "No named model of any tier is usable.");
 	else if (vendors > 1 && a->m->flavor->vendor_selector)
 		kv_buf_printf(&b, " VMs never move between vendors.");
+	return b.data;
+}
+
+void
+guest_floor_counts(const kv_analysis *a, size_t above[5])
+{
+	for (int l = 0; l < 5; l++)
+		above[l] = kv_guests_above(a, l);
+}
+
+/* The x86-64 level every model of tier t gives the guest: the tier's
+ * own for the level tiers, the lowest of its models' for avx2; -1 when
+ * it lists none. */
+static int
+tier_level(const kv_analysis *a, const kv_tradeoff *t)
+{
+	int lv = -1;
+
+	if (strcmp(t->tier, "any") == 0)
+		return t->nmodels ? 1 : -1;
+	if (kv_startswith(t->tier, "x86-64-v"))
+		return t->nmodels ? t->tier[8] - '0' : -1;
+	for (size_t k = 0; k < t->nmodels; k++)
+		for (size_t i = 0; i < a->nnamed; i++)
+			if (strcmp(a->named[i].model, t->models[k]) == 0 &&
+			    a->named[i].info != NULL && (lv < 0 ||
+			    a->named[i].info->level < lv))
+				lv = a->named[i].info->level;
+	return lv;
+}
+
+char *
+tradeoff_guests(const kv_analysis *a, const kv_tradeoff *t,
+    const size_t above[5])
+{
+	int lv = tier_level(a, t);
+	kv_buf b = {0};
+	bool first = true;
+
+	if (lv < 0 || lv >= 4 || above[lv] == 0)
+		return NULL;
+	kv_buf_printf(&b, "guests that need ");
+	for (int need = lv + 1; need <= 4; need++) {
+		size_t n = above[need - 1] - above[need];
+
+		if (n > 0)
+			kv_buf_printf(&b, "%sx86-64-v%d: %zu %s", first ? "" :
+			    "; ", need, n, n == 1 ? W(VM) : W(VMS));
+		first = first && n == 0;
+	}
 	return b.data;
 }
 

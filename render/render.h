@@ -86,11 +86,37 @@ void kv_json_drain_summary(const kv_analysis *a, json_t *summary);
 json_t *kv_json_group(const kv_analysis *a, size_t i);
 char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
-/* The self-contained HTML report (html.c). */
+/* The report of a what-if or a diff (what-if|diff --report DIR): the
+ * report of the snapshot after the changes (of NEW) opens with a section
+ * on what changed.  Everything is borrowed: the diff (analyze/diff.h,
+ * computed by the caller), the what-if's notes (view.h; notes->notes
+ * NULL: a diff of two snapshots) and the analysis before (its date). */
+struct kv_diff;
+struct kv_diff_notes;
+typedef struct kv_report_diff {
+	const struct kv_diff *d;
+	const struct kv_diff_notes *notes;
+	const kv_analysis *before;
+} kv_report_diff;
+
+/* The arg of kv_write_html and kv_write_pdf: NULL is a plain report
+ * (every field zero). */
+typedef struct kv_report_opts {
+	bool pdf_all;			/* --pdf-detail all: every VMI and
+					 * node in the PDF */
+	const kv_report_diff *diff;	/* NULL: no Changes section */
+} kv_report_opts;
+
+/* The self-contained HTML report (html.c); arg: a kv_report_opts or
+ * NULL. */
 int kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
-/* The typeset PDF report (pdf.c); cairo writes through f.  arg: NULL or
- * a const bool *, true for --pdf-detail all (every VMI and node). */
+/* The typeset PDF report (pdf.c); cairo writes through f.  arg: a
+ * kv_report_opts or NULL. */
 int kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
+/* diff.json (view_diff.c): the document what-if and diff print with
+ * -o json, byte for byte; arg: the kv_report_diff (a is unused). */
+int kv_write_diff_json(const kv_analysis *a, FILE *f, void *arg,
+    kv_err *err);
 /* Every standalone SVG figure (svg.c), staged into o. */
 int kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err);
 

@@ -171,14 +171,31 @@ void html_sec_groups(xmlNodePtr s, const kv_analysis *a);
 void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
 void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
 
+/* SEC_CHANGES: only in a what-if's or a diff's report, first. */
 enum kv_section {
 	SEC_SUMMARY, SEC_CLUSTER, SEC_CLASSES, SEC_MODELS, SEC_TRADEOFF,
-	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_COUNT
+	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_CHANGES, SEC_COUNT
 };
 const char *section_id(enum kv_section sec);	/* "summary" */
 char *section_title(const kv_analysis *a, enum kv_section sec);	/* "1  Summary" */
 /* "KubeVirt live-migration report" in the flavor's words. */
 char *report_title(const kv_analysis *a);
+
+/* sec_diff.c: the words of the Changes section of a what-if's or a
+ * diff's report (kv_report_diff, render.h), shared with pdf_diff.c. */
+struct kv_report_diff;
+struct kv_diff_vmi;
+struct kv_diff_group;
+bool diff_is_whatif(const struct kv_report_diff *rd);
+char *diff_title(const struct kv_report_diff *rd);	/* "What the ..." */
+/* "Nothing gets worse: 1 VMI better, 0 worse, 1 changed in all; ..." */
+char *diff_answer(const kv_analysis *a, const struct kv_report_diff *rd);
+/* What the report after it describes, with the snapshots' dates. */
+char *diff_intro(const kv_analysis *a, const struct kv_report_diff *rd);
+/* "+code −code" of a changed VMI, SYM_NONE when none. */
+char *diff_codes(const struct kv_diff_vmi *v);
+const char *diff_group_change(const struct kv_diff_group *g); /* "new" */
+char *diff_pair(size_t before, size_t after);	/* "3 → 1", "3" */
 
 /* Section sentences.  Each returns a new string. */
 char *prose_headline(const kv_analysis *a);	/* "N of M running ..." */
@@ -201,6 +218,14 @@ const char *tradeoff_model(const kv_analysis *a, const kv_tradeoff *t);
 char *drain_headline(const kv_analysis *a);
 struct _xmlNode;
 void drain_html_plans(const kv_analysis *a, struct _xmlNode *section);
+/* above[l]: the VMIs whose guest OS needs an x86-64 level above l
+ * (kv_guests_above, guestos.h), l = 0..4. */
+void guest_floor_counts(const kv_analysis *a, size_t above[5]);
+/* The trade-off line for tier t: "guests that need x86-64-v3: 2 VMIs"
+ * (each level above what every model of the tier gives the guest), or
+ * NULL when no guest needs more; caller frees. */
+char *tradeoff_guests(const kv_analysis *a, const kv_tradeoff *t,
+    const size_t above[5]);
 /* The vendor rule, when both the all scope and vendor scopes appear;
  * NULL otherwise. */
 const char *prose_vendor_rule(const kv_analysis *a);

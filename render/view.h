@@ -105,5 +105,7 @@ typedef struct kv_diff_notes {
 } kv_diff_notes;
 int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
     const kv_term *t, kv_err *err);
+/* The JSON document of kv_view_diff's -o json (the caller's). */
+json_t *kv_json_diff(const struct kv_diff *d, const kv_diff_notes *n);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * view_diff.c - the `what-if` and `diff` views (view.h): what changed
  * between two analyses (analyze/diff.h), as lines for a person or one
- * JSON / YAML document ("kind": "kvscope-whatif" | "kvscope-diff").
+ * JSON / YAML document ("kind": "kvscope-whatif" | "kvscope-diff"),
+ * which the --report folder holds as diff.json.
  */
 #include <string.h>
 
@@ -114,8 +115,8 @@ drains_doc(const kv_diff *d)
 	return a;
 }
 
-static json_t *
-diff_doc(const kv_diff *d, const kv_diff_notes *n)
+json_t *
+kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 {
 	json_t *doc = json_object(), *cls = json_array(), *sum;
 
@@ -286,7 +287,7 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 	FILE *f = t->f;
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML) {
-		json_t *doc = diff_doc(d, n);
+		json_t *doc = kv_json_diff(d, n);
 		int rc = kv_doc_write(doc, t->fmt, f, err);
 
 		json_decref(doc);
@@ -308,4 +309,16 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 	if (fflush(f) != 0 || ferror(f))
 		return kv_seterr(err, "stdout: write error");
 	return KV_OK;
+}
+
+int
+kv_write_diff_json(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	const kv_report_diff *rd = arg;
+	json_t *doc = kv_json_diff(rd->d, rd->notes);
+	int rc = kv_doc_write(doc, KV_OUT_JSON, f, err);
+
+	(void)a;
+	json_decref(doc);
+	return rc;
 }

@@ -15,6 +15,9 @@
 set -u
 
 KVSCOPE=${KVSCOPE:-./kvscope}
+# the reports (--report, the trade-off check) reach fontconfig through
+# pango: its configuration lives as long as the process (tests/lsan.supp)
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -46,6 +49,8 @@ has() {
 	    sed 's/^/    out| /' "$work/out" | head -20; }
 }
 
+has_err() { grep -qF -- "$2" "$work/err" || fail "$1: stderr lacks \"$2\""; }
+
 lacks() {
 	! grep -qF -- "$2" "$work/out" || fail "$1: \"$2\" printed"
 }
@@ -58,7 +63,8 @@ jqis() {
 }
 
 # edit SRC DST OP...: copy snapshot SRC to DST, apply the operations
-# (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE).
+# (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE | date ISO:
+# the manifest's createdAt).
 edit() {
 	rm -rf "$2"
 	cp -r "$1" "$2"
@@ -68,6 +74,7 @@ dst, ops = sys.argv[2], sys.argv[3:]
 def load(f):
     return json.load(open(os.path.join(dst, f)))
 files = {}
+created = None
 nodes = "resources/nodes.json"
 vmis = "resources/virtualmachineinstances.kubevirt.io.json"
 i = 0
@@ -93,9 +100,14 @@ while i < len(ops):
             if md["namespace"] == ns and md["name"] == name:
                 md.setdefault("annotations", {})[ops[i + 2]] = ops[i + 3]
         i += 4
+    elif op == "date":
+        created = ops[i + 1]
+        i += 2
     else:
         sys.exit("edit: unknown operation " + op)
 mf = load("manifest.json")
+if created:
+    mf["createdAt"] = created
 for path, doc in files.items():
     data = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
     open(os.path.join(dst, path), "wb").write(data)
@@ -170,6 +182,29 @@ run "remove node" 0 what-if samples/pitfalls --remove-node p2
 has "remove node" "removed: p2"
 lacks "remove node" "pit/local-path"
 
+# --- Deckhouse: the CPU is the VirtualMachineClass's ------------------------
+# samples/deckhouse: prod/vm-features (class amx, type Features: three AMX
+# features only w5 has) has no CPU target; Cascadelake-Server-noTSX runs on
+# every Intel worker.  Class discovery (dev/vm-evacuating on w3,
+# prod/vm-discovery on w2) runs on every worker; Icelake-Server on w3 alone.
+D=samples/deckhouse
+run "dvp model" 0 what-if $D --cpu-model Cascadelake-Server-noTSX --vmi prod/vm-features
+has "dvp model" "prod/vm-features: no-target -> ok, targets 0 -> 4"
+has "dvp model" "1 VM given a class of type Model with spec.cpu.model Cascadelake-Server-noTSX"
+run "dvp class" 0 what-if $D --class-cpu amx=Cascadelake-Server-noTSX
+has "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
+has "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
+has "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VMIs"
+# every VM of the class changes: both of class discovery lose targets
+run "dvp class worse" 1 what-if $D --class-cpu discovery=Icelake-Server -o json
+jqis "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
+    "2 dev/vm-evacuating 0,prod/vm-discovery 1"
+run "dvp class unknown" 2 what-if $D --class-cpu nope=Nehalem
+has_err "dvp class unknown" "--class-cpu nope=Nehalem: no VirtualMachineClass nope"
+run "dvp class form" 2 what-if $D --class-cpu amx
+has_err "dvp class form" '--class-cpu: "amx" is not CLASS=MODEL'
+run "class on kubevirt" 2 what-if $S --class-cpu generic=Nehalem
+
 # --- the guest's floor -----------------------------------------------------
 
 edit $S "$work/rhel" annotate dev/legacy-app vm.kubevirt.io/os rhel10
@@ -184,6 +219,18 @@ checks=$((checks + 1))
     fail "report of the RHEL copy"
 jq -e '.vmis[] | select(.name == "dev/legacy-app") | .warnings | map(.code) | index("guest-cpu-floor") == null' \
     "$work/rep/findings.json" >/dev/null || fail "host-model on a v3 node: no floor warning"
+# the trade-off table: the tiers below x86-64-v3 leave the RHEL 10 guest
+# behind (the any and x86-64-v2 rows of the three scopes), the others do not
+checks=$((checks + 1))
+"$KVSCOPE" report "$work/rhel" --format html,pdf --output "$work/rep2" -q >/dev/null ||
+    fail "report html of the RHEL copy"
+n=$(grep -oF "guests that need x86-64-v3: 1 VMI<" "$work/rep2/report.html" | wc -l)
+[ "$n" = 6 ] || fail "trade-off: $n rows with \"guests that need x86-64-v3: 1 VMI\", want 6"
+pdftotext "$work/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that need x86-64-v3: 1 VMI" ||
+    fail "trade-off: no guests line in the PDF"
+"$KVSCOPE" report $S --format html --output "$work/rep3" -q >/dev/null
+! grep -qF "Guests it is too old for" "$work/rep3/report.html" ||
+    fail "trade-off: a guests column without a guest that needs it"
 
 # --- the free-capacity fix, proven: the what-if its text names -------------------
 # samples/capacity: prod/stuck-vm's only placeable node c2 has no room.
@@ -204,7 +251,6 @@ jq -e '.groups[] | select(.code == "no-capacity") |
 # --- usage errors: exit 2, one message ----------------------------------
 
 run "no change" 2 what-if $S
-has_err() { grep -qF -- "$2" "$work/err" || fail "$1: stderr lacks \"$2\""; }
 has_err "no change" "kvscope: what-if: no change given"
 run "unknown node" 2 what-if $S --cordon nope
 has_err "unknown node" "--cordon nope: no such node in the snapshot"
@@ -241,6 +287,85 @@ has "diff worse" "result: worse"
 run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
 has "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
+
+# --- --report DIR: the report after the change, opening with it -----------
+
+# section SECTION FILE: the HTML of section id SECTION (to the next one)
+section() {
+	sed -n "/<section id=\"$1\">/,/<\/section>/p" "$2"
+}
+R=$work/wi-report
+run "report what-if" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R"
+has "report what-if" "dev/build-runner: ok -> no-target"
+has "report what-if" "report: $R/report.html"
+has "report what-if" "report: $R/diff.json"
+checks=$((checks + 1))
+section changes "$R/report.html" >"$work/sec"
+grep -qF "<h2>1  What the change does</h2>" "$work/sec" || fail "report: no section 1 What the change does"
+grep -qF "<td class=\"name\">dev/build-runner</td>" "$work/sec" || fail "report: dev/build-runner not in the Changes section"
+grep -qF "no-target</span>" "$work/sec" || fail "report: the verdict after not in the Changes section"
+grep -qF "cpu-model Icelake-Server on 1 VMI" "$work/sec" || fail "report: the change applied not named"
+grep -qF "<h2>2  Summary</h2>" "$R/report.html" || fail "report: the summary is not section 2"
+checks=$((checks + 1))
+pdftotext "$R/report.pdf" - | tr -s " \n" "  " >"$work/pdf"
+grep -qF "1 What the change does" "$work/pdf" || fail "pdf: no section 1 What the change does"
+grep -qF "dev/build-runner" "$work/pdf" || fail "pdf: no dev/build-runner"
+grep -qF "3 What to change: the groups" "$work/pdf" || fail "pdf: the groups are not section 3"
+run "report what-if json" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner -o json
+checks=$((checks + 1))
+cmp -s "$work/out" "$R/diff.json" || fail "diff.json differs from -o json"
+# the report is of the snapshot after the change: findings.json says so
+jqis "report after" '.kind' kvscope-whatif
+checks=$((checks + 1))
+[ "$(jq -r '.vmis[] | select(.name == "dev/build-runner") | .verdict' "$R/findings.json")" = no-target ] ||
+    fail "report: findings.json is not of the snapshot after the change"
+# with -o json stdout stays the one document
+run "report json stdout" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R" -o json
+jqis "report json stdout" '.kind' kvscope-whatif
+# written again over itself (its own diff.json is no foreign file), html only
+run "report again" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R" --format html
+checks=$((checks + 1))
+[ "$(ls "$R" | tr '\n' ' ')" = "diff.json report.html " ] || fail "report again: $(ls "$R" | tr '\n' ' ')"
+
+# a diff: both snapshots' dates
+edit $S "$work/old3" date 2026-09-30T08:00:00Z
+edit $S "$work/new3" drop w4 cpu-feature.node.kubevirt.io/pku date 2026-10-31T10:00:00Z
+run "report diff" 0 diff "$work/old3" "$work/new3" --report "$work/dr" --format html,pdf
+has "report diff" "report: $work/dr/report.pdf"
+checks=$((checks + 1))
+section changes "$work/dr/report.html" >"$work/sec"
+grep -qF "<h2>1  Since the older snapshot</h2>" "$work/sec" || fail "diff report: no section 1"
+grep -qF "taken 2026-09-30T08:00:00Z, the snapshot of this report 2026-10-31T10:00:00Z" "$work/sec" ||
+    fail "diff report: not both dates"
+grep -qF "<td class=\"name\">w4</td>" "$work/sec" || fail "diff report: node w4 not listed"
+grep -qF "pku" "$work/sec" || fail "diff report: feature pku not listed"
+pdftotext "$work/dr/report.pdf" - | tr -s " \n" "  " | grep -qF "2026-09-30T08:00:00Z" ||
+    fail "diff report pdf: no older date"
+
+# a foreign non-empty folder: exit 2, nothing written, no answer
+mkdir -p "$work/foreign"
+echo keep >"$work/foreign/notes.txt"
+run "report foreign" 2 what-if $S --cordon w4 --report "$work/foreign"
+has_err "report foreign" "not empty and not a kvscope report"
+checks=$((checks + 1))
+[ "$(ls "$work/foreign")" = notes.txt ] || fail "report foreign: wrote $(ls "$work/foreign")"
+[ -s "$work/out" ] && fail "report foreign: an answer on stdout"
+run "report foreign force" 0 what-if $S --cordon w4 --uncordon w4 --report "$work/foreign" --force --format json
+checks=$((checks + 1))
+[ "$(ls "$work/foreign" | tr '\n' ' ')" = "diff.json findings.json notes.txt " ] ||
+    fail "report force: $(ls "$work/foreign" | tr '\n' ' ')"
+run "report diff foreign" 2 diff $S $S --report "$work/foreign"
+
+# --report is what-if's and diff's; its companions need it
+run "report on check" 2 check $S --report "$work/x"
+has_err "report on check" 'unknown option "--report"'
+run "report on report" 2 report $S --report "$work/x"
+has_err "report on report" 'unknown option "--report"'
+run "format without report" 2 what-if $S --cordon w4 --format html
+has_err "format without report" "--format, --pdf-detail and --force go with --report DIR"
+run "force without report" 2 diff $S $S --force
+checks=$((checks + 1))
+[ -e "$work/x" ] && fail "a rejected --report created its folder"
 
 echo "$((checks - fails)) of $checks checks passed"
 [ "$fails" -eq 0 ]
