@@ -14,16 +14,17 @@
  * exception is a skipped subtree (below): its strings, NUL bytes, nesting
  * and size are checked, its commas and colons are not.
  *
- * Skipping: subtrees the model loader never reads (metadata.managedFields
- * of every object, status.images of nodes, the fields of pods' containers
- * other than name, image and resources) are replaced by null in the item's
- * text before jansson sees it.  jsonskip.c tracks the keys of the first
- * levels of each item for that; KVSCOPE_NO_SKIP=1 turns it off (the tests
- * compare both).
+ * Skipping: subtrees the model loader never reads (jsonskip.c's table:
+ * metadata.managedFields of every object, status.images of nodes, the
+ * fields of pods' containers other than name, image and resources, ...)
+ * are replaced by null in the item's text before jansson sees it.
+ * jsonskip.c tracks the keys of the first levels of each item for that;
+ * KVSCOPE_NO_SKIP=1 turns it off (the tests compare both).
  */
 #include "jsonitems.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,11 +338,39 @@ structural(json_items *s, char c, kv_err *err)
 /* Bytes that need a look inside an item, below its top level: everything
  * else (numbers, literals, ',', ':' and whitespace) only matters at depth
  * 1 or 2, or around the items. */
+static const bool not_plain[256] = {
+	['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true,
+	['\0'] = true,
+};
+
 static inline bool
 plain(char c)
 {
-	return c != '"' && c != '{' && c != '}' && c != '[' && c != ']' &&
-	    c != '\0';
+	return !not_plain[(unsigned char)c];
+}
+
+/* The first byte of buf[i..stop) that ends a run of ordinary string
+ * bytes ('"', '\\' or NUL), or stop; eight bytes at a time. */
+static size_t
+string_run(const char *buf, size_t i, size_t stop)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+
+	while (i + 8 <= stop) {
+		uint64_t v, q, b;
+
+		memcpy(&v, buf + i, 8);
+		q = v ^ (ones * '"');
+		b = v ^ (ones * '\\');
+		if (((v - ones) & ~v & highs) | ((q - ones) & ~q & highs) |
+		    ((b - ones) & ~b & highs))
+			break;
+		i += 8;
+	}
+	while (i < stop && buf[i] != '"' && buf[i] != '\\' && buf[i] != '\0')
+		i++;
+	return i;
 }
 
 /* A UTF-8 byte order mark at the very start of the file is dropped. */
@@ -386,12 +415,9 @@ in_string(json_items *s, chunk_in *in, size_t *i, size_t stop, kv_err *err)
 	char c = in->buf[*i];
 
 	if (!s->cap_top && !s->cap_item && !s->esc && s->in_item) {
-		size_t j = *i;
+		size_t j = string_run(in->buf, *i, stop);
 		uint64_t room = s->lim->string_bytes - s->str_len;
 
-		while (j < stop && in->buf[j] != '"' && in->buf[j] != '\\' &&
-		    in->buf[j] != '\0')
-			j++;
 		if (j - *i > room) {
 			s->offset = in->base + *i + room;
 			bad(s, err, "string longer than the limit "

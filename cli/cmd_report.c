@@ -53,10 +53,37 @@ stage(kv_output *out, const char *name, kv_writer_fn fn,
 	return stage_arg(out, name, fn, a, NULL, err);
 }
 
+static int stage_rest(kv_output *out, unsigned f, const kv_analysis *a,
+    const kv_report_opts *ro, kv_err *err);
+
 /* The files of the formats f; with a diff (what-if, diff) also
- * diff.json and the Changes section in the HTML and the PDF. */
+ * diff.json and the Changes section in the HTML and the PDF.  The PDF,
+ * the slowest by far, is typeset on a thread of its own while the
+ * others are written. */
 static int
 stage_all(kv_output *out, unsigned f, const kv_analysis *a,
+    const kv_report_opts *ro, kv_err *err)
+{
+	if (f & F_PDF) {
+		cli_progress("write: report.pdf (beside the others)");
+		if (kv_output_stage_bg(out, "report.pdf", kv_write_pdf, a,
+		    (void *)ro, err) != KV_OK)
+			return KV_ERR;
+	}
+	if (stage_rest(out, f, a, ro, err) != KV_OK)
+		return KV_ERR;
+	if (f & F_PDF) {
+		cli_progress("write: report.pdf");
+		if (kv_output_join(out, err) != KV_OK)
+			return KV_ERR;
+		cli_progress("write: report.pdf (%.1f s)", cli_lap());
+	}
+	return KV_OK;
+}
+
+/* Everything but the PDF. */
+static int
+stage_rest(kv_output *out, unsigned f, const kv_analysis *a,
     const kv_report_opts *ro, kv_err *err)
 {
 	if (ro->diff != NULL && stage_arg(out, "diff.json",
@@ -66,9 +93,6 @@ stage_all(kv_output *out, unsigned f, const kv_analysis *a,
 	    a, err) != KV_OK)
 		return KV_ERR;
 	if ((f & F_HTML) && stage_arg(out, "report.html", kv_write_html, a,
-	    (void *)ro, err) != KV_OK)
-		return KV_ERR;
-	if ((f & F_PDF) && stage_arg(out, "report.pdf", kv_write_pdf, a,
 	    (void *)ro, err) != KV_OK)
 		return KV_ERR;
 	if (f & F_SVG) {
@@ -82,6 +106,36 @@ stage_all(kv_output *out, unsigned f, const kv_analysis *a,
 	    err) != KV_OK))
 		return KV_ERR;
 	return KV_OK;
+}
+
+/* The order files are listed in, whatever order they were written in:
+ * diff.json, findings.json, the HTML, the PDF, then the figures and the
+ * tables as they came. */
+static int
+listing_rank(const char *path)
+{
+	static const char *const first[] = { "/diff.json", "/findings.json",
+		"/report.html", "/report.pdf" };
+	size_t n = strlen(path);
+
+	for (int i = 0; i < 4; i++)
+		if (n >= strlen(first[i]) &&
+		    strcmp(path + n - strlen(first[i]), first[i]) == 0)
+			return i;
+	return 4;
+}
+
+static void
+in_listing_order(cli_list *l)
+{
+	for (size_t i = 1; i < l->n; i++)	/* stable: insertion */
+		for (size_t j = i; j > 0 && listing_rank(l->v[j - 1]) >
+		    listing_rank(l->v[j]); j--) {
+			char *t = l->v[j];
+
+			l->v[j] = l->v[j - 1];
+			l->v[j - 1] = t;
+		}
 }
 
 int
@@ -103,6 +157,7 @@ cli_report_write(const cli_args *o, const char *dir, bool ours,
 	written->v = xcalloc(out.n + 1, sizeof(char *));
 	for (size_t i = 0; i < out.n; i++)
 		written->v[i] = xstrdup(out.dst[i]);
+	in_listing_order(written);
 	if (kv_output_commit(&out, &err) != KV_OK)
 		goto fail;
 	cli_progress_end();
