@@ -24,20 +24,14 @@ typedef struct selbuild {
 	kv_label *v;
 } selbuild;
 
+static void sel_put(selbuild *s, const char *key, const char *value,
+    size_t among);
+
 static void
 sel_set(selbuild *s, const char *key, const char *value)
 {
-	key = kv_intern_str(s->strs, key);
-	value = kv_intern_str(s->strs, value);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].key == key) {
-			s->v[i].value = value;
-			return;
-		}
-	KV_GROW(s->v, s->cap, s->n + 1);
-	s->v[s->n].key = key;
-	s->v[s->n].value = value;
-	s->n++;
+	sel_put(s, kv_intern_str(s->strs, key), kv_intern_str(s->strs, value),
+	    s->n);
 }
 
 static void

@@ -114,28 +114,6 @@ groups(pdoc *d, const kv_diff *x)
 	pdf_tbl_emit(d, &t);
 }
 
-static char *
-other_labels(const kv_diff_node *n)
-{
-	kv_buf b = {0};
-
-	if (n->host_model_changed)
-		kv_buf_printf(&b, "host model %s \u2192 %s", n->host_model[0] ?
-		    n->host_model[0] : SYM_NONE, n->host_model[1] ?
-		    n->host_model[1] : SYM_NONE);
-	if (n->vendor_changed)
-		kv_buf_printf(&b, "%svendor %s \u2192 %s", b.len ? "; " : "",
-		    n->vendor[0] ? n->vendor[0] : SYM_NONE, n->vendor[1] ?
-		    n->vendor[1] : SYM_NONE);
-	for (size_t k = 0; k < n->labels_lost.n; k++)
-		kv_buf_printf(&b, "%s\u2212%s", b.len ? "; " : "",
-		    n->labels_lost.v[k]);
-	for (size_t k = 0; k < n->labels_gained.n; k++)
-		kv_buf_printf(&b, "%s+%s", b.len ? "; " : "",
-		    n->labels_gained.v[k]);
-	return b.data ? b.data : xstrdup(SYM_NONE);
-}
-
 static void
 nodes(pdoc *d, const kv_diff *x)
 {
@@ -165,7 +143,7 @@ nodes(pdoc *d, const kv_diff *x)
 		pdf_cell(&row[2], n->gained.n ? str_list(n->gained.v,
 		    n->gained.n, n->gained.n) : xstrdup(SYM_NONE), FONT_MONO,
 		    COL_INK);
-		pdf_cell(&row[3], other_labels(n), FONT_REGULAR, COL_INK);
+		pdf_cell(&row[3], diff_node_labels(n), FONT_REGULAR, COL_INK);
 	}
 	pdf_tbl_emit(d, &t);
 }

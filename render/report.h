@@ -194,6 +194,10 @@ char *diff_answer(const kv_analysis *a, const struct kv_report_diff *rd);
 char *diff_intro(const kv_analysis *a, const struct kv_report_diff *rd);
 /* "+code −code" of a changed VMI, SYM_NONE when none. */
 char *diff_codes(const struct kv_diff_vmi *v);
+/* A node's CPU labels other than features that changed: host model,
+ * vendor, other labels lost (−) and gained (+); SYM_NONE when none. */
+struct kv_diff_node;
+char *diff_node_labels(const struct kv_diff_node *n);
 const char *diff_group_change(const struct kv_diff_group *g); /* "new" */
 char *diff_pair(size_t before, size_t after);	/* "3 → 1", "3" */
 

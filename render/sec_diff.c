@@ -68,6 +68,28 @@ diff_intro(const kv_analysis *a, const kv_report_diff *rd)
 }
 
 char *
+diff_node_labels(const kv_diff_node *n)
+{
+	kv_buf b = {0};
+
+	if (n->host_model_changed)
+		kv_buf_printf(&b, "host model %s \u2192 %s", n->host_model[0] ?
+		    n->host_model[0] : SYM_NONE, n->host_model[1] ?
+		    n->host_model[1] : SYM_NONE);
+	if (n->vendor_changed)
+		kv_buf_printf(&b, "%svendor %s \u2192 %s", b.len ? "; " : "",
+		    n->vendor[0] ? n->vendor[0] : SYM_NONE, n->vendor[1] ?
+		    n->vendor[1] : SYM_NONE);
+	for (size_t k = 0; k < n->labels_lost.n; k++)
+		kv_buf_printf(&b, "%s\u2212%s", b.len ? "; " : "",
+		    n->labels_lost.v[k]);
+	for (size_t k = 0; k < n->labels_gained.n; k++)
+		kv_buf_printf(&b, "%s+%s", b.len ? "; " : "",
+		    n->labels_gained.v[k]);
+	return b.data ? b.data : xstrdup(SYM_NONE);
+}
+
+char *
 diff_codes(const kv_diff_vmi *v)
 {
 	kv_buf b = {0};
@@ -205,7 +227,6 @@ static void
 node_row(xmlNodePtr tb, const kv_diff_node *n)
 {
 	xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
-	kv_buf b = {0};
 
 	h_elc(tr, "td", "name", n->name);
 	h_el_own(tr, "td", n->lost.n ? "wrap mono tone-fail" : "wrap mono",
@@ -213,21 +234,7 @@ node_row(xmlNodePtr tb, const kv_diff_node *n)
 	    xstrdup(SYM_NONE));
 	h_el_own(tr, "td", "wrap mono", n->gained.n ? str_list(n->gained.v,
 	    n->gained.n, n->gained.n) : xstrdup(SYM_NONE));
-	if (n->host_model_changed)
-		kv_buf_printf(&b, "host model %s \u2192 %s", n->host_model[0] ?
-		    n->host_model[0] : SYM_NONE, n->host_model[1] ?
-		    n->host_model[1] : SYM_NONE);
-	if (n->vendor_changed)
-		kv_buf_printf(&b, "%svendor %s \u2192 %s", b.len ? "; " : "",
-		    n->vendor[0] ? n->vendor[0] : SYM_NONE, n->vendor[1] ?
-		    n->vendor[1] : SYM_NONE);
-	for (size_t k = 0; k < n->labels_lost.n; k++)
-		kv_buf_printf(&b, "%s\u2212%s", b.len ? "; " : "",
-		    n->labels_lost.v[k]);
-	for (size_t k = 0; k < n->labels_gained.n; k++)
-		kv_buf_printf(&b, "%s+%s", b.len ? "; " : "",
-		    n->labels_gained.v[k]);
-	h_el_own(tr, "td", "wrap", b.data ? b.data : xstrdup(SYM_NONE));
+	h_el_own(tr, "td", "wrap", diff_node_labels(n));
 }
 
 static void
