@@ -82,6 +82,8 @@ static const struct {
 } files[] = {
 	{ "nodes.json", P_NODES }, { "pods.json", P_PODS },
 	{ "virtualmachineinstances.kubevirt.io.json", P_VMIS },
+	{ "internalvirtualizationvirtualmachineinstances."
+	    "internal.virtualization.deckhouse.io.json", P_VMIS },
 };
 
 enum profile

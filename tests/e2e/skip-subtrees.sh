@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The item scanner skips subtrees the loader never reads (managedFields,
-# nodes' status.images, pods' container fields beyond name, image and
-# resources).  Each sample is copied with such subtrees planted in every
+# The item scanner skips subtrees the loader never reads (the table of
+# analyze/jsonskip.c: managedFields, ownerReferences and finalizers of
+# every object; nodes' images, conditions and addresses; pods'
+# annotations, securityContext, conditions and container fields beyond
+# the ones read; VMIs' phase timestamps, interfaces and the like).  Each sample is copied with such subtrees planted in every
 # object (large, nested, with brackets and quotes in strings); the
 # findings with skipping on, with it off (KVSCOPE_NO_SKIP=1) and of the
 # sample itself must be the same bytes.
@@ -21,10 +23,38 @@ shutil.copytree(src, dst)
 mf = {"manager": "kubectl", "operation": "Update", "fieldsType": "FieldsV1",
       "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:x]\"{": {}}},
                    "f:spec": {"f:containers": [{"k:{\"name\":\"c\"}": {}}]}}}
+odd = [{"kind": "X", "name": "n]\"{", "uid": "u"}]
 def plant(o, plural):
     if not isinstance(o, dict):
         return
-    o.setdefault("metadata", {})["managedFields"] = [mf, mf]
+    meta = o.setdefault("metadata", {})
+    meta["managedFields"] = [mf, mf]
+    meta["ownerReferences"] = odd
+    meta["finalizers"] = ["a]{\"", "b"]
+    if plural in ("virtualmachineinstances",
+                  "internalvirtualizationvirtualmachineinstances"):
+        st = o.setdefault("status", {})
+        st["phaseTransitionTimestamps"] = [{"phase": "x]", "t": "{"}] * 3
+        st["interfaces"] = [{"name": "default", "ipAddress": "1]"}]
+        st["launcherContainerImageVersion"] = "q\"@sha256:]{"
+        st["memory"] = {"guestAtBoot": "1Gi"}
+        for c in st.get("conditions", []):
+            c["lastProbeTime"] = "t]{"
+            c["lastTransitionTime"] = "t\"]"
+    if plural == "nodes":
+        st = o.setdefault("status", {})
+        st["conditions"] = [{"type": "Ready", "status": "x]{"}]
+        st["addresses"] = [{"type": "InternalIP", "address": "]["}]
+    if plural == "pods":
+        if not meta.get("annotations"):
+            meta["annotations"] = {"k": "v]{"}
+        spec = o.setdefault("spec", {})
+        spec["securityContext"] = {"runAsUser": 107, "x": "]["}
+        st = o.setdefault("status", {})
+        st["conditions"] = [{"type": "Ready", "status": "]{"}]
+        for c in st.get("containerStatuses", []):
+            c["state"] = {"running": {"startedAt": "]{\""}}
+            c["restartCount"] = 3
     if plural == "nodes":
         o.setdefault("status", {})["images"] = [
             {"names": ["quay.io/x@sha256:%064d" % i], "sizeBytes": 10**20 + i}

@@ -641,6 +641,42 @@ test_skipped_subtrees(void **state)
 	    "{\"metadata\":{\"managedFields\":[{}]},\"status\":{\"images\":"
 	    "[]}}\n", "{\"metadata\":{\"managedFields\":null},\"status\":"
 	    "{\"images\":[]}}\n");
+	/* the rows of the table for VMIs, pods and nodes: whole values,
+	 * and every key of an element but the ones kept */
+	assert_skipped("resources/virtualmachineinstances.kubevirt.io.json",
+	    "[{\"metadata\":{\"ownerReferences\":[{\"kind\":\"VM\"}],"
+	    "\"finalizers\":[\"f\"],\"annotations\":{\"a\":\"1\"}},"
+	    "\"status\":{\"phaseTransitionTimestamps\":[{\"phase\":\"R\"}],"
+	    "\"interfaces\":[{\"ipAddress\":\"10.0.0.1\"}],"
+	    "\"launcherContainerImageVersion\":\"q@sha256:1\","
+	    "\"conditions\":[{\"type\":\"LiveMigratable\",\"status\":"
+	    "\"False\",\"lastTransitionTime\":\"t\",\"reason\":\"R\","
+	    "\"message\":\"m\"}],\"nodeName\":\"w1\"}}]",
+	    "{\"metadata\":{\"annotations\":{\"a\":\"1\"},\"finalizers\":"
+	    "null,\"ownerReferences\":null},\"status\":{\"conditions\":"
+	    "[{\"lastTransitionTime\":null,\"message\":\"m\",\"reason\":"
+	    "\"R\",\"status\":\"False\",\"type\":\"LiveMigratable\"}],"
+	    "\"interfaces\":null,\"launcherContainerImageVersion\":null,"
+	    "\"nodeName\":\"w1\",\"phaseTransitionTimestamps\":null}}\n");
+	assert_skipped("resources/pods.json",
+	    "[{\"metadata\":{\"annotations\":{\"a\":\"1\"},\"labels\":"
+	    "{\"l\":\"2\"}},\"spec\":{\"securityContext\":{\"x\":1},"
+	    "\"volumes\":[{\"name\":\"v\",\"persistentVolumeClaim\":"
+	    "{\"claimName\":\"c\"},\"image\":{\"reference\":\"r\"}}]},"
+	    "\"status\":{\"conditions\":[{\"type\":\"Ready\"}],"
+	    "\"containerStatuses\":[{\"name\":\"compute\",\"imageID\":"
+	    "\"d\",\"state\":{\"running\":{}}}]}}]",
+	    "{\"metadata\":{\"annotations\":null,\"labels\":{\"l\":\"2\"}},"
+	    "\"spec\":{\"securityContext\":null,\"volumes\":[{\"image\":"
+	    "{\"reference\":\"r\"},\"name\":\"v\",\"persistentVolumeClaim\":"
+	    "null}]},\"status\":{\"conditions\":null,\"containerStatuses\":"
+	    "[{\"imageID\":\"d\",\"name\":\"compute\",\"state\":null}]}}\n");
+	assert_skipped("resources/nodes.json",
+	    "[{\"status\":{\"conditions\":[{\"type\":\"Ready\"}],"
+	    "\"addresses\":[{\"address\":\"a\"}],\"nodeInfo\":"
+	    "{\"kernelVersion\":\"k\"}}}]",
+	    "{\"status\":{\"addresses\":null,\"conditions\":null,"
+	    "\"nodeInfo\":{\"kernelVersion\":\"k\"}}}\n");
 	/* the switch turns it off */
 	setenv("KVSCOPE_NO_SKIP", "1", 1);
 	assert_skipped("resources/nodes.json", "{\"metadata\":"
