@@ -658,6 +658,10 @@ test_skipped_subtrees(void **state)
 	    "\"R\",\"status\":\"False\",\"type\":\"LiveMigratable\"}],"
 	    "\"interfaces\":null,\"launcherContainerImageVersion\":null,"
 	    "\"nodeName\":\"w1\",\"phaseTransitionTimestamps\":null}}\n");
+	assert_skipped("resources/internalvirtualizationvirtualmachine"
+	    "instances.internal.virtualization.deckhouse.io.json",
+	    "[{\"status\":{\"interfaces\":[1]}}]",
+	    "{\"status\":{\"interfaces\":null}}\n");
 	assert_skipped("resources/pods.json",
 	    "[{\"metadata\":{\"annotations\":{\"a\":\"1\"},\"labels\":"
 	    "{\"l\":\"2\"}},\"spec\":{\"securityContext\":{\"x\":1},"
