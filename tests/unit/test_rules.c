@@ -3128,6 +3128,46 @@ test_in_progress_target_pod(void **state)
 	kvres_free(&r);
 }
 
+/* A twin of prod/web (its own name, uid and pod) and a third VMI that
+ * differs only in its node selector. */
+static void
+m_twins(kvsnap *s)
+{
+	json_t *v = kvsnap_addj(s, VMIS, base_vmi);
+	json_t *p = kvsnap_addj(s, "pods", "", base_pod);
+	json_t *w = kvsnap_addj(s, VMIS, base_vmi);
+
+	kvj_sets(v, "metadata.name", "web2");
+	kvj_sets(v, "metadata.uid", "uid-web2");
+	kvj_sets(p, "metadata.name", "virt-launcher-web2-abcde");
+	json_object_set_new(kvj_obj(p, "metadata.labels"),
+	    "kubevirt.io/created-by", json_string("uid-web2"));
+	kvj_sets(w, "metadata.name", "web3");
+	kvj_sets(w, "metadata.uid", "uid-web3");
+	kvj_sets(w, "spec.nodeSelector.zone", "a");
+}
+
+/* Identical target-pod selector lists are one array, owned by the
+ * placement context; another list is another array. */
+static void
+test_shared_selectors(void **state)
+{
+	kvres r = run(m_twins);
+	const kv_vmires *web = kvres_vmires(&r, WEB);
+	const kv_vmires *web2 = kvres_vmires(&r, "prod/web2");
+	const kv_vmires *web3 = kvres_vmires(&r, "prod/web3");
+
+	(void)state;
+	assert_true(web->selectors.n > 5);
+	assert_int_equal(web2->selectors.n, web->selectors.n);
+	assert_ptr_equal(web2->selectors.v, web->selectors.v);
+	assert_int_equal(web3->selectors.n, web->selectors.n + 1);
+	assert_ptr_not_equal(web3->selectors.v, web->selectors.v);
+	assert_string_equal(kv_labels_get(&web3->selectors, "zone"), "a");
+	assert_null(kv_labels_get(&web->selectors, "zone"));
+	kvres_free(&r);
+}
+
 static int
 group_teardown(void **state)
 {
@@ -3234,6 +3274,7 @@ main(void)
 		cmocka_unit_test(test_migration_selector),
 		cmocka_unit_test(test_not_running_never_blocks),
 		cmocka_unit_test(test_in_progress_target_pod),
+		cmocka_unit_test(test_shared_selectors),
 	};
 
 	char *names[2 * NCASES];
