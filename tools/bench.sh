@@ -20,7 +20,8 @@
 # ratios, taken in the same run, are the figure.
 #
 # Environment: BENCH_SIZES="500:10000 5000:100000" (default below),
-# KVSCOPE=./kvscope, BENCH_DIR=build/bench, SHARED=../shared, BENCH_SEED=1.
+# KVSCOPE=./kvscope, BENCH_DIR=build/bench, SHARED=../shared, BENCH_SEED=1,
+# BENCH_RUNS=3 (each figure is the run of median wall time of these).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,14 +32,15 @@ KVSCOPE=${KVSCOPE:-./kvscope}
 DIR=${BENCH_DIR:-build/bench}
 SHARED=${SHARED:-../shared}
 SEED=${BENCH_SEED:-1}
+RUNS=${BENCH_RUNS:-3}
 TIME=/usr/bin/time
 
 [ -x "$TIME" ] || { echo "bench: $TIME missing (make deps installs 'time')" >&2; exit 2; }
 mkdir -p "$DIR"
 
 # wall seconds, peak RSS (MiB) and CPU seconds (user + system) of one
-# command; output to $DIR/last.*
-measure() {
+# run of a command; output to $DIR/last.*
+measure_once() {
 	local log=$DIR/last.time
 	if ! "$TIME" -v -o "$log" "$@" >"$DIR/last.out" 2>"$DIR/last.err"; then
 		echo "bench: failed: $*" >&2
@@ -55,6 +57,19 @@ measure() {
 		/User time \(seconds\)/ { cpu += $2 }
 		/System time \(seconds\)/ { cpu += $2 }
 		END { printf "%.2f %.0f %.1f\n", wall, rss, cpu }' "$log"
+}
+
+# The run of median wall time of $RUNS runs (its RSS, CPU and stderr, in
+# $DIR/last.err): one slow or lucky run does not move the figure.
+measure() {
+	local r
+	for r in $(seq "$RUNS"); do
+		measure_once "$@" | sed "s/\$/ $r/" || return 1
+		cp "$DIR/last.err" "$DIR/last.err.$r"
+	done | sort -n | awk -v n="$RUNS" 'NR == int((n + 1) / 2)' >"$DIR/median"
+	r=$(awk '{ print $4 }' "$DIR/median")
+	cp "$DIR/last.err.$r" "$DIR/last.err"
+	awk '{ print $1, $2, $3 }' "$DIR/median"
 }
 
 # Are the HTML/SVG/PDF writers there?  The stubs refuse with "not built".
