@@ -179,9 +179,7 @@ kv_place_build(kv_analysis *a)
 	p->selectors = g_hash_table_new_full(labels_hash, labels_equal,
 	    labels_free, NULL);
 	p->nnodes = m->nnodes;
-	p->host_model = xcalloc(m->nnodes + 1, sizeof(kv_labels));
-	p->host_model_done = xcalloc(m->nnodes + 1, sizeof(bool));
-	p->host_model_found = xcalloc(m->nnodes + 1, sizeof(bool));
+	p->cpu = xcalloc(m->nnodes + 1, sizeof(node_cpu));
 	return p;
 }
 
@@ -198,10 +196,8 @@ kv_place_free(kv_place *p)
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
 	for (size_t i = 0; i < p->nnodes; i++)
-		free(p->host_model[i].v);
-	free(p->host_model);
-	free(p->host_model_done);
-	free(p->host_model_found);
+		free(p->cpu[i].derived.v);
+	free(p->cpu);
 	free(p);
 }
 

@@ -32,6 +32,18 @@ typedef struct problem {
 
 typedef struct kv_podaff kv_podaff;	/* podaffinity.h */
 
+/* What a source node's labels give its VMIs' target pods (§2.3 step 4 and
+ * the vendor rule): derived once per node. */
+typedef struct node_cpu {
+	bool done;
+	bool host_model;		/* it has a host-model-cpu label */
+	kv_labels derived;		/* its host model as cpu-model-
+					   migration, its required features
+					   as cpu-feature (interned) */
+	const char *vendor;		/* its first cpu-vendor label key */
+	size_t nvendors;		/* how many it has */
+} node_cpu;
+
 struct kv_place {
 	size_t ntaints;
 	ptaint *taints;
@@ -44,11 +56,9 @@ struct kv_place {
 					   pods' selectors, one array per
 					   distinct list (vmires point in) */
 	size_t nnodes;
-	kv_labels *host_model;		/* per node: the selectors its
-					   host-model labels give (§2.3
-					   step 4), built on first use */
-	bool *host_model_done;
-	bool *host_model_found;		/* it has a host-model-cpu label */
+	struct node_cpu *cpu;		/* per node: what its CPU labels put
+					   in a target pod's selector, built
+					   on first use (target.c) */
 	kv_podaff *podaff;		/* inter-pod constraints: built and
 					 * freed by its owner (vmi.c,
 					 * analysis.c) */

@@ -195,43 +195,43 @@ sel_put(selbuild *s, const char *key, const char *value, size_t among)
 	s->n++;
 }
 
-/* The selectors node src's host-model labels give (§2.3 step 4: its
- * host-model-cpu as cpu-model-migration, its required features as
- * cpu-feature), derived once per node; *found: it has a host model. */
-static const kv_labels *
-host_model_of(const kv_analysis *a, const kv_place *p, const kv_node *src,
-    bool *found)
+/* What node src's CPU labels give a target pod (node_cpu, place.h),
+ * derived on first use. */
+static const node_cpu *
+node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 {
-	size_t n = (size_t)(src - a->m->nodes);
+	node_cpu *nc = &p->cpu[src - a->m->nodes];
+	const char *dom = a->cfg.domain;
+	char *feat, *mig, *hm, *req, *vendor;
+	selbuild s = { .strs = a->m->strs };
 
-	if (!p->host_model_done[n]) {
-		const char *dom = a->cfg.domain;
-		char *feat = xasprintf("cpu-feature.%s/", dom);
-		char *mig = xasprintf("cpu-model-migration.%s/", dom);
-		char *hm = xasprintf("host-model-cpu.%s/", dom);
-		char *req = xasprintf("host-model-required-features.%s/", dom);
-		selbuild s = { .strs = a->m->strs };
+	if (nc->done)
+		return nc;
+	feat = xasprintf("cpu-feature.%s/", dom);
+	mig = xasprintf("cpu-model-migration.%s/", dom);
+	hm = xasprintf("host-model-cpu.%s/", dom);
+	req = xasprintf("host-model-required-features.%s/", dom);
+	vendor = xasprintf("cpu-vendor.%s/", dom);
+	for (size_t i = 0; i < src->labels.n; i++) {
+		const kv_label *l = &src->labels.v[i];
 
-		for (size_t i = 0; i < src->labels.n; i++) {
-			const kv_label *l = &src->labels.v[i];
-
-			if (kv_startswith(l->key, hm)) {
-				sel_setf(&s, l->value, "%s%s", mig,
-				    l->key + strlen(hm));
-				p->host_model_found[n] = true;
-			} else if (kv_startswith(l->key, req))
-				sel_setf(&s, l->value, "%s%s", feat,
-				    l->key + strlen(req));
-		}
-		p->host_model[n] = (kv_labels){ s.n, s.v };
-		p->host_model_done[n] = true;
-		free(feat);
-		free(mig);
-		free(hm);
-		free(req);
+		if (kv_startswith(l->key, hm)) {
+			sel_setf(&s, l->value, "%s%s", mig, l->key + strlen(hm));
+			nc->host_model = true;
+		} else if (kv_startswith(l->key, req))
+			sel_setf(&s, l->value, "%s%s", feat,
+			    l->key + strlen(req));
+		else if (kv_startswith(l->key, vendor) && nc->nvendors++ == 0)
+			nc->vendor = l->key;
 	}
-	*found = p->host_model_found[n];
-	return &p->host_model[n];
+	nc->derived = (kv_labels){ s.n, s.v };
+	nc->done = true;
+	free(feat);
+	free(mig);
+	free(hm);
+	free(req);
+	free(vendor);
+	return nc;
 }
 
 /* §2.3 step 4: host-model selectors, copied or derived. */
@@ -261,14 +261,13 @@ render_host_model(const kv_analysis *a, const kv_place *p,
 			}
 		}
 	if (!ti->host_model_copied && src != NULL) {
-		bool found;
-		const kv_labels *hm = host_model_of(a, p, src, &found);
+		const node_cpu *nc = node_cpu_of(a, p, src);
+		size_t before = s->n;	/* the derived keys are unique */
 
-		size_t before = s->n;	/* hm's keys are unique */
-
-		for (size_t i = 0; i < hm->n; i++)
-			sel_put(s, hm->v[i].key, hm->v[i].value, before);
-		ti->host_model_missing = !found;
+		for (size_t i = 0; i < nc->derived.n; i++)
+			sel_put(s, nc->derived.v[i].key, nc->derived.v[i].value,
+			    before);
+		ti->host_model_missing = !nc->host_model;
 	}
 	free(feat);
 	free(mig);
@@ -611,13 +610,13 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 		render_host_model(a, p, src, r->source_pod, &s, ti);
 	/* the vendor rule came with KubeVirt v1.8 (not in every flavor) */
 	if (src != NULL && a->m->flavor->vendor_selector &&
-	    !sel_has_prefix(&s, vendor))
-		for (size_t i = 0; i < src->labels.n; i++)
-			if (kv_startswith(src->labels.v[i].key, vendor)) {
-				if (ti->nvendors++ == 0)
-					sel_set(&s, src->labels.v[i].key,
-					    "true");
-			}
+	    !sel_has_prefix(&s, vendor)) {
+		const node_cpu *nc = node_cpu_of(a, p, src);
+
+		ti->nvendors = nc->nvendors;
+		if (nc->vendor != NULL)
+			sel_set(&s, nc->vendor, "true");
+	}
 	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
 	sel_share(p, &s, &r->selectors);
 
