@@ -569,22 +569,27 @@ void
 check_kernel_differs(rule_ctx *c, const kv_rule *r)
 {
 	const char *have = c->src ? c->src->kernel : NULL;
+	const kv_nodeset *tg = &c->r->targets;
 	kv_buf b = {0};
-	size_t n = 0;
+	kv_bits other;
+	size_t n;
 
-	if (have == NULL || *have == '\0')
+	if (have == NULL || *have == '\0' || tg->base == NULL)
 		return;
-	KV_NODESET_FOREACH(&c->r->targets, ti) {
-		const kv_node *t = &c->m->nodes[ti];
-
-		/* kernel versions are interned: equal strings, one pointer */
-		if (t->kernel == NULL || *t->kernel == '\0' ||
-		    t->kernel == have)
-			continue;
-		if (n++ < KERNEL_SHOWN)
-			kv_buf_printf(&b, "%s%s (%s)", n > 1 ? ", " : "",
-			    t->name, t->kernel);
-	}
+	/* the targets on another kernel: the set's base and the nodes with
+	 * another kernel (kernel versions are interned), less its excluded */
+	kv_bits_init(&other, tg->base->nbits);
+	kv_bits_copy(&other, tg->base);
+	kv_bits_and(&other, kv_place_other_kernels(c->a, c->place, have));
+	for (size_t k = 0; k < tg->nexcl; k++)
+		kv_bits_clear(&other, tg->excl[k]);
+	n = kv_bits_count(&other);
+	for (size_t i = kv_bits_next(&other, 0), shown = 0;
+	    i < other.nbits && shown < KERNEL_SHOWN;
+	    i = kv_bits_next(&other, i + 1), shown++)
+		kv_buf_printf(&b, "%s%s (%s)", shown ? ", " : "",
+		    c->m->nodes[i].name, c->m->nodes[i].kernel);
+	kv_bits_free(&other);
 	if (n > KERNEL_SHOWN)
 		kv_buf_printf(&b, " and %zu more", n - KERNEL_SHOWN);
 	if (n > 0)

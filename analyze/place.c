@@ -178,6 +178,8 @@ kv_place_build(kv_analysis *a)
 	    bits_free);
 	p->selectors = g_hash_table_new_full(labels_hash, labels_equal,
 	    labels_free, NULL);
+	p->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+	    bits_free);
 	p->nnodes = m->nnodes;
 	p->cpu = xcalloc(m->nnodes + 1, sizeof(node_cpu));
 	return p;
@@ -195,10 +197,30 @@ kv_place_free(kv_place *p)
 	g_hash_table_destroy(p->problems);
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
+	g_hash_table_destroy(p->kernels);
 	for (size_t i = 0; i < p->nnodes; i++)
 		free(p->cpu[i].derived.v);
 	free(p->cpu);
 	free(p);
+}
+
+const kv_bits *
+kv_place_other_kernels(const kv_analysis *a, const kv_place *p,
+    const char *kernel)
+{
+	const kv_model *m = a->m;
+	kv_bits *b = g_hash_table_lookup(p->kernels, kernel);
+
+	if (b != NULL)
+		return b;
+	b = xcalloc(1, sizeof(*b));
+	kv_bits_init(b, m->nnodes);
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].kernel != NULL && *m->nodes[i].kernel != '\0' &&
+		    m->nodes[i].kernel != kernel)
+			kv_bits_set(b, i);
+	g_hash_table_insert(p->kernels, (gpointer)kernel, b);
+	return b;
 }
 
 size_t

@@ -52,6 +52,8 @@ struct kv_place {
 	GHashTable *problems;		/* problem -> itself */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */
+	GHashTable *kernels;		/* kernel version -> kv_bits of the
+					   nodes with another one */
 	GHashTable *selectors;		/* kv_labels -> itself: the target
 					   pods' selectors, one array per
 					   distinct list (vmires point in) */

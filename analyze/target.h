@@ -27,6 +27,11 @@ void kv_place_free(kv_place *p);
 size_t kv_place_pods(const kv_place *p, const kv_vmi *v,
     const kv_pod *const **pods);
 const kv_pod *kv_place_source_pod(const kv_place *p, const kv_vmi *v);
+/* The nodes that run a kernel version (status.nodeInfo.kernelVersion,
+ * interned) other than kernel, and not none: one bitset per version,
+ * kept by p. */
+const kv_bits *kv_place_other_kernels(const kv_analysis *a,
+    const kv_place *p, const char *kernel);
 
 typedef struct kv_target_info {
 	bool host_model_copied;		/* selectors came from the pod */
