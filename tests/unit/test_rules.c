@@ -3128,6 +3128,41 @@ test_in_progress_target_pod(void **state)
 	kvres_free(&r);
 }
 
+/* Five more twins of w1 and w2 on another kernel than w1, and t3 runs
+ * another pod of prod/web: five targets, four named, one more. */
+static void
+m_kernels_many(kvsnap *s)
+{
+	char name[16];
+	json_t *p;
+
+	set_kernel(s, "w1", "6.8.0-85-generic");
+	set_kernel(s, "w2", "6.8.0-90-generic");
+	for (int i = 1; i <= 5; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		intel_twin(s, name);
+		set_kernel(s, name, "6.8.0-90-generic");
+	}
+	p = kvsnap_addj(s, "pods", "", base_pod);
+	kvj_sets(p, "metadata.name", "virt-launcher-web-old");
+	kvj_sets(p, "spec.nodeName", "t3");
+}
+
+/* The targets on another kernel, counted and named in node order, the
+ * VMI's own nodes left out. */
+static void
+test_kernel_differs_many(void **state)
+{
+	kvres r = run(m_kernels_many);
+
+	(void)state;
+	assert_string_equal(message(kvres_vmi(&r, WEB), "kernel-differs"),
+	    "5 targets run another kernel than w1 (6.8.0-85-generic): "
+	    "t1 (6.8.0-90-generic), t2 (6.8.0-90-generic), t4 "
+	    "(6.8.0-90-generic), t5 (6.8.0-90-generic) and 1 more");
+	kvres_free(&r);
+}
+
 /* A twin of prod/web (its own name, uid and pod) and a third VMI that
  * differs only in its node selector. */
 static void
@@ -3275,6 +3310,7 @@ main(void)
 		cmocka_unit_test(test_not_running_never_blocks),
 		cmocka_unit_test(test_in_progress_target_pod),
 		cmocka_unit_test(test_shared_selectors),
+		cmocka_unit_test(test_kernel_differs_many),
 	};
 
 	char *names[2 * NCASES];
