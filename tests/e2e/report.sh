@@ -229,6 +229,16 @@ same() {
 	done
 }
 check "two runs give identical PDF, HTML and SVG bytes" same "$out" "$again"
+# the PDF is typeset on a thread of its own beside the other writers;
+# on one thread (KVSCOPE_THREADS=1) every file is the same, and listed in
+# the same order
+one=$(fresh)
+KVSCOPE_THREADS=1 "$KVSCOPE" report samples/mixed --output "$one" \
+    >"$tmp/list.one"
+"$KVSCOPE" report samples/mixed --output "$again" >"$tmp/list.bg"
+check "PDF beside the others = PDF on the main thread" same "$out" "$one"
+check "files listed in the same order either way" sh -c \
+    "sed 's|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^findings.json report.html report.pdf '"
 check "pdf dates are the snapshot's createdAt" sh -c \
     "pdfinfo -isodates '$out/report.pdf' | grep -q '^CreationDate: *2026-10-31T09:12:44Z'"
 epoch=$(fresh)
