@@ -35,6 +35,15 @@ verdicts(const kv_diff_vmi *v)
 	    kv_verdict_names[v->verdict[1]]);
 }
 
+/* The VMI kept its verdict, drain behaviour and codes: only its number
+ * of targets moved (the PDF lists those with --pdf-detail all). */
+static bool
+only_targets(const kv_diff_vmi *v)
+{
+	return v->verdict[0] == v->verdict[1] && v->drain[0] == v->drain[1] &&
+	    v->added.n == 0 && v->removed.n == 0;
+}
+
 static void
 vmis(pdoc *d, const kv_diff *x)
 {
@@ -46,6 +55,7 @@ vmis(pdoc *d, const kv_diff *x)
 	};
 	char *title = xasprintf("%s whose verdict, targets or drain changed",
 	    W(VMS)), *s;
+	size_t quiet = 0;	/* changed their target count alone */
 	ptable t;
 
 	pdf_heading2(d, title);	/* drawn with what follows: kept till then */
@@ -56,7 +66,13 @@ vmis(pdoc *d, const kv_diff *x)
 	pdf_tbl_init(&t, cols, 5);
 	for (size_t i = 0; i < x->nvmis; i++) {
 		const kv_diff_vmi *v = &x->vmis[i];
-		pcell *row = pdf_tbl_row(&t);
+		pcell *row;
+
+		if (!d->all && only_targets(v)) {
+			quiet++;
+			continue;
+		}
+		row = pdf_tbl_row(&t);
 
 		pdf_cellc(&row[0], v->name);
 		pdf_cell(&row[1], verdicts(v), FONT_BOLD, tone_ink(verdict_tone(
@@ -71,10 +87,16 @@ vmis(pdoc *d, const kv_diff *x)
 		pdf_cell(&row[4], diff_codes(v), FONT_MONO, v->worse ?
 		    COL_FAIL : COL_INK);
 	}
-	if (x->nvmis > 0)
+	if (x->nvmis > quiet)
 		pdf_tbl_emit(d, &t);
 	else
 		pdf_tbl_free(&t);
+	if (quiet > 0)
+		pdf_para_own(d, xasprintf("%s%zu %s changed only their number "
+		    "of targets; diff.json lists them, and so does this section "
+		    "with --pdf-detail all.", x->nvmis > quiet ? "Besides, " : "",
+		    quiet, plural(quiet, W(VM), W(VMS))), FONT_REGULAR, BODY,
+		    COL_INK);
 	free(title);
 	s = xasprintf("New %s:", W(VMS));
 	names(d, s, &x->vmis_added);

@@ -311,6 +311,23 @@ pdftotext "$R/report.pdf" - | tr -s " \n" "  " >"$work/pdf"
 grep -qF "1 What the change does" "$work/pdf" || fail "pdf: no section 1 What the change does"
 grep -qF "dev/build-runner" "$work/pdf" || fail "pdf: no dev/build-runner"
 grep -qF "3 What to change: the groups" "$work/pdf" || fail "pdf: the groups are not section 3"
+# the PDF lists the VMIs whose verdict, drain or codes change; those whose
+# target count alone moves are counted (cordoning w4 takes a target from
+# five), and listed with --pdf-detail all
+R2=$work/wi-cordon
+run "report cordon" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 --cordon w4 --report "$R2" --format pdf
+checks=$((checks + 1))
+# page 3 is section 1 (title page, contents, then the changes)
+pdftotext -f 3 -l 3 "$R2/report.pdf" - | tr -s " \n" "  " >"$work/pdf2"
+grep -qF "What the change does" "$work/pdf2" || fail "pdf cordon: page 3 is not section 1"
+grep -qF "prod/web-0" "$work/pdf2" || fail "pdf cordon: prod/web-0 (no-target -> ok) not listed"
+grep -qF "dev/build-runner" "$work/pdf2" && fail "pdf cordon: a VMI whose target count alone changed is listed"
+grep -qF "Besides, 5 VMIs changed only their number of targets" "$work/pdf2" || fail "pdf cordon: the target-only changes are not counted"
+run "report cordon all" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 --cordon w4 --report "$R2" --format pdf --pdf-detail all
+checks=$((checks + 1))
+pdftotext -f 3 -l 3 "$R2/report.pdf" - | tr -s " \n" "  " >"$work/pdf2"
+grep -qF "dev/build-runner" "$work/pdf2" || fail "pdf cordon all: dev/build-runner not listed"
+grep -qF "changed only their number" "$work/pdf2" && fail "pdf cordon all: target-only VMIs counted, not listed"
 run "report what-if json" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner -o json
 checks=$((checks + 1))
 cmp -s "$work/out" "$R/diff.json" || fail "diff.json differs from -o json"
