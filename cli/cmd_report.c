@@ -76,7 +76,8 @@ stage_all(kv_output *out, unsigned f, const kv_analysis *a,
 		cli_progress("write: report.pdf");
 		if (kv_output_join(out, err) != KV_OK)
 			return KV_ERR;
-		cli_progress("write: report.pdf (%.1f s)", cli_lap());
+		cli_progress("write: report.pdf (%.1f s after the others)",
+		    cli_lap());
 	}
 	return KV_OK;
 }
