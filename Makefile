@@ -37,6 +37,9 @@ SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
 
 BUILD     := build
+# Header dependencies: each object writes its own .d file (-MMD), with
+# an empty rule per header (-MP) so a removed header breaks no build.
+DEPFLAGS   = -MMD -MP
 # templates/ compiled into the binary as C strings (render/report.h)
 GEN_SRC   := $(BUILD)/gen/templates.c
 TEMPLATES := templates/report.css templates/report.js
@@ -63,20 +66,20 @@ all: kvscope
 kvscope: $(OBJ)
 	@echo "  LD      $@"; $(CC) $(CFLAGS) -o $@ $(OBJ) $(KV_LIBS)
 
-$(BUILD)/rel/%.o: %.c $(HEADERS)
+$(BUILD)/rel/%.o: %.c $(BUILD)/rel/%.d
 	@mkdir -p $(dir $@)
-	@echo "  CC      $<"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/asan/%.o: %.c $(HEADERS)
+$(BUILD)/asan/%.o: %.c $(BUILD)/asan/%.d
 	@mkdir -p $(dir $@)
-	@echo "  CC      $< (asan)"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) -c -o $@ $<
+	@echo "  CC      $< (asan)"; $(CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g $(SAN) $(DEPFLAGS) -c -o $@ $<
 
 $(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
 	@echo "  LD      $@"; $(CC) $(SAN) -o $@ $^ $(KV_LIBS)
 
-$(BUILD)/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB) $(HEADERS)
+$(BUILD)/asan/tests/%: tests/unit/%.c $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) -o $@ $< \
+	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) $(DEPFLAGS) -o $@ $< \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
 # Each template becomes a NUL-terminated char array named after its file
@@ -166,10 +169,10 @@ FUZZ_OK       = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, \
                 -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo y)
 FUZZ_RUN     := -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 
-$(FUZZ_DIR)/obj/%.o: %.c $(HEADERS)
+$(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"; $(FUZZ_CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g \
-	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+	    $(DEPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB)
 	$(FUZZ_CC) $(KV_CPPFLAGS) -Itests/fuzz $(KV_WARN) -O1 -g $(FUZZ_SAN) \
@@ -286,6 +289,13 @@ install: kvscope $(MAN_PAGES)
 	./kvscope completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kvscope
 	./kvscope completion fish \
 	    > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kvscope.fish
+
+# Every object's .d file is a target without a recipe, so an object
+# whose .d is missing (built before -MMD) is rebuilt once (the scheme of
+# GNU make's manual, "Generating Prerequisites Automatically").
+DEPFILES := $(OBJ:.o=.d) $(ASAN_LIB:.o=.d) $(ASAN_CLI:.o=.d)
+$(DEPFILES):
+-include $(wildcard $(DEPFILES) $(TEST_BIN:=.d) $(FUZZ_LIB:.o=.d))
 
 clean:
 	rm -rf $(BUILD) kvscope out
