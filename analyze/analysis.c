@@ -36,6 +36,7 @@ effective_config(kv_analysis *a)
 	const kv_cluster *k = &m->cluster;
 	kv_config *c = &a->cfg;
 
+	kv_rules_version_find(m, &c->rules);
 	c->domain = m->flavor->label_domain;
 	c->kv_prefix = m->flavor->kv_prefix;
 	c->cpu_model = k->cpu_model ? k->cpu_model : "";

@@ -17,6 +17,7 @@
 
 #include "bitset.h"
 #include "cpudb.h"
+#include "kvversion.h"
 #include "model.h"
 #include "rule.h"
 
@@ -35,6 +36,7 @@ typedef struct kv_config {
 	bool gate_hyperv_strict, gate_vgpu;
 	const char *default_iface;	/* "bridge" unless configured */
 	int64_t assumed_mibps;		/* drain estimate when unlimited */
+	kv_rules_version rules;		/* whose rules apply (kvversion.h) */
 	/* Deckhouse (rules-deckhouse.md §5) */
 	int64_t sync_per_node;		/* DVP sync slots per source; 0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */

@@ -254,6 +254,7 @@ typedef struct kv_pod {
 	const char *migration_job;	/* kubevirt.io/migrationJobUID */
 	kv_labels node_selector;
 	int64_t req_memory;		/* sum over containers; -1 */
+	const char *image;		/* the compute container's image */
 	size_t nimageids;
 	kv_imageid *imageids;		/* container + init statuses */
 	size_t nimagerefs;
@@ -343,6 +344,8 @@ typedef struct kv_cluster {
 	size_t nmdev;
 	const char **mdev_resources;	/* permitted mediated devices */
 	const char *version;		/* status.observedKubeVirtVersion */
+	const char *operator_version;	/* status.operatorVersion */
+	const char *ns;			/* metadata.namespace */
 } kv_cluster;
 
 /* The Deckhouse objects (kv_dvp), loaded when the snapshot has them. */
