@@ -37,6 +37,8 @@ typedef struct kv_config {
 	const char *default_iface;	/* "bridge" unless configured */
 	int64_t assumed_mibps;		/* drain estimate when unlimited */
 	kv_rules_version rules;		/* whose rules apply (kvversion.h) */
+	bool since[SINCE_COUNT];	/* the version table's rows that
+					   hold for it (versions.c) */
 	/* Deckhouse (rules-deckhouse.md §5) */
 	int64_t sync_per_node;		/* DVP sync slots per source; 0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
@@ -313,6 +315,13 @@ void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 
+
+/* Whether the version table's row id holds for the snapshot's version. */
+static inline bool
+kv_since_on(const kv_analysis *a, enum kv_since_id id)
+{
+	return a->cfg.since[id];
+}
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,
  * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */

@@ -49,6 +49,49 @@ typedef struct kv_rules_version {
 	char product[96];	/* "OpenShift Virtualization 4.15", or "" */
 } kv_rules_version;
 
+/*
+ * The version table (versions.c): one row per behaviour that differs by
+ * version.  A version has the behaviour when it is at least one of the
+ * row's `since` entries of its own minor line (backports), or at least
+ * the last entry (the mainline).  Before, `before` applies (and for a
+ * default, value_before).  fingerprint: when set, a node label key with
+ * this prefix (+ the label domain) means the labeller has the behaviour:
+ * none on any node turns it off (a labeller that predates it).
+ */
+enum kv_since_id {
+	SINCE_MACHINE_TYPE,	/* machine-type selector on launcher pods */
+	SINCE_VENDOR,		/* cpu-vendor selector on target pods */
+	SINCE_SELECTOR_TRUE,	/* realtime/sev selectors want "true" */
+	SINCE_LABEL_TRUE,	/* realtime/sev node labels are "true" */
+	SINCE_POD_BRIDGE,	/* bridge + allow annotation migrates */
+	SINCE_BINDING_PLUGINS,	/* plugins with a migration setting */
+	SINCE_PASST,		/* passtBinding migrates */
+	SINCE_COMPLETION_150,	/* completionTimeoutPerGiB default */
+	SINCE_NO_PDB,		/* drains without PodDisruptionBudgets */
+	SINCE_ADDED_SELECTOR,	/* VMIM spec.addedNodeSelector */
+	SINCE_COUNT
+};
+
+#define KV_SINCE_MAX 3
+
+typedef struct kv_since {
+	enum kv_since_id id;
+	const char *name;
+	kv_ver since[KV_SINCE_MAX];	/* {0,0,0}-padded, oldest first */
+	const char *now, *before;	/* what applies from / before it */
+	long long value, value_before;	/* a default's values, else 0 */
+	const char *fingerprint;	/* node label key prefix, or NULL */
+	const char *source;		/* upstream tag path:line */
+} kv_since;
+
+extern const kv_since kv_since_rows[SINCE_COUNT];
+
+/* Whether version v has the behaviour of row r. */
+bool kv_since_has(const kv_since *r, kv_ver v);
+/* The first version of row r (the mainline entry), e.g. "v1.6.0", and
+ * its backports ("v1.5.1, v1.6.0") into buf. */
+void kv_since_format(const kv_since *r, char *buf, size_t size);
+
 /* The newest and oldest versions the rows describe. */
 extern const kv_ver kv_ver_newest;	/* v1.9.0 */
 extern const kv_ver kv_ver_oldest;	/* v1.0.0 */

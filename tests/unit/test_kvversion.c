@@ -152,6 +152,56 @@ test_outside_rows(void **state)
 	assert_string_equal(v, "v1.8.1");
 }
 
+static bool
+has(enum kv_since_id id, int major, int minor, int patch)
+{
+	return kv_since_has(&kv_since_rows[id], (kv_ver){ major, minor,
+	    patch });
+}
+
+/* The version table: backports within a minor line, the mainline after. */
+static void
+test_since_rows(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < SINCE_COUNT; i++) {
+		assert_int_equal(kv_since_rows[i].id, i);
+		assert_non_null(kv_since_rows[i].name);
+		assert_non_null(kv_since_rows[i].before);
+		assert_non_null(kv_since_rows[i].source);
+	}
+	assert_false(has(SINCE_MACHINE_TYPE, 1, 4, 1));	/* never 1.4 */
+	assert_false(has(SINCE_MACHINE_TYPE, 1, 5, 0));
+	assert_true(has(SINCE_MACHINE_TYPE, 1, 5, 1));
+	assert_true(has(SINCE_MACHINE_TYPE, 1, 6, 0));
+	assert_false(has(SINCE_MACHINE_TYPE, 1, 1, 0));
+	assert_false(has(SINCE_VENDOR, 1, 6, 3));
+	assert_true(has(SINCE_VENDOR, 1, 6, 4));
+	assert_false(has(SINCE_VENDOR, 1, 7, 0));
+	assert_true(has(SINCE_VENDOR, 1, 7, 1));
+	assert_true(has(SINCE_VENDOR, 1, 8, 0));
+	assert_false(has(SINCE_VENDOR, 1, 5, 3));
+	assert_true(has(SINCE_VENDOR, 1, 9, 0));
+	assert_false(has(SINCE_LABEL_TRUE, 1, 5, 2));
+	assert_true(has(SINCE_LABEL_TRUE, 1, 5, 3));
+	assert_false(has(SINCE_SELECTOR_TRUE, 1, 4, 1));
+	assert_false(has(SINCE_POD_BRIDGE, 0, 59, 2));
+	assert_true(has(SINCE_POD_BRIDGE, 1, 0, 0));
+	assert_false(has(SINCE_BINDING_PLUGINS, 1, 1, 1));
+	assert_true(has(SINCE_BINDING_PLUGINS, 1, 2, 0));
+	assert_false(has(SINCE_PASST, 1, 7, 4));
+	assert_false(has(SINCE_COMPLETION_150, 1, 3, 1));
+	assert_true(has(SINCE_COMPLETION_150, 1, 4, 0));
+	assert_int_equal(kv_since_rows[SINCE_COMPLETION_150].value_before,
+	    800);
+	assert_false(has(SINCE_NO_PDB, 1, 5, 3));
+	assert_true(has(SINCE_NO_PDB, 1, 6, 0));
+	kv_since_format(&kv_since_rows[SINCE_VENDOR], buf, sizeof(buf));
+	assert_string_equal(buf, "v1.6.4, v1.7.1, v1.8.0");
+}
+
 int
 main(void)
 {
@@ -160,6 +210,7 @@ main(void)
 		cmocka_unit_test(test_basis_order),
 		cmocka_unit_test(test_distributions),
 		cmocka_unit_test(test_outside_rows),
+		cmocka_unit_test(test_since_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

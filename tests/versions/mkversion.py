@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""mkversion.py - a sample snapshot as an older KubeVirt would show it.
+
+    mkversion.py SRC DST VERSION [--added-selector] [--realtime]
+
+Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
+its KubeVirt is v1.9.0) to DST and makes it look collected from a cluster
+running KubeVirt VERSION (e.g. v1.1.0): the KubeVirt CR's status
+(observedKubeVirtVersion, targetKubeVirtVersion, operatorVersion), the
+launcher pods' image tags and the manifest's cluster.kubevirtVersion say
+VERSION, and the nodes carry the labels that version's node labeller
+writes (../shared/spec/kubevirt-versions.md §3):
+
+* no machine-type.node.kubevirt.io/* labels before v1.5.1 (1.5) / v1.6.0
+  (never in 1.4.x) - R9;
+* kubevirt.io/realtime, sev, sev-es labels "" up to v1.5.2 - R10.
+
+--added-selector gives the first VMIM (made if none) a
+spec.addedNodeSelector, a field that exists only since v1.6.0 (R37).
+--realtime makes pit/evict-live a realtime VMI (spec.domain.cpu.realtime)
+and labels every schedulable node kubevirt.io/realtime ("true", or ""
+up to v1.5.2); up to v1.4.x the VMI webhook has written
+kubevirt.io/realtime: "" into the VMI's own nodeSelector (R10).
+The manifest's files[] (bytes, sha256) are recomputed.  The output is a
+pure function of the arguments.
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+
+
+def parse(v):
+    m = re.match(r"v?(\d+)\.(\d+)(?:\.(\d+))?", v)
+    if not m:
+        sys.exit("mkversion.py: %s: not a version" % v)
+    return tuple(int(x or 0) for x in m.groups())
+
+
+def has(v, since):
+    """since: the first version of each minor line, mainline last."""
+    for s in since:
+        if s[:2] == v[:2]:
+            return v >= s
+    return v >= since[-1]
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def save(path, doc):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def items(doc):
+    return doc["items"] if isinstance(doc, dict) and "items" in doc else doc
+
+
+def relabel_nodes(path, v):
+    doc = load(path)
+    for n in items(doc):
+        labels = n["metadata"].setdefault("labels", {})
+        for k in list(labels):
+            if (k.startswith("machine-type.node.kubevirt.io/") and
+                    not has(v, [(1, 5, 1), (1, 6, 0)])):
+                del labels[k]
+            elif (k in ("kubevirt.io/realtime", "kubevirt.io/sev",
+                        "kubevirt.io/sev-es") and
+                  not has(v, [(1, 5, 3), (1, 6, 0)])):
+                labels[k] = ""
+    save(path, doc)
+
+
+def retag(path, old, new):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    text = text.replace("virt-launcher:" + old, "virt-launcher:" + new)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def set_cr(path, version):
+    doc = load(path)
+    for k in items(doc):
+        st = k.setdefault("status", {})
+        for f in ("observedKubeVirtVersion", "targetKubeVirtVersion",
+                  "operatorVersion"):
+            st[f] = version
+    save(path, doc)
+
+
+def added_selector(path):
+    doc = load(path) if os.path.exists(path) else []
+    lst = items(doc)
+    if not lst:
+        lst.append({"apiVersion": "kubevirt.io/v1",
+                    "kind": "VirtualMachineInstanceMigration",
+                    "metadata": {"name": "mig-added", "namespace": "pit",
+                                 "creationTimestamp":
+                                 "2026-10-31T09:00:00Z"},
+                    "spec": {"vmiName": "evict-live"},
+                    "status": {"phase": "Succeeded"}})
+    lst[0]["spec"]["addedNodeSelector"] = {"kubernetes.io/os": "linux"}
+    save(path, doc)
+
+
+def realtime(res, v):
+    npath = os.path.join(res, "nodes.json")
+    doc = load(npath)
+    for n in items(doc):
+        labels = n["metadata"].setdefault("labels", {})
+        if labels.get("kubevirt.io/schedulable") == "true":
+            labels["kubevirt.io/realtime"] = (
+                "true" if has(v, [(1, 5, 3), (1, 6, 0)]) else "")
+    save(npath, doc)
+    vpath = os.path.join(res, "virtualmachineinstances.kubevirt.io.json")
+    doc = load(vpath)
+    for vmi in items(doc):
+        md = vmi["metadata"]
+        if (md.get("namespace"), md.get("name")) != ("pit", "evict-live"):
+            continue
+        vmi["spec"]["domain"].setdefault("cpu", {})["realtime"] = {}
+        if not has(v, [(1, 5, 0)]):
+            vmi["spec"].setdefault("nodeSelector", {})[
+                "kubevirt.io/realtime"] = ""
+    save(vpath, doc)
+
+
+def refresh_manifest(dst, version):
+    mpath = os.path.join(dst, "manifest.json")
+    m = load(mpath)
+    m["cluster"]["kubevirtVersion"] = version
+    for f in m.get("files", []):
+        with open(os.path.join(dst, f["path"]), "rb") as fh:
+            data = fh.read()
+        f["bytes"] = len(data)
+        f["sha256"] = hashlib.sha256(data).hexdigest()
+    with open(mpath, "w", encoding="utf-8") as f:
+        json.dump(m, f, indent=2)
+        f.write("\n")
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.exit(__doc__)
+    src, dst, version = argv[1:4]
+    v = parse(version)
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    shutil.copytree(src, dst)
+    res = os.path.join(dst, "resources")
+    old = load(os.path.join(dst, "manifest.json"))["cluster"][
+        "kubevirtVersion"]
+    relabel_nodes(os.path.join(res, "nodes.json"), v)
+    retag(os.path.join(res, "pods.json"), old, version)
+    set_cr(os.path.join(res, "kubevirts.kubevirt.io.json"), version)
+    if "--added-selector" in argv[4:]:
+        added_selector(os.path.join(
+            res, "virtualmachineinstancemigrations.kubevirt.io.json"))
+    if "--realtime" in argv[4:]:
+        realtime(res, v)
+    refresh_manifest(dst, version)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

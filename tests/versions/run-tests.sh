@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Each version-aware row (analyze/versions.c) judged on snapshots derived
+# from samples/pitfalls and samples/mixed by mkversion.py at the versions
+# before and after it, with the node labels each version's labeller
+# writes: verdicts, codes, selectors and defaults per version.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+snap() {	# name sample version [mkversion options]
+	python3 tests/versions/mkversion.py "samples/$2" "$tmp/$1" "$3" \
+	    "${@:4}"
+	"$KVSCOPE" report "$tmp/$1" --format json --output "$tmp/$1.out" \
+	    >/dev/null 2>"$tmp/$1.err" || [ $? -eq 1 ] ||
+	    { cat "$tmp/$1.err"; exit 1; }
+}
+expect() {	# description, snapshot name, jq filter, expected compact JSON
+	local got
+	got=$(jq -c "$3" "$tmp/$2.out/findings.json")
+	if [ "$got" = "$4" ]; then
+		pass=$((pass + 1)); echo "PASS $1"
+	else
+		fail=$((fail + 1)); echo "FAIL $1: got $got, want $4"
+	fi
+}
+vmi() { echo ".vmis[]|select(.name==\"$1\")|$2"; }
+mt='[.vmis[].targetSelectors|keys[]|select(startswith("machine-type."))]|length'
+
+snap p11 pitfalls v1.1.0
+snap p14 pitfalls v1.4.1
+snap p163 pitfalls v1.6.3
+snap p18 pitfalls v1.8.0
+snap p19 pitfalls v1.9.0
+snap p059 pitfalls v0.59.2
+snap r14 pitfalls v1.4.1 --realtime
+snap r19 pitfalls v1.9.0 --realtime
+snap m163 mixed v1.6.3
+snap m164 mixed v1.6.4
+snap m170 mixed v1.7.0
+snap m18 mixed v1.8.0
+
+expect "v1.1: rulesVersion and basis" p11 \
+    '.config|[.rulesVersion,.rulesBasis]' \
+    '["v1.1.0","KubeVirt CR status.observedKubeVirtVersion"]'
+# machine-type selector: never before v1.5.1 (R9)
+for s in p11 p14; do
+	expect "$s: no machine-type selector" $s "$mt" '0'
+	expect "$s: the ok VMIs stay ok without machine-type labels" $s \
+	    '[.vmis[]|select(.verdict=="ok")|.name]|length' '6'
+	expect "$s: cd-config-digest still will-fail" $s \
+	    "$(vmi pit/cd-config-digest '.verdict')" '"will-fail"'
+done
+expect "v1.6.3: machine-type selector" p163 \
+    "$(vmi pit/evict-live '.targetSelectors|keys|map(select(startswith("machine-type.")))')" \
+    '["machine-type.node.kubevirt.io/pc-q35-rhel9.6.0"]'
+expect "v1.9 summary as the golden" p19 '.summary.verdicts' \
+    "$(jq -c .summary.verdicts tests/golden/pitfalls.findings.json)"
+expect "v1.8 summary as v1.9" p18 '.summary.verdicts' \
+    "$(jq -c .summary.verdicts tests/golden/pitfalls.findings.json)"
+# completion timeout default 800 up to v1.3, 150 from v1.4.0 (R31); the
+# pitfalls CR does not set it
+expect "v1.1: completion default 800" p11 '.config.completionTimeoutPerGiB' \
+    '800'
+expect "v1.4.1: completion default 150" p14 \
+    '.config.completionTimeoutPerGiB' '150'
+# pod-network bridge + annotation migrates only since v1.0.0 (R12)
+expect "v1.1: bridge-allowed ok" p11 "$(vmi pit/bridge-allowed '.verdict')" \
+    '"ok"'
+expect "v0.59.2: bridge-allowed blocked" p059 \
+    "$(vmi pit/bridge-allowed '[.verdict,[.blockers[].code]]')" \
+    '["blocked",["network-pod-bridge"]]'
+# CPU-vendor selector: v1.6.4 in 1.6, v1.7.1 in 1.7, v1.8.0 (R4); the
+# passthrough VMI on Intel w5 may go to AMD a1 before (cp1 counts among
+# the CPU targets only: no KubeVirt node)
+for s in m163 m170; do
+	expect "$s: passthrough may go to the AMD node" $s \
+	    "$(vmi dev/build-runner '[.cpuTargetCount,.targetCount,(.targetSelectors|has("cpu-vendor.node.kubevirt.io/Intel"))]')" \
+	    '[6,4,false]'
+done
+for s in m164 m18; do
+	expect "$s: vendor selector" $s \
+	    "$(vmi dev/build-runner '[.cpuTargetCount,.targetCount,(.targetSelectors|has("cpu-vendor.node.kubevirt.io/Intel"))]')" \
+	    '[4,3,true]'
+done
+
+# realtime selector value: "" before v1.5.0, "true" since (R10)
+expect "v1.4.1: realtime selector \"\"" r14 \
+    "$(vmi pit/evict-live '[.verdict,.targetSelectors["kubevirt.io/realtime"]]')" \
+    '["ok",""]'
+expect "v1.9.0: realtime selector true" r19 \
+    "$(vmi pit/evict-live '[.verdict,.targetSelectors["kubevirt.io/realtime"]]')" \
+    '["ok","true"]'
+# drains up to v1.5 meet PodDisruptionBudgets (R29)
+"$KVSCOPE" check "$tmp/p11" --drain p2 >"$tmp/d11" 2>&1 || true
+"$KVSCOPE" check "$tmp/p19" --drain p2 >"$tmp/d19" 2>&1 || true
+if grep -q <"$tmp/d11" \
+    "As KubeVirt's PodDisruptionBudgets (kubevirt-disruption-budget-\*"; then
+	pass=$((pass + 1)); echo "PASS v1.1: drains described with PDBs"
+else
+	fail=$((fail + 1)); echo "FAIL v1.1: drains not described with PDBs"
+fi
+if grep -q <"$tmp/d19" \
+    "As KubeVirt's pod eviction webhook"; then
+	pass=$((pass + 1)); echo "PASS v1.9: drains by the eviction webhook"
+else
+	fail=$((fail + 1)); echo "FAIL v1.9: drains not by the webhook"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
