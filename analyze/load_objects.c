@@ -198,8 +198,8 @@ pod_memory(jctx *c, json_t *o, kv_pod *p)
 			jwhere(c, "spec.containers[%zu].", i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jquantity(c, e, "resources.requests.memory", &mem) ||
-			    compute_image(c, e, p))
+			if (jquantity(c, e, "resources.requests.memory",
+			    &mem) || compute_image(c, e, p))
 				return KV_ERR;
 			if (mem >= 0)
 				p->req_memory = (p->req_memory < 0 ? 0 :
