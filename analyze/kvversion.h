@@ -69,6 +69,9 @@ enum kv_since_id {
 	SINCE_COMPLETION_150,	/* completionTimeoutPerGiB default */
 	SINCE_NO_PDB,		/* drains without PodDisruptionBudgets */
 	SINCE_ADDED_SELECTOR,	/* VMIM spec.addedNodeSelector */
+	SINCE_VIRTIOFS_OK,	/* virtiofs no longer blocks */
+	SINCE_DEDICATED_OK,	/* dedicated CPUs + emulator thread */
+	SINCE_PR_OK,		/* SCSI persistent reservation */
 	SINCE_COUNT
 };
 

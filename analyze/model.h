@@ -191,6 +191,7 @@ typedef struct kv_vmi {
 	size_t nfeatures;
 	kv_cpufeat *features;
 	bool dedicated_cpu, realtime;
+	bool isolate_emulator;		/* spec.domain.cpu.isolateEmulator... */
 	const char *machine_spec, *machine_status;
 
 	unsigned hyperv_enabled;	/* HV_* explicitly enabled */

@@ -105,6 +105,30 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		/* R37: PR #12725 */
 		"kubevirt v1.6.0 staging/src/kubevirt.io/api/core/v1/"
 		    "types.go" },
+	[SINCE_VIRTIOFS_OK] = {
+		SINCE_VIRTIOFS_OK, "virtiofs-migrates",
+		{ V(1, 5, 0) },
+		"virtiofs filesystems do not block migration",
+		"virtiofs sets VirtIOFSNotLiveMigratable (v1.0.0 "
+		    "pkg/virt-handler/vm.go:1461)", 0, 0, NULL,
+		/* R15: PR #13756 */
+		"kubevirt v1.5.0 pkg/virt-handler/vm.go:2495" },
+	[SINCE_DEDICATED_OK] = {
+		SINCE_DEDICATED_OK, "dedicated-cpu-emulator-thread-migrates",
+		{ V(0, 59, 2), V(1, 1, 0) },
+		"dedicated CPUs with isolateEmulatorThread do not block",
+		"v0.58.1-v1.0.1 set DedicatedCPUNotLiveMigratable (v1.0.0 "
+		    "pkg/virt-handler/vm.go:1481)", 0, 0, NULL,
+		/* R16: PR #9722 (65848ff95d), never tagged on release-1.0 */
+		"kubevirt v1.1.0 pkg/virt-handler/vm.go" },
+	[SINCE_PR_OK] = {
+		SINCE_PR_OK, "persistent-reservation-migrates",
+		{ V(1, 9, 0) },
+		"SCSI persistent reservation no longer sets LiveMigratable",
+		"v1.0.0-v1.8.4 set PersistentReservationNotLiveMigratable",
+		0, 0, NULL,
+		/* R17: PR #17505 (6e459496c5) */
+		"kubevirt v1.9.0 pkg/virt-handler/vm.go" },
 };
 
 static bool

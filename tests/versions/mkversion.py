@@ -2,6 +2,7 @@
 """mkversion.py - a sample snapshot as an older KubeVirt would show it.
 
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
+                 [--old-reasons]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0) to DST and makes it look collected from a cluster
@@ -21,6 +22,14 @@ spec.addedNodeSelector, a field that exists only since v1.6.0 (R37).
 and labels every schedulable node kubevirt.io/realtime ("true", or ""
 up to v1.5.2); up to v1.4.x the VMI webhook has written
 kubevirt.io/realtime: "" into the VMI's own nodeSelector (R10).
+--old-reasons (samples/pitfalls) gives four VMIs what older versions
+refuse, with the LiveMigratable=False condition VERSION reports for it
+(R15-R18): pit/evict-external a virtiofs filesystem (<= v1.4.x),
+pit/evict-none dedicated CPUs with isolateEmulatorThread (v0.58.1-v1.0.1;
+the nodes get cpumanager=true), pit/evict-ifpossible a LUN disk with
+reservation (v1.0.0-v1.8.4), db/migrated-once a persistent TPM whose
+backend PVC is RWO (v1.3.x: DisksNotLiveMigratable "Backend storage PVC
+is not RWX").
 The manifest's files[] (bytes, sha256) are recomputed.  The output is a
 pure function of the arguments.
 """
@@ -132,6 +141,63 @@ def realtime(res, v):
     save(vpath, doc)
 
 
+OLD_REASONS = [
+    # (ns, name, spec edit, reason, message, reported in)
+    ("pit", "evict-external", "virtiofs", "VirtIOFSNotLiveMigratable",
+     "VMI uses virtiofs", lambda v: v < (1, 5, 0)),
+    ("pit", "evict-none", "dedicated", "DedicatedCPUNotLiveMigratable",
+     "VMI uses a dedicated CPU with isolated emulator thread",
+     lambda v: (0, 58, 1) <= v and not has(v, [(0, 59, 2), (1, 1, 0)])),
+    ("pit", "evict-ifpossible", "reservation",
+     "PersistentReservationNotLiveMigratable",
+     "VMI uses SCSI persitent reservation",
+     lambda v: (1, 0, 0) <= v < (1, 9, 0)),
+    ("db", "migrated-once", "tpm", "DisksNotLiveMigratable",
+     "Backend storage PVC is not RWX", lambda v: v[:2] == (1, 3)),
+]
+
+
+def spec_edit(vmi, what):
+    dom = vmi["spec"]["domain"]
+    dev = dom.setdefault("devices", {})
+    if what == "virtiofs":
+        dev.setdefault("filesystems", []).append(
+            {"name": "shared", "virtiofs": {}})
+    elif what == "dedicated":
+        dom.setdefault("cpu", {}).update(
+            {"dedicatedCpuPlacement": True, "isolateEmulatorThread": True})
+    elif what == "reservation":
+        dev.setdefault("disks", []).append(
+            {"name": "shared-lun", "lun": {"reservation": True}})
+    elif what == "tpm":
+        dev["tpm"] = {"persistent": True}
+
+
+def old_reasons(res, v):
+    npath = os.path.join(res, "nodes.json")
+    doc = load(npath)
+    for n in items(doc):
+        labels = n["metadata"].setdefault("labels", {})
+        if labels.get("kubevirt.io/schedulable") == "true":
+            labels["kubevirt.io/cpumanager"] = "true"
+    save(npath, doc)
+    vpath = os.path.join(res, "virtualmachineinstances.kubevirt.io.json")
+    doc = load(vpath)
+    for vmi in items(doc):
+        md = vmi["metadata"]
+        for ns, name, what, reason, msg, reported in OLD_REASONS:
+            if (md.get("namespace"), md.get("name")) != (ns, name):
+                continue
+            spec_edit(vmi, what)
+            if not reported(v):
+                continue
+            for cond in vmi["status"].get("conditions", []):
+                if cond["type"] == "LiveMigratable":
+                    cond.update({"status": "False", "reason": reason,
+                                 "message": msg})
+    save(vpath, doc)
+
+
 def refresh_manifest(dst, version):
     mpath = os.path.join(dst, "manifest.json")
     m = load(mpath)
@@ -165,6 +231,8 @@ def main(argv):
             res, "virtualmachineinstancemigrations.kubevirt.io.json"))
     if "--realtime" in argv[4:]:
         realtime(res, v)
+    if "--old-reasons" in argv[4:]:
+        old_reasons(res, v)
     refresh_manifest(dst, version)
 
 

@@ -37,6 +37,9 @@ snap p19 pitfalls v1.9.0
 snap p059 pitfalls v0.59.2
 snap r14 pitfalls v1.4.1 --realtime
 snap r19 pitfalls v1.9.0 --realtime
+for v in v1.0.1 v1.3.1 v1.4.1 v1.8.4 v1.9.0; do
+	snap "o$v" pitfalls $v --old-reasons
+done
 snap m163 mixed v1.6.3
 snap m164 mixed v1.6.4
 snap m170 mixed v1.7.0
@@ -85,6 +88,22 @@ for s in m164 m18; do
 	    "$(vmi dev/build-runner '[.cpuTargetCount,.targetCount,(.targetSelectors|has("cpu-vendor.node.kubevirt.io/Intel"))]')" \
 	    '[4,3,true]'
 done
+
+# reasons older versions report, as rule rows with codes (R15-R18)
+old='[.vmis[]|select(.name=="pit/evict-external" or .name=="pit/evict-none" or .name=="pit/evict-ifpossible" or .name=="db/migrated-once")|[.verdict,[.blockers[].code]]]'
+expect "v1.0.1: virtiofs, dedicated emulator thread, reservation" ov1.0.1 \
+    "$old" '[["ok",[]],["blocked",["virtiofs"]],["blocked",["persistent-reservation"]],["blocked",["dedicated-cpu-emulator-thread"]]]'
+expect "v1.3.1: backend storage RWO, virtiofs, reservation" ov1.3.1 \
+    "$old" '[["blocked",["backend-storage-rwo"]],["blocked",["virtiofs"]],["blocked",["persistent-reservation"]],["ok",[]]]'
+expect "v1.4.1: virtiofs, reservation" ov1.4.1 "$old" \
+    '[["ok",[]],["blocked",["virtiofs"]],["blocked",["persistent-reservation"]],["ok",[]]]'
+expect "v1.8.4: reservation only" ov1.8.4 "$old" \
+    '[["ok",[]],["ok",[]],["blocked",["persistent-reservation"]],["ok",[]]]'
+expect "v1.9.0: none" ov1.9.0 "$old" \
+    '[["ok",[]],["ok",[]],["ok",[]],["ok",[]]]'
+expect "v1.0.1: the virtiofs message" ov1.0.1 \
+    "$(vmi pit/evict-external '.blockers[0].message')" \
+    '"filesystem shared is shared with virtiofs, which this KubeVirt version (before v1.5.0) does not migrate"'
 
 # realtime selector value: "" before v1.5.0, "true" since (R10)
 expect "v1.4.1: realtime selector \"\"" r14 \
