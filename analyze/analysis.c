@@ -209,6 +209,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
 	effective_config(a);
 	snapshot_warnings(a);
+	kv_version_warnings(a);
 	kv_podaff_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
 	a->index = kv_index_build(m);

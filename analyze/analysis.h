@@ -276,6 +276,9 @@ typedef struct kv_analysis {
 	kv_config cfg;
 	char **warnings;		/* snapshot.warnings */
 	size_t nwarnings;
+	/* the version warnings among them (version_warn.c), which the cli
+	 * also prints on stderr */
+	size_t version_warn_first, nversion_warn;
 
 	kv_nodeinfo *nodes;		/* parallel to m->nodes */
 	size_t nclasses;
@@ -314,6 +317,7 @@ void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
+void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
 
 
 /* Whether the version table's row id holds for the snapshot's version. */

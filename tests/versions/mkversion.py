@@ -2,7 +2,7 @@
 """mkversion.py - a sample snapshot as an older KubeVirt would show it.
 
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
-                 [--old-reasons]
+                 [--old-reasons] [--keep-labels]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0) to DST and makes it look collected from a cluster
@@ -16,7 +16,9 @@ writes (../shared/spec/kubevirt-versions.md §3):
   (never in 1.4.x) - R9;
 * kubevirt.io/realtime, sev, sev-es labels "" up to v1.5.2 - R10.
 
---added-selector gives the first VMIM (made if none) a
+Before v1.6.0 the VMIMs lose spec.addedNodeSelector (the field does not
+exist there, R37).  --keep-labels leaves the node labels as SRC has them (v1.9's), to
+contradict VERSION.  --added-selector gives the first VMIM (made if none) a
 spec.addedNodeSelector, a field that exists only since v1.6.0 (R37).
 --realtime makes pit/evict-live a realtime VMI (spec.domain.cpu.realtime)
 and labels every schedulable node kubevirt.io/realtime ("true", or ""
@@ -44,7 +46,7 @@ import sys
 def parse(v):
     m = re.match(r"v?(\d+)\.(\d+)(?:\.(\d+))?", v)
     if not m:
-        sys.exit("mkversion.py: %s: not a version" % v)
+        return (1, 9, 0)    # unreadable ("latest"): v1.9's labels
     return tuple(int(x or 0) for x in m.groups())
 
 
@@ -101,6 +103,15 @@ def set_cr(path, version):
         for f in ("observedKubeVirtVersion", "targetKubeVirtVersion",
                   "operatorVersion"):
             st[f] = version
+    save(path, doc)
+
+
+def drop_added_selector(path):
+    if not os.path.exists(path):
+        return
+    doc = load(path)
+    for vmim in items(doc):
+        vmim.get("spec", {}).pop("addedNodeSelector", None)
     save(path, doc)
 
 
@@ -223,12 +234,16 @@ def main(argv):
     res = os.path.join(dst, "resources")
     old = load(os.path.join(dst, "manifest.json"))["cluster"][
         "kubevirtVersion"]
-    relabel_nodes(os.path.join(res, "nodes.json"), v)
+    if "--keep-labels" not in argv[4:]:
+        relabel_nodes(os.path.join(res, "nodes.json"), v)
     retag(os.path.join(res, "pods.json"), old, version)
     set_cr(os.path.join(res, "kubevirts.kubevirt.io.json"), version)
+    vmims = os.path.join(
+        res, "virtualmachineinstancemigrations.kubevirt.io.json")
+    if v < (1, 6, 0) and "--keep-labels" not in argv[4:]:
+        drop_added_selector(vmims)
     if "--added-selector" in argv[4:]:
-        added_selector(os.path.join(
-            res, "virtualmachineinstancemigrations.kubevirt.io.json"))
+        added_selector(vmims)
     if "--realtime" in argv[4:]:
         realtime(res, v)
     if "--old-reasons" in argv[4:]:

@@ -40,6 +40,11 @@ snap r19 pitfalls v1.9.0 --realtime
 for v in v1.0.1 v1.3.1 v1.4.1 v1.8.4 v1.9.0; do
 	snap "o$v" pitfalls $v --old-reasons
 done
+snap n114 pitfalls v1.14.0
+snap unk pitfalls latest
+snap k11 pitfalls v1.1.0 --keep-labels
+snap a14 pitfalls v1.4.1 --added-selector
+snap a16 pitfalls v1.6.0 --added-selector
 snap m163 mixed v1.6.3
 snap m164 mixed v1.6.4
 snap m170 mixed v1.7.0
@@ -51,8 +56,12 @@ expect "v1.1: rulesVersion and basis" p11 \
 # machine-type selector: never before v1.5.1 (R9)
 for s in p11 p14; do
 	expect "$s: no machine-type selector" $s "$mt" '0'
+	# the 6 ok VMIs of v1.9, and pit/move-to-gone: its VMIM's
+	# addedNodeSelector does not exist before v1.6.0 (R37)
 	expect "$s: the ok VMIs stay ok without machine-type labels" $s \
-	    '[.vmis[]|select(.verdict=="ok")|.name]|length' '6'
+	    '[.vmis[]|select(.verdict=="ok")|.name]|length' '7'
+	expect "$s: move-to-gone without addedNodeSelector" $s \
+	    "$(vmi pit/move-to-gone '.verdict')" '"ok"'
 	expect "$s: cd-config-digest still will-fail" $s \
 	    "$(vmi pit/cd-config-digest '.verdict')" '"will-fail"'
 done
@@ -104,6 +113,35 @@ expect "v1.9.0: none" ov1.9.0 "$old" \
 expect "v1.0.1: the virtiofs message" ov1.0.1 \
     "$(vmi pit/evict-external '.blockers[0].message')" \
     '"filesystem shared is shared with virtiofs, which this KubeVirt version (before v1.5.0) does not migrate"'
+
+# unknown is said: one snapshot warning and the same line on stderr
+warn() {	# description, snapshot, expected warning (grep -F), count
+	local n e
+	n=$(jq '[.snapshot.warnings[]|select(contains("'"$3"'"))]|length' \
+	    "$tmp/$2.out/findings.json")
+	e=$(grep -F "$3" "$tmp/$2.err" | grep -c "^kvscope: warning: " ||
+	    true)
+	if [ "$n" = "$4" ] && [ "$e" = "$4" ]; then
+		pass=$((pass + 1)); echo "PASS $1"
+	else
+		fail=$((fail + 1)); echo "FAIL $1: $n warnings, $e stderr lines, want $4"
+	fi
+}
+warn "v1.14.0: newer than the rules" n114 \
+    "KubeVirt v1.14.0 is newer than the rules kvscope has (v1.9): answers follow v1.9" 1
+expect "v1.14.0: judged as v1.9" n114 '.config.rulesVersion' '"v1.9.0"'
+warn "latest: version unknown" unk "KubeVirt version unknown" 1
+expect "latest: basis default" unk '.config|[.rulesVersion,.rulesBasis]' \
+    '["v1.9.0","default"]'
+warn "v0.59.2: older, oldest rows" p059 \
+    "KubeVirt v0.59.2 is older than the rules kvscope has (v1.0): judged by the oldest rows" 1
+warn "v1.1.0 with machine-type labels: mismatch" k11 \
+    "KubeVirt v1.1.0 (KubeVirt CR status.observedKubeVirtVersion) contradicts the cluster: nodes carry machine-type.node.kubevirt.io/* labels (v1.5.1 and later)" 1
+warn "v1.4.1 with addedNodeSelector: mismatch" a14 \
+    "a migration has spec.addedNodeSelector (v1.6.0 and later)" 1
+warn "v1.6.0 with addedNodeSelector: no mismatch" a16 "contradicts" 0
+warn "v1.9.0: no version warning" p19 "KubeVirt" 0
+warn "v1.1.0 with its own labels: no warning" p11 "KubeVirt" 0
 
 # realtime selector value: "" before v1.5.0, "true" since (R10)
 expect "v1.4.1: realtime selector \"\"" r14 \
