@@ -23,9 +23,10 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"no machine-type selector (never in 1.4.x)", 0, 0,
 		"machine-type.",
 		/* R9: PR #13690; v1.5.1 pkg/virt-controller/services/
-		 * template.go:693-699, v1.6.0 nodeselectorrenderer.go:142 */
+		 * template.go:699 + nodeselectorrenderer.go:130, v1.6.0
+		 * nodeselectorrenderer.go:142; absent at v1.5.0, v1.4.1 */
 		"kubevirt v1.5.1 pkg/virt-controller/services/"
-		    "template.go:693" },
+		    "template.go:699" },
 	[SINCE_VENDOR] = {
 		SINCE_VENDOR, "cpu-vendor-selector",
 		{ V(1, 6, 4), V(1, 7, 1), V(1, 8, 0) },
@@ -33,9 +34,11 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"no vendor constraint: Intel and AMD targets both allowed",
 		0, 0, NULL,
 		/* R4: PR #16060, backports 2538a3ea7c (v1.6.4),
-		 * 7c53616c94 (v1.7.1) */
+		 * 7c53616c94 (v1.7.1): the CPUModelVendorLabel copy at
+		 * v1.6.4 migration.go:2309, v1.7.1 :2373, v1.8.0 :2572;
+		 * absent at v1.6.3 and v1.7.0 */
 		"kubevirt v1.6.4 pkg/virt-controller/watch/migration/"
-		    "migration.go:919-938" },
+		    "migration.go:2309" },
 	[SINCE_SELECTOR_TRUE] = {
 		SINCE_SELECTOR_TRUE, "realtime-sev-selector-true",
 		{ V(1, 5, 0) },
@@ -63,7 +66,7 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"only masquerade migrates on the pod network "
 		    "(v0.59.2 pkg/virt-handler/vm.go:2284-2291)", 0, 0, NULL,
 		/* R12: PR #9193 */
-		"kubevirt v1.0.0 pkg/virt-handler/vm.go" },
+		"kubevirt v1.0.0 pkg/virt-handler/vm.go:2367-2368" },
 	[SINCE_BINDING_PLUGINS] = {
 		SINCE_BINDING_PLUGINS, "binding-plugin-migration",
 		{ V(1, 2, 0) },
@@ -85,7 +88,7 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"completionTimeoutPerGiB defaults to 800 s "
 		    "(v1.3.1 pkg/virt-config/virt-config.go:45)", 150, 800,
 		NULL,
-		/* R31: PR #12848 */
+		/* R31: PR #12848; v1.3.1 virt-config.go:45 = 800 */
 		"kubevirt v1.4.0 pkg/virt-config/virt-config.go:44" },
 	[SINCE_NO_PDB] = {
 		SINCE_NO_PDB, "drain-without-pdb",
@@ -109,15 +112,15 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		SINCE_VIRTIOFS_OK, "virtiofs-migrates",
 		{ V(1, 5, 0) },
 		"virtiofs filesystems do not block migration",
-		"virtiofs sets VirtIOFSNotLiveMigratable (v1.0.0 "
-		    "pkg/virt-handler/vm.go:1461)", 0, 0, NULL,
+		"virtiofs sets VirtIOFSNotLiveMigratable (v1.4.1 "
+		    "pkg/virt-handler/vm.go:1642)", 0, 0, NULL,
 		/* R15: PR #13756 */
 		"kubevirt v1.5.0 pkg/virt-handler/vm.go:2495" },
 	[SINCE_DEDICATED_OK] = {
 		SINCE_DEDICATED_OK, "dedicated-cpu-emulator-thread-migrates",
 		{ V(0, 59, 2), V(1, 1, 0) },
 		"dedicated CPUs with isolateEmulatorThread do not block",
-		"v0.58.1-v1.0.1 set DedicatedCPUNotLiveMigratable (v1.0.0 "
+		"v0.58.1-v1.0.1 set DedicatedCPUNotLiveMigratable (v1.0.1 "
 		    "pkg/virt-handler/vm.go:1481)", 0, 0, NULL,
 		/* R16: PR #9722 (65848ff95d), never tagged on release-1.0 */
 		"kubevirt v1.1.0 pkg/virt-handler/vm.go" },
@@ -127,8 +130,10 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"SCSI persistent reservation no longer sets LiveMigratable",
 		"v1.0.0-v1.8.4 set PersistentReservationNotLiveMigratable",
 		0, 0, NULL,
-		/* R17: PR #17505 (6e459496c5) */
-		"kubevirt v1.9.0 pkg/virt-handler/vm.go" },
+		/* R17: PR #17505 (6e459496c5); v1.8.4 vm.go:1222 in the
+		 * LiveMigratable calculation, v1.9.0 vm.go:1390 only in
+		 * calculateLiveStorageMigrationCondition */
+		"kubevirt v1.9.0 pkg/virt-handler/vm.go:1390" },
 };
 
 static bool

@@ -157,14 +157,15 @@ OLD_REASONS = [
     ("pit", "evict-external", "virtiofs", "VirtIOFSNotLiveMigratable",
      "VMI uses virtiofs", lambda v: v < (1, 5, 0)),
     ("pit", "evict-none", "dedicated", "DedicatedCPUNotLiveMigratable",
-     "VMI uses a dedicated CPU with isolated emulator thread",
+     "VMI uses dedicated CPUs and emulator thread isolation",
      lambda v: (0, 58, 1) <= v and not has(v, [(0, 59, 2), (1, 1, 0)])),
     ("pit", "evict-ifpossible", "reservation",
      "PersistentReservationNotLiveMigratable",
-     "VMI uses SCSI persitent reservation",
+     "VMI uses SCSI persistent reservation",
      lambda v: (1, 0, 0) <= v < (1, 9, 0)),
     ("db", "migrated-once", "tpm", "DisksNotLiveMigratable",
-     "Backend storage PVC is not RWX", lambda v: v[:2] == (1, 3)),
+     "cannot migrate VMI: Backend storage PVC is not RWX",
+     lambda v: v[:2] == (1, 3)),
 ]
 
 
