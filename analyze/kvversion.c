@@ -162,6 +162,30 @@ name_harvester(kv_rules_version *rv)
 	    rel ? " " : "", rel ? rel : "");
 }
 
+/* The product named by the distribution's own version object: the
+ * HyperConverged operator ("4.18.3" downstream, "1.14.0" community: HCO
+ * release-1.N is OpenShift Virtualization 4.(N+4)) or Harvester's
+ * server-version setting. */
+static bool
+product_object(const kv_model *m, kv_rules_version *rv)
+{
+	kv_ver h;
+
+	if (m->harvester_version != NULL) {
+		snprintf(rv->product, sizeof(rv->product), "Harvester %.40s",
+		    m->harvester_version);
+		return true;
+	}
+	if (!m->hco_present)
+		return false;
+	if (m->hco_version != NULL && kv_ver_parse(m->hco_version, &h) &&
+	    (h.major == 4 || h.major == 1))
+		name_openshift(rv, h.major == 4 ? h.minor : h.minor + 4);
+	else
+		openshift_by_kubevirt(rv);
+	return true;
+}
+
 /* Which product the snapshot comes from, and its upstream version. */
 static void
 distribution(const kv_model *m, kv_rules_version *rv)
@@ -170,7 +194,7 @@ distribution(const kv_model *m, kv_rules_version *rv)
 
 	if (rv->raw == NULL)
 		return;
-	if (openshift_build(rv))
+	if (openshift_build(rv) || product_object(m, rv))
 		return;
 	if (suse_build(rv->raw))
 		name_harvester(rv);

@@ -362,6 +362,10 @@ typedef struct kv_model {
 	kv_node *nodes;			/* sorted by name */
 	size_t nvmis;
 	kv_vmi *vmis;			/* sorted by namespace, name */
+	/* distribution version objects (load_distro.c) */
+	bool hco_present, harvester_present;
+	const char *hco_version;	/* HyperConverged operator version */
+	const char *harvester_version;	/* Harvester server-version */
 	size_t npods;
 	kv_pod *pods;			/* every pod in the snapshot; only
 					   launchers unless pods_all */

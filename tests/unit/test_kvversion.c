@@ -115,6 +115,24 @@ test_distributions(void **state)
 	assert_string_equal(v, "v1.5.2");
 	assert_string_equal(d,
 	    "rules of KubeVirt v1.5 (Harvester 1.6.0/1.6.1)");
+	m.cluster.ns = "kubevirt-hyperconverged";
+	m.cluster.version = "v1.4.1";
+	m.hco_present = true;
+	m.hco_version = "1.14.0";	/* community HCO release-1.14 */
+	find(&m, &rv, v, d);
+	assert_string_equal(d,
+	    "rules of KubeVirt v1.4 (OpenShift Virtualization 4.18)");
+	m.hco_version = NULL;
+	m.cluster.version = "v1.2.2";
+	find(&m, &rv, v, d);
+	assert_string_equal(d,
+	    "rules of KubeVirt v1.2 (OpenShift Virtualization 4.16)");
+	m.hco_present = false;
+	m.harvester_version = "v1.7.1";
+	m.cluster.version = "1.6.3-150700.3.13.1";
+	find(&m, &rv, v, d);
+	assert_string_equal(d, "rules of KubeVirt v1.6 (Harvester v1.7.1)");
+	m.harvester_version = NULL;
 	m.cluster.version = "v1.6.2-v12n.61";
 	find(&m, &rv, v, d);
 	assert_string_equal(d, "rules of KubeVirt v1.6 "

@@ -2,7 +2,7 @@
 """mkversion.py - a sample snapshot as an older KubeVirt would show it.
 
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
-                 [--old-reasons] [--keep-labels]
+                 [--old-reasons] [--keep-labels] [--hco OPERATOR]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0) to DST and makes it look collected from a cluster
@@ -16,6 +16,9 @@ writes (../shared/spec/kubevirt-versions.md §3):
   (never in 1.4.x) - R9;
 * kubevirt.io/realtime, sev, sev-es labels "" up to v1.5.2 - R10.
 
+--hco OPERATOR adds an OpenShift Virtualization HyperConverged CR whose
+status.versions[operator] is OPERATOR (e.g. 4.15.2) and moves the
+KubeVirt CR to namespace openshift-cnv.
 Before v1.6.0 the VMIMs lose spec.addedNodeSelector (the field does not
 exist there, R37).  --keep-labels leaves the node labels as SRC has them (v1.9's), to
 contradict VERSION.  --added-selector gives the first VMIM (made if none) a
@@ -210,6 +213,30 @@ def old_reasons(res, v):
     save(vpath, doc)
 
 
+def add_hco(dst, res, operator):
+    name = "hyperconvergeds.hco.kubevirt.io.json"
+    save(os.path.join(res, name), [{
+        "apiVersion": "hco.kubevirt.io/v1beta1", "kind": "HyperConverged",
+        "metadata": {"name": "kubevirt-hyperconverged",
+                     "namespace": "openshift-cnv"},
+        "status": {"versions": [{"name": "operator",
+                                 "version": operator}]}}])
+    kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
+    doc = load(kpath)
+    for k in items(doc):
+        k["metadata"]["namespace"] = "openshift-cnv"
+    save(kpath, doc)
+    mpath = os.path.join(dst, "manifest.json")
+    m = load(mpath)
+    m["resources"].append({"resource": "hyperconvergeds",
+                           "group": "hco.kubevirt.io",
+                           "file": "resources/" + name, "status": "ok",
+                           "count": 1})
+    m["files"].append({"path": "resources/" + name})
+    with open(mpath, "w", encoding="utf-8") as f:
+        json.dump(m, f, indent=2)
+
+
 def refresh_manifest(dst, version):
     mpath = os.path.join(dst, "manifest.json")
     m = load(mpath)
@@ -225,7 +252,7 @@ def refresh_manifest(dst, version):
 
 
 def main(argv):
-    if len(argv) < 4:
+    if len(argv) < 4 or argv[-1] == "--hco":
         sys.exit(__doc__)
     src, dst, version = argv[1:4]
     v = parse(version)
@@ -249,6 +276,8 @@ def main(argv):
         realtime(res, v)
     if "--old-reasons" in argv[4:]:
         old_reasons(res, v)
+    if "--hco" in argv[4:]:
+        add_hco(dst, res, argv[argv.index("--hco") + 1])
     refresh_manifest(dst, version)
 
 

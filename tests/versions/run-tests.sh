@@ -45,6 +45,7 @@ snap unk pitfalls latest
 snap k11 pitfalls v1.1.0 --keep-labels
 snap a14 pitfalls v1.4.1 --added-selector
 snap a16 pitfalls v1.6.0 --added-selector
+snap h11 pitfalls v1.1.1 --hco 4.15.2
 snap m163 mixed v1.6.3
 snap m164 mixed v1.6.4
 snap m170 mixed v1.7.0
@@ -113,6 +114,23 @@ expect "v1.9.0: none" ov1.9.0 "$old" \
 expect "v1.0.1: the virtiofs message" ov1.0.1 \
     "$(vmi pit/evict-external '.blockers[0].message')" \
     '"filesystem shared is shared with virtiofs, which this KubeVirt version (before v1.5.0) does not migrate"'
+
+# the distribution named where the snapshot shows it
+"$KVSCOPE" explain "$tmp/h11" pit/evict-live >"$tmp/h11.explain" 2>&1
+if grep -q "judged by the rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)" \
+    "$tmp/h11.explain"; then
+	pass=$((pass + 1)); echo "PASS HCO 4.15.2: explain names the product"
+else
+	fail=$((fail + 1)); echo "FAIL HCO 4.15.2: $(grep judged "$tmp/h11.explain")"
+fi
+"$KVSCOPE" report "$tmp/h11" --format html --output "$tmp/h11.html" \
+    >/dev/null 2>&1 || true
+if grep -rq "rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)" \
+    "$tmp/h11.html"; then
+	pass=$((pass + 1)); echo "PASS HCO 4.15.2: the masthead names it"
+else
+	fail=$((fail + 1)); echo "FAIL HCO 4.15.2: masthead"
+fi
 
 # unknown is said: one snapshot warning and the same line on stderr
 warn() {	# description, snapshot, expected warning (grep -F), count
