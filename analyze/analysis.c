@@ -29,6 +29,41 @@ static const char *const default_obsolete[] = {
  * (1192 MiB/s).  Stated in the report. */
 #define ASSUMED_LINK_MIBPS 1192
 
+/* Whether any node carries a label key that starts with prefix. */
+static bool
+any_node_key(const kv_model *m, const char *prefix)
+{
+	for (size_t i = 0; i < m->nnodes; i++)
+		for (size_t k = 0; k < m->nodes[i].labels.n; k++)
+			if (kv_startswith(m->nodes[i].labels.v[k].key, prefix))
+				return true;
+	return false;
+}
+
+/* The version table's rows for the snapshot's version; a row with a
+ * label fingerprint is off when no node has such a label (the labeller
+ * predates it, whatever the version string says). */
+static void
+version_rows(kv_analysis *a)
+{
+	kv_config *c = &a->cfg;
+
+	kv_rules_version_find(a->m, &c->rules);
+	for (size_t i = 0; i < SINCE_COUNT; i++) {
+		const kv_since *r = &kv_since_rows[i];
+
+		c->since[i] = kv_since_has(r, c->rules.v);
+		if (c->since[i] && r->fingerprint != NULL &&
+		    a->m->nnodes > 0) {
+			char *p = xasprintf("%s%s/", r->fingerprint,
+			    a->m->flavor->label_domain);
+
+			c->since[i] = any_node_key(a->m, p);
+			free(p);
+		}
+	}
+}
+
 static void
 effective_config(kv_analysis *a)
 {
@@ -36,6 +71,7 @@ effective_config(kv_analysis *a)
 	const kv_cluster *k = &m->cluster;
 	kv_config *c = &a->cfg;
 
+	version_rows(a);
 	c->domain = m->flavor->label_domain;
 	c->kv_prefix = m->flavor->kv_prefix;
 	c->cpu_model = k->cpu_model ? k->cpu_model : "";
@@ -46,7 +82,9 @@ effective_config(kv_analysis *a)
 	c->bandwidth_mibps = k->bandwidth > 0 ?
 	    (k->bandwidth + (1 << 20) - 1) / (1 << 20) : 0;
 	c->completion_per_gib = k->completion_per_gib >= 0 ?
-	    k->completion_per_gib : 150;
+	    k->completion_per_gib : c->since[SINCE_COMPLETION_150] ?
+	    kv_since_rows[SINCE_COMPLETION_150].value :
+	    kv_since_rows[SINCE_COMPLETION_150].value_before;
 	c->progress_timeout = k->progress_timeout >= 0 ?
 	    k->progress_timeout : 150;
 	c->unschedulable_timeout = 300;
@@ -171,6 +209,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
 	effective_config(a);
 	snapshot_warnings(a);
+	kv_version_warnings(a);
 	kv_podaff_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
 	a->index = kv_index_build(m);

@@ -17,6 +17,7 @@
 
 #include "bitset.h"
 #include "cpudb.h"
+#include "kvversion.h"
 #include "model.h"
 #include "rule.h"
 
@@ -35,6 +36,9 @@ typedef struct kv_config {
 	bool gate_hyperv_strict, gate_vgpu;
 	const char *default_iface;	/* "bridge" unless configured */
 	int64_t assumed_mibps;		/* drain estimate when unlimited */
+	kv_rules_version rules;		/* whose rules apply (kvversion.h) */
+	bool since[SINCE_COUNT];	/* the version table's rows that
+					   hold for it (versions.c) */
 	/* Deckhouse (rules-deckhouse.md §5) */
 	int64_t sync_per_node;		/* DVP sync slots per source; 0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
@@ -272,6 +276,9 @@ typedef struct kv_analysis {
 	kv_config cfg;
 	char **warnings;		/* snapshot.warnings */
 	size_t nwarnings;
+	/* the version warnings among them (version_warn.c), which the cli
+	 * also prints on stderr */
+	size_t version_warn_first, nversion_warn;
 
 	kv_nodeinfo *nodes;		/* parallel to m->nodes */
 	size_t nclasses;
@@ -310,7 +317,15 @@ void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
+void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
 
+
+/* Whether the version table's row id holds for the snapshot's version. */
+static inline bool
+kv_since_on(const kv_analysis *a, enum kv_since_id id)
+{
+	return a->cfg.since[id];
+}
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,
  * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */

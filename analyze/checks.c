@@ -96,9 +96,15 @@ check_pod_bridge(rule_ctx *c, const kv_rule *r)
 	podnet p = pod_network(c);
 
 	if (!p.present || p.missing_iface || p.binding != BIND_BRIDGE ||
-	    c->v->allow_pod_bridge)
+	    (c->v->allow_pod_bridge && kv_since_on(c->a, SINCE_POD_BRIDGE)))
 		return;
-	if (p.implicit)
+	if (c->v->allow_pod_bridge)	/* before v1.0.0 (versions.c) */
+		rule_emit(c, r, "%s %s binds the pod network with bridge, "
+		    "which this KubeVirt version does not migrate even with "
+		    "the allow-pod-bridge-network-live-migration annotation",
+		    p.implicit ? "the default interface" : "interface",
+		    p.implicit ? "" : p.iface->name);
+	else if (p.implicit)
 		rule_emit(c, r, "no network is declared, so the pod network "
 		    "gets the cluster default binding (bridge), which cannot "
 		    "migrate without the allow-pod-bridge-network-live-migration "
@@ -120,6 +126,18 @@ check_binding(rule_ctx *c, const kv_rule *r)
 	if (p.missing_iface)
 		rule_emit(c, r, "no primary interface found for pod network "
 		    "%s", p.net);
+	else if (p.binding == BIND_PLUGIN &&
+	    !kv_since_on(c->a, SINCE_BINDING_PLUGINS))
+		rule_emit(c, r, "interface %s uses binding plugin %s; this "
+		    "KubeVirt version migrates no binding plugin (since "
+		    "v1.2.0)", p.iface->name, p.iface->plugin ?
+		    p.iface->plugin : "(unnamed)");
+	else if (p.binding == BIND_PASST && !kv_since_on(c->a, SINCE_PASST))
+		rule_emit(c, r, "%s %s uses passt on the pod network; this "
+		    "KubeVirt version migrates it only as a binding plugin "
+		    "(passtBinding since v1.8.0)", p.implicit ?
+		    "the default interface" : "interface", p.implicit ? "" :
+		    p.iface->name);
 	else if (p.binding == BIND_PLUGIN) {
 		if (!plugin_migratable(c, p.iface->plugin))
 			rule_emit(c, r, "interface %s uses binding plugin %s, "

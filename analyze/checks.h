@@ -14,6 +14,11 @@ void check_host_device(rule_ctx *c, const kv_rule *r);
 void check_launch_security(rule_ctx *c, const kv_rule *r);
 void check_tsc(rule_ctx *c, const kv_rule *r);
 void check_hyperv_passthrough(rule_ctx *c, const kv_rule *r);
+/* reasons of older versions (checks_old.c) */
+void check_virtiofs(rule_ctx *c, const kv_rule *r);
+void check_dedicated_emulator(rule_ctx *c, const kv_rule *r);
+void check_persistent_reservation(rule_ctx *c, const kv_rule *r);
+void check_backend_storage(rule_ctx *c, const kv_rule *r);
 void check_disk_not_shared(rule_ctx *c, const kv_rule *r);
 void check_claim_unknown(rule_ctx *c, const kv_rule *r);
 void check_hostdisk(rule_ctx *c, const kv_rule *r);

@@ -21,6 +21,9 @@ static const kv_vocab kubevirt_vocab = {
 	.product = "KubeVirt",
 	.drain_by = "KubeVirt's pod eviction webhook and evacuation "
 	    "controller",
+	.drain_by_pdb = "KubeVirt's PodDisruptionBudgets "
+	    "(kubevirt-disruption-budget-*, one per migratable VMI up to "
+	    "v1.5) and evacuation controller",
 	.strategy = "evictionStrategy",
 	.target_wait = "a migration whose target pod does not schedule fails "
 	    "after the unschedulable timeout and the evacuation tries again",
@@ -65,7 +68,8 @@ const kv_flavor kv_flavor_kubevirt = {
 		[KEY_PENDING_TIMEOUT] = "kubevirt.io/"
 		    "migrationPendingPodTimeoutSeconds",
 	},
-	/* the vendor rule came with KubeVirt v1.8 */
+	/* the vendor rule: KubeVirt v1.8.0, backported to v1.6.4 and v1.7.1
+	 * (versions.c SINCE_VENDOR decides by version) */
 	.vendor_selector = true,
 	.unlabelled_models = no_models,
 	.vocab = &kubevirt_vocab,

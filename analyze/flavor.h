@@ -45,6 +45,8 @@ typedef struct kv_vocab {
 	const char *product;		/* "KubeVirt" */
 	/* drains (`check --drain`, `plan`) */
 	const char *drain_by;		/* who acts when a node is drained */
+	const char *drain_by_pdb;	/* the same before v1.6 (its
+					   PodDisruptionBudgets), or NULL */
 	const char *strategy;		/* the setting that decides it */
 	const char *target_wait;	/* a target pod that never schedules */
 } kv_vocab;

@@ -97,6 +97,8 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_vmim", load_vmim },
 	{ "load_kubevirt", load_kubevirt },
 	{ "load_policy", load_policy },
+	{ "load_hco", load_hco },
+	{ "load_harvester_setting", load_harvester_setting },
 	{ NULL, NULL },
 };
 

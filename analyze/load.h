@@ -58,6 +58,9 @@ int load_vmi(kv_load *ld, jctx *c, json_t *o);
 int load_vmim(kv_load *ld, jctx *c, json_t *o);
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);
 int load_policy(kv_load *ld, jctx *c, json_t *o);
+/* the distributions' version objects (load_distro.c) */
+int load_hco(kv_load *ld, jctx *c, json_t *o);
+int load_harvester_setting(kv_load *ld, jctx *c, json_t *o);
 
 /* The resource facts of one pod (load_capacity.c), and the manifest's
  * pods scope ("all" | "launchers" | absent = launchers) into

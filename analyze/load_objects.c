@@ -169,6 +169,19 @@ out:
 
 /* --- pods --------------------------------------------------------------------- */
 
+/* The compute container's image (the launcher's version, kvversion.h). */
+static int
+compute_image(jctx *c, json_t *e, kv_pod *p)
+{
+	const char *name, *image;
+
+	if (jstr(c, e, "name", &name) || jstr(c, e, "image", &image))
+		return KV_ERR;
+	if (name != NULL && strcmp(name, "compute") == 0)
+		p->image = image;
+	return KV_OK;
+}
+
 /* The sum of the containers' memory requests (-1 when none sets one). */
 static int
 pod_memory(jctx *c, json_t *o, kv_pod *p)
@@ -185,7 +198,8 @@ pod_memory(jctx *c, json_t *o, kv_pod *p)
 			jwhere(c, "spec.containers[%zu].", i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jquantity(c, e, "resources.requests.memory", &mem))
+			if (jquantity(c, e, "resources.requests.memory",
+			    &mem) || compute_image(c, e, p))
 				return KV_ERR;
 			if (mem >= 0)
 				p->req_memory = (p->req_memory < 0 ? 0 :
@@ -554,7 +568,7 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 		memset(k, 0, sizeof(*k));
 	}
 	k->present = true;
-	if (jmeta(c, o, &k->name, NULL, false) ||
+	if (jmeta(c, o, &k->name, &k->ns, false) ||
 	    jstr(c, o, "spec.configuration.cpuModel", &k->cpu_model) ||
 	    jget(c, o, "spec.configuration.obsoleteCPUModels", JSON_OBJECT,
 	    &obs) ||
@@ -583,7 +597,8 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 	    &bind) ||
 	    jget(c, o, "spec.configuration.permittedHostDevices."
 	    "mediatedDevices", JSON_ARRAY, &mdev) ||
-	    jstr(c, o, "status.observedKubeVirtVersion", &k->version))
+	    jstr(c, o, "status.observedKubeVirtVersion", &k->version) ||
+	    jstr(c, o, "status.operatorVersion", &k->operator_version))
 		return KV_ERR;
 	return kubevirt_lists(c, k, obs, bind, mdev);
 }

@@ -34,6 +34,9 @@ load_vmi_cpu(jctx *c, json_t *o, kv_vmi *v)
 	if (jbool(c, o, "spec.domain.cpu.dedicatedCpuPlacement", &b))
 		return KV_ERR;
 	v->dedicated_cpu = b == 1;
+	if (jbool(c, o, "spec.domain.cpu.isolateEmulatorThread", &b))
+		return KV_ERR;
+	v->isolate_emulator = b == 1;
 	if (jget(c, o, "spec.domain.cpu.realtime", JSON_OBJECT, &f))
 		return KV_ERR;
 	v->realtime = f != NULL;

@@ -191,6 +191,7 @@ typedef struct kv_vmi {
 	size_t nfeatures;
 	kv_cpufeat *features;
 	bool dedicated_cpu, realtime;
+	bool isolate_emulator;		/* spec.domain.cpu.isolateEmulator... */
 	const char *machine_spec, *machine_status;
 
 	unsigned hyperv_enabled;	/* HV_* explicitly enabled */
@@ -254,6 +255,7 @@ typedef struct kv_pod {
 	const char *migration_job;	/* kubevirt.io/migrationJobUID */
 	kv_labels node_selector;
 	int64_t req_memory;		/* sum over containers; -1 */
+	const char *image;		/* the compute container's image */
 	size_t nimageids;
 	kv_imageid *imageids;		/* container + init statuses */
 	size_t nimagerefs;
@@ -343,6 +345,8 @@ typedef struct kv_cluster {
 	size_t nmdev;
 	const char **mdev_resources;	/* permitted mediated devices */
 	const char *version;		/* status.observedKubeVirtVersion */
+	const char *operator_version;	/* status.operatorVersion */
+	const char *ns;			/* metadata.namespace */
 } kv_cluster;
 
 /* The Deckhouse objects (kv_dvp), loaded when the snapshot has them. */
@@ -358,6 +362,10 @@ typedef struct kv_model {
 	kv_node *nodes;			/* sorted by name */
 	size_t nvmis;
 	kv_vmi *vmis;			/* sorted by namespace, name */
+	/* distribution version objects (load_distro.c) */
+	bool hco_present, harvester_present;
+	const char *hco_version;	/* HyperConverged operator version */
+	const char *harvester_version;	/* Harvester server-version */
 	size_t npods;
 	kv_pod *pods;			/* every pod in the snapshot; only
 					   launchers unless pods_all */

@@ -180,6 +180,71 @@ const kv_rule kv_rules[] = {
 		.check = check_hyperv_passthrough,
 		.grouping = &kv_grp_hyperv,
 	},
+	/* reasons older versions report (versions.c, checks_old.c) */
+	{
+		.code = "virtiofs", .severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.reasons = {
+			[KV_FLAVOR_KUBEVIRT] = { "VirtIOFSNotLiveMigratable" },
+		},
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"virtiofs filesystem (KubeVirt up to v1.4)",
+				"Upgrade KubeVirt to v1.5 or later, which "
+				    "migrates virtiofs shares, or remove the "
+				    "filesystem and use a disk." },
+		},
+		.check = check_virtiofs,
+	},
+	{
+		.code = "dedicated-cpu-emulator-thread",
+		.severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.reasons = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"DedicatedCPUNotLiveMigratable" },
+		},
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Dedicated CPUs with an isolated emulator "
+				    "thread (KubeVirt v0.58.1-v1.0.1)",
+				"Upgrade KubeVirt to v0.59.2 or v1.1.0 or "
+				    "later, or drop isolateEmulatorThread." },
+		},
+		.check = check_dedicated_emulator,
+	},
+	{
+		.code = "persistent-reservation", .severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.reasons = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"PersistentReservationNotLiveMigratable" },
+		},
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"SCSI persistent reservation (KubeVirt "
+				    "v1.0-v1.8)",
+				"Remove reservation: true from the LUN disk, "
+				    "or upgrade KubeVirt to v1.9, whose "
+				    "LiveMigratable no longer refuses it." },
+		},
+		.check = check_persistent_reservation,
+	},
+	{
+		.code = "backend-storage-rwo", .severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Backend storage PVC is not RWX (KubeVirt "
+				    "v1.3)",
+				"Give the persistent TPM/EFI backend storage "
+				    "a ReadWriteMany storage class "
+				    "(spec.configuration.vmStateStorageClass), "
+				    "or upgrade KubeVirt to v1.4, which copies "
+				    "an RWO backend PVC to the target." },
+		},
+		.check = check_backend_storage,
+	},
 	{
 		.code = "host-model-unsupported", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,

@@ -109,12 +109,25 @@ static const char *const hv_names[] = {
 };
 
 /* §2.2: what every launcher pod of this VMI gets. */
+/* The machine-type selector (since v1.5.1/v1.6.0, versions.c). */
+static void
+machine_selector(const kv_vmi *v, const char *dom, selbuild *s)
+{
+	if (v->machine_status != NULL && *v->machine_status)
+		sel_setf(s, "true", "machine-type.%s/%s", dom,
+		    v->machine_status);
+	else if (v->machine_spec != NULL && *v->machine_spec)
+		sel_setf(s, "true", "machine-type.%s/%s", dom, v->machine_spec);
+}
+
 static void
 render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 {
 	const kv_vmi *v = r->vmi;
 	const kv_config *cfg = &a->cfg;
 	const char *dom = cfg->domain, *pfx = cfg->kv_prefix;
+	/* realtime/sev: "" before v1.5.0 (versions.c) */
+	const char *lsv = kv_since_on(a, SINCE_SELECTOR_TRUE) ? "true" : "";
 	const char *model = v->cpu_model && *v->cpu_model ? v->cpu_model :
 	    NULL;
 
@@ -148,11 +161,8 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 	if (r->mode == MODE_NAMED &&
 	    !kv_flavor_unlabelled_model(a->m->flavor, r->model))
 		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
-	if (v->machine_status != NULL && *v->machine_status)
-		sel_setf(s, "true", "machine-type.%s/%s", dom,
-		    v->machine_status);
-	else if (v->machine_spec != NULL && *v->machine_spec)
-		sel_setf(s, "true", "machine-type.%s/%s", dom, v->machine_spec);
+	if (kv_since_on(a, SINCE_MACHINE_TYPE))
+		machine_selector(v, dom, s);
 	if (model != NULL)
 		for (size_t i = 0; i < v->nfeatures; i++)
 			if (*v->features[i].policy == '\0' ||
@@ -166,11 +176,11 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 		sel_setf(s, "true", "scheduling.%s/tsc-frequency-%s", dom, hz);
 	}
 	if (v->realtime)
-		sel_setf(s, "true", "%srealtime", pfx);
+		sel_setf(s, lsv, "%srealtime", pfx);
 	if (v->sev || v->snp)
-		sel_setf(s, "true", "%ssev", pfx);
+		sel_setf(s, lsv, "%ssev", pfx);
 	if (v->sev_es)
-		sel_setf(s, "true", "%ssev-es", pfx);
+		sel_setf(s, lsv, "%ssev-es", pfx);
 	if (v->snp)
 		sel_setf(s, "true", "%ssev-snp", pfx);
 	if (v->any_launch_security && v->arch && strcmp(v->arch, "s390x") == 0)
@@ -608,8 +618,10 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 			    r->added_selector->v[i].value);
 	if (r->mode == MODE_HOST_MODEL)
 		render_host_model(a, p, src, r->source_pod, &s, ti);
-	/* the vendor rule came with KubeVirt v1.8 (not in every flavor) */
+	/* the vendor rule: v1.6.4 / v1.7.1 / v1.8.0 (versions.c), not in
+	 * every flavor's fork */
 	if (src != NULL && a->m->flavor->vendor_selector &&
+	    kv_since_on(a, SINCE_VENDOR) &&
 	    !sel_has_prefix(&s, vendor)) {
 		const node_cpu *nc = node_cpu_of(a, p, src);
 

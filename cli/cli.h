@@ -105,6 +105,8 @@ int cli_error(const kv_cmd *cmd, const char *fmt, ...)
  * error and return EXIT_TOOL.  The caller frees both with
  * kv_analysis_free and kv_model_free. */
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
+/* The version warnings (version_warn.c) on stderr, one line each. */
+void cli_version_warnings(const kv_analysis *a);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
 /* The command table. */

@@ -211,6 +211,7 @@ load_changed(const kv_cmd *cmd, const char *path, const kv_change *ch,
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		return EXIT_TOOL;
 	}
+	cli_version_warnings(*a);
 	return 0;
 }
 

@@ -231,6 +231,14 @@ cli_help(const kv_cmd *cmd)
 	return 0;
 }
 
+void
+cli_version_warnings(const kv_analysis *a)
+{
+	for (size_t i = 0; i < a->nversion_warn; i++)
+		fprintf(stderr, "kvscope: warning: %s\n",
+		    a->warnings[a->version_warn_first + i]);
+}
+
 int
 cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 {
@@ -252,6 +260,7 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 		goto fail;
 	cli_progress("analyse: %zu VMIs, %zu CPU classes (%.1f s)",
 	    (*a)->nvmis, (*a)->nclasses, cli_lap());
+	cli_version_warnings(*a);
 	return 0;
 fail:
 	cli_progress_end();

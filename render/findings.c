@@ -110,6 +110,12 @@ config_section(const kv_analysis *a)
 	const kv_config *c = &a->cfg;
 	json_t *o = json_object();
 
+	char ver[32];
+
+	kv_ver_format(c->rules.v, ver, sizeof(ver));
+	json_object_set_new(o, "rulesVersion", json_string(ver));
+	json_object_set_new(o, "rulesBasis",
+	    json_string(kv_ver_basis_names[c->rules.basis]));
 	json_object_set_new(o, "cpuModel", json_string(c->cpu_model));
 	json_object_set_new(o, "evictionStrategy", json_string(c->eviction));
 	json_object_set_new(o, "parallelMigrationsPerCluster",

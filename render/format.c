@@ -260,7 +260,7 @@ snapshot_facts(const kv_analysis *a, size_t *n)
 	const snap_manifest *mf = &a->m->manifest;
 	const kv_summary *s = &a->summary;
 	kv_fact *v = NULL;
-	char date[21];
+	char date[21], rules[128];
 
 	*n = 0;
 	snapshot_date(a, date);
@@ -273,6 +273,9 @@ snapshot_facts(const kv_analysis *a, size_t *n)
 	    mf->kubevirt_version : a->m->cluster.version ?
 	    a->m->cluster.version : "(unknown)"));
 	fact_add(&v, n, "Flavor", xstrdup(a->m->flavor->name));
+	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
+	fact_add(&v, n, "Rules", xasprintf("%s, from the %s", rules,
+	    kv_ver_basis_names[a->cfg.rules.basis]));
 	fact_add(&v, n, "Nodes", xasprintf("%zu, %zu of them virtualization "
 	    "nodes, in %zu CPU %s", s->nodes, s->kubevirt_nodes, s->classes,
 	    plural(s->classes, "class", "classes")));

@@ -128,6 +128,9 @@ enum kv_word {
 	KV_WORD_COUNT
 };
 const char *kv_word(const kv_analysis *a, enum kv_word w);
+/* Who acts when a node is drained, in the words of the snapshot's
+ * version (PodDisruptionBudgets up to v1.5, versions.c). */
+const char *kv_drain_by(const kv_analysis *a);
 /* A rule's title and remediation in the flavor's terms. */
 void kv_rule_text(const kv_analysis *a, const kv_rule *r, const char **title,
     const char **remediation);

@@ -110,7 +110,7 @@ drain_html_plans(const kv_analysis *a, xmlNodePtr section)
 {
 	const kv_vocab *v = a->m->flavor->vocab;
 	char *note = xasprintf("Each node's plan, drained alone, as %s handle "
-	    "it; %s.", v->drain_by, v->target_wait);
+	    "it; %s.", kv_drain_by(a), v->target_wait);
 
 	size_t rows = 0;
 	xmlNodePtr d, ul;

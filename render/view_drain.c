@@ -98,7 +98,7 @@ words_note(const kv_analysis *a, const kv_term *t)
 {
 	const kv_vocab *v = a->m->flavor->vocab;
 
-	fprintf(t->f, "As %s handle it (%s decides); %s.\n", v->drain_by,
+	fprintf(t->f, "As %s handle it (%s decides); %s.\n", kv_drain_by(a),
 	    v->strategy, v->target_wait);
 }
 

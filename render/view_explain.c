@@ -99,6 +99,7 @@ static void
 print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 {
 	FILE *f = t->f;
+	char rules[128];
 
 	fprintf(f, "%s ", kv_word(a, KV_WORD_VM));
 	kv_term_puts(f, r->vmi->fullname);
@@ -123,6 +124,8 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 		fprintf(f, " after %llds", (long long)r->after);
 	fprintf(f, "%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
+	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
+	fprintf(f, "  judged by the %s\n", rules);
 	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s\n",
 	    r->method, (long long)r->completion_timeout, r->eviction,
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :

@@ -41,3 +41,12 @@ kv_rule_text(const kv_analysis *a, const kv_rule *r, const char **title,
 {
 	kv_rule_words_of(r, a->m->flavor, title, remediation);
 }
+
+const char *
+kv_drain_by(const kv_analysis *a)
+{
+	const kv_vocab *v = a->m->flavor->vocab;
+
+	return !kv_since_on(a, SINCE_NO_PDB) && v->drain_by_pdb != NULL ?
+	    v->drain_by_pdb : v->drain_by;
+}

@@ -461,7 +461,8 @@ test_resource_table_resolves(void **state)
 			    rows[i].group, rows[i].loader);
 		nloaded++;
 	}
-	assert_int_equal(nloaded, 21);	/* with storageprofiles and KVVMs */
+	/* with storageprofiles, KVVMs, HyperConverged, Harvester settings */
+	assert_int_equal(nloaded, 23);
 	assert_non_null(kv_load_resolve("load_dvm"));	/* a flavor's */
 	assert_ptr_not_equal(kv_load_resolve("load_dvm"),
 	    kv_load_resolve("load_vmi"));

@@ -1,0 +1,170 @@
+/*
+ * versions.c - the version table (kvversion.h): one row per behaviour
+ * that differs between KubeVirt releases, with the versions that have it
+ * (backports first) and what applies before.  The checks ask the row
+ * (a->cfg.since[]), never compare versions themselves.
+ *
+ * The "since" of every row was checked at every upstream patch tag
+ * (../shared/spec/kubevirt-versions.md §3, the R numbers below); the
+ * source named is the upstream tag and path:line that first has it.
+ */
+#include "kvversion.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define V(a, b, c) { a, b, c }
+
+const kv_since kv_since_rows[SINCE_COUNT] = {
+	[SINCE_MACHINE_TYPE] = {
+		SINCE_MACHINE_TYPE, "machine-type-selector",
+		{ V(1, 5, 1), V(1, 6, 0) },
+		"the target pod needs machine-type.<domain>/<machine type>",
+		"no machine-type selector (never in 1.4.x)", 0, 0,
+		"machine-type.",
+		/* R9: PR #13690; v1.5.1 pkg/virt-controller/services/
+		 * template.go:699 + nodeselectorrenderer.go:130, v1.6.0
+		 * nodeselectorrenderer.go:142; absent at v1.5.0, v1.4.1 */
+		"kubevirt v1.5.1 pkg/virt-controller/services/"
+		    "template.go:699" },
+	[SINCE_VENDOR] = {
+		SINCE_VENDOR, "cpu-vendor-selector",
+		{ V(1, 6, 4), V(1, 7, 1), V(1, 8, 0) },
+		"the target pod needs the source node's cpu-vendor label",
+		"no vendor constraint: Intel and AMD targets both allowed",
+		0, 0, NULL,
+		/* R4: PR #16060, backports 2538a3ea7c (v1.6.4),
+		 * 7c53616c94 (v1.7.1): the CPUModelVendorLabel copy at
+		 * v1.6.4 migration.go:2309, v1.7.1 :2373, v1.8.0 :2572;
+		 * absent at v1.6.3 and v1.7.0 */
+		"kubevirt v1.6.4 pkg/virt-controller/watch/migration/"
+		    "migration.go:2309" },
+	[SINCE_SELECTOR_TRUE] = {
+		SINCE_SELECTOR_TRUE, "realtime-sev-selector-true",
+		{ V(1, 5, 0) },
+		"kubevirt.io/realtime, sev, sev-es selectors want \"true\"",
+		"the VMI webhook writes them with the value \"\"", 0, 0,
+		NULL,
+		/* R10: v1.4.1 pkg/virt-api/webhooks/mutating-webhook/
+		 * mutators/vmi-mutator.go:91,95 before */
+		"kubevirt v1.5.0 pkg/virt-controller/services/"
+		    "nodeselectorrenderer.go:68-74" },
+	[SINCE_LABEL_TRUE] = {
+		SINCE_LABEL_TRUE, "realtime-sev-label-true",
+		{ V(1, 5, 3), V(1, 6, 0) },
+		"the node labeller writes realtime/sev labels \"true\"",
+		"the node labeller writes them \"\" (v1.5.2 "
+		    "node_labeller.go:289,293)", 0, 0, NULL,
+		/* R10: PR #14941 */
+		"kubevirt v1.6.0 pkg/virt-handler/node-labeller/"
+		    "node_labeller.go" },
+	[SINCE_POD_BRIDGE] = {
+		SINCE_POD_BRIDGE, "pod-bridge-annotation",
+		{ V(1, 0, 0) },
+		"bridge on the pod network migrates with the "
+		    "allow-pod-bridge-network-live-migration annotation",
+		"only masquerade migrates on the pod network "
+		    "(v0.59.2 pkg/virt-handler/vm.go:2284-2291)", 0, 0, NULL,
+		/* R12: PR #9193 */
+		"kubevirt v1.0.0 pkg/virt-handler/vm.go:2367-2368" },
+	[SINCE_BINDING_PLUGINS] = {
+		SINCE_BINDING_PLUGINS, "binding-plugin-migration",
+		{ V(1, 2, 0) },
+		"a binding plugin with a migration setting migrates",
+		"no binding plugin migrates", 0, 0, NULL,
+		/* R12: PR #11064 */
+		"kubevirt v1.2.0 pkg/network/vmispec" },
+	[SINCE_PASST] = {
+		SINCE_PASST, "passt-binding",
+		{ V(1, 8, 0) },
+		"passtBinding on the pod network migrates",
+		"passt is no migratable pod-network binding", 0, 0, NULL,
+		/* R12: PR #16475 */
+		"kubevirt v1.8.0 pkg/network/vmispec/interface.go:58-74" },
+	[SINCE_COMPLETION_150] = {
+		SINCE_COMPLETION_150, "completion-timeout-default",
+		{ V(1, 4, 0) },
+		"completionTimeoutPerGiB defaults to 150 s",
+		"completionTimeoutPerGiB defaults to 800 s "
+		    "(v1.3.1 pkg/virt-config/virt-config.go:45)", 150, 800,
+		NULL,
+		/* R31: PR #12848; v1.3.1 virt-config.go:45 = 800 */
+		"kubevirt v1.4.0 pkg/virt-config/virt-config.go:44" },
+	[SINCE_NO_PDB] = {
+		SINCE_NO_PDB, "drain-without-pdb",
+		{ V(1, 6, 0) },
+		"drains meet the eviction webhook, no PodDisruptionBudget",
+		"virt-controller guards each migratable VMI with a "
+		    "kubevirt-disruption-budget-* PodDisruptionBudget "
+		    "(v1.5.3 pkg/virt-controller/watch/drain/"
+		    "disruptionbudget/disruptionbudget.go:492)", 0, 0, NULL,
+		/* R29: PR #13764 */
+		"kubevirt v1.6.0 pkg/virt-controller/watch/drain" },
+	[SINCE_ADDED_SELECTOR] = {
+		SINCE_ADDED_SELECTOR, "vmim-added-node-selector",
+		{ V(1, 6, 0) },
+		"VMIM spec.addedNodeSelector narrows the targets",
+		"the field does not exist", 0, 0, NULL,
+		/* R37: PR #12725 */
+		"kubevirt v1.6.0 staging/src/kubevirt.io/api/core/v1/"
+		    "types.go" },
+	[SINCE_VIRTIOFS_OK] = {
+		SINCE_VIRTIOFS_OK, "virtiofs-migrates",
+		{ V(1, 5, 0) },
+		"virtiofs filesystems do not block migration",
+		"virtiofs sets VirtIOFSNotLiveMigratable (v1.4.1 "
+		    "pkg/virt-handler/vm.go:1642)", 0, 0, NULL,
+		/* R15: PR #13756 */
+		"kubevirt v1.5.0 pkg/virt-handler/vm.go:2495" },
+	[SINCE_DEDICATED_OK] = {
+		SINCE_DEDICATED_OK, "dedicated-cpu-emulator-thread-migrates",
+		{ V(0, 59, 2), V(1, 1, 0) },
+		"dedicated CPUs with isolateEmulatorThread do not block",
+		"v0.58.1-v1.0.1 set DedicatedCPUNotLiveMigratable (v1.0.1 "
+		    "pkg/virt-handler/vm.go:1481)", 0, 0, NULL,
+		/* R16: PR #9722 (65848ff95d), never tagged on release-1.0 */
+		"kubevirt v1.1.0 pkg/virt-handler/vm.go" },
+	[SINCE_PR_OK] = {
+		SINCE_PR_OK, "persistent-reservation-migrates",
+		{ V(1, 9, 0) },
+		"SCSI persistent reservation no longer sets LiveMigratable",
+		"v1.0.0-v1.8.4 set PersistentReservationNotLiveMigratable",
+		0, 0, NULL,
+		/* R17: PR #17505 (6e459496c5); v1.8.4 vm.go:1222 in the
+		 * LiveMigratable calculation, v1.9.0 vm.go:1390 only in
+		 * calculateLiveStorageMigrationCondition */
+		"kubevirt v1.9.0 pkg/virt-handler/vm.go:1390" },
+};
+
+static bool
+is_set(kv_ver v)
+{
+	return v.major != 0 || v.minor != 0 || v.patch != 0;
+}
+
+bool
+kv_since_has(const kv_since *r, kv_ver v)
+{
+	size_t last = 0;
+
+	for (size_t i = 0; i < KV_SINCE_MAX && is_set(r->since[i]); i++) {
+		last = i;
+		if (r->since[i].major == v.major &&
+		    r->since[i].minor == v.minor)
+			return v.patch >= r->since[i].patch;
+	}
+	return kv_ver_cmp(v, r->since[last]) >= 0;
+}
+
+void
+kv_since_format(const kv_since *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	for (size_t i = 0; i < KV_SINCE_MAX && is_set(r->since[i]) &&
+	    n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%sv%d.%d.%d",
+		    i ? ", " : "", r->since[i].major, r->since[i].minor,
+		    r->since[i].patch);
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Each version-aware row (analyze/versions.c) judged on snapshots derived
+# from samples/pitfalls and samples/mixed by mkversion.py at the versions
+# before and after it, with the node labels each version's labeller
+# writes: verdicts, codes, selectors and defaults per version.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+snap() {	# name sample version [mkversion options]
+	python3 tests/versions/mkversion.py "samples/$2" "$tmp/$1" "$3" \
+	    "${@:4}"
+	"$KVSCOPE" report "$tmp/$1" --format json --output "$tmp/$1.out" \
+	    >/dev/null 2>"$tmp/$1.err" || [ $? -eq 1 ] ||
+	    { cat "$tmp/$1.err"; exit 1; }
+}
+expect() {	# description, snapshot name, jq filter, expected compact JSON
+	local got
+	got=$(jq -c "$3" "$tmp/$2.out/findings.json")
+	if [ "$got" = "$4" ]; then
+		pass=$((pass + 1)); echo "PASS $1"
+	else
+		fail=$((fail + 1)); echo "FAIL $1: got $got, want $4"
+	fi
+}
+vmi() { echo ".vmis[]|select(.name==\"$1\")|$2"; }
+mt='[.vmis[].targetSelectors|keys[]|select(startswith("machine-type."))]|length'
+
+snap p11 pitfalls v1.1.0
+snap p14 pitfalls v1.4.1
+snap p163 pitfalls v1.6.3
+snap p18 pitfalls v1.8.0
+snap p19 pitfalls v1.9.0
+snap p059 pitfalls v0.59.2
+snap r14 pitfalls v1.4.1 --realtime
+snap r19 pitfalls v1.9.0 --realtime
+for v in v1.0.1 v1.3.1 v1.4.1 v1.8.4 v1.9.0; do
+	snap "o$v" pitfalls $v --old-reasons
+done
+snap n114 pitfalls v1.14.0
+snap unk pitfalls latest
+snap k11 pitfalls v1.1.0 --keep-labels
+snap a14 pitfalls v1.4.1 --added-selector
+snap a16 pitfalls v1.6.0 --added-selector
+snap h11 pitfalls v1.1.1 --hco 4.15.2
+snap m163 mixed v1.6.3
+snap m164 mixed v1.6.4
+snap m170 mixed v1.7.0
+snap m18 mixed v1.8.0
+
+expect "v1.1: rulesVersion and basis" p11 \
+    '.config|[.rulesVersion,.rulesBasis]' \
+    '["v1.1.0","KubeVirt CR status.observedKubeVirtVersion"]'
+# machine-type selector: never before v1.5.1 (R9)
+for s in p11 p14; do
+	expect "$s: no machine-type selector" $s "$mt" '0'
+	# the 6 ok VMIs of v1.9, and pit/move-to-gone: its VMIM's
+	# addedNodeSelector does not exist before v1.6.0 (R37)
+	expect "$s: the ok VMIs stay ok without machine-type labels" $s \
+	    '[.vmis[]|select(.verdict=="ok")|.name]|length' '7'
+	expect "$s: move-to-gone without addedNodeSelector" $s \
+	    "$(vmi pit/move-to-gone '.verdict')" '"ok"'
+	expect "$s: cd-config-digest still will-fail" $s \
+	    "$(vmi pit/cd-config-digest '.verdict')" '"will-fail"'
+done
+expect "v1.6.3: machine-type selector" p163 \
+    "$(vmi pit/evict-live '.targetSelectors|keys|map(select(startswith("machine-type.")))')" \
+    '["machine-type.node.kubevirt.io/pc-q35-rhel9.6.0"]'
+expect "v1.9 summary as the golden" p19 '.summary.verdicts' \
+    "$(jq -c .summary.verdicts tests/golden/pitfalls.findings.json)"
+expect "v1.8 summary as v1.9" p18 '.summary.verdicts' \
+    "$(jq -c .summary.verdicts tests/golden/pitfalls.findings.json)"
+# completion timeout default 800 up to v1.3, 150 from v1.4.0 (R31); the
+# pitfalls CR does not set it
+expect "v1.1: completion default 800" p11 '.config.completionTimeoutPerGiB' \
+    '800'
+expect "v1.4.1: completion default 150" p14 \
+    '.config.completionTimeoutPerGiB' '150'
+# pod-network bridge + annotation migrates only since v1.0.0 (R12)
+expect "v1.1: bridge-allowed ok" p11 "$(vmi pit/bridge-allowed '.verdict')" \
+    '"ok"'
+expect "v0.59.2: bridge-allowed blocked" p059 \
+    "$(vmi pit/bridge-allowed '[.verdict,[.blockers[].code]]')" \
+    '["blocked",["network-pod-bridge"]]'
+# CPU-vendor selector: v1.6.4 in 1.6, v1.7.1 in 1.7, v1.8.0 (R4); the
+# passthrough VMI on Intel w5 may go to AMD a1 before (cp1 counts among
+# the CPU targets only: no KubeVirt node)
+for s in m163 m170; do
+	expect "$s: passthrough may go to the AMD node" $s \
+	    "$(vmi dev/build-runner '[.cpuTargetCount,.targetCount,(.targetSelectors|has("cpu-vendor.node.kubevirt.io/Intel"))]')" \
+	    '[6,4,false]'
+done
+for s in m164 m18; do
+	expect "$s: vendor selector" $s \
+	    "$(vmi dev/build-runner '[.cpuTargetCount,.targetCount,(.targetSelectors|has("cpu-vendor.node.kubevirt.io/Intel"))]')" \
+	    '[4,3,true]'
+done
+
+# reasons older versions report, as rule rows with codes (R15-R18)
+old='[.vmis[]|select(.name=="pit/evict-external" or .name=="pit/evict-none" or .name=="pit/evict-ifpossible" or .name=="db/migrated-once")|[.verdict,[.blockers[].code]]]'
+expect "v1.0.1: virtiofs, dedicated emulator thread, reservation" ov1.0.1 \
+    "$old" '[["ok",[]],["blocked",["virtiofs"]],["blocked",["persistent-reservation"]],["blocked",["dedicated-cpu-emulator-thread"]]]'
+expect "v1.3.1: backend storage RWO, virtiofs, reservation" ov1.3.1 \
+    "$old" '[["blocked",["backend-storage-rwo"]],["blocked",["virtiofs"]],["blocked",["persistent-reservation"]],["ok",[]]]'
+expect "v1.4.1: virtiofs, reservation" ov1.4.1 "$old" \
+    '[["ok",[]],["blocked",["virtiofs"]],["blocked",["persistent-reservation"]],["ok",[]]]'
+expect "v1.8.4: reservation only" ov1.8.4 "$old" \
+    '[["ok",[]],["ok",[]],["blocked",["persistent-reservation"]],["ok",[]]]'
+expect "v1.9.0: none" ov1.9.0 "$old" \
+    '[["ok",[]],["ok",[]],["ok",[]],["ok",[]]]'
+expect "v1.0.1: the virtiofs message" ov1.0.1 \
+    "$(vmi pit/evict-external '.blockers[0].message')" \
+    '"filesystem shared is shared with virtiofs, which this KubeVirt version (before v1.5.0) does not migrate"'
+
+# the distribution named where the snapshot shows it
+"$KVSCOPE" explain "$tmp/h11" pit/evict-live >"$tmp/h11.explain" 2>&1
+if grep -q "judged by the rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)" \
+    "$tmp/h11.explain"; then
+	pass=$((pass + 1)); echo "PASS HCO 4.15.2: explain names the product"
+else
+	fail=$((fail + 1)); echo "FAIL HCO 4.15.2: $(grep judged "$tmp/h11.explain")"
+fi
+"$KVSCOPE" report "$tmp/h11" --format html --output "$tmp/h11.html" \
+    >/dev/null 2>&1 || true
+if grep -rq "rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)" \
+    "$tmp/h11.html"; then
+	pass=$((pass + 1)); echo "PASS HCO 4.15.2: the masthead names it"
+else
+	fail=$((fail + 1)); echo "FAIL HCO 4.15.2: masthead"
+fi
+
+# unknown is said: one snapshot warning and the same line on stderr
+warn() {	# description, snapshot, expected warning (grep -F), count
+	local n e
+	n=$(jq '[.snapshot.warnings[]|select(contains("'"$3"'"))]|length' \
+	    "$tmp/$2.out/findings.json")
+	e=$(grep -F "$3" "$tmp/$2.err" | grep -c "^kvscope: warning: " ||
+	    true)
+	if [ "$n" = "$4" ] && [ "$e" = "$4" ]; then
+		pass=$((pass + 1)); echo "PASS $1"
+	else
+		fail=$((fail + 1)); echo "FAIL $1: $n warnings, $e stderr lines, want $4"
+	fi
+}
+warn "v1.14.0: newer than the rules" n114 \
+    "KubeVirt v1.14.0 is newer than the rules kvscope has (v1.9): answers follow v1.9" 1
+expect "v1.14.0: judged as v1.9" n114 '.config.rulesVersion' '"v1.9.0"'
+warn "latest: version unknown" unk "KubeVirt version unknown" 1
+expect "latest: basis default" unk '.config|[.rulesVersion,.rulesBasis]' \
+    '["v1.9.0","default"]'
+warn "v0.59.2: older, oldest rows" p059 \
+    "KubeVirt v0.59.2 is older than the rules kvscope has (v1.0): judged by the oldest rows" 1
+warn "v1.1.0 with machine-type labels: mismatch" k11 \
+    "KubeVirt v1.1.0 (KubeVirt CR status.observedKubeVirtVersion) contradicts the cluster: nodes carry machine-type.node.kubevirt.io/* labels (v1.5.1 and later)" 1
+warn "v1.4.1 with addedNodeSelector: mismatch" a14 \
+    "a migration has spec.addedNodeSelector (v1.6.0 and later)" 1
+warn "v1.6.0 with addedNodeSelector: no mismatch" a16 "contradicts" 0
+warn "v1.9.0: no version warning" p19 "KubeVirt" 0
+warn "v1.1.0 with its own labels: no warning" p11 "KubeVirt" 0
+
+# realtime selector value: "" before v1.5.0, "true" since (R10)
+expect "v1.4.1: realtime selector \"\"" r14 \
+    "$(vmi pit/evict-live '[.verdict,.targetSelectors["kubevirt.io/realtime"]]')" \
+    '["ok",""]'
+expect "v1.9.0: realtime selector true" r19 \
+    "$(vmi pit/evict-live '[.verdict,.targetSelectors["kubevirt.io/realtime"]]')" \
+    '["ok","true"]'
+# drains up to v1.5 meet PodDisruptionBudgets (R29)
+"$KVSCOPE" check "$tmp/p11" --drain p2 >"$tmp/d11" 2>&1 || true
+"$KVSCOPE" check "$tmp/p19" --drain p2 >"$tmp/d19" 2>&1 || true
+if grep -q <"$tmp/d11" \
+    "As KubeVirt's PodDisruptionBudgets (kubevirt-disruption-budget-\*"; then
+	pass=$((pass + 1)); echo "PASS v1.1: drains described with PDBs"
+else
+	fail=$((fail + 1)); echo "FAIL v1.1: drains not described with PDBs"
+fi
+if grep -q <"$tmp/d19" \
+    "As KubeVirt's pod eviction webhook"; then
+	pass=$((pass + 1)); echo "PASS v1.9: drains by the eviction webhook"
+else
+	fail=$((fail + 1)); echo "FAIL v1.9: drains not by the webhook"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
