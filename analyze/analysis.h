@@ -311,6 +311,14 @@ void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 
+/* vmi.c: whether a drain's migration of r runs (verdict ok, or blocked
+ * only by other operations); LiveMigratable as KubeVirt computes it for
+ * r's VM after a restart; what a drain does with a VMI of evictionStrategy
+ * s and condition cond ('T', 'F', 0). */
+bool kv_drain_moves(const kv_vmires *r);
+char kv_cond_after_restart(const kv_analysis *a, const kv_vmires *r);
+enum kv_on_drain kv_on_drain_for(const char *s, char cond, bool moves);
+
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,
  * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */

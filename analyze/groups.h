@@ -120,6 +120,10 @@ const char *kv_group_verb(const kv_group *g, const char *verb);
 char *kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max);
 /* The source node names of g, comma-separated (all of them). */
 char *kv_group_node_list(const kv_analysis *a, const kv_group *g);
+/* The ids of the groups other than drain-* of g's VMIs (those pick marks,
+ * by index in g->vmis; NULL: all), or "none" (fix_drain.c). */
+char *kv_drain_blockers(const kv_analysis *a, const kv_group *g,
+    const bool *pick);
 /* The rule's remediation in the flavor's words. */
 const char *kv_group_remedy(const kv_analysis *a, const kv_group *g);
 

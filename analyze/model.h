@@ -229,6 +229,8 @@ typedef struct kv_vmi {
 
 	char cond;			/* 'T', 'F', or 0 when absent */
 	const char *cond_reason, *cond_message;
+	bool restarted;			/* by a what-if: the condition is
+					   virt-controller's to compute */
 	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
 	const char *migration_source;	/* status.migrationState.sourceNode */
 	bool migration_completed;

@@ -64,6 +64,7 @@ restart(apply_ctx *c, size_t i, size_t *n)
 
 	if (!running(v))
 		return;
+	v->restarted = true;
 	if (v->cond == 'F' && v->cond_reason != NULL &&
 	    kv_rule_by_reason(c->m->flavor->id, v->cond_reason) != NULL) {
 		v->cond = 'T';
@@ -74,6 +75,16 @@ restart(apply_ctx *c, size_t i, size_t *n)
 		c->restarted[i] = true;
 		c->w->restarts++;
 	}
+}
+
+/* The VMI's evictionStrategy: its own, else the KubeVirt CR's. */
+static const char *
+effective(const kv_model *m, const kv_vmi *v)
+{
+	const char *s = v->eviction && *v->eviction ? v->eviction :
+	    m->cluster.eviction;
+
+	return s && *s ? s : "None";
 }
 
 static bool
@@ -148,8 +159,16 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 				v->nfeatures = 0;
 				dvp++;
 			}
-		} else
+		} else {
+			/* no live update: a change of the VM's strategy
+			 * sets RestartRequired (v1.9.0 pkg/virt-controller/
+			 * watch/vm/vm.go:3018-3051), and a VMI's spec is
+			 * immutable (pkg/virt-api/webhooks/validating-
+			 * webhook/admitters/vmi-update-admitter.go:103) */
+			if (strcmp(effective(m, v), val) != 0)
+				restart(c, i, &nr);
 			v->eviction = val;
+		}
 	}
 	free(key);
 	offs[0] = '\0';
@@ -175,9 +194,11 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		    nr == 1 ? "" : "s", offs, how));
 	else
 		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
-		    "(%s%s%s)", ch->value, n, n == 1 ? "" : "s",
+		    "(%s%s%s): takes effect after a restart, %zu running "
+		    "VMI%s restart", ch->value, n, n == 1 ? "" : "s",
 		    scope_text(ch), ch->scope_value ? " " : "",
-		    ch->scope_value ? ch->scope_value : ""));
+		    ch->scope_value ? ch->scope_value : "", nr,
+		    nr == 1 ? "" : "s"));
 	free(how);
 	return KV_OK;
 }

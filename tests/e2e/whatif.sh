@@ -171,6 +171,19 @@ jqis "cluster model" '[.restarts > 0, (.vmis | map(select(.name == "prod/web-0")
 run "eviction" 1 what-if $S --eviction-strategy None -n dev
 has "eviction" "drain migrate -> shutdown"
 
+# a VM's evictionStrategy reaches its VMI with a restart (no live
+# update): what G1's fix says for prod/files-rwo (LiveMigratable=False),
+# and the drain of w4 then evicts it instead of waiting
+run "eviction restart" 0 what-if $S --eviction-strategy LiveMigrateIfPossible --vmi prod/files-rwo
+has "eviction restart" "takes effect after a restart, 1 running VMI restart"
+has "eviction restart" "restarts: 1 running VMI"
+has "eviction restart" "prod/files-rwo: blocked -> blocked, drain block -> shutdown"
+# prod/web-0 is LiveMigratable: LiveMigrateIfPossible still waits, None ends it
+run "eviction tried" 0 what-if $S --eviction-strategy LiveMigrateIfPossible --vmi prod/web-0
+has "eviction tried" "VMIs: 0 changed"
+run "eviction none" 0 what-if $S --eviction-strategy None --vmi prod/web-0
+has "eviction none" "drain block -> shutdown"
+
 # a local-path claim as if recreated RWX: the VMI's stored
 # DisksNotLiveMigratable is computed again after the restart
 run "storage rwx" 0 what-if samples/pitfalls --storage-class-rwx local-path
