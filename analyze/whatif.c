@@ -435,15 +435,47 @@ storage_rwx(apply_ctx *c, const kv_change *ch)
 	return KV_OK;
 }
 
+/* The taint Kubernetes keeps on a cordoned node (TaintNodesByCondition
+ * in pkg/controller/nodelifecycle: spec.unschedulable ->
+ * node.kubernetes.io/unschedulable:NoSchedule; tag and line not checked
+ * here): a collected cordoned node carries it, so --uncordon removes
+ * it and --cordon adds it. */
+#define CORDON_TAINT "node.kubernetes.io/unschedulable"
+
+static void
+cordon_taint(kv_model *m, kv_node *n, bool on)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < n->ntaints; j++)
+		if (strcmp(n->taints[j].key, CORDON_TAINT) != 0)
+			n->taints[k++] = n->taints[j];
+	n->ntaints = k;
+	if (!on)
+		return;
+	n->taints = xreallocarray(n->taints, n->ntaints + 1,
+	    sizeof(kv_taint));
+	n->taints[n->ntaints++] = (kv_taint){ kv_intern_str(m->strs,
+	    CORDON_TAINT), kv_intern_str(m->strs, ""),
+	    kv_intern_str(m->strs, "NoSchedule") };
+}
+
 static int
 cordon(apply_ctx *c, const kv_change *ch)
 {
 	kv_node *n = find_node(c, ch);
+	bool had = false;
 
 	if (n == NULL)
 		return KV_ERR;
+	for (size_t j = 0; j < n->ntaints; j++)
+		had |= strcmp(n->taints[j].key, CORDON_TAINT) == 0;
 	n->unschedulable = ch->kind == CH_CORDON;
-	note(c->w, xasprintf("%s %s", kv_change_names[ch->kind], n->name));
+	cordon_taint(c->m, n, n->unschedulable);
+	note(c->w, xasprintf("%s %s (spec.unschedulable %s; taint "
+	    CORDON_TAINT ":NoSchedule %s)", kv_change_names[ch->kind], n->name,
+	    n->unschedulable ? "true" : "false", n->unschedulable ? (had ?
+	    "kept" : "added") : (had ? "removed" : "absent")));
 	return KV_OK;
 }
 

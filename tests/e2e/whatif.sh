@@ -156,6 +156,12 @@ has "cordon" "+no-placement-target"
 run "uncordon" 0 what-if $S --cordon w4 --uncordon w4
 has "uncordon" "VMIs: 0 changed, 0 better, 0 worse"
 
+# w2 is cordoned in the sample and carries the cordon's taint: uncordon
+# removes both, so w2 becomes a target (dev/legacy-app, dev/build-runner)
+run "uncordon w2" 0 what-if $S --uncordon w2
+has "uncordon w2" "taint node.kubernetes.io/unschedulable:NoSchedule removed"
+has "uncordon w2" "dev/legacy-app: ok -> ok, targets 3 -> 4"
+
 # a second AMD node gives the lone AMD VMI a target
 run "add node" 0 what-if $S --add-node-like a1=2 -o yaml
 has "add node" "kind: kvscope-whatif"
