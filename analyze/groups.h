@@ -129,6 +129,11 @@ const char *kv_group_remedy(const kv_analysis *a, const kv_group *g);
 
 /* set-cpu-model (fix_cpu.c): the chosen model for g, checked. */
 void kv_fix_cpu_model(const kv_analysis *a, kv_group *g);
+/* What storage class name gives as ReadWriteMany (RWX_*), from its
+ * StorageProfile or its provisioner; *why names the evidence (untouched
+ * when there is none and 0 comes back). */
+unsigned kv_class_rwx(const kv_model *m, const char *name,
+    const char **why);
 /* recreate-claim-rwx (fix_storage.c): a storage class that gives
  * ReadWriteMany for every volume mode in want (RWX_BLOCK, RWX_FILESYSTEM
  * of model.h): the claim's own class `current` first, then the others by

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dvp.h"
+#include "groups.h"
 #include "rule.h"
 #include "whatif.h"
 
@@ -391,47 +392,131 @@ remove_node(apply_ctx *c, const kv_change *ch)
 	return KV_OK;
 }
 
-/* Claims of the class as if recreated ReadWriteMany; the VMIs' own
+/* The volume mode bit (RWX_*) of claim p. */
+static unsigned
+mode_bit(const kv_pvc *p)
+{
+	return p->volume_mode && strcmp(p->volume_mode, "Block") == 0 ?
+	    RWX_BLOCK : RWX_FILESYSTEM;
+}
+
+static const char *
+serves_text(unsigned rwx)
+{
+	return rwx == (RWX_BLOCK | RWX_FILESYSTEM) ? "Block and Filesystem" :
+	    rwx == RWX_BLOCK ? "Block only" : rwx == RWX_FILESYSTEM ?
+	    "Filesystem only" : "no volume mode";
+}
+
+/* The class's claims not ReadWriteMany yet that it can give as such in
+ * their volume mode (serves; every one when nothing is known of the
+ * class), and those it cannot; *had: claims ReadWriteMany already. */
+static void
+count_claims(const kv_model *m, const char *sc, unsigned serves,
+    size_t *ok, size_t *not, size_t *had)
+{
+	*ok = *not = *had = 0;
+	for (size_t i = 0; i < m->npvcs; i++) {
+		const kv_pvc *p = &m->pvcs[i];
+
+		if (p->storage_class != sc)
+			continue;
+		if (p->modes & AM_RWX)
+			(*had)++;
+		else if (serves == 0 || (serves & mode_bit(p)))
+			(*ok)++;
+		else
+			(*not)++;
+	}
+}
+
+static int
+storage_refuse(apply_ctx *c, const kv_change *ch, unsigned serves,
+    const char *why, size_t not)
+{
+	if (not == 0)
+		return kv_seterr(c->err, "--storage-class-rwx %s: no claim "
+		    "of that storage class in the snapshot that is not "
+		    "ReadWriteMany already", ch->value);
+	return kv_seterr(c->err, "--storage-class-rwx %s: the class gives "
+	    "ReadWriteMany for %s (%s%s), and %s %zu claim%s not ReadWriteMany "
+	    "%s of another volume mode: recreate %s on another class",
+	    ch->value, serves_text(serves), strncmp(why, "per ", 4) ? "per "
+	    "its provisioner " : "", why, not == 1 ? "its" : "all its", not,
+	    not == 1 ? "" : "s", not == 1 ? "is" : "are", not == 1 ? "it" :
+	    "them");
+}
+
+/* Claims of the class as if recreated ReadWriteMany, in the volume modes
+ * its StorageProfile or provisioner serves as such; the VMIs' own
  * volumeStatus follows (a recreated claim needs its VM stopped). */
 static int
 storage_rwx(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
-	const char *sc = kv_intern_str(m->strs, ch->value);
+	const char *sc = kv_intern_str(m->strs, ch->value), *why = NULL;
 	const char *rwx = kv_intern_str(m->strs, "ReadWriteMany");
-	size_t nclaims = 0, nr = 0;
+	unsigned serves = kv_class_rwx(m, ch->value, &why);
+	size_t nclaims, not, had, nr = 0;
+	bool *hit = xcalloc(m->npvcs + 1, sizeof(bool));
+	char *what, *left;
 
-	for (size_t i = 0; i < m->npvcs; i++)
-		if (m->pvcs[i].storage_class == sc) {
-			m->pvcs[i].modes = AM_RWX;
-			nclaims++;
-		}
-	if (nclaims == 0)
-		return kv_seterr(c->err, "--storage-class-rwx %s: no claim "
-		    "of that storage class in the snapshot", ch->value);
+	count_claims(m, sc, why ? serves : 0, &nclaims, &not, &had);
+	if (nclaims == 0 || (why != NULL && serves == 0)) {
+		free(hit);
+		return storage_refuse(c, ch, serves, why, not + nclaims);
+	}
+	for (size_t i = 0; i < m->npvcs; i++) {
+		kv_pvc *p = &m->pvcs[i];
+
+		hit[i] = p->storage_class == sc && !(p->modes & AM_RWX) &&
+		    (why == NULL || (serves & mode_bit(p)));
+		if (hit[i])
+			p->modes = AM_RWX;
+	}
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
-		bool hit = false;
+		bool any = false;
 
 		for (size_t k = 0; k < v->nvolumes; k++) {
 			const kv_pvc *p = v->volumes[k].claim ? kv_model_pvc(m,
 			    v->ns, v->volumes[k].claim) : NULL;
 
-			if (p == NULL || p->storage_class != sc)
+			if (p == NULL || !hit[p - m->pvcs])
 				continue;
-			hit = true;
+			any = true;
 			for (size_t s = 0; s < v->nvolstatus; s++)
 				if (v->volstatus[s].name == v->volumes[k].name) {
 					v->volstatus[s].rwx = true;
 					v->volstatus[s].modes = rwx;
 				}
 		}
-		if (hit)
+		if (any)
 			restart(c, i, &nr);
 	}
-	note(c->w, xasprintf("storage-class-rwx %s: %zu claim%s recreated "
-	    "ReadWriteMany, %zu running VMI%s stop for it", ch->value,
-	    nclaims, nclaims == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	free(hit);
+	what = why ? xasprintf("ReadWriteMany for %s, %s%s", serves_text(
+	    serves), strncmp(why, "per ", 4) ? "per its provisioner " : "",
+	    why) : xstrdup("no StorageProfile and a provisioner "
+	    "kvscope does not know: taken as ReadWriteMany in every volume "
+	    "mode");
+	{
+		kv_buf b = {0};
+
+		kv_buf_printf(&b, "%s", "");
+		if (not > 0)
+			kv_buf_printf(&b, ", %zu left as they are (a volume "
+			    "mode the class gives no ReadWriteMany)", not);
+		if (had > 0)
+			kv_buf_printf(&b, ", %zu ReadWriteMany already", had);
+		left = b.data ? b.data : xstrdup("");
+	}
+	note(c->w, xasprintf("storage-class-rwx %s (%s): %zu claim%s "
+	    "recreated ReadWriteMany%s, %zu running VMI%s stop for it",
+	    ch->value, what, nclaims, nclaims == 1 ? "" : "s", left, nr,
+	    nr == 1 ? "" : "s"));
+	free(what);
+	free(left);
 	return KV_OK;
 }
 

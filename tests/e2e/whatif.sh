@@ -196,6 +196,12 @@ run "storage rwx" 0 what-if samples/pitfalls --storage-class-rwx local-path
 has "storage rwx" "1 claim recreated ReadWriteMany, 1 running VMI stop for it"
 has "storage rwx" "pit/local-path: blocked -> ok"
 
+# ceph-rbd (rbd.csi.ceph.com) gives ReadWriteMany for Block only: its one
+# claim that is not RWX is Filesystem (prod/files-rwo), so it cannot be
+run "storage rwx block only" 2 what-if $S --storage-class-rwx ceph-rbd
+has_err "storage rwx block only" "the class gives ReadWriteMany for Block only (per its provisioner rbd.csi.ceph.com)"
+has_err "storage rwx block only" "its 1 claim not ReadWriteMany is of another volume mode"
+
 # a removed node's VMIs leave with it; the others lose it as a target
 run "remove node" 0 what-if samples/pitfalls --remove-node p2
 has "remove node" "removed: p2"
