@@ -48,20 +48,12 @@ kv_drain_blockers(const kv_analysis *a, const kv_group *g, const bool *pick)
 	return b.data ? b.data : xstrdup("none");
 }
 
-/* Up to five names of the VMIs of g that pick marks. */
+/* "1 VMI", "3 VMIs": names would leak past a check's selection (the
+ * groups are the cluster's); the blockers' groups name the VMIs. */
 static char *
-names(const kv_analysis *a, const kv_group *g, const bool *pick, size_t n)
+count_words(size_t n)
 {
-	kv_buf b = {0};
-	size_t k, shown = 0;
-
-	for (k = 0; k < g->nvmis; k++)
-		if (pick[k] && shown++ < 5)
-			kv_buf_printf(&b, "%s%s", shown > 1 ? ", " : "",
-			    a->vmis[g->vmis[k]].vmi->fullname);
-	if (n > 5)
-		kv_buf_printf(&b, ", ... (%zu in all)", n);
-	return b.data ? b.data : xstrdup("-");
+	return xasprintf("%zu VMI%s", n, n == 1 ? "" : "s");
 }
 
 /* What a VM stopped by a drain does next.
@@ -84,16 +76,16 @@ static char *
 tried_text(const kv_analysis *a, const kv_group *g, const bool *pick,
     size_t n, const char *path)
 {
-	char *who = names(a, g, pick, n), *others = kv_drain_blockers(a, g,
-	    pick), *t;
+	char *who = count_words(n), *others = kv_drain_blockers(a, g, pick);
+	char *t;
 
-	t = xasprintf("KubeVirt reports %s LiveMigratable, so it tries to "
-	    "migrate %s and with LiveMigrateIfPossible the drain still waits: fix "
-	    "the blockers (groups %s) so the drain moves %s; or, if %s may "
-	    "stop, set %s: None and restart %s (the drain then stops the VM; "
-	    "%s), or External if a controller of yours handles the "
-	    "eviction", who, n == 1 ? "it" : "them",
-	    others, n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,
+	t = xasprintf("%s KubeVirt reports LiveMigratable (blockers: groups "
+	    "%s), so it tries to migrate %s and with LiveMigrateIfPossible "
+	    "the drain still waits: fix those groups so the drain moves %s; "
+	    "or, if %s may stop, set %s: None and restart %s (the drain then "
+	    "stops the VM; %s), or External if a controller of yours handles "
+	    "the eviction", who, others, n == 1 ? "it" : "them",
+	    n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,
 	    n == 1 ? "it" : "them", after_stop(a, g));
 	free(who);
 	free(others);
@@ -106,11 +98,11 @@ static char *
 not_tried_text(const kv_analysis *a, const kv_group *g, const bool *pick,
     size_t n, const char *path)
 {
-	char *who = names(a, g, pick, n), *others = kv_drain_blockers(a, g,
-	    pick), *t;
+	char *who = count_words(n), *others = kv_drain_blockers(a, g, pick);
+	char *t;
 
-	t = xasprintf("KubeVirt does not report %s LiveMigratable: fix the "
-	    "blockers (groups %s) so a drain moves %s; or, if %s may "
+	t = xasprintf("%s KubeVirt does not report LiveMigratable (blockers: "
+	    "groups %s): fix those groups so a drain moves %s; or, if %s may "
 	    "stop, set %s: LiveMigrateIfPossible and restart %s, so the "
 	    "drain stops %s instead of waiting (%s)", who, others,
 	    n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,

@@ -456,7 +456,7 @@ test_set_eviction_strategy(void **state)
 	kvres_free(&r);
 }
 
-/* ---- drain-block: what helps in KubeVirt's terms ---------------------------- */
+/* ---- drain-block: what helps in KubeVirt's terms ------------------------ */
 
 static void
 block_tried(kvsnap *s)
@@ -520,9 +520,9 @@ test_drain_block_tried(void **state)
 	assert_jstr(g, "fix.value", "None");
 	assert_jint(g, "fix.fixes", 1);
 	assert_true(json_is_true(kvj_at(g, "fix.restart")));
-	assert_text_has(g, "KubeVirt reports prod/web LiveMigratable");
-	assert_text_has(g, "the drain still waits: fix the blockers "
-	    "(groups G2)");
+	assert_text_has(g, "1 VMI KubeVirt reports LiveMigratable (blockers: "
+	    "groups G2)");
+	assert_text_has(g, "the drain still waits");
 	assert_text_has(g, "or External");
 	assert_text_lacks(g, "LiveMigrateIfPossible and restart");
 	prove_drain(block_tried, g, "shutdown");
@@ -547,8 +547,9 @@ test_drain_block_not_tried(void **state)
 	(void)state;
 	assert_jstr(g, "fix.value", "LiveMigrateIfPossible");
 	assert_jint(g, "fix.fixes", 1);
-	assert_text_has(g, "KubeVirt does not report prod/web LiveMigratable");
-	assert_text_lacks(g, "KubeVirt reports prod/web LiveMigratable");
+	assert_text_has(g, "1 VMI KubeVirt does not report LiveMigratable "
+	    "(blockers: groups G2)");
+	assert_text_lacks(g, "KubeVirt reports LiveMigratable");
 	prove_drain(block_not_tried, g, "shutdown");
 	kvres_free(&r);
 }
