@@ -304,6 +304,14 @@ void kv_analysis_free(kv_analysis *a);
  * built-in table; NULL when neither knows it. */
 const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 
+/* cpunames.c: whether model names a CPU model kvscope knows (tables,
+ * the snapshot's cpu_map, node cpu-model labels; host-model and
+ * host-passthrough), exactly as spelled; up to max known names nearest
+ * to model (case folded, fewest edits), into out; 0 when none is near. */
+bool kv_cpu_model_known(const kv_analysis *a, const char *model);
+size_t kv_cpu_model_nearest(const kv_analysis *a, const char *model,
+    const char **out, size_t max);
+
 /* Sub-steps, in the order kv_analyze runs them (cpu.c, vmi.c, drain.c). */
 int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);

@@ -234,8 +234,11 @@ vmi_pair(const kv_vmires *x, const kv_vmires *y, kv_diff *d)
 	for (size_t i = 0; i < dv.added.n; i++)
 		if (strcmp(dv.added.v[i], "guest-cpu-floor") == 0)
 			dv.worse = true;
+	dv.nostart = y->vmi->nostart;
+	dv.worse |= dv.nostart != NULL;
 	if (dv.verdict[0] == dv.verdict[1] && dv.targets[0] == dv.targets[1]
-	    && dv.drain[0] == dv.drain[1] && dv.added.n + dv.removed.n == 0)
+	    && dv.drain[0] == dv.drain[1] && dv.added.n + dv.removed.n == 0 &&
+	    dv.nostart == NULL)
 		return;
 	if (dv.worse)
 		d->nworse++;

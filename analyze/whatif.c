@@ -123,6 +123,27 @@ scope_text(const kv_change *ch)
 	return w[ch->scope];
 }
 
+/* Why a VMI given CPU model name (label key) would not be scheduled
+ * again: no schedulable node carries the label; NULL when one does. */
+static const char *
+no_node_runs(kv_model *m, const char *key, const char *name)
+{
+	bool any = false;
+	char *why;
+	const char *s;
+
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (kv_labels_get(&m->nodes[i].labels, key) != NULL) {
+			if (!m->nodes[i].unschedulable)
+				return NULL;
+			any = true;
+		}
+	why = xasprintf("no %snode runs %s", any ? "schedulable " : "", name);
+	s = kv_intern_str(m->strs, why);
+	free(why);
+	return s;
+}
+
 /* --cpu-model, --eviction-strategy with a scope: the VMIs' own spec. */
 static int
 vmi_change(apply_ctx *c, const kv_change *ch)
@@ -133,9 +154,11 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	    ch->value);
 	bool named = strcmp(ch->value, "host-model") != 0 &&
 	    strcmp(ch->value, "host-passthrough") != 0;
-	size_t n = 0, nr = 0, off = 0, dvp = 0;
-	char offs[96];
+	size_t n = 0, nr = 0, off = 0, dvp = 0, dead = 0;
+	char offs[160];
 	char *how;
+	const char *nostart = named && ch->kind == CH_CPU_MODEL ?
+	    no_node_runs(m, key, ch->value) : NULL;
 
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
@@ -151,8 +174,13 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 			if (named && on != NULL && running(v) &&
 			    kv_labels_get(&on->labels, key) == NULL)
 				off++;
-			if (v->cpu_model != val || (dvm && v->nfeatures > 0))
+			if (v->cpu_model != val || (dvm && v->nfeatures > 0)) {
 				restart(c, i, &nr);
+				if (nostart != NULL && running(v)) {
+					v->nostart = nostart;
+					dead++;
+				}
+			}
 			v->cpu_model = val;
 			if (dvm) {	/* the CPU of a class of type Model */
 				free(v->features);
@@ -173,7 +201,10 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	}
 	free(key);
 	offs[0] = '\0';
-	if (off > 0)
+	if (dead > 0)
+		snprintf(offs, sizeof(offs), "; %zu would not start again "
+		    "after the restart: %s", dead, nostart);
+	else if (off > 0)
 		snprintf(offs, sizeof(offs), "; %zu on a node without the "
 		    "model (after the restart: another node)", off);
 	if (n == 0)

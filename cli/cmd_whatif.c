@@ -121,6 +121,40 @@ fail:
 	return EXIT_TOOL;
 }
 
+/* A CPU model a change names must be one KubeVirt can know: an unknown
+ * name is a usage error with the nearest known ones. */
+static int
+check_models(const kv_cmd *cmd, const kv_analysis *a, const kv_change *ch,
+    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = ch[i].value, *eq = strchr(v, '=');
+		const char *near[3];
+		size_t nn;
+		char buf[256];
+		size_t off = 0;
+
+		if (ch[i].kind == CH_CLASS_CPU && eq != NULL)
+			v = eq + 1;
+		else if (ch[i].kind != CH_CPU_MODEL &&
+		    ch[i].kind != CH_CLUSTER_CPU_MODEL)
+			continue;
+		if (kv_cpu_model_known(a, v))
+			continue;
+		nn = kv_cpu_model_nearest(a, v, near, 3);
+		buf[0] = '\0';
+		for (size_t k = 0; k < nn && off < sizeof(buf); k++)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+			    "%s%s", k == 0 ? "; did you mean " : k + 1 == nn ?
+			    " or " : ", ", near[k]);
+		return cli_fail(cmd, "--%s %s: no CPU model of that name "
+		    "(libvirt's names are case-sensitive)%s%s",
+		    kv_change_names[ch[i].kind], ch[i].value, buf,
+		    nn > 0 ? "?" : "");
+	}
+	return 0;
+}
+
 /* The files --report wrote, after a text answer (json and yaml keep
  * stdout one document). */
 static int
@@ -231,7 +265,8 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = parse_changes(cmd, &o, &ch, &nch)) != 0 ||
 	    (rc = report_usage(cmd, &o, &ours)) != 0)
 		goto out;
-	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0)
+	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
+	    (rc = check_models(cmd, a0, ch, nch)) != 0)
 		goto out;
 	if ((rc = load_changed(cmd, o.pos[0], ch, nch, &w, &m1, &a1)) != 0)
 		goto out;

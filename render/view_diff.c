@@ -69,13 +69,14 @@ vmis_doc(const kv_diff *d)
 		const kv_diff_vmi *v = &d->vmis[i];
 
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:o, "
-		    "s:o, s:b}", "name", v->name, "verdict",
+		    "s:o, s:s?, s:b}", "name", v->name, "verdict",
 		    pair_str(kv_verdict_names[v->verdict[0]],
 		    kv_verdict_names[v->verdict[1]]), "targetCount",
 		    pair_int(v->targets[0], v->targets[1]), "onDrain",
 		    pair_str(drain_name(v->drain[0]), drain_name(v->drain[1])),
 		    "codesAdded", jstrs(&v->added), "codesRemoved",
-		    jstrs(&v->removed), "worse", v->worse));
+		    jstrs(&v->removed), "wouldNotStart", v->nostart,
+		    "worse", v->worse));
 	}
 	return a;
 }
@@ -234,8 +235,9 @@ text_vmi(const kv_term *t, const kv_diff_vmi *v)
 	for (size_t i = 0; i < v->removed.n; i++)
 		fprintf(f, "%s-%s", i || v->added.n ? " " : " (",
 		    v->removed.v[i]);
-	fprintf(f, "%s%s\n", v->added.n + v->removed.n ? ")" : "",
-	    v->worse ? "  WORSE" : "");
+	fprintf(f, "%s%s%s%s\n", v->added.n + v->removed.n ? ")" : "",
+	    v->nostart ? ", would not start: " : "", v->nostart ?
+	    v->nostart : "", v->worse ? "  WORSE" : "");
 }
 
 static void

@@ -177,6 +177,21 @@ jqis "cluster model" '[.restarts > 0, (.vmis | map(select(.name == "prod/web-0")
 run "eviction" 1 what-if $S --eviction-strategy None -n dev
 has "eviction" "drain migrate -> shutdown"
 
+# a CPU model no one knows is a usage error with the nearest names
+# (libvirt's names are case-sensitive)
+run "model typo" 2 what-if $S --cpu-model Haswel --vmi prod/web-0
+has_err "model typo" "--cpu-model Haswel: no CPU model of that name"
+has_err "model typo" "did you mean Haswell?"
+run "model case" 2 what-if $S --cpu-model haswell-notsx --vmi prod/web-0
+has_err "model case" "did you mean Haswell-noTSX?"
+# a model KubeVirt knows but no node runs: the VM would not start again
+# after its restart, which is worse even for a VMI without a target
+run "model nowhere" 1 what-if $S --cpu-model SapphireRapids --vmi prod/web-0
+has "model nowhere" "1 would not start again after the restart: no node runs SapphireRapids"
+has "model nowhere" "would not start: no node runs SapphireRapids  WORSE"
+run "model nowhere json" 1 what-if $S --cpu-model SapphireRapids --vmi prod/db-0 -o json
+jqis "model nowhere json" '.vmis[] | select(.name == "prod/db-0") | "\(.wouldNotStart) \(.worse)"' "no node runs SapphireRapids true"
+
 # a VM's evictionStrategy reaches its VMI with a restart (no live
 # update): what G1's fix says for prod/files-rwo (LiveMigratable=False),
 # and the drain of w4 then evicts it instead of waiting
