@@ -272,7 +272,8 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 		goto out;
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
-		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts };
+		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
+		    0, NULL, 0 };
 
 		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
@@ -288,13 +289,47 @@ out:
 	return rc;
 }
 
+/* "old: PATH (context C, collected T, collector N V)". */
+static char *
+input_line(const char *which, const char *path, const kv_model *m)
+{
+	const snap_manifest *f = &m->manifest;
+
+	return xasprintf("%s: %s (context %s, collected %s, collector %s%s%s)",
+	    which, path, f->context ? f->context : "-", f->created_at ?
+	    f->created_at : "-", f->collector_name ? f->collector_name : "-",
+	    f->collector_version ? " " : "", f->collector_version ?
+	    f->collector_version : "");
+}
+
+/* The warnings about the pair: other cluster, NEW older than OLD
+ * (RFC 3339 UTC times compare as strings). */
+static size_t
+pair_warnings(const kv_model *a, const kv_model *b, char **w)
+{
+	const snap_manifest *x = &a->manifest, *y = &b->manifest;
+	size_t n = 0;
+
+	if (x->context && y->context && strcmp(x->context, y->context) != 0)
+		w[n++] = xasprintf("OLD and NEW are of different clusters "
+		    "(context %s, context %s): what differs is not a change of "
+		    "one cluster", x->context, y->context);
+	if (x->created_at && y->created_at &&
+	    strcmp(y->created_at, x->created_at) < 0)
+		w[n++] = xasprintf("NEW (collected %s) is older than OLD "
+		    "(collected %s): the changes read backwards", y->created_at,
+		    x->created_at);
+	return n;
+}
+
 int
 cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 {
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0 };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0 };
+	char *in[2] = { NULL, NULL }, *warn[2] = { NULL, NULL };
 	bool ours;
 	int rc;
 
@@ -304,9 +339,23 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	    (rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
 	    (rc = cli_load(o.pos[1], o.quiet, &m1, &a1)) != 0)
 		goto out;
+	in[0] = input_line("old", o.pos[0], m0);
+	in[1] = input_line("new", o.pos[1], m1);
+	notes.inputs = in;
+	notes.ninputs = 2;
+	notes.warnings = warn;
+	notes.nwarnings = pair_warnings(m0, m1, warn);
+	for (size_t i = 0; o.strict && i < notes.nwarnings; i++)
+		rc = cli_error(cmd, "--strict: %s", warn[i]);
+	if (rc != 0)
+		goto out;
 	rc = finish(cmd, a0, a1, NULL, &notes, &o, ours);
 out:
 	cli_progress_end();
+	for (size_t i = 0; i < 2; i++) {
+		free(in[i]);
+		free(warn[i]);
+	}
 	cli_args_free(&o);
 	kv_analysis_free(a1);
 	kv_model_free(m1);

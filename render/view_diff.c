@@ -116,6 +116,16 @@ drains_doc(const kv_diff *d)
 	return a;
 }
 
+static json_t *
+lines_doc(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
 json_t *
 kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 {
@@ -131,6 +141,11 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 		json_object_set_new(doc, "changes", ch);
 		json_object_set_new(doc, "restarts",
 		    json_integer((json_int_t)n->restarts));
+	} else {
+		json_object_set_new(doc, "inputs", lines_doc(n->inputs,
+		    n->ninputs));
+		json_object_set_new(doc, "warnings", lines_doc(n->warnings,
+		    n->nwarnings));
 	}
 	json_object_set_new(doc, "nodes", nodes_doc(d));
 	for (size_t i = 0; i < d->nclasses; i++)
@@ -294,6 +309,15 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 
 		json_decref(doc);
 		return rc;
+	}
+	for (size_t i = 0; i < n->ninputs; i++) {
+		kv_term_puts(f, n->inputs[i]);
+		fputs("\n", f);
+	}
+	for (size_t i = 0; i < n->nwarnings; i++) {
+		fputs("warning: ", f);
+		kv_term_puts(f, n->warnings[i]);
+		fputs("\n", f);
 	}
 	if (n->notes != NULL) {
 		fputs("changes:\n", f);

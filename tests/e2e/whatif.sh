@@ -328,6 +328,24 @@ run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
 has "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
 
+# the header names both inputs; other clusters and swapped dates are one
+# warning line each, and --strict makes them a usage error
+run "diff header" 0 diff $S $S
+has "diff header" "old: samples/mixed (context lab-mixed, collected 2026-10-31T09:12:44Z, collector kvscope-samples 1.0.0)"
+has "diff header" "new: samples/mixed (context lab-mixed"
+lacks "diff header" "warning:"
+run "diff clusters" 0 diff $S samples/same-host-model
+has "diff clusters" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-gnr)"
+run "diff clusters strict" 2 diff $S samples/same-host-model --strict
+has_err "diff clusters strict" "--strict: OLD and NEW are of different clusters"
+[ -s "$work/out" ] && fail "diff --strict wrote stdout"
+edit $S "$work/older" date 2026-09-30T08:00:00Z
+run "diff backwards" 0 diff $S "$work/older" -o json
+jqis "diff backwards" '.warnings | length' 1
+jqis "diff backwards text" '.warnings[0]' "NEW (collected 2026-09-30T08:00:00Z) is older than OLD (collected 2026-10-31T09:12:44Z): the changes read backwards"
+run "diff backwards strict" 2 diff $S "$work/older" --strict
+run "diff forwards strict" 0 diff "$work/older" $S --strict
+
 # --- --report DIR: the report after the change, opening with it -----------
 
 # section SECTION FILE: the HTML of section id SECTION (to the next one)
