@@ -313,6 +313,10 @@ edit $S "$work/new" drop w4 cpu-feature.node.kubevirt.io/pku
 run "diff upgrade" 0 diff $S "$work/new"
 has "diff upgrade" "features lost: pku"
 has "diff upgrade" "prod/db-0: ok -> ok, targets 2 -> 1"
+# prod/web-0's class (w1) is renumbered by the split, not changed: its
+# group is matched by the class's content, so no group changes
+lacks "diff upgrade" "no-cpu-target"
+lacks "diff upgrade" "prod/web-0"
 run "diff upgrade json" 0 diff $S "$work/new" -o json
 jqis "diff json" '.nodes.cpuChanged[0] | "\(.name) \(.featuresLost|join(",")) \(.featuresGained|length)"' "w4 pku 0"
 jqis "diff split" '.cpuClasses[0] | "\(.kind) \(.after|length)"' "split 2"
