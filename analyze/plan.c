@@ -5,7 +5,10 @@
  * find room at their turn.
  *
  * Rule (deterministic, a greedy with a short look-ahead): the pool's
- * nodes are ranked by the alternatives of their VMIs - the fewest targets
+ * nodes whose drain would wait forever (a VMI blocks it) go after every
+ * node whose drain finishes - an operator fixes them first or drains
+ * them last, never before the others; within each part nodes are ranked
+ * by the alternatives of their VMIs - the fewest targets
  * any VMI of the node that migrates has, most first - then by name.  Each
  * place of a batch goes to the first node in that rank whose drain,
  * simulated against the room left by the batches before (VMIs stay where
@@ -36,6 +39,7 @@ typedef struct plan_state {
 
 typedef struct rank {
 	size_t node, alt;
+	bool blocks;			/* a VMI on it makes the drain wait */
 } rank;
 
 static int
@@ -43,6 +47,8 @@ rank_cmp(const void *x, const void *y)
 {
 	const rank *p = x, *q = y;
 
+	if (p->blocks != q->blocks)
+		return p->blocks ? 1 : -1;
 	if (p->alt != q->alt)
 		return p->alt > q->alt ? -1 : 1;
 	return p->node < q->node ? -1 : p->node > q->node;
@@ -224,14 +230,17 @@ ranked(const plan_state *s, const kv_bits *pool, size_t *n)
 	*n = 0;
 	KV_BITS_FOREACH(pool, node) {
 		size_t alt = SIZE_MAX;
+		bool blocks = false;
 
 		for (size_t k = 0; k < s->non[node]; k++) {
 			const kv_vmires *r = &s->a->vmis[s->on[node][k]];
 
 			if (r->on_drain == DRAIN_MIGRATE && r->targets.n < alt)
 				alt = r->targets.n;
+			blocks |= r->on_drain == DRAIN_BLOCK;
 		}
 		rk[*n].node = node;
+		rk[*n].blocks = blocks;
 		rk[(*n)++].alt = alt;
 	}
 	kv_qsort(rk, *n, sizeof(rank), rank_cmp);

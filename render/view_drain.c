@@ -212,7 +212,9 @@ rule_text(const kv_plan *p)
 	    "nodes of a batch are drained together and are no targets for "
 	    "each other; the batch returns to service before the next",
 	    p->batch);
-	char *s = xasprintf("Nodes whose VMs have the most alternatives go "
+	char *s = xasprintf("Nodes with a VM that blocks the drain go last "
+	    "(fix their groups first: their drain waits forever); before "
+	    "them, nodes whose VMs have the most alternatives go "
 	    "first (the fewest targets of any VM on the node that migrates, "
 	    "most first), then by name; a node whose drain would leave a VM "
 	    "without a target at its turn waits for a later place (up to %zu "
