@@ -144,6 +144,33 @@ no_node_runs(kv_model *m, const char *key, const char *name)
 	return s;
 }
 
+/* No live update: a change of the VM's strategy sets RestartRequired
+ * (v1.9.0 pkg/virt-controller/watch/vm/vm.go:3018-3051), and a VMI's
+ * spec is immutable (pkg/virt-api/webhooks/validating-webhook/admitters/
+ * vmi-update-admitter.go:103): the new value comes with a restart. */
+static void
+evict_one(apply_ctx *c, size_t i, const char *val, size_t *nr)
+{
+	kv_vmi *v = &c->m->vmis[i];
+
+	if (strcmp(effective(c->m, v), val) != 0)
+		restart(c, i, nr);
+	v->eviction = val;
+}
+
+static void
+offs_text(char *buf, size_t size, size_t dead, const char *nostart,
+    size_t off)
+{
+	buf[0] = '\0';
+	if (dead > 0)
+		snprintf(buf, size, "; %zu would not start again after the "
+		    "restart: %s", dead, nostart);
+	else if (off > 0)
+		snprintf(buf, size, "; %zu on a node without the model (after "
+		    "the restart: another node)", off);
+}
+
 /* --cpu-model, --eviction-strategy with a scope: the VMIs' own spec. */
 static int
 vmi_change(apply_ctx *c, const kv_change *ch)
@@ -188,25 +215,11 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 				v->nfeatures = 0;
 				dvp++;
 			}
-		} else {
-			/* no live update: a change of the VM's strategy
-			 * sets RestartRequired (v1.9.0 pkg/virt-controller/
-			 * watch/vm/vm.go:3018-3051), and a VMI's spec is
-			 * immutable (pkg/virt-api/webhooks/validating-
-			 * webhook/admitters/vmi-update-admitter.go:103) */
-			if (strcmp(effective(m, v), val) != 0)
-				restart(c, i, &nr);
-			v->eviction = val;
-		}
+		} else
+			evict_one(c, i, val, &nr);
 	}
 	free(key);
-	offs[0] = '\0';
-	if (dead > 0)
-		snprintf(offs, sizeof(offs), "; %zu would not start again "
-		    "after the restart: %s", dead, nostart);
-	else if (off > 0)
-		snprintf(offs, sizeof(offs), "; %zu on a node without the "
-		    "model (after the restart: another node)", off);
+	offs_text(offs, sizeof(offs), dead, nostart, off);
 	if (n == 0)
 		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",
 		    kv_change_names[ch->kind], ch->value, scope_text(ch),
