@@ -35,6 +35,7 @@ typedef struct plan_state {
 	kv_drain_row *rows;		/* the batch's rows, node by node */
 	size_t *start;			/* rows of batch[k] from start[k] */
 	size_t lost;			/* VMIs of the batch without target */
+	size_t *moves;			/* steps that moved each VMI */
 } plan_state;
 
 typedef struct rank {
@@ -79,6 +80,7 @@ state_init(plan_state *s, const kv_analysis *a, size_t batch)
 	free(order);
 	s->batch = xcalloc(batch + 1, sizeof(size_t));
 	s->start = xcalloc(batch + 2, sizeof(size_t));
+	s->moves = xcalloc(a->nvmis + 1, sizeof(size_t));
 }
 
 static void
@@ -92,6 +94,7 @@ state_free(plan_state *s)
 	free(s->batch);
 	free(s->start);
 	free(s->rows);
+	free(s->moves);
 	kv_drain_ctx_free(&s->c);
 }
 
@@ -198,6 +201,7 @@ commit(plan_state *s, kv_plan_step *st)
 		kv_drain_fill(a, &st->drains[k], rows, n);
 		nsrc += st->drains[k].migrate > 0;
 		kv_bits_clear(&s->c.out, s->batch[k]);
+		kv_bits_set(&s->c.done, s->batch[k]);
 	}
 	for (size_t k = 0; k < s->nrows; k++) {
 		const kv_drain_row *r = &s->rows[k];
@@ -211,6 +215,7 @@ commit(plan_state *s, kv_plan_step *st)
 		if (r->action == DRAIN_SHUTDOWN)
 			continue;
 		mem[nmem++] = v->memory;
+		s->moves[r->vmi]++;
 		KV_GROW(s->on[r->target], s->con[r->target],
 		    s->non[r->target] + 1);
 		s->on[r->target][s->non[r->target]++] = r->vmi;
@@ -308,6 +313,8 @@ build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
 			p->no_capacity += d->no_capacity;
 		}
 	}
+	for (size_t i = 0; i < s->a->nvmis; i++)
+		p->twice += s->moves[i] > 1;
 	free(done);
 }
 
