@@ -311,6 +311,14 @@ void kv_analysis_free(kv_analysis *a);
  * built-in table; NULL when neither knows it. */
 const cpudb_model *kv_cpu_lookup(const kv_analysis *a, const char *model);
 
+/* cpunames.c: whether model names a CPU model kvscope knows (tables,
+ * the snapshot's cpu_map, node cpu-model labels; host-model and
+ * host-passthrough), exactly as spelled; up to max known names nearest
+ * to model (case folded, fewest edits), into out; 0 when none is near. */
+bool kv_cpu_model_known(const kv_analysis *a, const char *model);
+size_t kv_cpu_model_nearest(const kv_analysis *a, const char *model,
+    const char **out, size_t max);
+
 /* Sub-steps, in the order kv_analyze runs them (cpu.c, vmi.c, drain.c). */
 int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);
@@ -318,6 +326,14 @@ void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
+
+/* vmi.c: whether a drain's migration of r runs (verdict ok, or blocked
+ * only by other operations); LiveMigratable as KubeVirt computes it for
+ * r's VM after a restart; what a drain does with a VMI of evictionStrategy
+ * s and condition cond ('T', 'F', 0). */
+bool kv_drain_moves(const kv_vmires *r);
+char kv_cond_after_restart(const kv_analysis *a, const kv_vmires *r);
+enum kv_on_drain kv_on_drain_for(const char *s, char cond, bool moves);
 
 
 /* Whether the version table's row id holds for the snapshot's version. */

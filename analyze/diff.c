@@ -234,8 +234,11 @@ vmi_pair(const kv_vmires *x, const kv_vmires *y, kv_diff *d)
 	for (size_t i = 0; i < dv.added.n; i++)
 		if (strcmp(dv.added.v[i], "guest-cpu-floor") == 0)
 			dv.worse = true;
+	dv.nostart = y->vmi->nostart;
+	dv.worse |= dv.nostart != NULL;
 	if (dv.verdict[0] == dv.verdict[1] && dv.targets[0] == dv.targets[1]
-	    && dv.drain[0] == dv.drain[1] && dv.added.n + dv.removed.n == 0)
+	    && dv.drain[0] == dv.drain[1] && dv.added.n + dv.removed.n == 0 &&
+	    dv.nostart == NULL)
 		return;
 	if (dv.worse)
 		d->nworse++;
@@ -330,14 +333,23 @@ diff_drains(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
 	}
 }
 
+/* A group row and what it is matched by: code, subject kind and the
+ * subject's content.  A CPU class is its host model, vendor and required
+ * labels, not its id (ids are renumbered when another class splits or
+ * merges); other subjects are their name. */
+typedef struct grow {
+	kv_diff_group g;
+	char *key;
+} grow;
+
 static int
-group_cmp(const kv_diff_group *x, const kv_diff_group *y)
+group_cmp(const grow *x, const grow *y)
 {
-	int c = strcmp(x->code, y->code);
+	int c = strcmp(x->g.code, y->g.code);
 
 	if (c == 0)
-		c = strcmp(x->kind, y->kind);
-	return c != 0 ? c : strcmp(x->name, y->name);
+		c = strcmp(x->g.kind, y->g.kind);
+	return c != 0 ? c : strcmp(x->key, y->key);
 }
 
 static int
@@ -346,40 +358,71 @@ group_qcmp(const void *x, const void *y)
 	return group_cmp(x, y);
 }
 
-/* a's groups as side 0 or 1 of kv_diff_group rows, sorted by key. */
-static kv_diff_group *
+static char *
+subject_key(const kv_analysis *a, const kv_group *g)
+{
+	kv_buf b = {0};
+
+	for (size_t i = 0; g->kind == SUBJ_CPU_CLASS && g->name != NULL &&
+	    i < a->nclasses; i++) {
+		const kv_class *c = &a->classes[i];
+
+		if (strcmp(c->id, g->name) != 0)
+			continue;
+		kv_buf_printf(&b, "class\x1f%s\x1f%s", c->host_model ?
+		    c->host_model : "", c->vendor ? c->vendor : "");
+		for (size_t k = 0; k < c->nreq; k++)
+			kv_buf_printf(&b, "\x1f%s", c->req[k]);
+		return b.data;
+	}
+	return xstrdup(g->name ? g->name : "");
+}
+
+/* a's groups as side 0 or 1 of rows, sorted by key. */
+static grow *
 group_rows(const kv_analysis *a, int side)
 {
-	kv_diff_group *v = xcalloc(a->ngroups + 1, sizeof(*v));
+	grow *v = xcalloc(a->ngroups + 1, sizeof(*v));
 
 	for (size_t i = 0; i < a->ngroups; i++) {
 		const kv_group *g = &a->groups[i];
 
-		v[i].code = g->code;
-		v[i].kind = kv_subject_names[g->kind];
-		v[i].name = g->name ? g->name : "";
-		v[i].id[side] = g->id;
-		v[i].vmis[side] = g->nvmis;
+		v[i].g.code = g->code;
+		v[i].g.kind = kv_subject_names[g->kind];
+		v[i].g.name = g->name ? g->name : "";
+		v[i].g.id[side] = g->id;
+		v[i].g.vmis[side] = g->nvmis;
+		v[i].key = subject_key(a, g);
 	}
 	kv_qsort(v, a->ngroups, sizeof(*v), group_qcmp);
 	return v;
 }
 
-/* Groups that appear, disappear or change their VMI count. */
+static void
+rows_free(grow *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+}
+
+/* Groups that appear, disappear or change their VMI count; a matched
+ * group is named as after. */
 static void
 diff_groups(const kv_analysis *a, const kv_analysis *b, kv_diff *d)
 {
-	kv_diff_group *x = group_rows(a, 0), *y = group_rows(b, 1);
+	grow *x = group_rows(a, 0), *y = group_rows(b, 1);
 	size_t i = 0, j = 0;
 
 	while (i < a->ngroups || j < b->ngroups) {
 		int c = i == a->ngroups ? 1 : j == b->ngroups ? -1 :
 		    group_cmp(&x[i], &y[j]);
-		kv_diff_group g = c <= 0 ? x[i] : y[j];
+		kv_diff_group g = c <= 0 ? x[i].g : y[j].g;
 
 		if (c == 0) {
-			g.id[1] = y[j].id[1];
-			g.vmis[1] = y[j].vmis[1];
+			g.name = y[j].g.name;
+			g.id[1] = y[j].g.id[1];
+			g.vmis[1] = y[j].g.vmis[1];
 		}
 		i += c <= 0;
 		j += c >= 0;
@@ -389,8 +432,8 @@ diff_groups(const kv_analysis *a, const kv_analysis *b, kv_diff *d)
 		    sizeof(*d->groups));
 		d->groups[d->ngroups++] = g;
 	}
-	free(x);
-	free(y);
+	rows_free(x, a->ngroups);
+	rows_free(y, b->ngroups);
 }
 
 void

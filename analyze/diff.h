@@ -46,6 +46,7 @@ typedef struct kv_diff_vmi {
 	size_t targets[2];
 	enum kv_on_drain drain[2];
 	kv_strs added, removed;		/* blocker and warning codes */
+	const char *nostart;		/* would not start again: why */
 	bool worse;
 } kv_diff_vmi;
 

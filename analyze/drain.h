@@ -26,6 +26,8 @@
 typedef struct kv_drain_ctx {
 	const kv_analysis *a;
 	kv_bits out;			/* nodes being drained: no targets */
+	kv_bits done;			/* drained and back in service (plan):
+					 * preferred targets */
 	kv_res *room;			/* per node; NULL: capacity unknown */
 	size_t *loc;			/* node of each VMI after earlier
 					 * drains (plan), or NULL: its own */
@@ -86,6 +88,9 @@ typedef struct kv_plan {
 	int64_t seconds;
 	size_t migrate, block, shutdown, external, no_capacity;
 	size_t ntries;			/* candidates tried per place */
+	size_t twice;			/* VMIs moved in more than one step:
+					 * no node drained before could take
+					 * them */
 } kv_plan;
 
 /* The order to drain the pool's nodes, batch at a time. */

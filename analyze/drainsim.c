@@ -17,6 +17,7 @@ kv_drain_ctx_init(kv_drain_ctx *c, const kv_analysis *a)
 	memset(c, 0, sizeof(*c));
 	c->a = a;
 	kv_bits_init(&c->out, a->m->nnodes);
+	kv_bits_init(&c->done, a->m->nnodes);
 	if (a->capacity_known) {
 		c->room = xcalloc(a->m->nnodes + 1, sizeof(kv_res));
 		for (size_t i = 0; i < a->m->nnodes; i++)
@@ -28,6 +29,7 @@ void
 kv_drain_ctx_free(kv_drain_ctx *c)
 {
 	kv_bits_free(&c->out);
+	kv_bits_free(&c->done);
 	free(c->room);
 	free(c->loc);
 	free(c->journal);
@@ -114,6 +116,22 @@ cand_next(const kv_nodeset *s, size_t i, size_t back)
 	}
 }
 
+/* Whether candidate n is a better target than best: a node drained
+ * before and back in service first (the VMI does not move again when
+ * that node's turn would come), then the most free memory. */
+static bool
+better(const kv_drain_ctx *c, size_t n, size_t best)
+{
+	bool dn = kv_bits_test(&c->done, n), db;
+
+	if (best == SIZE_MAX)
+		return true;
+	db = kv_bits_test(&c->done, best);
+	if (dn != db)
+		return dn;
+	return c->room != NULL && c->room[n].memory > c->room[best].memory;
+}
+
 /* The target of VMI v, or SIZE_MAX; *any: some candidate was not
  * drained (so what failed was room). */
 static size_t
@@ -129,11 +147,9 @@ pick(const kv_drain_ctx *c, size_t v, size_t source, bool *any)
 		if (n == here || kv_bits_test(&c->out, n))
 			continue;
 		*any = true;
-		if (c->room == NULL)
-			return n;
-		if (!kv_res_fits(&c->room[n], &r->need))
+		if (c->room != NULL && !kv_res_fits(&c->room[n], &r->need))
 			continue;
-		if (best == SIZE_MAX || c->room[n].memory > c->room[best].memory)
+		if (better(c, n, best))
 			best = n;
 	}
 	return best;

@@ -40,9 +40,8 @@ static const struct {
 	{ "replicated.csi.storage.deckhouse.io", RWX_BLOCK },
 };
 
-/* What class name gives, and from which evidence. */
-static unsigned
-class_rwx(const kv_model *m, const char *name, const char **why)
+unsigned
+kv_class_rwx(const kv_model *m, const char *name, const char **why)
 {
 	const kv_sprofile *p = kv_model_profile(m, name);
 	const kv_storageclass *sc = kv_model_sc(m, name);
@@ -66,13 +65,13 @@ kv_rwx_class(const kv_model *m, const char *current, unsigned want,
 {
 	if (current != NULL && (kv_model_sc(m, current) != NULL ||
 	    kv_model_profile(m, current) != NULL) &&
-	    (class_rwx(m, current, why) & want) == want)
+	    (kv_class_rwx(m, current, why) & want) == want)
 		return current;
 	for (size_t i = 0; i < m->nprofiles; i++)
-		if ((class_rwx(m, m->profiles[i].name, why) & want) == want)
+		if ((kv_class_rwx(m, m->profiles[i].name, why) & want) == want)
 			return m->profiles[i].name;
 	for (size_t i = 0; i < m->nscs; i++)
-		if ((class_rwx(m, m->scs[i].name, why) & want) == want)
+		if ((kv_class_rwx(m, m->scs[i].name, why) & want) == want)
 			return m->scs[i].name;
 	return NULL;
 }

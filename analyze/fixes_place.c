@@ -1,7 +1,7 @@
 /*
  * fixes_place.c - the groupings of placement, operations and conditions
  * (groups.h), and the groups without a rule row: drain-shutdown,
- * drain-block and condition-false.
+ * and condition-false (drain-block: fix_drain.c).
  */
 #include "groups.h"
 
@@ -303,34 +303,11 @@ movable_names(const kv_analysis *a, const kv_group *g)
 	return b.data ? b.data : xstrdup("-");
 }
 
-/* "the other groups of these VMIs" for a drain text: other_groups of
- * fixes.c, here by walking the VMIs. */
-static char *
-blockers_of(const kv_analysis *a, const kv_group *g)
-{
-	bool *in = xcalloc(a->ngroups + 1, sizeof(bool));
-	kv_buf b = {0};
-
-	for (size_t k = 0; k < g->nvmis; k++) {
-		const kv_vmires *r = &a->vmis[g->vmis[k]];
-
-		for (size_t j = 0; j < r->ngroups; j++)
-			in[r->groups[j]] = true;
-	}
-	for (size_t j = 0; j < a->ngroups; j++)
-		if (in[j] && &a->groups[j] != g && strncmp(a->groups[j].code,
-		    "drain-", 6) != 0)
-			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
-			    a->groups[j].id);
-	free(in);
-	return b.data ? b.data : xstrdup("none");
-}
-
 static void
 resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 {
 	char *who = kv_group_count_words(a, g), *nodes = kv_group_node_list(a,
-	    g), *others = blockers_of(a, g);
+	    g), *others = kv_drain_blockers(a, g, NULL);
 	size_t ok = movable(a, g);
 	bool ifpossible = strcmp(g->name, "LiveMigrateIfPossible") == 0;
 
@@ -371,40 +348,4 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 
 const kv_grouping kv_grp_drain_shutdown = {
 	SUBJ_EVICTION, NULL, resolve_drain_shutdown,
-};
-
-static void
-resolve_drain_block(const kv_analysis *a, kv_group *g)
-{
-	char *who = kv_group_count_words(a, g), *nodes = kv_group_node_list(a,
-	    g), *others = blockers_of(a, g);
-
-	g->summary = xasprintf("%s %s a drain of %s node wait forever "
-	    "(evictionStrategy %s, but %s cannot migrate)", who,
-	    kv_group_verb(g, "make"), g->nvmis == 1 ? "its" : "their",
-	    g->name, g->nvmis == 1 ? "it" : "they");
-	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE) {
-		g->fix.action = FIX_NONE;
-		g->fix.text = xasprintf("Fix their blockers (groups %s), or "
-		    "stop the VirtualMachines before draining %s: DVP evacuates "
-		    "VMs by live migration only", others, nodes);
-	} else {
-		g->fix.action = FIX_SET_EVICTION;
-		g->fix.value = xstrdup("LiveMigrateIfPossible");
-		g->fix.path = "spec.template.spec.evictionStrategy";
-		g->fix.restart = true;
-		g->fix.fixes = g->nvmis;
-		g->fix.text = xasprintf("Fix their blockers (groups %s) so a "
-		    "drain of %s moves them; or, if they may stop, set %s: "
-		    "LiveMigrateIfPossible (or None) and restart them, so the "
-		    "drain evicts them instead of waiting", others, nodes,
-		    g->fix.path);
-	}
-	free(who);
-	free(nodes);
-	free(others);
-}
-
-const kv_grouping kv_grp_drain_block = {
-	SUBJ_EVICTION, NULL, resolve_drain_block,
 };

@@ -120,11 +120,20 @@ const char *kv_group_verb(const kv_group *g, const char *verb);
 char *kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max);
 /* The source node names of g, comma-separated (all of them). */
 char *kv_group_node_list(const kv_analysis *a, const kv_group *g);
+/* The ids of the groups other than drain-* of g's VMIs (those pick marks,
+ * by index in g->vmis; NULL: all), or "none" (fix_drain.c). */
+char *kv_drain_blockers(const kv_analysis *a, const kv_group *g,
+    const bool *pick);
 /* The rule's remediation in the flavor's words. */
 const char *kv_group_remedy(const kv_analysis *a, const kv_group *g);
 
 /* set-cpu-model (fix_cpu.c): the chosen model for g, checked. */
 void kv_fix_cpu_model(const kv_analysis *a, kv_group *g);
+/* What storage class name gives as ReadWriteMany (RWX_*), from its
+ * StorageProfile or its provisioner; *why names the evidence (untouched
+ * when there is none and 0 comes back). */
+unsigned kv_class_rwx(const kv_model *m, const char *name,
+    const char **why);
 /* recreate-claim-rwx (fix_storage.c): a storage class that gives
  * ReadWriteMany for every volume mode in want (RWX_BLOCK, RWX_FILESYSTEM
  * of model.h): the claim's own class `current` first, then the others by

@@ -230,6 +230,10 @@ typedef struct kv_vmi {
 
 	char cond;			/* 'T', 'F', or 0 when absent */
 	const char *cond_reason, *cond_message;
+	bool restarted;			/* by a what-if: the condition is
+					   virt-controller's to compute */
+	const char *nostart;		/* what-if: why its restart would
+					   not start it again, or NULL */
 	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
 	const char *migration_source;	/* status.migrationState.sourceNode */
 	bool migration_completed;

@@ -5,7 +5,10 @@
  * find room at their turn.
  *
  * Rule (deterministic, a greedy with a short look-ahead): the pool's
- * nodes are ranked by the alternatives of their VMIs - the fewest targets
+ * nodes whose drain would wait forever (a VMI blocks it) go after every
+ * node whose drain finishes - an operator fixes them first or drains
+ * them last, never before the others; within each part nodes are ranked
+ * by the alternatives of their VMIs - the fewest targets
  * any VMI of the node that migrates has, most first - then by name.  Each
  * place of a batch goes to the first node in that rank whose drain,
  * simulated against the room left by the batches before (VMIs stay where
@@ -32,10 +35,12 @@ typedef struct plan_state {
 	kv_drain_row *rows;		/* the batch's rows, node by node */
 	size_t *start;			/* rows of batch[k] from start[k] */
 	size_t lost;			/* VMIs of the batch without target */
+	size_t *moves;			/* steps that moved each VMI */
 } plan_state;
 
 typedef struct rank {
 	size_t node, alt;
+	bool blocks;			/* a VMI on it makes the drain wait */
 } rank;
 
 static int
@@ -43,6 +48,8 @@ rank_cmp(const void *x, const void *y)
 {
 	const rank *p = x, *q = y;
 
+	if (p->blocks != q->blocks)
+		return p->blocks ? 1 : -1;
 	if (p->alt != q->alt)
 		return p->alt > q->alt ? -1 : 1;
 	return p->node < q->node ? -1 : p->node > q->node;
@@ -73,6 +80,7 @@ state_init(plan_state *s, const kv_analysis *a, size_t batch)
 	free(order);
 	s->batch = xcalloc(batch + 1, sizeof(size_t));
 	s->start = xcalloc(batch + 2, sizeof(size_t));
+	s->moves = xcalloc(a->nvmis + 1, sizeof(size_t));
 }
 
 static void
@@ -86,6 +94,7 @@ state_free(plan_state *s)
 	free(s->batch);
 	free(s->start);
 	free(s->rows);
+	free(s->moves);
 	kv_drain_ctx_free(&s->c);
 }
 
@@ -192,6 +201,7 @@ commit(plan_state *s, kv_plan_step *st)
 		kv_drain_fill(a, &st->drains[k], rows, n);
 		nsrc += st->drains[k].migrate > 0;
 		kv_bits_clear(&s->c.out, s->batch[k]);
+		kv_bits_set(&s->c.done, s->batch[k]);
 	}
 	for (size_t k = 0; k < s->nrows; k++) {
 		const kv_drain_row *r = &s->rows[k];
@@ -205,6 +215,7 @@ commit(plan_state *s, kv_plan_step *st)
 		if (r->action == DRAIN_SHUTDOWN)
 			continue;
 		mem[nmem++] = v->memory;
+		s->moves[r->vmi]++;
 		KV_GROW(s->on[r->target], s->con[r->target],
 		    s->non[r->target] + 1);
 		s->on[r->target][s->non[r->target]++] = r->vmi;
@@ -224,14 +235,17 @@ ranked(const plan_state *s, const kv_bits *pool, size_t *n)
 	*n = 0;
 	KV_BITS_FOREACH(pool, node) {
 		size_t alt = SIZE_MAX;
+		bool blocks = false;
 
 		for (size_t k = 0; k < s->non[node]; k++) {
 			const kv_vmires *r = &s->a->vmis[s->on[node][k]];
 
 			if (r->on_drain == DRAIN_MIGRATE && r->targets.n < alt)
 				alt = r->targets.n;
+			blocks |= r->on_drain == DRAIN_BLOCK;
 		}
 		rk[*n].node = node;
+		rk[*n].blocks = blocks;
 		rk[(*n)++].alt = alt;
 	}
 	kv_qsort(rk, *n, sizeof(rank), rank_cmp);
@@ -299,6 +313,8 @@ build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
 			p->no_capacity += d->no_capacity;
 		}
 	}
+	for (size_t i = 0; i < s->a->nvmis; i++)
+		p->twice += s->moves[i] > 1;
 	free(done);
 }
 

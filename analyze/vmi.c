@@ -282,29 +282,59 @@ operation_scoped(const kv_vmires *r)
 	return true;
 }
 
-/* §5: what the pod eviction webhook does with this VMI's pod. */
+bool
+kv_drain_moves(const kv_vmires *r)
+{
+	return r->verdict == V_OK || operation_scoped(r);
+}
+
+/* LiveMigratable as virt-controller computes it for a new VMI of the
+ * same VM, after a restart.  A change that leaves the VM's facts alone
+ * (its evictionStrategy) gives the stored condition again; one a what-if
+ * made (restarted) or a missing condition is computed from the facts:
+ * False when KubeVirt refuses the migration (verdict blocked, not only by
+ * other operations), True otherwise. */
+char
+kv_cond_after_restart(const kv_analysis *a, const kv_vmires *r)
+{
+	(void)a;
+	if (r->vmi->cond != 0 && !r->vmi->restarted)
+		return r->vmi->cond;
+	return r->verdict == V_BLOCKED && !operation_scoped(r) ? 'F' : 'T';
+}
+
+/* §5: what the pod eviction webhook does with a pod of a VMI with
+ * evictionStrategy s, condition LiveMigratable cond and, when moves, a
+ * migration that runs. */
+enum kv_on_drain
+kv_on_drain_for(const char *s, char cond, bool moves)
+{
+	/* the eviction webhook and the evacuation controller both need
+	 * LiveMigratable present and True (vmi.IsMigratable): a missing
+	 * condition blocks the drain even when nothing else does (a False
+	 * one already made the verdict blocked, unless DVP excused it) */
+	if (strcmp(s, "LiveMigrate") == 0)
+		return moves && cond != 0 ? DRAIN_MIGRATE : DRAIN_BLOCK;
+	if (strcmp(s, "LiveMigrateIfPossible") == 0)
+		return cond != 'T' ? DRAIN_SHUTDOWN : moves ? DRAIN_MIGRATE :
+		    DRAIN_BLOCK;
+	if (strcmp(s, "External") == 0)
+		return DRAIN_EXTERNAL;
+	return DRAIN_SHUTDOWN;
+}
+
+/* A VMI a what-if restarted has the condition virt-controller computes
+ * for its new VMI, not the stored one. */
 static void
 drain_behaviour(const kv_analysis *a, kv_vmires *r)
 {
 	const kv_vmi *v = r->vmi;
 	const char *s = v->eviction && *v->eviction ? v->eviction :
 	    a->cfg.eviction;
-	bool ok = r->verdict == V_OK || operation_scoped(r);
 
 	r->eviction = s;
-	/* the eviction webhook and the evacuation controller both need
-	 * LiveMigratable present and True (vmi.IsMigratable): a missing
-	 * condition blocks the drain even when nothing else does (a False
-	 * one already made the verdict blocked, unless DVP excused it) */
-	if (strcmp(s, "LiveMigrate") == 0)
-		r->on_drain = ok && v->cond != 0 ? DRAIN_MIGRATE : DRAIN_BLOCK;
-	else if (strcmp(s, "LiveMigrateIfPossible") == 0)
-		r->on_drain = v->cond != 'T' ? DRAIN_SHUTDOWN : ok ?
-		    DRAIN_MIGRATE : DRAIN_BLOCK;
-	else if (strcmp(s, "External") == 0)
-		r->on_drain = DRAIN_EXTERNAL;
-	else
-		r->on_drain = DRAIN_SHUTDOWN;
+	r->on_drain = kv_on_drain_for(s, v->restarted ?
+	    kv_cond_after_restart(a, r) : v->cond, kv_drain_moves(r));
 }
 
 static int

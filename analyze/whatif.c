@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dvp.h"
+#include "groups.h"
 #include "rule.h"
 #include "whatif.h"
 
@@ -64,6 +65,7 @@ restart(apply_ctx *c, size_t i, size_t *n)
 
 	if (!running(v))
 		return;
+	v->restarted = true;
 	if (v->cond == 'F' && v->cond_reason != NULL &&
 	    kv_rule_by_reason(c->m->flavor->id, v->cond_reason) != NULL) {
 		v->cond = 'T';
@@ -74,6 +76,16 @@ restart(apply_ctx *c, size_t i, size_t *n)
 		c->restarted[i] = true;
 		c->w->restarts++;
 	}
+}
+
+/* The VMI's evictionStrategy: its own, else the KubeVirt CR's. */
+static const char *
+effective(const kv_model *m, const kv_vmi *v)
+{
+	const char *s = v->eviction && *v->eviction ? v->eviction :
+	    m->cluster.eviction;
+
+	return s && *s ? s : "None";
 }
 
 static bool
@@ -111,6 +123,54 @@ scope_text(const kv_change *ch)
 	return w[ch->scope];
 }
 
+/* Why a VMI given CPU model name (label key) would not be scheduled
+ * again: no schedulable node carries the label; NULL when one does. */
+static const char *
+no_node_runs(kv_model *m, const char *key, const char *name)
+{
+	bool any = false;
+	char *why;
+	const char *s;
+
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (kv_labels_get(&m->nodes[i].labels, key) != NULL) {
+			if (!m->nodes[i].unschedulable)
+				return NULL;
+			any = true;
+		}
+	why = xasprintf("no %snode runs %s", any ? "schedulable " : "", name);
+	s = kv_intern_str(m->strs, why);
+	free(why);
+	return s;
+}
+
+/* No live update: a change of the VM's strategy sets RestartRequired
+ * (v1.9.0 pkg/virt-controller/watch/vm/vm.go:3018-3051), and a VMI's
+ * spec is immutable (pkg/virt-api/webhooks/validating-webhook/admitters/
+ * vmi-update-admitter.go:103): the new value comes with a restart. */
+static void
+evict_one(apply_ctx *c, size_t i, const char *val, size_t *nr)
+{
+	kv_vmi *v = &c->m->vmis[i];
+
+	if (strcmp(effective(c->m, v), val) != 0)
+		restart(c, i, nr);
+	v->eviction = val;
+}
+
+static void
+offs_text(char *buf, size_t size, size_t dead, const char *nostart,
+    size_t off)
+{
+	buf[0] = '\0';
+	if (dead > 0)
+		snprintf(buf, size, "; %zu would not start again after the "
+		    "restart: %s", dead, nostart);
+	else if (off > 0)
+		snprintf(buf, size, "; %zu on a node without the model (after "
+		    "the restart: another node)", off);
+}
+
 /* --cpu-model, --eviction-strategy with a scope: the VMIs' own spec. */
 static int
 vmi_change(apply_ctx *c, const kv_change *ch)
@@ -121,9 +181,11 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	    ch->value);
 	bool named = strcmp(ch->value, "host-model") != 0 &&
 	    strcmp(ch->value, "host-passthrough") != 0;
-	size_t n = 0, nr = 0, off = 0, dvp = 0;
-	char offs[96];
+	size_t n = 0, nr = 0, off = 0, dvp = 0, dead = 0;
+	char offs[160];
 	char *how;
+	const char *nostart = named && ch->kind == CH_CPU_MODEL ?
+	    no_node_runs(m, key, ch->value) : NULL;
 
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
@@ -139,8 +201,13 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 			if (named && on != NULL && running(v) &&
 			    kv_labels_get(&on->labels, key) == NULL)
 				off++;
-			if (v->cpu_model != val || (dvm && v->nfeatures > 0))
+			if (v->cpu_model != val || (dvm && v->nfeatures > 0)) {
 				restart(c, i, &nr);
+				if (nostart != NULL && running(v)) {
+					v->nostart = nostart;
+					dead++;
+				}
+			}
 			v->cpu_model = val;
 			if (dvm) {	/* the CPU of a class of type Model */
 				free(v->features);
@@ -149,13 +216,10 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 				dvp++;
 			}
 		} else
-			v->eviction = val;
+			evict_one(c, i, val, &nr);
 	}
 	free(key);
-	offs[0] = '\0';
-	if (off > 0)
-		snprintf(offs, sizeof(offs), "; %zu on a node without the "
-		    "model (after the restart: another node)", off);
+	offs_text(offs, sizeof(offs), dead, nostart, off);
 	if (n == 0)
 		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",
 		    kv_change_names[ch->kind], ch->value, scope_text(ch),
@@ -175,9 +239,11 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		    nr == 1 ? "" : "s", offs, how));
 	else
 		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
-		    "(%s%s%s)", ch->value, n, n == 1 ? "" : "s",
+		    "(%s%s%s): takes effect after a restart, %zu running "
+		    "VMI%s restart", ch->value, n, n == 1 ? "" : "s",
 		    scope_text(ch), ch->scope_value ? " " : "",
-		    ch->scope_value ? ch->scope_value : ""));
+		    ch->scope_value ? ch->scope_value : "", nr,
+		    nr == 1 ? "" : "s"));
 	free(how);
 	return KV_OK;
 }
@@ -370,59 +436,175 @@ remove_node(apply_ctx *c, const kv_change *ch)
 	return KV_OK;
 }
 
-/* Claims of the class as if recreated ReadWriteMany; the VMIs' own
+/* The volume mode bit (RWX_*) of claim p. */
+static unsigned
+mode_bit(const kv_pvc *p)
+{
+	return p->volume_mode && strcmp(p->volume_mode, "Block") == 0 ?
+	    RWX_BLOCK : RWX_FILESYSTEM;
+}
+
+static const char *
+serves_text(unsigned rwx)
+{
+	return rwx == (RWX_BLOCK | RWX_FILESYSTEM) ? "Block and Filesystem" :
+	    rwx == RWX_BLOCK ? "Block only" : rwx == RWX_FILESYSTEM ?
+	    "Filesystem only" : "no volume mode";
+}
+
+/* The class's claims not ReadWriteMany yet that it can give as such in
+ * their volume mode (serves; every one when nothing is known of the
+ * class), and those it cannot; *had: claims ReadWriteMany already. */
+static void
+count_claims(const kv_model *m, const char *sc, unsigned serves,
+    size_t *ok, size_t *not, size_t *had)
+{
+	*ok = *not = *had = 0;
+	for (size_t i = 0; i < m->npvcs; i++) {
+		const kv_pvc *p = &m->pvcs[i];
+
+		if (p->storage_class != sc)
+			continue;
+		if (p->modes & AM_RWX)
+			(*had)++;
+		else if (serves == 0 || (serves & mode_bit(p)))
+			(*ok)++;
+		else
+			(*not)++;
+	}
+}
+
+static int
+storage_refuse(apply_ctx *c, const kv_change *ch, unsigned serves,
+    const char *why, size_t not)
+{
+	if (not == 0)
+		return kv_seterr(c->err, "--storage-class-rwx %s: no claim "
+		    "of that storage class in the snapshot that is not "
+		    "ReadWriteMany already", ch->value);
+	return kv_seterr(c->err, "--storage-class-rwx %s: the class gives "
+	    "ReadWriteMany for %s (%s%s), and %s %zu claim%s not ReadWriteMany "
+	    "%s of another volume mode: recreate %s on another class",
+	    ch->value, serves_text(serves), strncmp(why, "per ", 4) ? "per "
+	    "its provisioner " : "", why, not == 1 ? "its" : "all its", not,
+	    not == 1 ? "" : "s", not == 1 ? "is" : "are", not == 1 ? "it" :
+	    "them");
+}
+
+/* Claims of the class as if recreated ReadWriteMany, in the volume modes
+ * its StorageProfile or provisioner serves as such; the VMIs' own
  * volumeStatus follows (a recreated claim needs its VM stopped). */
 static int
 storage_rwx(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
-	const char *sc = kv_intern_str(m->strs, ch->value);
+	const char *sc = kv_intern_str(m->strs, ch->value), *why = NULL;
 	const char *rwx = kv_intern_str(m->strs, "ReadWriteMany");
-	size_t nclaims = 0, nr = 0;
+	unsigned serves = kv_class_rwx(m, ch->value, &why);
+	size_t nclaims, not, had, nr = 0;
+	bool *hit = xcalloc(m->npvcs + 1, sizeof(bool));
+	char *what, *left;
 
-	for (size_t i = 0; i < m->npvcs; i++)
-		if (m->pvcs[i].storage_class == sc) {
-			m->pvcs[i].modes = AM_RWX;
-			nclaims++;
-		}
-	if (nclaims == 0)
-		return kv_seterr(c->err, "--storage-class-rwx %s: no claim "
-		    "of that storage class in the snapshot", ch->value);
+	count_claims(m, sc, why ? serves : 0, &nclaims, &not, &had);
+	if (nclaims == 0 || (why != NULL && serves == 0)) {
+		free(hit);
+		return storage_refuse(c, ch, serves, why, not + nclaims);
+	}
+	for (size_t i = 0; i < m->npvcs; i++) {
+		kv_pvc *p = &m->pvcs[i];
+
+		hit[i] = p->storage_class == sc && !(p->modes & AM_RWX) &&
+		    (why == NULL || (serves & mode_bit(p)));
+		if (hit[i])
+			p->modes = AM_RWX;
+	}
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
-		bool hit = false;
+		bool any = false;
 
 		for (size_t k = 0; k < v->nvolumes; k++) {
 			const kv_pvc *p = v->volumes[k].claim ? kv_model_pvc(m,
 			    v->ns, v->volumes[k].claim) : NULL;
 
-			if (p == NULL || p->storage_class != sc)
+			if (p == NULL || !hit[p - m->pvcs])
 				continue;
-			hit = true;
+			any = true;
 			for (size_t s = 0; s < v->nvolstatus; s++)
 				if (v->volstatus[s].name == v->volumes[k].name) {
 					v->volstatus[s].rwx = true;
 					v->volstatus[s].modes = rwx;
 				}
 		}
-		if (hit)
+		if (any)
 			restart(c, i, &nr);
 	}
-	note(c->w, xasprintf("storage-class-rwx %s: %zu claim%s recreated "
-	    "ReadWriteMany, %zu running VMI%s stop for it", ch->value,
-	    nclaims, nclaims == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	free(hit);
+	what = why ? xasprintf("ReadWriteMany for %s, %s%s", serves_text(
+	    serves), strncmp(why, "per ", 4) ? "per its provisioner " : "",
+	    why) : xstrdup("no StorageProfile and a provisioner "
+	    "kvscope does not know: taken as ReadWriteMany in every volume "
+	    "mode");
+	{
+		kv_buf b = {0};
+
+		kv_buf_printf(&b, "%s", "");
+		if (not > 0)
+			kv_buf_printf(&b, ", %zu left as they are (a volume "
+			    "mode the class gives no ReadWriteMany)", not);
+		if (had > 0)
+			kv_buf_printf(&b, ", %zu ReadWriteMany already", had);
+		left = b.data ? b.data : xstrdup("");
+	}
+	note(c->w, xasprintf("storage-class-rwx %s (%s): %zu claim%s "
+	    "recreated ReadWriteMany%s, %zu running VMI%s stop for it",
+	    ch->value, what, nclaims, nclaims == 1 ? "" : "s", left, nr,
+	    nr == 1 ? "" : "s"));
+	free(what);
+	free(left);
 	return KV_OK;
+}
+
+/* The taint Kubernetes keeps on a cordoned node (TaintNodesByCondition
+ * in pkg/controller/nodelifecycle: spec.unschedulable ->
+ * node.kubernetes.io/unschedulable:NoSchedule; tag and line not checked
+ * here): a collected cordoned node carries it, so --uncordon removes
+ * it and --cordon adds it. */
+#define CORDON_TAINT "node.kubernetes.io/unschedulable"
+
+static void
+cordon_taint(kv_model *m, kv_node *n, bool on)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < n->ntaints; j++)
+		if (strcmp(n->taints[j].key, CORDON_TAINT) != 0)
+			n->taints[k++] = n->taints[j];
+	n->ntaints = k;
+	if (!on)
+		return;
+	n->taints = xreallocarray(n->taints, n->ntaints + 1,
+	    sizeof(kv_taint));
+	n->taints[n->ntaints++] = (kv_taint){ kv_intern_str(m->strs,
+	    CORDON_TAINT), kv_intern_str(m->strs, ""),
+	    kv_intern_str(m->strs, "NoSchedule") };
 }
 
 static int
 cordon(apply_ctx *c, const kv_change *ch)
 {
 	kv_node *n = find_node(c, ch);
+	bool had = false;
 
 	if (n == NULL)
 		return KV_ERR;
+	for (size_t j = 0; j < n->ntaints; j++)
+		had |= strcmp(n->taints[j].key, CORDON_TAINT) == 0;
 	n->unschedulable = ch->kind == CH_CORDON;
-	note(c->w, xasprintf("%s %s", kv_change_names[ch->kind], n->name));
+	cordon_taint(c->m, n, n->unschedulable);
+	note(c->w, xasprintf("%s %s (spec.unschedulable %s; taint "
+	    CORDON_TAINT ":NoSchedule %s)", kv_change_names[ch->kind], n->name,
+	    n->unschedulable ? "true" : "false", n->unschedulable ? (had ?
+	    "kept" : "added") : (had ? "removed" : "absent")));
 	return KV_OK;
 }
 

@@ -41,6 +41,7 @@ enum {
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
+	O_STRICT = 1 << 14,	/* --strict (diff) */
 };
 
 typedef struct kv_cmd {
@@ -76,7 +77,7 @@ typedef struct cli_args {
 	const char *report;		/* --report DIR, or NULL */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
-	bool quiet, all, force, all_ns, groups;
+	bool quiet, all, force, all_ns, groups, strict;
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	bool allow_shutdown;

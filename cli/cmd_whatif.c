@@ -121,6 +121,40 @@ fail:
 	return EXIT_TOOL;
 }
 
+/* A CPU model a change names must be one KubeVirt can know: an unknown
+ * name is a usage error with the nearest known ones. */
+static int
+check_models(const kv_cmd *cmd, const kv_analysis *a, const kv_change *ch,
+    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = ch[i].value, *eq = strchr(v, '=');
+		const char *near[3];
+		size_t nn;
+		char buf[256];
+		size_t off = 0;
+
+		if (ch[i].kind == CH_CLASS_CPU && eq != NULL)
+			v = eq + 1;
+		else if (ch[i].kind != CH_CPU_MODEL &&
+		    ch[i].kind != CH_CLUSTER_CPU_MODEL)
+			continue;
+		if (kv_cpu_model_known(a, v))
+			continue;
+		nn = kv_cpu_model_nearest(a, v, near, 3);
+		buf[0] = '\0';
+		for (size_t k = 0; k < nn && off < sizeof(buf); k++)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+			    "%s%s", k == 0 ? "; did you mean " : k + 1 == nn ?
+			    " or " : ", ", near[k]);
+		return cli_fail(cmd, "--%s %s: no CPU model of that name "
+		    "(libvirt's names are case-sensitive)%s%s",
+		    kv_change_names[ch[i].kind], ch[i].value, buf,
+		    nn > 0 ? "?" : "");
+	}
+	return 0;
+}
+
 /* The files --report wrote, after a text answer (json and yaml keep
  * stdout one document). */
 static int
@@ -232,13 +266,15 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = parse_changes(cmd, &o, &ch, &nch)) != 0 ||
 	    (rc = report_usage(cmd, &o, &ours)) != 0)
 		goto out;
-	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0)
+	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
+	    (rc = check_models(cmd, a0, ch, nch)) != 0)
 		goto out;
 	if ((rc = load_changed(cmd, o.pos[0], ch, nch, &w, &m1, &a1)) != 0)
 		goto out;
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
-		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts };
+		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
+		    0, NULL, 0 };
 
 		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
@@ -254,13 +290,47 @@ out:
 	return rc;
 }
 
+/* "old: PATH (context C, collected T, collector N V)". */
+static char *
+input_line(const char *which, const char *path, const kv_model *m)
+{
+	const snap_manifest *f = &m->manifest;
+
+	return xasprintf("%s: %s (context %s, collected %s, collector %s%s%s)",
+	    which, path, f->context ? f->context : "-", f->created_at ?
+	    f->created_at : "-", f->collector_name ? f->collector_name : "-",
+	    f->collector_version ? " " : "", f->collector_version ?
+	    f->collector_version : "");
+}
+
+/* The warnings about the pair: other cluster, NEW older than OLD
+ * (RFC 3339 UTC times compare as strings). */
+static size_t
+pair_warnings(const kv_model *a, const kv_model *b, char **w)
+{
+	const snap_manifest *x = &a->manifest, *y = &b->manifest;
+	size_t n = 0;
+
+	if (x->context && y->context && strcmp(x->context, y->context) != 0)
+		w[n++] = xasprintf("OLD and NEW are of different clusters "
+		    "(context %s, context %s): what differs is not a change of "
+		    "one cluster", x->context, y->context);
+	if (x->created_at && y->created_at &&
+	    strcmp(y->created_at, x->created_at) < 0)
+		w[n++] = xasprintf("NEW (collected %s) is older than OLD "
+		    "(collected %s): the changes read backwards", y->created_at,
+		    x->created_at);
+	return n;
+}
+
 int
 cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 {
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0 };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0 };
+	char *in[2] = { NULL, NULL }, *warn[2] = { NULL, NULL };
 	bool ours;
 	int rc;
 
@@ -270,9 +340,23 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	    (rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
 	    (rc = cli_load(o.pos[1], o.quiet, &m1, &a1)) != 0)
 		goto out;
+	in[0] = input_line("old", o.pos[0], m0);
+	in[1] = input_line("new", o.pos[1], m1);
+	notes.inputs = in;
+	notes.ninputs = 2;
+	notes.warnings = warn;
+	notes.nwarnings = pair_warnings(m0, m1, warn);
+	for (size_t i = 0; o.strict && i < notes.nwarnings; i++)
+		rc = cli_error(cmd, "--strict: %s", warn[i]);
+	if (rc != 0)
+		goto out;
 	rc = finish(cmd, a0, a1, NULL, &notes, &o, ours);
 out:
 	cli_progress_end();
+	for (size_t i = 0; i < 2; i++) {
+		free(in[i]);
+		free(warn[i]);
+	}
 	cli_args_free(&o);
 	kv_analysis_free(a1);
 	kv_model_free(m1);

@@ -179,18 +179,21 @@ static const kv_cmd commands[] = {
 	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR | REPORT_OPTS, 1,
 	  1, "SNAPSHOT",
 	  cmd_whatif },
-	{ "diff", "diff OLD NEW [-o FORMAT] [--report DIR [--format LIST] "
-	  "[--force]]",
+	{ "diff", "diff OLD NEW [-o FORMAT] [--strict] [--report DIR "
+	  "[--format LIST] [--force]]",
 	  "what changed between two snapshots of one cluster",
 	  "Compares two snapshots: nodes added and removed, nodes whose CPU\n"
 	  "labels changed (features lost or gained, host model, vendor),\n"
 	  "CPU classes merged or split, VMIs whose verdict or codes changed,\n"
 	  "drains that changed.  Exit 1 when something got worse, else 0.\n"
+	  "Both inputs are named (context, date, collector); a warning line\n"
+	  "when they are of different clusters or NEW is older than OLD.\n"
 	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
+	  "  --strict                  a warning is an error (exit 2)\n"
 	  "  --color WHEN              auto, always or never\n"
 	  "  -q, --quiet               no progress on stderr\n",
-	  VIEW_OPTS | REPORT_OPTS, 2, 2, "OLD NEW", cmd_diff },
+	  VIEW_OPTS | REPORT_OPTS | O_STRICT, 2, 2, "OLD NEW", cmd_diff },
 	{ "completion", "completion bash|zsh|fish",
 	  "print a shell completion script",
 	  "Prints the completion script for the shell, e.g.\n"

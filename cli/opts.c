@@ -30,6 +30,7 @@ const cli_option cli_options[] = {
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
+	{ "strict", 0, O_STRICT, NULL, NULL },
 	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL },
 	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL },
 	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL },
@@ -223,6 +224,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		o->quiet = true;
 	else if (strcmp(n, "groups") == 0)
 		o->groups = true;
+	else if (strcmp(n, "strict") == 0)
+		o->strict = true;
 	return 0;
 }
 

@@ -102,6 +102,11 @@ typedef struct kv_diff_notes {
 	char *const *notes;
 	size_t nnotes;
 	size_t restarts;
+	/* diff: "old: ...", "new: ..." and the warnings about the pair */
+	char *const *inputs;
+	size_t ninputs;
+	char *const *warnings;
+	size_t nwarnings;
 } kv_diff_notes;
 int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
     const kv_term *t, kv_err *err);

@@ -69,13 +69,14 @@ vmis_doc(const kv_diff *d)
 		const kv_diff_vmi *v = &d->vmis[i];
 
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:o, "
-		    "s:o, s:b}", "name", v->name, "verdict",
+		    "s:o, s:s?, s:b}", "name", v->name, "verdict",
 		    pair_str(kv_verdict_names[v->verdict[0]],
 		    kv_verdict_names[v->verdict[1]]), "targetCount",
 		    pair_int(v->targets[0], v->targets[1]), "onDrain",
 		    pair_str(drain_name(v->drain[0]), drain_name(v->drain[1])),
 		    "codesAdded", jstrs(&v->added), "codesRemoved",
-		    jstrs(&v->removed), "worse", v->worse));
+		    jstrs(&v->removed), "wouldNotStart", v->nostart,
+		    "worse", v->worse));
 	}
 	return a;
 }
@@ -115,6 +116,16 @@ drains_doc(const kv_diff *d)
 	return a;
 }
 
+static json_t *
+lines_doc(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
 json_t *
 kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 {
@@ -130,6 +141,11 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 		json_object_set_new(doc, "changes", ch);
 		json_object_set_new(doc, "restarts",
 		    json_integer((json_int_t)n->restarts));
+	} else {
+		json_object_set_new(doc, "inputs", lines_doc(n->inputs,
+		    n->ninputs));
+		json_object_set_new(doc, "warnings", lines_doc(n->warnings,
+		    n->nwarnings));
 	}
 	json_object_set_new(doc, "nodes", nodes_doc(d));
 	for (size_t i = 0; i < d->nclasses; i++)
@@ -234,8 +250,9 @@ text_vmi(const kv_term *t, const kv_diff_vmi *v)
 	for (size_t i = 0; i < v->removed.n; i++)
 		fprintf(f, "%s-%s", i || v->added.n ? " " : " (",
 		    v->removed.v[i]);
-	fprintf(f, "%s%s\n", v->added.n + v->removed.n ? ")" : "",
-	    v->worse ? "  WORSE" : "");
+	fprintf(f, "%s%s%s%s\n", v->added.n + v->removed.n ? ")" : "",
+	    v->nostart ? ", would not start: " : "", v->nostart ?
+	    v->nostart : "", v->worse ? "  WORSE" : "");
 }
 
 static void
@@ -292,6 +309,15 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 
 		json_decref(doc);
 		return rc;
+	}
+	for (size_t i = 0; i < n->ninputs; i++) {
+		kv_term_puts(f, n->inputs[i]);
+		fputs("\n", f);
+	}
+	for (size_t i = 0; i < n->nwarnings; i++) {
+		fputs("warning: ", f);
+		kv_term_puts(f, n->warnings[i]);
+		fputs("\n", f);
 	}
 	if (n->notes != NULL) {
 		fputs("changes:\n", f);

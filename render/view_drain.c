@@ -90,7 +90,8 @@ room_note(const kv_analysis *a, const kv_term *t)
 	else
 		fprintf(t->f, "Room on the targets not checked: the snapshot "
 		    "holds only the launcher pods, so each %s goes to the "
-		    "first of its targets.\n", kv_word(a, KV_WORD_VM));
+		    "first of its targets (in a plan, of those drained before if "
+		    "any).\n", kv_word(a, KV_WORD_VM));
 }
 
 static void
@@ -212,12 +213,16 @@ rule_text(const kv_plan *p)
 	    "nodes of a batch are drained together and are no targets for "
 	    "each other; the batch returns to service before the next",
 	    p->batch);
-	char *s = xasprintf("Nodes whose VMs have the most alternatives go "
+	char *s = xasprintf("Nodes with a VM that blocks the drain go last "
+	    "(fix their groups first: their drain waits forever); before "
+	    "them, nodes whose VMs have the most alternatives go "
 	    "first (the fewest targets of any VM on the node that migrates, "
 	    "most first), then by name; a node whose drain would leave a VM "
 	    "without a target at its turn waits for a later place (up to %zu "
 	    "nodes are tried per place, then the first is taken as it is). "
-	    "%s, and VMs stay where they moved.", p->ntries, batch);
+	    "%s, and VMs stay where they moved: a VM that migrates goes to a "
+	    "node drained before and back in service when one can take it, "
+	    "so it does not move again.", p->ntries, batch);
 
 	free(batch);
 	return s;
@@ -295,6 +300,8 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	json_object_set_new(doc, "capacity",
 	    json_string(a->capacity_known ? "known" : "unknown"));
 	json_object_set_new(doc, "allowShutdown", json_boolean(allow));
+	json_object_set_new(doc, "movedTwice",
+	    json_integer((json_int_t)p->twice));
 	rule = rule_text(p);
 	json_object_set_new(doc, "rule", json_string(rule));
 	free(rule);
@@ -394,6 +401,13 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 	    allow && p->shutdown ? " (accepted)" : "", p->block,
 	    p->no_capacity, p->external);
 	free(dur);
+	if (p->twice > 0)
+		fprintf(t->f, "%zu VM%s move%s twice: at %s first move no node "
+		    "drained before could take %s, so %s went to a node drained "
+		    "later.\n", p->twice, p->twice == 1 ? "" : "s",
+		    p->twice == 1 ? "s" : "", p->twice == 1 ? "its" : "their",
+		    p->twice == 1 ? "it" : "them", p->twice == 1 ? "it" :
+		    "they");
 	cannot_lines(a, p, t);
 	if (ferror(t->f))
 		return kv_seterr(err, "stdout: write error");

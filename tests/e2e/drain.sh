@@ -73,7 +73,7 @@ has "drain selector" "prod/cache-0: stops"
 
 # plan: the whole pool, then a pool that drains cleanly
 run "plan pool" 1 plan $M --drain-selector kubernetes.io/os=linux
-has "plan" "Order: Nodes whose VMs have the most alternatives go first"
+has "plan" "Order: Nodes with a VM that blocks the drain go last (fix their groups first: their drain waits forever); before them, nodes whose VMs have the most alternatives go first"
 has "plan" "Nodes whose drain cannot succeed:"
 has "plan" "w4 (step "
 has "plan" "prod/files-rwo waits forever (disk-not-shared)"
@@ -85,6 +85,19 @@ jq_is "plan json" '.kind' kvscope-plan
 jq_is "plan json" '.maxUnavailable' 2
 jq_is "plan json" '.steps | length' 4
 jq_is "plan json" '[.cannotDrain[].node] | join(",")' "a1,w1,w3,w4"
+# nodes whose drain waits forever go after every drain that finishes
+# (samples/mixed workers: a1, w1, w3, w4 each hold a blocking VM)
+run "plan blocked last" 1 plan $M --drain-selector node-role.kubernetes.io/worker= -o json
+jq_is "plan blocked last" '[.steps[].nodes[]] | join(",")' "w2,w5,a1,w1,w3,w4"
+jq_is "plan moved twice" '.movedTwice' 1
+# a migrating VM goes to a node drained before when one can take it:
+# dev/legacy-app leaves w1 once, for w5 (drained in step 2), and prod/db-0
+# and prod/reporting leave w3 once (not w3 -> w4 -> w3)
+jq_is "plan drained first" '[.steps[].drain[].plan[] | select(.vmi == "dev/legacy-app" or .vmi == "prod/db-0" or .vmi == "prod/reporting") | "\(.vmi)>\(.target)"] | join(",")' "dev/legacy-app>w5,prod/db-0>w5,prod/reporting>w5"
+run "plan twice text" 1 plan $M --drain-selector node-role.kubernetes.io/worker=
+has "plan twice text" "1 VM moves twice: at its first move no node drained before could take it"
+run "plan capacity" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux -o json
+jq_is "plan capacity" '[.steps[].nodes[]] | join(",")' "c2,cp1,g1,c1,g2"
 "$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/a" 2>/dev/null
 "$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/b" 2>/dev/null
 cmp -s "$work/a" "$work/b" || fail "plan is not deterministic"

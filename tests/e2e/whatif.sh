@@ -156,6 +156,12 @@ has "cordon" "+no-placement-target"
 run "uncordon" 0 what-if $S --cordon w4 --uncordon w4
 has "uncordon" "VMIs: 0 changed, 0 better, 0 worse"
 
+# w2 is cordoned in the sample and carries the cordon's taint: uncordon
+# removes both, so w2 becomes a target (dev/legacy-app, dev/build-runner)
+run "uncordon w2" 0 what-if $S --uncordon w2
+has "uncordon w2" "taint node.kubernetes.io/unschedulable:NoSchedule removed"
+has "uncordon w2" "dev/legacy-app: ok -> ok, targets 3 -> 4"
+
 # a second AMD node gives the lone AMD VMI a target
 run "add node" 0 what-if $S --add-node-like a1=2 -o yaml
 has "add node" "kind: kvscope-whatif"
@@ -171,11 +177,45 @@ jqis "cluster model" '[.restarts > 0, (.vmis | map(select(.name == "prod/web-0")
 run "eviction" 1 what-if $S --eviction-strategy None -n dev
 has "eviction" "drain migrate -> shutdown"
 
+# a CPU model no one knows is a usage error with the nearest names
+# (libvirt's names are case-sensitive)
+run "model typo" 2 what-if $S --cpu-model Haswel --vmi prod/web-0
+has_err "model typo" "--cpu-model Haswel: no CPU model of that name"
+has_err "model typo" "did you mean Haswell?"
+run "model case" 2 what-if $S --cpu-model haswell-notsx --vmi prod/web-0
+has_err "model case" "did you mean Haswell-noTSX?"
+# a model KubeVirt knows but no node runs: the VM would not start again
+# after its restart, which is worse even for a VMI without a target
+run "model nowhere" 1 what-if $S --cpu-model SapphireRapids --vmi prod/web-0
+has "model nowhere" "1 would not start again after the restart: no node runs SapphireRapids"
+has "model nowhere" "would not start: no node runs SapphireRapids  WORSE"
+run "model nowhere json" 1 what-if $S --cpu-model SapphireRapids --vmi prod/db-0 -o json
+jqis "model nowhere json" '.vmis[] | select(.name == "prod/db-0") | "\(.wouldNotStart) \(.worse)"' "no node runs SapphireRapids true"
+
+# a VM's evictionStrategy reaches its VMI with a restart (no live
+# update): what G1's fix says for prod/files-rwo (LiveMigratable=False),
+# and the drain of w4 then evicts it instead of waiting
+run "eviction restart" 0 what-if $S --eviction-strategy LiveMigrateIfPossible --vmi prod/files-rwo
+has "eviction restart" "takes effect after a restart, 1 running VMI restart"
+has "eviction restart" "restarts: 1 running VMI"
+has "eviction restart" "prod/files-rwo: blocked -> blocked, drain block -> shutdown"
+# prod/web-0 is LiveMigratable: LiveMigrateIfPossible still waits, None ends it
+run "eviction tried" 0 what-if $S --eviction-strategy LiveMigrateIfPossible --vmi prod/web-0
+has "eviction tried" "VMIs: 0 changed"
+run "eviction none" 0 what-if $S --eviction-strategy None --vmi prod/web-0
+has "eviction none" "drain block -> shutdown"
+
 # a local-path claim as if recreated RWX: the VMI's stored
 # DisksNotLiveMigratable is computed again after the restart
 run "storage rwx" 0 what-if samples/pitfalls --storage-class-rwx local-path
 has "storage rwx" "1 claim recreated ReadWriteMany, 1 running VMI stop for it"
 has "storage rwx" "pit/local-path: blocked -> ok"
+
+# ceph-rbd (rbd.csi.ceph.com) gives ReadWriteMany for Block only: its one
+# claim that is not RWX is Filesystem (prod/files-rwo), so it cannot be
+run "storage rwx block only" 2 what-if $S --storage-class-rwx ceph-rbd
+has_err "storage rwx block only" "the class gives ReadWriteMany for Block only (per its provisioner rbd.csi.ceph.com)"
+has_err "storage rwx block only" "its 1 claim not ReadWriteMany is of another volume mode"
 
 # a removed node's VMIs leave with it; the others lose it as a target
 run "remove node" 0 what-if samples/pitfalls --remove-node p2
@@ -273,6 +313,10 @@ edit $S "$work/new" drop w4 cpu-feature.node.kubevirt.io/pku
 run "diff upgrade" 0 diff $S "$work/new"
 has "diff upgrade" "features lost: pku"
 has "diff upgrade" "prod/db-0: ok -> ok, targets 2 -> 1"
+# prod/web-0's class (w1) is renumbered by the split, not changed: its
+# group is matched by the class's content, so no group changes
+lacks "diff upgrade" "no-cpu-target"
+lacks "diff upgrade" "prod/web-0"
 run "diff upgrade json" 0 diff $S "$work/new" -o json
 jqis "diff json" '.nodes.cpuChanged[0] | "\(.name) \(.featuresLost|join(",")) \(.featuresGained|length)"' "w4 pku 0"
 jqis "diff split" '.cpuClasses[0] | "\(.kind) \(.after|length)"' "split 2"
@@ -287,6 +331,24 @@ has "diff worse" "result: worse"
 run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
 has "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
+
+# the header names both inputs; other clusters and swapped dates are one
+# warning line each, and --strict makes them a usage error
+run "diff header" 0 diff $S $S
+has "diff header" "old: samples/mixed (context lab-mixed, collected 2026-10-31T09:12:44Z, collector kvscope-samples 1.0.0)"
+has "diff header" "new: samples/mixed (context lab-mixed"
+lacks "diff header" "warning:"
+run "diff clusters" 0 diff $S samples/same-host-model
+has "diff clusters" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-gnr)"
+run "diff clusters strict" 2 diff $S samples/same-host-model --strict
+has_err "diff clusters strict" "--strict: OLD and NEW are of different clusters"
+[ -s "$work/out" ] && fail "diff --strict wrote stdout"
+edit $S "$work/older" date 2026-09-30T08:00:00Z
+run "diff backwards" 0 diff $S "$work/older" -o json
+jqis "diff backwards" '.warnings | length' 1
+jqis "diff backwards text" '.warnings[0]' "NEW (collected 2026-09-30T08:00:00Z) is older than OLD (collected 2026-10-31T09:12:44Z): the changes read backwards"
+run "diff backwards strict" 2 diff $S "$work/older" --strict
+run "diff forwards strict" 0 diff "$work/older" $S --strict
 
 # --- --report DIR: the report after the change, opening with it -----------
 

@@ -456,6 +456,104 @@ test_set_eviction_strategy(void **state)
 	kvres_free(&r);
 }
 
+/* ---- drain-block: what helps in KubeVirt's terms ------------------------ */
+
+static void
+block_tried(kvsnap *s)
+{
+	cordon(s, "w2");
+}
+
+static void
+block_tried_ifpossible(kvsnap *s)
+{
+	cordon(s, "w2");
+	kvj_sets(vmi(s), "spec.evictionStrategy", "LiveMigrateIfPossible");
+}
+
+static void
+block_not_tried(kvsnap *s)
+{
+	pod_bridge(s);
+	kvj_setj(vmi(s), "status.conditions", "[{\"type\": "
+	    "\"LiveMigratable\", \"status\": \"False\", \"reason\": "
+	    "\"InterfaceNotLiveMigratable\"}]");
+}
+
+/* Apply g's value to a copy of the mutated base: the VMI leaves
+ * drain-block and its drain does what. */
+static void
+prove_drain(mutation mut, json_t *g, const char *what)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kvres r;
+
+	mut(s);
+	kvj_sets(vmi(s), "spec.evictionStrategy",
+	    json_string_value(kvj_at(g, "fix.value")));
+	r = run_snap(s);
+	kvsnap_free(s);
+	assert_null(find_group(&r, "drain-block", NULL));
+	assert_jstr(kvres_vmi(&r, WEB), "onDrain", what);
+	kvres_free(&r);
+}
+
+static void
+assert_text_lacks(json_t *g, const char *needle)
+{
+	const char *t = json_string_value(kvj_at(g, "fix.text"));
+
+	if (t != NULL && strstr(t, needle) != NULL)
+		fail_msg("fix.text \"%s\" has \"%s\"", t, needle);
+}
+
+/* LiveMigratable=True, no target: LiveMigrateIfPossible would still
+ * wait, so None (or the blockers, or External); never the VMI's own. */
+static void
+test_drain_block_tried(void **state)
+{
+	kvres r = run(block_tried);
+	json_t *g = need_group(&r, "drain-block", "LiveMigrate");
+
+	(void)state;
+	assert_jstr(g, "fix.action", "set-eviction-strategy");
+	assert_jstr(g, "fix.value", "None");
+	assert_jint(g, "fix.fixes", 1);
+	assert_true(json_is_true(kvj_at(g, "fix.restart")));
+	assert_text_has(g, "1 VMI KubeVirt reports LiveMigratable (blockers: "
+	    "groups G2)");
+	assert_text_has(g, "the drain still waits");
+	assert_text_has(g, "or External");
+	assert_text_lacks(g, "LiveMigrateIfPossible and restart");
+	prove_drain(block_tried, g, "shutdown");
+	kvres_free(&r);
+
+	r = run(block_tried_ifpossible);
+	g = need_group(&r, "drain-block", "LiveMigrateIfPossible");
+	assert_jstr(g, "fix.value", "None");
+	assert_jint(g, "fix.fixes", 1);
+	assert_text_lacks(g, "LiveMigrateIfPossible and restart");
+	prove_drain(block_tried_ifpossible, g, "shutdown");
+	kvres_free(&r);
+}
+
+/* LiveMigratable=False: LiveMigrateIfPossible makes the drain evict. */
+static void
+test_drain_block_not_tried(void **state)
+{
+	kvres r = run(block_not_tried);
+	json_t *g = need_group(&r, "drain-block", "LiveMigrate");
+
+	(void)state;
+	assert_jstr(g, "fix.value", "LiveMigrateIfPossible");
+	assert_jint(g, "fix.fixes", 1);
+	assert_text_has(g, "1 VMI KubeVirt does not report LiveMigratable "
+	    "(blockers: groups G2)");
+	assert_text_lacks(g, "KubeVirt reports LiveMigratable");
+	prove_drain(block_not_tried, g, "shutdown");
+	kvres_free(&r);
+}
+
 /* ---- relax-placement, none, order ------------------------------------------ */
 
 static void
@@ -533,6 +631,8 @@ main(void)
 		cmocka_unit_test(test_repull_image),
 		cmocka_unit_test(test_relabel_node),
 		cmocka_unit_test(test_set_eviction_strategy),
+		cmocka_unit_test(test_drain_block_tried),
+		cmocka_unit_test(test_drain_block_not_tried),
 		cmocka_unit_test(test_relax_placement_and_order),
 		cmocka_unit_test(test_fix_none),
 	};

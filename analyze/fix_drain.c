@@ -1,0 +1,174 @@
+/*
+ * fix_drain.c - the drain-block group's fix in KubeVirt's terms
+ * (rules-kubevirt.md §5).  With LiveMigrateIfPossible the eviction
+ * webhook evicts (the VM stops) only a VMI whose LiveMigratable is not
+ * True; one KubeVirt reports LiveMigratable but with no target still
+ * makes the drain wait.  So each VMI of the group is offered what helps
+ * it: LiveMigrateIfPossible where KubeVirt would not try a migration,
+ * else fixing its blockers, None (the VM stops) or External.  A change
+ * of a VM's evictionStrategy reaches its VMI with a restart only (no
+ * live update: v1.9.0 pkg/virt-controller/watch/vm/vm.go:3018-3051; the
+ * VMI spec is immutable, pkg/virt-api/webhooks/validating-webhook/
+ * admitters/vmi-update-admitter.go:103), as what-if counts it.
+ */
+#include "groups.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether strategy s, written into r's VM and applied by the restart
+ * it needs, ends the wait of r's drain. */
+static bool
+helps(const kv_analysis *a, const kv_vmires *r, const char *s)
+{
+	return strcmp(s, r->eviction) != 0 && kv_on_drain_for(s,
+	    kv_cond_after_restart(a, r), kv_drain_moves(r)) != DRAIN_BLOCK;
+}
+
+char *
+kv_drain_blockers(const kv_analysis *a, const kv_group *g, const bool *pick)
+{
+	bool *in = xcalloc(a->ngroups + 1, sizeof(bool));
+	kv_buf b = {0};
+
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
+
+		for (size_t j = 0; (pick == NULL || pick[k]) &&
+		    j < r->ngroups; j++)
+			in[r->groups[j]] = true;
+	}
+	for (size_t j = 0; j < a->ngroups; j++)
+		if (in[j] && &a->groups[j] != g && strncmp(a->groups[j].code,
+		    "drain-", 6) != 0)
+			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
+			    a->groups[j].id);
+	free(in);
+	return b.data ? b.data : xstrdup("none");
+}
+
+/* "1 VMI", "3 VMIs": names would leak past a check's selection (the
+ * groups are the cluster's); the blockers' groups name the VMIs. */
+static char *
+count_words(size_t n)
+{
+	return xasprintf("%zu VMI%s", n, n == 1 ? "" : "s");
+}
+
+/* What a VM stopped by a drain does next.
+ * TODO(runStrategy hook): once VirtualMachines are loaded (runStrategy,
+ * being done in parallel), say "its VirtualMachine (runStrategy Always)
+ * starts it again on another node" or "stays stopped (Manual/Halted)"
+ * per VM here. */
+static const char *
+after_stop(const kv_analysis *a, const kv_group *g)
+{
+	(void)a;
+	(void)g;
+	return "whether its VirtualMachine starts it again elsewhere "
+	    "depends on the VM's runStrategy";
+}
+
+/* The advice for the VMIs KubeVirt reports LiveMigratable (pick): the
+ * drain waits for a migration that finds no target. */
+static char *
+tried_text(const kv_analysis *a, const kv_group *g, const bool *pick,
+    size_t n, const char *path)
+{
+	char *who = count_words(n), *others = kv_drain_blockers(a, g, pick);
+	char *t;
+
+	t = xasprintf("%s KubeVirt reports LiveMigratable (blockers: groups "
+	    "%s), so it tries to migrate %s and with LiveMigrateIfPossible "
+	    "the drain still waits: fix those groups so the drain moves %s; "
+	    "or, if %s may stop, set %s: None and restart %s (the drain then "
+	    "stops the VM; %s), or External if a controller of yours handles "
+	    "the eviction", who, others, n == 1 ? "it" : "them",
+	    n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,
+	    n == 1 ? "it" : "them", after_stop(a, g));
+	free(who);
+	free(others);
+	return t;
+}
+
+/* The advice for the VMIs KubeVirt does not report LiveMigratable
+ * (pick): LiveMigrateIfPossible makes the drain evict them. */
+static char *
+not_tried_text(const kv_analysis *a, const kv_group *g, const bool *pick,
+    size_t n, const char *path)
+{
+	char *who = count_words(n), *others = kv_drain_blockers(a, g, pick);
+	char *t;
+
+	t = xasprintf("%s KubeVirt does not report LiveMigratable (blockers: "
+	    "groups %s): fix those groups so a drain moves %s; or, if %s may "
+	    "stop, set %s: LiveMigrateIfPossible and restart %s, so the "
+	    "drain stops %s instead of waiting (%s)", who, others,
+	    n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,
+	    n == 1 ? "it" : "them", n == 1 ? "it" : "them",
+	    after_stop(a, g));
+	free(who);
+	free(others);
+	return t;
+}
+
+static void
+kubevirt_fix(const kv_analysis *a, kv_group *g)
+{
+	bool *ifp = xcalloc(g->nvmis + 1, sizeof(bool));
+	bool *rest = xcalloc(g->nvmis + 1, sizeof(bool));
+	size_t nifp = 0, nrest = 0, nnone = 0;
+	char *t1 = NULL, *t2 = NULL;
+
+	g->fix.action = FIX_SET_EVICTION;
+	g->fix.path = "spec.template.spec.evictionStrategy";
+	g->fix.restart = true;
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
+
+		ifp[k] = helps(a, r, "LiveMigrateIfPossible");
+		rest[k] = !ifp[k];
+		nifp += ifp[k];
+		nrest += rest[k];
+		nnone += !ifp[k] && helps(a, r, "None");
+	}
+	if (nifp > 0)
+		t1 = not_tried_text(a, g, ifp, nifp, g->fix.path);
+	if (nrest > 0)
+		t2 = tried_text(a, g, rest, nrest, g->fix.path);
+	g->fix.value = xstrdup(nifp > 0 ? "LiveMigrateIfPossible" : "None");
+	g->fix.fixes = nifp > 0 ? nifp : nnone;
+	g->fix.text = xasprintf("%s%s%s", t1 ? t1 : "", t1 && t2 ? "; " :
+	    "", t2 ? t2 : "");
+	free(t1);
+	free(t2);
+	free(ifp);
+	free(rest);
+}
+
+static void
+resolve_drain_block(const kv_analysis *a, kv_group *g)
+{
+	char *who = kv_group_count_words(a, g), *nodes = kv_group_node_list(a,
+	    g), *others = kv_drain_blockers(a, g, NULL);
+
+	g->summary = xasprintf("%s %s a drain of %s node wait forever "
+	    "(evictionStrategy %s, but %s cannot migrate)", who,
+	    kv_group_verb(g, "make"), g->nvmis == 1 ? "its" : "their",
+	    g->name, g->nvmis == 1 ? "it" : "they");
+	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE) {
+		g->fix.action = FIX_NONE;
+		g->fix.text = xasprintf("Fix their blockers (groups %s), or "
+		    "stop the VirtualMachines before draining %s: DVP evacuates "
+		    "VMs by live migration only", others, nodes);
+	} else
+		kubevirt_fix(a, g);
+	free(who);
+	free(nodes);
+	free(others);
+}
+
+const kv_grouping kv_grp_drain_block = {
+	SUBJ_EVICTION, NULL, resolve_drain_block,
+};
