@@ -319,6 +319,26 @@ typedef struct kv_vmim {
 	kv_labels added_selector;	/* spec.addedNodeSelector */
 } kv_vmim;
 
+/*
+ * A VirtualMachine's spec.runStrategy (spec.running true = Always, false
+ * or neither = Halted: kubevirt v1.9.0 staging/src/kubevirt.io/api/core/
+ * v1/types.go:1957-1970).  RS_OTHER: a value this kvscope does not know.
+ */
+enum kv_run_strategy {
+	RS_ALWAYS, RS_RERUN_ON_FAILURE, RS_ONCE, RS_MANUAL, RS_HALTED,
+	RS_WAIT_AS_RECEIVER, RS_OTHER, RS_COUNT
+};
+extern const char *const kv_run_strategy_names[RS_COUNT];
+
+typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
+	const char *ns, *name;
+	const char *fullname;		/* "ns/name" */
+	enum kv_run_strategy run;
+	const char *run_text;		/* as written, for RS_OTHER */
+	bool restart_required;		/* condition RestartRequired */
+	const char *restart_message;	/* its message, or NULL */
+} kv_vm;
+
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
 typedef struct kv_cluster {
 	bool present;
@@ -376,6 +396,9 @@ typedef struct kv_model {
 	kv_policy *policies;		/* sorted by name */
 	size_t nvmims;
 	kv_vmim *vmims;
+	size_t nvms;
+	kv_vm *vms;			/* VirtualMachines, sorted by
+					   namespace, name */
 	kv_cluster cluster;
 	kv_dvp dvp;			/* Deckhouse objects (dvp.h) */
 
@@ -396,6 +419,9 @@ const kv_node *kv_model_node(const kv_model *m, const char *name);
 const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
     const char *name);
 const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
+/* The VirtualMachine ns/name (the VMI's owner has its name), or NULL. */
+const kv_vm *kv_model_vm(const kv_model *m, const char *ns,
+    const char *name);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
 const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */

@@ -409,6 +409,9 @@ kv_vmis_analyze(kv_analysis *a)
 		const kv_policy *p;
 
 		r->vmi = &m->vmis[i];
+		r->vm = kv_model_vm(m, r->vmi->ns, r->vmi->name);
+		r->restarts = -1;
+		r->restart_node = SIZE_MAX;
 		r->cond = r->vmi->cond;
 		r->cond_type = "LiveMigratable";
 		r->cond_reason = r->vmi->cond_reason;

@@ -1,0 +1,215 @@
+/*
+ * test_restart.c - the VirtualMachine behind a VMI that a drain stops
+ * (findings "vmis[].restarts", "drain[].restart", "summary.drainRestart"):
+ * one VM per runStrategy value, spec.running, and none; a VM that would
+ * start again but whose VMI no node can run; --allow-restart against
+ * --allow-shutdown; DVP's runPolicy.
+ */
+#include "kvtest.h"
+#include "kvsnap.h"
+
+#include "drain.h"
+#include "dvp.h"
+
+#define VMIS "virtualmachineinstances", "kubevirt.io"
+#define VMS "virtualmachines", "kubevirt.io"
+
+#define FEAT "abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr " \
+	"lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 " \
+	"syscall xsave"
+
+static void
+node(kvsnap *s, const char *name)
+{
+	const kvcpu cpu = { "Intel", "Skylake-Client-IBRS", FEAT " vmx",
+	    "vmx", "Nehalem Haswell-noTSX",
+	    "Nehalem Haswell-noTSX Skylake-Client-IBRS" };
+
+	kvj_label(kvsnap_kvnode(s, name, &cpu), "pool", name);
+}
+
+/* A running VMI on w1 that a drain shuts down (evictionStrategy None);
+ * pool: a nodeSelector pool=<pool>, or NULL. */
+static void
+stopper(kvsnap *s, const char *name, const char *pool)
+{
+	char *v = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachineInstance\", \"metadata\": {\"name\": \"%s\", "
+	    "\"namespace\": \"prod\", \"uid\": \"uid-%s\"}, \"spec\": {"
+	    "\"evictionStrategy\": \"None\", \"domain\": {\"cpu\": "
+	    "{\"model\": \"host-model\"}, \"resources\": {\"requests\": "
+	    "{\"memory\": \"2Gi\"}}}}, \"status\": {\"phase\": \"Running\", "
+	    "\"nodeName\": \"w1\", \"migrationMethod\": \"LiveMigration\", "
+	    "\"conditions\": [{\"type\": \"LiveMigratable\", \"status\": "
+	    "\"True\"}]}}", name, name);
+	json_t *o = kvsnap_addj(s, VMIS, v);
+
+	if (pool != NULL)
+		kvj_key(o, "spec.nodeSelector", "pool", pool);
+	free(v);
+}
+
+/* Its VirtualMachine: spec is the JSON of spec's members. */
+static void
+vm(kvsnap *s, const char *name, const char *spec, const char *status)
+{
+	char *v = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachine\", \"metadata\": {\"name\": \"%s\", "
+	    "\"namespace\": \"prod\"}, \"spec\": {%s}, \"status\": {%s}}",
+	    name, spec, status);
+
+	kvsnap_addj(s, VMS, v);
+	free(v);
+}
+
+static kvres
+cluster(void)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+
+	node(s, "w1");
+	node(s, "w2");
+	node(s, "w3");
+	stopper(s, "always", NULL);
+	vm(s, "always", "\"runStrategy\": \"Always\"", "");
+	stopper(s, "rerun", NULL);
+	vm(s, "rerun", "\"runStrategy\": \"RerunOnFailure\"", "");
+	stopper(s, "once", NULL);
+	vm(s, "once", "\"runStrategy\": \"Once\"", "");
+	stopper(s, "manual", NULL);
+	vm(s, "manual", "\"runStrategy\": \"Manual\"", "");
+	stopper(s, "halted", NULL);
+	vm(s, "halted", "\"runStrategy\": \"Halted\"", "");
+	stopper(s, "running", NULL);
+	vm(s, "running", "\"running\": true", "\"conditions\": [{\"type\": "
+	    "\"RestartRequired\", \"status\": \"True\", \"message\": "
+	    "\"a volume changed\"}]");
+	stopper(s, "bare", NULL);
+	/* only w1 (being drained) can run it */
+	stopper(s, "pinned", "w1");
+	vm(s, "pinned", "\"runStrategy\": \"Always\"", "");
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	return r;
+}
+
+static const kv_drain_row *
+row_of(const kv_analysis *a, const char *vmi)
+{
+	for (size_t i = 0; i < a->ndrain; i++)
+		for (size_t k = 0; k < a->drain[i].nplan; k++) {
+			const kv_drain_row *row = &a->drain[i].plan[k];
+
+			if (strcmp(a->vmis[row->vmi].vmi->fullname, vmi) == 0)
+				return row;
+		}
+	fail_msg("no plan row for %s", vmi);
+	return NULL;
+}
+
+static void
+assert_restart(const kvres *r, const char *vmi, bool yes, const char *why)
+{
+	const kv_drain_row *row = row_of(r->a, vmi);
+	json_t *v = kvres_vmi(r, vmi);
+
+	assert_string_equal(kv_on_drain_names[row->action], "shutdown");
+	assert_int_equal(row->restart, yes);
+	assert_string_equal(row->restart_why, why);
+	assert_jbool(v, "restarts", yes);
+	if (yes)
+		assert_string_equal(r->m->nodes[row->restart_node].name, "w2");
+	else
+		assert_true(row->restart_node == SIZE_MAX);
+}
+
+/* KubeVirt v1.9.0 pkg/virt-controller/watch/vm/vm.go syncRunStrategy:
+ * only Always starts a VMI again that ended Succeeded after its pod was
+ * evicted (restart.c). */
+static void
+test_run_strategies(void **state)
+{
+	kvres r = cluster();
+	const kv_drain_row *row;
+
+	(void)state;
+	assert_restart(&r, "prod/always", true, "runStrategy Always");
+	assert_restart(&r, "prod/running", true, "runStrategy Always");
+	assert_restart(&r, "prod/rerun", false, "runStrategy RerunOnFailure");
+	assert_restart(&r, "prod/once", false, "runStrategy Once");
+	assert_restart(&r, "prod/manual", false, "runStrategy Manual");
+	assert_restart(&r, "prod/halted", false, "runStrategy Halted");
+	assert_restart(&r, "prod/bare", false, "no VirtualMachine");
+	/* the VM would start it, but only the drained node can run it */
+	assert_restart(&r, "prod/pinned", false, "runStrategy Always");
+	row = row_of(r.a, "prod/pinned");
+	assert_true(row->no_node);
+	assert_false(row_of(r.a, "prod/manual")->no_node);
+	assert_true(kvres_vmires(&r, "prod/running")->vm->restart_required);
+	assert_false(kvres_vmires(&r, "prod/always")->vm->restart_required);
+	assert_null(kvres_vmires(&r, "prod/bare")->vm);
+	assert_jint(json_array_get(json_object_get(r.findings, "drain"), 0),
+	    "restart", 2);
+	assert_jint(json_array_get(json_object_get(r.findings, "drain"), 0),
+	    "shutdown", 8);
+	assert_jint(r.findings, "summary.drainRestart", 2);
+	assert_jint(r.findings, "summary.drainShutdown", 8);
+	kvres_free(&r);
+}
+
+/* --allow-shutdown accepts every stop, --allow-restart only those that
+ * come back by themselves. */
+static void
+test_allow(void **state)
+{
+	kvres r = cluster();
+	kv_drain d = r.a->drain[0];
+
+	(void)state;
+	assert_true(kv_drain_fails(&d, 1, ALLOW_NONE));
+	assert_true(kv_drain_fails(&d, 1, ALLOW_RESTART));
+	assert_false(kv_drain_fails(&d, 1, ALLOW_SHUTDOWN));
+	d.shutdown = d.restart;
+	assert_false(kv_drain_fails(&d, 1, ALLOW_RESTART));
+	assert_true(kv_drain_fails(&d, 1, ALLOW_NONE));
+	kvres_free(&r);
+}
+
+/* DVP sync_power_state.go: AlwaysOn and AlwaysOnUnlessStoppedManually
+ * (the default) start the VM again after its pod was deleted. */
+static void
+test_dvp_run_policy(void **state)
+{
+	static const struct { const char *policy; bool yes; } cases[] = {
+		{ "AlwaysOn", true }, { "AlwaysOnUnlessStoppedManually", true },
+		{ NULL, true }, { "Manual", false }, { "AlwaysOff", false },
+	};
+	kv_dvm dvm = {0};
+	kv_vmires res = {0};
+	const char *why = NULL;
+
+	(void)state;
+	assert_false(kv_dvp_restarts(&res, &why));
+	assert_string_equal(why, "no VirtualMachine");
+	res.dvp.vm = &dvm;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dvm.run_policy = cases[i].policy;
+		assert_int_equal(kv_dvp_restarts(&res, &why), cases[i].yes);
+	}
+	dvm.run_policy = "Manual";
+	kv_dvp_restarts(&res, &why);
+	assert_string_equal(why, "runPolicy Manual");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_strategies),
+		cmocka_unit_test(test_allow),
+		cmocka_unit_test(test_dvp_run_policy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
