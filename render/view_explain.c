@@ -94,6 +94,43 @@ print_dvp(const kv_vmires *r, FILE *f)
 	}
 }
 
+/* After "a drain stops it": whether its VirtualMachine starts it again. */
+static void
+print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	if (r->on_drain == DRAIN_SHUTDOWN && r->restart_why != NULL) {
+		if (r->restarts == 1) {
+			fputs(", and it starts again on ", f);
+			kv_term_puts(f, a->m->nodes[r->restart_node].name);
+			fprintf(f, " (%s)", r->restart_why);
+		} else
+			fprintf(f, " and it stays down (%s)", r->restart_why);
+	}
+	fputs("\n", f);
+}
+
+/* The VirtualMachine behind the VMI, and a template that already differs
+ * from it (condition RestartRequired). */
+static void
+print_vm(const kv_vmires *r, FILE *f)
+{
+	if (r->vm == NULL)
+		return;
+	fputs("  VirtualMachine ", f);
+	kv_term_puts(f, r->vm->fullname);
+	fprintf(f, ", runStrategy %s", r->vm->run == RS_OTHER &&
+	    r->vm->run_text != NULL ? r->vm->run_text :
+	    kv_run_strategy_names[r->vm->run]);
+	if (r->vm->restart_required) {
+		fputs("; RestartRequired: ", f);
+		kv_term_puts(f, r->vm->restart_message ?
+		    r->vm->restart_message : "(no message)");
+		fputs(" - its template differs from this VMI; a restart "
+		    "brings the template, which kvscope does not judge", f);
+	}
+	fputs("\n", f);
+}
+
 /* The head: name, phase, CPU, condition, verdict, drain. */
 static void
 print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
@@ -123,13 +160,15 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 		fprintf(f, " after %llds", (long long)r->after);
 	fprintf(f, "%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
-	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s\n",
+	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s",
 	    r->method, (long long)r->completion_timeout, r->eviction,
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
 	    r->on_drain == DRAIN_NONE ? "has nothing to move (not running)" :
 	    "leaves it to an external controller");
+	print_restart(a, r, f);
+	print_vm(r, f);
 }
 
 static void
@@ -235,6 +274,13 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 		kv_buf_free(&why);
 	}
 	json_object_set_new(doc, "nodes", nodes);
+	json_object_set_new(doc, "virtualMachine", r->vm == NULL ?
+	    json_null() : json_pack("{s:s, s:s, s:b, s:s?}", "name",
+	    r->vm->fullname, "runStrategy", r->vm->run == RS_OTHER &&
+	    r->vm->run_text != NULL ? r->vm->run_text :
+	    kv_run_strategy_names[r->vm->run], "restartRequired",
+	    r->vm->restart_required, "restartMessage",
+	    r->vm->restart_message));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;

@@ -57,6 +57,11 @@ run "drain w2 -o json" 1 check $M --drain w2 -o json
 jq_is "drain json" '.drain[0].plan[0].restartOn' "w3"
 jq_is "drain json" '.summary.restart' "1"
 jq_is "drain json" '.allowRestart' "false"
+run "fixes name the VM" 1 check $M --groups
+has "fixes name the VM" "in the VirtualMachines (prod/web-0) and restart them (for prod/web-0: kubectl patch vm web-0 -n prod --type merge -p"
+run "explain names the VM" 0 explain $M prod/cache-0
+has "explain names the VM" "a drain stops it, and it starts again on w3 (runStrategy Always)"
+has "explain names the VM" "VirtualMachine prod/cache-0, runStrategy Always"
 run "--node keeps its meaning" 0 check $M --node w2
 run "drain w5 migrates" 0 check $M --drain w5
 has "drain w5" "dev/build-runner: migrates to "

@@ -10,6 +10,8 @@
 
 #include "drain.h"
 #include "dvp.h"
+#include "groups.h"
+#include "view.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define VMS "virtualmachines", "kubevirt.io"
@@ -176,6 +178,83 @@ test_allow(void **state)
 	kvres_free(&r);
 }
 
+/* explain's text for VMI i, as a string the caller frees. */
+static char *
+explain_text(const kvres *r, const char *vmi)
+{
+	const kv_vmires *v = kvres_vmires(r, vmi);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	kv_term t = { f, KV_OUT_TEXT, false, false, 100 };
+	kv_err err = {0};
+
+	assert_non_null(f);
+	assert_int_equal(kv_view_explain(r->a, (size_t)(v - r->a->vmis), &t,
+	    &err), KV_OK);
+	fclose(f);
+	return buf;
+}
+
+/* explain names the VM, and flags a template that already differs. */
+static void
+test_explain(void **state)
+{
+	kvres r = cluster();
+	char *s = explain_text(&r, "prod/running");
+
+	(void)state;
+	assert_non_null(strstr(s, "a drain stops it, and it starts again on "
+	    "w2 (runStrategy Always)\n"));
+	assert_non_null(strstr(s, "VirtualMachine prod/running, runStrategy "
+	    "Always; RestartRequired: a volume changed - its template "));
+	free(s);
+	s = explain_text(&r, "prod/manual");
+	assert_non_null(strstr(s, "a drain stops it and it stays down "
+	    "(runStrategy Manual)\n"));
+	assert_null(strstr(s, "RestartRequired"));
+	free(s);
+	s = explain_text(&r, "prod/bare");
+	assert_non_null(strstr(s, "stays down (no VirtualMachine)\n"));
+	assert_null(strstr(s, "  VirtualMachine "));
+	free(s);
+	kvres_free(&r);
+}
+
+/* The fix texts' API: the VirtualMachines of a group's VMIs, and the
+ * command that patches the first. */
+static void
+test_group_vms(void **state)
+{
+	kvres r = cluster();
+	kv_group g = {0};
+	size_t ix[3], nvms = 0;
+	char *s;
+
+	(void)state;
+	ix[0] = (size_t)(kvres_vmires(&r, "prod/always") - r.a->vmis);
+	ix[1] = (size_t)(kvres_vmires(&r, "prod/bare") - r.a->vmis);
+	ix[2] = (size_t)(kvres_vmires(&r, "prod/manual") - r.a->vmis);
+	g.nvmis = 3;
+	g.vmis = ix;
+	s = kv_group_vms(r.a, &g, 5, &nvms);
+	assert_string_equal(s, "prod/always, prod/manual");
+	assert_int_equal(nvms, 2);
+	free(s);
+	s = kv_group_vms(r.a, &g, 1, NULL);
+	assert_string_equal(s, "prod/always, ... (1 more)");
+	free(s);
+	s = kv_group_patch(r.a, &g, "{\"spec\":{}}", true);
+	assert_string_equal(s, "for prod/always: kubectl patch vm always -n "
+	    "prod --type merge -p '{\"spec\":{}}' && virtctl restart always "
+	    "-n prod");
+	free(s);
+	g.nvmis = 1;
+	g.vmis = &ix[1];
+	assert_null(kv_group_patch(r.a, &g, "{}", false));
+	kvres_free(&r);
+}
+
 /* DVP sync_power_state.go: AlwaysOn and AlwaysOnUnlessStoppedManually
  * (the default) start the VM again after its pod was deleted. */
 static void
@@ -208,6 +287,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_strategies),
 		cmocka_unit_test(test_allow),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_group_vms),
 		cmocka_unit_test(test_dvp_run_policy),
 	};
 
