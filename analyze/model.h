@@ -262,6 +262,7 @@ typedef struct kv_pod {
 	const char **pr;		/* pr.kubevirt.io/<pvc uid> label keys */
 	/* resource facts of every pod (load_capacity.c) */
 	bool launcher;			/* a virt-launcher pod */
+	bool terminating;		/* metadata.deletionTimestamp set */
 	int64_t res_cpu, res_memory;	/* millis, bytes: max(sum of
 					   containers, largest init
 					   container) + spec.overhead */

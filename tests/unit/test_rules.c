@@ -998,6 +998,32 @@ m_spread_skew(kvsnap *s)
 	m_spread(s, 2, "");
 }
 
+/* Pods being deleted (metadata.deletionTimestamp) are no spread's
+ * (kube-scheduler podtopologyspread countPodsMatchSelector): the two on
+ * w2 of m_spread_skew leave w2 at 0 + 1 against w1's 1. */
+static void
+m_spread_terminating(kvsnap *s)
+{
+	m_spread(s, 2, "");
+	for (size_t i = 0; i < 2; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "web-worker-%zu", i);
+		kvj_sets(kvsnap_find(s, "pods", "", name),
+		    "metadata.deletionTimestamp", "2026-10-31T09:00:00Z");
+	}
+}
+
+/* ... but they still count for pod anti-affinity (InterPodAffinity reads
+ * every pod of the node). */
+static void
+m_anti_db_terminating(kvsnap *s)
+{
+	m_anti_db(s);
+	kvj_sets(kvsnap_find(s, "pods", "", "postgres-0"),
+	    "metadata.deletionTimestamp", "2026-10-31T09:00:00Z");
+}
+
 /* Fewer eligible domains (w1, w2) than minDomains: the fewest counts 0. */
 static void
 m_spread_min_domains(kvsnap *s)
@@ -1116,6 +1142,9 @@ test_pod_affinity(void **state)
 		  "kubernetes.io/hostname=w2 has 2 matching pods and the "
 		  "target pod would add one, the fewest in a domain 1 (node(s) "
 		  "didn't match pod topology spread constraints)" },
+		{ m_spread_terminating, "", "w2", NULL },
+		{ m_anti_db_terminating, "no-placement-target", "", "pod "
+		  "db/postgres-0 runs in kubernetes.io/hostname=w2" },
 		{ m_spread_min_domains, "no-placement-target", "",
 		  "minDomains 3: kubernetes.io/hostname=w2 has 1 matching pod "
 		  "and the target pod would add one, the fewest in a domain 0" },
@@ -2344,6 +2373,7 @@ test_node_affinity(void **state)
 		/* an empty term matches no node, even ORed with nothing else */
 		{ "[{}]", NULL, NULL, false },
 		{ "[{\"matchExpressions\": []}]", NULL, NULL, false },
+
 		/* matchFields test the node's name */
 		{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
 		  "\"operator\": \"In\", \"values\": [\"w2\"]}]}]", NULL, NULL,
