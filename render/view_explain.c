@@ -172,6 +172,54 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 }
 
 static void
+print_req(const kv_nsreq *q, FILE *f)
+{
+	static const char *const ops[] = { "In", "NotIn", "Exists",
+	    "DoesNotExist", "Gt", "Lt" };
+
+	if (q->field)
+		fputs("field ", f);
+	kv_term_puts(f, q->key);
+	fprintf(f, " %s", ops[q->op]);
+	for (size_t i = 0; i < q->nvalues; i++) {
+		fputs(i ? "," : " ", f);
+		kv_term_puts(f, q->values[i]);
+	}
+}
+
+/* The target pod's required node affinity as KubeVirt writes it: what
+ * it appends (kv_appended) at the end of each term. */
+static void
+print_terms(const kv_vmires *r, FILE *f)
+{
+	const kv_nsterm *app = kv_appended(r);
+	kv_nsterm only = { 0, NULL };
+	const kv_nsterm *terms = r->affinity->terms;
+	size_t n = r->affinity->nterms;
+
+	if (n == 0 && app == NULL)
+		return;
+	if (n == 0) {
+		terms = &only;
+		n = 1;
+	}
+	for (size_t t = 0; t < n; t++) {
+		size_t k = 0;
+
+		fprintf(f, "  affinity term %zu:", t + 1);
+		for (size_t q = 0; q < terms[t].nreqs; q++, k++) {
+			fputs(k ? ", " : " ", f);
+			print_req(&terms[t].reqs[q], f);
+		}
+		for (size_t q = 0; app != NULL && q < app->nreqs; q++, k++) {
+			fputs(k ? ", " : " ", f);
+			print_req(&app->reqs[q], f);
+		}
+		fputs(k ? "\n" : " (empty: matches no node)\n", f);
+	}
+}
+
+static void
 print_selector(const kv_vmires *r, FILE *f)
 {
 	fprintf(f, "\ntarget pod node selector:\n");
@@ -182,12 +230,7 @@ print_selector(const kv_vmires *r, FILE *f)
 		kv_term_puts(f, r->selectors.v[i].value);
 		fprintf(f, "\n");
 	}
-	for (size_t t = 0; t < r->extra_affinity.nterms; t++)
-		for (size_t q = 0; q < r->extra_affinity.terms[t].nreqs; q++) {
-			fprintf(f, "  affinity: ");
-			kv_term_puts(f, r->extra_affinity.terms[t].reqs[q].key);
-			fprintf(f, " DoesNotExist\n");
-		}
+	print_terms(r, f);
 }
 
 /* The pod (anti-)affinity and spread terms left out of the search. */
