@@ -243,6 +243,11 @@ typedef struct kv_vmires {
 	int restarts;
 	size_t restart_node;
 	const char *restart_why;
+	/* an unfinished migration of this VMI with a target node (VMIM not
+	 * Succeeded/Failed, status.migrationState.targetNode): a drain waits
+	 * for it (kv_drain_row.target); SIZE_MAX when none */
+	size_t migrating_to;
+	const char *migrating_by;	/* the VMIM's name */
 } kv_vmires;
 
 /* What a drain does with one VMI (findings "drain[].plan"). */

@@ -179,7 +179,12 @@ kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 
 		decide(&a->vmis[vmis[k]], vmis[k], c->loc != NULL ?
 		    c->loc[vmis[k]] : src, &rows[k]);
-		if (rows[k].action == DRAIN_MIGRATE ||
+		/* a migration under way keeps its target, whose pod the
+		 * snapshot's room already counts */
+		if (rows[k].action == DRAIN_MIGRATE &&
+		    a->vmis[vmis[k]].migrating_to != SIZE_MAX)
+			rows[k].target = a->vmis[vmis[k]].migrating_to;
+		else if (rows[k].action == DRAIN_MIGRATE ||
 		    wants_restart(a, &rows[k]))
 			ord[nord++] = k;
 	}

@@ -255,6 +255,60 @@ test_group_vms(void **state)
 	kvres_free(&r);
 }
 
+/* A VMI whose migration to node is under way (VMIM phase): evictionStrategy
+ * None would stop it; LiveMigrate waits for the migration. */
+static kvres
+migrating(const char *phase, const char *strategy)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	json_t *v;
+	char *mi = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachineInstanceMigration\", \"metadata\": {\"name\": "
+	    "\"mig-1\", \"namespace\": \"prod\"}, \"spec\": {\"vmiName\": "
+	    "\"moving\"}, \"status\": {\"phase\": \"%s\"}}", phase);
+	kvres r;
+
+	node(s, "w1");
+	node(s, "w2");
+	node(s, "w3");
+	stopper(s, "moving", "w1");
+	v = kvsnap_find(s, VMIS, "moving");
+	kvj_sets(v, "spec.evictionStrategy", strategy);
+	kvj_sets(v, "status.migrationState.sourceNode", "w1");
+	kvj_sets(v, "status.migrationState.targetNode", "w3");
+	kvsnap_addj(s, "virtualmachineinstancemigrations", "kubevirt.io", mi);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	free(mi);
+	return r;
+}
+
+/* pod-eviction-admitter.go and the evacuation controller: a drain waits
+ * for the migration under way, to its target node, even where the
+ * VMI's own placement (pinned to w1) finds none. */
+static void
+test_running_migration(void **state)
+{
+	kvres r = migrating("Running", "LiveMigrate");
+	const kv_drain_row *row = row_of(r.a, "prod/moving");
+
+	(void)state;
+	assert_string_equal(kv_on_drain_names[row->action], "migrate");
+	assert_string_equal(r.m->nodes[row->target].name, "w3");
+	assert_jstr(kvres_vmi(&r, "prod/moving"), "onDrain", "migrate");
+	kvres_free(&r);
+	/* finished: nothing under way, the pinned VMI blocks the drain */
+	r = migrating("Succeeded", "LiveMigrate");
+	row = row_of(r.a, "prod/moving");
+	assert_string_equal(kv_on_drain_names[row->action], "block");
+	kvres_free(&r);
+	/* evictionStrategy None: the pod is evicted, the VM stops */
+	r = migrating("Running", "None");
+	assert_string_equal(kv_on_drain_names[row_of(r.a,
+	    "prod/moving")->action], "shutdown");
+	kvres_free(&r);
+}
+
 /* DVP sync_power_state.go: AlwaysOn and AlwaysOnUnlessStoppedManually
  * (the default) start the VM again after its pod was deleted. */
 static void
@@ -289,6 +343,7 @@ main(void)
 		cmocka_unit_test(test_allow),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_group_vms),
+		cmocka_unit_test(test_running_migration),
 		cmocka_unit_test(test_dvp_run_policy),
 	};
 
