@@ -231,7 +231,7 @@ typedef struct kv_vmi {
 	const char *cond_reason, *cond_message;
 	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
 	const char *migration_source;	/* status.migrationState.sourceNode */
-	const char *migration_target;	/* status.migrationState.targetNode */
+	const char *migration_target;	/* ...migrationState.targetNode */
 	bool migration_completed;
 	/* what records the guest OS (guestos.h); NULL when absent */
 	const char *os_id, *os_version;	/* status.guestOSInfo.id, versionId */
