@@ -239,6 +239,19 @@ typedef struct kv_vmires {
 	size_t ngroups;
 	size_t *groups;			/* group indexes,
 					 * sorted (groups branch fills) */
+	/* the VirtualMachine of the same namespace and name, or NULL */
+	const kv_vm *vm;
+	/* onDrain shutdown (findings "restarts"): -1 null, 0 stays down,
+	 * 1 started again on restart_node by the drain of its node alone;
+	 * restart_why says what decided (kv_drain_row.restart_why) */
+	int restarts;
+	size_t restart_node;
+	const char *restart_why;
+	/* an unfinished migration of this VMI with a target node (VMIM not
+	 * Succeeded/Failed, status.migrationState.targetNode): a drain waits
+	 * for it (kv_drain_row.target); SIZE_MAX when none */
+	size_t migrating_to;
+	const char *migrating_by;	/* the VMIM's name */
 } kv_vmires;
 
 /* What a drain does with one VMI (findings "drain[].plan"). */
@@ -248,11 +261,17 @@ typedef struct kv_drain_row {
 	enum kv_on_drain action;
 	size_t target;			/* node index, or SIZE_MAX */
 	const char *reason;		/* a finding code, or NULL */
+	bool restart;			/* shutdown: its VM starts it */
+	size_t restart_node;		/* ... there, or SIZE_MAX */
+	bool no_node;			/* shutdown: the VM would, but no
+					 * node can run it */
+	const char *restart_why;	/* shutdown: "runStrategy Manual" */
 } kv_drain_row;
 
 typedef struct kv_drain {
 	size_t node;
 	size_t vmis, migrate, block, shutdown, external;
+	size_t restart;			/* of shutdown: started again */
 	size_t nblocking;
 	const char **blocking;		/* VMI names, sorted */
 	int64_t memory;
@@ -326,6 +345,8 @@ void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
+/* The kubevirt flavor's restarts hook (restart.c, flavor.h). */
+bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
 
 /* vmi.c: whether a drain's migration of r runs (verdict ok, or blocked
  * only by other operations); LiveMigratable as KubeVirt computes it for

@@ -92,9 +92,10 @@ kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
 			if (rows[k].reason != NULL &&
 			    strcmp(rows[k].reason, "no-capacity") == 0)
 				d->no_capacity++;
-		} else if (rows[k].action == DRAIN_SHUTDOWN)
+		} else if (rows[k].action == DRAIN_SHUTDOWN) {
 			d->shutdown++;
-		else
+			d->restart += rows[k].restart;
+		} else
 			d->external++;
 	}
 	d->seconds = kv_drain_estimate(&a->cfg, mem, nmem, 1);
@@ -139,6 +140,22 @@ drain_free(kv_drain *d)
 	free(d->plan);
 }
 
+/* findings "vmis[].restarts": what the drain of its node alone does. */
+static void
+vmi_restarts(kv_analysis *a, const kv_drain *d)
+{
+	for (size_t k = 0; k < d->nplan; k++) {
+		const kv_drain_row *row = &d->plan[k];
+		kv_vmires *r = &a->vmis[row->vmi];
+
+		if (row->action != DRAIN_SHUTDOWN)
+			continue;
+		r->restarts = row->restart;
+		r->restart_node = row->restart_node;
+		r->restart_why = row->restart_why;
+	}
+}
+
 /* Each node alone, from the snapshot's room: what findings.json says. */
 void
 kv_drain_analyze(kv_analysis *a)
@@ -170,6 +187,7 @@ kv_drain_analyze(kv_analysis *a)
 		if (c.room != NULL)
 			kv_drain_undo(&c, 0);
 		kv_drain_fill(a, d, rows, n);
+		vmi_restarts(a, d);
 	}
 	kv_drain_ctx_free(&c);
 	free(first);
@@ -219,10 +237,15 @@ kv_drain_list_free(kv_drain *d, size_t n)
 }
 
 bool
-kv_drain_fails(const kv_drain *d, size_t n, bool allow_shutdown)
+kv_drain_fails(const kv_drain *d, size_t n, enum kv_allow allow)
 {
-	for (size_t i = 0; i < n; i++)
-		if (d[i].block > 0 || (!allow_shutdown && d[i].shutdown > 0))
+	for (size_t i = 0; i < n; i++) {
+		size_t stops = allow == ALLOW_SHUTDOWN ? 0 :
+		    allow == ALLOW_RESTART ? d[i].shutdown - d[i].restart :
+		    d[i].shutdown;
+
+		if (d[i].block > 0 || stops > 0)
 			return true;
+	}
 	return false;
 }

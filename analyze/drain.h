@@ -68,9 +68,13 @@ void kv_drain_by_node(const kv_analysis *a, size_t **first, size_t **order);
 kv_drain *kv_drain_nodes(const kv_analysis *a, const kv_bits *nodes,
     size_t *n, int64_t *seconds);
 void kv_drain_list_free(kv_drain *d, size_t n);
-/* Whether the drain stops (shutdown) or blocks any VMI; allow_shutdown
- * accepts the stops. */
-bool kv_drain_fails(const kv_drain *d, size_t n, bool allow_shutdown);
+/* Which stops a drain may make and still pass (--allow-shutdown: every
+ * one; --allow-restart: those whose VirtualMachine starts them again). */
+enum kv_allow { ALLOW_NONE, ALLOW_RESTART, ALLOW_SHUTDOWN };
+
+/* Whether the drain blocks any VMI or makes a stop allow does not
+ * accept. */
+bool kv_drain_fails(const kv_drain *d, size_t n, enum kv_allow allow);
 
 /* A rolling maintenance plan (plan.c). */
 typedef struct kv_plan_step {
@@ -87,6 +91,7 @@ typedef struct kv_plan {
 	kv_plan_step *steps;
 	int64_t seconds;
 	size_t migrate, block, shutdown, external, no_capacity;
+	size_t restart;			/* of shutdown: started again */
 	size_t ntries;			/* candidates tried per place */
 	size_t twice;			/* VMIs moved in more than one step:
 					 * no node drained before could take
@@ -100,6 +105,6 @@ void kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
 void kv_plan_fixed(const kv_analysis *a, const size_t *order, size_t n,
     size_t batch, kv_plan *p);
 void kv_plan_free(kv_plan *p);
-bool kv_plan_fails(const kv_plan *p, bool allow_shutdown);
+bool kv_plan_fails(const kv_plan *p, enum kv_allow allow);
 
 #endif

@@ -51,12 +51,31 @@ decide(const kv_vmires *r, size_t vmi, size_t source, kv_drain_row *row)
 	row->action = r->on_drain;
 	row->target = SIZE_MAX;
 	row->reason = NULL;
+	row->restart = row->no_node = false;
+	row->restart_node = SIZE_MAX;
+	row->restart_why = NULL;
 	if (r->on_drain == DRAIN_SHUTDOWN)
 		row->reason = r->eviction != NULL &&
 		    strcmp(r->eviction, "LiveMigrateIfPossible") == 0 ?
 		    first_blocker(r, "eviction-shutdown") : "eviction-shutdown";
 	else if (r->on_drain == DRAIN_BLOCK)
 		row->reason = first_blocker(r, "eviction-blocks-drain");
+}
+
+/* A shutdown row whose VirtualMachine would start the VMI again (the
+ * flavor's restarts hook); sets row->restart_why. */
+static bool
+wants_restart(const kv_analysis *a, kv_drain_row *row)
+{
+	const kv_vmires *r = &a->vmis[row->vmi];
+	const char *why = NULL;
+	bool yes;
+
+	if (row->action != DRAIN_SHUTDOWN || a->m->flavor->restarts == NULL)
+		return false;
+	yes = a->m->flavor->restarts(r, &why);
+	row->restart_why = why;
+	return yes;
 }
 
 static int64_t
@@ -176,7 +195,13 @@ kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 
 		decide(&a->vmis[vmis[k]], vmis[k], c->loc != NULL ?
 		    c->loc[vmis[k]] : src, &rows[k]);
-		if (rows[k].action == DRAIN_MIGRATE)
+		/* a migration under way keeps its target, whose pod the
+		 * snapshot's room already counts */
+		if (rows[k].action == DRAIN_MIGRATE &&
+		    a->vmis[vmis[k]].migrating_to != SIZE_MAX)
+			rows[k].target = a->vmis[vmis[k]].migrating_to;
+		else if (rows[k].action == DRAIN_MIGRATE ||
+		    wants_restart(a, &rows[k]))
 			ord[nord++] = k;
 	}
 	if (nord > 1)
@@ -187,6 +212,15 @@ kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 		bool any;
 		size_t t = pick(c, row->vmi, source_of(a, row->vmi), &any);
 
+		if (row->action == DRAIN_SHUTDOWN) {
+			/* the pod goes anyway; the new VMI's pod needs a node
+			 * and room like a migration's target pod */
+			row->restart = t != SIZE_MAX;
+			row->no_node = t == SIZE_MAX;
+			row->restart_node = t;
+		}
+		if (t == SIZE_MAX && row->action == DRAIN_SHUTDOWN)
+			continue;
 		if (t == SIZE_MAX) {
 			row->action = DRAIN_BLOCK;
 			row->reason = any ? "no-capacity" :
@@ -194,7 +228,8 @@ kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 			lost++;
 			continue;
 		}
-		row->target = t;
+		if (row->action == DRAIN_MIGRATE)
+			row->target = t;
 		if (c->room != NULL) {
 			KV_GROW(c->journal, c->cjournal, c->njournal + 1);
 			c->journal[c->njournal].node = t;

@@ -29,20 +29,32 @@ static const kv_nsreq empty_term = { .key = "" };
 /* The first failing requirement of the first term, or NULL when some
  * term matches. */
 static const kv_nsreq *
-affinity_fail(const kv_affinity *aff, const kv_labels *labels,
-    const char *node)
+affinity_fail(const kv_affinity *aff, const kv_nsterm *app,
+    const kv_labels *labels, const char *node)
 {
+	kv_nsterm only = { 0, NULL };
+	const kv_nsterm *terms = aff->terms;
 	const kv_nsreq *first = NULL;
+	size_t nterms = aff->nterms, napp = app != NULL ? app->nreqs : 0;
 
-	if (aff->nterms == 0)
+	if (nterms == 0 && napp == 0)
 		return NULL;
-	for (size_t t = 0; t < aff->nterms; t++) {
-		const kv_nsreq *bad = aff->terms[t].nreqs == 0 ? &empty_term :
-		    NULL;
+	if (nterms == 0) {
+		terms = &only;
+		nterms = 1;
+	}
+	/* as and_affinity (target.c): app appended to each term */
+	for (size_t t = 0; t < nterms; t++) {
+		size_t n = terms[t].nreqs + napp;
+		const kv_nsreq *bad = n == 0 ? &empty_term : NULL;
 
-		for (size_t q = 0; q < aff->terms[t].nreqs && bad == NULL; q++)
-			if (!kv_req_match(&aff->terms[t].reqs[q], labels, node))
-				bad = &aff->terms[t].reqs[q];
+		for (size_t q = 0; q < n && bad == NULL; q++) {
+			const kv_nsreq *rq = q < terms[t].nreqs ?
+			    &terms[t].reqs[q] : &app->reqs[q - terms[t].nreqs];
+
+			if (!kv_req_match(rq, labels, node))
+				bad = rq;
+		}
 		if (bad == NULL)
 			return NULL;
 		if (first == NULL)
@@ -119,9 +131,8 @@ explain_labels(const kv_vmires *r, const kv_node *node, kv_buf *out)
 			return true;
 		}
 	}
-	if ((q = affinity_fail(&r->extra_affinity, &node->labels,
-	    node->name)) == NULL && (q = affinity_fail(r->affinity,
-	    &node->labels, node->name)) == NULL)
+	if ((q = affinity_fail(r->affinity, kv_appended(r), &node->labels,
+	    node->name)) == NULL)
 		return false;
 	if (q == &empty_term) {
 		kv_buf_printf(out, "node affinity: an empty nodeSelectorTerm "

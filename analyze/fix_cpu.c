@@ -14,6 +14,7 @@
  */
 #include "groups.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,49 @@ level_words(int level)
 	return level >= 0 && level <= 4 ? w[level] : "an unknown level";
 }
 
+/* The patch of spec.template.spec.domain.cpu.model, as JSON. */
+static char *
+model_patch(const char *model)
+{
+	json_t *p = json_pack("{s:{s:{s:{s:{s:{s:s}}}}}}", "spec", "template",
+	    "spec", "domain", "cpu", "model", model);
+	char *s = json_dumps(p, JSON_COMPACT);
+
+	json_decref(p);
+	return s;
+}
+
+/* "Set PATH to MODEL in the VirtualMachines (prod/a, ...) and restart
+ * them (kubectl patch vm a -n prod ...; virtctl restart ...)", and the
+ * VMIs that no VirtualMachine holds. */
+static void
+vm_words(const kv_analysis *a, const kv_group *g, kv_buf *b)
+{
+	const kv_fix *f = &g->fix;
+	size_t nvms;
+	char *vms = kv_group_vms(a, g, 5, &nvms), *ex, *patch, *cmd;
+
+	if (nvms == 0) {
+		ex = kv_group_examples(a, g, 5);
+		kv_buf_printf(b, "Set spec.domain.cpu.model to %s in these "
+		    "VMIs (%s; no VirtualMachine holds them: recreate them)",
+		    f->value, ex);
+		free(ex);
+		free(vms);
+		return;
+	}
+	patch = model_patch(f->value);
+	cmd = kv_group_patch(a, g, patch, true);
+	kv_buf_printf(b, "Set %s to %s in the VirtualMachines (%s) and "
+	    "restart them (%s)", f->path, f->value, vms, cmd);
+	if (nvms < g->nvmis)
+		kv_buf_printf(b, "; %zu of the VMIs have no VirtualMachine: "
+		    "recreate them with the model", g->nvmis - nvms);
+	free(patch);
+	free(cmd);
+	free(vms);
+}
+
 static void
 fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 {
@@ -187,8 +231,7 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 		    "VirtualMachineClass of type Model with spec.cpu.model %s "
 		    "and restart them", ex, f->value);
 	else
-		kv_buf_printf(&b, "Set %s to %s in the VirtualMachines of "
-		    "these VMIs (%s) and restart them", f->path, f->value, ex);
+		vm_words(a, g, &b);
 	kv_buf_printf(&b, ": %s runs on %zu of %zu %s nodes and gives the "
 	    "guest %s, %s AVX2 and %s AVX-512; checked by re-analysis: "
 	    "%zu of %zu then %s a migration target", f->value,

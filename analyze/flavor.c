@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "analysis.h"
 #include "model.h"
 #include "util.h"
 
@@ -78,6 +79,7 @@ const kv_flavor kv_flavor_kubevirt = {
 	.rwo_note = "",
 	.migvol_why = "volume migration",
 	.lack_notes = kubevirt_lack_notes,
+	.restarts = kv_restart_kubevirt,
 };
 
 const kv_flavor *const kv_flavors[KV_NFLAVORS] = {

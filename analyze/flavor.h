@@ -111,6 +111,10 @@ typedef struct kv_flavor {
 	/* analysis */
 	void (*config)(struct kv_analysis *a);	/* after the defaults */
 	void (*vmi)(struct kv_analysis *a, struct kv_vmires *r);
+	/* whether the VMI's VirtualMachine starts it again after a drain
+	 * evicted its pod; *why: the setting that decides, in words
+	 * ("runStrategy Always", "no VirtualMachine") */
+	bool (*restarts)(const struct kv_vmires *r, const char **why);
 	/* release what vmi added to r (called for every flavor) */
 	void (*result_free)(struct kv_vmires *r);
 	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */

@@ -387,6 +387,47 @@ kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max)
 }
 
 char *
+kv_group_vms(const kv_analysis *a, const kv_group *g, size_t max,
+    size_t *nvms)
+{
+	kv_buf b = {0};
+	size_t n = 0;
+
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vm *vm = a->vmis[g->vmis[k]].vm;
+
+		if (vm == NULL)
+			continue;
+		if (n++ < max)
+			kv_buf_printf(&b, "%s%s", n > 1 ? ", " : "",
+			    vm->fullname);
+	}
+	if (n > max)
+		kv_buf_printf(&b, ", ... (%zu more)", n - max);
+	if (nvms != NULL)
+		*nvms = n;
+	return b.data ? b.data : xstrdup("");
+}
+
+char *
+kv_group_patch(const kv_analysis *a, const kv_group *g, const char *patch,
+    bool restart)
+{
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vm *vm = a->vmis[g->vmis[k]].vm;
+
+		if (vm == NULL)
+			continue;
+		return restart ? xasprintf("for %s: kubectl patch vm %s -n %s "
+		    "--type merge -p '%s' && virtctl restart %s -n %s",
+		    vm->fullname, vm->name, vm->ns, patch, vm->name, vm->ns) :
+		    xasprintf("for %s: kubectl patch vm %s -n %s --type merge "
+		    "-p '%s'", vm->fullname, vm->name, vm->ns, patch);
+	}
+	return NULL;
+}
+
+char *
 kv_group_node_list(const kv_analysis *a, const kv_group *g)
 {
 	kv_buf b = {0};

@@ -118,6 +118,17 @@ char *kv_group_count_adj(const kv_analysis *a, const kv_group *g,
 const char *kv_group_verb(const kv_group *g, const char *verb);
 /* Up to `max` VMI names of g, comma-separated, then ", ..." */
 char *kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max);
+/* The VirtualMachines that hold g's VMIs (same namespace and name): up
+ * to max, comma-separated, then ", ... (N more)"; "" when none has one.
+ * *nvms (may be NULL): how many of g's VMIs have one. */
+char *kv_group_vms(const kv_analysis *a, const kv_group *g, size_t max,
+    size_t *nvms);
+/* The command that applies patch (JSON, built by the caller) to the first
+ * VirtualMachine of g: "for prod/web-0: kubectl patch vm web-0 -n prod
+ * --type merge -p '<patch>'", with restart " && virtctl restart web-0
+ * -n prod"; NULL when no VMI of g has one. */
+char *kv_group_patch(const kv_analysis *a, const kv_group *g,
+    const char *patch, bool restart);
 /* The source node names of g, comma-separated (all of them). */
 char *kv_group_node_list(const kv_analysis *a, const kv_group *g);
 /* The ids of the groups other than drain-* of g's VMIs (those pick marks,

@@ -95,6 +95,7 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_datavolume", load_datavolume },
 	{ "load_vmi", load_vmi },
 	{ "load_vmim", load_vmim },
+	{ "load_vm", load_vm },
 	{ "load_kubevirt", load_kubevirt },
 	{ "load_policy", load_policy },
 	{ "load_hco", load_hco },
@@ -284,6 +285,14 @@ pvc_cmp(const void *a, const void *b)
 }
 
 static int
+vm_cmp(const void *a, const void *b)
+{
+	const kv_vm *x = a, *y = b;
+
+	return kv_nscmp(x->ns, x->name, y->ns, y->name);
+}
+
+static int
 ns_cmp(const void *a, const void *b)
 {
 	return strcmp(((const kv_namespace *)a)->name,
@@ -338,6 +347,7 @@ finish_model(kv_load *ls, kv_err *err)
 	kv_qsort(m->nodes, m->nnodes, sizeof(kv_node), node_cmp);
 	kv_qsort(m->vmis, m->nvmis, sizeof(kv_vmi), vmi_cmp);
 	kv_qsort(m->pvcs, m->npvcs, sizeof(kv_pvc), pvc_cmp);
+	kv_qsort(m->vms, m->nvms, sizeof(kv_vm), vm_cmp);
 	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
 	kv_qsort(m->profiles, m->nprofiles, sizeof(kv_sprofile), profile_cmp);

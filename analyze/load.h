@@ -24,7 +24,7 @@ typedef struct kv_load {
 	const char *file;	/* the member being read, interned */
 	GHashTable *sets;	/* what -> (interned key -> seen_at) */
 	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
-	    cap_pol, cap_vmims, cap_profiles;
+	    cap_pol, cap_vmims, cap_profiles, cap_vms;
 	cpumap_builder *cpumap;
 	size_t ncpumap;
 	void *state[KV_NFLAVORS];	/* kv_load_state() */
@@ -56,6 +56,7 @@ int load_storageprofile(kv_load *ld, jctx *c, json_t *o);
 int load_datavolume(kv_load *ld, jctx *c, json_t *o);
 int load_vmi(kv_load *ld, jctx *c, json_t *o);
 int load_vmim(kv_load *ld, jctx *c, json_t *o);
+int load_vm(kv_load *ld, jctx *c, json_t *o);	/* load_vm.c */
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);
 int load_policy(kv_load *ld, jctx *c, json_t *o);
 /* the distributions' version objects (load_distro.c) */

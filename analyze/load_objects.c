@@ -279,7 +279,7 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	kv_model *m = ls->m;
 	kv_pod *p;
 	kv_labels labels = {0};
-	const char *launcher, *name, *ns;
+	const char *launcher, *name, *ns, *deleted = NULL;
 	int rc = KV_ERR;
 
 	if (jmeta(c, o, &name, &ns, true) ||
@@ -290,10 +290,14 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	p->name = name;
 	p->ns = ns;
 	p->req_memory = -1;
-	if (jstr(c, o, "spec.nodeName", &p->node) ||
+	if (jstr(c, o, "metadata.deletionTimestamp", &deleted) ||
+	    jstr(c, o, "spec.nodeName", &p->node) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
 	    load_pod_resources(c, o, p) || load_pod_placement(c, o, p))
 		goto out;
+	/* a terminating pod still holds its node's room and counts for
+	 * pod (anti-)affinity; topology spread skips it (podaffinity.c) */
+	p->terminating = deleted != NULL;
 	if (launcher == NULL || strcmp(launcher, "virt-launcher") != 0) {
 		rc = KV_OK;	/* not a launcher pod: its resources only */
 		goto out;

@@ -371,6 +371,8 @@ load_vmi_status(jctx *c, json_t *o, kv_vmi *v)
 	    jstr(c, o, "status.nodeName", &v->node) ||
 	    jstr(c, o, "status.machine.type", &v->machine_status) ||
 	    jint(c, o, "status.topologyHints.tscFrequency", &v->tsc_hint) ||
+	    jstr(c, o, "status.migrationState.targetNode",
+	    &v->migration_target) ||
 	    jstr(c, o, "status.migrationState.sourceNode",
 	    &v->migration_source) ||
 	    jstr(c, o, "status.guestOSInfo.id", &v->os_id) ||

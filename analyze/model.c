@@ -91,6 +91,27 @@ kv_model_pvc(const kv_model *m, const char *ns, const char *name)
 	return NULL;
 }
 
+const kv_vm *
+kv_model_vm(const kv_model *m, const char *ns, const char *name)
+{
+	size_t lo = 0, hi = m->nvms;
+
+	if (ns == NULL || name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = kv_nscmp(m->vms[mid].ns, m->vms[mid].name, ns, name);
+
+		if (c == 0)
+			return &m->vms[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* Both arrays are sorted by name (load.c); names may repeat, and the
  * first one wins, as a scan from the start would have it. */
 const kv_namespace *
@@ -222,6 +243,7 @@ kv_model_free(kv_model *m)
 	for (size_t i = 0; i < m->nvmims; i++)
 		free(m->vmims[i].added_selector.v);
 	free(m->vmims);
+	free(m->vms);
 	free(m->cluster.obsolete);
 	free(m->cluster.gates);
 	free(m->cluster.disabled_gates);

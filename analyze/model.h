@@ -236,6 +236,7 @@ typedef struct kv_vmi {
 					   not start it again, or NULL */
 	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
 	const char *migration_source;	/* status.migrationState.sourceNode */
+	const char *migration_target;	/* ...migrationState.targetNode */
 	bool migration_completed;
 	/* what records the guest OS (guestos.h); NULL when absent */
 	const char *os_id, *os_version;	/* status.guestOSInfo.id, versionId */
@@ -268,6 +269,7 @@ typedef struct kv_pod {
 	const char **pr;		/* pr.kubevirt.io/<pvc uid> label keys */
 	/* resource facts of every pod (load_capacity.c) */
 	bool launcher;			/* a virt-launcher pod */
+	bool terminating;		/* metadata.deletionTimestamp set */
 	int64_t res_cpu, res_memory;	/* millis, bytes: max(sum of
 					   containers, largest init
 					   container) + spec.overhead */
@@ -324,6 +326,26 @@ typedef struct kv_vmim {
 	int64_t pending_timeout;	/* annotation override; -1 */
 	kv_labels added_selector;	/* spec.addedNodeSelector */
 } kv_vmim;
+
+/*
+ * A VirtualMachine's spec.runStrategy (spec.running true = Always, false
+ * or neither = Halted: kubevirt v1.9.0 staging/src/kubevirt.io/api/core/
+ * v1/types.go:1957-1970).  RS_OTHER: a value this kvscope does not know.
+ */
+enum kv_run_strategy {
+	RS_ALWAYS, RS_RERUN_ON_FAILURE, RS_ONCE, RS_MANUAL, RS_HALTED,
+	RS_WAIT_AS_RECEIVER, RS_OTHER, RS_COUNT
+};
+extern const char *const kv_run_strategy_names[RS_COUNT];
+
+typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
+	const char *ns, *name;
+	const char *fullname;		/* "ns/name" */
+	enum kv_run_strategy run;
+	const char *run_text;		/* as written, for RS_OTHER */
+	bool restart_required;		/* condition RestartRequired */
+	const char *restart_message;	/* its message, or NULL */
+} kv_vm;
 
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
 typedef struct kv_cluster {
@@ -388,6 +410,9 @@ typedef struct kv_model {
 	kv_policy *policies;		/* sorted by name */
 	size_t nvmims;
 	kv_vmim *vmims;
+	size_t nvms;
+	kv_vm *vms;			/* VirtualMachines, sorted by
+					   namespace, name */
 	kv_cluster cluster;
 	kv_dvp dvp;			/* Deckhouse objects (dvp.h) */
 
@@ -408,6 +433,9 @@ const kv_node *kv_model_node(const kv_model *m, const char *name);
 const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
     const char *name);
 const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
+/* The VirtualMachine ns/name (the VMI's owner has its name), or NULL. */
+const kv_vm *kv_model_vm(const kv_model *m, const char *ns,
+    const char *name);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
 const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */

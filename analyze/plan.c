@@ -133,7 +133,8 @@ try_add(plan_state *s, size_t n, bool force)
 	size_t before = s->lost, mark = s->c.njournal, rows0 = s->nrows;
 
 	for (size_t k = 0; k < s->nrows && !targeted; k++)
-		targeted = s->rows[k].target == n;
+		targeted = s->rows[k].target == n ||
+		    s->rows[k].restart_node == n;
 	kv_bits_set(&s->c.out, n);
 	s->batch[s->nb++] = n;
 	if (targeted)
@@ -206,19 +207,22 @@ commit(plan_state *s, kv_plan_step *st)
 	for (size_t k = 0; k < s->nrows; k++) {
 		const kv_drain_row *r = &s->rows[k];
 		const kv_vmires *v = &a->vmis[r->vmi];
+		size_t at;
 
 		if (r->action != DRAIN_MIGRATE && r->action != DRAIN_SHUTDOWN)
 			continue;
 		leave(s, r->source, r->vmi);
 		give_back(s, r->source, &v->need);
-		s->c.loc[r->vmi] = r->target;
-		if (r->action == DRAIN_SHUTDOWN)
+		/* a VM started again elsewhere is there for later steps */
+		at = r->action == DRAIN_SHUTDOWN ? r->restart_node : r->target;
+		s->c.loc[r->vmi] = at;
+		if (at == SIZE_MAX)
 			continue;
-		mem[nmem++] = v->memory;
+		if (r->action == DRAIN_MIGRATE)
+			mem[nmem++] = v->memory;
 		s->moves[r->vmi]++;
-		KV_GROW(s->on[r->target], s->con[r->target],
-		    s->non[r->target] + 1);
-		s->on[r->target][s->non[r->target]++] = r->vmi;
+		KV_GROW(s->on[at], s->con[at], s->non[at] + 1);
+		s->on[at][s->non[at]++] = r->vmi;
 	}
 	st->seconds = kv_drain_estimate(&a->cfg, mem, nmem, nsrc);
 	free(mem);
@@ -309,6 +313,7 @@ build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
 			p->migrate += d->migrate;
 			p->block += d->block;
 			p->shutdown += d->shutdown;
+			p->restart += d->restart;
 			p->external += d->external;
 			p->no_capacity += d->no_capacity;
 		}
@@ -366,7 +371,10 @@ kv_plan_free(kv_plan *p)
 }
 
 bool
-kv_plan_fails(const kv_plan *p, bool allow_shutdown)
+kv_plan_fails(const kv_plan *p, enum kv_allow allow)
 {
-	return p->block > 0 || (!allow_shutdown && p->shutdown > 0);
+	size_t stops = allow == ALLOW_SHUTDOWN ? 0 : allow == ALLOW_RESTART ?
+	    p->shutdown - p->restart : p->shutdown;
+
+	return p->block > 0 || stops > 0;
 }

@@ -454,8 +454,11 @@ spread_entry(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	for (size_t i = 0; i < pa->npods; i++) {
 		const pa_pod *x = &pa->pods[i];
 
+		/* terminating pods are bypassed (kubernetes 02850301e6
+		 * pkg/scheduler/framework/plugins/podtopologyspread/
+		 * common.go countPodsMatchSelector, "see #87621") */
 		if (kd->dom[x->node] >= 0 && kv_bits_test(&elig, x->node) &&
-		    strcmp(x->pod->ns, ns) == 0 &&
+		    !x->pod->terminating && strcmp(x->pod->ns, ns) == 0 &&
 		    kv_podsel_match(&s->sel, pl, &x->pod->labels))
 			e->counts[kd->dom[x->node]]++;
 	}

@@ -452,22 +452,32 @@ req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
 
 /* dst &= nodes that satisfy aff (ORed terms of ANDed requirements). */
 static void
-and_affinity(const kv_analysis *a, const kv_affinity *aff, kv_bits *dst)
+and_affinity(const kv_analysis *a, const kv_affinity *aff,
+    const kv_nsterm *app, kv_bits *dst)
 {
+	kv_nsterm only = { 0, NULL };
+	const kv_nsterm *terms = aff->terms;
+	size_t nterms = aff->nterms, napp = app != NULL ? app->nreqs : 0;
 	kv_bits any, term, req;
 
-	if (aff->nterms == 0)
+	/* no required affinity: KubeVirt's requirements are its one term */
+	if (nterms == 0 && napp == 0)
 		return;
+	if (nterms == 0) {
+		terms = &only;
+		nterms = 1;
+	}
 	kv_bits_init(&any, dst->nbits);
 	kv_bits_init(&term, dst->nbits);
 	kv_bits_init(&req, dst->nbits);
-	for (size_t t = 0; t < aff->nterms; t++) {
-		/* an empty term matches no node */
-		if (aff->terms[t].nreqs == 0)
+	for (size_t t = 0; t < nterms; t++) {
+		/* an empty term matches no node, until KubeVirt appends */
+		if (terms[t].nreqs + napp == 0)
 			continue;
 		kv_bits_fill(&term);
-		for (size_t q = 0; q < aff->terms[t].nreqs; q++) {
-			req_nodes(a, &aff->terms[t].reqs[q], &req);
+		for (size_t q = 0; q < terms[t].nreqs + napp; q++) {
+			req_nodes(a, q < terms[t].nreqs ? &terms[t].reqs[q] :
+			    &app->reqs[q - terms[t].nreqs], &req);
 			kv_bits_and(&term, &req);
 		}
 		kv_bits_or(&any, &term);
@@ -530,8 +540,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 			kv_bits_and(tgt, b);
 	}
 	if (kv_bits_any(tgt)) {
-		and_affinity(a, &r->extra_affinity, tgt);
-		and_affinity(a, r->affinity, tgt);
+		and_affinity(a, r->affinity, kv_appended(r), tgt);
 	}
 	kv_bits_copy(&pr->sel, tgt);
 	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)

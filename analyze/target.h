@@ -58,4 +58,19 @@ bool kv_target_explain(const kv_analysis *a, const kv_place *p,
 size_t kv_podaff_unjudged(const kv_analysis *a, const kv_vmires *r,
     kv_buf *out);
 
+/*
+ * What KubeVirt appends to EACH term of the target pod's required node
+ * affinity (the obsolete host-model label's and every forbidden
+ * feature's DoesNotExist; kubevirt v1.9.0 pkg/virt-controller/services/
+ * template.go:228-287 modifyNodeAffintyToRejectLabel): one term, or NULL
+ * when nothing is appended.  Without required affinity it is the pod's
+ * one term; an empty term of the VMI matches no node until appended to.
+ */
+static inline const kv_nsterm *
+kv_appended(const kv_vmires *r)
+{
+	return r->extra_affinity.nterms > 0 ? &r->extra_affinity.terms[0] :
+	    NULL;
+}
+
 #endif

@@ -207,6 +207,34 @@ pending_selector(const vmim_index *ix, kv_vmires *r)
 	}
 }
 
+/* A migration already under way: an unfinished VMIM of the VMI and the
+ * target node its migrationState names (kv_vmires.migrating_to). */
+static void
+running_migration(const kv_model *m, const vmim_index *ix, kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+	const kv_node *t = v->migration_target != NULL && !v->
+	    migration_completed ? kv_model_node(m, v->migration_target) : NULL;
+
+	r->migrating_to = SIZE_MAX;
+	if (t == NULL || v->node == NULL || strcmp(t->name, v->node) == 0)
+		return;
+	for (size_t i = vmim_first(ix, v); i < ix->n; i++) {
+		const kv_vmim *mi = ix->v[i];
+
+		if (strcmp(mi->ns, v->ns) != 0 || strcmp(mi->vmi, v->name) != 0)
+			break;
+		/* VirtualMachineInstanceMigration.IsFinal (kubevirt v1.9.0
+		 * staging/src/kubevirt.io/api/core/v1/types.go:847) */
+		if (mi->phase != NULL && (strcmp(mi->phase, "Succeeded") == 0 ||
+		    strcmp(mi->phase, "Failed") == 0))
+			continue;
+		r->migrating_to = (size_t)(t - m->nodes);
+		r->migrating_by = mi->name;
+		return;
+	}
+}
+
 /* Timeout overrides from the newest VMIM of this VMI that sets them. */
 static void
 overrides(const vmim_index *ix, const kv_vmi *v, int64_t *unsched,
@@ -335,6 +363,17 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 	r->eviction = s;
 	r->on_drain = kv_on_drain_for(s, v->restarted ?
 	    kv_cond_after_restart(a, r) : v->cond, kv_drain_moves(r));
+	/* a migration under way: the webhook marks the VMI (LiveMigrate,
+	 * or IfPossible when migratable) and denies the eviction until the
+	 * source pod is gone (kubevirt v1.9.0 pkg/virt-api/webhooks/
+	 * validating-webhook/admitters/pod-eviction-admitter.go:144-168);
+	 * the evacuation controller starts no other migration for it
+	 * (pkg/virt-controller/watch/drain/evacuation/evacuation.go:
+	 * 460-464): the drain waits for this one */
+	if (r->migrating_to != SIZE_MAX && v->cond == 'T' &&
+	    (strcmp(s, "LiveMigrate") == 0 ||
+	    strcmp(s, "LiveMigrateIfPossible") == 0))
+		r->on_drain = DRAIN_MIGRATE;
 }
 
 static int
@@ -439,12 +478,16 @@ kv_vmis_analyze(kv_analysis *a)
 		const kv_policy *p;
 
 		r->vmi = &m->vmis[i];
+		r->vm = kv_model_vm(m, r->vmi->ns, r->vmi->name);
+		r->restarts = -1;
+		r->restart_node = SIZE_MAX;
 		r->cond = r->vmi->cond;
 		r->cond_type = "LiveMigratable";
 		r->cond_reason = r->vmi->cond_reason;
 		r->cond_message = r->vmi->cond_message;
 		r->affinity = &r->vmi->affinity;
 		pending_selector(&ix, r);
+		running_migration(m, &ix, r);
 		if (m->flavor->vmi != NULL)
 			m->flavor->vmi(a, r);
 		cpu_mode(a, r);

@@ -80,7 +80,7 @@ typedef struct cli_args {
 	bool quiet, all, force, all_ns, groups, strict;
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
-	bool allow_shutdown;
+	enum kv_allow allow;		/* --allow-shutdown, -restart */
 	bool pdf_all;			/* report --pdf-detail all */
 	size_t max_unavailable;		/* 0: not given */
 	cli_list changes;		/* O_CHANGE: "option=value", in order */

@@ -15,9 +15,10 @@ cli_drain_usage(const kv_cmd *cmd, const cli_args *o)
 {
 	bool drain = o->drain.n > 0 || o->drain_selectors.n > 0;
 
-	if (!drain && o->allow_shutdown)
-		return cli_fail(cmd, "--allow-shutdown needs --drain or "
-		    "--drain-selector");
+	if (!drain && o->allow != ALLOW_NONE)
+		return cli_fail(cmd, "--allow-%s needs --drain or "
+		    "--drain-selector", o->allow == ALLOW_SHUTDOWN ?
+		    "shutdown" : "restart");
 	if (drain && (o->nodes.n > 0 || o->selectors.n > 0 ||
 	    o->namespaces.n > 0))
 		return cli_fail(cmd, "--drain answers for every VMI on the "
@@ -44,11 +45,11 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		goto out;
 	d = kv_drain_nodes(a, &nodes, &n, &seconds);
 	cli_progress_end();
-	if (kv_view_drain(a, d, n, seconds, o->allow_shutdown, t, &err) !=
+	if (kv_view_drain(a, d, n, seconds, o->allow, t, &err) !=
 	    KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
-	} else if (kv_drain_fails(d, n, o->allow_shutdown))
+	} else if (kv_drain_fails(d, n, o->allow))
 		rc = EXIT_FINDINGS;
 out:
 	kv_drain_list_free(d, n);
@@ -98,10 +99,10 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 	kv_timing("plan");
 	cli_progress_end();
 	words = pool_words(&o);
-	if (kv_view_plan(a, &p, words, o.allow_shutdown, &t, &err) != KV_OK) {
+	if (kv_view_plan(a, &p, words, o.allow, &t, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
-	} else if (kv_plan_fails(&p, o.allow_shutdown))
+	} else if (kv_plan_fails(&p, o.allow))
 		rc = EXIT_FINDINGS;
 out:
 	cli_progress_end();

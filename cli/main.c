@@ -49,7 +49,7 @@ static const kv_cmd commands[] = {
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
 	  "[-l K=V] [--groups] [-o FORMAT] | check SNAPSHOT --drain LIST "
-	  "[--drain-selector K=V] [--allow-shutdown]",
+	  "[--drain-selector K=V] [--allow-shutdown | --allow-restart]",
 	  "exit 1 when a VMI would not migrate, or a drain would stop or "
 	  "block one",
 	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
@@ -75,6 +75,8 @@ static const kv_cmd commands[] = {
 	  "  --drain-selector K=V  drain the nodes whose label K is V\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for; only a blocked drain exits 1\n"
+	  "  --allow-restart       accept only the stops whose VirtualMachine\n"
+	  "                        starts the VM again on another node\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
 	  "                        in columns; not with --drain), json or\n"
 	  "                        yaml\n"
@@ -85,7 +87,8 @@ static const kv_cmd commands[] = {
 	  O_GROUPS, 1, 1,
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector K=V [--drain LIST] "
-	  "[--max-unavailable N] [--allow-shutdown] [-o FORMAT]",
+	  "[--max-unavailable N] [--allow-shutdown | --allow-restart] "
+	  "[-o FORMAT]",
 	  "the order to drain a pool of nodes in, N at a time",
 	  "Plans the rolling maintenance of the pool (the nodes --drain-\n"
 	  "selector matches, and those --drain names): the order in which to\n"
@@ -100,6 +103,8 @@ static const kv_cmd commands[] = {
 	  "  --max-unavailable N   nodes drained at once (default 1)\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for\n"
+	  "  --allow-restart       accept only the stops whose VirtualMachine\n"
+	  "                        starts the VM again on another node\n"
 	  "  -o, --output FORMAT   text (default), wide (also every migration\n"
 	  "                        with its target), json or yaml\n"
 	  "  --color WHEN          auto, always or never\n"

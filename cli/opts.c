@@ -28,6 +28,7 @@ const cli_option cli_options[] = {
 	{ "drain", 0, O_DRAIN, "LIST", NULL },
 	{ "drain-selector", 0, O_DRAIN, "K=V", NULL },
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
+	{ "allow-restart", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ "strict", 0, O_STRICT, NULL, NULL },
@@ -204,7 +205,11 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	else if (strcmp(n, "drain") == 0)
 		return split(cmd, n, arg, &o->drain);
 	else if (strcmp(n, "allow-shutdown") == 0)
-		o->allow_shutdown = true;
+		o->allow = ALLOW_SHUTDOWN;
+	else if (strcmp(n, "allow-restart") == 0) {
+		if (o->allow != ALLOW_SHUTDOWN)
+			o->allow = ALLOW_RESTART;
+	}
 	else if (strcmp(n, "max-unavailable") == 0)
 		return count_value(cmd, n, arg, &o->max_unavailable);
 	else if (strcmp(n, "color") == 0) {

@@ -511,6 +511,13 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_str(e, r->eviction);
 	em_lit(e, ",\"onDrain\":");
 	em_str_or_null(e, kv_on_drain_names[r->on_drain]);
+	em_lit(e, ",\"restarts\":");
+	if (r->restarts < 0)
+		em_lit(e, "null");
+	else if (r->restarts)
+		em_lit(e, "true");
+	else
+		em_lit(e, "false");
 	em_lit(e, "}");
 }
 

@@ -22,6 +22,9 @@ row_json(const kv_analysis *a, const kv_drain_row *row)
 	    json_string(a->m->nodes[row->target].name) : json_null());
 	json_object_set_new(o, "reason", row->reason != NULL ?
 	    json_string(row->reason) : json_null());
+	/* a shutdown whose VirtualMachine starts it again: where */
+	json_object_set_new(o, "restartOn", row->restart ?
+	    json_string(a->m->nodes[row->restart_node].name) : json_null());
 	return o;
 }
 
@@ -41,6 +44,7 @@ kv_json_drain(const kv_analysis *a, const kv_drain *d)
 	json_object_set_new(o, "migrate", count(d->migrate));
 	json_object_set_new(o, "block", count(d->block));
 	json_object_set_new(o, "shutdown", count(d->shutdown));
+	json_object_set_new(o, "restart", count(d->restart));
 	json_object_set_new(o, "external", count(d->external));
 	for (size_t i = 0; i < d->nblocking; i++)
 		json_array_append_new(bl, json_string(d->blocking[i]));
@@ -67,12 +71,14 @@ kv_json_drain_at(const kv_analysis *a, size_t i)
 void
 kv_json_drain_summary(const kv_analysis *a, json_t *summary)
 {
-	size_t shut = 0, block = 0;
+	size_t shut = 0, block = 0, restart = 0;
 
 	for (size_t i = 0; i < a->ndrain; i++) {
 		shut += a->drain[i].shutdown;
 		block += a->drain[i].block;
+		restart += a->drain[i].restart;
 	}
 	json_object_set_new(summary, "drainShutdown", count(shut));
 	json_object_set_new(summary, "drainBlock", count(block));
+	json_object_set_new(summary, "drainRestart", count(restart));
 }

@@ -19,6 +19,7 @@
 
 #include "analysis.h"
 #include "bitset.h"
+#include "drain.h"
 
 typedef enum kv_outfmt {
 	KV_OUT_TEXT, KV_OUT_WIDE, KV_OUT_JSON, KV_OUT_YAML, KV_OUT_COUNT
@@ -85,14 +86,14 @@ int kv_view_models(const kv_analysis *a, const kv_bits *chosen,
 /* pairs: CPU classes and the host-model migration matrix. */
 int kv_view_pairs(const kv_analysis *a, const kv_term *t, kv_err *err);
 /* check --drain: d[0..n) from kv_drain_nodes (drain.h), the whole drain
- * estimated at seconds; allow: stops are accepted. */
+ * estimated at seconds; allow: which stops are accepted. */
 int kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
-    int64_t seconds, bool allow, const kv_term *t, kv_err *err);
+    int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err);
 /* plan: a rolling plan from kv_plan_build; selector says what the pool
  * is (for the heading). */
 struct kv_plan;
 int kv_view_plan(const kv_analysis *a, const struct kv_plan *p,
-    const char *pool, bool allow, const kv_term *t, kv_err *err);
+    const char *pool, enum kv_allow allow, const kv_term *t, kv_err *err);
 
 /* what-if and diff (view_diff.c): the difference of two analyses
  * (diff.h).  notes NULL: a diff of two snapshots; else the what-if's

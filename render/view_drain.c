@@ -38,11 +38,27 @@ action_color(enum kv_on_drain a)
 	    KV_C_YELLOW : a == DRAIN_BLOCK ? KV_C_RED : KV_C_NONE;
 }
 
-/* "  ns/vm  migrates to w4" or "  ns/vm  stops (eviction-shutdown)" */
+/* After "stops": ", starts again on w3 (runStrategy Always" or " and
+ * stays down (runStrategy Manual", the parenthesis left open. */
+static void
+restart_words(const kv_analysis *a, const kv_drain_row *row, FILE *f)
+{
+	if (row->restart) {
+		fputs(", starts again on ", f);
+		kv_term_puts(f, a->m->nodes[row->restart_node].name);
+		fprintf(f, " (%s", row->restart_why);
+	} else
+		fprintf(f, " and stays down (%s%s", row->restart_why,
+		    row->no_node ? ", but no node can run it" : "");
+}
+
+/* "  ns/vm: migrates to w4", "  ns/vm: stops and stays down (runStrategy
+ * Manual; eviction-shutdown)" */
 static void
 row_line(const kv_analysis *a, const kv_drain_row *row, const kv_term *t)
 {
 	FILE *f = t->f;
+	bool open = row->action == DRAIN_SHUTDOWN && row->restart_why != NULL;
 
 	fputs("    ", f);
 	kv_term_puts(f, a->vmis[row->vmi].vmi->fullname);
@@ -52,12 +68,14 @@ row_line(const kv_analysis *a, const kv_drain_row *row, const kv_term *t)
 		fputs(" to ", f);
 		kv_term_puts(f, a->m->nodes[row->target].name);
 	}
+	if (open)
+		restart_words(a, row, f);
 	if (row->reason != NULL) {
-		fputs(" (", f);
+		fputs(open ? "; " : " (", f);
 		kv_term_paint(t, KV_C_BOLD, row->reason);
-		fputs(")", f);
+		open = true;
 	}
-	fputs("\n", f);
+	fputs(open ? ")\n" : "\n", f);
 }
 
 /* "w2: 3 VMIs, 2 migrate, 1 stop, 0 block, 0 external; about 42 s" */
@@ -68,9 +86,13 @@ drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
 
 	fputs("  ", t->f);
 	kv_term_paint(t, KV_C_BOLD, a->m->nodes[d->node].name);
-	fprintf(t->f, ": %zu %s, %zu migrate, %zu stop, %zu block", d->vmis,
+	fprintf(t->f, ": %zu %s, %zu migrate, %zu stop", d->vmis,
 	    kv_word(a, d->vmis == 1 ? KV_WORD_VM : KV_WORD_VMS), d->migrate,
-	    d->shutdown, d->block);
+	    d->shutdown);
+	if (d->restart > 0)
+		fprintf(t->f, " (%zu %s again)", d->restart, d->restart == 1 ?
+		    "starts" : "start");
+	fprintf(t->f, ", %zu block", d->block);
 	if (d->no_capacity > 0)
 		fprintf(t->f, " (%zu for want of room)", d->no_capacity);
 	fprintf(t->f, ", %zu external; about %s to move %s\n", d->external,
@@ -113,10 +135,12 @@ drains_json(const kv_analysis *a, const kv_drain *d, size_t n)
 	return arr;
 }
 
+#define NTOTALS 7		/* the keys of totals_json */
+
 static void
 totals(const kv_drain *d, size_t n, size_t *c)
 {
-	memset(c, 0, 6 * sizeof(size_t));
+	memset(c, 0, NTOTALS * sizeof(size_t));
 	for (size_t i = 0; i < n; i++) {
 		c[0] += d[i].vmis;
 		c[1] += d[i].migrate;
@@ -124,29 +148,47 @@ totals(const kv_drain *d, size_t n, size_t *c)
 		c[3] += d[i].block;
 		c[4] += d[i].external;
 		c[5] += d[i].no_capacity;
+		c[6] += d[i].restart;
 	}
 }
 
 static json_t *
 totals_json(const size_t *c, int64_t seconds)
 {
-	static const char *const keys[] = { "vmis", "migrate", "shutdown",
-	    "block", "external", "noCapacity" };
+	static const char *const keys[NTOTALS] = { "vmis", "migrate",
+	    "shutdown", "block", "external", "noCapacity", "restart" };
 	json_t *o = json_object();
 
-	for (size_t i = 0; i < 6; i++)
+	for (size_t i = 0; i < NTOTALS; i++)
 		json_object_set_new(o, keys[i], json_integer((json_int_t)c[i]));
 	json_object_set_new(o, "estimatedSeconds",
 	    json_integer((json_int_t)seconds));
 	return o;
 }
 
+static void
+allow_json(json_t *doc, enum kv_allow allow)
+{
+	json_object_set_new(doc, "allowShutdown",
+	    json_boolean(allow == ALLOW_SHUTDOWN));
+	json_object_set_new(doc, "allowRestart",
+	    json_boolean(allow != ALLOW_NONE));
+}
+
+/* The stops allow accepts, of c's. */
+static size_t
+accepted(enum kv_allow allow, size_t stops, size_t restarts)
+{
+	return allow == ALLOW_SHUTDOWN ? stops : allow == ALLOW_RESTART ?
+	    restarts : 0;
+}
+
 static int
 drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
-    int64_t seconds, bool allow, const kv_term *t, kv_err *err)
+    int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err)
 {
 	json_t *doc = json_object(), *nodes = json_array();
-	size_t c[6];
+	size_t c[NTOTALS];
 	int rc;
 
 	totals(d, n, c);
@@ -157,7 +199,7 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 	json_object_set_new(doc, "nodes", nodes);
 	json_object_set_new(doc, "capacity",
 	    json_string(a->capacity_known ? "known" : "unknown"));
-	json_object_set_new(doc, "allowShutdown", json_boolean(allow));
+	allow_json(doc, allow);
 	json_object_set_new(doc, "summary", totals_json(c, seconds));
 	json_object_set_new(doc, "drain", drains_json(a, d, n));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
@@ -167,9 +209,9 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 
 int
 kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
-    int64_t seconds, bool allow, const kv_term *t, kv_err *err)
+    int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err)
 {
-	size_t c[6], bad;
+	size_t c[NTOTALS], bad, ok;
 	char *dur, acc[64] = "";
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
@@ -188,15 +230,16 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 	words_note(a, t);
 	room_note(a, t);
 	dur = fmt_duration(seconds);
-	bad = c[3] + (allow ? 0 : c[2]);
-	if (allow && c[2] > 0)
-		snprintf(acc, sizeof(acc), " (%zu %s accepted)", c[2],
-		    c[2] == 1 ? "stop" : "stops");
+	ok = accepted(allow, c[2], c[6]);
+	bad = c[3] + c[2] - ok;
+	if (ok > 0)
+		snprintf(acc, sizeof(acc), " (%zu %s accepted)", ok,
+		    ok == 1 ? "stop" : "stops");
 	fprintf(t->f, "%zu of %zu %s on the drained %s would %s the drain%s; "
 	    "%zu migrate in about %s\n", bad, c[0],
 	    kv_word(a, c[0] == 1 ? KV_WORD_VM : KV_WORD_VMS),
-	    n == 1 ? "node" : "nodes", allow ? "block" : "stop or block",
-	    acc, c[1], dur);
+	    n == 1 ? "node" : "nodes", allow == ALLOW_SHUTDOWN ? "block" :
+	    "stop or block", acc, c[1], dur);
 	free(dur);
 	if (ferror(t->f))
 		return kv_seterr(err, "stdout: write error");
@@ -279,11 +322,11 @@ step_json(const kv_analysis *a, const kv_plan_step *st, size_t i)
 
 static int
 plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
-    bool allow, const kv_term *t, kv_err *err)
+    enum kv_allow allow, const kv_term *t, kv_err *err)
 {
 	json_t *doc = json_object(), *steps = json_array();
-	size_t c[6] = { 0, p->migrate, p->shutdown, p->block, p->external,
-	    p->no_capacity };
+	size_t c[NTOTALS] = { 0, p->migrate, p->shutdown, p->block,
+	    p->external, p->no_capacity, p->restart };
 	char *rule;
 	int rc;
 
@@ -299,7 +342,7 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	    json_integer((json_int_t)p->batch));
 	json_object_set_new(doc, "capacity",
 	    json_string(a->capacity_known ? "known" : "unknown"));
-	json_object_set_new(doc, "allowShutdown", json_boolean(allow));
+	allow_json(doc, allow);
 	json_object_set_new(doc, "movedTwice",
 	    json_integer((json_int_t)p->twice));
 	rule = rule_text(p);
@@ -376,9 +419,10 @@ cannot_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
 
 int
 kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
-    bool allow, const kv_term *t, kv_err *err)
+    enum kv_allow allow, const kv_term *t, kv_err *err)
 {
-	char *rule, *dur;
+	char *rule, *dur, acc[64] = "";
+	size_t ok = accepted(allow, p->shutdown, p->restart);
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
 		return plan_doc(a, p, pool, allow, t, err);
@@ -395,11 +439,14 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 	for (size_t i = 0; i < p->nsteps; i++)
 		plan_step(a, &p->steps[i], i, t);
 	dur = fmt_duration(p->seconds);
-	fprintf(t->f, "Total: %zu %s, about %s; %zu migrate, %zu stop%s, "
-	    "%zu block (%zu for want of room), %zu external.\n", p->nsteps,
-	    p->nsteps == 1 ? "step" : "steps", dur, p->migrate, p->shutdown,
-	    allow && p->shutdown ? " (accepted)" : "", p->block,
-	    p->no_capacity, p->external);
+	if (ok > 0)
+		snprintf(acc, sizeof(acc), ok == p->shutdown ? " (accepted)" :
+		    " (%zu accepted)", ok);
+	fprintf(t->f, "Total: %zu %s, about %s; %zu migrate, %zu stop%s "
+	    "(%zu %s again), %zu block (%zu for want of room), %zu "
+	    "external.\n", p->nsteps, p->nsteps == 1 ? "step" : "steps", dur,
+	    p->migrate, p->shutdown, acc, p->restart, p->restart == 1 ?
+	    "starts" : "start", p->block, p->no_capacity, p->external);
 	free(dur);
 	if (p->twice > 0)
 		fprintf(t->f, "%zu VM%s move%s twice: at %s first move no node "

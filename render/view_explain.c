@@ -94,6 +94,43 @@ print_dvp(const kv_vmires *r, FILE *f)
 	}
 }
 
+/* After "a drain stops it": whether its VirtualMachine starts it again. */
+static void
+print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	if (r->on_drain == DRAIN_SHUTDOWN && r->restart_why != NULL) {
+		if (r->restarts == 1) {
+			fputs(", and it starts again on ", f);
+			kv_term_puts(f, a->m->nodes[r->restart_node].name);
+			fprintf(f, " (%s)", r->restart_why);
+		} else
+			fprintf(f, " and it stays down (%s)", r->restart_why);
+	}
+	fputs("\n", f);
+}
+
+/* The VirtualMachine behind the VMI, and a template that already differs
+ * from it (condition RestartRequired). */
+static void
+print_vm(const kv_vmires *r, FILE *f)
+{
+	if (r->vm == NULL)
+		return;
+	fputs("  VirtualMachine ", f);
+	kv_term_puts(f, r->vm->fullname);
+	fprintf(f, ", runStrategy %s", r->vm->run == RS_OTHER &&
+	    r->vm->run_text != NULL ? r->vm->run_text :
+	    kv_run_strategy_names[r->vm->run]);
+	if (r->vm->restart_required) {
+		fputs("; RestartRequired: ", f);
+		kv_term_puts(f, r->vm->restart_message ?
+		    r->vm->restart_message : "(no message)");
+		fputs(" - its template differs from this VMI; a restart "
+		    "brings the template, which kvscope does not judge", f);
+	}
+	fputs("\n", f);
+}
+
 /* The head: name, phase, CPU, condition, verdict, drain. */
 static void
 print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
@@ -126,13 +163,63 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
 	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
 	fprintf(f, "  judged by the %s\n", rules);
-	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s\n",
+	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s",
 	    r->method, (long long)r->completion_timeout, r->eviction,
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
 	    r->on_drain == DRAIN_NONE ? "has nothing to move (not running)" :
 	    "leaves it to an external controller");
+	print_restart(a, r, f);
+	print_vm(r, f);
+}
+
+static void
+print_req(const kv_nsreq *q, FILE *f)
+{
+	static const char *const ops[] = { "In", "NotIn", "Exists",
+	    "DoesNotExist", "Gt", "Lt" };
+
+	if (q->field)
+		fputs("field ", f);
+	kv_term_puts(f, q->key);
+	fprintf(f, " %s", ops[q->op]);
+	for (size_t i = 0; i < q->nvalues; i++) {
+		fputs(i ? "," : " ", f);
+		kv_term_puts(f, q->values[i]);
+	}
+}
+
+/* The target pod's required node affinity as KubeVirt writes it: what
+ * it appends (kv_appended) at the end of each term. */
+static void
+print_terms(const kv_vmires *r, FILE *f)
+{
+	const kv_nsterm *app = kv_appended(r);
+	kv_nsterm only = { 0, NULL };
+	const kv_nsterm *terms = r->affinity->terms;
+	size_t n = r->affinity->nterms;
+
+	if (n == 0 && app == NULL)
+		return;
+	if (n == 0) {
+		terms = &only;
+		n = 1;
+	}
+	for (size_t t = 0; t < n; t++) {
+		size_t k = 0;
+
+		fprintf(f, "  affinity term %zu:", t + 1);
+		for (size_t q = 0; q < terms[t].nreqs; q++, k++) {
+			fputs(k ? ", " : " ", f);
+			print_req(&terms[t].reqs[q], f);
+		}
+		for (size_t q = 0; app != NULL && q < app->nreqs; q++, k++) {
+			fputs(k ? ", " : " ", f);
+			print_req(&app->reqs[q], f);
+		}
+		fputs(k ? "\n" : " (empty: matches no node)\n", f);
+	}
 }
 
 static void
@@ -146,12 +233,7 @@ print_selector(const kv_vmires *r, FILE *f)
 		kv_term_puts(f, r->selectors.v[i].value);
 		fprintf(f, "\n");
 	}
-	for (size_t t = 0; t < r->extra_affinity.nterms; t++)
-		for (size_t q = 0; q < r->extra_affinity.terms[t].nreqs; q++) {
-			fprintf(f, "  affinity: ");
-			kv_term_puts(f, r->extra_affinity.terms[t].reqs[q].key);
-			fprintf(f, " DoesNotExist\n");
-		}
+	print_terms(r, f);
 }
 
 /* The pod (anti-)affinity and spread terms left out of the search. */
@@ -238,6 +320,13 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 		kv_buf_free(&why);
 	}
 	json_object_set_new(doc, "nodes", nodes);
+	json_object_set_new(doc, "virtualMachine", r->vm == NULL ?
+	    json_null() : json_pack("{s:s, s:s, s:b, s:s?}", "name",
+	    r->vm->fullname, "runStrategy", r->vm->run == RS_OTHER &&
+	    r->vm->run_text != NULL ? r->vm->run_text :
+	    kv_run_strategy_names[r->vm->run], "restartRequired",
+	    r->vm->restart_required, "restartMessage",
+	    r->vm->restart_message));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;

@@ -34,6 +34,8 @@ void kv_dvp_model_free(kv_model *m);
 void kv_dvp_config(struct kv_analysis *a);
 /* One VMI's DVP facts (r->dvp), before its verdict. */
 void kv_dvp_vmi(struct kv_analysis *a, struct kv_vmires *r);
+/* The flavor's restarts hook: the VM's runPolicy (policy.c). */
+bool kv_dvp_restarts(const struct kv_vmires *r, const char **why);
 void kv_dvp_result_free(struct kv_vmires *r);
 /* "VirtualDisk x, " for a volume whose claim is a VirtualDisk's. */
 void kv_dvp_describe_volume(const kv_model *m, const char *ns,

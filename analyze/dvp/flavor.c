@@ -86,6 +86,7 @@ const kv_flavor kv_flavor_deckhouse = {
 	.model_free = kv_dvp_model_free,
 	.config = kv_dvp_config,
 	.vmi = kv_dvp_vmi,
+	.restarts = kv_dvp_restarts,
 	.result_free = kv_dvp_result_free,
 	.describe_volume = kv_dvp_describe_volume,
 };

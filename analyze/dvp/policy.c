@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "dvp.h"
 
 
@@ -121,3 +122,37 @@ kv_dvp_autoconverge(const char *policy, int force)
 	return false;	/* AlwaysSafe, and Manual/Never (not enforced) */
 }
 
+
+/*
+ * After a drain evicted the pod, DVP's power-state handler decides
+ * (deckhouse/virtualization cf3a9e6c4 images/virtualization-artifact/pkg/
+ * controller/vm/internal/sync_power_state.go): AlwaysOn restarts the VM
+ * (handleAlwaysOnPolicy, 252-); AlwaysOnUnlessStoppedManually restarts
+ * a Succeeded VMI whose pod was deleted (308-377, "after the deletion of
+ * pod"); Manual stops it unless the guest reset itself (203-239);
+ * AlwaysOff keeps it off.  runPolicy's default is AlwaysOnUnlessStopped-
+ * Manually (the CRD's default).
+ */
+bool
+kv_dvp_restarts(const kv_vmires *r, const char **why)
+{
+	const char *p;
+
+	if (r->dvp.vm == NULL) {
+		*why = "no VirtualMachine";
+		return false;
+	}
+	p = r->dvp.vm->run_policy;
+	if (p == NULL || strcmp(p, "AlwaysOnUnlessStoppedManually") == 0) {
+		*why = "runPolicy AlwaysOnUnlessStoppedManually";
+		return true;
+	}
+	if (strcmp(p, "AlwaysOn") == 0) {
+		*why = "runPolicy AlwaysOn";
+		return true;
+	}
+	*why = strcmp(p, "Manual") == 0 ? "runPolicy Manual" :
+	    strcmp(p, "AlwaysOff") == 0 ? "runPolicy AlwaysOff" :
+	    "runPolicy unknown";
+	return false;
+}

@@ -436,7 +436,7 @@ def cmd_kept(path):
     done("what the analysis reads is kept")
 
 
-PLACEMENT_META = ("name", "namespace", "uid", "labels")
+PLACEMENT_META = ("name", "namespace", "uid", "labels", "deletionTimestamp")
 PLACEMENT_SPEC = ("nodeName", "priorityClassName", "priority", "overhead", "affinity",
                   "topologySpreadConstraints")
 

@@ -219,6 +219,8 @@ def other_pods(label_key, kv_ns):
                               "containers": [{"name": "virt-handler",
                                               "image": "virt-handler:v1.9.0"}]},
                      "status": {"phase": "Running"}})
+    # one being deleted: the collector keeps metadata.deletionTimestamp
+    pods[-1]["metadata"]["deletionTimestamp"] = "2026-10-31T09:00:00Z"
     return pods
 
 

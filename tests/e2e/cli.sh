@@ -274,7 +274,7 @@ has "$out" "explain" "  cpu-model-migration.node.kubevirt.io/Skylake-Client-IBRS
 has "$out" "explain" "  cpu-feature.node.kubevirt.io/md-clear=true"
 has "$out" "explain" "  cpu-vendor.node.kubevirt.io/Intel=true"
 has "$out" "explain" "  kubevirt.io/schedulable=true"
-has "$out" "explain" "  affinity: node-labeller.kubevirt.io/obsolete-host-model DoesNotExist"
+has "$out" "explain" "  affinity term 1: node-labeller.kubevirt.io/obsolete-host-model DoesNotExist"
 # every node with the first constraint it fails
 has "$out" "explain" "  no   a1: label cpu-feature.node.kubevirt.io/md-clear=true missing"
 has "$out" "explain" "  no   cp1: label cpu-feature.node.kubevirt.io/md-clear=true missing"

@@ -45,11 +45,23 @@ jq_is() {
 M=samples/mixed
 
 run "drain w2 stops a VM" 1 check $M --drain w2
-has "drain w2" "prod/cache-0: stops (eviction-shutdown)"
+has "drain w2" "prod/cache-0: stops, starts again on w3 (runStrategy Always; eviction-shutdown)"
+has "drain w2" "w2: 1 VMI, 0 migrate, 1 stop (1 starts again), 0 block"
 has "drain w2" "1 of 1 VMI on the drained node would stop or block the drain"
 has "drain w2" "Room on the targets not checked"
 run "drain w2 --allow-shutdown" 0 check $M --drain w2 --allow-shutdown
 has "allow-shutdown" "0 of 1 VMI on the drained node would block the drain (1 stop accepted)"
+run "drain w2 --allow-restart" 0 check $M --drain w2 --allow-restart
+has "allow-restart" "0 of 1 VMI on the drained node would stop or block the drain (1 stop accepted)"
+run "drain w2 -o json" 1 check $M --drain w2 -o json
+jq_is "drain json" '.drain[0].plan[0].restartOn' "w3"
+jq_is "drain json" '.summary.restart' "1"
+jq_is "drain json" '.allowRestart' "false"
+run "fixes name the VM" 1 check $M --groups
+has "fixes name the VM" "in the VirtualMachines (prod/web-0) and restart them (for prod/web-0: kubectl patch vm web-0 -n prod --type merge -p"
+run "explain names the VM" 0 explain $M prod/cache-0
+has "explain names the VM" "a drain stops it, and it starts again on w3 (runStrategy Always)"
+has "explain names the VM" "VirtualMachine prod/cache-0, runStrategy Always"
 run "--node keeps its meaning" 0 check $M --node w2
 run "drain w5 migrates" 0 check $M --drain w5
 has "drain w5" "dev/build-runner: migrates to "

@@ -998,6 +998,32 @@ m_spread_skew(kvsnap *s)
 	m_spread(s, 2, "");
 }
 
+/* Pods being deleted (metadata.deletionTimestamp) are no spread's
+ * (kube-scheduler podtopologyspread countPodsMatchSelector): the two on
+ * w2 of m_spread_skew leave w2 at 0 + 1 against w1's 1. */
+static void
+m_spread_terminating(kvsnap *s)
+{
+	m_spread(s, 2, "");
+	for (size_t i = 0; i < 2; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "web-worker-%zu", i);
+		kvj_sets(kvsnap_find(s, "pods", "", name),
+		    "metadata.deletionTimestamp", "2026-10-31T09:00:00Z");
+	}
+}
+
+/* ... but they still count for pod anti-affinity (InterPodAffinity reads
+ * every pod of the node). */
+static void
+m_anti_db_terminating(kvsnap *s)
+{
+	m_anti_db(s);
+	kvj_sets(kvsnap_find(s, "pods", "", "postgres-0"),
+	    "metadata.deletionTimestamp", "2026-10-31T09:00:00Z");
+}
+
 /* Fewer eligible domains (w1, w2) than minDomains: the fewest counts 0. */
 static void
 m_spread_min_domains(kvsnap *s)
@@ -1116,6 +1142,9 @@ test_pod_affinity(void **state)
 		  "kubernetes.io/hostname=w2 has 2 matching pods and the "
 		  "target pod would add one, the fewest in a domain 1 (node(s) "
 		  "didn't match pod topology spread constraints)" },
+		{ m_spread_terminating, "", "w2", NULL },
+		{ m_anti_db_terminating, "no-placement-target", "", "pod "
+		  "db/postgres-0 runs in kubernetes.io/hostname=w2" },
 		{ m_spread_min_domains, "no-placement-target", "",
 		  "minDomains 3: kubernetes.io/hostname=w2 has 1 matching pod "
 		  "and the target pod would add one, the fewest in a domain 0" },
@@ -2341,9 +2370,13 @@ test_node_affinity(void **state)
 		  "\"In\", \"values\": [\"z9\"]}]}, {\"matchExpressions\": "
 		  "[{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
 		  "[\"z2\"]}]}]", "zone", "z2", true },
-		/* an empty term matches no node, even ORed with nothing else */
-		{ "[{}]", NULL, NULL, false },
-		{ "[{\"matchExpressions\": []}]", NULL, NULL, false },
+		/* an empty term matches no node until KubeVirt appends to it:
+		 * this host-model VMI's pod carries obsolete-host-model
+		 * DoesNotExist in it (template.go modifyNodeAffintyToReject-
+		 * Label), so w2 passes; test_empty_term_named for a model */
+		{ "[{}]", NULL, NULL, true },
+		{ "[{\"matchExpressions\": []}]", NULL, NULL, true },
+
 		/* matchFields test the node's name */
 		{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
 		  "\"operator\": \"In\", \"values\": [\"w2\"]}]}]", NULL, NULL,
@@ -2371,6 +2404,30 @@ test_node_affinity(void **state)
 			    "node affinity");
 		kvres_free(&r);
 	}
+}
+
+/* A named model gets nothing appended: its empty term matches no node. */
+static void
+m_empty_term_named(kvsnap *s)
+{
+	kvj_setj(vmi(s), "spec.affinity", "{\"nodeAffinity\": {\"required"
+	    "DuringSchedulingIgnoredDuringExecution\": {\"nodeSelectorTerms"
+	    "\": [{}]}}}");
+	kvj_sets(vmi(s), "spec.domain.cpu.model", "Haswell-noTSX");
+}
+
+static void
+test_empty_term_named(void **state)
+{
+	kvres r = run(m_empty_term_named);
+	json_t *v = kvres_vmi(&r, WEB);
+
+	(void)state;
+	assert_jstr(v, "cpu.mode", "named");
+	assert_list(v, "targets", "");
+	assert_message_has(v, "no-placement-target", "an empty "
+	    "nodeSelectorTerm matches no node");
+	kvres_free(&r);
 }
 
 static void
@@ -3288,6 +3345,7 @@ main(void)
 		cmocka_unit_test(test_taints),
 		cmocka_unit_test(test_cordon),
 		cmocka_unit_test(test_node_affinity),
+		cmocka_unit_test(test_empty_term_named),
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_capacity_formula),
 		cmocka_unit_test(test_capacity_no_room),

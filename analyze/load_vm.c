@@ -1,0 +1,83 @@
+/*
+ * load_vm.c - the VirtualMachine loader (load.h): what its controller
+ * does when its VMI ends (spec.runStrategy, spec.running) and whether
+ * its template already differs from the running VMI (condition
+ * RestartRequired).  Only those fields are kept.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+
+const char *const kv_run_strategy_names[RS_COUNT] = {
+	"Always", "RerunOnFailure", "Once", "Manual", "Halted",
+	"WaitAsReceiver", "other",
+};
+
+/* The strategy KubeVirt derives (kubevirt v1.9.0 staging/src/kubevirt.io/
+ * api/core/v1/types.go:1957-1970): running wins as true = Always,
+ * false = Halted; neither set is Halted. */
+static void
+vm_strategy(kv_vm *vm, const char *text, int running)
+{
+	vm->run = RS_HALTED;
+	vm->run_text = text;
+	if (running == 1)
+		vm->run = RS_ALWAYS;
+	if (running != -1 || text == NULL)
+		return;
+	vm->run = RS_OTHER;
+	for (size_t i = 0; i < RS_OTHER; i++)
+		if (strcmp(kv_run_strategy_names[i], text) == 0)
+			vm->run = (enum kv_run_strategy)i;
+}
+
+static int
+vm_conditions(jctx *c, json_t *o, kv_vm *vm)
+{
+	json_t *conds, *e;
+	size_t i;
+
+	if (jget(c, o, "status.conditions", JSON_ARRAY, &conds) != KV_OK)
+		return KV_ERR;
+	json_array_foreach(conds, i, e) {
+		const char *type, *status, *msg;
+
+		jwhere(c, "status.conditions[%zu].", i);
+		if (!json_is_object(e))
+			return jerr(c, "", "expected an object");
+		if (jstr(c, e, "type", &type) ||
+		    jstr(c, e, "status", &status) ||
+		    jstr(c, e, "message", &msg))
+			return KV_ERR;
+		if (type == NULL || strcmp(type, "RestartRequired") != 0 ||
+		    status == NULL || strcmp(status, "True") != 0)
+			continue;
+		vm->restart_required = true;
+		vm->restart_message = msg;
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}
+
+int
+load_vm(kv_load *ls, jctx *c, json_t *o)
+{
+	kv_model *m = ls->m;
+	kv_vm *vm = KV_PUSH(m->vms, m->nvms, ls->cap_vms);
+	const char *text;
+	int running = -1;
+	char *full;
+
+	if (jmeta(c, o, &vm->name, &vm->ns, true) ||
+	    jstr(c, o, "spec.runStrategy", &text) ||
+	    jbool(c, o, "spec.running", &running) ||
+	    vm_conditions(c, o, vm))
+		return KV_ERR;
+	vm_strategy(vm, text, running);
+	full = xasprintf("%s/%s", vm->ns, vm->name);
+	vm->fullname = kv_intern_str(m->strs, full);
+	free(full);
+	return kv_load_unique(ls, c, "VirtualMachine", vm->fullname);
+}

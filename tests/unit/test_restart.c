@@ -1,0 +1,351 @@
+/*
+ * test_restart.c - the VirtualMachine behind a VMI that a drain stops
+ * (findings "vmis[].restarts", "drain[].restart", "summary.drainRestart"):
+ * one VM per runStrategy value, spec.running, and none; a VM that would
+ * start again but whose VMI no node can run; --allow-restart against
+ * --allow-shutdown; DVP's runPolicy.
+ */
+#include "kvtest.h"
+#include "kvsnap.h"
+
+#include "drain.h"
+#include "dvp.h"
+#include "groups.h"
+#include "view.h"
+
+#define VMIS "virtualmachineinstances", "kubevirt.io"
+#define VMS "virtualmachines", "kubevirt.io"
+
+#define FEAT "abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr " \
+	"lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 " \
+	"syscall xsave"
+
+static void
+node(kvsnap *s, const char *name)
+{
+	const kvcpu cpu = { "Intel", "Skylake-Client-IBRS", FEAT " vmx",
+	    "vmx", "Nehalem Haswell-noTSX",
+	    "Nehalem Haswell-noTSX Skylake-Client-IBRS" };
+
+	kvj_label(kvsnap_kvnode(s, name, &cpu), "pool", name);
+}
+
+/* A running VMI on w1 that a drain shuts down (evictionStrategy None);
+ * pool: a nodeSelector pool=<pool>, or NULL. */
+static void
+stopper(kvsnap *s, const char *name, const char *pool)
+{
+	char *v = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachineInstance\", \"metadata\": {\"name\": \"%s\", "
+	    "\"namespace\": \"prod\", \"uid\": \"uid-%s\"}, \"spec\": {"
+	    "\"evictionStrategy\": \"None\", \"domain\": {\"cpu\": "
+	    "{\"model\": \"host-model\"}, \"resources\": {\"requests\": "
+	    "{\"memory\": \"2Gi\"}}}}, \"status\": {\"phase\": \"Running\", "
+	    "\"nodeName\": \"w1\", \"migrationMethod\": \"LiveMigration\", "
+	    "\"conditions\": [{\"type\": \"LiveMigratable\", \"status\": "
+	    "\"True\"}]}}", name, name);
+	json_t *o = kvsnap_addj(s, VMIS, v);
+
+	if (pool != NULL)
+		kvj_key(o, "spec.nodeSelector", "pool", pool);
+	free(v);
+}
+
+/* Its VirtualMachine: spec is the JSON of spec's members. */
+static void
+vm(kvsnap *s, const char *name, const char *spec, const char *status)
+{
+	char *v = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachine\", \"metadata\": {\"name\": \"%s\", "
+	    "\"namespace\": \"prod\"}, \"spec\": {%s}, \"status\": {%s}}",
+	    name, spec, status);
+
+	kvsnap_addj(s, VMS, v);
+	free(v);
+}
+
+static kvres
+cluster(void)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+
+	node(s, "w1");
+	node(s, "w2");
+	node(s, "w3");
+	stopper(s, "always", NULL);
+	vm(s, "always", "\"runStrategy\": \"Always\"", "");
+	stopper(s, "rerun", NULL);
+	vm(s, "rerun", "\"runStrategy\": \"RerunOnFailure\"", "");
+	stopper(s, "once", NULL);
+	vm(s, "once", "\"runStrategy\": \"Once\"", "");
+	stopper(s, "manual", NULL);
+	vm(s, "manual", "\"runStrategy\": \"Manual\"", "");
+	stopper(s, "halted", NULL);
+	vm(s, "halted", "\"runStrategy\": \"Halted\"", "");
+	stopper(s, "running", NULL);
+	vm(s, "running", "\"running\": true", "\"conditions\": [{\"type\": "
+	    "\"RestartRequired\", \"status\": \"True\", \"message\": "
+	    "\"a volume changed\"}]");
+	stopper(s, "bare", NULL);
+	/* only w1 (being drained) can run it */
+	stopper(s, "pinned", "w1");
+	vm(s, "pinned", "\"runStrategy\": \"Always\"", "");
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	return r;
+}
+
+static const kv_drain_row *
+row_of(const kv_analysis *a, const char *vmi)
+{
+	for (size_t i = 0; i < a->ndrain; i++)
+		for (size_t k = 0; k < a->drain[i].nplan; k++) {
+			const kv_drain_row *row = &a->drain[i].plan[k];
+
+			if (strcmp(a->vmis[row->vmi].vmi->fullname, vmi) == 0)
+				return row;
+		}
+	fail_msg("no plan row for %s", vmi);
+	return NULL;
+}
+
+static void
+assert_restart(const kvres *r, const char *vmi, bool yes, const char *why)
+{
+	const kv_drain_row *row = row_of(r->a, vmi);
+	json_t *v = kvres_vmi(r, vmi);
+
+	assert_string_equal(kv_on_drain_names[row->action], "shutdown");
+	assert_int_equal(row->restart, yes);
+	assert_string_equal(row->restart_why, why);
+	assert_jbool(v, "restarts", yes);
+	if (yes)
+		assert_string_equal(r->m->nodes[row->restart_node].name, "w2");
+	else
+		assert_true(row->restart_node == SIZE_MAX);
+}
+
+/* KubeVirt v1.9.0 pkg/virt-controller/watch/vm/vm.go syncRunStrategy:
+ * only Always starts a VMI again that ended Succeeded after its pod was
+ * evicted (restart.c). */
+static void
+test_run_strategies(void **state)
+{
+	kvres r = cluster();
+	const kv_drain_row *row;
+
+	(void)state;
+	assert_restart(&r, "prod/always", true, "runStrategy Always");
+	assert_restart(&r, "prod/running", true, "runStrategy Always");
+	assert_restart(&r, "prod/rerun", false, "runStrategy RerunOnFailure");
+	assert_restart(&r, "prod/once", false, "runStrategy Once");
+	assert_restart(&r, "prod/manual", false, "runStrategy Manual");
+	assert_restart(&r, "prod/halted", false, "runStrategy Halted");
+	assert_restart(&r, "prod/bare", false, "no VirtualMachine");
+	/* the VM would start it, but only the drained node can run it */
+	assert_restart(&r, "prod/pinned", false, "runStrategy Always");
+	row = row_of(r.a, "prod/pinned");
+	assert_true(row->no_node);
+	assert_false(row_of(r.a, "prod/manual")->no_node);
+	assert_true(kvres_vmires(&r, "prod/running")->vm->restart_required);
+	assert_false(kvres_vmires(&r, "prod/always")->vm->restart_required);
+	assert_null(kvres_vmires(&r, "prod/bare")->vm);
+	assert_jint(json_array_get(json_object_get(r.findings, "drain"), 0),
+	    "restart", 2);
+	assert_jint(json_array_get(json_object_get(r.findings, "drain"), 0),
+	    "shutdown", 8);
+	assert_jint(r.findings, "summary.drainRestart", 2);
+	assert_jint(r.findings, "summary.drainShutdown", 8);
+	kvres_free(&r);
+}
+
+/* --allow-shutdown accepts every stop, --allow-restart only those that
+ * come back by themselves. */
+static void
+test_allow(void **state)
+{
+	kvres r = cluster();
+	kv_drain d = r.a->drain[0];
+
+	(void)state;
+	assert_true(kv_drain_fails(&d, 1, ALLOW_NONE));
+	assert_true(kv_drain_fails(&d, 1, ALLOW_RESTART));
+	assert_false(kv_drain_fails(&d, 1, ALLOW_SHUTDOWN));
+	d.shutdown = d.restart;
+	assert_false(kv_drain_fails(&d, 1, ALLOW_RESTART));
+	assert_true(kv_drain_fails(&d, 1, ALLOW_NONE));
+	kvres_free(&r);
+}
+
+/* explain's text for VMI i, as a string the caller frees. */
+static char *
+explain_text(const kvres *r, const char *vmi)
+{
+	const kv_vmires *v = kvres_vmires(r, vmi);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	kv_term t = { f, KV_OUT_TEXT, false, false, 100 };
+	kv_err err = {0};
+
+	assert_non_null(f);
+	assert_int_equal(kv_view_explain(r->a, (size_t)(v - r->a->vmis), &t,
+	    &err), KV_OK);
+	fclose(f);
+	return buf;
+}
+
+/* explain names the VM, and flags a template that already differs. */
+static void
+test_explain(void **state)
+{
+	kvres r = cluster();
+	char *s = explain_text(&r, "prod/running");
+
+	(void)state;
+	assert_non_null(strstr(s, "a drain stops it, and it starts again on "
+	    "w2 (runStrategy Always)\n"));
+	assert_non_null(strstr(s, "VirtualMachine prod/running, runStrategy "
+	    "Always; RestartRequired: a volume changed - its template "));
+	free(s);
+	s = explain_text(&r, "prod/manual");
+	assert_non_null(strstr(s, "a drain stops it and it stays down "
+	    "(runStrategy Manual)\n"));
+	assert_null(strstr(s, "RestartRequired"));
+	free(s);
+	s = explain_text(&r, "prod/bare");
+	assert_non_null(strstr(s, "stays down (no VirtualMachine)\n"));
+	assert_null(strstr(s, "  VirtualMachine "));
+	free(s);
+	kvres_free(&r);
+}
+
+/* The fix texts' API: the VirtualMachines of a group's VMIs, and the
+ * command that patches the first. */
+static void
+test_group_vms(void **state)
+{
+	kvres r = cluster();
+	kv_group g = {0};
+	size_t ix[3], nvms = 0;
+	char *s;
+
+	(void)state;
+	ix[0] = (size_t)(kvres_vmires(&r, "prod/always") - r.a->vmis);
+	ix[1] = (size_t)(kvres_vmires(&r, "prod/bare") - r.a->vmis);
+	ix[2] = (size_t)(kvres_vmires(&r, "prod/manual") - r.a->vmis);
+	g.nvmis = 3;
+	g.vmis = ix;
+	s = kv_group_vms(r.a, &g, 5, &nvms);
+	assert_string_equal(s, "prod/always, prod/manual");
+	assert_int_equal(nvms, 2);
+	free(s);
+	s = kv_group_vms(r.a, &g, 1, NULL);
+	assert_string_equal(s, "prod/always, ... (1 more)");
+	free(s);
+	s = kv_group_patch(r.a, &g, "{\"spec\":{}}", true);
+	assert_string_equal(s, "for prod/always: kubectl patch vm always -n "
+	    "prod --type merge -p '{\"spec\":{}}' && virtctl restart always "
+	    "-n prod");
+	free(s);
+	g.nvmis = 1;
+	g.vmis = &ix[1];
+	assert_null(kv_group_patch(r.a, &g, "{}", false));
+	kvres_free(&r);
+}
+
+/* A VMI whose migration to node is under way (VMIM phase): evictionStrategy
+ * None would stop it; LiveMigrate waits for the migration. */
+static kvres
+migrating(const char *phase, const char *strategy)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	json_t *v;
+	char *mi = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachineInstanceMigration\", \"metadata\": {\"name\": "
+	    "\"mig-1\", \"namespace\": \"prod\"}, \"spec\": {\"vmiName\": "
+	    "\"moving\"}, \"status\": {\"phase\": \"%s\"}}", phase);
+	kvres r;
+
+	node(s, "w1");
+	node(s, "w2");
+	node(s, "w3");
+	stopper(s, "moving", "w1");
+	v = kvsnap_find(s, VMIS, "moving");
+	kvj_sets(v, "spec.evictionStrategy", strategy);
+	kvj_sets(v, "status.migrationState.sourceNode", "w1");
+	kvj_sets(v, "status.migrationState.targetNode", "w3");
+	kvsnap_addj(s, "virtualmachineinstancemigrations", "kubevirt.io", mi);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	free(mi);
+	return r;
+}
+
+/* pod-eviction-admitter.go and the evacuation controller: a drain waits
+ * for the migration under way, to its target node, even where the
+ * VMI's own placement (pinned to w1) finds none. */
+static void
+test_running_migration(void **state)
+{
+	kvres r = migrating("Running", "LiveMigrate");
+	const kv_drain_row *row = row_of(r.a, "prod/moving");
+
+	(void)state;
+	assert_string_equal(kv_on_drain_names[row->action], "migrate");
+	assert_string_equal(r.m->nodes[row->target].name, "w3");
+	assert_jstr(kvres_vmi(&r, "prod/moving"), "onDrain", "migrate");
+	kvres_free(&r);
+	/* finished: nothing under way, the pinned VMI blocks the drain */
+	r = migrating("Succeeded", "LiveMigrate");
+	row = row_of(r.a, "prod/moving");
+	assert_string_equal(kv_on_drain_names[row->action], "block");
+	kvres_free(&r);
+	/* evictionStrategy None: the pod is evicted, the VM stops */
+	r = migrating("Running", "None");
+	assert_string_equal(kv_on_drain_names[row_of(r.a,
+	    "prod/moving")->action], "shutdown");
+	kvres_free(&r);
+}
+
+/* DVP sync_power_state.go: AlwaysOn and AlwaysOnUnlessStoppedManually
+ * (the default) start the VM again after its pod was deleted. */
+static void
+test_dvp_run_policy(void **state)
+{
+	static const struct { const char *policy; bool yes; } cases[] = {
+		{ "AlwaysOn", true }, { "AlwaysOnUnlessStoppedManually", true },
+		{ NULL, true }, { "Manual", false }, { "AlwaysOff", false },
+	};
+	kv_dvm dvm = {0};
+	kv_vmires res = {0};
+	const char *why = NULL;
+
+	(void)state;
+	assert_false(kv_dvp_restarts(&res, &why));
+	assert_string_equal(why, "no VirtualMachine");
+	res.dvp.vm = &dvm;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dvm.run_policy = cases[i].policy;
+		assert_int_equal(kv_dvp_restarts(&res, &why), cases[i].yes);
+	}
+	dvm.run_policy = "Manual";
+	kv_dvp_restarts(&res, &why);
+	assert_string_equal(why, "runPolicy Manual");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_strategies),
+		cmocka_unit_test(test_allow),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_group_vms),
+		cmocka_unit_test(test_running_migration),
+		cmocka_unit_test(test_dvp_run_policy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
