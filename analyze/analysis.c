@@ -43,8 +43,8 @@ effective_config(kv_analysis *a)
 	c->parallel_cluster = k->parallel_cluster >= 0 ?
 	    k->parallel_cluster : 5;
 	c->parallel_node = k->parallel_node >= 0 ? k->parallel_node : 2;
-	c->bandwidth_mibps = k->bandwidth > 0 ?
-	    (k->bandwidth + (1 << 20) - 1) / (1 << 20) : 0;
+	c->bandwidth_mibps = k->bandwidth > 0 ? k->bandwidth / (1 << 20) +
+	    (k->bandwidth % (1 << 20) != 0) : 0;
 	c->completion_per_gib = k->completion_per_gib >= 0 ?
 	    k->completion_per_gib : 150;
 	c->progress_timeout = k->progress_timeout >= 0 ?
