@@ -296,6 +296,10 @@ def content_cases():
         "resources/storageclasses.storage.k8s.io.json": jlist([{
             "metadata": {"name": "local"},
             "provisioner": "rancher.io/local-path"}])})
+    add("profile-volumemode-number", {
+        "resources/storageprofiles.cdi.kubevirt.io.json": jlist([{
+            "metadata": {"name": "p"}, "status": {"claimPropertySets": [{
+                "accessModes": ["ReadWriteMany"], "volumeMode": 7}]}}])})
     add("cpumap-doctype", {"libvirt/cpu_map/x86_Evil.xml":
                            b"<?xml version='1.0'?><!DOCTYPE cpus [<!ENTITY "
                            b"a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>]>"
