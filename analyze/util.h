@@ -69,6 +69,18 @@ kv_sat_addmul(int64_t a, int64_t b, int64_t c)
 	return r;
 }
 
+/* Unicode's 66 noncharacters (U+FDD0-U+FDEF and the last two code points
+ * of every plane, U+FFFE ... U+10FFFF): valid UTF-8 and JSON, but cairo
+ * refuses them ("input string not valid UTF-8") and XML does not allow
+ * U+FFFE/U+FFFF.  The writers show them as "<U+FFFE>" as they show the
+ * bidi controls. */
+static inline bool
+kv_noncharacter(long c)
+{
+	return (c >= 0xfdd0 && c <= 0xfdef) ||
+	    (c >= 0 && c <= 0x10ffff && (c & 0xfffe) == 0xfffe);
+}
+
 /* Grow a dynamic array: ensures room for at least need elements. */
 #define KV_GROW(arr, cap, need)                                        \
 	do {                                                           \

@@ -701,9 +701,12 @@ pdf_metadata(pdoc *d)
 	const snap_manifest *mf = &d->a->m->manifest;
 	char *title = xasprintf("%s: %s", d->title,
 	    mf->context ? mf->context : "cluster");
+	char *vis = text_visible(title);
 
+	/* cairo refuses noncharacters: shown as text is (text_visible) */
 	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_TITLE,
-	    title);
+	    vis ? vis : title);
+	free(vis);
 	free(title);
 	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_AUTHOR,
 	    "kvscope");

@@ -300,6 +300,8 @@ def content_cases():
         "resources/storageprofiles.cdi.kubevirt.io.json": jlist([{
             "metadata": {"name": "p"}, "status": {"claimPropertySets": [{
                 "accessModes": ["ReadWriteMany"], "volumeMode": 7}]}}])})
+    add("noncharacter-in-name", {NODES: jlist([node("n\ufffe\uffff"
+                                                    "\ufdd0\U0010ffff")])})
     add("cpumap-doctype", {"libvirt/cpu_map/x86_Evil.xml":
                            b"<?xml version='1.0'?><!DOCTYPE cpus [<!ENTITY "
                            b"a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>]>"
