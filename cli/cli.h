@@ -137,8 +137,12 @@ int cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a,
  * did not write.  Errors printed, EXIT_TOOL returned. */
 int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
     bool *ours);
-/* Create dir and its missing parents (after the snapshot loaded). */
-int cli_outdir_create(const kv_cmd *cmd, const char *dir);
+/* Create dir and its missing parents (after the snapshot loaded);
+ * *made = the top folder this created, or NULL.  cli_outdir_unmake
+ * removes what was made when the report fails (a full disk), so no
+ * empty folder is left, and frees *made. */
+int cli_outdir_create(const kv_cmd *cmd, const char *dir, char **made);
+void cli_outdir_unmake(const char *dir, char **made);
 void cli_outdir_sweep(const char *dir, char *const *written, size_t n);
 
 /* The report of a into dir (prepared, ours as cli_outdir_prepare said,
