@@ -75,6 +75,9 @@ int kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg,
  * all) as the "vmis" array, one cpuClasses, hostModelPairs or
  * namedModels.models element. */
 json_t *kv_json_vmis(const kv_analysis *a, const kv_bits *pick);
+/* The top-level warnings [{code, message}] (analysis.h kv_warning) of
+ * findings.json and of every -o json|yaml document. */
+json_t *kv_json_warnings(const kv_analysis *a);
 /* The "nodeSets" array the VMIs in pick refer to (ids N1.. local to that
  * document): put it beside kv_json_vmis()'s array so it stands alone. */
 json_t *kv_json_node_sets(const kv_analysis *a, const kv_bits *pick);

@@ -352,6 +352,56 @@ test_claim_rwx_condition_only(void **state)
 	kvres_free(&r);
 }
 
+/* ---- the coded warnings (findings.json's top-level warnings) ------------- */
+
+static void
+pvcs_forbidden(kvsnap *s)
+{
+	kvsnap_status(s, "persistentvolumeclaims", "", "forbidden");
+}
+
+/* The coded warning of code, or NULL. */
+static json_t *
+find_warning(const kvres *r, const char *code)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->raw, "warnings"), i, w)
+		if (strcmp(json_string_value(json_object_get(w, "code")),
+		    code) == 0)
+			return w;
+	return NULL;
+}
+
+static void
+test_warnings_coded(void **state)
+{
+	kvres r = run(NULL);
+	json_t *w;
+	size_t n;
+
+	(void)state;
+	/* the base lacks no resource; the list is there all the same */
+	assert_true(json_is_array(json_object_get(r.raw, "warnings")));
+	assert_null(find_warning(&r, "missing-resource"));
+	n = r.a->ncoded;
+	kvres_free(&r);
+
+	r = run(pvcs_forbidden);
+	w = find_warning(&r, "missing-resource");
+	assert_non_null(w);
+	assert_non_null(strstr(json_string_value(json_object_get(w,
+	    "message")), "persistentvolumeclaims: forbidden"));
+	/* snapshot.warnings keeps the same fact as a string */
+	assert_string_equal(json_string_value(json_array_get(kvj_at(r.raw,
+	    "snapshot.warnings"), 0)), json_string_value(json_object_get(w,
+	    "message")));
+	assert_int_equal(r.a->ncoded, n + 1);
+	assert_true(kv_warning_said[r.a->coded[0].code]);
+	kvres_free(&r);
+}
+
 /* ---- change-binding -------------------------------------------------------- */
 
 static void
@@ -565,6 +615,7 @@ main(void)
 		cmocka_unit_test(test_set_cpu_model_amd),
 		cmocka_unit_test(test_recreate_claim_rwx),
 		cmocka_unit_test(test_claim_rwx_condition_only),
+		cmocka_unit_test(test_warnings_coded),
 		cmocka_unit_test(test_change_binding),
 		cmocka_unit_test(test_repull_image),
 		cmocka_unit_test(test_relabel_node),
