@@ -344,6 +344,16 @@ def dir_cases(out):
     make("dir-nested-too-deep", dict(f, **{deep + "/x.json": b"{}"}))
     make("dir-manifest-lies", f, manifest(f, lie={NODES: (1, None)}))
     make("empty-snapshot", {}, manifest({}))
+    # what macOS and people add to an unpacked snapshot: not listed, not
+    # read, so ignored with a warning (#25) ...
+    top = make("dir-unlisted-extras", f)
+    for extra in (".DS_Store", "notes.txt"):
+        with open(os.path.join(top, extra), "wb") as fh:
+            fh.write(b"\0\0\0\1Bud1")
+    # ... but an unlisted file kvscope reads stays fatal
+    top = make("dir-unlisted-resource", f)
+    with open(os.path.join(top, "resources", "pods.json"), "wb") as fh:
+        fh.write(jlist([]))
     return cases
 
 
