@@ -177,9 +177,10 @@ int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 	".zip) and writes the objects kvscope reads as a snapshot:\n" \
 	"manifest.json with sizes and SHA-256, redaction applied as\n" \
 	"kvscope-collect applies it.  The file appears complete or not at\n" \
-	"all.\n" \
-	"  -o, --output FILE  the snapshot to write (.tar.gz)\n", \
-	O_OUTPUT | O_OUTPATH, 1, 1, "INPUT", cmd_convert }
+	"all; one line on stdout says what it holds.\n" \
+	"  -o, --output FILE  the snapshot to write (.tar.gz or .tgz)\n" \
+	"  --force            replace FILE when it exists\n", \
+	O_OUTPUT | O_OUTPATH | O_FORCE, 1, 1, "INPUT", cmd_convert }
 int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
 int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 

@@ -96,7 +96,7 @@ for bin in "$KVSCOPE" ./kvscope; do
 	for input in plain bundle.zip must-gather; do
 		rm -rf "$tmp/cv" && mkdir "$tmp/cv"
 		if "$bin" convert "$m/$input" --output "$tmp/cv/s.tar.gz" \
-		    2>"$tmp/err" && "$bin" report "$tmp/cv/s.tar.gz" \
+		    >/dev/null 2>"$tmp/err" && "$bin" report "$tmp/cv/s.tar.gz" \
 		    --format json --output "$tmp/cv/o" >/dev/null 2>>"$tmp/err" &&
 		    [ "$(strip "$tmp/cv/o/findings.json")" = \
 		    "$(strip "$m.want/findings.json")" ]; then
@@ -112,5 +112,35 @@ else
 	grep -q "already a kvscope snapshot" "$tmp/err" &&
 	    ok "convert refuses a snapshot" || ko "$(cat "$tmp/err")"
 fi
+# convert as a new user tries it (#25): a missing input, a wrong output
+# name, an existing output (--force replaces it), one line on success
+mg=$tmp/mixed/must-gather
+conv() {	# name, want on stderr ("" = success), args...
+	local name=$1 want=$2 rc
+	shift 2
+	rc=0
+	"$KVSCOPE" convert "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ -z "$want" ]; then
+		[ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+		    grep -q "^wrote .*: [0-9]* nodes, [0-9]* VMIs; redacted: " \
+		    "$tmp/out" && ok "convert $name: $(cat "$tmp/out")" ||
+		    ko "convert $name: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+	elif [ "$rc" = 2 ] && grep -qF "$want" "$tmp/err" &&
+	    [ "$(wc -l <"$tmp/err")" = 1 ]; then
+		ok "convert $name: $(cat "$tmp/err")"
+	else
+		ko "convert $name: exit $rc, want \"$want\": $(cat "$tmp/err")"
+	fi
+}
+conv "of a missing input" "nosuch.tgz: no such file" "$tmp/nosuch.tgz" \
+    --output "$tmp/y.tar.gz"
+conv "to a .zip name" "a snapshot is a .tar.gz" "$mg" --output "$tmp/x.zip"
+[ ! -e "$tmp/x.zip" ] && ok "convert to .zip wrote nothing" ||
+    ko "convert to .zip wrote $tmp/x.zip"
+conv "to a new file" "" "$mg" --output "$tmp/new.tgz"
+conv "over an existing file" "exists; use --force" "$mg" \
+    --output "$tmp/new.tgz"
+conv "over an existing file with --force" "" "$mg" --output \
+    "$tmp/new.tgz" --force
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
