@@ -4,6 +4,7 @@
  */
 #include "analysis.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,8 @@ effective_config(kv_analysis *a)
 	c->parallel_cluster = k->parallel_cluster >= 0 ?
 	    k->parallel_cluster : 5;
 	c->parallel_node = k->parallel_node >= 0 ? k->parallel_node : 2;
-	c->bandwidth_mibps = k->bandwidth > 0 ?
-	    (k->bandwidth + (1 << 20) - 1) / (1 << 20) : 0;
+	c->bandwidth_mibps = k->bandwidth > 0 ? k->bandwidth / (1 << 20) +
+	    (k->bandwidth % (1 << 20) != 0) : 0;
 	c->completion_per_gib = k->completion_per_gib >= 0 ?
 	    k->completion_per_gib : c->since[SINCE_COMPLETION_150] ?
 	    kv_since_rows[SINCE_COMPLETION_150].value :
@@ -139,6 +140,41 @@ pods_lacking(const kv_model *m)
 	return false;
 }
 
+const char *const kv_warning_names[KV_WARN_COUNT] = {
+	"missing-resource", "partial-resource", "version-unknown",
+	"version-newer", "version-mismatch", "flavor-inferred", "input-note",
+	"pods-launchers", "version-older",
+};
+const bool kv_warning_said[KV_WARN_COUNT] = {
+	true, true, true, true, true, true, true, false, true,
+};
+
+void
+kv_analysis_warn(kv_analysis *a, enum kv_warning_code code,
+    const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		kv_fatal("out of memory");
+	va_end(ap);
+	KV_GROW(a->coded, a->capcoded, a->ncoded + 1);
+	a->coded[a->ncoded].code = code;
+	a->coded[a->ncoded++].message = s;
+}
+
+/* One snapshot warning (the string, kept as snapshot.warnings for
+ * compatibility) and the same fact coded. */
+static void
+snap_warn(kv_analysis *a, size_t *cap, enum kv_warning_code code, char *s)
+{
+	KV_GROW(a->warnings, *cap, a->nwarnings + 1);
+	a->warnings[a->nwarnings++] = s;
+	kv_analysis_warn(a, code, "%s", s);
+}
+
 static void
 snapshot_warnings(kv_analysis *a)
 {
@@ -153,33 +189,26 @@ snapshot_warnings(kv_analysis *a)
 		    strcmp(r->status, "absent") == 0)
 			continue;
 		why = lack_note(r);
-		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xasprintf("%s%s%s: %s%s%s",
-		    r->resource, *r->group ? "." : "", r->group, r->status,
-		    why ? "; " : "", why ? why : "");
+		snap_warn(a, &cap, KV_WARN_MISSING_RESOURCE, xasprintf(
+		    "%s%s%s: %s%s%s", r->resource, *r->group ? "." : "",
+		    r->group, r->status, why ? "; " : "", why ? why : ""));
 	}
-	if (m->flavor_inferred) {
-		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xasprintf("the manifest names "
-		    "no flavor; %s inferred from the %s resource files and the "
-		    "absence of kubevirt.io VMIs", m->flavor->name,
-		    m->flavor->short_name);
-	}
-	if (!m->pods_all && !pods_lacking(m)) {
-		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup("pods: launcher pods "
-		    "only (scope launchers); room on the nodes was not "
-		    "checked beyond allocatable memory less the launcher "
-		    "pods' requests");
-	}
-	if (!m->cluster.present) {
-		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup(m->flavor->no_config);
-	}
-	for (size_t i = 0; i < m->manifest.nnotes; i++) {
-		KV_GROW(a->warnings, cap, a->nwarnings + 1);
-		a->warnings[a->nwarnings++] = xstrdup(m->manifest.notes[i]);
-	}
+	if (m->flavor_inferred)
+		snap_warn(a, &cap, KV_WARN_FLAVOR_INFERRED, xasprintf("the "
+		    "manifest names no flavor; %s inferred from the %s "
+		    "resource files and the absence of kubevirt.io VMIs",
+		    m->flavor->name, m->flavor->short_name));
+	if (!m->pods_all && !pods_lacking(m))
+		snap_warn(a, &cap, KV_WARN_PODS_LAUNCHERS, xstrdup("pods: "
+		    "launcher pods only (scope launchers); room on the nodes "
+		    "was not checked beyond allocatable memory less the "
+		    "launcher pods' requests"));
+	if (!m->cluster.present)
+		snap_warn(a, &cap, KV_WARN_MISSING_RESOURCE,
+		    xstrdup(m->flavor->no_config));
+	for (size_t i = 0; i < m->manifest.nnotes; i++)
+		snap_warn(a, &cap, KV_WARN_INPUT_NOTE,
+		    xstrdup(m->manifest.notes[i]));
 }
 
 static void
@@ -249,6 +278,9 @@ kv_analysis_free(kv_analysis *a)
 	for (size_t i = 0; i < a->nwarnings; i++)
 		free(a->warnings[i]);
 	free(a->warnings);
+	for (size_t i = 0; i < a->ncoded; i++)
+		free(a->coded[i].message);
+	free(a->coded);
 	free(a->cfg.obsolete);
 	free(a->nodes);
 	for (size_t i = 0; i < a->nclasses; i++) {

@@ -288,6 +288,28 @@ typedef struct kv_summary {
 	size_t groups;
 } kv_summary;
 
+/* What the input lacked or contradicted, one coded fact each: the
+ * top-level `warnings` of findings.json and of every -o json|yaml
+ * document, one "kvscope: warning: " line on stderr per command, and
+ * the top of the HTML and PDF summaries (../shared/spec/findings.md,
+ * "warnings").  Names in kv_warning_names. */
+enum kv_warning_code {
+	KV_WARN_MISSING_RESOURCE, KV_WARN_PARTIAL_RESOURCE,
+	KV_WARN_VERSION_UNKNOWN, KV_WARN_VERSION_NEWER,
+	KV_WARN_VERSION_MISMATCH, KV_WARN_FLAVOR_INFERRED,
+	KV_WARN_INPUT_NOTE, KV_WARN_PODS_LAUNCHERS, KV_WARN_VERSION_OLDER,
+	KV_WARN_COUNT
+};
+extern const char *const kv_warning_names[KV_WARN_COUNT];
+/* Whether the code is a stderr line: all but pods-launchers, the
+ * collector's default scope (said in the documents and the report). */
+extern const bool kv_warning_said[KV_WARN_COUNT];
+
+typedef struct kv_warning {
+	enum kv_warning_code code;
+	char *message;
+} kv_warning;
+
 typedef struct kv_analysis {
 	const kv_model *m;
 	const cpudb *db;		/* snapshot map or built-in */
@@ -295,9 +317,8 @@ typedef struct kv_analysis {
 	kv_config cfg;
 	char **warnings;		/* snapshot.warnings */
 	size_t nwarnings;
-	/* the version warnings among them (version_warn.c), which the cli
-	 * also prints on stderr */
-	size_t version_warn_first, nversion_warn;
+	kv_warning *coded;		/* top-level warnings, in order */
+	size_t ncoded, capcoded;
 
 	kv_nodeinfo *nodes;		/* parallel to m->nodes */
 	size_t nclasses;
@@ -325,6 +346,11 @@ typedef struct kv_analysis {
 
 int kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err);
 void kv_analysis_free(kv_analysis *a);
+
+/* Add one coded warning (the message a printf of fmt): the one entry
+ * point for every part of the analysis that finds the input lacking. */
+void kv_analysis_warn(kv_analysis *a, enum kv_warning_code code,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The model data of a named CPU model: the snapshot's map first, then the
  * built-in table; NULL when neither knows it. */

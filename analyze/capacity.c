@@ -19,7 +19,7 @@ static void
 take1(int64_t *free, int64_t need)
 {
 	if (*free != KV_RES_UNLIMITED && need > 0)
-		*free -= need;
+		*free = kv_sat_addmul(*free, need, -1);
 }
 
 void
@@ -50,7 +50,7 @@ holds(const kv_pod *p)
 static int64_t
 left(int64_t alloc, int64_t used)
 {
-	return alloc < 0 ? KV_RES_UNLIMITED : alloc - used;
+	return alloc < 0 ? KV_RES_UNLIMITED : kv_sat_addmul(alloc, used, -1);
 }
 
 void
@@ -70,14 +70,16 @@ kv_capacity_build(kv_analysis *a)
 	for (size_t i = 0; a->capacity_known && i < m->npods; i++) {
 		const kv_pod *p = &m->pods[i];
 		const kv_node *n;
-		kv_res req;
+		kv_res req, *q;
 
 		if (!holds(p) || (n = kv_model_node(m, p->node)) == NULL)
 			continue;
 		req = kv_pod_request(p);
-		a->nodes[n - m->nodes].requested.cpu_millis += req.cpu_millis;
-		a->nodes[n - m->nodes].requested.memory += req.memory;
-		a->nodes[n - m->nodes].requested.pods += req.pods;
+		q = &a->nodes[n - m->nodes].requested;
+
+		q->cpu_millis = kv_sat_addmul(q->cpu_millis, req.cpu_millis, 1);
+		q->memory = kv_sat_addmul(q->memory, req.memory, 1);
+		q->pods = kv_sat_addmul(q->pods, req.pods, 1);
 	}
 	for (size_t i = 0; i < m->nnodes; i++) {
 		kv_nodeinfo *ni = &a->nodes[i];

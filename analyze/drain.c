@@ -84,7 +84,7 @@ kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
 		d->vmis++;
 		if (rows[k].action == DRAIN_MIGRATE) {
 			d->migrate++;
-			d->memory += r->memory;
+			d->memory = kv_sat_addmul(d->memory, r->memory, 1);
 			mem[nmem++] = r->memory;
 		} else if (rows[k].action == DRAIN_BLOCK) {
 			d->block++;

@@ -63,6 +63,10 @@ const char *
 kv_rwx_class(const kv_model *m, const char *current, unsigned want,
     const char **why)
 {
+	*why = "";
+	/* no volume mode wanted: no class answers it (every class would) */
+	if (want == 0)
+		return NULL;
 	if (current != NULL && (kv_model_sc(m, current) != NULL ||
 	    kv_model_profile(m, current) != NULL) &&
 	    (kv_class_rwx(m, current, why) & want) == want)
@@ -99,6 +103,9 @@ key_claim_rwx(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
     const kv_rule *rule)
 {
 	(void)rule;
+	/* no claim of ours: the blocker is the stored condition's word
+	 * alone, and the group (named after the code) is a condition */
+	kv_gkey_kind(k, SUBJ_CONDITION);
 	for (size_t i = 0; i < r->vmi->nvolumes; i++) {
 		const kv_volume *vol = &r->vmi->volumes[i];
 		const kv_pvc *pvc;
@@ -159,17 +166,42 @@ mode_words(unsigned want)
 	    "Filesystem" : "Block and Filesystem";
 }
 
+/* A disk-not-shared group without a claim that is not ReadWriteMany:
+ * KubeVirt's stored condition said DisksNotLiveMigratable. */
+static void
+resolve_condition_only(const kv_analysis *a, kv_group *g)
+{
+	char *who = kv_group_count_words(a, g);
+
+	g->summary = xasprintf("%s %s DisksNotLiveMigratable in the stored "
+	    "LiveMigratable condition, but no claim in the input that is "
+	    "not ReadWriteMany", who, kv_group_verb(g, "report"));
+	g->fix.action = FIX_NONE;
+	g->fix.text = xstrdup("read the LiveMigratable condition's message "
+	    "for the disk KubeVirt names; kvscope finds no ReadWriteOnce "
+	    "claim, hostDisk or local volume in the input to change");
+	free(who);
+}
+
 static void
 resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 {
 	kv_buf names = {0};
 	size_t n;
 	unsigned want = group_claims(a, g, &names, &n);
-	const char *why = NULL, *cur = g->kind == SUBJ_STORAGE_CLASS ?
+	const char *why = "", *cur = g->kind == SUBJ_STORAGE_CLASS ?
 	    g->name : NULL;
-	const char *cls = kv_rwx_class(a->m, cur, want, &why);
-	char *who = kv_group_count_words(a, g);
+	const char *cls;
+	char *who;
 	bool dvp = a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
+
+	if (want == 0) {
+		kv_buf_free(&names);
+		resolve_condition_only(a, g);
+		return;
+	}
+	cls = kv_rwx_class(a->m, cur, want, &why);
+	who = kv_group_count_words(a, g);
 
 	g->summary = xasprintf("%s %s a %s disk on %s%s that is not "
 	    "ReadWriteMany", who, kv_group_verb(g, "have"), mode_words(want), cur ? "storage class " :

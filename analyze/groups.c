@@ -363,6 +363,7 @@ kv_group_verb(const kv_group *g, const char *verb)
 		{ "have", "has" }, { "use", "uses" }, { "bind", "binds" },
 		{ "enable", "enables" }, { "run", "runs" },
 		{ "wait", "waits" }, { "stop", "stops" }, { "make", "makes" },
+		{ "report", "reports" },
 	};
 
 	if (g->nvmis != 1)

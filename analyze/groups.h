@@ -149,8 +149,9 @@ unsigned kv_class_rwx(const kv_model *m, const char *name,
  * ReadWriteMany for every volume mode in want (RWX_BLOCK, RWX_FILESYSTEM
  * of model.h): the claim's own class `current` first, then the others by
  * name; its StorageProfile's claimPropertySets first, else its
- * provisioner's known abilities.  NULL when none; *why names the
- * evidence. */
+ * provisioner's known abilities.  NULL when none, and for want 0
+ * (no volume mode asked: every class would match); *why names the
+ * evidence ("" without one). */
 const char *kv_rwx_class(const kv_model *m, const char *current,
     unsigned want, const char **why);
 

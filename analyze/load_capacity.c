@@ -39,8 +39,8 @@ containers(jctx *c, json_t *o, const char *path, bool init, int64_t *cpu,
 			*cpu = mc > *cpu ? mc : *cpu;
 			*mem = mm > *mem ? mm : *mem;
 		} else {
-			*cpu += mc;
-			*mem += mm;
+			*cpu = kv_sat_addmul(*cpu, mc, 1);
+			*mem = kv_sat_addmul(*mem, mm, 1);
 		}
 	}
 	jwhere(c, "%s", "");
@@ -59,8 +59,10 @@ load_pod_resources(jctx *c, json_t *o, kv_pod *p)
 	    jquantity(c, o, "spec.overhead.memory", &omem) ||
 	    jget(c, o, "spec.priority", JSON_INTEGER, &prio))
 		return KV_ERR;
-	p->res_cpu = (icpu > cpu ? icpu : cpu) + (ocpu > 0 ? ocpu : 0);
-	p->res_memory = (imem > mem ? imem : mem) + (omem > 0 ? omem : 0);
+	p->res_cpu = kv_sat_addmul(icpu > cpu ? icpu : cpu, ocpu > 0 ? ocpu :
+	    0, 1);
+	p->res_memory = kv_sat_addmul(imem > mem ? imem : mem, omem > 0 ?
+	    omem : 0, 1);
 	p->priority = prio != NULL ? (int64_t)json_integer_value(prio) : 0;
 	return KV_OK;
 }

@@ -383,24 +383,26 @@ load_storageprofile(kv_load *ls, jctx *c, json_t *o)
 	    jget(c, o, "status.claimPropertySets", JSON_ARRAY, &sets))
 		return KV_ERR;
 	json_array_foreach(sets, i, set) {
-		const char **modes, *mode = NULL;
-		size_t n;
+		const char **modes = NULL, *mode = NULL;
+		size_t n = 0;
 		int rc;
 
 		jwhere(c, "status.claimPropertySets[%zu].", i);
 		if (!json_is_object(set))
 			return jerr(c, "", "expected an object");
+		/* a bad volumeMode after good accessModes: modes is ours to
+		 * free either way (once a 24-byte leak) */
 		rc = jstrarray(c, set, "accessModes", &modes, &n) ||
 		    jstr(c, set, "volumeMode", &mode);
 		jwhere(c, "%s", "");
-		if (rc)
-			return KV_ERR;
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; rc == 0 && k < n; k++)
 			if (strcmp(modes[k], "ReadWriteMany") == 0)
 				p->rwx |= mode != NULL &&
 				    strcmp(mode, "Block") == 0 ? RWX_BLOCK :
 				    RWX_FILESYSTEM;
 		free(modes);
+		if (rc)
+			return KV_ERR;
 	}
 	return KV_OK;
 }

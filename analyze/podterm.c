@@ -272,4 +272,6 @@ kv_podaff_warnings(kv_analysis *a)
 	    "(scope launchers); the pod (anti-)affinity or topology spread "
 	    "terms of %zu VMI%s select pods that need not be launchers and "
 	    "were not judged", n, n == 1 ? "" : "s");
+	kv_analysis_warn(a, KV_WARN_PARTIAL_RESOURCE, "%s",
+	    a->warnings[a->nwarnings - 1]);
 }

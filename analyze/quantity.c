@@ -33,7 +33,7 @@ typedef struct qnum {
 	bool sticky;
 } qnum;
 
-static const u128 limit = (u128)INT64_MAX;
+static const u128 limit = (u128)KV_QUANTITY_MAX;
 
 /* Digits and fraction; false when the mantissa is out of range. */
 static bool
@@ -168,7 +168,8 @@ parse_scaled(const char *s, int scale10, int64_t *out, kv_err *err)
 	if (rc == 0 && scale(&q, out))
 		return KV_OK;
 big:
-	return kv_seterr(err, "quantity \"%s\" is out of range", s);
+	return kv_seterr(err, "quantity \"%s\" is out of range (beyond "
+	    "4Ei)", s);
 }
 
 int

@@ -26,6 +26,7 @@ typedef struct member_rec {
 	char *path;
 	uint64_t bytes;
 	char sha256[65];
+	bool read;		/* the loader took it (sink state) */
 } member_rec;
 
 typedef struct expect_rec {
@@ -155,6 +156,7 @@ member_end(void *arg, kv_err *err)
 
 	rec->path = r->cur_path;
 	rec->bytes = r->cur_bytes;
+	rec->read = r->cur_state != NULL;
 	sha256_hex(r->cur_sum, rec->sha256);
 	EVP_MD_CTX_free(r->cur_sum);
 	r->cur_sum = NULL;
@@ -433,13 +435,28 @@ parse_manifest(reader *r)
 	return rc;
 }
 
-/* Every member against files[]: all mismatches in one line. */
+/* A member files[] does not list that the loader did not read either
+ * (.DS_Store, notes.txt beside an unpacked snapshot): ignored, and said
+ * as one note of the manifest (an input-note warning). */
+static void
+note_ignored(reader *r, const kv_buf *names, int n)
+{
+	r->m->notes = xreallocarray(r->m->notes, r->m->nnotes + 1,
+	    sizeof(char *));
+	r->m->notes[r->m->nnotes++] = xasprintf("ignored %d file%s the "
+	    "manifest does not list and kvscope does not read: %s", n,
+	    n == 1 ? "" : "s", names->data);
+}
+
+/* Every member against files[]: all mismatches in one line; a listed
+ * file changed or missing, or an unlisted one the loader read, is fatal.
+ */
 static int
 verify_members(reader *r)
 {
-	kv_buf bad = {0};
+	kv_buf bad = {0}, ignored = {0};
 	GList *keys, *k;
-	int n = 0, rc = KV_OK;
+	int n = 0, nign = 0, rc = KV_OK;
 
 	if (!r->have_manifest)
 		return kv_seterr(r->err, "%s: no manifest.json in the "
@@ -466,17 +483,25 @@ verify_members(reader *r)
 	keys = g_list_sort(keys, (GCompareFunc)strcmp);
 	for (k = keys; k != NULL; k = k->next) {
 		const char *p = k->data;
+		const member_rec *m = g_hash_table_lookup(r->seen, p);
 
-		if (strcmp(p, MANIFEST) != 0 && find_expect(r, p) == NULL)
+		if (strcmp(p, MANIFEST) == 0 || find_expect(r, p) != NULL)
+			continue;
+		if (m->read)
 			kv_buf_printf(&bad, "%s%s (not in the manifest)",
 			    n++ ? ", " : "", p);
+		else
+			kv_buf_printf(&ignored, "%s%s", nign++ ? ", " : "", p);
 	}
 	g_list_free(keys);
 	if (n > 0)
 		rc = kv_seterr(r->err, "%s: manifest.json: %d file%s do%s not "
 		    "match: %s", r->snap, n, n == 1 ? "" : "s",
 		    n == 1 ? "es" : "", bad.data);
+	else if (nign > 0)
+		note_ignored(r, &ignored, nign);
 	kv_buf_free(&bad);
+	kv_buf_free(&ignored);
 	return rc;
 }
 

@@ -51,6 +51,36 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kv_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
+/* a + b * c, saturated at INT64_MIN and INT64_MAX instead of overflowing:
+ * the one helper for arithmetic on quantities and times computed from
+ * them (sums: kv_sat_addmul(sum, x, 1); products: kv_sat_addmul(0, x, y)).
+ * Quantities are bounded at load (KV_QUANTITY_MAX, quantity.h); integers
+ * such as completionTimeoutPerGiB are not, and sums of many are not. */
+static inline int64_t
+kv_sat_addmul(int64_t a, int64_t b, int64_t c)
+{
+	int64_t p, r;
+	bool neg = (b < 0) != (c < 0);
+
+	if (__builtin_mul_overflow(b, c, &p))
+		return neg ? INT64_MIN : INT64_MAX;
+	if (__builtin_add_overflow(a, p, &r))
+		return p < 0 ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+/* Unicode's 66 noncharacters (U+FDD0-U+FDEF and the last two code points
+ * of every plane, U+FFFE ... U+10FFFF): valid UTF-8 and JSON, but cairo
+ * refuses them ("input string not valid UTF-8") and XML does not allow
+ * U+FFFE/U+FFFF.  The writers show them as "<U+FFFE>" as they show the
+ * bidi controls. */
+static inline bool
+kv_noncharacter(long c)
+{
+	return (c >= 0xfdd0 && c <= 0xfdef) ||
+	    (c >= 0 && c <= 0x10ffff && (c & 0xfffe) == 0xfffe);
+}
+
 /* Grow a dynamic array: ensures room for at least need elements. */
 #define KV_GROW(arr, cap, need)                                        \
 	do {                                                           \

@@ -3,8 +3,8 @@
  * version (kvversion.h): newer than the newest row, unreadable, older than
  * the oldest, or contradicted by what the cluster's own labeller and
  * controllers wrote (../shared/spec/kubevirt-versions.md §5).  Each is one
- * snapshot warning; the cli prints the same lines on stderr
- * (a->version_warn_first .. + a->nversion_warn).
+ * snapshot warning and one coded warning (kv_analysis_warn), which the
+ * cli prints on stderr with the others.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,9 +18,15 @@ enum version_warning {
 	VW_UNKNOWN, VW_NEWER, VW_OLDER, VW_MISMATCH, VW_COUNT
 };
 
-/* The one place these warnings are added: the same form as analysis.c's
- * snapshot warnings.  Becomes kv_analysis_warn(a, <code>, ...) once the
- * coded warnings are merged. */
+static const enum kv_warning_code vw_code[VW_COUNT] = {
+	[VW_UNKNOWN] = KV_WARN_VERSION_UNKNOWN,
+	[VW_NEWER] = KV_WARN_VERSION_NEWER,
+	[VW_OLDER] = KV_WARN_VERSION_OLDER,
+	[VW_MISMATCH] = KV_WARN_VERSION_MISMATCH,
+};
+
+/* The one place these warnings are added: a snapshot warning (the
+ * string, as analysis.c's) and the same fact coded. */
 static void
 version_warn(kv_analysis *a, enum version_warning code, const char *fmt,
     ...) __attribute__((format(printf, 3, 4)));
@@ -30,25 +36,16 @@ version_warn(kv_analysis *a, enum version_warning code, const char *fmt,
     ...)
 {
 	va_list ap;
-	char *s;
-	int n;
+	char *s = NULL;
 
-	(void)code;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	if (vasprintf(&s, fmt, ap) < 0)
+		kv_fatal("out of memory");
 	va_end(ap);
-	if (n < 0)
-		kv_fatal("bad format string");
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	if (a->nversion_warn == 0)
-		a->version_warn_first = a->nwarnings;
 	a->warnings = xreallocarray(a->warnings, a->nwarnings + 1,
 	    sizeof(char *));
 	a->warnings[a->nwarnings++] = s;
-	a->nversion_warn++;
+	kv_analysis_warn(a, vw_code[code], "%s", s);
 }
 
 static bool

@@ -124,10 +124,10 @@ completion_timeout(const kv_analysis *a, kv_vmires *r, const kv_policy *p)
 	int64_t per = p && p->completion_per_gib >= 0 ? p->completion_per_gib :
 	    a->cfg.completion_per_gib;
 	int64_t mem = r->vmi->memory > 0 ? r->vmi->memory : 0;
-	int64_t units = (mem + 999999999) / 1000000000;
+	int64_t units = mem / 1000000000 + (mem % 1000000000 != 0);
 
 	r->memory = mem;
-	r->completion_timeout = per * units;
+	r->completion_timeout = kv_sat_addmul(0, per, units);
 }
 
 /* The VMIMs that name a VMI, by namespace and VMI name, in snapshot

@@ -107,7 +107,6 @@ int cli_error(const kv_cmd *cmd, const char *fmt, ...)
  * kv_analysis_free and kv_model_free. */
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
 /* The version warnings (version_warn.c) on stderr, one line each. */
-void cli_version_warnings(const kv_analysis *a);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
 /* The command table. */
@@ -140,8 +139,12 @@ int cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a,
  * did not write.  Errors printed, EXIT_TOOL returned. */
 int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
     bool *ours);
-/* Create dir and its missing parents (after the snapshot loaded). */
-int cli_outdir_create(const kv_cmd *cmd, const char *dir);
+/* Create dir and its missing parents (after the snapshot loaded);
+ * *made = the top folder this created, or NULL.  cli_outdir_unmake
+ * removes what was made when the report fails (a full disk), so no
+ * empty folder is left, and frees *made. */
+int cli_outdir_create(const kv_cmd *cmd, const char *dir, char **made);
+void cli_outdir_unmake(const char *dir, char **made);
 void cli_outdir_sweep(const char *dir, char *const *written, size_t n);
 
 /* The report of a into dir (prepared, ours as cli_outdir_prepare said,
@@ -176,9 +179,10 @@ int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 	".zip) and writes the objects kvscope reads as a snapshot:\n" \
 	"manifest.json with sizes and SHA-256, redaction applied as\n" \
 	"kvscope-collect applies it.  The file appears complete or not at\n" \
-	"all.\n" \
-	"  -o, --output FILE  the snapshot to write (.tar.gz)\n", \
-	O_OUTPUT | O_OUTPATH, 1, 1, "INPUT", cmd_convert }
+	"all; one line on stdout says what it holds.\n" \
+	"  -o, --output FILE  the snapshot to write (.tar.gz or .tgz)\n" \
+	"  --force            replace FILE when it exists\n", \
+	O_OUTPUT | O_OUTPATH | O_FORCE, 1, 1, "INPUT", cmd_convert }
 int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
 int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 

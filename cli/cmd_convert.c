@@ -4,12 +4,99 @@
  * kvscope snapshot (manifest with sizes and SHA-256, redaction as
  * kvscope-collect applies it), to attach and re-check later.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "container.h"
 #include "foreign.h"
+
+static bool
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n > k && strcmp(s + n - k, tail) == 0;
+}
+
+/* The input exists, the output is a new .tar.gz/.tgz (or --force). */
+static int
+check_paths(const cli_args *o, kv_err *err)
+{
+	struct stat st;
+
+	if (stat(o->pos[0], &st) != 0)
+		return kv_seterr(err, "%s: %s", o->pos[0], errno == ENOENT ?
+		    "no such file" : strerror(errno));
+	if (!ends_with(o->output, ".tar.gz") && !ends_with(o->output,
+	    ".tgz"))
+		return kv_seterr(err, "%s: a snapshot is a .tar.gz; name the "
+		    "output SNAP.tar.gz or SNAP.tgz", o->output);
+	if (!o->force && lstat(o->output, &st) == 0)
+		return kv_seterr(err, "%s: exists; use --force to replace it",
+		    o->output);
+	return KV_OK;
+}
+
+/* The count of resource name in m, or -1. */
+static long long
+count_of(const snap_manifest *m, const char *name)
+{
+	for (size_t i = 0; i < m->nresources; i++)
+		if (strcmp(m->resources[i].resource, name) == 0 &&
+		    strcmp(m->resources[i].status, "ok") == 0)
+			return m->resources[i].count;
+	return 0;
+}
+
+/* The resources whose absence the analysis says (the rest are optional
+ * or of the other flavor). */
+static bool
+needed(const char *resource)
+{
+	static const char *const v[] = { "nodes", "pods",
+		"persistentvolumeclaims", "storageclasses", "kubevirts",
+		"virtualmachineinstances" };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(v[i], resource) == 0)
+			return true;
+	return false;
+}
+
+/* One line: "wrote SNAP: N nodes, M VMIs; redacted: ...; not in the
+ * input: ...". */
+static void
+say_written(const foreign_input *fi, const char *out)
+{
+	json_t *red = foreign_redactions(fi), *r;
+	kv_buf b = {0}, miss = {0};
+	snap_manifest m;
+	size_t i;
+
+	foreign_manifest(fi, &m);
+	json_array_foreach(red, i, r)
+		kv_buf_printf(&b, "%s%s (%lld)", i ? ", " : "",
+		    json_string_value(json_object_get(r, "field")),
+		    (long long)json_integer_value(json_object_get(r,
+		    "count")));
+	for (i = 0; i < m.nresources; i++)
+		if (strcmp(m.resources[i].status, "ok") != 0 &&
+		    needed(m.resources[i].resource))
+			kv_buf_printf(&miss, "%s%s", miss.data ? ", " : "",
+			    m.resources[i].resource);
+	printf("wrote %s: %lld nodes, %lld VMIs; redacted: %s; not in the "
+	    "input: %s\n", out, count_of(&m, "nodes"),
+	    count_of(&m, "virtualmachineinstances"), b.data ? b.data :
+	    "nothing", miss.data ? miss.data : "nothing");
+	kv_buf_free(&b);
+	kv_buf_free(&miss);
+	json_decref(red);
+	snap_manifest_free(&m);
+}
 
 int
 cmd_convert(const kv_cmd *cmd, int argc, char **argv)
@@ -26,7 +113,8 @@ cmd_convert(const kv_cmd *cmd, int argc, char **argv)
 		cli_args_free(&o);
 		return cli_fail(cmd, "--output FILE is required");
 	}
-	if (kv_limits_init(&lim, &err) != KV_OK)
+	if (check_paths(&o, &err) != KV_OK ||
+	    kv_limits_init(&lim, &err) != KV_OK)
 		goto fail;
 	if (kv_is_snapshot(o.pos[0], &lim)) {
 		kv_seterr(&err, "%s: already a kvscope snapshot (it has a "
@@ -36,6 +124,7 @@ cmd_convert(const kv_cmd *cmd, int argc, char **argv)
 	if (foreign_load(o.pos[0], &lim, true, &fi, &err) != KV_OK ||
 	    foreign_write_snapshot(fi, o.output, &err) != KV_OK)
 		goto fail;
+	say_written(fi, o.output);
 	rc = 0;
 	goto out;
 fail:

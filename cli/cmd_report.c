@@ -184,6 +184,7 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 	kv_analysis *a = NULL;
 	cli_list names = { 0, NULL };
 	bool ours = false;
+	char *made = NULL;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
@@ -191,12 +192,16 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 	dir = o.output ? o.output : "kvscope-report";
 	if ((rc = cli_outdir_prepare(cmd, dir, o.force, &ours)) != 0 ||
 	    (rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
-	    (rc = cli_outdir_create(cmd, dir)) != 0 ||
-	    (rc = cli_report_write(&o, dir, ours, a, NULL, &names)) != 0)
+	    (rc = cli_outdir_create(cmd, dir, &made)) != 0)
 		goto out;
+	if ((rc = cli_report_write(&o, dir, ours, a, NULL, &names)) != 0) {
+		cli_outdir_unmake(dir, &made);
+		goto out;
+	}
 	for (size_t i = 0; i < names.n; i++)
 		puts(names.v[i]);
 out:
+	free(made);
 	cli_progress_end();
 	for (size_t i = 0; i < names.n; i++)
 		free(names.v[i]);

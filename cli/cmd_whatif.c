@@ -188,10 +188,14 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	kv_diff_build(a, b, skip, &d);
 	if (o->report != NULL) {
 		kv_report_diff rd = { &d, notes, a };
+		char *made = NULL;
 
-		if ((rc = cli_outdir_create(cmd, o->report)) != 0 ||
+		if ((rc = cli_outdir_create(cmd, o->report, &made)) == 0 &&
 		    (rc = cli_report_write(o, o->report, ours, b, &rd,
 		    &files)) != 0)
+			cli_outdir_unmake(o->report, &made);
+		free(made);
+		if (rc != 0)
 			goto out;
 	}
 	cli_progress_end();
@@ -245,7 +249,6 @@ load_changed(const kv_cmd *cmd, const char *path, const kv_change *ch,
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		return EXIT_TOOL;
 	}
-	cli_version_warnings(*a);
 	return 0;
 }
 

@@ -239,12 +239,20 @@ cli_help(const kv_cmd *cmd)
 	return 0;
 }
 
-void
-cli_version_warnings(const kv_analysis *a)
+/* Each coded warning as one stderr line (but pods-launchers, the
+ * default scope), on every command that loads (a->coded: the same facts
+ * as the documents' warnings). */
+static void
+cli_warnings(const kv_analysis *a)
 {
-	for (size_t i = 0; i < a->nversion_warn; i++)
-		fprintf(stderr, "kvscope: warning: %s\n",
-		    a->warnings[a->version_warn_first + i]);
+	for (size_t i = 0; i < a->ncoded; i++) {
+		if (!kv_warning_said[a->coded[i].code])
+			continue;
+		cli_progress_end();
+		fputs("kvscope: warning: ", stderr);
+		kv_term_puts(stderr, a->coded[i].message);
+		fputc('\n', stderr);
+	}
 }
 
 int
@@ -268,7 +276,7 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 		goto fail;
 	cli_progress("analyse: %zu VMIs, %zu CPU classes (%.1f s)",
 	    (*a)->nvmis, (*a)->nclasses, cli_lap());
-	cli_version_warnings(*a);
+	cli_warnings(*a);
 	return 0;
 fail:
 	cli_progress_end();

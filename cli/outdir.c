@@ -29,19 +29,25 @@ report_file(const char *name)
 	    (n > 4 && name[0] != '.' && strcmp(name + n - 4, ".svg") == 0);
 }
 
+/* dir and its parents; *made = the first folder this call created
+ * (the top of what it made), or NULL. */
 static int
-mkdir_p(const kv_cmd *cmd, const char *dir)
+mkdir_p(const kv_cmd *cmd, const char *dir, char **made)
 {
 	char *p = xstrdup(dir);
 	int rc = 0;
 
+	*made = NULL;
 	for (char *s = p + 1; rc == 0; s++) {
 		bool end = *s == '\0';
 
 		if (*s != '/' && !end)
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) != 0 && errno != EEXIST)
+		if (mkdir(p, 0755) == 0) {
+			if (*made == NULL)
+				*made = xstrdup(p);
+		} else if (errno != EEXIST)
 			rc = cli_error(cmd, "%s: cannot create: %s", p,
 			    strerror(errno));
 		if (end)
@@ -84,15 +90,43 @@ cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
 }
 
 int
-cli_outdir_create(const kv_cmd *cmd, const char *dir)
+cli_outdir_create(const kv_cmd *cmd, const char *dir, char **made)
 {
 	struct stat st;
 
-	if (mkdir_p(cmd, dir) != 0)
+	if (mkdir_p(cmd, dir, made) != 0) {
+		cli_outdir_unmake(dir, made);
 		return EXIT_TOOL;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cli_outdir_unmake(dir, made);
 		return cli_error(cmd, "%s: not a directory", dir);
+	}
 	return 0;
+}
+
+void
+cli_outdir_unmake(const char *dir, char **made)
+{
+	char *p;
+	size_t top;
+
+	if (*made == NULL)
+		return;
+	p = xstrdup(dir);
+	top = strlen(*made);
+	/* dir, then each parent up to the first made: rmdir(2) removes
+	 * only empty folders, so nothing but what we made goes */
+	while (strlen(p) >= top && rmdir(p) == 0) {
+		char *slash = strrchr(p, '/');
+
+		if (slash == NULL || strlen(p) == top)
+			break;
+		*slash = '\0';
+	}
+	free(p);
+	free(*made);
+	*made = NULL;
 }
 
 static bool

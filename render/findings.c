@@ -86,6 +86,18 @@ jres(const kv_res *r)
 	return o;
 }
 
+json_t *
+kv_json_warnings(const kv_analysis *a)
+{
+	json_t *w = json_array();
+
+	for (size_t i = 0; i < a->ncoded; i++)
+		json_array_append_new(w, json_pack("{s:s, s:s}", "code",
+		    kv_warning_names[a->coded[i].code], "message",
+		    a->coded[i].message));
+	return w;
+}
+
 static json_t *
 snapshot_section(const kv_analysis *a)
 {
@@ -731,6 +743,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	fputs("{\n", f);
 	rc |= put(f, "kind", json_string("kvscope-findings"), false);
 	rc |= put(f, "formatVersion", json_integer(2), false);
+	rc |= put(f, "warnings", kv_json_warnings(a), false);
 	rc |= put(f, "snapshot", snapshot_section(a), false);
 	rc |= put(f, "config", config_section(a), false);
 	rc |= put(f, "cpuModelSource", json_string(a->cpu_model_source), false);

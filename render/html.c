@@ -235,6 +235,11 @@ sec_summary(hdoc *h, xmlNodePtr main)
 	static const char *const heads[] = { "Verdict", "VMs", "Meaning" };
 	static const char *const hcls[] = { NULL, "num", NULL };
 
+	/* what the input lacked, first: the verdicts below stand on it */
+	for (size_t i = 0; i < a->ncoded; i++)
+		if (kv_warning_said[a->coded[i].code])
+			h_el_own(s, "p", "note wrap", xasprintf("Warning: %s",
+			    a->coded[i].message));
 	h_el_own(s, "p", "answer", prose_headline(a));
 	html_groups_brief(s, a, 6);
 	h_el_own(s, "p", "answer", drain_headline(a));

@@ -12,6 +12,14 @@
  * kv_output_stage_bg() runs one writer on a thread of its own (the PDF,
  * the slowest, beside the others); kv_output_join() waits for it, and
  * commit and abort join first.
+ *
+ * A failed write (a full disk) is never shown to the writer: its sink
+ * keeps the system's reason, sets the set's stop flag and drops every
+ * later byte of every file of the set, while the writers return
+ * normally.  Libraries do not all survive a write error in mid-stream
+ * (cairo asserted in _cairo_array_index_const with the PDF on its own
+ * thread); the error is said once, after the join, naming the file.
+ * Every write goes through kv_output_write, which a test may replace.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +32,7 @@
 #include "render.h"
 
 int (*kv_output_rename)(const char *from, const char *to) = rename;
+ssize_t (*kv_output_write)(int fd, const void *buf, size_t len) = write;
 
 void
 kv_output_init(kv_output *o, const char *dir)
@@ -48,10 +57,12 @@ output_free(kv_output *o)
 }
 
 /* The staged file as a stdio stream that remembers the first error of
- * the system, whatever the writer (or cairo, or libxml2) makes of it. */
+ * the system, whatever the writer (or cairo, or libxml2) makes of it;
+ * after an error in any file of the set, the bytes are dropped. */
 typedef struct sink {
 	int fd;
 	int err;		/* errno of the first failed write, or 0 */
+	int *stop;		/* the set's kv_output.stop */
 } sink;
 
 static ssize_t
@@ -60,19 +71,20 @@ sink_write(void *cookie, const char *buf, size_t len)
 	sink *k = cookie;
 	size_t done = 0;
 
-	while (done < len) {
-		ssize_t n = write(k->fd, buf + done, len - done);
+	while (done < len && k->err == 0 &&
+	    !__atomic_load_n(k->stop, __ATOMIC_RELAXED)) {
+		ssize_t n = kv_output_write(k->fd, buf + done, len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			if (k->err == 0)
-				k->err = n < 0 ? errno : ENOSPC;
-			return done > 0 ? (ssize_t)done : -1;
+			k->err = n < 0 ? errno : ENOSPC;
+			__atomic_store_n(k->stop, 1, __ATOMIC_RELAXED);
+			break;
 		}
 		done += (size_t)n;
 	}
-	return (ssize_t)done;
+	return (ssize_t)len;	/* the writer goes on; stage_write says it */
 }
 
 static int
@@ -80,7 +92,8 @@ sink_close(void *cookie)
 {
 	sink *k = cookie;
 
-	if (fsync(k->fd) != 0 && k->err == 0 && errno != EINVAL)
+	if (k->err == 0 && !__atomic_load_n(k->stop, __ATOMIC_RELAXED) &&
+	    fsync(k->fd) != 0 && errno != EINVAL)
 		k->err = errno;
 	if (close(k->fd) != 0 && k->err == 0)
 		k->err = errno;
@@ -90,13 +103,13 @@ sink_close(void *cookie)
 /* The writer's output to the open temporary file fd; a write error is
  * one message naming dst and the system's reason. */
 static int
-stage_write(int fd, const char *dst, kv_writer_fn fn, const kv_analysis *a,
-    void *arg, kv_err *err)
+stage_write(int *stop, int fd, const char *dst, kv_writer_fn fn,
+    const kv_analysis *a, void *arg, kv_err *err)
 {
 	static const cookie_io_functions_t io = {
 		.write = sink_write, .close = sink_close,
 	};
-	sink k = { .fd = fd };
+	sink k = { .fd = fd, .stop = stop };
 	FILE *f;
 	int rc;
 
@@ -113,12 +126,17 @@ stage_write(int fd, const char *dst, kv_writer_fn fn, const kv_analysis *a,
 		return kv_seterr(err, "%s: write error: %s", dst,
 		    strerror(k.err));
 	}
+	/* bytes dropped for another file's error: that file's writer
+	 * returns the error (the commit joins it first) */
+	if (rc != KV_OK)
+		__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
 	return rc;
 }
 
 /* A writer on a thread of its own (kv_output_stage_bg). */
 struct kv_output_job {
 	pthread_t thread;
+	int *stop;
 	int fd;
 	const char *dst;		/* o->dst of its file */
 	kv_writer_fn fn;
@@ -166,7 +184,7 @@ kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
 
 	if (fd < 0)
 		return KV_ERR;
-	if (stage_write(fd, dst, fn, a, arg, err) != KV_OK) {
+	if (stage_write(&o->stop, fd, dst, fn, a, arg, err) != KV_OK) {
 		unlink(tmp);
 		free(tmp);
 		free(dst);
@@ -190,7 +208,8 @@ run_job(void *p)
 {
 	kv_output_job *j = p;
 
-	j->rc = stage_write(j->fd, j->dst, j->fn, j->a, j->arg, &j->err);
+	j->rc = stage_write(j->stop, j->fd, j->dst, j->fn, j->a, j->arg,
+	    &j->err);
 	return NULL;
 }
 
@@ -206,8 +225,8 @@ kv_output_stage_bg(kv_output *o, const char *name, kv_writer_fn fn,
 		return KV_ERR;
 	add_file(o, tmp, dst);
 	j = xcalloc(1, sizeof(*j));
-	*j = (kv_output_job){ .fd = fd, .dst = dst, .fn = fn, .a = a,
-	    .arg = arg };
+	*j = (kv_output_job){ .stop = &o->stop, .fd = fd, .dst = dst,
+	    .fn = fn, .a = a, .arg = arg };
 	if (one_thread() ||
 	    pthread_create(&j->thread, NULL, run_job, j) != 0) {
 		run_job(j);		/* no thread: write it here */
@@ -328,6 +347,7 @@ out:
 void
 kv_output_abort(kv_output *o)
 {
+	__atomic_store_n(&o->stop, 1, __ATOMIC_RELAXED);
 	kv_output_join(o, NULL);
 	for (size_t i = 0; i < o->n; i++)
 		unlink(o->tmp[i]);

@@ -313,6 +313,11 @@ sec_summary(pdoc *d)
 	char *note;
 
 	pdf_heading1(d, d->sections[PS_SUMMARY]);
+	/* what the input lacked, first: the verdicts below stand on it */
+	for (size_t i = 0; i < a->ncoded; i++)
+		if (kv_warning_said[a->coded[i].code])
+			pdf_para_own(d, xasprintf("Warning: %s",
+			    a->coded[i].message), FONT_BOLD, BODY, COL_INK);
 	pdf_answer(d, prose_headline(a));
 	pdf_para_own(d, prose_verdicts(a), FONT_REGULAR, BODY, COL_INK);
 	summary_groups(d);
@@ -701,9 +706,12 @@ pdf_metadata(pdoc *d)
 	const snap_manifest *mf = &d->a->m->manifest;
 	char *title = xasprintf("%s: %s", d->title,
 	    mf->context ? mf->context : "cluster");
+	char *vis = text_visible(title);
 
+	/* cairo refuses noncharacters: shown as text is (text_visible) */
 	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_TITLE,
-	    title);
+	    vis ? vis : title);
+	free(vis);
 	free(title);
 	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_AUTHOR,
 	    "kvscope");

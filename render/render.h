@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analysis.h"
 #include "bitset.h"
@@ -29,6 +30,8 @@ typedef struct kv_output {
 	char **tmp, **dst;
 	char **old;		/* the replaced file, moved aside, or NULL */
 	kv_output_job *jobs;	/* writers still running (stage_bg) */
+	int stop;		/* a write failed: every writer's bytes are
+				 * dropped from now on (__atomic) */
 } kv_output;
 
 void kv_output_init(kv_output *o, const char *dir);
@@ -50,6 +53,8 @@ int kv_output_join(kv_output *o, kv_err *err);
 int kv_output_commit(kv_output *o, kv_err *err);
 /* rename(2) by default; a test replaces it to make one rename fail. */
 extern int (*kv_output_rename)(const char *from, const char *to);
+/* Every write of a staged file (write(2); a test makes it fail). */
+extern ssize_t (*kv_output_write)(int fd, const void *buf, size_t len);
 void kv_output_abort(kv_output *o);
 
 /* findings.json (../shared/spec/findings.md), byte-for-byte
@@ -70,6 +75,9 @@ int kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg,
  * all) as the "vmis" array, one cpuClasses, hostModelPairs or
  * namedModels.models element. */
 json_t *kv_json_vmis(const kv_analysis *a, const kv_bits *pick);
+/* The top-level warnings [{code, message}] (analysis.h kv_warning) of
+ * findings.json and of every -o json|yaml document. */
+json_t *kv_json_warnings(const kv_analysis *a);
 /* The "nodeSets" array the VMIs in pick refer to (ids N1.. local to that
  * document): put it beside kv_json_vmis()'s array so it stands alone. */
 json_t *kv_json_node_sets(const kv_analysis *a, const kv_bits *pick);

@@ -42,14 +42,15 @@ utf8_next(const unsigned char *p, size_t *len)
 }
 
 /* Characters shown as <U+XXXX>: C1 controls, bidi controls (U+061C,
- * U+200E/F, U+202A-202E, U+2066-2069) and zero-width ones (U+200B-200D,
- * U+2060, U+FEFF). */
+ * U+200E/F, U+202A-202E, U+2066-2069), zero-width ones (U+200B-200D,
+ * U+2060, U+FEFF) and the noncharacters (kv_noncharacter()). */
 static bool
 shown_as_code(long c)
 {
 	return (c >= 0x80 && c <= 0x9f) || c == 0x61c ||
 	    (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
-	    c == 0x2060 || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+	    c == 0x2060 || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff ||
+	    kv_noncharacter(c);
 }
 
 /* Write (f != NULL) or measure s as the terminal gets it. */

@@ -71,7 +71,8 @@ text_invisible(gunichar c)
 {
 	return (c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) ||
 	    (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
-	    (c >= 0x2060 && c <= 0x2069) || c == 0x061c || c == 0xfeff;
+	    (c >= 0x2060 && c <= 0x2069) || c == 0x061c || c == 0xfeff ||
+	    kv_noncharacter((long)c);
 }
 
 /* text_clean(), and with limit false text_visible() */

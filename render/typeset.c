@@ -238,10 +238,13 @@ pdf_heading1(pdoc *d, const char *title)
 	if (d->cr != NULL) {
 		char attr[32];
 
+		char *vis = text_visible(title);
+
 		snprintf(attr, sizeof(attr), "dest='s%zu'", n);
 		d->outline = cairo_pdf_surface_add_outline(d->surf,
-		    CAIRO_PDF_OUTLINE_ROOT, title, attr,
+		    CAIRO_PDF_OUTLINE_ROOT, vis ? vis : title, attr,
 		    CAIRO_PDF_OUTLINE_FLAG_OPEN);
+		free(vis);
 		dest_begin(d, n);
 	}
 	pdf_label(d, MX, d->y, title, FONT_BOLD, 17, COL_ACCENT, false);
@@ -278,9 +281,12 @@ pdf_keep(pdoc *d, double next)
 	if (d->cr != NULL) {
 		char attr[32];
 
+		char *vis = text_visible(title);
+
 		snprintf(attr, sizeof(attr), "dest='s%zu'", n);
-		cairo_pdf_surface_add_outline(d->surf, d->outline, title, attr,
-		    0);
+		cairo_pdf_surface_add_outline(d->surf, d->outline, vis ? vis :
+		    title, attr, 0);
+		free(vis);
 		dest_begin(d, n);
 	}
 	pdf_label(d, MX, d->y, title, FONT_BOLD, 11, COL_INK, false);

@@ -81,6 +81,7 @@ check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
 	int rc;
 
 	json_object_set_new(doc, "kind", json_string("kvscope-check"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(sum, "running", json_integer((json_int_t)judged));
 	json_object_set_new(sum, "wouldNotMigrate",
 	    json_integer((json_int_t)bad));

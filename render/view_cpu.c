@@ -142,6 +142,7 @@ models_doc(const kv_analysis *a, const kv_bits *chosen, const ranked *rk,
 		json_array_append_new(better, o);
 	}
 	json_object_set_new(doc, "kind", json_string("kvscope-models"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "nodes", nodes);
 	json_object_set_new(doc, "common", common);
 	json_object_set_new(doc, "better", better);
@@ -270,6 +271,7 @@ pairs_doc(const kv_analysis *a, const kv_term *t, kv_err *err)
 	for (size_t i = 0; i < a->npairs; i++)
 		json_array_append_new(prs, kv_json_host_model_pair(a, i));
 	json_object_set_new(doc, "kind", json_string("kvscope-pairs"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "cpuClasses", cls);
 	json_object_set_new(doc, "hostModelPairs", prs);
 	rc = kv_doc_write(doc, t->fmt, t->f, err);

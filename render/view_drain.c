@@ -196,6 +196,7 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 		json_array_append_new(nodes,
 		    json_string(a->m->nodes[d[i].node].name));
 	json_object_set_new(doc, "kind", json_string("kvscope-drain"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "nodes", nodes);
 	json_object_set_new(doc, "capacity",
 	    json_string(a->capacity_known ? "known" : "unknown"));
@@ -336,6 +337,7 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 			c[0] += p->steps[i].drains[k].vmis;
 	}
 	json_object_set_new(doc, "kind", json_string("kvscope-plan"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "pool", json_string(pool));
 	json_object_set_new(doc, "nodes", json_integer((json_int_t)p->npool));
 	json_object_set_new(doc, "maxUnavailable",

@@ -305,6 +305,7 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 	kv_bits_set(&one, i);
 	vmis = kv_json_vmis(a, &one);
 	json_object_set_new(doc, "kind", json_string("kvscope-explain"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, &one));
 	kv_bits_free(&one);
 	json_object_set(doc, "vmi", json_array_get(vmis, 0));

@@ -63,6 +63,7 @@ groups_doc(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 		if (picked(&a->groups[i], pick) > 0)
 			json_array_append_new(arr, kv_json_group(a, i));
 	json_object_set_new(doc, "kind", json_string("kvscope-groups"));
+	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "groups", arr);
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);

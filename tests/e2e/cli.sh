@@ -400,7 +400,7 @@ run "models -o json" 0 models "$snap" --nodes w1,w2 -o json
 json "$work/out" 'd["nodes"]' "['w1', 'w2']"
 json "$work/out" '[m["model"] for m in d["common"]]' "['Haswell-noTSX', 'Westmere']"
 run "pairs -o json" 0 pairs "$snap" -o json
-json "$work/out" 'sorted(d)' "['cpuClasses', 'hostModelPairs', 'kind']"
+json "$work/out" 'sorted(d)' "['cpuClasses', 'hostModelPairs', 'kind', 'warnings']"
 json "$work/out" 'len(d["hostModelPairs"]) == len(d["cpuClasses"]) ** 2' True
 run "pairs -o xml" 2 pairs "$snap" -o xml
 has "$work/err" "pairs -o xml" 'kvscope: pairs: --output: unknown format "xml"'

@@ -4,7 +4,8 @@
 # tree (also as .tar.gz), a Harvester-style support bundle zip and a
 # folder of plain kubectl YAML; the findings of each, without the
 # snapshot facts that legitimately differ (.snapshot: createdAt and the
-# warnings saying what the input was), must equal the sample's.  Then:
+# warnings saying what the input was, and the same facts coded in the
+# top-level warnings), must equal the sample's.  Then:
 # the warnings name the input kind and the missing pods; `kvscope
 # convert` writes a snapshot (deterministic, redacted, checked against its
 # manifest) with the same findings; convert refuses a snapshot.
@@ -16,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 ko() { fail=$((fail + 1)); echo "FAIL $1"; }
-strip() { jq -S 'del(.snapshot)' "$1"; }
+strip() { jq -S 'del(.snapshot, .warnings)' "$1"; }
 
 for s in mixed pitfalls deckhouse hostile same-host-model; do
 	python3 tests/foreign/gen.py "samples/$s" "$tmp/$s"
@@ -95,7 +96,7 @@ for bin in "$KVSCOPE" ./kvscope; do
 	for input in plain bundle.zip must-gather; do
 		rm -rf "$tmp/cv" && mkdir "$tmp/cv"
 		if "$bin" convert "$m/$input" --output "$tmp/cv/s.tar.gz" \
-		    2>"$tmp/err" && "$bin" report "$tmp/cv/s.tar.gz" \
+		    >/dev/null 2>"$tmp/err" && "$bin" report "$tmp/cv/s.tar.gz" \
 		    --format json --output "$tmp/cv/o" >/dev/null 2>>"$tmp/err" &&
 		    [ "$(strip "$tmp/cv/o/findings.json")" = \
 		    "$(strip "$m.want/findings.json")" ]; then
@@ -111,5 +112,35 @@ else
 	grep -q "already a kvscope snapshot" "$tmp/err" &&
 	    ok "convert refuses a snapshot" || ko "$(cat "$tmp/err")"
 fi
+# convert as a new user tries it (#25): a missing input, a wrong output
+# name, an existing output (--force replaces it), one line on success
+mg=$tmp/mixed/must-gather
+conv() {	# name, want on stderr ("" = success), args...
+	local name=$1 want=$2 rc
+	shift 2
+	rc=0
+	"$KVSCOPE" convert "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ -z "$want" ]; then
+		[ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+		    grep -q "^wrote .*: [0-9]* nodes, [0-9]* VMIs; redacted: " \
+		    "$tmp/out" && ok "convert $name: $(cat "$tmp/out")" ||
+		    ko "convert $name: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+	elif [ "$rc" = 2 ] && grep -qF "$want" "$tmp/err" &&
+	    [ "$(wc -l <"$tmp/err")" = 1 ]; then
+		ok "convert $name: $(cat "$tmp/err")"
+	else
+		ko "convert $name: exit $rc, want \"$want\": $(cat "$tmp/err")"
+	fi
+}
+conv "of a missing input" "nosuch.tgz: no such file" "$tmp/nosuch.tgz" \
+    --output "$tmp/y.tar.gz"
+conv "to a .zip name" "a snapshot is a .tar.gz" "$mg" --output "$tmp/x.zip"
+[ ! -e "$tmp/x.zip" ] && ok "convert to .zip wrote nothing" ||
+    ko "convert to .zip wrote $tmp/x.zip"
+conv "to a new file" "" "$mg" --output "$tmp/new.tgz"
+conv "over an existing file" "exists; use --force" "$mg" \
+    --output "$tmp/new.tgz"
+conv "over an existing file with --force" "" "$mg" --output \
+    "$tmp/new.tgz" --force
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

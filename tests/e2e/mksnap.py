@@ -19,7 +19,8 @@ and a condition message N characters long (legal but unreadable, without
 white space; with --spaced, the context and message are words with
 spaces).  --bidi puts bidi controls and zero-width characters into names
 (U+202E in a VMI name that then reads "w1admpdf.exe", in a node name and
-in the context).  --formula adds VMIs whose names a spreadsheet would take
+in the context, and noncharacters: U+FFFE, U+FFFF, U+FDD0, U+10FFFF).
+--formula adds VMIs whose names a spreadsheet would take
 for formulas and one with a comma, a quote and a line break in its name.
 The output is a pure function of the arguments.
 """
@@ -244,6 +245,8 @@ def mixed(hostile):
         add(ns_b, "w1adm\u202eexe.fdp", "rome", 1)
         add(ns_b, "zw\u200b\u200d\u2060\ufeffsp\u2066a\u2069\u200f"
             "\u061c", "rome", 1)
+        # noncharacters (valid UTF-8 that cairo refuses): shown as codes
+        add(ns_b, "nc\ufffe\uffff\ufdd0\U0010ffff", "rome", 1)
     add(ns_b, "ci-runner-1", "rome", 1)
     add(ns_b, "ml-train-0", "genoa", 0, memory="64Gi")
     add(ns_b, "builder-0", "rome", 0, phase="Succeeded")
@@ -340,7 +343,7 @@ def main(argv):
         if LONG:
             context = long_name("context")
         if BIDI:
-            context = "prod-\u202eeast\u200b"
+            context = "prod-\u202eeast\u200b\ufdd0"
     kv = {"apiVersion": "kubevirt.io/v1", "kind": "KubeVirt",
           "metadata": {"namespace": "kubevirt", "name": "kubevirt"},
           "spec": {"configuration": {

@@ -495,7 +495,8 @@ import re, subprocess, sys
 from html.parser import HTMLParser
 
 ODD = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060"
-                 "\u061c\ufeff]")
+                 "\u061c\ufeff\ufdd0-\ufdef\ufffe\uffff\U0010fffe"
+                 "\U0010ffff]")
 VOID = {"meta", "br", "rect", "img", "input", "link", "hr"}
 errors = []
 
@@ -543,7 +544,8 @@ pdf = subprocess.run(["pdftotext", "-raw", d + "/report.pdf", "-"],
 if ODD.search(pdf):
     errors.append("pdf: a raw bidi or zero-width character")
 flat = re.sub(r"\s", "", pdf)
-for shown in ("w1adm<U+202E>exe.fdp", "prod-<U+202E>east<U+200B>",
+for shown in ("w1adm<U+202E>exe.fdp", "prod-<U+202E>east<U+200B><U+FDD0>",
+              "nc<U+FFFE><U+FFFF><U+FDD0><U+10FFFF>",
               "rome-<U+202E>20-<U+200B>",
               "zw<U+200B><U+200D><U+2060><U+FEFF>sp<U+2066>a<U+2069>"):
     if shown not in flat:

@@ -263,6 +263,45 @@ def content_cases():
         b"\"namespace\":\"ns\"},\"status\":{\"phase\":\"Running\","
         b"\"nodeName\":\"n1\",\"topologyHints\":{\"tscFrequency\":"
         b"123456789012345678901234567890}}}\n"})
+    # the crashes of #25, built from their causes
+    add("quantity-int64-max", {NODES: jlist([node("n1", status={
+        "allocatable": {"memory": "9223372036854775807"}})])})
+    add("quantity-7ei", {NODES: jlist([node("n1", status={
+        "allocatable": {"memory": "7Ei"}})])})
+    big_vmi = {"metadata": {"name": "v", "namespace": "ns"},
+               "spec": {"domain": {"memory": {"guest": "4Ei"}}},
+               "status": {"phase": "Running", "nodeName": "n1"}}
+    add("completion-timeout-overflow", {
+        VMIS: json.dumps(big_vmi).encode() + b"\n",
+        "resources/kubevirts.kubevirt.io.json": jlist([{
+            "metadata": {"name": "kubevirt", "namespace": "kubevirt"},
+            "spec": {"configuration": {"migrations": {
+                "completionTimeoutPerGiB": 9223372036854775807,
+                "bandwidthPerMigration": "4Ei"}}}}])})
+    ctr = {"name": "c", "resources": {"requests": {"memory": "4Ei",
+                                                   "cpu": "4P"}}}
+    add("requests-sum-overflow", {"resources/pods.json": jlist([{
+        "metadata": {"name": "p", "namespace": "ns"},
+        "spec": {"nodeName": "n1", "containers": [ctr, ctr, ctr],
+                 "overhead": {"memory": "4Ei"}},
+        "status": {"phase": "Running"}}] * 1)})
+    add("disks-condition-no-rwo", {
+        VMIS: json.dumps({"metadata": {"name": "v", "namespace": "ns"},
+                          "status": {"phase": "Running", "nodeName": "n1",
+                                     "conditions": [{
+                                         "type": "LiveMigratable",
+                                         "status": "False",
+                                         "reason": "DisksNotLiveMigratable"
+                                     }]}}).encode() + b"\n",
+        "resources/storageclasses.storage.k8s.io.json": jlist([{
+            "metadata": {"name": "local"},
+            "provisioner": "rancher.io/local-path"}])})
+    add("profile-volumemode-number", {
+        "resources/storageprofiles.cdi.kubevirt.io.json": jlist([{
+            "metadata": {"name": "p"}, "status": {"claimPropertySets": [{
+                "accessModes": ["ReadWriteMany"], "volumeMode": 7}]}}])})
+    add("noncharacter-in-name", {NODES: jlist([node("n\ufffe\uffff"
+                                                    "\ufdd0\U0010ffff")])})
     add("cpumap-doctype", {"libvirt/cpu_map/x86_Evil.xml":
                            b"<?xml version='1.0'?><!DOCTYPE cpus [<!ENTITY "
                            b"a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;'>]>"
@@ -305,6 +344,16 @@ def dir_cases(out):
     make("dir-nested-too-deep", dict(f, **{deep + "/x.json": b"{}"}))
     make("dir-manifest-lies", f, manifest(f, lie={NODES: (1, None)}))
     make("empty-snapshot", {}, manifest({}))
+    # what macOS and people add to an unpacked snapshot: not listed, not
+    # read, so ignored with a warning (#25) ...
+    top = make("dir-unlisted-extras", f)
+    for extra in (".DS_Store", "notes.txt"):
+        with open(os.path.join(top, extra), "wb") as fh:
+            fh.write(b"\0\0\0\1Bud1")
+    # ... but an unlisted file kvscope reads stays fatal
+    top = make("dir-unlisted-resource", f)
+    with open(os.path.join(top, "resources", "pods.json"), "wb") as fh:
+        fh.write(jlist([]))
     return cases
 
 

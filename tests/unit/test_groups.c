@@ -317,6 +317,91 @@ test_recreate_claim_rwx(void **state)
 	kvres_free(&r);
 }
 
+/* The stored condition says DisksNotLiveMigratable while the VMI's one
+ * claim is ReadWriteMany: the blocker's group finds no claim (a wanted
+ * volume mode of 0, which every class "gives"; the class below has no
+ * known abilities, so no evidence either).  Once a NULL strncmp in
+ * resolve_claim_rwx. */
+static void
+cond_disks_no_rwo(kvsnap *s)
+{
+	json_t *conds = kvj_at(vmi(s), "status.conditions"), *c;
+	size_t i;
+
+	json_array_foreach(conds, i, c)
+		if (strcmp(json_string_value(json_object_get(c, "type")),
+		    "LiveMigratable") == 0) {
+			kvj_sets(c, "status", "False");
+			kvj_sets(c, "reason", "DisksNotLiveMigratable");
+		}
+	add_class(s, "a-local", "rancher.io/local-path");
+}
+
+static void
+test_claim_rwx_condition_only(void **state)
+{
+	kvres r = run(cond_disks_no_rwo);
+	json_t *g = need_group(&r, "disk-not-shared", "disk-not-shared");
+
+	(void)state;
+	assert_jstr(g, "subject.kind", "condition");
+	assert_jstr(g, "fix.action", "none");
+	assert_jstr(g, "fix.value", NULL);
+	assert_text_has(g, "LiveMigratable condition's message");
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "blocked");
+	kvres_free(&r);
+}
+
+/* ---- the coded warnings (findings.json's top-level warnings) ------------- */
+
+static void
+pvcs_forbidden(kvsnap *s)
+{
+	kvsnap_status(s, "persistentvolumeclaims", "", "forbidden");
+}
+
+/* The coded warning of code, or NULL. */
+static json_t *
+find_warning(const kvres *r, const char *code)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->raw, "warnings"), i, w)
+		if (strcmp(json_string_value(json_object_get(w, "code")),
+		    code) == 0)
+			return w;
+	return NULL;
+}
+
+static void
+test_warnings_coded(void **state)
+{
+	kvres r = run(NULL);
+	json_t *w;
+	size_t n;
+
+	(void)state;
+	/* the base lacks no resource; the list is there all the same */
+	assert_true(json_is_array(json_object_get(r.raw, "warnings")));
+	assert_null(find_warning(&r, "missing-resource"));
+	n = r.a->ncoded;
+	kvres_free(&r);
+
+	r = run(pvcs_forbidden);
+	w = find_warning(&r, "missing-resource");
+	assert_non_null(w);
+	assert_non_null(strstr(json_string_value(json_object_get(w,
+	    "message")), "persistentvolumeclaims: forbidden"));
+	/* snapshot.warnings keeps the same fact as a string */
+	assert_string_equal(json_string_value(json_array_get(kvj_at(r.raw,
+	    "snapshot.warnings"), 0)), json_string_value(json_object_get(w,
+	    "message")));
+	assert_int_equal(r.a->ncoded, n + 1);
+	assert_true(kv_warning_said[r.a->coded[0].code]);
+	kvres_free(&r);
+}
+
 /* ---- change-binding -------------------------------------------------------- */
 
 static void
@@ -627,6 +712,8 @@ main(void)
 		cmocka_unit_test(test_set_cpu_model),
 		cmocka_unit_test(test_set_cpu_model_amd),
 		cmocka_unit_test(test_recreate_claim_rwx),
+		cmocka_unit_test(test_claim_rwx_condition_only),
+		cmocka_unit_test(test_warnings_coded),
 		cmocka_unit_test(test_change_binding),
 		cmocka_unit_test(test_repull_image),
 		cmocka_unit_test(test_relabel_node),

@@ -288,6 +288,80 @@ test_stage_bg_error_reaches_commit(void **state)
 	free(dir);
 }
 
+/* A disk that is full after disk_room bytes (all files together, all
+ * threads): write(2) then fails with ENOSPC. */
+static long disk_room, disk_used;
+static int writer_saw_error;
+
+static ssize_t
+full_disk_write(int fd, const void *buf, size_t len)
+{
+	long at = __atomic_add_fetch(&disk_used, (long)len, __ATOMIC_SEQ_CST);
+
+	if (at > disk_room) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return write(fd, buf, len);
+}
+
+/* 200 KB in lines, as the PDF and the HTML writers do; a write error
+ * seen by the writer (what made cairo assert) is counted */
+static int
+write_much(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	(void)a;
+	(void)arg;
+	(void)err;
+	for (int i = 0; i < 4000; i++)
+		if (fprintf(f, "%-49d\n", i) < 0 || fflush(f) != 0)
+			__atomic_add_fetch(&writer_saw_error, 1,
+			    __ATOMIC_SEQ_CST);
+	return KV_OK;
+}
+
+static void
+test_full_disk_bg_and_main(void **state)
+{
+	(void)state;
+	for (long room = 0; room <= 450000; room += 50000) {
+		char *dir = kvtest_tmpdir(), *after;
+		kv_output o;
+		kv_err err = {0};
+		int rc;
+
+		disk_room = room;
+		disk_used = 0;
+		writer_saw_error = 0;
+		kv_output_write = full_disk_write;
+		kv_output_init(&o, dir);
+		rc = kv_output_stage_bg(&o, "report.pdf", write_much, NULL,
+		    NULL, &err);
+		if (rc == KV_OK)
+			rc = kv_output_stage(&o, "findings.json", write_much,
+			    NULL, NULL, &err);
+		if (rc == KV_OK)
+			rc = kv_output_commit(&o, &err);
+		else
+			kv_output_abort(&o);
+		kv_output_write = write;
+		assert_int_equal(writer_saw_error, 0);
+		after = listing(dir);
+		if (room < 400000) {	/* 2 x 200,000 bytes do not fit */
+			assert_int_equal(rc, KV_ERR);
+			assert_non_null(strstr(err.msg, "write error: No space "
+			    "left on device"));
+			assert_true(strncmp(err.msg, dir, strlen(dir)) == 0);
+			assert_string_equal(after, "");
+		} else {
+			assert_int_equal(rc, KV_OK);
+		}
+		free(after);
+		kvtest_rmtree(dir);
+		free(dir);
+	}
+}
+
 int
 main(void)
 {
@@ -298,6 +372,7 @@ main(void)
 		cmocka_unit_test(test_stage_writer_error_leaves_nothing),
 		cmocka_unit_test(test_stage_bg_in_order),
 		cmocka_unit_test(test_stage_bg_error_reaches_commit),
+		cmocka_unit_test(test_full_disk_bg_and_main),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,7 +48,7 @@ test_plain(void **state)
 	assert_value("1", 1);
 	assert_value("100", 100);
 	assert_value("+5", 5);
-	assert_value("9223372036854775807", INT64_MAX);
+	assert_value("4611686018427387904", KV_QUANTITY_MAX);
 	assert_value("000000000000000000000000000000012", 12);
 }
 
@@ -59,7 +59,7 @@ test_binary_suffixes(void **state)
 	assert_value("4Gi", (int64_t)4 << 30);
 	assert_value("2Ti", (int64_t)2 << 40);
 	assert_value("1Pi", (int64_t)1 << 50);
-	assert_value("7Ei", (int64_t)7 << 60);
+	assert_value("4Ei", KV_QUANTITY_MAX);
 	assert_value("0.5Gi", (int64_t)1 << 29);
 	assert_value("1.5Mi", 1572864);
 	/* 0.1Ki = 102.4 bytes: rounded up */
@@ -163,6 +163,12 @@ test_out_of_range(void **state)
 	assert_refused("1e400", "out of range");
 	assert_refused("1e19", "out of range");
 	assert_refused("8Ei", "out of range");
+	/* the bound at load (KV_QUANTITY_MAX, 4Ei): the magnitudes that
+	 * once reached the arithmetic as int64's edge */
+	assert_refused("7Ei", "beyond 4Ei");
+	assert_refused("4611686018427387905", "beyond 4Ei");
+	assert_refused("9223372036854775807", "beyond 4Ei");
+	assert_refused("4611686018427387904001m", "beyond 4Ei");
 	assert_refused("9223372036854775808", "out of range");
 	assert_refused("99999999999999999999999999999999999999999999",
 	    "out of range");
@@ -175,6 +181,21 @@ test_out_of_range(void **state)
 	    "999999999999999999", "out of range");
 	assert_refused("9000000000000000000000000000000000000."
 	    "999999999999999999m", "out of range");
+}
+
+/* The one saturating helper (util.h): a + b * c clamped, never UB. */
+static void
+test_saturating(void **state)
+{
+	assert_int_equal(kv_sat_addmul(2, 3, 4), 14);
+	assert_int_equal(kv_sat_addmul(KV_QUANTITY_MAX, KV_QUANTITY_MAX, 1),
+	    INT64_MAX);
+	assert_int_equal(kv_sat_addmul(0, INT64_MAX, 4611686019), INT64_MAX);
+	assert_int_equal(kv_sat_addmul(0, INT64_MAX, -2), INT64_MIN);
+	assert_int_equal(kv_sat_addmul(INT64_MIN, 1, -1), INT64_MIN);
+	assert_int_equal(kv_sat_addmul(-5, KV_QUANTITY_MAX, -1),
+	    -5 - KV_QUANTITY_MAX);
+	assert_int_equal(kv_sat_addmul(INT64_MAX, -1, 1), INT64_MAX - 1);
 }
 
 /* The error is about s alone: it does not depend on earlier calls. */
@@ -201,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_negative),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_saturating),
 		cmocka_unit_test(test_first_error_kept),
 	};
 

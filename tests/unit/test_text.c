@@ -46,6 +46,11 @@ test_clean_visible(void **state)
 	expect_clean("two\nlines", "two\nlines");
 	expect_clean("bad\xff" "byte", "bad\ufffd" "byte");
 	expect_clean("ünïcødé 数据库", "ünïcødé 数据库");
+	/* noncharacters: valid UTF-8 that cairo refuses, shown as codes */
+	expect_clean("nc\ufffe\uffff\ufdd0\ufdef.", "nc<U+FFFE><U+FFFF>"
+	    "<U+FDD0><U+FDEF>.");
+	expect_clean("p\U0001fffe\U0010ffff", "p<U+1FFFE><U+10FFFF>");
+	expect_clean("\ufdcf\ufdf0\ufffd", "\ufdcf\ufdf0\ufffd");
 }
 
 static void
@@ -57,6 +62,9 @@ test_visible_only_when_needed(void **state)
 	assert_null(text_visible("prod-east \u00fc"));
 	v = text_visible("prod-\u202eeast");
 	assert_string_equal(v, "prod-<U+202E>east");
+	free(v);
+	v = text_visible("ctx\uffff");
+	assert_string_equal(v, "ctx<U+FFFF>");
 	free(v);
 }
 
