@@ -501,13 +501,17 @@ def snapshot_items(path):
     return out
 
 
-def cmd_same(snap, path):
+def cmd_same(snap, path, order="as-served"):
+    """The same objects as the snapshot; in its order, or (order "key", as
+    pagingkube.py serves them) in namespace/name order."""
     _, data, man, _, _ = read_archive(path)
     orig = snapshot_items(snap)
     total = 0
     for fname, keys in orig.items():
         got = [(i["metadata"].get("namespace"), i["metadata"]["name"])
                for i in items(data, fname[:-len(".json")])]
+        if order == "key":
+            keys = sorted(keys, key=lambda k: "%s/%s" % k if k[0] else k[1])
         if got != keys:
             fail("%s: %d objects, want %d (or another order)" % (fname, len(got), len(keys)))
         total += len(keys)

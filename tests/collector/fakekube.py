@@ -910,7 +910,10 @@ def main():
                     help="serve only legacy discovery")
     ap.add_argument("--broken-group", default="",
                     help="groups whose legacy discovery answers 503 (with --no-aggregated)")
+    ap.add_argument("--lifetime", type=float, default=1800,
+                    help="seconds after which the server stops by itself")
     args = ap.parse_args()
+    threading.Timer(args.lifetime, lambda: os._exit(0)).start()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.state = State(args)
     tmp = args.port_file + ".tmp"
