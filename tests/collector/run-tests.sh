@@ -238,9 +238,24 @@ test_layout_manifest() {
 	grep -q '^kvscope-collect: persistentvolumeclaims: 2 objects$' "$T/stderr" || die "progress"
 	grep -q '^kvscope-collect: persistentvolumes: forbidden' "$T/stderr" || die "progress (forbidden)"
 	[ "$(cat "$T/stdout")" = "$a" ] || die "stdout is not the archive path"
-	# a second run gives the same bytes
-	collect --output "$T/out2/snap.tar.gz"
-	expect_rc 0
+	# not a terminal: one line a phase, no steps, the resources not served
+	# are one fact of the summary
+	! grep -q -E ': (absent|not served|listing)' "$T/stderr" || die "noise: $(cat "$T/stderr")"
+	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 11 not served \(2 CDI, 9 Deckhouse\), [0-9]+ kB, [0-9]+ s$' \
+		"$T/stderr" || die "no summary: $(tail -n 1 "$T/stderr")"
+	# a second run gives the same bytes; on a terminal its phases are
+	# rewritten in place and only the summary and the path stay
+	if command -v script >/dev/null 2>&1; then
+		TMPDIR=$T/tmp script -qec "'$COLLECT' --kubeconfig '$T/kubeconfig' --output '$T/out2/snap.tar.gz'" \
+			"$T/tty.log" >/dev/null </dev/null || die "collect on a terminal failed: $(cat "$T/tty.log")"
+		grep -q $'\r\033\[Kkvscope-collect: pods: listing' "$T/tty.log" || die "no phase rewritten in place"
+		tr '\r' '\n' <"$T/tty.log" | grep -v -e '^$' -e $'^\033\\[K' | grep -v '^Script' >"$T/tty.kept" || true
+		[ "$(tail -n 1 "$T/tty.kept")" = "$T/out2/snap.tar.gz" ] || die "the path is not the last line: $(cat -A "$T/tty.log" | tail -n 3)"
+		grep -q -E '^kvscope-collect: 10 resource types, 25 objects' "$T/tty.kept" || die "no summary on the terminal"
+	else
+		collect --output "$T/out2/snap.tar.gz"
+		expect_rc 0
+	fi
 	cmp -s "$a" "$T/out2/snap.tar.gz" || die "two runs differ"
 }
 
