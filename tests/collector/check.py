@@ -401,6 +401,18 @@ def cmd_kept(path):
     want_sel = {"vault.example.com/token": mk(fakekube.NODE_TOKEN), "kubernetes.io/os": "linux"}
     if vmi["spec"].get("nodeSelector") != want_sel:
         fail("VMI nodeSelector %s" % vmi["spec"].get("nodeSelector"))
+    # what the new rules read: extended-resource and hugepage allocatable
+    # on nodes, the VMs' runStrategy and templates
+    for n in items(data, "nodes"):
+        if n["status"].get("allocatable") != fakekube.ALLOCATABLE:
+            fail("node %s allocatable %s" % (n["metadata"]["name"], n["status"].get("allocatable")))
+    vm = one(data, "virtualmachines.kubevirt.io", "payroll-prod", "payroll-db")
+    if vm["spec"].get("runStrategy") != "Always" or \
+            vm["spec"]["template"]["spec"]["domain"]["cpu"]["model"] != "host-model":
+        fail("VM runStrategy or template lost: %s" % json.dumps(vm["spec"])[:300])
+    pg = one(data, "pods", "payroll-prod", "postgres-0")
+    if pg["metadata"].get("deletionTimestamp") != "2026-10-01T11:00:00Z":
+        fail("a cut-down pod lost its deletionTimestamp")
     for n in items(data, "nodes"):
         lab = n["metadata"]["labels"]
         if lab.get("vault.example.com/token") != mk(fakekube.NODE_TOKEN):
@@ -436,7 +448,7 @@ def cmd_kept(path):
     done("what the analysis reads is kept")
 
 
-PLACEMENT_META = ("name", "namespace", "uid", "labels")
+PLACEMENT_META = ("name", "namespace", "uid", "labels", "deletionTimestamp")
 PLACEMENT_SPEC = ("nodeName", "priorityClassName", "priority", "overhead", "affinity",
                   "topologySpreadConstraints")
 

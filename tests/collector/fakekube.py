@@ -147,7 +147,13 @@ def node(name, flavor):
                                     "kubeletVersion": "v1.30.4"},
                        "addresses": [{"type": "Hostname",
                                       "address": HOSTNAME[name]}],
-                       "allocatable": {"cpu": "32", "memory": "128Gi"}}}
+                       "allocatable": dict(ALLOCATABLE)}}
+
+
+# Extended resources and hugepages: the cut-down and the redaction keep them.
+ALLOCATABLE = {"cpu": "32", "memory": "128Gi", "hugepages-1Gi": "16Gi",
+               "hugepages-2Mi": "512Mi", "devices.kubevirt.io/kvm": "1k",
+               "devices.kubevirt.io/vhost-net": "1k", "nvidia.com/gpu": "2"}
 
 
 def cloudinit_volumes():
@@ -200,7 +206,8 @@ def launcher_pod(name, ns, vm, nodename, label_key, container_env=True):
 
 
 def other_pods(label_key, kv_ns):
-    pods = [{"metadata": meta("postgres-0", "payroll-prod", labels={"app": "postgres"}),
+    pods = [{"metadata": meta("postgres-0", "payroll-prod", labels={"app": "postgres"},
+                              deletionTimestamp="2026-10-01T11:00:00Z"),
              "spec": {"nodeName": NODES[1], "priorityClassName": "db", "priority": 1000,
                       "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
                           {"labelSelector": {"matchLabels": {"app": "postgres"}},
