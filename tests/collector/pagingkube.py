@@ -121,7 +121,7 @@ class State:
         if args.from_snapshot:
             res = fakekube.load_snapshot(args.from_snapshot)
         else:
-            res = fakekube.build(args.flavor, args.big)
+            res = fakekube.build(args.flavor, args.big, args.distro)
         for r in res:
             r.pitems = items_of(r)
         self.resources = res + extra_groups(args.extra_groups)
@@ -354,6 +354,7 @@ def main():
     ap.add_argument("--log")
     ap.add_argument("--flavor", choices=["kubevirt", "deckhouse"], default="kubevirt")
     ap.add_argument("--big", type=int, default=0)
+    ap.add_argument("--distro", choices=["", "openshift", "harvester"], default="")
     ap.add_argument("--from-snapshot", default="")
     ap.add_argument("--latency-ms", type=float, default=5)
     ap.add_argument("--extra-groups", type=int, default=40)

@@ -231,7 +231,7 @@ test_layout_manifest() {
 		'["forbidden",true]'
 	# the missing API group (cdi) and the Deckhouse groups
 	jq_is "$a" '[.resources[] | select(.status == "absent") | .group] | unique' \
-		'["cdi.kubevirt.io","internal.virtualization.deckhouse.io","virtualization.deckhouse.io"]'
+		'["cdi.kubevirt.io","harvesterhci.io","hco.kubevirt.io","internal.virtualization.deckhouse.io","virtualization.deckhouse.io"]'
 	jq_is "$a" '[.resources[] | select(.message) | .resource]' '["persistentvolumes"]'
 	jq_is "$a" '.files | map(.path)' '["resources/kubevirts.kubevirt.io.json","resources/migrationpolicies.migrations.kubevirt.io.json","resources/namespaces.json","resources/nodes.json","resources/persistentvolumeclaims.json","resources/pods.json","resources/storageclasses.storage.k8s.io.json","resources/virtualmachineinstancemigrations.kubevirt.io.json","resources/virtualmachineinstances.kubevirt.io.json","resources/virtualmachines.kubevirt.io.json"]'
 	# progress: which resource, how many objects
@@ -241,7 +241,7 @@ test_layout_manifest() {
 	# not a terminal: one line a phase, no steps, the resources not served
 	# are one fact of the summary
 	! grep -q -E ': (absent|not served|listing)' "$T/stderr" || die "noise: $(cat "$T/stderr")"
-	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 11 not served \(2 CDI, 9 Deckhouse\), [0-9]+ kB, [0-9]+ s$' \
+	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 14 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
 		"$T/stderr" || die "no summary: $(tail -n 1 "$T/stderr")"
 	# a second run gives the same bytes; on a terminal its phases are
 	# rewritten in place and only the summary and the path stay
@@ -495,6 +495,37 @@ test_paging_server() {
 		die "PVCs not in key order"
 }
 
+# The version objects of OpenShift Virtualization and Harvester: taken,
+# names kept under --anonymize, a private key in a setting replaced.
+test_distributions() {
+	start_server --distro openshift
+	collect --anonymize --output "$T/out/hco.tar.gz"
+	expect_rc 0
+	local a=$T/out/hco.tar.gz
+	jq_is "$a" '[.resources[] | select(.group == "hco.kubevirt.io" or .group == "harvesterhci.io") | [.resource, .status, .count]]' \
+		'[["hyperconvergeds","ok",1],["settings","absent",null],["versions","absent",null]]'
+	tar -xzf "$a" -O hco/resources/hyperconvergeds.hco.kubevirt.io.json |
+		jq -e '.items[0] | .metadata.name == "kubevirt-hyperconverged"
+		       and .spec.liveMigrationConfig.parallelMigrationsPerCluster == 5
+		       and .status.versions[0].version == "4.16.3"' >/dev/null || die "HyperConverged CR"
+	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
+	stop_server
+	start_server --distro harvester
+	collect --anonymize --output "$T/out/hv.tar.gz"
+	expect_rc 0
+	a=$T/out/hv.tar.gz
+	jq_is "$a" '[.resources[] | select(.group == "harvesterhci.io") | [.resource, .status, .count]]' \
+		'[["settings","ok",3],["versions","ok",1]]'
+	tar -xzf "$a" -O hv/resources/settings.harvesterhci.io.json |
+		jq -e '[.items[] | {key: .metadata.name, value: (.value // .default)}] | from_entries
+		       | .["server-version"] == "v1.3.1" and (.["overcommit-config"] | fromjson | .cpu) == 1600
+		       and (.["ssl-certificates"] | startswith("<redacted: "))' >/dev/null || die "Harvester settings"
+	tar -xzf "$a" -O hv/resources/versions.harvesterhci.io.json |
+		jq -e '.items[0] | .metadata.name == "v1.3.1" and .spec.minUpgradableVersion == "v1.2.1"' >/dev/null ||
+		die "Harvester version object"
+	! tar -xzf "$a" -O | grep -q 'HarvKey-Canary' || die "the setting's private key left the cluster"
+}
+
 test_namespaces() {
 	start_server --big 20
 	collect -n payroll-prod --namespace=bulk --output "$T/out/ns.tar.gz"
@@ -664,7 +695,7 @@ report() {
 # in this order whatever order they finish in.
 JOBS=${JOBS:-2}
 TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction all_pods
-	resource_table anonymize deckhouse paging_5000 paging_server namespaces error_status server_vanishes
+	resource_table anonymize deckhouse paging_5000 paging_server distributions namespaces error_status server_vanishes
 	interrupted node_files node_files_copied no_answer deadline transient needed_fails
 	generated_cluster)
 # run-tests.sh NAME...: only these tests
