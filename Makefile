@@ -249,8 +249,8 @@ bench:
 	@$(MAKE) --no-print-directory kvscope CFLAGS="-O2 -g"
 	SHARED=$(SHARED) tools/bench.sh
 
-# The collector against a generated cluster on a loopback fake API server:
-# time and peak RSS beside plain kubectl get. BENCH_COLLECT_SIZES="500:10000
+# The collector against a generated cluster on two loopback fake API servers:
+# time per resource and peak RSS beside plain kubectl get. BENCH_COLLECT_SIZES="500:10000
 # 5000:100000" picks sizes (tools/bench-collect.sh). Not part of check.
 bench-collect:
 	@command -v kubectl >/dev/null && command -v jq >/dev/null && \

@@ -147,7 +147,13 @@ def node(name, flavor):
                                     "kubeletVersion": "v1.30.4"},
                        "addresses": [{"type": "Hostname",
                                       "address": HOSTNAME[name]}],
-                       "allocatable": {"cpu": "32", "memory": "128Gi"}}}
+                       "allocatable": dict(ALLOCATABLE)}}
+
+
+# Extended resources and hugepages: the cut-down and the redaction keep them.
+ALLOCATABLE = {"cpu": "32", "memory": "128Gi", "hugepages-1Gi": "16Gi",
+               "hugepages-2Mi": "512Mi", "devices.kubevirt.io/kvm": "1k",
+               "devices.kubevirt.io/vhost-net": "1k", "nvidia.com/gpu": "2"}
 
 
 def cloudinit_volumes():
@@ -200,7 +206,8 @@ def launcher_pod(name, ns, vm, nodename, label_key, container_env=True):
 
 
 def other_pods(label_key, kv_ns):
-    pods = [{"metadata": meta("postgres-0", "payroll-prod", labels={"app": "postgres"}),
+    pods = [{"metadata": meta("postgres-0", "payroll-prod", labels={"app": "postgres"},
+                              deletionTimestamp="2026-10-01T11:00:00Z"),
              "spec": {"nodeName": NODES[1], "priorityClassName": "db", "priority": 1000,
                       "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
                           {"labelSelector": {"matchLabels": {"app": "postgres"}},
@@ -439,10 +446,38 @@ def load_snapshot(path):
     return out
 
 
-def build(flavor, big):
+# A private key in a Harvester setting: replaced by the redaction.
+HARVESTER_KEY = "-----BEGIN PRIVATE KEY-----\nHarvKey-Canary-8817\n-----END PRIVATE KEY-----"
+
+
+def distro_resources(distro):
+    """The version objects of a distribution: OpenShift Virtualization's
+    HyperConverged CR, Harvester's settings and version object."""
+    if distro == "openshift":
+        return [Resource("hco.kubevirt.io", "v1beta1", "hyperconvergeds", "HyperConverged",
+                         True, [{"metadata": meta("kubevirt-hyperconverged", "openshift-cnv"),
+                                 "spec": {"liveMigrationConfig": {"parallelMigrationsPerCluster": 5,
+                                                                  "completionTimeoutPerGiB": 150},
+                                          "workloadUpdateStrategy": {"workloadUpdateMethods": ["LiveMigrate"]}},
+                                 "status": {"versions": [{"name": "operator", "version": "4.16.3"}]}}])]
+    if distro == "harvester":
+        return [Resource("harvesterhci.io", "v1beta1", "settings", "Setting", False,
+                         [{"metadata": meta("server-version"), "value": "v1.3.1"},
+                          {"metadata": meta("overcommit-config"),
+                           "default": '{"cpu":1600,"memory":150,"storage":200}'},
+                          {"metadata": meta("ssl-certificates"),
+                           "value": '{"privateKey":"%s"}' % HARVESTER_KEY.replace("\n", "\\n")}]),
+                Resource("harvesterhci.io", "v1beta1", "versions", "Version", True,
+                         [{"metadata": meta("v1.3.1", "harvester-system"),
+                           "spec": {"isoURL": "https://releases.example/v1.3.1/harvester.iso",
+                                    "minUpgradableVersion": "v1.2.1"}}])]
+    return []
+
+
+def build(flavor, big, distro=""):
     res = core_resources(flavor, big)
     res += deckhouse_resources() if flavor == "deckhouse" else kubevirt_resources()
-    return res
+    return res + distro_resources(distro)
 
 
 # --- selectors ---------------------------------------------------------------
@@ -511,7 +546,7 @@ def matches(obj, terms):
 class State:
     def __init__(self, args):
         self.args = args
-        self.resources = build(args.flavor, args.big)
+        self.resources = build(args.flavor, args.big, args.distro)
         self.forbid = set(filter(None, args.forbid.split(",")))
         self.error_on = set(filter(None, args.error_on.split(",")))
         self.die_on = None
@@ -892,6 +927,8 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log")
     ap.add_argument("--flavor", choices=["kubevirt", "deckhouse"], default="kubevirt")
+    ap.add_argument("--distro", choices=["", "openshift", "harvester"], default="",
+                    help="also serve that distribution's version objects")
     ap.add_argument("--big", type=int, default=0,
                     help="add this many PVCs in namespace 'bulk'")
     ap.add_argument("--forbid", default="persistentvolumes",
@@ -912,7 +949,10 @@ def main():
                     help="serve only legacy discovery")
     ap.add_argument("--broken-group", default="",
                     help="groups whose legacy discovery answers 503 (with --no-aggregated)")
+    ap.add_argument("--lifetime", type=float, default=1800,
+                    help="seconds after which the server stops by itself")
     args = ap.parse_args()
+    threading.Timer(args.lifetime, lambda: os._exit(0)).start()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.state = State(args)
     tmp = args.port_file + ".tmp"

@@ -43,17 +43,43 @@ start_server() {
 	write_kubeconfig "$PORT"
 }
 
+# start_paging [pagingkube options]: the server that pages like
+# kube-apiserver (tests/collector/pagingkube.py), over TLS.
+start_paging() {
+	rm -f "$T/port" "$T/server.log"
+	python3 "$HERE/pagingkube.py" --port-file "$T/port" --log "$T/server.log" \
+		--tls --latency-ms 0 --lifetime 600 "$@" &
+	SERVER_PID=$!
+	echo "$SERVER_PID" >"$T/server.pid"
+	local i scheme
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$T/port" ] && break
+		kill -0 "$SERVER_PID" 2>/dev/null || die "paging server did not start"
+		sleep 0.05
+	done
+	[ -s "$T/port" ] || die "paging server did not start"
+	read -r PORT scheme <"$T/port"
+	write_kubeconfig "$PORT" "$scheme"
+}
+
+# write_kubeconfig PORT [https]
 write_kubeconfig() {
+	local server="http://127.0.0.1:$1" user='{}'
+	if [ "${2:-}" = https ]; then
+		server="https://127.0.0.1:$1
+    insecure-skip-tls-verify: true"
+		user='{token: support-token}'
+	fi
 	cat >"$T/kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
 clusters:
 - name: fake
   cluster:
-    server: http://127.0.0.1:$1
+    server: $server
 users:
 - name: support
-  user: {}
+  user: $user
 contexts:
 - name: test-ctx
   context: {cluster: fake, user: support}
@@ -212,9 +238,24 @@ test_layout_manifest() {
 	grep -q '^kvscope-collect: persistentvolumeclaims: 2 objects$' "$T/stderr" || die "progress"
 	grep -q '^kvscope-collect: persistentvolumes: forbidden' "$T/stderr" || die "progress (forbidden)"
 	[ "$(cat "$T/stdout")" = "$a" ] || die "stdout is not the archive path"
-	# a second run gives the same bytes
-	collect --output "$T/out2/snap.tar.gz"
-	expect_rc 0
+	# not a terminal: one line a phase, no steps, the resources not served
+	# are one fact of the summary
+	! grep -q -E ': (absent|not served|listing)' "$T/stderr" || die "noise: $(cat "$T/stderr")"
+	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 14 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
+		"$T/stderr" || die "no summary: $(tail -n 1 "$T/stderr")"
+	# a second run gives the same bytes; on a terminal its phases are
+	# rewritten in place and only the summary and the path stay
+	if command -v script >/dev/null 2>&1; then
+		TMPDIR=$T/tmp script -qec "'$COLLECT' --kubeconfig '$T/kubeconfig' --output '$T/out2/snap.tar.gz'" \
+			"$T/tty.log" >/dev/null </dev/null || die "collect on a terminal failed: $(cat "$T/tty.log")"
+		grep -q $'\r\033\[Kkvscope-collect: pods: listing' "$T/tty.log" || die "no phase rewritten in place"
+		tr '\r' '\n' <"$T/tty.log" | grep -v -e '^$' -e $'^\033\\[K' | grep -v '^Script' >"$T/tty.kept" || true
+		[ "$(tail -n 1 "$T/tty.kept")" = "$T/out2/snap.tar.gz" ] || die "the path is not the last line: $(cat -A "$T/tty.log" | tail -n 3)"
+		grep -q -E '^kvscope-collect: 10 resource types, 25 objects' "$T/tty.kept" || die "no summary on the terminal"
+	else
+		collect --output "$T/out2/snap.tar.gz"
+		expect_rc 0
+	fi
 	cmp -s "$a" "$T/out2/snap.tar.gz" || die "two runs differ"
 }
 
@@ -427,6 +468,64 @@ test_paging_5000() {
 	python3 "$HERE/check.py" paged "$T/out/big.tar.gz" "$T/server.log" 5000 || die "paging"
 }
 
+# The server that pages like kube-apiserver: real continue tokens, a
+# compaction in the middle of the PVC list (410 Expired, listed again), gzip
+# and TLS; every object arrives once, in key order.
+test_paging_server() {
+	# pages before the PVCs: nodes, namespaces, pods; the first PVC page is
+	# the 4th, so its continue token dates from before the compaction
+	start_paging --big 1200 --compact-after-pages 4
+	collect -q --output "$T/out/p.tar.gz"
+	expect_rc 0
+	local a=$T/out/p.tar.gz
+	python3 "$HERE/check.py" layout "$a" || die "layout"
+	python3 "$HERE/check.py" secrets "$a" || die "secrets"
+	jq_is "$a" '[.resources[] | select(.status == "ok") | [.resource, .count]]' \
+		'[["nodes",3],["namespaces",6],["pods",6],["persistentvolumeclaims",1202],["persistentvolumes",1],["storageclasses",2],["virtualmachineinstances",2],["virtualmachines",2],["virtualmachineinstancemigrations",1],["kubevirts",1],["migrationpolicies",1]]'
+	grep -q '^GONE persistentvolumeclaims' "$T/server.log" || die "no 410 on the PVC list"
+	[ "$(grep -c -E '^GET /api/v1/persistentvolumeclaims\?limit=500(&timeout=[^&]*)?$' "$T/server.log")" = 2 ] ||
+		die "PVC list not restarted: $(grep persistentvolumeclaims "$T/server.log")"
+	python3 "$HERE/check.py" paged "$a" "$T/server.log" 1200 restarted || die "paging"
+	# a continue token is sent back as the server wrote it, and no request
+	# sends a resourceVersion (which a continue token forbids)
+	grep -q 'continue=eyJ2IjoibWV0YS5rOHMuaW8vdjEi' "$T/server.log" || die "no real continue token sent"
+	! grep -q 'resourceVersion' "$T/server.log" || die "a request sent a resourceVersion"
+	tar -xzf "$a" -O p/resources/persistentvolumeclaims.json |
+		jq -e '[.items[].metadata | "\(.namespace)/\(.name)"] | . == sort' >/dev/null ||
+		die "PVCs not in key order"
+}
+
+# The version objects of OpenShift Virtualization and Harvester: taken,
+# names kept under --anonymize, a private key in a setting replaced.
+test_distributions() {
+	start_server --distro openshift
+	collect --anonymize --output "$T/out/hco.tar.gz"
+	expect_rc 0
+	local a=$T/out/hco.tar.gz
+	jq_is "$a" '[.resources[] | select(.group == "hco.kubevirt.io" or .group == "harvesterhci.io") | [.resource, .status, .count]]' \
+		'[["hyperconvergeds","ok",1],["settings","absent",null],["versions","absent",null]]'
+	tar -xzf "$a" -O hco/resources/hyperconvergeds.hco.kubevirt.io.json |
+		jq -e '.items[0] | .metadata.name == "kubevirt-hyperconverged"
+		       and .spec.liveMigrationConfig.parallelMigrationsPerCluster == 5
+		       and .status.versions[0].version == "4.16.3"' >/dev/null || die "HyperConverged CR"
+	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
+	stop_server
+	start_server --distro harvester
+	collect --anonymize --output "$T/out/hv.tar.gz"
+	expect_rc 0
+	a=$T/out/hv.tar.gz
+	jq_is "$a" '[.resources[] | select(.group == "harvesterhci.io") | [.resource, .status, .count]]' \
+		'[["settings","ok",3],["versions","ok",1]]'
+	tar -xzf "$a" -O hv/resources/settings.harvesterhci.io.json |
+		jq -e '[.items[] | {key: .metadata.name, value: (.value // .default)}] | from_entries
+		       | .["server-version"] == "v1.3.1" and (.["overcommit-config"] | fromjson | .cpu) == 1600
+		       and (.["ssl-certificates"] | startswith("<redacted: "))' >/dev/null || die "Harvester settings"
+	tar -xzf "$a" -O hv/resources/versions.harvesterhci.io.json |
+		jq -e '.items[0] | .metadata.name == "v1.3.1" and .spec.minUpgradableVersion == "v1.2.1"' >/dev/null ||
+		die "Harvester version object"
+	! tar -xzf "$a" -O | grep -q 'HarvKey-Canary' || die "the setting's private key left the cluster"
+}
+
 test_namespaces() {
 	start_server --big 20
 	collect -n payroll-prod --namespace=bulk --output "$T/out/ns.tar.gz"
@@ -596,7 +695,7 @@ report() {
 # in this order whatever order they finish in.
 JOBS=${JOBS:-2}
 TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction all_pods
-	resource_table anonymize deckhouse paging_5000 namespaces error_status server_vanishes
+	resource_table anonymize deckhouse paging_5000 paging_server distributions namespaces error_status server_vanishes
 	interrupted node_files node_files_copied no_answer deadline transient needed_fails
 	generated_cluster)
 # run-tests.sh NAME...: only these tests
