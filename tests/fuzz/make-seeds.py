@@ -345,7 +345,7 @@ def hostile_snapshots(archives):
     return out
 
 
-def small(files, keep=8):
+def small(files, keep=4):
     """The snapshot with its first `keep` items of each resource file
     (fuzz_pipeline typesets only small snapshots)."""
     out = {}
