@@ -34,7 +34,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # fontconfig's caches, reached by the PDF and HTML writers (fuzz_pipeline)
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
 export LSAN_OPTIONS=${LSAN_OPTIONS%:print_suppressions=0}:print_suppressions=0
-common="-rss_limit_mb=2048 -timeout=10 -print_final_stats=1"
+common="-rss_limit_mb=2048 -print_final_stats=1"
+# a hang, in seconds of wall time: fuzz_pipeline's inputs take 2 s of CPU
+# each (PDF and HTML twice), 30 s on a machine loaded twentyfold
+hang() { [ "$1" = pipeline ] && echo 60 || echo 10; }
 
 # one NAME: replay, then fuzz; writes $tmp/NAME.result (one line).
 one() {
@@ -44,7 +47,8 @@ one() {
 	art=$FUZZ_DIR/artifacts/$n
 	mkdir -p "$out/corpus" "$art" "$seeds"
 	# shellcheck disable=SC2086
-	if ! "$bin" $common -runs=0 -artifact_prefix="$art/" \
+	if ! "$bin" $common -timeout="$(hang "$n")" -runs=0 \
+	    -artifact_prefix="$art/" \
 	    "$regress" "$seeds" >"$out/replay.log" 2>&1; then
 		echo "FAIL fuzz_$n: a regression or seed input fails:" \
 		    "$(grep -m1 -E 'SUMMARY|ERROR' "$out/replay.log")" \
@@ -53,7 +57,7 @@ one() {
 		return
 	fi
 	# shellcheck disable=SC2086
-	if ! "$bin" $common -max_total_time="$secs" \
+	if ! "$bin" $common -timeout="$(hang "$n")" -max_total_time="$secs" \
 	    -dict="tests/fuzz/fuzz_$n.dict" -artifact_prefix="$art/" \
 	    "$out/corpus" "$seeds" "$regress" >"$out/fuzz.log" 2>&1; then
 		echo "FAIL fuzz_$n: $(grep -m1 -E 'SUMMARY|ERROR' \
