@@ -158,16 +158,20 @@ golden: kvscope
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_NAMES   := archive items cpumap load
+FUZZ_NAMES   := archive items cpumap load pipeline
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_LIB     := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+.SECONDARY: $(FUZZ_LIB)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
 FUZZ_OK       = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, \
                 unsigned long n) { return 0; }' | $(FUZZ_CC) \
                 -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo y)
-FUZZ_RUN     := -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+FUZZ_RUN     := -rss_limit_mb=2048 -print_final_stats=1
+# seconds before an input counts as a hang (fuzz_pipeline: as run-tests.sh)
+FUZZ_TIMEOUT  = $$([ $$n = pipeline ] && echo 60 || echo 10)
+FUZZ_LSAN    := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -196,7 +200,8 @@ fuzz: ensure-deps
 	@for n in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/artifacts/$$n; \
 		echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
-		ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/fuzz_$$n $(FUZZ_RUN) \
+		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=$(FUZZ_LSAN) \
+		    $(FUZZ_DIR)/fuzz_$$n $(FUZZ_RUN) -timeout=$(FUZZ_TIMEOUT) \
 		    -max_total_time=$(FUZZ_SECONDS) \
 		    -dict=tests/fuzz/fuzz_$$n.dict \
 		    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$n/ \

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # make-seeds.py - seed corpora for the libFuzzer harnesses, from samples/
 # (every sample snapshot directory), the shared libvirt cpu_map when
-# $SHARED names it, the hostile corpus (tests/hostile/gen.py) and a small
-# built-in cluster, so that the seeds exist even before any sample does.
+# $SHARED names it, the hostile corpus (tests/hostile/gen.py), a small
+# built-in cluster, so that the seeds exist even before any sample does,
+# and for fuzz_pipeline that cluster again with hostile strings (long,
+# bidi controls, noncharacters, markup/formula/terminal injection) in
+# every name, label and message the writers print.
 #
 #   tests/fuzz/make-seeds.py OUTDIR      writes OUTDIR/<harness>/<seed>
 #   tests/fuzz/make-seeds.py --print-load-files
@@ -40,8 +43,8 @@ def resource_files():
     return out
 
 
-# The order of files[] in fuzz_load.c: every row of resources.def, then the
-# CPU map (fuzz_load.c builds its list from the same table).
+# The order of fuzz_files[] in fuzz.h: every row of resources.def, then the
+# CPU map (fuzz.h builds its list from the same table).
 LOAD_FILES = resource_files() + ["libvirt/cpu_map/x86_Fuzz.xml"]
 
 
@@ -318,6 +321,107 @@ def hostile_archives():
         sys.path.pop(0)
 
 
+def hostile_snapshots(archives):
+    """The resource files of each hostile archive that is a tar of a
+    snapshot (the others stop before the loader: fuzz_archive's)."""
+    out = {}
+    for name, data in sorted(archives.items()):
+        try:
+            t = tarfile.open(fileobj=io.BytesIO(data))
+            members = t.getmembers()
+        except (tarfile.TarError, EOFError, OSError, ValueError):
+            continue
+        files = {}
+        for m in members:
+            rel = m.name.split("/", 1)[1] if "/" in m.name else m.name
+            if rel in LOAD_FILES and m.isfile() and rel not in files:
+                try:
+                    files[rel] = t.extractfile(m).read()
+                except (tarfile.TarError, EOFError, OSError,
+                        AttributeError, ValueError):
+                    pass
+        if files:
+            out[name] = files
+    return out
+
+
+def small(files, keep=4):
+    """The snapshot with its first `keep` items of each resource file
+    (fuzz_pipeline typesets only small snapshots)."""
+    out = {}
+    for p, b in files.items():
+        try:
+            doc = json.loads(b)
+        except ValueError:
+            try:
+                lines = [ln for ln in b.splitlines() if ln.strip()]
+                out[p] = b"\n".join(lines[:keep]) + b"\n"
+            except ValueError:
+                out[p] = b
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("items"), list):
+            doc["items"] = doc["items"][:keep]
+            out[p] = json.dumps(doc).encode()
+        elif isinstance(doc, list):
+            out[p] = json.dumps(doc[:keep]).encode()
+        else:
+            out[p] = b
+    return out
+
+
+# Strings a writer must show safely, whatever the format.
+HOSTILE_STRINGS = {
+    "long": "x" * 5000,
+    "longword": "-".join(["segment"] * 400),
+    "bidi": "a\u202eevil\u202c\u2066b\u2069\u200f\u061c",
+    "nonchar": "n\ufffe\uffff\ufdd0\ufdef\U0010ffff\U0001fffe",
+    "html": "</script><script>alert(1)</script><!--&amp;\"'",
+    "xml": "]]><![CDATA[<svg onload=x>]]>&#0;&lt;",
+    "formula": "=HYPERLINK(\"http://x\",\"y\")",
+    "csv": "+1,\"2\"\r\n-3\t@SUM(A1)",
+    "term": "\x1b[2J\x1b]0;pwned\x07\r\x08\x7f\u009b31m",
+    "yaml": "- &a !!binary *a\n? : {[}]#",
+    "pdf": "(\\)) /Type /Catalog %PDF-1.4 \u0000",
+    "wide": "\u6f22\u5b57\U0001f600\u0301\u0301\u0301\u200d",
+}
+
+
+def hostile_cluster(text):
+    """The built-in cluster with text in every string the writers print:
+    names, labels, images, classes, messages."""
+    nodes = [node("n1" + text, "Skylake-Client-IBRS", ["avx2"],
+                  {"role" + text: text}),
+             node("n2", "Haswell-noTSX-IBRS", ["avx2"])]
+    vmis = [vmi("ns" + text, "a" + text, "n1" + text),
+            vmi("ns1", "b", "n2", text),
+            vmi("ns1", "c", "n2", volumes=[
+                {"name": "root", "containerDisk": {"image": text}},
+                {"name": "d", "persistentVolumeClaim": {
+                    "claimName": "c" + text}}])]
+    vmis[1]["status"]["conditions"] = [{
+        "type": "LiveMigratable", "status": "False",
+        "reason": "InterfaceNotLiveMigratable", "message": text}]
+    pvcs = [{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+             "metadata": {"name": "c" + text, "namespace": "ns1"},
+             "spec": {"accessModes": ["ReadWriteOnce"],
+                      "storageClassName": "sc" + text,
+                      "volumeMode": "Filesystem"},
+             "status": {"phase": "Bound"}}]
+    scs = [{"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": "sc" + text}, "provisioner": text}]
+    files = {p: s.encode() for p, s in builtin_cluster().items()}
+    files["resources/nodes.json"] = json.dumps(
+        {"kind": "List", "items": nodes}).encode()
+    files["resources/virtualmachineinstances.kubevirt.io.json"] = \
+        json.dumps({"kind": "List", "items": vmis}).encode()
+    files["resources/persistentvolumeclaims.json"] = json.dumps(
+        {"kind": "List", "items": pvcs}).encode()
+    files["resources/storageclasses.storage.k8s.io.json"] = json.dumps(
+        {"kind": "List", "items": scs}).encode()
+    files["resources/pods.json"] = b'{"kind":"List","items":[]}'
+    return files
+
+
 def write(outdir, harness, name, data):
     d = os.path.join(outdir, harness)
     os.makedirs(d, exist_ok=True)
@@ -340,8 +444,26 @@ def main():
         write(outdir, "load", name, load_input(files))
     write(outdir, "archive", "builtin.tar",
           tar_bytes("builtin", builtin, compress=False))
-    for name, data in hostile_archives().items():
+    for name, files in clusters:
+        write(outdir, "pipeline", name, load_input(small(files)))
+    hostile = hostile_archives()
+    for name, data in hostile.items():
         write(outdir, "archive", "hostile-" + name, data)
+    seen = set()
+    for name, files in hostile_snapshots(hostile).items():
+        data = load_input(files)
+        if data not in seen:
+            seen.add(data)
+            write(outdir, "pipeline", "hostile-" + name, data)
+    for name, text in HOSTILE_STRINGS.items():
+        write(outdir, "pipeline", "strings-" + name,
+              load_input(hostile_cluster(text)))
+    # the smoke run of make check replays these few only (run-tests.sh)
+    write(outdir, "pipeline-smoke", "builtin", load_input(builtin))
+    write(outdir, "pipeline-smoke", "strings",
+          load_input(hostile_cluster("".join(
+              HOSTILE_STRINGS[k] for k in ("bidi", "nonchar", "html",
+                                           "csv", "term", "wide")))))
     for name, data in items_inputs(clusters).items():
         write(outdir, "items", name, data)
     for name, data in cpumap_inputs().items():

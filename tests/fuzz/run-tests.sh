@@ -3,8 +3,10 @@
 #
 # Each libFuzzer harness in $FUZZ_DIR (default build/fuzz) first replays its
 # regression inputs (tests/fuzz/regress/<name>/: inputs that once crashed)
-# and its seed corpus, then fuzzes for FUZZ_SMOKE_SECONDS (default 8) into a
-# scratch corpus; two harnesses run at a time.  Prints one line per harness
+# and its seed corpus (seeds/<name>-smoke/ instead when there is one: a
+# harness whose inputs take a second each), then fuzzes for
+# FUZZ_SMOKE_SECONDS (default 8) into a scratch corpus; two harnesses run
+# at a time.  Prints one line per harness
 # and "N passed, M failed"; a crash, leak, timeout or out-of-memory fails
 # the run and its input is kept in $FUZZ_DIR/artifacts/<name>/.  When the
 # harnesses could not be built (clang without libFuzzer) it prints a SKIP
@@ -13,7 +15,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FUZZ_DIR=${FUZZ_DIR:-build/fuzz}
 secs=${FUZZ_SMOKE_SECONDS:-8}
-names="archive load items cpumap"
+names="archive load items cpumap pipeline"
 
 for n in $names; do
 	if [ ! -x "$FUZZ_DIR/fuzz_$n" ]; then
@@ -29,16 +31,24 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-common="-rss_limit_mb=2048 -timeout=10 -print_final_stats=1"
+# fontconfig's caches, reached by the PDF and HTML writers (fuzz_pipeline)
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
+export LSAN_OPTIONS=${LSAN_OPTIONS%:print_suppressions=0}:print_suppressions=0
+common="-rss_limit_mb=2048 -print_final_stats=1"
+# a hang, in seconds of wall time: fuzz_pipeline's inputs take 2 s of CPU
+# each (PDF and HTML twice), 30 s on a machine loaded twentyfold
+hang() { [ "$1" = pipeline ] && echo 60 || echo 10; }
 
 # one NAME: replay, then fuzz; writes $tmp/NAME.result (one line).
 one() {
 	local n=$1 bin=$FUZZ_DIR/fuzz_$1 out=$tmp/$1 art
 	local seeds=$FUZZ_DIR/seeds/$1 regress=tests/fuzz/regress/$1
+	[ -d "$seeds-smoke" ] && seeds=$seeds-smoke
 	art=$FUZZ_DIR/artifacts/$n
 	mkdir -p "$out/corpus" "$art" "$seeds"
 	# shellcheck disable=SC2086
-	if ! "$bin" $common -runs=0 -artifact_prefix="$art/" \
+	if ! "$bin" $common -timeout="$(hang "$n")" -runs=0 \
+	    -artifact_prefix="$art/" \
 	    "$regress" "$seeds" >"$out/replay.log" 2>&1; then
 		echo "FAIL fuzz_$n: a regression or seed input fails:" \
 		    "$(grep -m1 -E 'SUMMARY|ERROR' "$out/replay.log")" \
@@ -47,7 +57,7 @@ one() {
 		return
 	fi
 	# shellcheck disable=SC2086
-	if ! "$bin" $common -max_total_time="$secs" \
+	if ! "$bin" $common -timeout="$(hang "$n")" -max_total_time="$secs" \
 	    -dict="tests/fuzz/fuzz_$n.dict" -artifact_prefix="$art/" \
 	    "$out/corpus" "$seeds" "$regress" >"$out/fuzz.log" 2>&1; then
 		echo "FAIL fuzz_$n: $(grep -m1 -E 'SUMMARY|ERROR' \

@@ -1,0 +1,276 @@
+/*
+ * fuzz_pipeline.c - libFuzzer harness for everything after the loader:
+ * the input is written as a directory snapshot (fuzz.h, the format of
+ * fuzz_load), loaded and analysed (groups and fixes included); then every
+ * terminal view (check, groups, explain, models, pairs, check --drain,
+ * plan) in each output format into /dev/null, every report writer (HTML,
+ * SVG figures, PDF on its own thread as `report` does, findings.json,
+ * CSV, YAML) into a fresh directory, and a what-if: a second copy of the
+ * snapshot, changed (which change: the input's length picks), analysed,
+ * diffed against the first, viewed and reported with its Changes
+ * section.  Every failure must be one clean line; the directories are
+ * removed after each input.  To keep an input within a second or so, the
+ * typeset writers (PDF, HTML, SVG) run on small snapshots only (TINY:
+ * the seeds are small; the full samples are fuzz_load's).
+ */
+#define KV_FUZZ_SNAPSHOT
+#include "fuzz.h"
+
+#include "drain.h"
+#include "groups.h"
+#include "view.h"
+#include "whatif.h"
+#include "diff.h"
+
+/* the largest snapshot (VMIs, nodes) the PDF, HTML and SVG writers see */
+#define TINY 16
+
+static FILE *null_out;
+
+/* rm -rf dir (a directory of fuzz_dir()). */
+static void
+remove_dir(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+
+	if (system(cmd) != 0)
+		abort();
+	free(cmd);
+}
+
+/* A view's status: KV_OK, or one clean line. */
+static void
+viewed(int rc, const kv_err *err)
+{
+	if (rc != KV_OK)
+		fuzz_check_msg(err);
+}
+
+/* check --drain of every node, and a plan of them two at a time. */
+static void
+drain_views(const kv_analysis *a, const kv_term *t)
+{
+	kv_bits nodes = {0};
+	kv_drain *d;
+	kv_plan p = {0};
+	kv_err err = {0};
+	size_t n = 0;
+	int64_t seconds = 0;
+
+	kv_bits_init(&nodes, a->m->nnodes);
+	kv_bits_fill(&nodes);
+	d = kv_drain_nodes(a, &nodes, &n, &seconds);
+	viewed(kv_view_drain(a, d, n, seconds, false, t, &err), &err);
+	(void)kv_drain_fails(d, n, true);
+	kv_drain_list_free(d, n);
+	kv_plan_build(a, &nodes, 2, &p);
+	viewed(kv_view_plan(a, &p, "role=worker", false, t, &err), &err);
+	(void)kv_plan_fails(&p, false);
+	kv_plan_free(&p);
+	kv_bits_free(&nodes);
+}
+
+/* Every terminal view in format fmt. */
+static void
+views(const kv_analysis *a, kv_outfmt fmt)
+{
+	kv_term t = { null_out, fmt, fmt == KV_OUT_TEXT, fmt == KV_OUT_WIDE,
+		fmt == KV_OUT_WIDE ? 200 : 80 };
+	kv_bits pick = {0}, nodes = {0};
+	kv_err err = {0};
+	size_t bad = 0;
+
+	kv_bits_init(&pick, a->nvmis);
+	kv_bits_fill(&pick);
+	kv_bits_init(&nodes, a->m->nnodes);
+	kv_bits_fill(&nodes);
+	viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
+	viewed(kv_view_groups(a, &pick, &t, true, &err), &err);
+	viewed(kv_view_groups(a, &pick, &t, false, &err), &err);
+	for (size_t i = 0; i < a->nvmis && i < 4; i++)
+		viewed(kv_view_explain(a, i, &t, &err), &err);
+	viewed(kv_view_models(a, &nodes, &t, &err), &err);
+	viewed(kv_view_pairs(a, &t, &err), &err);
+	drain_views(a, &t);
+	kv_bits_free(&nodes);
+	kv_bits_free(&pick);
+}
+
+/* findings' VMIs, node sets, groups and drains as one YAML document (what
+ * `-o yaml` writes). */
+static int
+write_yaml(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	json_t *doc = json_object(), *groups = json_array();
+	json_t *drain = json_array();
+	int rc;
+
+	(void)arg;
+	json_object_set_new(doc, "vmis", kv_json_vmis(a, NULL));
+	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, NULL));
+	for (size_t i = 0; i < a->ngroups; i++)
+		json_array_append_new(groups, kv_json_group(a, i));
+	json_object_set_new(doc, "groups", groups);
+	json_object_set_new(doc, "drain", drain);
+	for (size_t i = 0; i < a->ndrain && i < 4; i++)
+		json_array_append_new(drain, kv_json_drain_at(a, i));
+	rc = kv_doc_write(doc, KV_OUT_YAML, f, err);
+	json_decref(doc);
+	return rc;
+}
+
+/* Every file of `report` (with d: of what-if --report) into a new
+ * directory, committed, then removed; the typeset ones when `typeset`. */
+static void
+report(const kv_analysis *a, const kv_report_diff *d, bool typeset)
+{
+	kv_report_opts ro = { .pdf_all = d == NULL, .diff = d };
+	char *dir = xasprintf("%s/out", fuzz_dir());
+	kv_output o;
+	kv_err err = {0};
+	int rc;
+
+	if (mkdir(dir, 0755) != 0)
+		abort();
+	kv_output_init(&o, dir);
+	rc = typeset ? kv_output_stage_bg(&o, "report.pdf", kv_write_pdf, a,
+	    &ro, &err) : KV_OK;
+	if (rc == KV_OK && d != NULL)
+		rc = kv_output_stage(&o, "diff.json", kv_write_diff_json, a,
+		    (void *)d, &err);
+	if (rc == KV_OK)
+		rc = kv_output_stage(&o, "findings.json", kv_write_findings,
+		    a, NULL, &err);
+	if (rc == KV_OK && typeset)
+		rc = kv_output_stage(&o, "report.html", kv_write_html, a, &ro,
+		    &err);
+	if (rc == KV_OK && d == NULL && typeset)
+		rc = kv_stage_svgs(&o, a, &err);
+	if (rc == KV_OK && d == NULL)
+		rc = kv_output_stage(&o, "vmis.csv", kv_write_vmis_csv, a,
+		    NULL, &err);
+	if (rc == KV_OK && d == NULL)
+		rc = kv_output_stage(&o, "drain.csv", kv_write_drain_csv, a,
+		    NULL, &err);
+	if (rc == KV_OK && d == NULL)
+		rc = kv_output_stage(&o, "findings.yaml", write_yaml, a, NULL,
+		    &err);
+	if (rc == KV_OK)
+		rc = kv_output_join(&o, &err);
+	if (rc == KV_OK)
+		rc = kv_output_commit(&o, &err);
+	else
+		kv_output_abort(&o);
+	if (rc != KV_OK)
+		fuzz_check_msg(&err);
+	remove_dir(dir);
+	free(dir);
+}
+
+/* The changes of the what-if: the input's length picks one of four
+ * sets, on the snapshot's first node and storage class. */
+static size_t
+changes(const kv_model *m, size_t size, kv_change *ch)
+{
+	const char *node = m->nnodes > 0 ? m->nodes[0].name : "nosuch";
+	const char *sc = m->nscs > 0 ? m->scs[0].name : "nosuch";
+	size_t n = 0;
+
+	switch (size % 4) {
+	case 0:
+		ch[n++] = (kv_change){ CH_CORDON, node, 1, SC_ALL, NULL };
+		ch[n++] = (kv_change){ CH_CPU_MODEL, "Haswell-noTSX", 1,
+			SC_ALL, NULL };
+		break;
+	case 1:
+		ch[n++] = (kv_change){ CH_REMOVE_NODE, node, 1, SC_ALL, NULL };
+		ch[n++] = (kv_change){ CH_CLUSTER_CPU_MODEL, "host-model", 1,
+			SC_ALL, NULL };
+		break;
+	case 2:
+		ch[n++] = (kv_change){ CH_ADD_NODE_LIKE, node, 2, SC_ALL,
+			NULL };
+		ch[n++] = (kv_change){ CH_EVICTION, "LiveMigrate", 1, SC_ALL,
+			NULL };
+		break;
+	default:
+		ch[n++] = (kv_change){ CH_STORAGE_RWX, sc, 1, SC_ALL, NULL };
+		ch[n++] = (kv_change){ CH_UNCORDON, node, 1, SC_ALL, NULL };
+		break;
+	}
+	return n;
+}
+
+/* The what-if: the snapshot at path again, changed, analysed, compared
+ * with a, viewed and reported. */
+static void
+whatif(const char *path, const kv_analysis *a, size_t size, bool typeset)
+{
+	kv_limits lim;
+	kv_model *m = NULL;
+	kv_analysis *b = NULL;
+	kv_change ch[4];
+	kv_whatif w = {0};
+	kv_err err = {0};
+	size_t n;
+
+	fuzz_limits(&lim);
+	if (kv_model_load(path, &lim, &m, &err) != KV_OK)
+		abort();	/* it loaded a moment ago */
+	n = changes(m, size, ch);
+	if (kv_whatif_apply(m, ch, n, &w, &err) != KV_OK)
+		fuzz_check_msg(&err);
+	else if (kv_analyze(m, &b, &err) != KV_OK)
+		fuzz_check_msg(&err);
+	else {
+		kv_strs skip = { w.nremoved, w.removed_nodes };
+		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts };
+		kv_diff d;
+		kv_report_diff rd = { &d, &notes, a };
+
+		kv_diff_build(a, b, &skip, &d);
+		for (int f = 0; f < KV_OUT_COUNT; f++) {
+			kv_term t = { null_out, (kv_outfmt)f, f == 0, f == 1,
+				80 };
+
+			viewed(kv_view_diff(&d, &notes, &t, &err), &err);
+		}
+		report(b, &rd, typeset);
+		kv_diff_free(&d);
+		kv_analysis_free(b);
+	}
+	kv_whatif_free(&w);
+	kv_model_free(m);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_write_snapshot(data, size);
+	kv_limits lim;
+	kv_model *m = NULL;
+	kv_analysis *a = NULL;
+	kv_err err = {0};
+	bool tiny;
+
+	if (null_out == NULL && (null_out = fopen("/dev/null", "w")) == NULL)
+		abort();
+	fuzz_limits(&lim);
+	if (kv_model_load(path, &lim, &m, &err) != KV_OK) {
+		fuzz_check_msg(&err);
+		return 0;
+	}
+	if (kv_analyze(m, &a, &err) != KV_OK) {
+		fuzz_check_msg(&err);
+		kv_model_free(m);
+		return 0;
+	}
+	tiny = m->nvmis <= TINY && m->nnodes <= TINY;
+	for (int f = 0; f < KV_OUT_COUNT; f++)
+		views(a, (kv_outfmt)f);
+	report(a, NULL, tiny);
+	whatif(path, a, size, tiny);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	return 0;
+}
