@@ -23,7 +23,7 @@
 
 /* The options a command takes (kv_cmd.opts). */
 enum {
-	O_OUTPUT = 1 << 0,	/* -o, --output FORMAT (report: DIR) */
+	O_OUTPUT = 1 << 0,	/* -o, --output FORMAT (report: LIST) */
 	O_NAMESPACE = 1 << 1,	/* -n, --namespace NS; -A */
 	O_NODE = 1 << 2,	/* --node, --nodes LIST */
 	O_SELECTOR = 1 << 3,	/* -l, --selector K=V */
@@ -36,8 +36,8 @@ enum {
 	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector K=V,
 				 * --allow-shutdown */
 	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
-	O_OUTPATH = 1 << 15,	/* --output is a path (report: DIR,
-				 * convert: FILE), not a FORMAT */
+	O_OUTDIR = 1 << 14,	/* -d, --output-dir DIR (report) */
+	O_OUTFILE = 1 << 15,	/* -f, --output-file FILE (convert) */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
@@ -74,6 +74,8 @@ typedef struct cli_list {
 typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */
 	const char *report;		/* --report DIR, or NULL */
+	const char *outdir;		/* -d, --output-dir DIR, or NULL */
+	const char *outfile;		/* -f, --output-file FILE, or NULL */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns, groups;
@@ -166,7 +168,8 @@ int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 
 /* The command table's row for `convert` (cmd_convert.c). */
-#define KV_CMD_CONVERT { "convert", "convert INPUT --output SNAP.tar.gz", \
+#define KV_CMD_CONVERT { "convert", "convert INPUT SNAP.tar.gz | convert " \
+	"INPUT --output-file SNAP.tar.gz", \
 	"write a must-gather or support bundle as a kvscope snapshot", \
 	"Reads INPUT (a must-gather, a support bundle or a folder of\n" \
 	"kubectl get -o yaml|json output; a directory, .tar, .tar.gz or\n" \
@@ -174,8 +177,9 @@ int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 	"manifest.json with sizes and SHA-256, redaction applied as\n" \
 	"kvscope-collect applies it.  The file appears complete or not at\n" \
 	"all.\n" \
-	"  -o, --output FILE  the snapshot to write (.tar.gz)\n", \
-	O_OUTPUT | O_OUTPATH, 1, 1, "INPUT", cmd_convert }
+	"  -f, --output-file FILE  the snapshot to write (.tar.gz); or\n" \
+	"                          give it as the second argument\n", \
+	O_OUTFILE, 1, 2, "INPUT SNAP", cmd_convert }
 int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
 int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 

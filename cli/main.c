@@ -27,24 +27,27 @@
 	"                            directory that holds no kvscope report\n"
 
 static const kv_cmd commands[] = {
-	{ "report", "report SNAPSHOT [--format html,svg,pdf,json] "
-	  "[--pdf-detail failing|all] [--output DIR] [--force] [-q]",
+	{ "report", "report SNAPSHOT [-o|--format html,svg,pdf,json,csv] "
+	  "[--pdf-detail failing|all] [-d|--output-dir DIR] [--force] [-q]",
 	  "write the report (HTML, SVG figures, PDF, findings.json)",
 	  "Analyses SNAPSHOT (a .tar.gz, .tar or directory written by\n"
 	  "kvscope-collect) and writes the chosen formats into DIR\n"
 	  "(default: kvscope-report), all or nothing, then prints the files\n"
 	  "it wrote, one per line.  A report written over an older one\n"
 	  "replaces every file of it.\n"
-	  "  --format LIST   comma-separated: html, svg, pdf, json, or all\n"
-	  "                  (default: all)\n"
-	  "  --pdf-detail LEVEL  failing (default): the PDF lists only the\n"
-	  "                  VMIs that need attention; all: every VMI too\n"
-	  "  -o, --output DIR  output directory, created with its parents\n"
-	  "                  if missing\n"
-	  "  --force         write into a non-empty directory that holds no\n"
-	  "                  kvscope report\n"
-	  "  -q, --quiet     no progress on stderr\n",
-	  O_OUTPUT | O_OUTPATH | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
+	  "  -o, --output LIST      the formats, comma-separated: html, svg,\n"
+	  "                         pdf, json, csv (tables, not in all) or\n"
+	  "                         all (default: all)\n"
+	  "  --format LIST          the same as -o\n"
+	  "  --pdf-detail LEVEL     failing (default): the PDF lists only the\n"
+	  "                         VMIs that need attention; all: every VMI\n"
+	  "  -d, --output-dir DIR   the folder to write into (default\n"
+	  "                         kvscope-report), created with its parents\n"
+	  "                         if missing\n"
+	  "  --force                write into a non-empty directory that\n"
+	  "                         holds no kvscope report\n"
+	  "  -q, --quiet            no progress on stderr\n",
+	  O_OUTPUT | O_OUTDIR | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
 	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "

@@ -22,6 +22,8 @@ const cli_option cli_options[] = {
 	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
 	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all" },
 	{ "force", 0, O_FORCE, NULL, NULL },
+	{ "output-dir", 'd', O_OUTDIR, "DIR", NULL },
+	{ "output-file", 'f', O_OUTFILE, "FILE", NULL },
 	{ "report", 0, O_REPORT, "DIR", NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
@@ -102,17 +104,25 @@ split(const kv_cmd *cmd, const char *opt, const char *val, cli_list *l)
 	}
 }
 
+/* w is one of the space-separated words of allowed. */
+static bool
+word_in(const char *allowed, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = allowed; n > 0 && (p = strstr(p, w)); p++)
+		if ((p == allowed || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 static int
 check_values(const kv_cmd *cmd, const char *opt, const cli_list *l,
     const char *allowed)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		size_t n = strlen(l->v[i]);
-		const char *p = strstr(allowed, l->v[i]);
-		bool ok = p != NULL && (p == allowed || p[-1] == ' ') &&
-		    (p[n] == ' ' || p[n] == '\0');
-
-		if (!ok)
+		if (!word_in(allowed, l->v[i]))
 			return cli_fail(cmd, "--%s: unknown value \"%s\" "
 			    "(one of: %s)", opt, l->v[i], allowed);
 	}
@@ -169,7 +179,12 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	}
 	if (strcmp(n, "output") == 0)
 		o->output = arg;
-	else if (strcmp(n, "report") == 0) {
+	else if (strcmp(n, "output-dir") == 0 ||
+	    strcmp(n, "output-file") == 0) {
+		if (*arg == '\0')
+			return cli_fail(cmd, "--%s: empty value", n);
+		*(n[7] == 'd' ? &o->outdir : &o->outfile) = arg;
+	} else if (strcmp(n, "report") == 0) {
 		if (*arg == '\0')
 			return cli_fail(cmd, "--report: empty value");
 		o->report = arg;
@@ -235,13 +250,76 @@ as_written(const char *arg, int optopt_)
 	return xstrndup(arg, strcspn(arg, "="));
 }
 
+/* Options that were spelled differently before: the old spelling, given
+ * to a command that takes the new one, names it (one line). */
+static const struct renamed {
+	unsigned bit;		/* the command takes the new option */
+	const char *old;	/* "--output" */
+	char oldshort;		/* 'o' */
+	const char *now;
+} renamed[] = {
+	{ O_OUTFILE, "--output", 'o', "the snapshot to write is "
+	  "--output-file FILE (-f FILE) or the second argument" },
+};
+
+static int
+old_spelling(const kv_cmd *cmd, const char *w)
+{
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
+		const struct renamed *r = &renamed[i];
+
+		if ((cmd->opts & r->bit) && (strcmp(w, r->old) == 0 ||
+		    (w[0] == '-' && w[1] == r->oldshort && w[2] == '\0')))
+			return cli_error(cmd, "%s is no longer accepted: %s",
+			    w, r->now);
+	}
+	return 0;
+}
+
+static bool
+op_takes_value(const kv_cmd *cmd, const char *name)
+{
+	for (size_t k = 0; cli_options[k].name; k++)
+		if ((cmd->opts & cli_options[k].bit) &&
+		    strcmp(cli_options[k].name, name) == 0)
+			return cli_options[k].arg != NULL;
+	return false;
+}
+
+/* The first long option in argv that is not, exactly, one cmd takes
+ * (getopt_long would take a prefix: --output for --output-file), before
+ * any "--"; NULL if none. */
+static const char *
+inexact_long(const kv_cmd *cmd, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+		size_t n = strcspn(a, "=");
+		bool ok = false;
+
+		if (a[0] != '-' || a[1] != '-')
+			continue;
+		for (size_t k = 0; !ok && cli_options[k].name; k++)
+			ok = (cmd->opts & cli_options[k].bit) &&
+			    strlen(cli_options[k].name) == n - 2 &&
+			    strncmp(cli_options[k].name, a + 2, n - 2) == 0;
+		if (!ok)
+			return a;
+		if (!strchr(a, '=') && op_takes_value(cmd, a + 2))
+			i++;	/* its value may start with -- */
+	}
+	return NULL;
+}
+
 static int
 bad_option(const kv_cmd *cmd, int c, char **argv, const cli_option *op)
 {
 	char *w = as_written(argv[optind - 1], optopt);
 	int rc;
 
-	if (c == ':' && op != NULL)
+	if (c == '?' && (rc = old_spelling(cmd, w)) != 0)
+		;
+	else if (c == ':' && op != NULL)
 		rc = cli_fail(cmd, "option \"%s\" needs a value (%s)", w,
 		    op->arg);
 	else
@@ -285,13 +363,42 @@ lookup(int c)
 	return NULL;
 }
 
+/* report: -o is the format, --format's words; anything else is the
+ * folder as it was given before --output-dir. */
+static int
+report_output(const kv_cmd *cmd, cli_args *o)
+{
+	static const char words[] = "html svg pdf json csv all";
+	cli_list add = { 0, NULL };
+	int rc = split(cmd, "output", o->output, &add);
+
+	for (size_t i = 0; rc == 0 && i < add.n; i++)
+		if (!word_in(words, add.v[i]))
+			rc = cli_error(cmd, "--output: \"%s\" is no format "
+			    "(html, svg, pdf, json, csv or all); the folder to "
+			    "write into is --output-dir DIR (-d DIR)",
+			    o->output);
+	for (size_t i = 0; i < add.n; i++) {
+		o->formats.v = xreallocarray(o->formats.v, o->formats.n + 1,
+		    sizeof(char *));
+		o->formats.v[o->formats.n++] = add.v[i];
+	}
+	free(add.v);
+	return rc;
+}
+
 static int
 finish(const kv_cmd *cmd, cli_args *o)
 {
 	if (o->all_ns && o->namespaces.n > 0)
 		return cli_fail(cmd, "--all-namespaces and --namespace "
 		    "exclude each other");
-	if (o->output != NULL && !(cmd->opts & O_OUTPATH)) {
+	if (o->output != NULL && *o->output == '\0')
+		return cli_fail(cmd, "--output: empty value");
+	if (o->output != NULL && (cmd->opts & O_OUTDIR)) {
+		if (report_output(cmd, o) != 0)
+			return EXIT_TOOL;
+	} else if (o->output != NULL) {
 		for (o->fmt = 0; o->fmt < KV_OUT_COUNT; o->fmt++)
 			if (strcmp(o->output, kv_outfmt_names[o->fmt]) == 0)
 				break;
@@ -299,8 +406,6 @@ finish(const kv_cmd *cmd, cli_args *o)
 			return cli_fail(cmd, "--output: unknown format \"%s\" "
 			    "(one of: text, json, yaml, wide)", o->output);
 	}
-	if (o->output != NULL && *o->output == '\0')
-		return cli_fail(cmd, "--output: empty value");
 	if (o->npos < cmd->minargs) {
 		const char *p = cmd->argnames;
 
@@ -319,6 +424,7 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 {
 	struct option lo[sizeof(cli_options) / sizeof(cli_options[0])];
 	char so[2 * sizeof(cli_options) / sizeof(cli_options[0]) + 2];
+	const char *bad;
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -326,6 +432,13 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 	tables(cmd, lo, so);
 	optind = 1;
 	opterr = 0;
+	if ((bad = inexact_long(cmd, argc, argv)) != NULL) {
+		char *w = xstrndup(bad, strcspn(bad, "="));
+
+		if ((rc = old_spelling(cmd, w)) == 0)
+			rc = cli_fail(cmd, "unknown option \"%s\"", w);
+		free(w);
+	}
 	while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			rc = bad_option(cmd, c, argv, c == ':' ?

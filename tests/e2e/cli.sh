@@ -332,7 +332,7 @@ if command -v jq >/dev/null; then
 		sample=${sample%/}
 		[ -e "$sample/manifest.json" ] || continue
 		name=$(basename "$sample")
-		"$KVSCOPE" report "$sample" --format json --output "$work/r-$name" \
+		"$KVSCOPE" report "$sample" --format json --output-dir "$work/r-$name" \
 		    >/dev/null 2>&1 || { fail "report $sample"; continue; }
 		jq -r '.vmis[] | select(.verdict != "ok" and .verdict != "not-running")
 		    | "\(.name) on \(.node): \(.verdict)" +
@@ -522,6 +522,43 @@ done
 run "no command" 2
 run "unknown command" 2 frobnicate
 has "$work/err" "unknown command" 'unknown command "frobnicate"'
+
+# --- issue 30: -o is the format everywhere ---------------------------------
+
+# one_line NAME TEXT: exit 2 was checked; stderr is exactly this one line
+one_line() {
+	checks=$((checks + 1))
+	[ "$(cat "$work/err")" = "$2" ] ||
+	    fail "$1: stderr \"$(cat "$work/err")\", want \"$2\""
+}
+run "report -o json -d" 0 report "$snap" -o json -d "$work/r30" -q
+has "$work/out" "report -o json -d" "$work/r30/findings.json"
+lines "$work/out" "report -o json -d: only findings.json" 1
+run "report --output-dir=" 0 report "$snap" --output=json,csv \
+    --output-dir="$work/r30b" -q
+lines "$work/out" "report -o json,csv" 3
+run "report -o DIR (old)" 2 report "$snap" -o "$work/r30c"
+one_line "report -o DIR (old)" "kvscope: report: --output: \"$work/r30c\" is no format (html, svg, pdf, json, csv or all); the folder to write into is --output-dir DIR (-d DIR)"
+checks=$((checks + 1))
+[ ! -e "$work/r30c" ] || fail "report -o DIR (old): wrote the folder"
+python3 tests/foreign/gen.py "$good" "$work/fg" >/dev/null 2>&1 ||
+    python3 tests/foreign/gen.py samples/mixed "$work/fg" >/dev/null
+mkdir -p "$work/c30" "$work/c30f"
+run "convert IN OUT" 0 convert "$work/fg/plain" "$work/c30/s.tar.gz"
+checks=$((checks + 1))
+[ -s "$work/c30/s.tar.gz" ] || fail "convert IN OUT: no snapshot written"
+run "convert -f" 0 convert "$work/fg/plain" -f "$work/c30f/s.tar.gz"
+checks=$((checks + 1))
+cmp -s "$work/c30/s.tar.gz" "$work/c30f/s.tar.gz" || fail "convert -f differs"
+run "convert -o (old)" 2 convert "$work/fg/plain" -o "$work/c30o.tar.gz"
+one_line "convert -o (old)" "kvscope: convert: -o is no longer accepted: the snapshot to write is --output-file FILE (-f FILE) or the second argument"
+run "convert --output (old)" 2 convert "$work/fg/plain" --output="$work/x"
+has "$work/err" "convert --output (old)" "kvscope: convert: --output is no longer accepted"
+run "convert no SNAP" 2 convert "$work/fg/plain"
+has "$work/err" "convert no SNAP" "kvscope: convert: missing SNAP"
+run "completion: report -o formats" 0 completion bash
+has "$work/out" "completion report -o" 'report:-o|report:--output) COMPREPLY=($(compgen -W "html svg pdf json csv all"'
+lacks "$work/out" "completion: convert -o" 'convert) opts="-o'
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
