@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "bitset.h"
+#include "labelsel.h"
 #include "view.h"
 
 #define EXIT_FINDINGS 1
@@ -26,14 +27,14 @@ enum {
 	O_OUTPUT = 1 << 0,	/* -o, --output FORMAT (report: LIST) */
 	O_NAMESPACE = 1 << 1,	/* -n, --namespace NS; -A */
 	O_NODE = 1 << 2,	/* --node, --nodes LIST */
-	O_SELECTOR = 1 << 3,	/* -l, --selector K=V */
+	O_SELECTOR = 1 << 3,	/* -l, --selector SELECTOR */
 	O_ALL = 1 << 4,		/* --all */
 	O_FORMAT = 1 << 5,	/* --format LIST, --pdf-detail (report,
 				 * --report) */
 	O_FORCE = 1 << 6,	/* --force (report, --report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
-	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector K=V,
+	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector SEL,
 				 * --allow-shutdown */
 	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
 	O_OUTDIR = 1 << 14,	/* -d, --output-dir DIR (report) */
@@ -81,6 +82,7 @@ typedef struct cli_args {
 	bool quiet, all, force, all_ns, groups;
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
+	kv_selector sel, drain_sel;	/* -l, --drain-selector parsed */
 	bool allow_shutdown;
 	bool pdf_all;			/* report --pdf-detail all */
 	size_t max_unavailable;		/* 0: not given */

@@ -51,8 +51,8 @@ static const kv_cmd commands[] = {
 	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
-	  "[-l K=V] [--groups] [-o FORMAT] | check SNAPSHOT --drain LIST "
-	  "[--drain-selector K=V] [--allow-shutdown]",
+	  "[-l SELECTOR] [--groups] [-o FORMAT] | check SNAPSHOT --drain "
+	  "LIST [--drain-selector SELECTOR] [--allow-shutdown]",
 	  "exit 1 when a VMI would not migrate, or a drain would stop or "
 	  "block one",
 	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
@@ -69,13 +69,17 @@ static const kv_cmd commands[] = {
 	  "  --node LIST           only VMIs running on these nodes: would\n"
 	  "                        they migrate if asked (their eviction\n"
 	  "                        strategy aside; see --drain)\n"
-	  "  -l, --selector K=V    only VMIs whose label K is V (repeatable,\n"
-	  "                        commas; all must hold)\n"
+	  "  -l, --selector SEL    only VMIs the label selector matches, as\n"
+	  "                        kubectl takes it: k=v, k==v, k!=v,\n"
+	  "                        'k in (a,b)', 'k notin (a)', k, !k;\n"
+	  "                        commas and repeats: all must hold\n"
 	  "  --drain LIST          drain these nodes together (repeatable,\n"
 	  "                        commas): each VMI as its eviction strategy\n"
 	  "                        has it; the nodes are no targets for each\n"
 	  "                        other, and room is used up as VMIs land\n"
-	  "  --drain-selector K=V  drain the nodes whose label K is V\n"
+	  "  --drain-selector SEL  drain the nodes the label selector\n"
+	  "                        matches (as -l, e.g.\n"
+	  "                        node-role.kubernetes.io/worker)\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for; only a blocked drain exits 1\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
@@ -87,7 +91,7 @@ static const kv_cmd commands[] = {
 	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
 	  O_GROUPS, 1, 1,
 	  "SNAPSHOT", cmd_check },
-	{ "plan", "plan SNAPSHOT --drain-selector K=V [--drain LIST] "
+	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown] [-o FORMAT]",
 	  "the order to drain a pool of nodes in, N at a time",
 	  "Plans the rolling maintenance of the pool (the nodes --drain-\n"
@@ -98,7 +102,8 @@ static const kv_cmd commands[] = {
 	  "estimated time, and the nodes whose drain cannot succeed, with the\n"
 	  "reason.  The output states the ordering rule.  Exits 1 when a\n"
 	  "step would stop or block a VMI.\n"
-	  "  --drain-selector K=V  the pool: nodes whose label K is V\n"
+	  "  --drain-selector SEL  the pool: the nodes the label selector\n"
+	  "                        matches (k=v, k in (a,b), k, ...)\n"
 	  "  --drain LIST          nodes of the pool by name\n"
 	  "  --max-unavailable N   nodes drained at once (default 1)\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
@@ -123,7 +128,7 @@ static const kv_cmd commands[] = {
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_NAMESPACE | O_ALL, 2, 2, "SNAPSHOT NAME",
 	  cmd_explain },
-	{ "models", "models SNAPSHOT [--nodes LIST] [-l K=V] [-o FORMAT] "
+	{ "models", "models SNAPSHOT [--nodes LIST] [-l SEL] [-o FORMAT] "
 	  "[--all]",
 	  "named CPU models common to a set of nodes, best first",
 	  "Lists the named CPU models every chosen node can run (default: all\n"
@@ -131,8 +136,8 @@ static const kv_cmd commands[] = {
 	  "the better models and which node rules each out.  Exit 2 when no\n"
 	  "node matches.\n"
 	  "  --nodes LIST          node names (repeatable, commas)\n"
-	  "  -l, --selector K=V    nodes whose label K is V (repeatable,\n"
-	  "                        commas; all must hold)\n"
+	  "  -l, --selector SEL    nodes the label selector matches (k=v,\n"
+	  "                        k!=v, k in (a,b), k, !k; all must hold)\n"
 	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
 	  "  --all                 long node lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
@@ -159,8 +164,9 @@ static const kv_cmd commands[] = {
 	  "migrates today would not, a drain would stop or wait on a VMI it\n"
 	  "moves today, a guest below its OS's x86-64 level), else 0.\n"
 	  "  --cpu-model MODEL         the VMs' spec.domain.cpu.model; scope\n"
-	  "                            it with one of -n NS, -l K=V or --vmi\n"
-	  "                            NS/NAME after it (default: every VMI);\n"
+	  "                            it with one of -n NS,..., -l SELECTOR\n"
+	  "                            or --vmi [NS/]NAME,... after it\n"
+	  "                            (default: every VMI);\n"
 	  "                            takes effect after a restart (counted)\n"
 	  "  --cluster-cpu-model MODEL the KubeVirt CR's default, for VMs\n"
 	  "                            without their own model (restarts)\n"

@@ -17,7 +17,7 @@ const cli_option cli_options[] = {
 	{ "all-namespaces", 'A', O_NAMESPACE, NULL, NULL },
 	{ "node", 0, O_NODE, "LIST", NULL },
 	{ "nodes", 0, O_NODE, "LIST", NULL },
-	{ "selector", 'l', O_SELECTOR, "K=V", NULL },
+	{ "selector", 'l', O_SELECTOR, "SELECTOR", NULL },
 	{ "all", 0, O_ALL, NULL, NULL },
 	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
 	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all" },
@@ -28,7 +28,7 @@ const cli_option cli_options[] = {
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
 	{ "drain", 0, O_DRAIN, "LIST", NULL },
-	{ "drain-selector", 0, O_DRAIN, "K=V", NULL },
+	{ "drain-selector", 0, O_DRAIN, "SELECTOR", NULL },
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
@@ -129,21 +129,19 @@ check_values(const kv_cmd *cmd, const char *opt, const cli_list *l,
 	return 0;
 }
 
-/* Comma-separated KEY=VALUE elements appended to l. */
+/* A label selector (labelsel.h) added to sel, the text kept in l. */
 static int
-key_values(const kv_cmd *cmd, const char *opt, const char *arg, cli_list *l)
+selector(const kv_cmd *cmd, const char *opt, const char *arg, cli_list *l,
+    kv_selector *sel)
 {
-	size_t before = l->n;
+	kv_err err = { 0 };
 
-	if (split(cmd, opt, arg, l) != 0)
-		return EXIT_TOOL;
-	for (size_t i = before; i < l->n; i++) {
-		const char *eq = strchr(l->v[i], '=');
-
-		if (eq == NULL || eq == l->v[i])
-			return cli_fail(cmd, "--%s: \"%s\" is not KEY=VALUE",
-			    opt, l->v[i]);
-	}
+	if (*arg == '\0')
+		return cli_fail(cmd, "--%s: empty value", opt);
+	if (kv_selector_parse(arg, sel, &err) != KV_OK)
+		return cli_fail(cmd, "--%s: \"%s\": %s", opt, arg, err.msg);
+	l->v = xreallocarray(l->v, l->n + 1, sizeof(char *));
+	l->v[l->n++] = xstrdup(arg);
 	return 0;
 }
 
@@ -170,8 +168,16 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	if (op->bit == O_CHANGE || ((cmd->opts & O_CHANGE) &&
 	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL)) {
 		/* in order: a scope belongs to the change before it */
+		kv_selector sel = { 0 };
+		kv_err err = { 0 };
+
 		if (*arg == '\0')
 			return cli_fail(cmd, "--%s: empty value", n);
+		if (op->bit == O_SELECTOR &&
+		    kv_selector_parse(arg, &sel, &err) != KV_OK)
+			return cli_fail(cmd, "--%s: \"%s\": %s", n, arg,
+			    err.msg);
+		kv_selector_free(&sel);
 		o->changes.v = xreallocarray(o->changes.v, o->changes.n + 1,
 		    sizeof(char *));
 		o->changes.v[o->changes.n++] = xasprintf("%s=%s", n, arg);
@@ -212,9 +218,10 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 			    "\"%s\" (one of: %s)", arg, op->values);
 		o->pdf_all = strcmp(arg, "all") == 0;
 	} else if (strcmp(n, "selector") == 0)
-		return key_values(cmd, n, arg, &o->selectors);
+		return selector(cmd, n, arg, &o->selectors, &o->sel);
 	else if (strcmp(n, "drain-selector") == 0)
-		return key_values(cmd, n, arg, &o->drain_selectors);
+		return selector(cmd, n, arg, &o->drain_selectors,
+		    &o->drain_sel);
 	else if (strcmp(n, "drain") == 0)
 		return split(cmd, n, arg, &o->drain);
 	else if (strcmp(n, "allow-shutdown") == 0)
@@ -444,7 +451,8 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 			rc = bad_option(cmd, c, argv, c == ':' ?
 			    lookup(optopt) : NULL);
 		else
-			rc = one_option(cmd, lookup(c), optarg, o);
+			rc = one_option(cmd, lookup(c), c < 256 && optarg &&
+			    *optarg == '=' ? optarg + 1 : optarg, o);
 	}
 	if (rc == 0) {
 		o->pos = argv + optind;
@@ -475,6 +483,8 @@ cli_args_free(cli_args *o)
 	list_free(&o->drain);
 	list_free(&o->drain_selectors);
 	list_free(&o->changes);
+	kv_selector_free(&o->sel);
+	kv_selector_free(&o->drain_sel);
 }
 
 void

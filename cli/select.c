@@ -8,22 +8,6 @@
 #include "cli.h"
 #include "render.h"
 
-/* Every element of sel ("K=V") holds in labels. */
-static bool
-selected(const kv_labels *labels, const cli_list *sel)
-{
-	for (size_t s = 0; s < sel->n; s++) {
-		const char *eq = strchr(sel->v[s], '=');
-		char *key = xstrndup(sel->v[s], (size_t)(eq - sel->v[s]));
-		const char *v = kv_labels_get(labels, key);
-
-		free(key);
-		if (v == NULL || strcmp(v, eq + 1) != 0)
-			return false;
-	}
-	return true;
-}
-
 static bool
 in_list(const cli_list *l, const char *s)
 {
@@ -67,7 +51,7 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 
 		if ((o->namespaces.n && !in_list(&o->namespaces, v->ns)) ||
 		    (o->nodes.n && !in_list(&o->nodes, v->node)) ||
-		    !selected(&v->labels, &o->selectors))
+		    !kv_selector_matches(&o->sel, &v->labels))
 			continue;
 		kv_bits_set(pick, i);
 		n++;
@@ -82,22 +66,29 @@ cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
     const char *name, size_t *idx)
 {
 	size_t found = 0;
+	char *list = xstrdup("");
+	int rc;
 
 	for (size_t i = 0; i < a->nvmis; i++) {
 		const kv_vmi *v = a->vmis[i].vmi;
 		bool hit = strchr(name, '/') != NULL ?
 		    strcmp(v->fullname, name) == 0 : strcmp(v->name, name) == 0;
+		char *t;
 
 		if (!hit || (o->namespaces.n && !in_list(&o->namespaces, v->ns)))
 			continue;
 		if (found++ == 0)
 			*idx = i;
+		t = xasprintf("%s%s%s", list, found > 1 ? ", " : "",
+		    v->fullname);
+		free(list);
+		list = t;
 	}
-	if (found == 1)
-		return 0;
-	if (found > 1)
-		return cli_error(cmd, "%zu VMIs are named \"%s\" (give "
-		    "NAMESPACE/NAME or --namespace)", found, name);
+	rc = found > 1 ? cli_error(cmd, "%zu VMIs are named \"%s\" (%s): "
+	    "give NAMESPACE/NAME or --namespace", found, name, list) : 0;
+	free(list);
+	if (found >= 1)
+		return rc;
 	return cli_error(cmd, "no VMI \"%s\"%s%s in the snapshot (give "
 	    "NAMESPACE/NAME, or NAME with --namespace)", name,
 	    o->namespaces.n ? " in namespace " : "",
@@ -117,7 +108,7 @@ cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		bool on = o->nodes.n ? in_list(&o->nodes, m->nodes[i].name) :
 		    o->selectors.n ? true : a->nodes[i].kubevirt;
 
-		if (on && selected(&m->nodes[i].labels, &o->selectors))
+		if (on && kv_selector_matches(&o->sel, &m->nodes[i].labels))
 			kv_bits_set(chosen, i);
 	}
 	if (!kv_bits_any(chosen))
@@ -142,7 +133,8 @@ cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		kv_bits_set(chosen, (size_t)(n - m->nodes));
 	}
 	for (size_t i = 0; i < m->nnodes && o->drain_selectors.n > 0; i++)
-		if (selected(&m->nodes[i].labels, &o->drain_selectors))
+		if (kv_selector_matches(&o->drain_sel,
+		    &m->nodes[i].labels))
 			kv_bits_set(chosen, i);
 	if (!kv_bits_any(chosen))
 		return cli_error(cmd, "--drain-selector: no node matches");

@@ -164,11 +164,13 @@ write_snapshot() {
 		     "$(vmi dev cd-vm uid-cd w1 Running "$TRUE" "$NOPODNET" \
 			'{"name": "cd", "containerDisk": {"image": "registry.local/cd:1.0"}}' "")" \
 		     "$(vmi prod stopped uid-st w1 Succeeded "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWO")" \
+		     ${twin:+"$(vmi dev ok-vm uid-ok2 w2 Running "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWX")"} \
 		     >"$dir/resources/virtualmachineinstances.kubevirt.io.json"
 		list "$(pod prod ok-vm uid-ok w2 "")" \
 		     "$(pod prod bridge-vm uid-br w1 "")" \
 		     "$(pod prod amd-vm uid-amd a1 "")" \
 		     "$(pod dev cd-vm uid-cd w1 "{\"name\": \"volumecd\", \"imageID\": \"sha256:$HEX\"}")" \
+		     ${twin:+"$(pod dev ok-vm uid-ok2 w2 "")"} \
 		     >"$dir/resources/pods.json"
 	fi
 	list '{"apiVersion": "kubevirt.io/v1", "kind": "KubeVirt",
@@ -198,6 +200,7 @@ EOF
 snap=$work/snap
 good=$work/good
 write_snapshot "$snap" full
+twin=1 write_snapshot "$work/twin" full	# also dev/ok-vm
 write_snapshot "$good" good
 
 # --- check ------------------------------------------------------------------
@@ -454,7 +457,7 @@ usage "check two snapshots" "kvscope: check: unexpected argument \"$good\"" chec
 usage "format html,,pdf" 'kvscope: report: --format: empty element in "html,,pdf"' report "$snap" --format html,,pdf
 usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json csv all)' report "$snap" --format doc
 usage "node w1," 'kvscope: check: --node: empty element in "w1,"' check "$snap" --node w1,
-usage "selector pool" 'kvscope: models: --selector: "pool" is not KEY=VALUE' models "$snap" --selector pool
+usage "selector pool in" 'kvscope: models: --selector: "pool in": found '"''"', expected: '"'('"'' models "$snap" --selector "pool in"
 usage "color sometimes" 'kvscope: check: --color: unknown value "sometimes" (one of: auto always never)' check "$snap" --color sometimes
 usage "-A and -n" 'kvscope: check: --all-namespaces and --namespace exclude each other' check "$snap" -A -n prod
 usage "completion tcsh" 'kvscope: completion: unknown shell "tcsh" (bash, zsh or fish)' completion tcsh
@@ -559,6 +562,49 @@ has "$work/err" "convert no SNAP" "kvscope: convert: missing SNAP"
 run "completion: report -o formats" 0 completion bash
 has "$work/out" "completion report -o" 'report:-o|report:--output) COMPREPLY=($(compgen -W "html svg pdf json csv all"'
 lacks "$work/out" "completion: convert -o" 'convert) opts="-o'
+
+# --- issue 30: label selectors, -o=FORMAT, commas, bare names --------------
+
+# sel NAME WANT_RC SUMMARY SELECTOR: check -l SELECTOR ends in SUMMARY
+sel() {
+	run "check -l $4" "$2" check "$snap" -l "$4"
+	has "$work/out" "check -l $4" "$3"
+}
+sel "!=" 1 "2 of 3 running VMIs would not migrate" 'app!=bridge-vm'
+sel "==" 0 "0 of 1 running VMI would not migrate" 'app==ok-vm'
+sel "in" 1 "1 of 2 running VMIs would not migrate" 'app in (ok-vm, amd-vm)'
+sel "notin" 1 "2 of 2 running VMIs would not migrate" 'app notin (ok-vm,amd-vm)'
+sel "exists" 1 "3 of 4 running VMIs would not migrate" 'app'
+sel "AND" 1 "1 of 1 running VMI would not migrate" 'app,app in (amd-vm,x),app!=ok-vm'
+sel "!key and =" 1 "1 of 1 running VMI would not migrate" '!nolabel,app=cd-vm'
+run "check -l app in (" 2 check "$snap" -l 'app in (ok-vm'
+has "$work/err" "check -l app in (" "kvscope: check: --selector: \"app in (ok-vm\": found '', expected: ',' or ')'"
+run "check -l bad key" 2 check "$snap" -l 'a/b/c=d'
+has "$work/err" "check -l bad key" 'key "a/b/c": the prefix must be a DNS subdomain'
+run "check -l bad value" 2 check "$snap" -l 'app=-x'
+has "$work/err" "check -l bad value" 'value "-x" of app'
+run "check -l !k=v" 2 check "$snap" -l '!app=x'
+has "$work/err" "check -l !k=v" "found '=', expected: ',' or 'end of string'"
+run "--drain-selector exists" 1 check "$snap" --drain-selector \
+    cpu-vendor.node.kubevirt.io/AMD
+has "$work/out" "--drain-selector exists" "prod/amd-vm"
+lacks "$work/out" "--drain-selector exists" "prod/ok-vm"
+run "-o=json" 1 check "$snap" -o=json
+json "$work/out" 'd["kind"]' kvscope-check
+run "--namespace=prod -ojson" 1 check "$snap" --namespace=prod -ojson
+json "$work/out" 'd["summary"]["running"]' 3
+run "what-if -n a,b" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o json
+has "$work/out" "what-if -n a,b" "on 5 VMIs"
+run "what-if --vmi bare,list" 1 what-if "$snap" --eviction-strategy None \
+    --vmi ok-vm,dev/cd-vm -o json
+has "$work/out" "what-if --vmi bare" "on 2 VMIs"
+run "what-if -l in" 1 what-if "$snap" --eviction-strategy None \
+    -l 'app in (ok-vm,cd-vm)' -o json
+has "$work/out" "what-if -l in" "on 2 VMIs"
+run "what-if --vmi ambiguous" 2 what-if "$work/twin" --cpu-model Westmere --vmi ok-vm
+has "$work/err" "what-if --vmi ambiguous" "--vmi ok-vm: 2 VMIs have that name (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME"
+run "explain ambiguous" 2 explain "$work/twin" ok-vm
+has "$work/err" "explain ambiguous" 'kvscope: explain: 2 VMIs are named "ok-vm" (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME or --namespace'
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
