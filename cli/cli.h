@@ -39,6 +39,7 @@ enum {
 	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
 	O_OUTDIR = 1 << 14,	/* -d, --output-dir DIR (report) */
 	O_OUTFILE = 1 << 15,	/* -f, --output-file FILE (convert) */
+	O_WIDE = 1 << 16,	/* -o wide is a view of its own */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
@@ -77,6 +78,7 @@ typedef struct cli_args {
 	const char *report;		/* --report DIR, or NULL */
 	const char *outdir;		/* -d, --output-dir DIR, or NULL */
 	const char *outfile;		/* -f, --output-file FILE, or NULL */
+	const char *nodes_opt;		/* "node" or "nodes", as given */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns, groups;
@@ -109,6 +111,11 @@ int cli_error(const kv_cmd *cmd, const char *fmt, ...)
  * error and return EXIT_TOOL.  The caller frees both with
  * kv_analysis_free and kv_model_free. */
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
+/* The word of words[0..n) nearest to w (edit distance at most a third
+ * of w's length, but at least 2 and at most 3), or NULL. */
+const char *cli_nearest(const char *w, const char *const *words, size_t n);
+/* The -o words cmd takes: "text json yaml" and wide where O_WIDE. */
+const char *cli_formats(const kv_cmd *cmd);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
 /* The command table. */
@@ -134,10 +141,9 @@ int cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a,
 int cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a,
     const cli_args *o, kv_bits *chosen);
 
-/* Report output folder (outdir.c): refuse a
- * non-empty folder that holds no kvscope report unless force (*ours:
- * it is missing or holds only report files); after the commit, in a folder of ours,
- * cli_outdir_sweep removes the files of an older report that this one
+/* Report output folder (outdir.c): refuse a non-empty folder that holds
+ * no kvscope report unless force (*ours: it is missing or holds only
+ * report files); after the commit, in a folder of ours, cli_outdir_sweep removes the files of an older report that this one
  * did not write.  Errors printed, EXIT_TOOL returned. */
 int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
     bool *ours);

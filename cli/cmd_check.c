@@ -45,6 +45,12 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_pick_vmis(cmd, a, &o, &pick)) != 0)
 		goto out;
 	cli_progress_end();
+	if (!kv_bits_any(&pick) && (o.namespaces.n || o.selectors.n)) {
+		/* as kubectl's "No resources found": not an error */
+		fprintf(stderr, "kvscope: check: no VMIs found\n");
+		if (t.fmt == KV_OUT_TEXT)
+			goto out;
+	}
 	if (o.groups) {
 		KV_BITS_FOREACH(&pick, i)
 			bad += a->vmis[i].verdict != V_OK &&

@@ -29,6 +29,26 @@ cli_drain_usage(const kv_cmd *cmd, const cli_args *o)
 	return 0;
 }
 
+/* check --drain --groups: the groups of the VMIs the drain stops or
+ * holds. */
+static int
+drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
+    const kv_term *t, kv_err *err)
+{
+	kv_bits pick = { 0 };
+	int rc;
+
+	kv_bits_init(&pick, a->nvmis);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			if (d[i].plan[k].action == DRAIN_BLOCK ||
+			    d[i].plan[k].action == DRAIN_SHUTDOWN)
+				kv_bits_set(&pick, d[i].plan[k].vmi);
+	rc = kv_view_groups(a, &pick, t, true, err);
+	kv_bits_free(&pick);
+	return rc;
+}
+
 int
 cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
     const kv_term *t)
@@ -44,8 +64,8 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		goto out;
 	d = kv_drain_nodes(a, &nodes, &n, &seconds);
 	cli_progress_end();
-	if (kv_view_drain(a, d, n, seconds, o->allow_shutdown, t, &err) !=
-	    KV_OK) {
+	if ((o->groups ? drain_groups(a, d, n, t, &err) : kv_view_drain(a,
+	    d, n, seconds, o->allow_shutdown, t, &err)) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
 	} else if (kv_drain_fails(d, n, o->allow_shutdown))

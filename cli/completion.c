@@ -14,6 +14,8 @@ values(const kv_cmd *cmd, const cli_option *op)
 {
 	if (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTDIR))
 		return "html svg pdf json csv all";	/* report: formats */
+	if (strcmp(op->name, "output") == 0)
+		return cli_formats(cmd);
 	return op->values;
 }
 
@@ -50,7 +52,7 @@ bash(const kv_cmd *cmds, size_t n)
 	for (size_t i = 0; cli_options[i].name; i++) {
 		const cli_option *op = &cli_options[i];
 
-		if (op->values == NULL)
+		if (op->values == NULL || strcmp(op->name, "output") == 0)
 			continue;
 		printf("\t*:--%s", op->name);
 		if (op->shortname)
@@ -58,6 +60,11 @@ bash(const kv_cmd *cmds, size_t n)
 		printf(") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); "
 		    "return ;;\n", op->values);
 	}
+	for (size_t i = 0; i < n; i++)
+		if ((cmds[i].opts & O_OUTPUT) && !(cmds[i].opts & O_OUTDIR))
+			printf("\t%s:-o|%s:--output) COMPREPLY=($(compgen -W "
+			    "\"%s\" -- \"$cur\")); return ;;\n", cmds[i].name,
+			    cmds[i].name, cli_formats(&cmds[i]));
 	printf("\tesac\n\tcase $cmd in\n");
 	for (size_t i = 0; i < n; i++)
 		bash_options(&cmds[i]);

@@ -64,9 +64,11 @@ static const kv_cmd commands[] = {
 	  "forever; left to an external controller) and exits 1 when any\n"
 	  "would stop or block the drain.\n"
 	  "  --groups              print only the groups, with their VMIs\n"
+	  "                        (with --drain: of the VMIs it stops or\n"
+	  "                        holds)\n"
 	  "  -n, --namespace NS    only VMIs in NS (repeatable, commas)\n"
 	  "  -A, --all-namespaces  VMIs of every namespace (the default)\n"
-	  "  --node LIST           only VMIs running on these nodes: would\n"
+	  "  --node, --nodes LIST  only VMIs running on these nodes: would\n"
 	  "                        they migrate if asked (their eviction\n"
 	  "                        strategy aside; see --drain)\n"
 	  "  -l, --selector SEL    only VMIs the label selector matches, as\n"
@@ -85,17 +87,18 @@ static const kv_cmd commands[] = {
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
 	  "                        in columns; not with --drain), json or\n"
 	  "                        yaml\n"
+	  "  --all                 long lists of nodes and ids whole\n"
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
-	  O_GROUPS, 1, 1,
+	  VIEW_OPTS | O_WIDE | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
+	  O_GROUPS | O_ALL, 1, 1,
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown] [-o FORMAT]",
 	  "the order to drain a pool of nodes in, N at a time",
-	  "Plans the rolling maintenance of the pool (the nodes --drain-\n"
-	  "selector matches, and those --drain names): the order in which to\n"
+	  "Plans the rolling maintenance of the pool (the nodes that\n"
+	  "--drain-selector matches, and those --drain names): the order to\n"
 	  "drain them, N at a time, each batch back in service before the\n"
 	  "next, so that every VMI that can migrate finds a target with room\n"
 	  "at its turn; the VMIs that stop or block at each step, the total\n"
@@ -112,7 +115,8 @@ static const kv_cmd commands[] = {
 	  "                        with its target), json or yaml\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_DRAIN | O_BATCH, 1, 1, "SNAPSHOT", cmd_plan },
+	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH, 1, 1, "SNAPSHOT",
+	  cmd_plan },
 	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
 	  "[--all]",
 	  "the full reasoning for one VMI",
@@ -122,7 +126,7 @@ static const kv_cmd commands[] = {
 	  "namespace when it is unique there.\n"
 	  "  -n, --namespace NS    the namespace of NAME\n"
 	  "  -A, --all-namespaces  look NAME up everywhere (the default)\n"
-	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 every node, not the first 20\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
@@ -135,10 +139,10 @@ static const kv_cmd commands[] = {
 	  "KubeVirt nodes), best first, with level, AVX2 and AVX-512, then\n"
 	  "the better models and which node rules each out.  Exit 2 when no\n"
 	  "node matches.\n"
-	  "  --nodes LIST          node names (repeatable, commas)\n"
+	  "  --node, --nodes LIST  node names (repeatable, commas)\n"
 	  "  -l, --selector SEL    nodes the label selector matches (k=v,\n"
 	  "                        k!=v, k in (a,b), k, !k; all must hold)\n"
-	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 long node lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
@@ -149,7 +153,7 @@ static const kv_cmd commands[] = {
 	  "Prints the CPU classes and, for every ordered pair, whether a\n"
 	  "host-model VMI can move from one to the other, with the missing\n"
 	  "labels of each refused pair.\n"
-	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 long lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
@@ -181,6 +185,11 @@ static const kv_cmd commands[] = {
 	  "                            as type Model with MODEL, for every VM\n"
 	  "                            of it (restarts); --cpu-model there\n"
 	  "                            gives the scoped VMs a Model class's CPU\n"
+	  "  -n, --namespace NS,...    after a scoped change (--cpu-model,\n"
+	  "                            ...): only VMIs of these namespaces\n"
+	  "  -A, --all-namespaces      every namespace (the default scope)\n"
+	  "  -l, --selector SELECTOR   after a change: only the VMIs the label\n"
+	  "                            selector matches (as check -l)\n"
 	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
 	  "  --color WHEN              auto, always or never\n"
@@ -226,10 +235,11 @@ usage_all(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name,
 		    commands[i].summary);
-	fprintf(f, "\n  kvscope COMMAND --help   details of one command\n"
-	    "  kvscope --version\n\nexit status: 0 all is well, 1 check "
-	    "found VMIs that would not migrate (or a drain that would stop "
-	    "or block one), 2 error\n");
+	fprintf(f, "\n  kvscope COMMAND --help   details of one command "
+	    "(or kvscope help COMMAND)\n  kvscope --version\n\nexit "
+	    "status: 0 all is well; 1 check found VMIs that would not "
+	    "migrate, a drain (check --drain, plan) would stop or block one, "
+	    "or what-if or diff found something worse; 2 error\n");
 }
 
 int
@@ -270,6 +280,36 @@ fail:
 	return EXIT_TOOL;
 }
 
+/* "unknown command", with the nearest one, then the usage. */
+static int
+unknown_command(const char *w)
+{
+	const char *names[NCOMMANDS];
+	const char *near;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	near = cli_nearest(w, names, NCOMMANDS);
+	fprintf(stderr, "kvscope: unknown command \"");
+	kv_term_puts(stderr, w);
+	if (near != NULL)
+		fprintf(stderr, "\" (did you mean %s?)\n", near);
+	else
+		fprintf(stderr, "\"\n");
+	usage_all(stderr);
+	return EXIT_TOOL;
+}
+
+/* kvscope help CMD: what kvscope CMD --help prints. */
+static int
+help_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return cli_help(&commands[i]);
+	return unknown_command(name);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -283,6 +323,8 @@ main(int argc, char **argv)
 		printf("kvscope %s\n", KV_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2)
+		return help_command(argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage_all(stdout);
@@ -297,9 +339,5 @@ main(int argc, char **argv)
 			return commands[i].run(&commands[i], argc - 1,
 			    argv + 1);
 		}
-	fprintf(stderr, "kvscope: unknown command \"");
-	kv_term_puts(stderr, argv[1]);
-	fprintf(stderr, "\"\n");
-	usage_all(stderr);
-	return EXIT_TOOL;
+	return unknown_command(argv[1]);
 }

@@ -197,8 +197,10 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	}
 	else if (strcmp(n, "namespace") == 0)
 		return split(cmd, n, arg, &o->namespaces);
-	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0)
+	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0) {
+		o->nodes_opt = n;
 		return split(cmd, n, arg, &o->nodes);
+	}
 	else if (strcmp(n, "format") == 0) {
 		cli_list add = { 0, NULL };
 		int rc = split(cmd, n, arg, &add);
@@ -255,6 +257,69 @@ as_written(const char *arg, int optopt_)
 	if (optopt_ != 0 && optopt_ < 256)
 		return xasprintf("-%c", optopt_);
 	return xstrndup(arg, strcspn(arg, "="));
+}
+
+/* Edit distance (Levenshtein), capped: strings are option names. */
+static int
+cli_nearest_dist(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	int row[64], prev;
+
+	if (na >= 63 || nb >= 63)
+		return 99;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+
+			prev = row[j];
+			row[j] = sub < del ? (sub < ins ? sub : ins) :
+			    (del < ins ? del : ins);
+		}
+	}
+	return row[nb];
+}
+
+const char *
+cli_nearest(const char *w, const char *const *words, size_t n)
+{
+	int best = 99, limit = (int)strlen(w) / 3;
+	const char *hit = NULL;
+
+	limit = limit < 2 ? 2 : limit > 3 ? 3 : limit;
+	for (size_t i = 0; i < n; i++) {
+		int d = cli_nearest_dist(w, words[i]);
+
+		if (d < best) {
+			best = d;
+			hit = words[i];
+		}
+	}
+	return best <= limit ? hit : NULL;
+}
+
+/* "unknown option", with the nearest option cmd takes. */
+static int
+unknown(const kv_cmd *cmd, const char *w)
+{
+	const char *names[sizeof(cli_options) / sizeof(cli_options[0])];
+	const char *near = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; cli_options[i].name; i++)
+		if (cmd->opts & cli_options[i].bit)
+			names[n++] = cli_options[i].name;
+	if (w[0] == '-' && w[1] == '-')
+		near = cli_nearest(w + 2, names, n);
+	if (near != NULL)
+		return cli_fail(cmd, "unknown option \"%s\" (did you mean "
+		    "--%s?)", w, near);
+	return cli_fail(cmd, "unknown option \"%s\"", w);
 }
 
 /* Options that were spelled differently before: the old spelling, given
@@ -330,7 +395,7 @@ bad_option(const kv_cmd *cmd, int c, char **argv, const cli_option *op)
 		rc = cli_fail(cmd, "option \"%s\" needs a value (%s)", w,
 		    op->arg);
 	else
-		rc = cli_fail(cmd, "unknown option \"%s\"", w);
+		rc = unknown(cmd, w);
 	free(w);
 	return rc;
 }
@@ -409,9 +474,10 @@ finish(const kv_cmd *cmd, cli_args *o)
 		for (o->fmt = 0; o->fmt < KV_OUT_COUNT; o->fmt++)
 			if (strcmp(o->output, kv_outfmt_names[o->fmt]) == 0)
 				break;
-		if (o->fmt == KV_OUT_COUNT)
+		if (o->fmt == KV_OUT_COUNT ||
+		    !word_in(cli_formats(cmd), o->output))
 			return cli_fail(cmd, "--output: unknown format \"%s\" "
-			    "(one of: text, json, yaml, wide)", o->output);
+			    "(one of: %s)", o->output, cli_formats(cmd));
 	}
 	if (o->npos < cmd->minargs) {
 		const char *p = cmd->argnames;
@@ -443,7 +509,7 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 		char *w = xstrndup(bad, strcspn(bad, "="));
 
 		if ((rc = old_spelling(cmd, w)) == 0)
-			rc = cli_fail(cmd, "unknown option \"%s\"", w);
+			rc = unknown(cmd, w);
 		free(w);
 	}
 	while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
@@ -485,6 +551,13 @@ cli_args_free(cli_args *o)
 	list_free(&o->changes);
 	kv_selector_free(&o->sel);
 	kv_selector_free(&o->drain_sel);
+}
+
+const char *
+cli_formats(const kv_cmd *cmd)
+{
+	return (cmd->opts & O_WIDE) ? "text json yaml wide" :
+	    "text json yaml";
 }
 
 void

@@ -18,12 +18,14 @@ in_list(const cli_list *l, const char *s)
 }
 
 static int
-known_nodes(const kv_cmd *cmd, const kv_model *m, const cli_list *nodes)
+known_nodes(const kv_cmd *cmd, const kv_model *m, const cli_args *o)
 {
+	const cli_list *nodes = &o->nodes;
+
 	for (size_t i = 0; i < nodes->n; i++)
 		if (kv_model_node(m, nodes->v[i]) == NULL)
-			return cli_error(cmd, "--node: no node \"%s\" in the "
-			    "snapshot", nodes->v[i]);
+			return cli_error(cmd, "--%s: no node \"%s\" in the "
+			    "snapshot", o->nodes_opt, nodes->v[i]);
 	return 0;
 }
 
@@ -35,13 +37,16 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	size_t n = 0;
 
 	kv_bits_init(pick, a->nvmis);
-	if (known_nodes(cmd, m, &o->nodes) != 0)
+	if (known_nodes(cmd, m, o) != 0)
 		return EXIT_TOOL;
 	for (size_t k = 0; k < o->namespaces.n; k++) {
 		bool any = false;
 
 		for (size_t i = 0; i < a->nvmis && !any; i++)
 			any = strcmp(a->vmis[i].vmi->ns, o->namespaces.v[k]) == 0;
+		for (size_t i = 0; i < m->nnamespaces && !any; i++)
+			any = strcmp(m->namespaces[i].name,
+			    o->namespaces.v[k]) == 0;	/* but no VMI */
 		if (!any)
 			return cli_error(cmd, "--namespace: no VMI in "
 			    "namespace \"%s\"", o->namespaces.v[k]);
@@ -56,8 +61,6 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		kv_bits_set(pick, i);
 		n++;
 	}
-	if (n == 0 && o->selectors.n > 0)
-		return cli_error(cmd, "--selector: no VMI matches");
 	return 0;
 }
 
@@ -102,7 +105,7 @@ cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	const kv_model *m = a->m;
 
 	kv_bits_init(chosen, m->nnodes);
-	if (known_nodes(cmd, m, &o->nodes) != 0)
+	if (known_nodes(cmd, m, o) != 0)
 		return EXIT_TOOL;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		bool on = o->nodes.n ? in_list(&o->nodes, m->nodes[i].name) :
@@ -112,8 +115,9 @@ cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 			kv_bits_set(chosen, i);
 	}
 	if (!kv_bits_any(chosen))
-		return cli_error(cmd, "%s: no node matches",
-		    o->selectors.n ? "--selector" : "--node");
+		return cli_error(cmd, "--%s: no node matches",
+		    o->selectors.n ? "selector" : o->nodes_opt ?
+		    o->nodes_opt : "node");
 	return 0;
 }
 

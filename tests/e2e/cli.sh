@@ -420,8 +420,8 @@ run "check -n nosuch" 2 check "$snap" -n nosuch
 has "$work/err" "check -n nosuch" 'kvscope: check: --namespace: no VMI in namespace "nosuch"'
 run "check --selector" 0 check "$snap" --selector app=ok-vm
 has "$work/out" "check --selector" "0 of 1 running VMI would not migrate"
-run "check -l app=bridge-vm,app=x" 2 check "$snap" -l app=bridge-vm,app=x
-has "$work/err" "check -l no match" "kvscope: check: --selector: no VMI matches"
+run "check -l app=bridge-vm,app=x" 0 check "$snap" -l app=bridge-vm,app=x
+has "$work/err" "check -l no match" "kvscope: check: no VMIs found"
 run "check --node w2,w1" 1 check "$snap" --node w2,w1
 has "$work/out" "check --node w2,w1" "2 of 3 running VMIs would not migrate"
 run "explain -n prod NAME" 0 explain "$snap" -n prod bridge-vm
@@ -467,7 +467,7 @@ lines "$work/out" "models no node matches" 0
 run "models --nodes w3,w1" 0 models "$snap" --nodes w3,w1
 has "$work/out" "models --nodes w3,w1" "2 nodes: w1 w3"
 run "models --nodes nosuch" 2 models "$snap" --nodes w1,nosuch
-has "$work/err" "models --nodes nosuch" 'kvscope: models: --node: no node "nosuch" in the snapshot'
+has "$work/err" "models --nodes nosuch" 'kvscope: models: --nodes: no node "nosuch" in the snapshot'
 
 # --- colour, progress, width ----------------------------------------------------
 
@@ -605,6 +605,43 @@ run "what-if --vmi ambiguous" 2 what-if "$work/twin" --cpu-model Westmere --vmi 
 has "$work/err" "what-if --vmi ambiguous" "--vmi ok-vm: 2 VMIs have that name (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME"
 run "explain ambiguous" 2 explain "$work/twin" ok-vm
 has "$work/err" "explain ambiguous" 'kvscope: explain: 2 VMIs are named "ok-vm" (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME or --namespace'
+
+# --- issue 30: help and errors from the one table ---------------------------
+
+"$KVSCOPE" completion bash >"$work/comp.bash"
+for c in report check plan explain models pairs what-if diff completion convert; do
+	checks=$((checks + 1))
+	h=$("$KVSCOPE" "$c" --help | grep -oE '(^|[ ,])--[a-z-]+' | tr -d ' ,' | sort -u | tr '\n' ' ')
+	tb=$(grep "^	$c) opts=" "$work/comp.bash" | grep -oE -- '--[a-z-]+' | grep -vx -- '--help' | sort -u | tr '\n' ' ')
+	[ "$h" = "$tb" ] || fail "$c --help lists \"$h\", the option table \"$tb\""
+done
+run "help check" 0 help check
+"$KVSCOPE" check --help >"$work/help2"
+checks=$((checks + 1))
+cmp -s "$work/out" "$work/help2" || fail "kvscope help check differs from check --help"
+run "help nosuch" 2 help chek
+has "$work/err" "help nosuch" 'kvscope: unknown command "chek" (did you mean check?)'
+usage "--namspace" 'kvscope: check: unknown option "--namspace" (did you mean --namespace?)' check "$snap" --namspace prod
+usage "--drian" 'kvscope: plan: unknown option "--drian" (did you mean --drain?)' plan "$snap" --drian w1
+usage "--zzz" 'kvscope: check: unknown option "--zzz"' check "$snap" --zzz
+run "unknown command" 2 chek "$snap"
+has "$work/err" "unknown command" 'kvscope: unknown command "chek" (did you mean check?)'
+usage "explain -o wide" 'kvscope: explain: --output: unknown format "wide" (one of: text json yaml)' explain "$snap" ok-vm -o wide
+usage "models -o wide" 'kvscope: models: --output: unknown format "wide" (one of: text json yaml)' models "$snap" -o wide
+run "check --all" 1 check "$snap" --all
+run "--help exit status" 0 --help
+has "$work/out" "--help exit status" "a drain (check --drain, plan) would stop or block one, or what-if or diff found something worse"
+run "check -n default (exists, no VMI)" 0 check samples/mixed -n default
+has "$work/err" "check -n default" "kvscope: check: no VMIs found"
+lines "$work/out" "check -n default: no stdout" 0
+run "check -n default -o json" 0 check samples/mixed -n default -o json
+json "$work/out" 'd["summary"]["running"]' 0
+run "check -l none" 0 check samples/mixed -l app=nosuch
+has "$work/err" "check -l none" "kvscope: check: no VMIs found"
+run "check --drain --groups" 1 check samples/mixed --drain w3 --groups
+has "$work/out" "check --drain --groups" "VMIs: infra/ledger"
+lacks "$work/out" "check --drain --groups" "kubectl drain of"
+lacks "$work/out" "check --drain --groups: only the VMIs it holds" "prod/db-0"
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
