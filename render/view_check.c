@@ -86,6 +86,7 @@ check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
 	    json_integer((json_int_t)bad));
 	json_object_set_new(doc, "summary", sum);
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, failing));
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, failing));
 	json_object_set_new(doc, "vmis", kv_json_vmis(a, failing));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);

@@ -140,11 +140,34 @@ totals_json(const size_t *c, int64_t seconds)
 	return o;
 }
 
+/* The VMIs of drains d[0..n) into pick (sized a->nvmis). */
+static void
+drain_vmis(const kv_drain *d, size_t n, kv_bits *pick)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			kv_bits_set(pick, d[i].plan[k].vmi);
+}
+
+static json_t *
+drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
+    kv_bits *pick)
+{
+	json_t *g;
+
+	kv_bits_init(pick, a->nvmis);
+	drain_vmis(d, n, pick);
+	g = kv_json_groups_of(a, pick);
+	kv_bits_free(pick);
+	return g;
+}
+
 static int
 drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
     int64_t seconds, bool allow, const kv_term *t, kv_err *err)
 {
 	json_t *doc = json_object(), *nodes = json_array();
+	kv_bits pick;
 	size_t c[6];
 	int rc;
 
@@ -159,6 +182,7 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 	json_object_set_new(doc, "allowShutdown", json_boolean(allow));
 	json_object_set_new(doc, "summary", totals_json(c, seconds));
 	json_object_set_new(doc, "drain", drains_json(a, d, n));
+	json_object_set_new(doc, "groups", drain_groups(a, d, n, &pick));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;
@@ -279,6 +303,7 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	json_t *doc = json_object(), *steps = json_array();
 	size_t c[6] = { 0, p->migrate, p->shutdown, p->block, p->external,
 	    p->no_capacity };
+	kv_bits pick;
 	char *rule;
 	int rc;
 
@@ -301,6 +326,11 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	json_object_set_new(doc, "summary", totals_json(c, p->seconds));
 	json_object_set_new(doc, "steps", steps);
 	json_object_set_new(doc, "cannotDrain", cannot_json(a, p));
+	kv_bits_init(&pick, a->nvmis);
+	for (size_t i = 0; i < p->nsteps; i++)
+		drain_vmis(p->steps[i].drains, p->steps[i].nnodes, &pick);
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, &pick));
+	kv_bits_free(&pick);
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;

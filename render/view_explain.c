@@ -221,6 +221,7 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 	vmis = kv_json_vmis(a, &one);
 	json_object_set_new(doc, "kind", json_string("kvscope-explain"));
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, &one));
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, &one));
 	kv_bits_free(&one);
 	json_object_set(doc, "vmi", json_array_get(vmis, 0));
 	json_decref(vmis);

@@ -643,5 +643,17 @@ has "$work/out" "check --drain --groups" "VMIs: infra/ledger"
 lacks "$work/out" "check --drain --groups" "kubectl drain of"
 lacks "$work/out" "check --drain --groups: only the VMIs it holds" "prod/db-0"
 
+# --- issue 30: one document answers: the groups its VMIs refer to -----------
+
+run "check -o json groups" 1 check samples/mixed -o json
+json "$work/out" '[g["id"] for g in d["groups"]] == sorted({x for v in d["vmis"] for x in v["groups"]}, key=lambda s: int(s[1:])) and len(d["groups"]) > 0' True
+json "$work/out" 'all(g["fix"]["text"] for g in d["groups"])' True
+run "explain -o yaml groups" 0 explain samples/mixed infra/ledger -o json
+json "$work/out" '[g["id"] for g in d["groups"]] == d["vmi"]["groups"] and len(d["groups"]) > 0' True
+run "check --drain -o json groups" 1 check samples/mixed --drain w3 -o json
+json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+run "plan -o json groups" 1 plan samples/mixed --drain w3 -o json
+json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
