@@ -40,6 +40,7 @@ enum {
 	O_OUTDIR = 1 << 14,	/* -d, --output-dir DIR (report) */
 	O_OUTFILE = 1 << 15,	/* -f, --output-file FILE (convert) */
 	O_WIDE = 1 << 16,	/* -o wide is a view of its own */
+	O_JUNIT = 1 << 17,	/* -o junit, --fail-on LIST */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
@@ -89,6 +90,7 @@ typedef struct cli_args {
 	bool pdf_all;			/* report --pdf-detail all */
 	size_t max_unavailable;		/* 0: not given */
 	cli_list changes;		/* O_CHANGE: "option=value", in order */
+	cli_list fail_on;		/* --fail-on: verdicts, codes */
 	size_t npos;
 	char **pos;			/* positional, into argv */
 } cli_args;
@@ -114,7 +116,8 @@ int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
 /* The word of words[0..n) nearest to w (edit distance at most a third
  * of w's length, but at least 2 and at most 3), or NULL. */
 const char *cli_nearest(const char *w, const char *const *words, size_t n);
-/* The -o words cmd takes: "text json yaml" and wide where O_WIDE. */
+/* The -o words cmd takes: "text json yaml", wide where O_WIDE, junit
+ * where O_JUNIT. */
 const char *cli_formats(const kv_cmd *cmd);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
@@ -172,6 +175,13 @@ int cmd_plan(const kv_cmd *cmd, int argc, char **argv);
 int cli_drain_usage(const kv_cmd *cmd, const cli_args *o);
 int cli_check_drain(const kv_cmd *cmd, const kv_analysis *a,
     const cli_args *o, const kv_term *t);
+/* Whether VMI i counts as failing under --fail-on (its verdict or one of
+ * its codes is in the list; drain: also its action); without the list
+ * dflt decides.  And -o junit of check (junit.c cases built here). */
+bool cli_fails_on(const kv_analysis *a, const cli_args *o, size_t i,
+    const char *action, bool dflt);
+int cli_junit_check(const kv_analysis *a, const kv_bits *pick,
+    const cli_args *o, const kv_term *t, size_t *bad);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 

@@ -32,6 +32,7 @@ const cli_option cli_options[] = {
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
+	{ "fail-on", 0, O_JUNIT, "LIST", NULL },
 	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL },
 	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL },
 	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL },
@@ -226,6 +227,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		    &o->drain_sel);
 	else if (strcmp(n, "drain") == 0)
 		return split(cmd, n, arg, &o->drain);
+	else if (strcmp(n, "fail-on") == 0)
+		return split(cmd, n, arg, &o->fail_on);
 	else if (strcmp(n, "allow-shutdown") == 0)
 		o->allow_shutdown = true;
 	else if (strcmp(n, "max-unavailable") == 0)
@@ -549,6 +552,7 @@ cli_args_free(cli_args *o)
 	list_free(&o->drain);
 	list_free(&o->drain_selectors);
 	list_free(&o->changes);
+	list_free(&o->fail_on);
 	kv_selector_free(&o->sel);
 	kv_selector_free(&o->drain_sel);
 }
@@ -556,6 +560,9 @@ cli_args_free(cli_args *o)
 const char *
 cli_formats(const kv_cmd *cmd)
 {
+	if (cmd->opts & O_JUNIT)
+		return (cmd->opts & O_WIDE) ? "text json yaml wide junit" :
+		    "text json yaml junit";
 	return (cmd->opts & O_WIDE) ? "text json yaml wide" :
 	    "text json yaml";
 }
@@ -569,6 +576,7 @@ cli_term(const cli_args *o, kv_term *t)
 	t->f = stdout;
 	t->fmt = o->fmt;
 	t->all = o->all;
+	t->tty = isatty(STDOUT_FILENO);
 	t->width = kv_term_columns(STDOUT_FILENO);
 	if (o->color >= 0)
 		t->color = o->color == 1;

@@ -188,3 +188,67 @@ kv_tlist_end(kv_tlist *l)
 		fprintf(l->t->f, " ... and %zu more", l->total - l->shown);
 	fputc('\n', l->t->f);
 }
+
+/* A character of a name in a list: node, namespace/VMI, group id. */
+static bool
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || (c != '\0' && strchr("._/-", c));
+}
+
+/* The end of the list of names that starts at p ("a, b, c"), its items
+ * in *n; p itself if no name starts there. */
+static const char *
+list_end(const char *p, size_t *n, const char **cut, size_t keep)
+{
+	const char *q = p, *end = p;
+
+	*n = 0;
+	*cut = NULL;
+	for (;;) {
+		const char *s = q;
+
+		while (name_char(*q))
+			q++;
+		if (q == s)
+			break;
+		end = q;
+		if (++*n == keep)
+			*cut = q;
+		if (q[0] != ',' || q[1] != ' ' || !name_char(q[2]))
+			break;
+		q += 2;
+	}
+	return end;
+}
+
+char *
+kv_term_cut_lists(const char *s, size_t keep)
+{
+	kv_buf b = { 0 };
+	const char *p = s;
+
+	while (*p != '\0') {
+		const char *cut, *end;
+		size_t n;
+
+		if (p != s && name_char(p[-1])) {
+			kv_buf_append(&b, p++, 1);
+			continue;
+		}
+		end = list_end(p, &n, &cut, keep);
+		if (end == p) {
+			kv_buf_append(&b, p++, 1);
+			continue;
+		}
+		if (n > keep + 1 && strncmp(end, ", ...", 5) != 0) {
+			kv_buf_append(&b, p, (size_t)(cut - p));
+			kv_buf_printf(&b, " and %zu more", n - keep);
+		} else
+			kv_buf_append(&b, p, (size_t)(end - p));
+		p = end;
+	}
+	kv_buf_append(&b, "", 1);
+	return b.data;
+}

@@ -285,7 +285,7 @@ has "$out" "explain" "  no   w1: source node"
 has "$out" "explain" "  OK   w2"
 has "$out" "explain" "  cpu  w3: cordoned: taint node.kubernetes.io/unschedulable:NoSchedule not tolerated"
 checks=$((checks + 1))
-[ "$(sed -n '/^nodes:/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || fail "explain: not one line per node"
+[ "$(sed -n '/^nodes/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || fail "explain: not one line per node"
 # every blocker with its fix
 has "$out" "explain" "blockers:"
 has "$out" "explain" "  disk-not-shared                  volume root: PVC root is ReadWriteOnce"
@@ -654,6 +654,50 @@ run "check --drain -o json groups" 1 check samples/mixed --drain w3 -o json
 json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
 run "plan -o json groups" 1 plan samples/mixed --drain w3 -o json
 json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+
+# --- issue 30: a screen-sized answer on a terminal ----------------------------
+
+run "explain: working nodes first" 0 explain samples/mixed prod/db-0
+checks=$((checks + 1))
+[ "$(sed -n '/^nodes/{n;p;}' "$work/out" | awk '{print $1}')" = OK ] ||
+    fail "explain: the first node listed does not work: $(sed -n '/^nodes/,/^$/p' "$work/out")"
+if command -v script >/dev/null; then
+	nocol() { sed 's/\x1b\[[0-9;]*[mK]//g; s/\r$//' "$1"; }
+	script -qec "env COLUMNS=100 $KVSCOPE check $snap -q" /dev/null </dev/null >"$work/tty"
+	checks=$((checks + 1))
+	[ "$(nocol "$work/tty" | sed -n 1p)" = "3 of 4 running VMIs would not migrate" ] ||
+	    fail "tty check: the summary is not first: $(nocol "$work/tty" | head -3)"
+	checks=$((checks + 1))
+	[ "$(nocol "$work/tty" | grep -n 'prod/bridge-vm on' | cut -d: -f1)" -gt \
+	  "$(nocol "$work/tty" | grep -n '^G1 ' | cut -d: -f1)" ] ||
+	    fail "tty check: the VMI lines come before the groups"
+	big=$work/big.tar.gz
+	if [ -n "${SHARED:-}" ] && python3 tools/gen-large.py --nodes 500 \
+	    --vmis 10000 --seed 1 --shared "$SHARED" --out "$big" >/dev/null 2>&1; then
+		script -qec "env COLUMNS=100 $KVSCOPE check $big -q" /dev/null \
+		    </dev/null >"$work/bigtty"
+		nocol "$work/bigtty" >"$work/bigtty.txt"
+		checks=$((checks + 1))
+		n=$(wc -l <"$work/bigtty.txt")
+		[ "$n" -le 200 ] || fail "10,000 VMIs on a 100-column tty: $n lines (at most 200)"
+		checks=$((checks + 1))
+		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigtty.txt")
+		[ "$w" -le 400 ] || fail "10,000 VMIs on a tty: a line of $w characters (at most 400)"
+		has "$work/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
+		has "$work/bigtty.txt" "tty: node lists cut" " more moves them"
+		"$KVSCOPE" check "$big" -q >"$work/bigpipe"
+		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$work/bigpipe" | cut -d' ' -f1)
+		checks=$((checks + 1))
+		[ "$(grep -cE '^[^ ]+/[^ ]+ on [^ ]+: ' "$work/bigpipe")" = "$bad" ] ||
+		    fail "piped check at 10,000: not one line per failing VMI ($bad)"
+		checks=$((checks + 1))
+		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigpipe")
+		[ "$w" -le 1000 ] || fail "piped check at 10,000: a line of $w characters"
+		echo "10,000 VMIs: tty $n lines, piped lines at most $w characters"
+	else
+		echo "tools/gen-large.py (SHARED) unavailable: the 10,000-VMI screen not tested"
+	fi
+fi
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
