@@ -182,6 +182,9 @@ bool cli_fails_on(const kv_analysis *a, const cli_args *o, size_t i,
     const char *action, bool dflt);
 int cli_junit_check(const kv_analysis *a, const kv_bits *pick,
     const cli_args *o, const kv_term *t, size_t *bad);
+int cli_junit_drain(const kv_analysis *a, const kv_drain *d,
+    size_t n, const cli_args *o, const char *suite, const kv_term *t,
+    size_t *bad);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 

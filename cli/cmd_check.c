@@ -51,13 +51,19 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 		if (t.fmt == KV_OUT_TEXT)
 			goto out;
 	}
-	if (o.groups) {
-		KV_BITS_FOREACH(&pick, i)
-			bad += a->vmis[i].verdict != V_OK &&
-			    a->vmis[i].verdict != V_NOT_RUNNING;
+	if (t.fmt == KV_OUT_JUNIT)
+		rc = cli_junit_check(a, &pick, &o, &t, &bad);
+	else if (o.groups)
 		rc = viewed(kv_view_groups(a, &pick, &t, true, &err), &err);
-	} else
+	else
 		rc = viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
+	if (t.fmt != KV_OUT_JUNIT) {
+		bad = 0;	/* what counts: --fail-on, or the verdict */
+		KV_BITS_FOREACH(&pick, i)
+			bad += a->vmis[i].verdict != V_NOT_RUNNING &&
+			    cli_fails_on(a, &o, i, NULL,
+			    a->vmis[i].verdict != V_OK);
+	}
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
 out:

@@ -85,14 +85,20 @@ static const kv_cmd commands[] = {
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for; only a blocked drain exits 1\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
-	  "                        in columns; not with --drain), json or\n"
-	  "                        yaml\n"
+	  "                        in columns; not with --drain), json,\n"
+	  "                        yaml or junit (one test case per VMI)\n"
 	  "  --all                 long lists of nodes and ids whole\n"
+	  "  --fail-on LIST        what counts as failing (exit 1, a JUnit\n"
+	  "                        <failure>): verdicts (blocked, no-target,\n"
+	  "                        will-fail, stuck), drain actions (block,\n"
+	  "                        shutdown) or finding codes; default: a\n"
+	  "                        VMI that would not migrate, or that the\n"
+	  "                        drain stops or holds\n"
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_WIDE | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
-	  O_GROUPS | O_ALL, 1, 1,
+	  O_GROUPS | O_ALL | O_JUNIT, 1, 1,
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown] [-o FORMAT]",
@@ -112,10 +118,11 @@ static const kv_cmd commands[] = {
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for\n"
 	  "  -o, --output FORMAT   text (default), wide (also every migration\n"
-	  "                        with its target), json or yaml\n"
+	  "                        with its target), json, yaml or junit\n"
+	  "  --fail-on LIST        what counts as failing, as in check\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH, 1, 1, "SNAPSHOT",
+	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH | O_JUNIT, 1, 1, "SNAPSHOT",
 	  cmd_plan },
 	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
 	  "[--all]",

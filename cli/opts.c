@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "render.h"
+#include "rule.h"
 
 const cli_option cli_options[] = {
 	{ "output", 'o', O_OUTPUT, "FORMAT", "text json yaml wide" },
@@ -462,9 +463,33 @@ report_output(const kv_cmd *cmd, cli_args *o)
 	return rc;
 }
 
+/* --fail-on: verdicts, drain actions or finding codes. */
+static int
+fail_on_words(const kv_cmd *cmd, const cli_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const char *w = l->v[i];
+		bool ok = kv_rule_find(w) != NULL;
+
+		for (int v = 0; v < V_COUNT && !ok; v++)
+			ok = v != V_NOT_RUNNING &&
+			    strcmp(w, kv_verdict_names[v]) == 0;
+		for (int d = 1; d < DRAIN_COUNT && !ok; d++)
+			ok = strcmp(w, kv_on_drain_names[d]) == 0;
+		if (!ok)
+			return cli_fail(cmd, "--fail-on: \"%s\" is no verdict "
+			    "(blocked, no-target, will-fail, stuck, ok), drain "
+			    "action (block, shutdown, external, migrate) or "
+			    "finding code", w);
+	}
+	return 0;
+}
+
 static int
 finish(const kv_cmd *cmd, cli_args *o)
 {
+	if (fail_on_words(cmd, &o->fail_on) != 0)
+		return EXIT_TOOL;
 	if (o->all_ns && o->namespaces.n > 0)
 		return cli_fail(cmd, "--all-namespaces and --namespace "
 		    "exclude each other");

@@ -25,13 +25,14 @@ prop_size(xmlNodePtr n, const char *name, size_t v)
 	xmlNewProp(n, BAD_CAST name, BAD_CAST buf);
 }
 
-/* The failure's text: its codes with their messages, then the fix of
- * each group the VMI is in. */
+/* The failure's text: the message, its codes with theirs, then the fix
+ * of each group the VMI is in. */
 static char *
-failure_text(const kv_analysis *a, const kv_vmires *r)
+failure_text(const kv_analysis *a, const kv_vmires *r, const char *msg)
 {
 	kv_buf b = { 0 };
 
+	kv_buf_printf(&b, "%s\n", msg);
 	for (size_t k = 0; k < r->nblockers; k++)
 		kv_buf_printf(&b, "%s: %s\n", r->blockers[k].rule->code,
 		    r->blockers[k].message ? r->blockers[k].message : "");
@@ -61,7 +62,7 @@ test_case(const kv_analysis *a, const kv_jcase *c, xmlNodePtr suite)
 		xmlNewProp(f, BAD_CAST "message", BAD_CAST (c->message ?
 		    c->message : "not running"));
 	} else if (c->state == KV_JCASE_FAILED) {
-		text = failure_text(a, r);
+		text = failure_text(a, r, c->message);
 		f = xmlNewTextChild(tc, NULL, BAD_CAST "failure",
 		    BAD_CAST text);
 		xmlNewProp(f, BAD_CAST "message", BAD_CAST c->message);

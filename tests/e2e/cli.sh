@@ -699,5 +699,33 @@ if command -v script >/dev/null; then
 	fi
 fi
 
+# --- issue 30: -o junit for CI gates, --fail-on -------------------------------
+
+# junit NAME FILE [FAILING...]: valid JUnit (tests/e2e/junit_check.py)
+junit() {
+	local name=$1
+	shift
+	checks=$((checks + 1))
+	python3 tests/e2e/junit_check.py "$@" 2>"$work/jerr" ||
+	    { fail "$name: $(tail -1 "$work/jerr")"; head -20 "$1"; }
+}
+run "check -o junit" 1 check "$snap" -o junit
+junit "check -o junit" "$work/out" dev/cd-vm prod/amd-vm prod/bridge-vm
+has "$work/out" "check -o junit: skipped" '<skipped message="not running: not judged"/>'
+has "$work/out" "check -o junit: the fix" "fix "
+run "check --drain -o junit" 1 check "$snap" --drain w1 -o junit
+junit "check --drain -o junit" "$work/out" dev/cd-vm prod/bridge-vm
+has "$work/out" "check --drain junit message" 'message="holds on the drain of w1'
+run "plan -o junit" 1 plan "$snap" --drain w1,a1 -o junit
+junit "plan -o junit" "$work/out" dev/cd-vm prod/amd-vm prod/bridge-vm
+run "check --fail-on code" 1 check "$snap" -o junit --fail-on disk-not-shared
+junit "check --fail-on code" "$work/out" prod/bridge-vm
+run "check --fail-on verdict, text" 0 check "$snap" --fail-on stuck
+run "check --drain --fail-on migrate" 1 check "$snap" --drain w2 --fail-on migrate -o junit
+junit "check --drain --fail-on" "$work/out" prod/ok-vm
+run "check --fail-on bogus" 2 check "$snap" --fail-on bogus
+has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
+usage "explain -o junit" 'kvscope: explain: --output: unknown format "junit" (one of: text json yaml)' explain "$snap" ok-vm -o junit
+
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
