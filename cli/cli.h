@@ -146,8 +146,9 @@ int cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a,
 
 /* Report output folder (outdir.c): refuse a non-empty folder that holds
  * no kvscope report unless force (*ours: it is missing or holds only
- * report files); after the commit, in a folder of ours, cli_outdir_sweep removes the files of an older report that this one
- * did not write.  Errors printed, EXIT_TOOL returned. */
+ * report files); after the commit, in a folder of ours, cli_outdir_sweep
+ * removes the files of an older report that this one did not write.
+ * Errors printed, EXIT_TOOL returned. */
 int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
     bool *ours);
 /* Create dir and its missing parents (after the snapshot loaded). */

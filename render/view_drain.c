@@ -73,8 +73,12 @@ drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
 	    d->shutdown, d->block);
 	if (d->no_capacity > 0)
 		fprintf(t->f, " (%zu for want of room)", d->no_capacity);
-	fprintf(t->f, ", %zu external; about %s to move %s\n", d->external,
-	    dur, mem);
+	if (d->migrate == 0)
+		fprintf(t->f, ", %zu external; nothing to move\n",
+		    d->external);
+	else
+		fprintf(t->f, ", %zu external; about %s to move %s\n",
+		    d->external, dur, mem);
 	free(mem);
 	free(dur);
 }
@@ -216,10 +220,10 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 		snprintf(acc, sizeof(acc), " (%zu %s accepted)", c[2],
 		    c[2] == 1 ? "stop" : "stops");
 	fprintf(t->f, "%zu of %zu %s on the drained %s would %s the drain%s; "
-	    "%zu migrate in about %s\n", bad, c[0],
+	    "%zu %s in about %s\n", bad, c[0],
 	    kv_word(a, c[0] == 1 ? KV_WORD_VM : KV_WORD_VMS),
 	    n == 1 ? "node" : "nodes", allow ? "block" : "stop or block",
-	    acc, c[1], dur);
+	    acc, c[1], c[1] == 1 ? "migrates" : "migrate", dur);
 	free(dur);
 	if (ferror(t->f))
 		return kv_seterr(err, "stdout: write error");

@@ -120,10 +120,10 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    kv_verdict_names[r->verdict]);
 	fprintf(f, ", outcome %s", kv_outcome_names[r->outcome]);
 	if (r->after >= 0)
-		fprintf(f, " after %llds", (long long)r->after);
+		fprintf(f, " after %lld s", (long long)r->after);
 	fprintf(f, "%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
-	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s\n",
+	fprintf(f, "  %s, completion timeout %lld s, eviction %s: a drain %s\n",
 	    r->method, (long long)r->completion_timeout, r->eviction,
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :

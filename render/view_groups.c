@@ -64,6 +64,18 @@ fitted(const kv_term *t, size_t before, const char *text)
 	return s;
 }
 
+/* A group's colour: its verdict's, but a drain that stops or holds VMIs
+ * is never green (their verdict may be ok: they could migrate). */
+static enum kv_color
+group_color(const kv_group *g)
+{
+	if (strcmp(g->code, "drain-block") == 0)
+		return KV_C_RED;
+	if (strncmp(g->code, "drain-", 6) == 0)
+		return KV_C_YELLOW;
+	return kv_verdict_color(g->verdict);
+}
+
 static void
 group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
     const kv_term *t, bool vmis)
@@ -76,7 +88,7 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 
 	kv_term_paint(t, KV_C_BOLD, g->id);
 	fputs(" ", f);
-	kv_term_paint(t, kv_verdict_color(g->verdict), g->code);
+	kv_term_paint(t, group_color(g), g->code);
 	fputs(": ", f);
 	kv_term_puts(f, s);
 	free(s);

@@ -96,7 +96,7 @@ complete_words() {
 }
 same "complete kvscope ch" "$(complete_words kvscope ch)" check
 same "complete kvscope check -o" "$(complete_words kvscope check -o '')" \
-    "text json yaml wide"
+    "text json yaml wide junit"
 same "complete kvscope check --na" "$(complete_words kvscope check --na)" \
     --namespace
 same "complete kvscope completion" "$(complete_words kvscope completion '')" \

@@ -270,7 +270,7 @@ run "explain bridge-vm" 0 explain "$snap" prod/bridge-vm
 out=$work/out
 has "$out" "explain" "VMI prod/bridge-vm"
 has "$out" "explain" "LiveMigratable False InterfaceNotLiveMigratable"
-has "$out" "explain" "verdict blocked, outcome rejected after 0s"
+has "$out" "explain" "verdict blocked, outcome rejected after 0 s"
 # the selector, from w1's host model
 has "$out" "explain" "target pod node selector:"
 has "$out" "explain" "  cpu-model-migration.node.kubevirt.io/Skylake-Client-IBRS=true"
@@ -303,14 +303,14 @@ has "$work/out" "explain ok-vm" "  OK   w1"
 has "$work/out" "explain ok-vm" "  no   w2: source node"
 has "$work/out" "explain ok-vm" "blockers: none"
 has "$work/out" "explain ok-vm" "warnings: none"
-has "$work/out" "explain ok-vm" "LiveMigration, completion timeout 450s, eviction LiveMigrate: a drain migrates it"
+has "$work/out" "explain ok-vm" "LiveMigration, completion timeout 450 s, eviction LiveMigrate: a drain migrates it"
 
 run "explain cd-vm" 0 explain "$snap" dev/cd-vm
-has "$work/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900s  (LiveMigratable says True: mismatch)"
+has "$work/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900 s  (LiveMigratable says True: mismatch)"
 has "$work/out" "explain cd-vm" "would pull registry.local/cd@sha256:$HEX"
 
 run "explain amd-vm" 0 explain "$snap" prod/amd-vm
-has "$work/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300s"
+has "$work/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300 s"
 has "$work/out" "explain amd-vm" "  no-cpu-target"
 
 run "explain stopped" 0 explain "$snap" prod/stopped
@@ -726,6 +726,32 @@ junit "check --drain --fail-on" "$work/out" prod/ok-vm
 run "check --fail-on bogus" 2 check "$snap" --fail-on bogus
 has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
 usage "explain -o junit" 'kvscope: explain: --output: unknown format "junit" (one of: text json yaml)' explain "$snap" ok-vm -o junit
+
+# --- issue 30: words and colour ------------------------------------------------
+
+run "drain-shutdown not green" 1 check samples/mixed --color always
+has "$work/out" "drain-shutdown yellow" "${ESC}[33mdrain-shutdown"
+lacks "$work/out" "drain-shutdown not green" "${ESC}[32mdrain-"
+run "nothing to move" 1 check "$snap" --drain a1
+has "$work/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
+run "1 migrates" 0 check "$snap" --drain w2
+has "$work/out" "1 migrates" "; 1 migrates in about"
+run "durations" 0 explain "$snap" prod/ok-vm
+lacks "$work/out" "durations: one style" "450s"
+if command -v scdoc >/dev/null && command -v man >/dev/null; then
+	scdoc <docs/man/kvscope.1.scd >"$work/kvscope.1"
+	MANWIDTH=200 man -l "$work/kvscope.1" 2>/dev/null | col -b >"$work/man.txt"
+	checks=$((checks + 1))
+	sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$work/man.txt" |
+	    grep -qE '^[[:space:]]+kvscope check cluster.tar.gz --drain worker-3,worker-4[[:space:]]*$' ||
+	    { fail "man EXAMPLES: not one example per line"; sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$work/man.txt"; }
+else
+	echo "scdoc or man missing: the man page's EXAMPLES not rendered"
+fi
+run "completion: convert -f files, no formats" 0 completion bash
+has "$work/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
+has "$work/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
+lacks "$work/out" "completion: convert -o" 'convert:-o'
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
