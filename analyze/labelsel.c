@@ -280,6 +280,10 @@ kv_selector_parse(const char *s, kv_selector *sel, kv_err *err)
 	free(l.lit);
 	while (rc != KV_OK && sel->n > before)
 		req_free(&sel->r[--sel->n]);
+	if (sel->n == 0) {
+		free(sel->r);
+		sel->r = NULL;
+	}
 	return rc;
 }
 

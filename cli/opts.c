@@ -176,9 +176,11 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		if (*arg == '\0')
 			return cli_fail(cmd, "--%s: empty value", n);
 		if (op->bit == O_SELECTOR &&
-		    kv_selector_parse(arg, &sel, &err) != KV_OK)
+		    kv_selector_parse(arg, &sel, &err) != KV_OK) {
+			kv_selector_free(&sel);
 			return cli_fail(cmd, "--%s: \"%s\": %s", n, arg,
 			    err.msg);
+		}
 		kv_selector_free(&sel);
 		o->changes.v = xreallocarray(o->changes.v, o->changes.n + 1,
 		    sizeof(char *));

@@ -2,6 +2,7 @@
  * term.c - safe terminal output: control, bidi and zero-width characters
  * made visible, colour, width and wrapped lists (render.h, view.h).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -207,16 +208,14 @@ list_end(const char *p, size_t *n, const char **cut, size_t keep)
 	*n = 0;
 	*cut = NULL;
 	for (;;) {
-		const char *s = q;
-
+		if (!isalnum((unsigned char)*q))
+			break;	/* a name starts with a letter or digit */
 		while (name_char(*q))
 			q++;
-		if (q == s)
-			break;
 		end = q;
 		if (++*n == keep)
 			*cut = q;
-		if (q[0] != ',' || q[1] != ' ' || !name_char(q[2]))
+		if (q[0] != ',' || q[1] != ' ' || !isalnum((unsigned char)q[2]))
 			break;
 		q += 2;
 	}
