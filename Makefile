@@ -143,7 +143,7 @@ browser-check: kvscope
 golden: kvscope
 	@for s in samples/*/; do n=$$(basename $$s); \
 	    [ -f $$s/manifest.json ] || continue; \
-	    ./kvscope report $$s --format json --output build/golden-$$n && \
+	    ./kvscope report $$s --format json --output-dir build/golden-$$n && \
 	    cp build/golden-$$n/findings.json tests/golden/$$n.findings.json && \
 	    echo "tests/golden/$$n.findings.json"; done
 
@@ -224,7 +224,7 @@ report: ensure-deps
 	@$(MAKE) --no-print-directory kvscope
 	@test -e $(SAMPLE) || { echo "make report: no snapshot at $(SAMPLE)" \
 	    "(give one with SAMPLE=path)" >&2; exit 2; }
-	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output out
+	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output-dir out
 	@echo "report of $(SAMPLE) written to:"; \
 	for f in out/report.html out/report.pdf out/findings.json out/*.svg; do \
 		echo "  $$f"; done

@@ -20,6 +20,7 @@
 
 #include "dvp.h"
 #include "groups.h"
+#include "labelsel.h"
 #include "rule.h"
 #include "whatif.h"
 
@@ -88,30 +89,88 @@ effective(const kv_model *m, const kv_vmi *v)
 	return s && *s ? s : "None";
 }
 
+/* s is one of the comma-separated elements of list; an element without
+ * a slash names a VMI in any namespace when vmi (bare). */
 static bool
-in_scope(const kv_change *ch, const kv_vmi *v)
+in_commas(const char *list, const char *s, const char *bare)
 {
-	const char *eq;
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ",");
 
+		if ((strlen(s) == n && strncmp(p, s, n) == 0) ||
+		    (bare != NULL && memchr(p, '/', n) == NULL &&
+		    strlen(bare) == n && strncmp(p, bare, n) == 0))
+			return true;
+		if (p[n] == '\0')
+			return false;
+		p += n + 1;
+	}
+}
+
+static bool
+in_scope(const kv_change *ch, const kv_selector *sel, const kv_vmi *v)
+{
 	switch (ch->scope) {
 	case SC_ALL:
 		return true;
 	case SC_NAMESPACE:
-		return strcmp(v->ns, ch->scope_value) == 0;
+		return in_commas(ch->scope_value, v->ns, NULL);
 	case SC_VMI:
-		return strcmp(v->fullname, ch->scope_value) == 0;
+		return in_commas(ch->scope_value, v->fullname, v->name);
 	case SC_SELECTOR:
-		eq = strchr(ch->scope_value, '=');
-		for (size_t i = 0; eq != NULL && i < v->labels.n; i++)
-			if (strlen(v->labels.v[i].key) ==
-			    (size_t)(eq - ch->scope_value) &&
-			    strncmp(v->labels.v[i].key, ch->scope_value,
-			    (size_t)(eq - ch->scope_value)) == 0)
-				return strcmp(v->labels.v[i].value, eq + 1) ==
-				    0;
-		return false;
+		return kv_selector_matches(sel, &v->labels);
 	}
 	return false;
+}
+
+/* --vmi NAME without a namespace: one VMI of that name, or an error
+ * listing the namespaces that hold one. */
+static int
+bare_unique(apply_ctx *c, const kv_change *ch, const char *name, size_t n)
+{
+	char *list = xstrdup("");
+	size_t hits = 0;
+
+	for (size_t i = 0; i < c->m->nvmis; i++) {
+		const kv_vmi *v = &c->m->vmis[i];
+		char *t;
+
+		if (strlen(v->name) != n || strncmp(v->name, name, n) != 0)
+			continue;
+		t = xasprintf("%s%s%s", list, hits++ ? ", " : "",
+		    v->fullname);
+		free(list);
+		list = t;
+	}
+	if (hits > 1)
+		kv_seterr(c->err, "--vmi %.*s: %zu VMIs have that name (%s): "
+		    "give NAMESPACE/NAME", (int)n, name, hits, list);
+	else if (hits == 0)
+		kv_seterr(c->err, "--vmi %.*s: no VMI of that name in the "
+		    "snapshot", (int)n, name);
+	free(list);
+	return hits == 1 ? KV_OK : KV_ERR;
+}
+
+/* The scope of ch checked and, for a selector, parsed into sel. */
+static int
+scope_prepare(apply_ctx *c, const kv_change *ch, kv_selector *sel)
+{
+	const char *p = ch->scope_value;
+
+	if (ch->scope == SC_SELECTOR)
+		return kv_selector_parse(p, sel, c->err);
+	while (ch->scope == SC_VMI) {
+		size_t n = strcspn(p, ",");
+
+		if (memchr(p, '/', n) == NULL &&
+		    bare_unique(c, ch, p, n) != KV_OK)
+			return KV_ERR;
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+	return KV_OK;
 }
 
 static const char *
@@ -182,18 +241,23 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	bool named = strcmp(ch->value, "host-model") != 0 &&
 	    strcmp(ch->value, "host-passthrough") != 0;
 	size_t n = 0, nr = 0, off = 0, dvp = 0, dead = 0;
+	kv_selector sel = { 0 };
 	char offs[160];
 	char *how;
 	const char *nostart = named && ch->kind == CH_CPU_MODEL ?
 	    no_node_runs(m, key, ch->value) : NULL;
 
+	if (scope_prepare(c, ch, &sel) != KV_OK) {
+		free(key);
+		return KV_ERR;
+	}
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
 		const kv_node *on;
 		bool dvm = m->flavor->id == KV_FLAVOR_DECKHOUSE &&
 		    kv_dvp_vm(m, v->ns, v->name) != NULL;
 
-		if (!in_scope(ch, v))
+		if (!in_scope(ch, &sel, v))
 			continue;
 		n++;
 		if (ch->kind == CH_CPU_MODEL) {
@@ -219,6 +283,7 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 			evict_one(c, i, val, &nr);
 	}
 	free(key);
+	kv_selector_free(&sel);
 	offs_text(offs, sizeof(offs), dead, nostart, off);
 	if (n == 0)
 		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",

@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "bitset.h"
+#include "labelsel.h"
 #include "view.h"
 
 #define EXIT_FINDINGS 1
@@ -23,21 +24,23 @@
 
 /* The options a command takes (kv_cmd.opts). */
 enum {
-	O_OUTPUT = 1 << 0,	/* -o, --output FORMAT (report: DIR) */
+	O_OUTPUT = 1 << 0,	/* -o, --output FORMAT (report: LIST) */
 	O_NAMESPACE = 1 << 1,	/* -n, --namespace NS; -A */
 	O_NODE = 1 << 2,	/* --node, --nodes LIST */
-	O_SELECTOR = 1 << 3,	/* -l, --selector K=V */
+	O_SELECTOR = 1 << 3,	/* -l, --selector SELECTOR */
 	O_ALL = 1 << 4,		/* --all */
 	O_FORMAT = 1 << 5,	/* --format LIST, --pdf-detail (report,
 				 * --report) */
 	O_FORCE = 1 << 6,	/* --force (report, --report) */
 	O_COLOR = 1 << 7,	/* --color WHEN */
 	O_QUIET = 1 << 8,	/* -q, --quiet */
-	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector K=V,
+	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector SEL,
 				 * --allow-shutdown */
 	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
-	O_OUTPATH = 1 << 15,	/* --output is a path (report: DIR,
-				 * convert: FILE), not a FORMAT */
+	O_OUTDIR = 1 << 14,	/* -d, --output-dir DIR (report) */
+	O_OUTFILE = 1 << 15,	/* -f, --output-file FILE (convert) */
+	O_WIDE = 1 << 16,	/* -o wide is a view of its own */
+	O_JUNIT = 1 << 17,	/* -o junit, --fail-on LIST */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
@@ -75,15 +78,20 @@ typedef struct cli_list {
 typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */
 	const char *report;		/* --report DIR, or NULL */
+	const char *outdir;		/* -d, --output-dir DIR, or NULL */
+	const char *outfile;		/* -f, --output-file FILE, or NULL */
+	const char *nodes_opt;		/* "node" or "nodes", as given */
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns, groups, strict;
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	enum kv_allow allow;		/* --allow-shutdown, -restart */
+	kv_selector sel, drain_sel;	/* -l, --drain-selector parsed */
 	bool pdf_all;			/* report --pdf-detail all */
 	size_t max_unavailable;		/* 0: not given */
 	cli_list changes;		/* O_CHANGE: "option=value", in order */
+	cli_list fail_on;		/* --fail-on: verdicts, codes */
 	size_t npos;
 	char **pos;			/* positional, into argv */
 } cli_args;
@@ -106,7 +114,12 @@ int cli_error(const kv_cmd *cmd, const char *fmt, ...)
  * error and return EXIT_TOOL.  The caller frees both with
  * kv_analysis_free and kv_model_free. */
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
-/* The version warnings (version_warn.c) on stderr, one line each. */
+/* The word of words[0..n) nearest to w (edit distance at most a third
+ * of w's length, but at least 2 and at most 3), or NULL. */
+const char *cli_nearest(const char *w, const char *const *words, size_t n);
+/* The -o words cmd takes: "text json yaml", wide where O_WIDE, junit
+ * where O_JUNIT. */
+const char *cli_formats(const kv_cmd *cmd);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
 /* The command table. */
@@ -132,11 +145,11 @@ int cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a,
 int cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a,
     const cli_args *o, kv_bits *chosen);
 
-/* Report output folder (outdir.c): refuse a
- * non-empty folder that holds no kvscope report unless force (*ours:
- * it is missing or holds only report files); after the commit, in a folder of ours,
- * cli_outdir_sweep removes the files of an older report that this one
- * did not write.  Errors printed, EXIT_TOOL returned. */
+/* Report output folder (outdir.c): refuse a non-empty folder that holds
+ * no kvscope report unless force (*ours: it is missing or holds only
+ * report files); after the commit, in a folder of ours, cli_outdir_sweep
+ * removes the files of an older report that this one did not write.
+ * Errors printed, EXIT_TOOL returned. */
 int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
     bool *ours);
 /* Create dir and its missing parents (after the snapshot loaded);
@@ -168,11 +181,22 @@ int cmd_plan(const kv_cmd *cmd, int argc, char **argv);
 int cli_drain_usage(const kv_cmd *cmd, const cli_args *o);
 int cli_check_drain(const kv_cmd *cmd, const kv_analysis *a,
     const cli_args *o, const kv_term *t);
+/* Whether VMI i counts as failing under --fail-on (its verdict or one of
+ * its codes is in the list; drain: also its action); without the list
+ * dflt decides.  And -o junit of check (junit.c cases built here). */
+bool cli_fails_on(const kv_analysis *a, const cli_args *o, size_t i,
+    const char *action, bool dflt);
+int cli_junit_check(const kv_analysis *a, const kv_bits *pick,
+    const cli_args *o, const kv_term *t, size_t *bad);
+int cli_junit_drain(const kv_analysis *a, const kv_drain *d,
+    size_t n, const cli_args *o, const char *suite, const kv_term *t,
+    size_t *bad);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 
 /* The command table's row for `convert` (cmd_convert.c). */
-#define KV_CMD_CONVERT { "convert", "convert INPUT --output SNAP.tar.gz", \
+#define KV_CMD_CONVERT { "convert", "convert INPUT SNAP.tar.gz | convert " \
+	"INPUT --output-file SNAP.tar.gz", \
 	"write a must-gather or support bundle as a kvscope snapshot", \
 	"Reads INPUT (a must-gather, a support bundle or a folder of\n" \
 	"kubectl get -o yaml|json output; a directory, .tar, .tar.gz or\n" \
@@ -180,9 +204,10 @@ int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 	"manifest.json with sizes and SHA-256, redaction applied as\n" \
 	"kvscope-collect applies it.  The file appears complete or not at\n" \
 	"all; one line on stdout says what it holds.\n" \
-	"  -o, --output FILE  the snapshot to write (.tar.gz or .tgz)\n" \
-	"  --force            replace FILE when it exists\n", \
-	O_OUTPUT | O_OUTPATH | O_FORCE, 1, 1, "INPUT", cmd_convert }
+	"  -f, --output-file FILE  the snapshot to write (.tar.gz or .tgz);\n" \
+	"                          or give it as the second argument\n" \
+	"  --force                 replace FILE when it exists\n", \
+	O_OUTFILE | O_FORCE, 1, 2, "INPUT SNAP", cmd_convert }
 int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
 int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 

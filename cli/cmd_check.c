@@ -45,13 +45,25 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_pick_vmis(cmd, a, &o, &pick)) != 0)
 		goto out;
 	cli_progress_end();
-	if (o.groups) {
-		KV_BITS_FOREACH(&pick, i)
-			bad += a->vmis[i].verdict != V_OK &&
-			    a->vmis[i].verdict != V_NOT_RUNNING;
+	if (!kv_bits_any(&pick) && (o.namespaces.n || o.selectors.n)) {
+		/* as kubectl's "No resources found": not an error */
+		fprintf(stderr, "kvscope: check: no VMIs found\n");
+		if (t.fmt == KV_OUT_TEXT)
+			goto out;
+	}
+	if (t.fmt == KV_OUT_JUNIT)
+		rc = cli_junit_check(a, &pick, &o, &t, &bad);
+	else if (o.groups)
 		rc = viewed(kv_view_groups(a, &pick, &t, true, &err), &err);
-	} else
+	else
 		rc = viewed(kv_view_check(a, &pick, &t, &bad, &err), &err);
+	if (t.fmt != KV_OUT_JUNIT) {
+		bad = 0;	/* what counts: --fail-on, or the verdict */
+		KV_BITS_FOREACH(&pick, i)
+			bad += a->vmis[i].verdict != V_NOT_RUNNING &&
+			    cli_fails_on(a, &o, i, NULL,
+			    a->vmis[i].verdict != V_OK);
+	}
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
 out:

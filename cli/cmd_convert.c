@@ -1,5 +1,6 @@
 /*
- * cmd_convert.c - `kvscope convert INPUT --output SNAP.tar.gz`: a
+ * cmd_convert.c - `kvscope convert INPUT SNAP.tar.gz` (or
+ * --output-file SNAP.tar.gz): a
  * must-gather, support bundle or folder of kubectl output written as a
  * kvscope snapshot (manifest with sizes and SHA-256, redaction as
  * kvscope-collect applies it), to attach and re-check later.
@@ -105,13 +106,18 @@ cmd_convert(const kv_cmd *cmd, int argc, char **argv)
 	foreign_input *fi = NULL;
 	kv_limits lim;
 	kv_err err = {0};
+	const char *dst;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
-	if (o.output == NULL) {
+	dst = o.npos > 1 ? o.pos[1] : o.outfile;
+	if (dst == NULL || (o.npos > 1 && o.outfile != NULL)) {
 		cli_args_free(&o);
-		return cli_fail(cmd, "--output FILE is required");
+		return cli_fail(cmd, dst == NULL ? "missing SNAP (the second "
+		    "argument, or --output-file FILE)" : "the snapshot to "
+		    "write is given twice (second argument and "
+		    "--output-file)");
 	}
 	if (check_paths(&o, &err) != KV_OK ||
 	    kv_limits_init(&lim, &err) != KV_OK)
@@ -122,7 +128,7 @@ cmd_convert(const kv_cmd *cmd, int argc, char **argv)
 		goto fail;
 	}
 	if (foreign_load(o.pos[0], &lim, true, &fi, &err) != KV_OK ||
-	    foreign_write_snapshot(fi, o.output, &err) != KV_OK)
+	    foreign_write_snapshot(fi, dst, &err) != KV_OK)
 		goto fail;
 	say_written(fi, o.output);
 	rc = 0;

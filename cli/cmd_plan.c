@@ -4,6 +4,7 @@
  * arguments in, the simulation of drain.h, a render/ view out.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -30,6 +31,63 @@ cli_drain_usage(const kv_cmd *cmd, const cli_args *o)
 	return 0;
 }
 
+/* The drain fails: it stops (unless allowed) or holds a VMI, or, with
+ * --fail-on, a VMI it moves counts as failing. */
+static bool
+drain_fails(const kv_analysis *a, const cli_args *o, const kv_drain *d,
+    size_t n)
+{
+	if (o->fail_on.n == 0)
+		return kv_drain_fails(d, n, o->allow);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			if (cli_fails_on(a, o, d[i].plan[k].vmi,
+			    kv_on_drain_names[d[i].plan[k].action], false))
+				return true;
+	return false;
+}
+
+/* The plan's drains as one -o junit document (a VMI in each step that
+ * drains its node). */
+static int
+plan_junit(const kv_analysis *a, const kv_plan *p, const cli_args *o,
+    const kv_term *t)
+{
+	size_t n = 0, k = 0, bad = 0;
+	kv_drain *all;
+	int rc;
+
+	for (size_t s = 0; s < p->nsteps; s++)
+		n += p->steps[s].nnodes;
+	all = xcalloc(n + 1, sizeof(kv_drain));
+	for (size_t s = 0; s < p->nsteps; s++)
+		for (size_t i = 0; i < p->steps[s].nnodes; i++)
+			all[k++] = p->steps[s].drains[i];	/* borrowed */
+	rc = cli_junit_drain(a, all, n, o, "kvscope plan", t, &bad);
+	free(all);
+	return rc == 0 && bad > 0 ? EXIT_FINDINGS : rc;
+}
+
+/* check --drain --groups: the groups of the VMIs the drain stops or
+ * holds. */
+static int
+drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
+    const kv_term *t, kv_err *err)
+{
+	kv_bits pick = { 0 };
+	int rc;
+
+	kv_bits_init(&pick, a->nvmis);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			if (d[i].plan[k].action == DRAIN_BLOCK ||
+			    d[i].plan[k].action == DRAIN_SHUTDOWN)
+				kv_bits_set(&pick, d[i].plan[k].vmi);
+	rc = kv_view_groups(a, &pick, t, true, err);
+	kv_bits_free(&pick);
+	return rc;
+}
+
 int
 cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
     const kv_term *t)
@@ -45,11 +103,19 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		goto out;
 	d = kv_drain_nodes(a, &nodes, &n, &seconds);
 	cli_progress_end();
-	if (kv_view_drain(a, d, n, seconds, o->allow, t, &err) !=
+	if (t->fmt == KV_OUT_JUNIT) {
+		size_t bad = 0;
+
+		rc = cli_junit_drain(a, d, n, o, "kvscope check --drain", t,
+		    &bad);
+		if (rc == 0 && bad > 0)
+			rc = EXIT_FINDINGS;
+	} else if ((o->groups ? drain_groups(a, d, n, t, &err) :
+	    kv_view_drain(a, d, n, seconds, o->allow, t, &err)) !=
 	    KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
-	} else if (kv_drain_fails(d, n, o->allow))
+	} else if (drain_fails(a, o, d, n))
 		rc = EXIT_FINDINGS;
 out:
 	kv_drain_list_free(d, n);
@@ -99,11 +165,14 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 	kv_timing("plan");
 	cli_progress_end();
 	words = pool_words(&o);
-	if (kv_view_plan(a, &p, words, o.allow, &t, &err) != KV_OK) {
+	if (t.fmt == KV_OUT_JUNIT)
+		rc = plan_junit(a, &p, &o, &t);
+	else if (kv_view_plan(a, &p, words, o.allow, &t, &err) !=
+	    KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
 	} else if (kv_plan_fails(&p, o.allow))
-		rc = EXIT_FINDINGS;
+		rc = EXIT_FINDINGS;	/* --fail-on: with -o junit */
 out:
 	cli_progress_end();
 	free(words);

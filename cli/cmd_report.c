@@ -189,7 +189,7 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
-	dir = o.output ? o.output : "kvscope-report";
+	dir = o.outdir ? o.outdir : "kvscope-report";
 	if ((rc = cli_outdir_prepare(cmd, dir, o.force, &ours)) != 0 ||
 	    (rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
 	    (rc = cli_outdir_create(cmd, dir, &made)) != 0)

@@ -12,8 +12,10 @@
 static const char *
 values(const kv_cmd *cmd, const cli_option *op)
 {
-	if (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTPATH))
-		return NULL;	/* report: a directory */
+	if (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTDIR))
+		return "html svg pdf json csv all";	/* report: formats */
+	if (strcmp(op->name, "output") == 0)
+		return cli_formats(cmd);
 	return op->values;
 }
 
@@ -43,12 +45,14 @@ bash(const kv_cmd *cmds, size_t n)
 	printf("help --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	    "\tif [ \"$cmd\" = completion ]; then\n\t\tCOMPREPLY=($(compgen "
 	    "-W \"bash zsh fish\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
-	    "\tcase $cmd:$prev in\n\treport:-o|report:--output|*:--report) "
-	    "COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n");
+	    "\tcase $cmd:$prev in\n\t*:-d|*:--output-dir|*:--report) "
+	    "COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
+	    "\treport:-o|report:--output) COMPREPLY=($(compgen -W \"html "
+	    "svg pdf json csv all\" -- \"$cur\")); return ;;\n");
 	for (size_t i = 0; cli_options[i].name; i++) {
 		const cli_option *op = &cli_options[i];
 
-		if (op->values == NULL)
+		if (op->values == NULL || strcmp(op->name, "output") == 0)
 			continue;
 		printf("\t*:--%s", op->name);
 		if (op->shortname)
@@ -56,6 +60,11 @@ bash(const kv_cmd *cmds, size_t n)
 		printf(") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); "
 		    "return ;;\n", op->values);
 	}
+	for (size_t i = 0; i < n; i++)
+		if ((cmds[i].opts & O_OUTPUT) && !(cmds[i].opts & O_OUTDIR))
+			printf("\t%s:-o|%s:--output) COMPREPLY=($(compgen -W "
+			    "\"%s\" -- \"$cur\")); return ;;\n", cmds[i].name,
+			    cmds[i].name, cli_formats(&cmds[i]));
 	printf("\tesac\n\tcase $cmd in\n");
 	for (size_t i = 0; i < n; i++)
 		bash_options(&cmds[i]);
@@ -69,7 +78,9 @@ bash(const kv_cmd *cmds, size_t n)
 static const char *
 zsh_free(const kv_cmd *cmd, const cli_option *op)
 {
-	return (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTPATH)) ||
+	if (strcmp(op->name, "output-file") == 0)
+		return "_files";
+	return strcmp(op->name, "output-dir") == 0 ||
 	    strcmp(op->name, "report") == 0 ? "_files -/" : " ";
 }
 

@@ -27,29 +27,33 @@
 	"                            directory that holds no kvscope report\n"
 
 static const kv_cmd commands[] = {
-	{ "report", "report SNAPSHOT [--format html,svg,pdf,json] "
-	  "[--pdf-detail failing|all] [--output DIR] [--force] [-q]",
+	{ "report", "report SNAPSHOT [-o|--format html,svg,pdf,json,csv] "
+	  "[--pdf-detail failing|all] [-d|--output-dir DIR] [--force] [-q]",
 	  "write the report (HTML, SVG figures, PDF, findings.json)",
 	  "Analyses SNAPSHOT (a .tar.gz, .tar or directory written by\n"
 	  "kvscope-collect) and writes the chosen formats into DIR\n"
 	  "(default: kvscope-report), all or nothing, then prints the files\n"
 	  "it wrote, one per line.  A report written over an older one\n"
 	  "replaces every file of it.\n"
-	  "  --format LIST   comma-separated: html, svg, pdf, json, or all\n"
-	  "                  (default: all)\n"
-	  "  --pdf-detail LEVEL  failing (default): the PDF lists only the\n"
-	  "                  VMIs that need attention; all: every VMI too\n"
-	  "  -o, --output DIR  output directory, created with its parents\n"
-	  "                  if missing\n"
-	  "  --force         write into a non-empty directory that holds no\n"
-	  "                  kvscope report\n"
-	  "  -q, --quiet     no progress on stderr\n",
-	  O_OUTPUT | O_OUTPATH | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
+	  "  -o, --output LIST      the formats, comma-separated: html, svg,\n"
+	  "                         pdf, json, csv (tables, not in all) or\n"
+	  "                         all (default: all)\n"
+	  "  --format LIST          the same as -o\n"
+	  "  --pdf-detail LEVEL     failing (default): the PDF lists only the\n"
+	  "                         VMIs that need attention; all: every VMI\n"
+	  "  -d, --output-dir DIR   the folder to write into (default\n"
+	  "                         kvscope-report), created with its parents\n"
+	  "                         if missing\n"
+	  "  --force                write into a non-empty directory that\n"
+	  "                         holds no kvscope report\n"
+	  "  -q, --quiet            no progress on stderr\n",
+	  O_OUTPUT | O_OUTDIR | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
 	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
-	  "[-l K=V] [--groups] [-o FORMAT] | check SNAPSHOT --drain LIST "
-	  "[--drain-selector K=V] [--allow-shutdown | --allow-restart]",
+	  "[-l SELECTOR] [--groups] [-o FORMAT] | check SNAPSHOT --drain "
+	  "LIST [--drain-selector SELECTOR] [--allow-shutdown | "
+	  "--allow-restart]",
 	  "exit 1 when a VMI would not migrate, or a drain would stop or "
 	  "block one",
 	  "Prints one line per running VMI (of the chosen namespaces, nodes\n"
@@ -61,44 +65,58 @@ static const kv_cmd commands[] = {
 	  "forever; left to an external controller) and exits 1 when any\n"
 	  "would stop or block the drain.\n"
 	  "  --groups              print only the groups, with their VMIs\n"
+	  "                        (with --drain: of the VMIs it stops or\n"
+	  "                        holds)\n"
 	  "  -n, --namespace NS    only VMIs in NS (repeatable, commas)\n"
 	  "  -A, --all-namespaces  VMIs of every namespace (the default)\n"
-	  "  --node LIST           only VMIs running on these nodes: would\n"
+	  "  --node, --nodes LIST  only VMIs running on these nodes: would\n"
 	  "                        they migrate if asked (their eviction\n"
 	  "                        strategy aside; see --drain)\n"
-	  "  -l, --selector K=V    only VMIs whose label K is V (repeatable,\n"
-	  "                        commas; all must hold)\n"
+	  "  -l, --selector SEL    only VMIs the label selector matches, as\n"
+	  "                        kubectl takes it: k=v, k==v, k!=v,\n"
+	  "                        'k in (a,b)', 'k notin (a)', k, !k;\n"
+	  "                        commas and repeats: all must hold\n"
 	  "  --drain LIST          drain these nodes together (repeatable,\n"
 	  "                        commas): each VMI as its eviction strategy\n"
 	  "                        has it; the nodes are no targets for each\n"
 	  "                        other, and room is used up as VMIs land\n"
-	  "  --drain-selector K=V  drain the nodes whose label K is V\n"
+	  "  --drain-selector SEL  drain the nodes the label selector\n"
+	  "                        matches (as -l, e.g.\n"
+	  "                        node-role.kubernetes.io/worker)\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for; only a blocked drain exits 1\n"
 	  "  --allow-restart       accept only the stops whose VirtualMachine\n"
 	  "                        starts the VM again on another node\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
-	  "                        in columns; not with --drain), json or\n"
-	  "                        yaml\n"
+	  "                        in columns; not with --drain), json,\n"
+	  "                        yaml or junit (one test case per VMI)\n"
+	  "  --all                 long lists of nodes and ids whole\n"
+	  "  --fail-on LIST        what counts as failing (exit 1, a JUnit\n"
+	  "                        <failure>): verdicts (blocked, no-target,\n"
+	  "                        will-fail, stuck), drain actions (block,\n"
+	  "                        shutdown) or finding codes; default: a\n"
+	  "                        VMI that would not migrate, or that the\n"
+	  "                        drain stops or holds\n"
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
-	  O_GROUPS, 1, 1,
+	  VIEW_OPTS | O_WIDE | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
+	  O_GROUPS | O_ALL | O_JUNIT, 1, 1,
 	  "SNAPSHOT", cmd_check },
-	{ "plan", "plan SNAPSHOT --drain-selector K=V [--drain LIST] "
+	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown | --allow-restart] "
 	  "[-o FORMAT]",
 	  "the order to drain a pool of nodes in, N at a time",
-	  "Plans the rolling maintenance of the pool (the nodes --drain-\n"
-	  "selector matches, and those --drain names): the order in which to\n"
+	  "Plans the rolling maintenance of the pool (the nodes that\n"
+	  "--drain-selector matches, and those --drain names): the order to\n"
 	  "drain them, N at a time, each batch back in service before the\n"
 	  "next, so that every VMI that can migrate finds a target with room\n"
 	  "at its turn; the VMIs that stop or block at each step, the total\n"
 	  "estimated time, and the nodes whose drain cannot succeed, with the\n"
 	  "reason.  The output states the ordering rule.  Exits 1 when a\n"
 	  "step would stop or block a VMI.\n"
-	  "  --drain-selector K=V  the pool: nodes whose label K is V\n"
+	  "  --drain-selector SEL  the pool: the nodes the label selector\n"
+	  "                        matches (k=v, k in (a,b), k, ...)\n"
 	  "  --drain LIST          nodes of the pool by name\n"
 	  "  --max-unavailable N   nodes drained at once (default 1)\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
@@ -106,10 +124,12 @@ static const kv_cmd commands[] = {
 	  "  --allow-restart       accept only the stops whose VirtualMachine\n"
 	  "                        starts the VM again on another node\n"
 	  "  -o, --output FORMAT   text (default), wide (also every migration\n"
-	  "                        with its target), json or yaml\n"
+	  "                        with its target), json, yaml or junit\n"
+	  "  --fail-on LIST        what counts as failing, as in check\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_DRAIN | O_BATCH, 1, 1, "SNAPSHOT", cmd_plan },
+	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH | O_JUNIT, 1, 1, "SNAPSHOT",
+	  cmd_plan },
 	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
 	  "[--all]",
 	  "the full reasoning for one VMI",
@@ -119,23 +139,23 @@ static const kv_cmd commands[] = {
 	  "namespace when it is unique there.\n"
 	  "  -n, --namespace NS    the namespace of NAME\n"
 	  "  -A, --all-namespaces  look NAME up everywhere (the default)\n"
-	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 every node, not the first 20\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_NAMESPACE | O_ALL, 2, 2, "SNAPSHOT NAME",
 	  cmd_explain },
-	{ "models", "models SNAPSHOT [--nodes LIST] [-l K=V] [-o FORMAT] "
+	{ "models", "models SNAPSHOT [--nodes LIST] [-l SEL] [-o FORMAT] "
 	  "[--all]",
 	  "named CPU models common to a set of nodes, best first",
 	  "Lists the named CPU models every chosen node can run (default: all\n"
 	  "KubeVirt nodes), best first, with level, AVX2 and AVX-512, then\n"
 	  "the better models and which node rules each out.  Exit 2 when no\n"
 	  "node matches.\n"
-	  "  --nodes LIST          node names (repeatable, commas)\n"
-	  "  -l, --selector K=V    nodes whose label K is V (repeatable,\n"
-	  "                        commas; all must hold)\n"
-	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  --node, --nodes LIST  node names (repeatable, commas)\n"
+	  "  -l, --selector SEL    nodes the label selector matches (k=v,\n"
+	  "                        k!=v, k in (a,b), k, !k; all must hold)\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 long node lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
@@ -146,7 +166,7 @@ static const kv_cmd commands[] = {
 	  "Prints the CPU classes and, for every ordered pair, whether a\n"
 	  "host-model VMI can move from one to the other, with the missing\n"
 	  "labels of each refused pair.\n"
-	  "  -o, --output FORMAT   text (default), wide, json or yaml\n"
+	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 long lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
@@ -161,8 +181,9 @@ static const kv_cmd commands[] = {
 	  "migrates today would not, a drain would stop or wait on a VMI it\n"
 	  "moves today, a guest below its OS's x86-64 level), else 0.\n"
 	  "  --cpu-model MODEL         the VMs' spec.domain.cpu.model; scope\n"
-	  "                            it with one of -n NS, -l K=V or --vmi\n"
-	  "                            NS/NAME after it (default: every VMI);\n"
+	  "                            it with one of -n NS,..., -l SELECTOR\n"
+	  "                            or --vmi [NS/]NAME,... after it\n"
+	  "                            (default: every VMI);\n"
 	  "                            takes effect after a restart (counted)\n"
 	  "  --cluster-cpu-model MODEL the KubeVirt CR's default, for VMs\n"
 	  "                            without their own model (restarts)\n"
@@ -177,6 +198,11 @@ static const kv_cmd commands[] = {
 	  "                            as type Model with MODEL, for every VM\n"
 	  "                            of it (restarts); --cpu-model there\n"
 	  "                            gives the scoped VMs a Model class's CPU\n"
+	  "  -n, --namespace NS,...    after a scoped change (--cpu-model,\n"
+	  "                            ...): only VMIs of these namespaces\n"
+	  "  -A, --all-namespaces      every namespace (the default scope)\n"
+	  "  -l, --selector SELECTOR   after a change: only the VMIs the label\n"
+	  "                            selector matches (as check -l)\n"
 	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
 	  "  --color WHEN              auto, always or never\n"
@@ -225,10 +251,11 @@ usage_all(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name,
 		    commands[i].summary);
-	fprintf(f, "\n  kvscope COMMAND --help   details of one command\n"
-	    "  kvscope --version\n\nexit status: 0 all is well, 1 check "
-	    "found VMIs that would not migrate (or a drain that would stop "
-	    "or block one), 2 error\n");
+	fprintf(f, "\n  kvscope COMMAND --help   details of one command "
+	    "(or kvscope help COMMAND)\n  kvscope --version\n\nexit "
+	    "status: 0 all is well; 1 check found VMIs that would not "
+	    "migrate, a drain (check --drain, plan) would stop or block one, "
+	    "or what-if or diff found something worse; 2 error\n");
 }
 
 int
@@ -286,6 +313,36 @@ fail:
 	return EXIT_TOOL;
 }
 
+/* "unknown command", with the nearest one, then the usage. */
+static int
+unknown_command(const char *w)
+{
+	const char *names[NCOMMANDS];
+	const char *near;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	near = cli_nearest(w, names, NCOMMANDS);
+	fprintf(stderr, "kvscope: unknown command \"");
+	kv_term_puts(stderr, w);
+	if (near != NULL)
+		fprintf(stderr, "\" (did you mean %s?)\n", near);
+	else
+		fprintf(stderr, "\"\n");
+	usage_all(stderr);
+	return EXIT_TOOL;
+}
+
+/* kvscope help CMD: what kvscope CMD --help prints. */
+static int
+help_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return cli_help(&commands[i]);
+	return unknown_command(name);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -299,6 +356,8 @@ main(int argc, char **argv)
 		printf("kvscope %s\n", KV_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2)
+		return help_command(argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage_all(stdout);
@@ -313,9 +372,5 @@ main(int argc, char **argv)
 			return commands[i].run(&commands[i], argc - 1,
 			    argv + 1);
 		}
-	fprintf(stderr, "kvscope: unknown command \"");
-	kv_term_puts(stderr, argv[1]);
-	fprintf(stderr, "\"\n");
-	usage_all(stderr);
-	return EXIT_TOOL;
+	return unknown_command(argv[1]);
 }

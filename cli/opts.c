@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "render.h"
+#include "rule.h"
 
 const cli_option cli_options[] = {
 	{ "output", 'o', O_OUTPUT, "FORMAT", "text json yaml wide" },
@@ -17,21 +18,24 @@ const cli_option cli_options[] = {
 	{ "all-namespaces", 'A', O_NAMESPACE, NULL, NULL },
 	{ "node", 0, O_NODE, "LIST", NULL },
 	{ "nodes", 0, O_NODE, "LIST", NULL },
-	{ "selector", 'l', O_SELECTOR, "K=V", NULL },
+	{ "selector", 'l', O_SELECTOR, "SELECTOR", NULL },
 	{ "all", 0, O_ALL, NULL, NULL },
 	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
 	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all" },
 	{ "force", 0, O_FORCE, NULL, NULL },
+	{ "output-dir", 'd', O_OUTDIR, "DIR", NULL },
+	{ "output-file", 'f', O_OUTFILE, "FILE", NULL },
 	{ "report", 0, O_REPORT, "DIR", NULL },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
 	{ "quiet", 'q', O_QUIET, NULL, NULL },
 	{ "drain", 0, O_DRAIN, "LIST", NULL },
-	{ "drain-selector", 0, O_DRAIN, "K=V", NULL },
+	{ "drain-selector", 0, O_DRAIN, "SELECTOR", NULL },
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "allow-restart", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ "strict", 0, O_STRICT, NULL, NULL },
+	{ "fail-on", 0, O_JUNIT, "LIST", NULL },
 	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL },
 	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL },
 	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL },
@@ -104,38 +108,44 @@ split(const kv_cmd *cmd, const char *opt, const char *val, cli_list *l)
 	}
 }
 
+/* w is one of the space-separated words of allowed. */
+static bool
+word_in(const char *allowed, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = allowed; n > 0 && (p = strstr(p, w)); p++)
+		if ((p == allowed || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 static int
 check_values(const kv_cmd *cmd, const char *opt, const cli_list *l,
     const char *allowed)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		size_t n = strlen(l->v[i]);
-		const char *p = strstr(allowed, l->v[i]);
-		bool ok = p != NULL && (p == allowed || p[-1] == ' ') &&
-		    (p[n] == ' ' || p[n] == '\0');
-
-		if (!ok)
+		if (!word_in(allowed, l->v[i]))
 			return cli_fail(cmd, "--%s: unknown value \"%s\" "
 			    "(one of: %s)", opt, l->v[i], allowed);
 	}
 	return 0;
 }
 
-/* Comma-separated KEY=VALUE elements appended to l. */
+/* A label selector (labelsel.h) added to sel, the text kept in l. */
 static int
-key_values(const kv_cmd *cmd, const char *opt, const char *arg, cli_list *l)
+selector(const kv_cmd *cmd, const char *opt, const char *arg, cli_list *l,
+    kv_selector *sel)
 {
-	size_t before = l->n;
+	kv_err err = { 0 };
 
-	if (split(cmd, opt, arg, l) != 0)
-		return EXIT_TOOL;
-	for (size_t i = before; i < l->n; i++) {
-		const char *eq = strchr(l->v[i], '=');
-
-		if (eq == NULL || eq == l->v[i])
-			return cli_fail(cmd, "--%s: \"%s\" is not KEY=VALUE",
-			    opt, l->v[i]);
-	}
+	if (*arg == '\0')
+		return cli_fail(cmd, "--%s: empty value", opt);
+	if (kv_selector_parse(arg, sel, &err) != KV_OK)
+		return cli_fail(cmd, "--%s: \"%s\": %s", opt, arg, err.msg);
+	l->v = xreallocarray(l->v, l->n + 1, sizeof(char *));
+	l->v[l->n++] = xstrdup(arg);
 	return 0;
 }
 
@@ -162,8 +172,18 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	if (op->bit == O_CHANGE || ((cmd->opts & O_CHANGE) &&
 	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL)) {
 		/* in order: a scope belongs to the change before it */
+		kv_selector sel = { 0 };
+		kv_err err = { 0 };
+
 		if (*arg == '\0')
 			return cli_fail(cmd, "--%s: empty value", n);
+		if (op->bit == O_SELECTOR &&
+		    kv_selector_parse(arg, &sel, &err) != KV_OK) {
+			kv_selector_free(&sel);
+			return cli_fail(cmd, "--%s: \"%s\": %s", n, arg,
+			    err.msg);
+		}
+		kv_selector_free(&sel);
 		o->changes.v = xreallocarray(o->changes.v, o->changes.n + 1,
 		    sizeof(char *));
 		o->changes.v[o->changes.n++] = xasprintf("%s=%s", n, arg);
@@ -171,15 +191,22 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	}
 	if (strcmp(n, "output") == 0)
 		o->output = arg;
-	else if (strcmp(n, "report") == 0) {
+	else if (strcmp(n, "output-dir") == 0 ||
+	    strcmp(n, "output-file") == 0) {
+		if (*arg == '\0')
+			return cli_fail(cmd, "--%s: empty value", n);
+		*(n[7] == 'd' ? &o->outdir : &o->outfile) = arg;
+	} else if (strcmp(n, "report") == 0) {
 		if (*arg == '\0')
 			return cli_fail(cmd, "--report: empty value");
 		o->report = arg;
 	}
 	else if (strcmp(n, "namespace") == 0)
 		return split(cmd, n, arg, &o->namespaces);
-	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0)
+	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0) {
+		o->nodes_opt = n;
 		return split(cmd, n, arg, &o->nodes);
+	}
 	else if (strcmp(n, "format") == 0) {
 		cli_list add = { 0, NULL };
 		int rc = split(cmd, n, arg, &add);
@@ -199,11 +226,14 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 			    "\"%s\" (one of: %s)", arg, op->values);
 		o->pdf_all = strcmp(arg, "all") == 0;
 	} else if (strcmp(n, "selector") == 0)
-		return key_values(cmd, n, arg, &o->selectors);
+		return selector(cmd, n, arg, &o->selectors, &o->sel);
 	else if (strcmp(n, "drain-selector") == 0)
-		return key_values(cmd, n, arg, &o->drain_selectors);
+		return selector(cmd, n, arg, &o->drain_selectors,
+		    &o->drain_sel);
 	else if (strcmp(n, "drain") == 0)
 		return split(cmd, n, arg, &o->drain);
+	else if (strcmp(n, "fail-on") == 0)
+		return split(cmd, n, arg, &o->fail_on);
 	else if (strcmp(n, "allow-shutdown") == 0)
 		o->allow = ALLOW_SHUTDOWN;
 	else if (strcmp(n, "allow-restart") == 0) {
@@ -243,17 +273,143 @@ as_written(const char *arg, int optopt_)
 	return xstrndup(arg, strcspn(arg, "="));
 }
 
+/* Edit distance (Levenshtein), capped: strings are option names. */
+static int
+cli_nearest_dist(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	int row[64], prev;
+
+	if (na >= 63 || nb >= 63)
+		return 99;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+
+			prev = row[j];
+			row[j] = sub < del ? (sub < ins ? sub : ins) :
+			    (del < ins ? del : ins);
+		}
+	}
+	return row[nb];
+}
+
+const char *
+cli_nearest(const char *w, const char *const *words, size_t n)
+{
+	int best = 99, limit = (int)strlen(w) / 3;
+	const char *hit = NULL;
+
+	limit = limit < 2 ? 2 : limit > 3 ? 3 : limit;
+	for (size_t i = 0; i < n; i++) {
+		int d = cli_nearest_dist(w, words[i]);
+
+		if (d < best) {
+			best = d;
+			hit = words[i];
+		}
+	}
+	return best <= limit ? hit : NULL;
+}
+
+/* "unknown option", with the nearest option cmd takes. */
+static int
+unknown(const kv_cmd *cmd, const char *w)
+{
+	const char *names[sizeof(cli_options) / sizeof(cli_options[0])];
+	const char *near = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; cli_options[i].name; i++)
+		if (cmd->opts & cli_options[i].bit)
+			names[n++] = cli_options[i].name;
+	if (w[0] == '-' && w[1] == '-')
+		near = cli_nearest(w + 2, names, n);
+	if (near != NULL)
+		return cli_fail(cmd, "unknown option \"%s\" (did you mean "
+		    "--%s?)", w, near);
+	return cli_fail(cmd, "unknown option \"%s\"", w);
+}
+
+/* Options that were spelled differently before: the old spelling, given
+ * to a command that takes the new one, names it (one line). */
+static const struct renamed {
+	unsigned bit;		/* the command takes the new option */
+	const char *old;	/* "--output" */
+	char oldshort;		/* 'o' */
+	const char *now;
+} renamed[] = {
+	{ O_OUTFILE, "--output", 'o', "the snapshot to write is "
+	  "--output-file FILE (-f FILE) or the second argument" },
+};
+
+static int
+old_spelling(const kv_cmd *cmd, const char *w)
+{
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
+		const struct renamed *r = &renamed[i];
+
+		if ((cmd->opts & r->bit) && (strcmp(w, r->old) == 0 ||
+		    (w[0] == '-' && w[1] == r->oldshort && w[2] == '\0')))
+			return cli_error(cmd, "%s is no longer accepted: %s",
+			    w, r->now);
+	}
+	return 0;
+}
+
+static bool
+op_takes_value(const kv_cmd *cmd, const char *name)
+{
+	for (size_t k = 0; cli_options[k].name; k++)
+		if ((cmd->opts & cli_options[k].bit) &&
+		    strcmp(cli_options[k].name, name) == 0)
+			return cli_options[k].arg != NULL;
+	return false;
+}
+
+/* The first long option in argv that is not, exactly, one cmd takes
+ * (getopt_long would take a prefix: --output for --output-file), before
+ * any "--"; NULL if none. */
+static const char *
+inexact_long(const kv_cmd *cmd, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+		size_t n = strcspn(a, "=");
+		bool ok = false;
+
+		if (a[0] != '-' || a[1] != '-')
+			continue;
+		for (size_t k = 0; !ok && cli_options[k].name; k++)
+			ok = (cmd->opts & cli_options[k].bit) &&
+			    strlen(cli_options[k].name) == n - 2 &&
+			    strncmp(cli_options[k].name, a + 2, n - 2) == 0;
+		if (!ok)
+			return a;
+		if (!strchr(a, '=') && op_takes_value(cmd, a + 2))
+			i++;	/* its value may start with -- */
+	}
+	return NULL;
+}
+
 static int
 bad_option(const kv_cmd *cmd, int c, char **argv, const cli_option *op)
 {
 	char *w = as_written(argv[optind - 1], optopt);
 	int rc;
 
-	if (c == ':' && op != NULL)
+	if (c == '?' && (rc = old_spelling(cmd, w)) != 0)
+		;
+	else if (c == ':' && op != NULL)
 		rc = cli_fail(cmd, "option \"%s\" needs a value (%s)", w,
 		    op->arg);
 	else
-		rc = cli_fail(cmd, "unknown option \"%s\"", w);
+		rc = unknown(cmd, w);
 	free(w);
 	return rc;
 }
@@ -293,22 +449,74 @@ lookup(int c)
 	return NULL;
 }
 
+/* report: -o is the format, --format's words; anything else is the
+ * folder as it was given before --output-dir. */
+static int
+report_output(const kv_cmd *cmd, cli_args *o)
+{
+	static const char words[] = "html svg pdf json csv all";
+	cli_list add = { 0, NULL };
+	int rc = split(cmd, "output", o->output, &add);
+
+	for (size_t i = 0; rc == 0 && i < add.n; i++)
+		if (!word_in(words, add.v[i]))
+			rc = cli_error(cmd, "--output: \"%s\" is no format "
+			    "(html, svg, pdf, json, csv or all); the folder to "
+			    "write into is --output-dir DIR (-d DIR)",
+			    o->output);
+	for (size_t i = 0; i < add.n; i++) {
+		o->formats.v = xreallocarray(o->formats.v, o->formats.n + 1,
+		    sizeof(char *));
+		o->formats.v[o->formats.n++] = add.v[i];
+	}
+	free(add.v);
+	return rc;
+}
+
+/* --fail-on: verdicts, drain actions or finding codes. */
+static int
+fail_on_words(const kv_cmd *cmd, const cli_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const char *w = l->v[i];
+		bool ok = kv_rule_find(w) != NULL;
+
+		for (int v = 0; v < V_COUNT && !ok; v++)
+			ok = v != V_NOT_RUNNING &&
+			    strcmp(w, kv_verdict_names[v]) == 0;
+		for (int d = 1; d < DRAIN_COUNT && !ok; d++)
+			ok = strcmp(w, kv_on_drain_names[d]) == 0;
+		if (!ok)
+			return cli_fail(cmd, "--fail-on: \"%s\" is no verdict "
+			    "(blocked, no-target, will-fail, stuck, ok), drain "
+			    "action (block, shutdown, external, migrate) or "
+			    "finding code", w);
+	}
+	return 0;
+}
+
 static int
 finish(const kv_cmd *cmd, cli_args *o)
 {
+	if (fail_on_words(cmd, &o->fail_on) != 0)
+		return EXIT_TOOL;
 	if (o->all_ns && o->namespaces.n > 0)
 		return cli_fail(cmd, "--all-namespaces and --namespace "
 		    "exclude each other");
-	if (o->output != NULL && !(cmd->opts & O_OUTPATH)) {
+	if (o->output != NULL && *o->output == '\0')
+		return cli_fail(cmd, "--output: empty value");
+	if (o->output != NULL && (cmd->opts & O_OUTDIR)) {
+		if (report_output(cmd, o) != 0)
+			return EXIT_TOOL;
+	} else if (o->output != NULL) {
 		for (o->fmt = 0; o->fmt < KV_OUT_COUNT; o->fmt++)
 			if (strcmp(o->output, kv_outfmt_names[o->fmt]) == 0)
 				break;
-		if (o->fmt == KV_OUT_COUNT)
+		if (o->fmt == KV_OUT_COUNT ||
+		    !word_in(cli_formats(cmd), o->output))
 			return cli_fail(cmd, "--output: unknown format \"%s\" "
-			    "(one of: text, json, yaml, wide)", o->output);
+			    "(one of: %s)", o->output, cli_formats(cmd));
 	}
-	if (o->output != NULL && *o->output == '\0')
-		return cli_fail(cmd, "--output: empty value");
 	if (o->npos < cmd->minargs) {
 		const char *p = cmd->argnames;
 
@@ -327,6 +535,7 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 {
 	struct option lo[sizeof(cli_options) / sizeof(cli_options[0])];
 	char so[2 * sizeof(cli_options) / sizeof(cli_options[0]) + 2];
+	const char *bad;
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -334,12 +543,20 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 	tables(cmd, lo, so);
 	optind = 1;
 	opterr = 0;
+	if ((bad = inexact_long(cmd, argc, argv)) != NULL) {
+		char *w = xstrndup(bad, strcspn(bad, "="));
+
+		if ((rc = old_spelling(cmd, w)) == 0)
+			rc = unknown(cmd, w);
+		free(w);
+	}
 	while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			rc = bad_option(cmd, c, argv, c == ':' ?
 			    lookup(optopt) : NULL);
 		else
-			rc = one_option(cmd, lookup(c), optarg, o);
+			rc = one_option(cmd, lookup(c), c < 256 && optarg &&
+			    *optarg == '=' ? optarg + 1 : optarg, o);
 	}
 	if (rc == 0) {
 		o->pos = argv + optind;
@@ -370,6 +587,19 @@ cli_args_free(cli_args *o)
 	list_free(&o->drain);
 	list_free(&o->drain_selectors);
 	list_free(&o->changes);
+	list_free(&o->fail_on);
+	kv_selector_free(&o->sel);
+	kv_selector_free(&o->drain_sel);
+}
+
+const char *
+cli_formats(const kv_cmd *cmd)
+{
+	if (cmd->opts & O_JUNIT)
+		return (cmd->opts & O_WIDE) ? "text json yaml wide junit" :
+		    "text json yaml junit";
+	return (cmd->opts & O_WIDE) ? "text json yaml wide" :
+	    "text json yaml";
 }
 
 void
@@ -381,6 +611,7 @@ cli_term(const cli_args *o, kv_term *t)
 	t->f = stdout;
 	t->fmt = o->fmt;
 	t->all = o->all;
+	t->tty = isatty(STDOUT_FILENO);
 	t->width = kv_term_columns(STDOUT_FILENO);
 	if (o->color >= 0)
 		t->color = o->color == 1;

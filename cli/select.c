@@ -8,22 +8,6 @@
 #include "cli.h"
 #include "render.h"
 
-/* Every element of sel ("K=V") holds in labels. */
-static bool
-selected(const kv_labels *labels, const cli_list *sel)
-{
-	for (size_t s = 0; s < sel->n; s++) {
-		const char *eq = strchr(sel->v[s], '=');
-		char *key = xstrndup(sel->v[s], (size_t)(eq - sel->v[s]));
-		const char *v = kv_labels_get(labels, key);
-
-		free(key);
-		if (v == NULL || strcmp(v, eq + 1) != 0)
-			return false;
-	}
-	return true;
-}
-
 static bool
 in_list(const cli_list *l, const char *s)
 {
@@ -34,12 +18,14 @@ in_list(const cli_list *l, const char *s)
 }
 
 static int
-known_nodes(const kv_cmd *cmd, const kv_model *m, const cli_list *nodes)
+known_nodes(const kv_cmd *cmd, const kv_model *m, const cli_args *o)
 {
+	const cli_list *nodes = &o->nodes;
+
 	for (size_t i = 0; i < nodes->n; i++)
 		if (kv_model_node(m, nodes->v[i]) == NULL)
-			return cli_error(cmd, "--node: no node \"%s\" in the "
-			    "snapshot", nodes->v[i]);
+			return cli_error(cmd, "--%s: no node \"%s\" in the "
+			    "snapshot", o->nodes_opt, nodes->v[i]);
 	return 0;
 }
 
@@ -51,13 +37,16 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	size_t n = 0;
 
 	kv_bits_init(pick, a->nvmis);
-	if (known_nodes(cmd, m, &o->nodes) != 0)
+	if (known_nodes(cmd, m, o) != 0)
 		return EXIT_TOOL;
 	for (size_t k = 0; k < o->namespaces.n; k++) {
 		bool any = false;
 
 		for (size_t i = 0; i < a->nvmis && !any; i++)
 			any = strcmp(a->vmis[i].vmi->ns, o->namespaces.v[k]) == 0;
+		for (size_t i = 0; i < m->nnamespaces && !any; i++)
+			any = strcmp(m->namespaces[i].name,
+			    o->namespaces.v[k]) == 0;	/* but no VMI */
 		if (!any)
 			return cli_error(cmd, "--namespace: no VMI in "
 			    "namespace \"%s\"", o->namespaces.v[k]);
@@ -67,13 +56,11 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 
 		if ((o->namespaces.n && !in_list(&o->namespaces, v->ns)) ||
 		    (o->nodes.n && !in_list(&o->nodes, v->node)) ||
-		    !selected(&v->labels, &o->selectors))
+		    !kv_selector_matches(&o->sel, &v->labels))
 			continue;
 		kv_bits_set(pick, i);
 		n++;
 	}
-	if (n == 0 && o->selectors.n > 0)
-		return cli_error(cmd, "--selector: no VMI matches");
 	return 0;
 }
 
@@ -82,22 +69,29 @@ cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
     const char *name, size_t *idx)
 {
 	size_t found = 0;
+	char *list = xstrdup("");
+	int rc;
 
 	for (size_t i = 0; i < a->nvmis; i++) {
 		const kv_vmi *v = a->vmis[i].vmi;
 		bool hit = strchr(name, '/') != NULL ?
 		    strcmp(v->fullname, name) == 0 : strcmp(v->name, name) == 0;
+		char *t;
 
 		if (!hit || (o->namespaces.n && !in_list(&o->namespaces, v->ns)))
 			continue;
 		if (found++ == 0)
 			*idx = i;
+		t = xasprintf("%s%s%s", list, found > 1 ? ", " : "",
+		    v->fullname);
+		free(list);
+		list = t;
 	}
-	if (found == 1)
-		return 0;
-	if (found > 1)
-		return cli_error(cmd, "%zu VMIs are named \"%s\" (give "
-		    "NAMESPACE/NAME or --namespace)", found, name);
+	rc = found > 1 ? cli_error(cmd, "%zu VMIs are named \"%s\" (%s): "
+	    "give NAMESPACE/NAME or --namespace", found, name, list) : 0;
+	free(list);
+	if (found >= 1)
+		return rc;
 	return cli_error(cmd, "no VMI \"%s\"%s%s in the snapshot (give "
 	    "NAMESPACE/NAME, or NAME with --namespace)", name,
 	    o->namespaces.n ? " in namespace " : "",
@@ -111,18 +105,19 @@ cli_pick_nodes(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	const kv_model *m = a->m;
 
 	kv_bits_init(chosen, m->nnodes);
-	if (known_nodes(cmd, m, &o->nodes) != 0)
+	if (known_nodes(cmd, m, o) != 0)
 		return EXIT_TOOL;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		bool on = o->nodes.n ? in_list(&o->nodes, m->nodes[i].name) :
 		    o->selectors.n ? true : a->nodes[i].kubevirt;
 
-		if (on && selected(&m->nodes[i].labels, &o->selectors))
+		if (on && kv_selector_matches(&o->sel, &m->nodes[i].labels))
 			kv_bits_set(chosen, i);
 	}
 	if (!kv_bits_any(chosen))
-		return cli_error(cmd, "%s: no node matches",
-		    o->selectors.n ? "--selector" : "--node");
+		return cli_error(cmd, "--%s: no node matches",
+		    o->selectors.n ? "selector" : o->nodes_opt ?
+		    o->nodes_opt : "node");
 	return 0;
 }
 
@@ -142,7 +137,8 @@ cli_pick_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		kv_bits_set(chosen, (size_t)(n - m->nodes));
 	}
 	for (size_t i = 0; i < m->nnodes && o->drain_selectors.n > 0; i++)
-		if (selected(&m->nodes[i].labels, &o->drain_selectors))
+		if (kv_selector_matches(&o->drain_sel,
+		    &m->nodes[i].labels))
 			kv_bits_set(chosen, i);
 	if (!kv_bits_any(chosen))
 		return cli_error(cmd, "--drain-selector: no node matches");

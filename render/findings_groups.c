@@ -69,6 +69,22 @@ kv_json_group(const kv_analysis *a, size_t i)
 	return o;
 }
 
+json_t *
+kv_json_groups_of(const kv_analysis *a, const kv_bits *pick)
+{
+	json_t *arr = json_array();
+	bool *want = xcalloc(a->ngroups + 1, sizeof(bool));
+
+	KV_BITS_FOREACH(pick, i)
+		for (size_t k = 0; k < a->vmis[i].ngroups; k++)
+			want[a->vmis[i].groups[k]] = true;
+	for (size_t g = 0; g < a->ngroups; g++)
+		if (want[g])
+			json_array_append_new(arr, kv_json_group(a, g));
+	free(want);
+	return arr;
+}
+
 char *
 kv_json_vmi_groups(const kv_analysis *a, size_t i)
 {

@@ -92,6 +92,9 @@ void kv_json_drain_summary(const kv_analysis *a, json_t *summary);
 /* findings_groups.c: one "groups" element, and a VMI's "groups" as
  * compact JSON text (caller frees). */
 json_t *kv_json_group(const kv_analysis *a, size_t i);
+/* The groups (kv_json_group objects, in id order) that a VMI of pick
+ * refers to: the document answers without findings.json. */
+json_t *kv_json_groups_of(const kv_analysis *a, const kv_bits *pick);
 char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
 /* The report of a what-if or a diff (what-if|diff --report DIR): the

@@ -2,6 +2,7 @@
  * term.c - safe terminal output: control, bidi and zero-width characters
  * made visible, colour, width and wrapped lists (render.h, view.h).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -188,4 +189,66 @@ kv_tlist_end(kv_tlist *l)
 	if (l->shown < l->total)
 		fprintf(l->t->f, " ... and %zu more", l->total - l->shown);
 	fputc('\n', l->t->f);
+}
+
+/* A character of a name in a list: node, namespace/VMI, group id. */
+static bool
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || (c != '\0' && strchr("._/-", c));
+}
+
+/* The end of the list of names that starts at p ("a, b, c"), its items
+ * in *n; p itself if no name starts there. */
+static const char *
+list_end(const char *p, size_t *n, const char **cut, size_t keep)
+{
+	const char *q = p, *end = p;
+
+	*n = 0;
+	*cut = NULL;
+	for (;;) {
+		if (!isalnum((unsigned char)*q))
+			break;	/* a name starts with a letter or digit */
+		while (name_char(*q))
+			q++;
+		end = q;
+		if (++*n == keep)
+			*cut = q;
+		if (q[0] != ',' || q[1] != ' ' || !isalnum((unsigned char)q[2]))
+			break;
+		q += 2;
+	}
+	return end;
+}
+
+char *
+kv_term_cut_lists(const char *s, size_t keep)
+{
+	kv_buf b = { 0 };
+	const char *p = s;
+
+	while (*p != '\0') {
+		const char *cut, *end;
+		size_t n;
+
+		if (p != s && name_char(p[-1])) {
+			kv_buf_append(&b, p++, 1);
+			continue;
+		}
+		end = list_end(p, &n, &cut, keep);
+		if (end == p) {
+			kv_buf_append(&b, p++, 1);
+			continue;
+		}
+		if (n > keep + 1 && strncmp(end, ", ...", 5) != 0) {
+			kv_buf_append(&b, p, (size_t)(cut - p));
+			kv_buf_printf(&b, " and %zu more", n - keep);
+		} else
+			kv_buf_append(&b, p, (size_t)(end - p));
+		p = end;
+	}
+	kv_buf_append(&b, "", 1);
+	return b.data;
 }

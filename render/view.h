@@ -22,7 +22,8 @@
 #include "drain.h"
 
 typedef enum kv_outfmt {
-	KV_OUT_TEXT, KV_OUT_WIDE, KV_OUT_JSON, KV_OUT_YAML, KV_OUT_COUNT
+	KV_OUT_TEXT, KV_OUT_WIDE, KV_OUT_JSON, KV_OUT_YAML, KV_OUT_JUNIT,
+	KV_OUT_COUNT
 } kv_outfmt;
 extern const char *const kv_outfmt_names[KV_OUT_COUNT];
 
@@ -36,8 +37,13 @@ typedef struct kv_term {
 	kv_outfmt fmt;
 	bool color;		/* ANSI colours */
 	bool all;		/* print long lists whole */
+	bool tty;		/* stdout is a terminal: a screenful */
 	int width;		/* columns, >= 40 */
 } kv_term;
+
+/* s with every list of more than keep + 1 names ("w1, w2, w3, ...") cut
+ * after keep of them with " and N more"; the caller frees it. */
+char *kv_term_cut_lists(const char *s, size_t keep);
 
 /* Terminal width: COLUMNS, else the tty's (ioctl on fd), else 80. */
 int kv_term_columns(int fd);
@@ -67,6 +73,17 @@ void kv_tlist_end(kv_tlist *l);
 int kv_doc_write(const json_t *doc, kv_outfmt fmt, FILE *f, kv_err *err);
 /* YAML through libyaml's emitter (yaml.c). */
 int kv_yaml_write(const json_t *doc, FILE *f, kv_err *err);
+
+/* -o junit (junit.c): one test case per VMI, in the order given. */
+enum { KV_JCASE_PASSED, KV_JCASE_FAILED, KV_JCASE_SKIPPED };
+typedef struct kv_jcase {
+	size_t vmi;			/* index into a->vmis */
+	int state;			/* KV_JCASE_* */
+	const char *type;		/* failure: "blocked", "drain-block" */
+	const char *message;		/* failure, skipped: one line */
+} kv_jcase;
+int kv_view_junit(const kv_analysis *a, const char *suite,
+    const kv_jcase *c, size_t n, const kv_term *t, kv_err *err);
 
 /* check: the VMIs in `pick` (over a->vmis) that are running; *bad gets
  * how many of them would not migrate. */

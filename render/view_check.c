@@ -87,10 +87,33 @@ check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
 	    json_integer((json_int_t)bad));
 	json_object_set_new(doc, "summary", sum);
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, failing));
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, failing));
 	json_object_set_new(doc, "vmis", kv_json_vmis(a, failing));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;
+}
+
+/* On a terminal: the failing VMIs by verdict, at most 20 lines of each
+ * (unless --all), after the summary and the groups. */
+static void
+tty_lines(const kv_analysis *a, const kv_bits *failing, const kv_term *t)
+{
+	for (int v = 0; v < V_COUNT; v++) {
+		size_t n = 0;
+
+		KV_BITS_FOREACH(failing, i) {
+			if (a->vmis[i].verdict != (enum kv_verdict)v)
+				continue;
+			if (n == 0)
+				fputs("\n", t->f);
+			if (n++ < 20 || t->all)
+				check_line(&a->vmis[i], t);
+		}
+		if (n > 20 && !t->all)
+			fprintf(t->f, "... and %zu more %s (--all, or -o wide "
+			    "| less)\n", n - 20, kv_verdict_names[v]);
+	}
 }
 
 int
@@ -126,13 +149,16 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 
 		if (t->fmt == KV_OUT_WIDE && r->verdict != V_NOT_RUNNING)
 			wide_row(r, t, wname);
-		else if (t->fmt == KV_OUT_TEXT && kv_bits_test(&failing, i))
+		else if (t->fmt == KV_OUT_TEXT && !t->tty &&
+		    kv_bits_test(&failing, i))
 			check_line(r, t);
 	}
 	fprintf(t->f, "%zu of %zu running %s would not migrate\n", *bad,
 	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
 	if (t->fmt == KV_OUT_TEXT)
 		rc = kv_view_groups(a, pick, t, false, err);
+	if (t->fmt == KV_OUT_TEXT && t->tty)
+		tty_lines(a, &failing, t);
 	if (rc == KV_OK && ferror(t->f))
 		rc = kv_seterr(err, "stdout: write error");
 out:

@@ -95,8 +95,12 @@ drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
 	fprintf(t->f, ", %zu block", d->block);
 	if (d->no_capacity > 0)
 		fprintf(t->f, " (%zu for want of room)", d->no_capacity);
-	fprintf(t->f, ", %zu external; about %s to move %s\n", d->external,
-	    dur, mem);
+	if (d->migrate == 0)
+		fprintf(t->f, ", %zu external; nothing to move\n",
+		    d->external);
+	else
+		fprintf(t->f, ", %zu external; about %s to move %s\n",
+		    d->external, dur, mem);
 	free(mem);
 	free(dur);
 }
@@ -183,12 +187,35 @@ accepted(enum kv_allow allow, size_t stops, size_t restarts)
 	    restarts : 0;
 }
 
+/* The VMIs of drains d[0..n) into pick (sized a->nvmis). */
+static void
+drain_vmis(const kv_drain *d, size_t n, kv_bits *pick)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			kv_bits_set(pick, d[i].plan[k].vmi);
+}
+
+static json_t *
+drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
+    kv_bits *pick)
+{
+	json_t *g;
+
+	kv_bits_init(pick, a->nvmis);
+	drain_vmis(d, n, pick);
+	g = kv_json_groups_of(a, pick);
+	kv_bits_free(pick);
+	return g;
+}
+
 static int
 drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
     int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err)
 {
 	json_t *doc = json_object(), *nodes = json_array();
 	size_t c[NTOTALS];
+	kv_bits pick;
 	int rc;
 
 	totals(d, n, c);
@@ -203,6 +230,7 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 	allow_json(doc, allow);
 	json_object_set_new(doc, "summary", totals_json(c, seconds));
 	json_object_set_new(doc, "drain", drains_json(a, d, n));
+	json_object_set_new(doc, "groups", drain_groups(a, d, n, &pick));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;
@@ -237,10 +265,11 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 		snprintf(acc, sizeof(acc), " (%zu %s accepted)", ok,
 		    ok == 1 ? "stop" : "stops");
 	fprintf(t->f, "%zu of %zu %s on the drained %s would %s the drain%s; "
-	    "%zu migrate in about %s\n", bad, c[0],
+	    "%zu %s in about %s\n", bad, c[0],
 	    kv_word(a, c[0] == 1 ? KV_WORD_VM : KV_WORD_VMS),
 	    n == 1 ? "node" : "nodes", allow == ALLOW_SHUTDOWN ? "block" :
-	    "stop or block", acc, c[1], dur);
+	    "stop or block", acc, c[1], c[1] == 1 ? "migrates" : "migrate",
+	    dur);
 	free(dur);
 	if (ferror(t->f))
 		return kv_seterr(err, "stdout: write error");
@@ -328,6 +357,7 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	json_t *doc = json_object(), *steps = json_array();
 	size_t c[NTOTALS] = { 0, p->migrate, p->shutdown, p->block,
 	    p->external, p->no_capacity, p->restart };
+	kv_bits pick;
 	char *rule;
 	int rc;
 
@@ -353,6 +383,11 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	json_object_set_new(doc, "summary", totals_json(c, p->seconds));
 	json_object_set_new(doc, "steps", steps);
 	json_object_set_new(doc, "cannotDrain", cannot_json(a, p));
+	kv_bits_init(&pick, a->nvmis);
+	for (size_t i = 0; i < p->nsteps; i++)
+		drain_vmis(p->steps[i].drains, p->steps[i].nnodes, &pick);
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, &pick));
+	kv_bits_free(&pick);
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;

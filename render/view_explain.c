@@ -158,12 +158,12 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    kv_verdict_names[r->verdict]);
 	fprintf(f, ", outcome %s", kv_outcome_names[r->outcome]);
 	if (r->after >= 0)
-		fprintf(f, " after %llds", (long long)r->after);
+		fprintf(f, " after %lld s", (long long)r->after);
 	fprintf(f, "%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
 	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
 	fprintf(f, "  judged by the %s\n", rules);
-	fprintf(f, "  %s, completion timeout %llds, eviction %s: a drain %s",
+	fprintf(f, "  %s, completion timeout %lld s, eviction %s: a drain %s",
 	    r->method, (long long)r->completion_timeout, r->eviction,
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
@@ -266,28 +266,50 @@ node_fit(const kv_analysis *a, const kv_vmires *r, size_t n, kv_buf *why)
 }
 
 static void
+node_line(const kv_analysis *a, const kv_vmires *r, size_t n,
+    const kv_term *t)
+{
+	kv_buf why = {0};
+	const char *fit = node_fit(a, r, n, &why);
+
+	fputs("  ", t->f);
+	kv_term_paint(t, *fit == 'O' ? KV_C_GREEN : *fit == 'c' ?
+	    KV_C_YELLOW : KV_C_NONE, fit);
+	fprintf(t->f, "%*s", (int)(5 - strlen(fit)), "");
+	kv_term_puts(t->f, a->m->nodes[n].name);
+	if (why.data) {
+		fprintf(t->f, ": ");
+		kv_term_puts(t->f, why.data);
+	}
+	fprintf(t->f, "\n");
+	kv_buf_free(&why);
+}
+
+/* The nodes that work first, then those that fit the CPU only, then the
+ * rest, each in name order; the first 20 unless --all. */
+static void
 print_nodes(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 {
 	const kv_model *m = a->m;
-	size_t limit = t->all ? m->nnodes : EXPLAIN_NODES;
+	size_t limit = t->all ? m->nnodes : EXPLAIN_NODES, shown = 0;
+	char *rank = xcalloc(m->nnodes + 1, 1);
 
-	fprintf(t->f, "\nnodes:\n");
-	for (size_t n = 0; n < m->nnodes && n < limit; n++) {
+	for (size_t n = 0; n < m->nnodes; n++) {
 		kv_buf why = {0};
 		const char *fit = node_fit(a, r, n, &why);
 
-		fputs("  ", t->f);
-		kv_term_paint(t, *fit == 'O' ? KV_C_GREEN : *fit == 'c' ?
-		    KV_C_YELLOW : KV_C_NONE, fit);
-		fprintf(t->f, "%*s", (int)(5 - strlen(fit)), "");
-		kv_term_puts(t->f, m->nodes[n].name);
-		if (why.data) {
-			fprintf(t->f, ": ");
-			kv_term_puts(t->f, why.data);
-		}
-		fprintf(t->f, "\n");
+		rank[n] = *fit == 'O' ? 0 : *fit == 'c' ? 1 : 2;
 		kv_buf_free(&why);
 	}
+	fprintf(t->f, "\nnodes%s:\n", r->targets.n > 0 ? " (those that "
+	    "work first)" : "");
+	for (char k = 0; k < 3; k++)
+		for (size_t n = 0; n < m->nnodes && shown < limit; n++)
+			if (rank[n] == k) {
+				node_line(a, r, n, t);
+				shown++;
+			}
+	free(rank);
 	if (m->nnodes > limit)
 		fprintf(t->f, "  ... and %zu more (%zu OK in all; --all lists "
 		    "every node)\n", m->nnodes - limit, r->targets.n);
@@ -307,6 +329,7 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 	json_object_set_new(doc, "kind", json_string("kvscope-explain"));
 	json_object_set_new(doc, "warnings", kv_json_warnings(a));
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, &one));
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, &one));
 	kv_bits_free(&one);
 	json_object_set(doc, "vmi", json_array_get(vmis, 0));
 	json_decref(vmis);

@@ -22,23 +22,82 @@ picked(const kv_group *g, const kv_bits *pick)
 	return n;
 }
 
+/* s cut at a space so that it takes at most max columns, with " ..."
+ * (a terminal's screenful: --all prints it whole). */
+static void
+cut_at_space(char *s, size_t max)
+{
+	char *best = NULL;
+
+	if (kv_term_strwidth(s) <= max)
+		return;
+	for (char *p = strchr(s, ' '); p != NULL; p = strchr(p + 1, ' ')) {
+		*p = '\0';
+		if (kv_term_strwidth(s) + 4 <= max)
+			best = p;
+		*p = ' ';
+	}
+	if (best != NULL)
+		memcpy(best, " ...", 5);
+}
+
+/* A summary or fix, its lists of names cut (unless --all): piped at 10
+ * names; on a terminal as few as 3 so that the line fits its width, and
+ * cut after 3 lines of it at the most. */
+static char *
+fitted(const kv_term *t, size_t before, const char *text)
+{
+	static const size_t keep[] = { 10, 6, 4, 3 };
+	size_t w = (size_t)t->width;
+	char *s = NULL;
+
+	if (t->all)
+		return xstrdup(text);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+		free(s);
+		s = kv_term_cut_lists(text, keep[i]);
+		if (!t->tty || before + kv_term_strwidth(s) <= w)
+			break;
+	}
+	if (t->tty && before < 3 * w)
+		cut_at_space(s, 3 * w - before);
+	return s;
+}
+
+/* A group's colour: its verdict's, but a drain that stops or holds VMIs
+ * is never green (their verdict may be ok: they could migrate). */
+static enum kv_color
+group_color(const kv_group *g)
+{
+	if (strcmp(g->code, "drain-block") == 0)
+		return KV_C_RED;
+	if (strncmp(g->code, "drain-", 6) == 0)
+		return KV_C_YELLOW;
+	return kv_verdict_color(g->verdict);
+}
+
 static void
 group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
     const kv_term *t, bool vmis)
 {
 	FILE *f = t->f;
 	size_t n = picked(g, pick);
+	const char *act = kv_fix_names[g->fix.action];
+	const char *chk = g->fix.checked ? ", checked by re-analysis" : "";
+	char *s = fitted(t, strlen(g->id) + strlen(g->code) + 3, g->summary);
 
 	kv_term_paint(t, KV_C_BOLD, g->id);
 	fputs(" ", f);
-	kv_term_paint(t, kv_verdict_color(g->verdict), g->code);
+	kv_term_paint(t, group_color(g), g->code);
 	fputs(": ", f);
-	kv_term_puts(f, g->summary);
+	kv_term_puts(f, s);
+	free(s);
 	if (n < g->nvmis)
 		fprintf(f, " (%zu selected)", n);
-	fprintf(f, "\n  fix %s%s: ", kv_fix_names[g->fix.action],
-	    g->fix.checked ? ", checked by re-analysis" : "");
-	kv_term_puts(f, g->fix.text);
+	fprintf(f, "\n  fix %s%s: ", act, chk);
+	s = fitted(t, 8 + strlen(act) + strlen(chk), g->fix.text);
+	kv_term_puts(f, s);
+	free(s);
 	fputs("\n", f);
 	if (vmis) {
 		kv_tlist l;

@@ -81,7 +81,7 @@ if [ ! -s "$small" ] || [ tools/gen-large.py -nt "$small" ]; then
 	    --shared "$SHARED" --out "$small" 2>/dev/null
 fi
 rm -rf "$DIR/probe.out"
-if ! "$KVSCOPE" report "$small" --format all --output "$DIR/probe.out" \
+if ! "$KVSCOPE" report "$small" --format all --output-dir "$DIR/probe.out" \
     >/dev/null 2>"$DIR/probe.err"; then
 	all_formats=no
 fi
@@ -118,7 +118,7 @@ for size in $SIZES; do
 	    "$snap")"
 	rm -rf "$DIR/out"
 	read -r json_s json_rss json_cpu <<<"$(KVSCOPE_TIMING=1 measure "$KVSCOPE" \
-	    report "$snap" --format json --output "$DIR/out")"
+	    report "$snap" --format json --output-dir "$DIR/out")"
 	phases=$(awk '/timing: load/ { l = $4 } /timing: cpu/ { c = $4 }
 	    /timing: vmis/ { v = $4 } /timing: write/ { w = $4 }
 	    END { printf "%.1f / %.2f / %.1f / %.1f", l, c, v, w }' "$DIR/last.err")
@@ -126,7 +126,7 @@ for size in $SIZES; do
 	if [ "$all_formats" = yes ]; then
 		rm -rf "$DIR/out"
 		read -r all_s _ all_cpu <<<"$(measure "$KVSCOPE" report "$snap" \
-		    --format all --output "$DIR/out")"
+		    --format all --output-dir "$DIR/out")"
 		all_col="$all_s ($all_cpu)"
 		all_r=$(awk -v a="$all_s" -v j="$json_s" \
 		    'BEGIN { printf "%.2f", a / j }')

@@ -55,7 +55,7 @@ shots() {	# shots HTML NAME
 }
 
 rm -rf "$OUT/pitfalls"
-"$KVSCOPE" report samples/pitfalls --format html --output "$OUT/pitfalls" >/dev/null
+"$KVSCOPE" report samples/pitfalls --format html --output-dir "$OUT/pitfalls" >/dev/null
 shots "$OUT/pitfalls/report.html" pitfalls
 
 status=0
@@ -70,7 +70,7 @@ for size in $SIZES; do
 	fi
 	o=$OUT/r-$vmis
 	rm -rf "$o"
-	"$KVSCOPE" report "$snap" --format html --output "$o" >/dev/null
+	"$KVSCOPE" report "$snap" --format html --output-dir "$o" >/dev/null
 	mb=$(awk -v s="$(stat -c %s "$o/report.html")" 'BEGIN { printf "%.1f", s / 1e6 }')
 	read -r ready painted wall <<<"$(load "file://$PWD/$o/report.html")"
 	read -r fready fpainted _ <<<"$(load "file://$PWD/$o/report.html#vms?verdict=2&sort=node&dir=desc")"

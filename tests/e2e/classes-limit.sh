@@ -15,7 +15,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 python3 tests/e2e/mksnap.py "$tmp/u5000" --unique-classes 5000
 start=$(date +%s%N)
 rc=0
-"$KVSCOPE" report "$tmp/u5000" --format json --output "$tmp/out" \
+"$KVSCOPE" report "$tmp/u5000" --format json --output-dir "$tmp/out" \
     2>"$tmp/err" >/dev/null || rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$rc" = 2 ] && ok "5000 classes: exit 2" || bad "5000 classes: exit $rc"
@@ -31,11 +31,11 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 python3 tests/e2e/mksnap.py "$tmp/u40" --unique-classes 40
 rc=0
 KVSCOPE_MAX_CPU_CLASSES=39 "$KVSCOPE" report "$tmp/u40" --format json \
-    --output "$tmp/o39" 2>"$tmp/err" >/dev/null || rc=$?
+    --output-dir "$tmp/o39" 2>"$tmp/err" >/dev/null || rc=$?
 [ "$rc" = 2 ] && grep -q "limit of 39 (KVSCOPE_MAX_CPU_CLASSES)" "$tmp/err" &&
 	ok "40 classes over a limit of 39" || bad "limit 39: exit $rc"
 KVSCOPE_MAX_CPU_CLASSES=40 "$KVSCOPE" report "$tmp/u40" --format json \
-    --output "$tmp/o40" >/dev/null 2>"$tmp/err" &&
+    --output-dir "$tmp/o40" >/dev/null 2>"$tmp/err" &&
 	[ "$(jq '.hostModelPairs | length' "$tmp/o40/findings.json")" = 1600 ] &&
 	ok "raised to 40: 1600 pairs" || { bad "raised limit"; cat "$tmp/err"; }
 echo "$pass passed, $fail failed"

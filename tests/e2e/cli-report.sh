@@ -40,7 +40,7 @@ run() {
 
 # --- report: files printed, parents created --------------------------------------
 
-run "report a/b/c" 0 report "$S" --format json,html --output "$work/a/b/c"
+run "report a/b/c" 0 report "$S" --format json,html --output-dir "$work/a/b/c"
 same "report prints its files" "$(cat "$work/out")" \
     "$work/a/b/c/findings.json
 $work/a/b/c/report.html"
@@ -51,12 +51,12 @@ report.html"
 
 # --- a report over an older one leaves no stray file ----------------------------
 
-run "all formats" 0 report "$S" --output "$work/r"
+run "all formats" 0 report "$S" --output-dir "$work/r"
 checks=$((checks + 1))
 ls "$work/r"/*.svg >/dev/null 2>&1 || fail "all formats: no SVG written"
 same "all formats: one line per file" "$(wc -l <"$work/out")" \
     "$(ls "$work/r" | wc -l)"
-run "json over all" 0 report "$S" --output "$work/r" --format json
+run "json over all" 0 report "$S" --output-dir "$work/r" --format json
 same "json over all: only findings.json left" "$(ls -A "$work/r")" findings.json
 same "json over all: printed" "$(cat "$work/out")" "$work/r/findings.json"
 
@@ -64,16 +64,16 @@ same "json over all: printed" "$(cat "$work/out")" "$work/r/findings.json"
 
 mkdir "$work/mine"
 echo keep >"$work/mine/notes.txt"
-run "foreign folder" 2 report "$S" --output "$work/mine" --format json
+run "foreign folder" 2 report "$S" --output-dir "$work/mine" --format json
 same "foreign folder: message" "$(cat "$work/err")" \
     "kvscope: report: $work/mine: not empty and not a kvscope report (it holds \"notes.txt\"); use --force to write into it"
 same "foreign folder: untouched" "$(ls -A "$work/mine")" notes.txt
-run "foreign folder --force" 0 report "$S" --output "$work/mine" --format json --force
+run "foreign folder --force" 0 report "$S" --output-dir "$work/mine" --format json --force
 same "--force: written, the rest kept" "$(ls -A "$work/mine")" \
     "findings.json
 notes.txt"
 touch "$work/file"
-run "output is a file" 2 report "$S" --output "$work/file" --format json
+run "output is a file" 2 report "$S" --output-dir "$work/file" --format json
 same "output is a file: message" "$(cat "$work/err")" \
     "kvscope: report: $work/file: not a directory"
 
@@ -81,7 +81,7 @@ same "output is a file: message" "$(cat "$work/err")" \
 
 mkdir "$work/plain"
 ln -s /etc "$work/plain/etc"
-run "plain directory" 2 report "$work/plain" --output "$work/out-plain"
+run "plain directory" 2 report "$work/plain" --output-dir "$work/out-plain"
 same "plain directory: message" "$(cat "$work/err")" \
     "kvscope: $work/plain: etc: symbolic link; a snapshot holds only regular files and directories"
 checks=$((checks + 1))
@@ -96,7 +96,7 @@ complete_words() {
 }
 same "complete kvscope ch" "$(complete_words kvscope ch)" check
 same "complete kvscope check -o" "$(complete_words kvscope check -o '')" \
-    "text json yaml wide"
+    "text json yaml wide junit"
 same "complete kvscope check --na" "$(complete_words kvscope check --na)" \
     --namespace
 same "complete kvscope completion" "$(complete_words kvscope completion '')" \

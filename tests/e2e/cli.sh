@@ -164,11 +164,13 @@ write_snapshot() {
 		     "$(vmi dev cd-vm uid-cd w1 Running "$TRUE" "$NOPODNET" \
 			'{"name": "cd", "containerDisk": {"image": "registry.local/cd:1.0"}}' "")" \
 		     "$(vmi prod stopped uid-st w1 Succeeded "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWO")" \
+		     ${twin:+"$(vmi dev ok-vm uid-ok2 w2 Running "$TRUE" "$NOPODNET" "$ROOT_RWX" "$STATUS_RWX")"} \
 		     >"$dir/resources/virtualmachineinstances.kubevirt.io.json"
 		list "$(pod prod ok-vm uid-ok w2 "")" \
 		     "$(pod prod bridge-vm uid-br w1 "")" \
 		     "$(pod prod amd-vm uid-amd a1 "")" \
 		     "$(pod dev cd-vm uid-cd w1 "{\"name\": \"volumecd\", \"imageID\": \"sha256:$HEX\"}")" \
+		     ${twin:+"$(pod dev ok-vm uid-ok2 w2 "")"} \
 		     >"$dir/resources/pods.json"
 	fi
 	list '{"apiVersion": "kubevirt.io/v1", "kind": "KubeVirt",
@@ -198,6 +200,7 @@ EOF
 snap=$work/snap
 good=$work/good
 write_snapshot "$snap" full
+twin=1 write_snapshot "$work/twin" full	# also dev/ok-vm
 write_snapshot "$good" good
 
 # --- check ------------------------------------------------------------------
@@ -267,7 +270,7 @@ run "explain bridge-vm" 0 explain "$snap" prod/bridge-vm
 out=$work/out
 has "$out" "explain" "VMI prod/bridge-vm"
 has "$out" "explain" "LiveMigratable False InterfaceNotLiveMigratable"
-has "$out" "explain" "verdict blocked, outcome rejected after 0s"
+has "$out" "explain" "verdict blocked, outcome rejected after 0 s"
 # the selector, from w1's host model
 has "$out" "explain" "target pod node selector:"
 has "$out" "explain" "  cpu-model-migration.node.kubevirt.io/Skylake-Client-IBRS=true"
@@ -282,7 +285,7 @@ has "$out" "explain" "  no   w1: source node"
 has "$out" "explain" "  OK   w2"
 has "$out" "explain" "  cpu  w3: cordoned: taint node.kubernetes.io/unschedulable:NoSchedule not tolerated"
 checks=$((checks + 1))
-[ "$(sed -n '/^nodes:/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || fail "explain: not one line per node"
+[ "$(sed -n '/^nodes/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || fail "explain: not one line per node"
 # every blocker with its fix
 has "$out" "explain" "blockers:"
 has "$out" "explain" "  disk-not-shared                  volume root: PVC root is ReadWriteOnce"
@@ -300,14 +303,14 @@ has "$work/out" "explain ok-vm" "  OK   w1"
 has "$work/out" "explain ok-vm" "  no   w2: source node"
 has "$work/out" "explain ok-vm" "blockers: none"
 has "$work/out" "explain ok-vm" "warnings: none"
-has "$work/out" "explain ok-vm" "LiveMigration, completion timeout 450s, eviction LiveMigrate: a drain migrates it"
+has "$work/out" "explain ok-vm" "LiveMigration, completion timeout 450 s, eviction LiveMigrate: a drain migrates it"
 
 run "explain cd-vm" 0 explain "$snap" dev/cd-vm
-has "$work/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900s  (LiveMigratable says True: mismatch)"
+has "$work/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900 s  (LiveMigratable says True: mismatch)"
 has "$work/out" "explain cd-vm" "would pull registry.local/cd@sha256:$HEX"
 
 run "explain amd-vm" 0 explain "$snap" prod/amd-vm
-has "$work/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300s"
+has "$work/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300 s"
 has "$work/out" "explain amd-vm" "  no-cpu-target"
 
 run "explain stopped" 0 explain "$snap" prod/stopped
@@ -332,7 +335,7 @@ if command -v jq >/dev/null; then
 		sample=${sample%/}
 		[ -e "$sample/manifest.json" ] || continue
 		name=$(basename "$sample")
-		"$KVSCOPE" report "$sample" --format json --output "$work/r-$name" \
+		"$KVSCOPE" report "$sample" --format json --output-dir "$work/r-$name" \
 		    >/dev/null 2>&1 || { fail "report $sample"; continue; }
 		jq -r '.vmis[] | select(.verdict != "ok" and .verdict != "not-running")
 		    | "\(.name) on \(.node): \(.verdict)" +
@@ -417,8 +420,8 @@ run "check -n nosuch" 2 check "$snap" -n nosuch
 has "$work/err" "check -n nosuch" 'kvscope: check: --namespace: no VMI in namespace "nosuch"'
 run "check --selector" 0 check "$snap" --selector app=ok-vm
 has "$work/out" "check --selector" "0 of 1 running VMI would not migrate"
-run "check -l app=bridge-vm,app=x" 2 check "$snap" -l app=bridge-vm,app=x
-has "$work/err" "check -l no match" "kvscope: check: --selector: no VMI matches"
+run "check -l app=bridge-vm,app=x" 0 check "$snap" -l app=bridge-vm,app=x
+has "$work/err" "check -l no match" "kvscope: check: no VMIs found"
 run "check --node w2,w1" 1 check "$snap" --node w2,w1
 has "$work/out" "check --node w2,w1" "2 of 3 running VMIs would not migrate"
 run "explain -n prod NAME" 0 explain "$snap" -n prod bridge-vm
@@ -454,7 +457,7 @@ usage "check two snapshots" "kvscope: check: unexpected argument \"$good\"" chec
 usage "format html,,pdf" 'kvscope: report: --format: empty element in "html,,pdf"' report "$snap" --format html,,pdf
 usage "format doc" 'kvscope: report: --format: unknown value "doc" (one of: html svg pdf json csv all)' report "$snap" --format doc
 usage "node w1," 'kvscope: check: --node: empty element in "w1,"' check "$snap" --node w1,
-usage "selector pool" 'kvscope: models: --selector: "pool" is not KEY=VALUE' models "$snap" --selector pool
+usage "selector pool in" 'kvscope: models: --selector: "pool in": found '"''"', expected: '"'('"'' models "$snap" --selector "pool in"
 usage "color sometimes" 'kvscope: check: --color: unknown value "sometimes" (one of: auto always never)' check "$snap" --color sometimes
 usage "-A and -n" 'kvscope: check: --all-namespaces and --namespace exclude each other' check "$snap" -A -n prod
 usage "completion tcsh" 'kvscope: completion: unknown shell "tcsh" (bash, zsh or fish)' completion tcsh
@@ -464,7 +467,7 @@ lines "$work/out" "models no node matches" 0
 run "models --nodes w3,w1" 0 models "$snap" --nodes w3,w1
 has "$work/out" "models --nodes w3,w1" "2 nodes: w1 w3"
 run "models --nodes nosuch" 2 models "$snap" --nodes w1,nosuch
-has "$work/err" "models --nodes nosuch" 'kvscope: models: --node: no node "nosuch" in the snapshot'
+has "$work/err" "models --nodes nosuch" 'kvscope: models: --nodes: no node "nosuch" in the snapshot'
 
 # --- colour, progress, width ----------------------------------------------------
 
@@ -522,6 +525,233 @@ done
 run "no command" 2
 run "unknown command" 2 frobnicate
 has "$work/err" "unknown command" 'unknown command "frobnicate"'
+
+# --- issue 30: -o is the format everywhere ---------------------------------
+
+# one_line NAME TEXT: exit 2 was checked; stderr is exactly this one line
+one_line() {
+	checks=$((checks + 1))
+	[ "$(cat "$work/err")" = "$2" ] ||
+	    fail "$1: stderr \"$(cat "$work/err")\", want \"$2\""
+}
+run "report -o json -d" 0 report "$snap" -o json -d "$work/r30" -q
+has "$work/out" "report -o json -d" "$work/r30/findings.json"
+lines "$work/out" "report -o json -d: only findings.json" 1
+run "report --output-dir=" 0 report "$snap" --output=json,csv \
+    --output-dir="$work/r30b" -q
+lines "$work/out" "report -o json,csv" 3
+run "report -o DIR (old)" 2 report "$snap" -o "$work/r30c"
+one_line "report -o DIR (old)" "kvscope: report: --output: \"$work/r30c\" is no format (html, svg, pdf, json, csv or all); the folder to write into is --output-dir DIR (-d DIR)"
+checks=$((checks + 1))
+[ ! -e "$work/r30c" ] || fail "report -o DIR (old): wrote the folder"
+python3 tests/foreign/gen.py "$good" "$work/fg" >/dev/null 2>&1 ||
+    python3 tests/foreign/gen.py samples/mixed "$work/fg" >/dev/null
+mkdir -p "$work/c30" "$work/c30f"
+run "convert IN OUT" 0 convert "$work/fg/plain" "$work/c30/s.tar.gz"
+checks=$((checks + 1))
+[ -s "$work/c30/s.tar.gz" ] || fail "convert IN OUT: no snapshot written"
+run "convert -f" 0 convert "$work/fg/plain" -f "$work/c30f/s.tar.gz"
+checks=$((checks + 1))
+cmp -s "$work/c30/s.tar.gz" "$work/c30f/s.tar.gz" || fail "convert -f differs"
+run "convert -o (old)" 2 convert "$work/fg/plain" -o "$work/c30o.tar.gz"
+one_line "convert -o (old)" "kvscope: convert: -o is no longer accepted: the snapshot to write is --output-file FILE (-f FILE) or the second argument"
+run "convert --output (old)" 2 convert "$work/fg/plain" --output="$work/x"
+has "$work/err" "convert --output (old)" "kvscope: convert: --output is no longer accepted"
+run "convert no SNAP" 2 convert "$work/fg/plain"
+has "$work/err" "convert no SNAP" "kvscope: convert: missing SNAP"
+run "completion: report -o formats" 0 completion bash
+has "$work/out" "completion report -o" 'report:-o|report:--output) COMPREPLY=($(compgen -W "html svg pdf json csv all"'
+lacks "$work/out" "completion: convert -o" 'convert) opts="-o'
+
+# --- issue 30: label selectors, -o=FORMAT, commas, bare names --------------
+
+# sel NAME WANT_RC SUMMARY SELECTOR: check -l SELECTOR ends in SUMMARY
+sel() {
+	run "check -l $4" "$2" check "$snap" -l "$4"
+	has "$work/out" "check -l $4" "$3"
+}
+sel "!=" 1 "2 of 3 running VMIs would not migrate" 'app!=bridge-vm'
+sel "==" 0 "0 of 1 running VMI would not migrate" 'app==ok-vm'
+sel "in" 1 "1 of 2 running VMIs would not migrate" 'app in (ok-vm, amd-vm)'
+sel "notin" 1 "2 of 2 running VMIs would not migrate" 'app notin (ok-vm,amd-vm)'
+sel "exists" 1 "3 of 4 running VMIs would not migrate" 'app'
+sel "AND" 1 "1 of 1 running VMI would not migrate" 'app,app in (amd-vm,x),app!=ok-vm'
+sel "!key and =" 1 "1 of 1 running VMI would not migrate" '!nolabel,app=cd-vm'
+run "check -l app in (" 2 check "$snap" -l 'app in (ok-vm'
+has "$work/err" "check -l app in (" "kvscope: check: --selector: \"app in (ok-vm\": found '', expected: ',' or ')'"
+run "check -l bad key" 2 check "$snap" -l 'a/b/c=d'
+has "$work/err" "check -l bad key" 'key "a/b/c": the prefix must be a DNS subdomain'
+run "check -l bad value" 2 check "$snap" -l 'app=-x'
+has "$work/err" "check -l bad value" 'value "-x" of app'
+run "check -l !k=v" 2 check "$snap" -l '!app=x'
+has "$work/err" "check -l !k=v" "found '=', expected: ',' or 'end of string'"
+run "--drain-selector exists" 1 check "$snap" --drain-selector \
+    cpu-vendor.node.kubevirt.io/AMD
+has "$work/out" "--drain-selector exists" "prod/amd-vm"
+lacks "$work/out" "--drain-selector exists" "prod/ok-vm"
+run "-o=json" 1 check "$snap" -o=json
+json "$work/out" 'd["kind"]' kvscope-check
+run "--namespace=prod -ojson" 1 check "$snap" --namespace=prod -ojson
+json "$work/out" 'd["summary"]["running"]' 3
+run "what-if -n a,b" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o json
+has "$work/out" "what-if -n a,b" "on 5 VMIs"
+run "what-if --vmi bare,list" 1 what-if "$snap" --eviction-strategy None \
+    --vmi ok-vm,dev/cd-vm -o json
+has "$work/out" "what-if --vmi bare" "on 2 VMIs"
+run "what-if -l in" 1 what-if "$snap" --eviction-strategy None \
+    -l 'app in (ok-vm,cd-vm)' -o json
+has "$work/out" "what-if -l in" "on 2 VMIs"
+run "what-if --vmi ambiguous" 2 what-if "$work/twin" --cpu-model Westmere --vmi ok-vm
+has "$work/err" "what-if --vmi ambiguous" "--vmi ok-vm: 2 VMIs have that name (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME"
+run "explain ambiguous" 2 explain "$work/twin" ok-vm
+has "$work/err" "explain ambiguous" 'kvscope: explain: 2 VMIs are named "ok-vm" (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME or --namespace'
+
+# --- issue 30: help and errors from the one table ---------------------------
+
+"$KVSCOPE" completion bash >"$work/comp.bash"
+for c in report check plan explain models pairs what-if diff completion convert; do
+	checks=$((checks + 1))
+	h=$("$KVSCOPE" "$c" --help | grep -oE '(^|[ ,])--[a-z-]+' | tr -d ' ,' | sort -u | tr '\n' ' ')
+	tb=$(grep "^	$c) opts=" "$work/comp.bash" | grep -oE -- '--[a-z-]+' | grep -vx -- '--help' | sort -u | tr '\n' ' ')
+	[ "$h" = "$tb" ] || fail "$c --help lists \"$h\", the option table \"$tb\""
+done
+run "help check" 0 help check
+"$KVSCOPE" check --help >"$work/help2"
+checks=$((checks + 1))
+cmp -s "$work/out" "$work/help2" || fail "kvscope help check differs from check --help"
+run "help nosuch" 2 help chek
+has "$work/err" "help nosuch" 'kvscope: unknown command "chek" (did you mean check?)'
+usage "--namspace" 'kvscope: check: unknown option "--namspace" (did you mean --namespace?)' check "$snap" --namspace prod
+usage "--drian" 'kvscope: plan: unknown option "--drian" (did you mean --drain?)' plan "$snap" --drian w1
+usage "--zzz" 'kvscope: check: unknown option "--zzz"' check "$snap" --zzz
+run "unknown command" 2 chek "$snap"
+has "$work/err" "unknown command" 'kvscope: unknown command "chek" (did you mean check?)'
+usage "explain -o wide" 'kvscope: explain: --output: unknown format "wide" (one of: text json yaml)' explain "$snap" ok-vm -o wide
+usage "models -o wide" 'kvscope: models: --output: unknown format "wide" (one of: text json yaml)' models "$snap" -o wide
+run "check --all" 1 check "$snap" --all
+run "--help exit status" 0 --help
+has "$work/out" "--help exit status" "a drain (check --drain, plan) would stop or block one, or what-if or diff found something worse"
+run "check -n default (exists, no VMI)" 0 check samples/mixed -n default
+has "$work/err" "check -n default" "kvscope: check: no VMIs found"
+lines "$work/out" "check -n default: no stdout" 0
+run "check -n default -o json" 0 check samples/mixed -n default -o json
+json "$work/out" 'd["summary"]["running"]' 0
+run "check -l none" 0 check samples/mixed -l app=nosuch
+has "$work/err" "check -l none" "kvscope: check: no VMIs found"
+run "check --drain --groups" 1 check samples/mixed --drain w3 --groups
+has "$work/out" "check --drain --groups" "VMIs: infra/ledger"
+lacks "$work/out" "check --drain --groups" "kubectl drain of"
+lacks "$work/out" "check --drain --groups: only the VMIs it holds" "prod/db-0"
+
+# --- issue 30: one document answers: the groups its VMIs refer to -----------
+
+run "check -o json groups" 1 check samples/mixed -o json
+json "$work/out" '[g["id"] for g in d["groups"]] == sorted({x for v in d["vmis"] for x in v["groups"]}, key=lambda s: int(s[1:])) and len(d["groups"]) > 0' True
+json "$work/out" 'all(g["fix"]["text"] for g in d["groups"])' True
+run "explain -o yaml groups" 0 explain samples/mixed infra/ledger -o json
+json "$work/out" '[g["id"] for g in d["groups"]] == d["vmi"]["groups"] and len(d["groups"]) > 0' True
+run "check --drain -o json groups" 1 check samples/mixed --drain w3 -o json
+json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+run "plan -o json groups" 1 plan samples/mixed --drain w3 -o json
+json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+
+# --- issue 30: a screen-sized answer on a terminal ----------------------------
+
+run "explain: working nodes first" 0 explain samples/mixed prod/db-0
+checks=$((checks + 1))
+[ "$(sed -n '/^nodes/{n;p;}' "$work/out" | awk '{print $1}')" = OK ] ||
+    fail "explain: the first node listed does not work: $(sed -n '/^nodes/,/^$/p' "$work/out")"
+if command -v script >/dev/null; then
+	nocol() { sed 's/\x1b\[[0-9;]*[mK]//g; s/\r$//' "$1"; }
+	script -qec "env COLUMNS=100 $KVSCOPE check $snap -q" /dev/null </dev/null >"$work/tty"
+	checks=$((checks + 1))
+	[ "$(nocol "$work/tty" | sed -n 1p)" = "3 of 4 running VMIs would not migrate" ] ||
+	    fail "tty check: the summary is not first: $(nocol "$work/tty" | head -3)"
+	checks=$((checks + 1))
+	[ "$(nocol "$work/tty" | grep -n 'prod/bridge-vm on' | cut -d: -f1)" -gt \
+	  "$(nocol "$work/tty" | grep -n '^G1 ' | cut -d: -f1)" ] ||
+	    fail "tty check: the VMI lines come before the groups"
+	big=$work/big.tar.gz
+	if [ -n "${SHARED:-}" ] && python3 tools/gen-large.py --nodes 500 \
+	    --vmis 10000 --seed 1 --shared "$SHARED" --out "$big" >/dev/null 2>&1; then
+		script -qec "env COLUMNS=100 $KVSCOPE check $big -q" /dev/null \
+		    </dev/null >"$work/bigtty"
+		nocol "$work/bigtty" >"$work/bigtty.txt"
+		checks=$((checks + 1))
+		n=$(wc -l <"$work/bigtty.txt")
+		[ "$n" -le 200 ] || fail "10,000 VMIs on a 100-column tty: $n lines (at most 200)"
+		checks=$((checks + 1))
+		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigtty.txt")
+		[ "$w" -le 400 ] || fail "10,000 VMIs on a tty: a line of $w characters (at most 400)"
+		has "$work/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
+		has "$work/bigtty.txt" "tty: node lists cut" " more moves them"
+		"$KVSCOPE" check "$big" -q >"$work/bigpipe"
+		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$work/bigpipe" | cut -d' ' -f1)
+		checks=$((checks + 1))
+		[ "$(grep -cE '^[^ ]+/[^ ]+ on [^ ]+: ' "$work/bigpipe")" = "$bad" ] ||
+		    fail "piped check at 10,000: not one line per failing VMI ($bad)"
+		checks=$((checks + 1))
+		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigpipe")
+		[ "$w" -le 1000 ] || fail "piped check at 10,000: a line of $w characters"
+		echo "10,000 VMIs: tty $n lines, piped lines at most $w characters"
+	else
+		echo "tools/gen-large.py (SHARED) unavailable: the 10,000-VMI screen not tested"
+	fi
+fi
+
+# --- issue 30: -o junit for CI gates, --fail-on -------------------------------
+
+# junit NAME FILE [FAILING...]: valid JUnit (tests/e2e/junit_check.py)
+junit() {
+	local name=$1
+	shift
+	checks=$((checks + 1))
+	python3 tests/e2e/junit_check.py "$@" 2>"$work/jerr" ||
+	    { fail "$name: $(tail -1 "$work/jerr")"; head -20 "$1"; }
+}
+run "check -o junit" 1 check "$snap" -o junit
+junit "check -o junit" "$work/out" dev/cd-vm prod/amd-vm prod/bridge-vm
+has "$work/out" "check -o junit: skipped" '<skipped message="not running: not judged"/>'
+has "$work/out" "check -o junit: the fix" "fix "
+run "check --drain -o junit" 1 check "$snap" --drain w1 -o junit
+junit "check --drain -o junit" "$work/out" dev/cd-vm prod/bridge-vm
+has "$work/out" "check --drain junit message" 'message="holds on the drain of w1'
+run "plan -o junit" 1 plan "$snap" --drain w1,a1 -o junit
+junit "plan -o junit" "$work/out" dev/cd-vm prod/amd-vm prod/bridge-vm
+run "check --fail-on code" 1 check "$snap" -o junit --fail-on disk-not-shared
+junit "check --fail-on code" "$work/out" prod/bridge-vm
+run "check --fail-on verdict, text" 0 check "$snap" --fail-on stuck
+run "check --drain --fail-on migrate" 1 check "$snap" --drain w2 --fail-on migrate -o junit
+junit "check --drain --fail-on" "$work/out" prod/ok-vm
+run "check --fail-on bogus" 2 check "$snap" --fail-on bogus
+has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
+usage "explain -o junit" 'kvscope: explain: --output: unknown format "junit" (one of: text json yaml)' explain "$snap" ok-vm -o junit
+
+# --- issue 30: words and colour ------------------------------------------------
+
+run "drain-shutdown not green" 1 check samples/mixed --color always
+has "$work/out" "drain-shutdown yellow" "${ESC}[33mdrain-shutdown"
+lacks "$work/out" "drain-shutdown not green" "${ESC}[32mdrain-"
+run "nothing to move" 1 check "$snap" --drain a1
+has "$work/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
+run "1 migrates" 0 check "$snap" --drain w2
+has "$work/out" "1 migrates" "; 1 migrates in about"
+run "durations" 0 explain "$snap" prod/ok-vm
+lacks "$work/out" "durations: one style" "450s"
+if command -v scdoc >/dev/null && command -v man >/dev/null; then
+	scdoc <docs/man/kvscope.1.scd >"$work/kvscope.1"
+	MANWIDTH=200 man -l "$work/kvscope.1" 2>/dev/null | col -b >"$work/man.txt"
+	checks=$((checks + 1))
+	sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$work/man.txt" |
+	    grep -qE '^[[:space:]]+kvscope check cluster.tar.gz --drain worker-3,worker-4[[:space:]]*$' ||
+	    { fail "man EXAMPLES: not one example per line"; sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$work/man.txt"; }
+else
+	echo "scdoc or man missing: the man page's EXAMPLES not rendered"
+fi
+run "completion: convert -f files, no formats" 0 completion bash
+has "$work/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
+has "$work/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
+lacks "$work/out" "completion: convert -o" 'convert:-o'
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]

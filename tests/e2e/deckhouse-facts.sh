@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 KVSCOPE=${KVSCOPE:-./kvscope}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$KVSCOPE" report samples/deckhouse --format json --output "$tmp/report" \
+"$KVSCOPE" report samples/deckhouse --format json --output-dir "$tmp/report" \
     2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 f=$tmp/report/findings.json
 pass=0 fail=0

@@ -65,7 +65,7 @@ else
 fi
 
 # 2. and 3. the jq examples
-"$KVSCOPE" report samples/mixed --format json --output "$tmp/x" \
+"$KVSCOPE" report samples/mixed --format json --output-dir "$tmp/x" \
     >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 [ -s "$tmp/x/findings.json" ] || { echo "no findings.json"; exit 1; }
 # Split docs/findings.md into numbered examples: ex.N.sh (the command),

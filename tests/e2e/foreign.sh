@@ -21,12 +21,12 @@ strip() { jq -S 'del(.snapshot, .warnings)' "$1"; }
 
 for s in mixed pitfalls deckhouse hostile same-host-model; do
 	python3 tests/foreign/gen.py "samples/$s" "$tmp/$s"
-	"$KVSCOPE" report "samples/$s" --format json --output "$tmp/$s.want" \
+	"$KVSCOPE" report "samples/$s" --format json --output-dir "$tmp/$s.want" \
 	    >/dev/null
 	for input in must-gather must-gather.tar.gz bundle.zip plain; do
 		out=$tmp/$s.$input.out
 		if ! "$KVSCOPE" report "$tmp/$s/$input" --format json \
-		    --output "$out" >/dev/null 2>"$tmp/err"; then
+		    --output-dir "$out" >/dev/null 2>"$tmp/err"; then
 			ko "$s $input: $(cat "$tmp/err")"
 		elif [ "$(strip "$out/findings.json")" = \
 		    "$(strip "$tmp/$s.want/findings.json")" ]; then
@@ -49,17 +49,17 @@ warn "must-gather named" "$m.must-gather.out/findings.json" \
 warn "duplicates counted" "$m.must-gather.out/findings.json" "13 seen twice"
 warn "support bundle named" "$m.bundle.zip.out/findings.json" "input: a support bundle"
 warn "plain files named" "$m.plain.out/findings.json" "input: plain kubectl output"
-"$KVSCOPE" report "$m/no-pods" --format json --output "$tmp/np" >/dev/null
+"$KVSCOPE" report "$m/no-pods" --format json --output-dir "$tmp/np" >/dev/null
 warn "absent pods said" "$tmp/np/findings.json" \
     "pods: not in the input; containerDisk digests and host-model history not judged"
 
 # convert: a snapshot with a manifest, the same findings, the same bytes
-"$KVSCOPE" convert "$m/must-gather.tar.gz" --output "$tmp/c/snap.tar.gz" \
+"$KVSCOPE" convert "$m/must-gather.tar.gz" --output-file "$tmp/c/snap.tar.gz" \
     2>/dev/null && ko "convert into a missing directory succeeded" ||
     ok "convert into a missing directory fails"
 mkdir -p "$tmp/c1" "$tmp/c2"
-"$KVSCOPE" convert "$m/must-gather.tar.gz" --output "$tmp/c1/snap.tar.gz"
-"$KVSCOPE" convert "$m/must-gather" --output "$tmp/c2/snap.tar.gz"
+"$KVSCOPE" convert "$m/must-gather.tar.gz" --output-file "$tmp/c1/snap.tar.gz"
+"$KVSCOPE" convert "$m/must-gather" --output-file "$tmp/c2/snap.tar.gz"
 cmp -s "$tmp/c1/snap.tar.gz" "$tmp/c2/snap.tar.gz" &&
     ok "convert is deterministic" || ko "convert output differs"
 [ "$(ls -A "$tmp/c1")" = snap.tar.gz ] && ok "convert leaves no temporary" ||
@@ -77,13 +77,13 @@ if grep -q managedFields "$tmp"/c1/snap/resources/*.json ||
 else
 	ok "converted members redacted"
 fi
-"$KVSCOPE" report "$tmp/c1/snap.tar.gz" --format json --output "$tmp/cr" \
+"$KVSCOPE" report "$tmp/c1/snap.tar.gz" --format json --output-dir "$tmp/cr" \
     >/dev/null
 [ "$(strip "$tmp/cr/findings.json")" = "$(strip "$m.want/findings.json")" ] &&
     ok "converted snapshot: same findings" || ko "converted findings differ"
 # a damaged converted snapshot is caught by its manifest
 printf '{"kind":"Node"}\n' >>"$tmp/c1/snap/resources/nodes.json"
-if "$KVSCOPE" report "$tmp/c1/snap" --format json --output "$tmp/cd" \
+if "$KVSCOPE" report "$tmp/c1/snap" --format json --output-dir "$tmp/cd" \
     2>"$tmp/err"; then ko "edited converted snapshot accepted"
 else
 	grep -q "resources/nodes.json.*size differs" "$tmp/err" &&
@@ -95,9 +95,9 @@ for bin in "$KVSCOPE" ./kvscope; do
 	[ -x "$bin" ] || continue
 	for input in plain bundle.zip must-gather; do
 		rm -rf "$tmp/cv" && mkdir "$tmp/cv"
-		if "$bin" convert "$m/$input" --output "$tmp/cv/s.tar.gz" \
+		if "$bin" convert "$m/$input" --output-file "$tmp/cv/s.tar.gz" \
 		    >/dev/null 2>"$tmp/err" && "$bin" report "$tmp/cv/s.tar.gz" \
-		    --format json --output "$tmp/cv/o" >/dev/null 2>>"$tmp/err" &&
+		    --format json --output-dir "$tmp/cv/o" >/dev/null 2>>"$tmp/err" &&
 		    [ "$(strip "$tmp/cv/o/findings.json")" = \
 		    "$(strip "$m.want/findings.json")" ]; then
 			ok "convert $input ($bin): same findings"
@@ -106,7 +106,7 @@ for bin in "$KVSCOPE" ./kvscope; do
 		fi
 	done
 done
-if "$KVSCOPE" convert samples/mixed --output "$tmp/x.tar.gz" 2>"$tmp/err"; then
+if "$KVSCOPE" convert samples/mixed --output-file "$tmp/x.tar.gz" 2>"$tmp/err"; then
 	ko "convert of a snapshot succeeded"
 else
 	grep -q "already a kvscope snapshot" "$tmp/err" &&
@@ -133,14 +133,14 @@ conv() {	# name, want on stderr ("" = success), args...
 	fi
 }
 conv "of a missing input" "nosuch.tgz: no such file" "$tmp/nosuch.tgz" \
-    --output "$tmp/y.tar.gz"
-conv "to a .zip name" "a snapshot is a .tar.gz" "$mg" --output "$tmp/x.zip"
+    --output-file "$tmp/y.tar.gz"
+conv "to a .zip name" "a snapshot is a .tar.gz" "$mg" --output-file "$tmp/x.zip"
 [ ! -e "$tmp/x.zip" ] && ok "convert to .zip wrote nothing" ||
     ko "convert to .zip wrote $tmp/x.zip"
-conv "to a new file" "" "$mg" --output "$tmp/new.tgz"
+conv "to a new file" "" "$mg" --output-file "$tmp/new.tgz"
 conv "over an existing file" "exists; use --force" "$mg" \
-    --output "$tmp/new.tgz"
-conv "over an existing file with --force" "" "$mg" --output \
+    --output-file "$tmp/new.tgz"
+conv "over an existing file with --force" "" "$mg" --output-file \
     "$tmp/new.tgz" --force
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,7 +23,7 @@ check() {	# size formats
 	local size=$1 fmt=$2 err rc lines left
 	mount -t tmpfs -o "size=$size" tmpfs "$mnt" || exit 1
 	err=$("$KVSCOPE" report samples/mixed ${fmt:+--format "$fmt"} \
-	    -o "$mnt/a/b/report" 2>&1 >/dev/null)
+	    -d "$mnt/a/b/report" 2>&1 >/dev/null)
 	rc=$?
 	lines=$(printf '%s\n' "$err" | grep -c .)
 	left=$(cd "$mnt" && find . -mindepth 1 | head -5 | tr '\n' ' ')

@@ -21,7 +21,7 @@ for golden in tests/golden/*.findings.json; do
 	ok=1
 	for src in "$sample" "$tmp/$name.tar.gz" "$sample"; do
 		out=$tmp/out-$name-$RANDOM
-		if ! "$KVSCOPE" report "$src" --format json --output "$out" \
+		if ! "$KVSCOPE" report "$src" --format json --output-dir "$out" \
 		    2>"$tmp/err"; then
 			echo "FAIL $name ($src): exit $?"; cat "$tmp/err"; ok=0
 			break

@@ -167,7 +167,7 @@ print("%d rows, %d need attention" % (len(rows), len(need)))
 EOF
 
 report() {	# report SNAPSHOT OUTDIR
-	"$KVSCOPE" report "$1" --format html,json --output "$2" >/dev/null
+	"$KVSCOPE" report "$1" --format html,json --output-dir "$2" >/dev/null
 }
 
 report samples/mixed "$tmp/mixed"

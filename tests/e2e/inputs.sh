@@ -19,7 +19,7 @@ mkdir "$tmp/vmionly"
 cp samples/mixed/resources/virtualmachineinstances.kubevirt.io.json \
     "$tmp/vmionly/"
 for cmd in "check" "check --groups" "check --drain w1" "explain" \
-    "report --format json -o $tmp/r"; do
+    "report --format json -d $tmp/r"; do
 	set -- $cmd
 	# shellcheck disable=SC2086
 	case $1 in

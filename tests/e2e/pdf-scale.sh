@@ -37,12 +37,12 @@ check() {
 python3 tools/gen-large.py --nodes 100 --vmis 2000 --seed 1 \
     --shared "$SHARED" --out "$tmp/snap.tar.gz" >/dev/null 2>&1 ||
     { echo "FAIL generate the snapshot"; exit 1; }
-"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf,json --output "$tmp/d" \
+"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf,json --output-dir "$tmp/d" \
     -q >/dev/null
-"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf --output "$tmp/again" \
+"$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf --output-dir "$tmp/again" \
     -q >/dev/null
 "$KVSCOPE" report "$tmp/snap.tar.gz" --format pdf --pdf-detail all \
-    --output "$tmp/all" -q >/dev/null
+    --output-dir "$tmp/all" -q >/dev/null
 
 pages() { pdfinfo "$1" | awk '/^Pages:/ { print $2 }'; }
 p=$(pages "$tmp/d/report.pdf")
@@ -63,7 +63,7 @@ check "two runs give identical pdf bytes" \
 bad_detail() {
 	local rc=0
 	"$KVSCOPE" report "$tmp/snap.tar.gz" --pdf-detail some \
-	    --output "$tmp/x" 2>"$tmp/x.err" >/dev/null || rc=$?
+	    --output-dir "$tmp/x" 2>"$tmp/x.err" >/dev/null || rc=$?
 	[ "$rc" = 2 ] || { echo "exit $rc"; return 1; }
 	grep -q 'pdf-detail: unknown value "some" (one of: failing all)' \
 	    "$tmp/x.err" || { cat "$tmp/x.err"; return 1; }

@@ -41,7 +41,7 @@ snap_hostile=$(fresh); python3 tests/e2e/mksnap.py "$snap_hostile/s" --hostile
 
 report() {	# report SNAPSHOT OUTDIR [format]
 	"$KVSCOPE" report "$1" --format "${3:-html,svg,pdf,json}" \
-	    --output "$2" >/dev/null
+	    --output-dir "$2" >/dev/null
 }
 
 # the checks after a report need its files: without them, stop at once
@@ -233,9 +233,9 @@ check "two runs give identical PDF, HTML and SVG bytes" same "$out" "$again"
 # on one thread (KVSCOPE_THREADS=1) every file is the same, and listed in
 # the same order
 one=$(fresh)
-KVSCOPE_THREADS=1 "$KVSCOPE" report samples/mixed --output "$one" \
+KVSCOPE_THREADS=1 "$KVSCOPE" report samples/mixed --output-dir "$one" \
     >"$tmp/list.one"
-"$KVSCOPE" report samples/mixed --output "$again" >"$tmp/list.bg"
+"$KVSCOPE" report samples/mixed --output-dir "$again" >"$tmp/list.bg"
 check "PDF beside the others = PDF on the main thread" same "$out" "$one"
 check "files listed in the same order either way" sh -c \
     "sed 's|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^findings.json report.html report.pdf '"
@@ -243,7 +243,7 @@ check "pdf dates are the snapshot's createdAt" sh -c \
     "pdfinfo -isodates '$out/report.pdf' | grep -q '^CreationDate: *2026-10-31T09:12:44Z'"
 epoch=$(fresh)
 SOURCE_DATE_EPOCH=1700000000 "$KVSCOPE" report samples/mixed \
-    --format pdf --output "$epoch" >/dev/null
+    --format pdf --output-dir "$epoch" >/dev/null
 check "SOURCE_DATE_EPOCH sets the pdf dates" sh -c \
     "pdfinfo -isodates '$epoch/report.pdf' | grep -q '^CreationDate: *2023-11-14T22:13:20Z' &&
      pdfinfo -isodates '$epoch/report.pdf' | grep -q '^ModDate: *2023-11-14T22:13:20Z'"
@@ -410,7 +410,7 @@ dir_in_the_way() {
 	report samples/mixed "$d" html,svg,json
 	mkdir "$d/report.pdf"
 	state "$d" > "$d.before"
-	"$KVSCOPE" report samples/mixed --output "$d" 2>"$d.err" >/dev/null ||
+	"$KVSCOPE" report samples/mixed --output-dir "$d" 2>"$d.err" >/dev/null ||
 	    rc=$?
 	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; return 1; }
 	[ "$(wc -l < "$d.err")" = 1 ] || { cat "$d.err"; return 1; }
@@ -425,7 +425,7 @@ check "report.pdf/ a directory: exit 2, the folder exactly as before" \
 full_disk() {	# full_disk FORMAT
 	local d rc=0
 	d=$(fresh)
-	"$KVSCOPE" report samples/mixed --format "$1" --output "$mnt" \
+	"$KVSCOPE" report samples/mixed --format "$1" --output-dir "$mnt" \
 	    2>"$d/err" >/dev/null || rc=$?
 	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; return 1; }
 	[ "$(wc -l < "$d/err")" = 1 ] || { cat "$d/err"; return 1; }
@@ -457,11 +457,11 @@ long_report() {	# long_report N [--spaced]
 	d=$(fresh)
 	python3 tests/e2e/mksnap.py "$d/s" --long "$n" ${2:-}
 	t0=$(date +%s)
-	timeout 300 "$KVSCOPE" report "$d/s" --format json --output "$d/j" \
+	timeout 300 "$KVSCOPE" report "$d/s" --format json --output-dir "$d/j" \
 	    >/dev/null || { echo "json: exit $?"; return 1; }
 	t1=$(date +%s)
 	timeout 300 "$KVSCOPE" report "$d/s" --format html,svg,pdf,json \
-	    --output "$d/o" >/dev/null || { echo "exit $?"; return 1; }
+	    --output-dir "$d/o" >/dev/null || { echo "exit $?"; return 1; }
 	t2=$(date +%s)
 	[ $((t2 - t1)) -le $((4 * (t1 - t0) + 20)) ] ||
 	    { echo "took $((t2 - t1)) s, json alone $((t1 - t0)) s"; return 1; }

@@ -94,10 +94,10 @@ for f in man.get("files", []):
     f["sha256"] = hashlib.sha256(data).hexdigest()
 json.dump(man, open(man_path, "w", encoding="utf-8"), indent=1)
 PY
-	"$KVSCOPE" report "$s" --format json --output "$tmp/$n.orig" >/dev/null
-	"$KVSCOPE" report "$tmp/$n" --format json --output "$tmp/$n.skip" >/dev/null
+	"$KVSCOPE" report "$s" --format json --output-dir "$tmp/$n.orig" >/dev/null
+	"$KVSCOPE" report "$tmp/$n" --format json --output-dir "$tmp/$n.skip" >/dev/null
 	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$tmp/$n" --format json \
-	    --output "$tmp/$n.noskip" >/dev/null
+	    --output-dir "$tmp/$n.noskip" >/dev/null
 	if cmp -s "$tmp/$n.skip/findings.json" "$tmp/$n.noskip/findings.json" &&
 	    cmp -s "$tmp/$n.skip/findings.json" "$tmp/$n.orig/findings.json"; then
 		pass=$((pass + 1)); echo "PASS $n: skipped = not skipped = sample"

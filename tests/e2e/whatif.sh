@@ -255,20 +255,20 @@ run "floor v3" 0 what-if "$work/rhel" --cpu-model Haswell-noTSX --vmi dev/legacy
 lacks "floor v3" "guest-cpu-floor"
 run "floor check" 0 explain "$work/rhel" dev/legacy-app -o json
 checks=$((checks + 1))
-"$KVSCOPE" report "$work/rhel" --format json --output "$work/rep" -q >/dev/null ||
+"$KVSCOPE" report "$work/rhel" --format json --output-dir "$work/rep" -q >/dev/null ||
     fail "report of the RHEL copy"
 jq -e '.vmis[] | select(.name == "dev/legacy-app") | .warnings | map(.code) | index("guest-cpu-floor") == null' \
     "$work/rep/findings.json" >/dev/null || fail "host-model on a v3 node: no floor warning"
 # the trade-off table: the tiers below x86-64-v3 leave the RHEL 10 guest
 # behind (the any and x86-64-v2 rows of the three scopes), the others do not
 checks=$((checks + 1))
-"$KVSCOPE" report "$work/rhel" --format html,pdf --output "$work/rep2" -q >/dev/null ||
+"$KVSCOPE" report "$work/rhel" --format html,pdf --output-dir "$work/rep2" -q >/dev/null ||
     fail "report html of the RHEL copy"
 n=$(grep -oF "guests that need x86-64-v3: 1 VMI<" "$work/rep2/report.html" | wc -l)
 [ "$n" = 6 ] || fail "trade-off: $n rows with \"guests that need x86-64-v3: 1 VMI\", want 6"
 pdftotext "$work/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that need x86-64-v3: 1 VMI" ||
     fail "trade-off: no guests line in the PDF"
-"$KVSCOPE" report $S --format html --output "$work/rep3" -q >/dev/null
+"$KVSCOPE" report $S --format html --output-dir "$work/rep3" -q >/dev/null
 ! grep -qF "Guests it is too old for" "$work/rep3/report.html" ||
     fail "trade-off: a guests column without a guest that needs it"
 
@@ -283,7 +283,7 @@ run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
 has "capacity fix proven" "prod/stuck-vm: no-target -> ok"
 run "capacity json" 1 check samples/capacity -o json
 checks=$((checks + 1))
-"$KVSCOPE" report samples/capacity --format json --output "$work/cap" -q >/dev/null 2>&1
+"$KVSCOPE" report samples/capacity --format json --output-dir "$work/cap" -q >/dev/null 2>&1
 jq -e '.groups[] | select(.code == "no-capacity") |
     .subject == {"kind": "node", "name": "c2"} and .fix.action == "free-capacity"' \
     "$work/cap/findings.json" >/dev/null || fail "capacity group in findings.json"

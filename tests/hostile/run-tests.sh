@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-tests.sh - the hostile corpus: every snapshot gen.py makes is given
-# to `$KVSCOPE report <snap> --format json --output <fresh dir>`, which
+# to `$KVSCOPE report <snap> --format json --output-dir <fresh dir>`, which
 # must exit with the status in expected.tsv and print exactly one line on
 # stderr, "kvscope: <snapshot path>: ..." containing the listed substring
 # (besides any "kvscope: warning: " lines of what the input lacks).
@@ -43,7 +43,7 @@ while IFS=$'\t' read -r name status want; do
 	    sort)
 	# shellcheck disable=SC2086
 	(cd "$work" && $KVSCOPE_WRAP "$KVSCOPE" report "$snap" --format json \
-	    --output "$out" >"$log/stdout" 2>"$log/stderr")
+	    --output-dir "$out" >"$log/stdout" 2>"$log/stderr")
 	rc=$?
 	after=$(cd "$tmp" && find . \( -path ./corpus -o -path ./log \) -prune -o -print |
 	    sort)

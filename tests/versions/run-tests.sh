@@ -13,7 +13,7 @@ pass=0 fail=0
 snap() {	# name sample version [mkversion options]
 	python3 tests/versions/mkversion.py "samples/$2" "$tmp/$1" "$3" \
 	    "${@:4}"
-	"$KVSCOPE" report "$tmp/$1" --format json --output "$tmp/$1.out" \
+	"$KVSCOPE" report "$tmp/$1" --format json --output-dir "$tmp/$1.out" \
 	    >/dev/null 2>"$tmp/$1.err" || [ $? -eq 1 ] ||
 	    { cat "$tmp/$1.err"; exit 1; }
 }
@@ -123,7 +123,7 @@ if grep -q "judged by the rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)
 else
 	fail=$((fail + 1)); echo "FAIL HCO 4.15.2: $(grep judged "$tmp/h11.explain")"
 fi
-"$KVSCOPE" report "$tmp/h11" --format html --output "$tmp/h11.html" \
+"$KVSCOPE" report "$tmp/h11" --format html --output-dir "$tmp/h11.html" \
     >/dev/null 2>&1 || true
 if grep -rq "rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)" \
     "$tmp/h11.html"; then
