@@ -37,14 +37,14 @@ enum {
 	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector SEL,
 				 * --allow-shutdown */
 	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
-	O_OUTDIR = 1 << 14,	/* -d, --output-dir DIR (report) */
-	O_OUTFILE = 1 << 15,	/* -f, --output-file FILE (convert) */
-	O_WIDE = 1 << 16,	/* -o wide is a view of its own */
-	O_JUNIT = 1 << 17,	/* -o junit, --fail-on LIST */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
 	O_STRICT = 1 << 14,	/* --strict (diff) */
+	O_OUTDIR = 1 << 15,	/* -d, --output-dir DIR (report) */
+	O_OUTFILE = 1 << 16,	/* -f, --output-file FILE (convert) */
+	O_WIDE = 1 << 17,	/* -o wide is a view of its own */
+	O_JUNIT = 1 << 18,	/* -o junit, --fail-on LIST */
 };
 
 typedef struct kv_cmd {

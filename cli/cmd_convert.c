@@ -25,20 +25,19 @@ ends_with(const char *s, const char *tail)
 
 /* The input exists, the output is a new .tar.gz/.tgz (or --force). */
 static int
-check_paths(const cli_args *o, kv_err *err)
+check_paths(const cli_args *o, const char *dst, kv_err *err)
 {
 	struct stat st;
 
 	if (stat(o->pos[0], &st) != 0)
 		return kv_seterr(err, "%s: %s", o->pos[0], errno == ENOENT ?
 		    "no such file" : strerror(errno));
-	if (!ends_with(o->output, ".tar.gz") && !ends_with(o->output,
-	    ".tgz"))
+	if (!ends_with(dst, ".tar.gz") && !ends_with(dst, ".tgz"))
 		return kv_seterr(err, "%s: a snapshot is a .tar.gz; name the "
-		    "output SNAP.tar.gz or SNAP.tgz", o->output);
-	if (!o->force && lstat(o->output, &st) == 0)
+		    "output SNAP.tar.gz or SNAP.tgz", dst);
+	if (!o->force && lstat(dst, &st) == 0)
 		return kv_seterr(err, "%s: exists; use --force to replace it",
-		    o->output);
+		    dst);
 	return KV_OK;
 }
 
@@ -119,7 +118,7 @@ cmd_convert(const kv_cmd *cmd, int argc, char **argv)
 		    "write is given twice (second argument and "
 		    "--output-file)");
 	}
-	if (check_paths(&o, &err) != KV_OK ||
+	if (check_paths(&o, dst, &err) != KV_OK ||
 	    kv_limits_init(&lim, &err) != KV_OK)
 		goto fail;
 	if (kv_is_snapshot(o.pos[0], &lim)) {
@@ -130,7 +129,7 @@ cmd_convert(const kv_cmd *cmd, int argc, char **argv)
 	if (foreign_load(o.pos[0], &lim, true, &fi, &err) != KV_OK ||
 	    foreign_write_snapshot(fi, dst, &err) != KV_OK)
 		goto fail;
-	say_written(fi, o.output);
+	say_written(fi, dst);
 	rc = 0;
 	goto out;
 fail:

@@ -684,7 +684,7 @@ if command -v script >/dev/null; then
 		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigtty.txt")
 		[ "$w" -le 400 ] || fail "10,000 VMIs on a tty: a line of $w characters (at most 400)"
 		has "$work/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
-		has "$work/bigtty.txt" "tty: node lists cut" " more moves them"
+		has "$work/bigtty.txt" "tty: node lists cut" " in all)"
 		"$KVSCOPE" check "$big" -q >"$work/bigpipe"
 		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$work/bigpipe" | cut -d' ' -f1)
 		checks=$((checks + 1))
