@@ -29,13 +29,16 @@ CFLAGS    ?= -O2 -g
 KV_WARN   := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wno-unused-parameter
 KV_CPPFLAGS = -std=c11 -D_GNU_SOURCE -DKV_VERSION='"$(VERSION)"' \
-             -Ianalyze -Ianalyze/dvp -Irender -Icli \
+             -Ianalyze/change -Ianalyze/decide -Ianalyze/dvp -Ianalyze/model -Ianalyze/read -Ianalyze/rules -Ianalyze/util -Ianalyze/versions -Irender -Irender/html -Irender/json -Irender/pdf -Irender/svg -Irender/term -Irender/words -Icli \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 KV_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
 
+# the library's folders, one per layer (analyze/*/, render/*/; analyze/ and render/ hold what joins them)
+SRC_DIRS  := $(sort $(wildcard analyze/*/ render/*/)) analyze render
+SRC_DIRS  := $(patsubst %/,%,$(SRC_DIRS))
 BUILD     := build
 # Header dependencies: each object writes its own .d file (-MMD), with
 # an empty rule per header (-MP) so a removed header breaks no build.
@@ -44,7 +47,7 @@ DEPFLAGS   = -MMD -MP
 GEN_SRC   := $(BUILD)/gen/templates.c
 TEMPLATES := templates/report.css templates/report.js
 
-LIB_SRC   := $(sort $(wildcard analyze/*.c analyze/dvp/*.c render/*.c)) \
+LIB_SRC   := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS)))) \
              $(GEN_SRC)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
@@ -54,8 +57,8 @@ ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_BIN  := $(BUILD)/asan/kvscope
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
-HEADERS   := $(wildcard analyze/*.h analyze/dvp/*.h render/*.h cli/*.h) \
-             analyze/resources.def
+HEADERS   := $(wildcard $(addsuffix /*.h,$(SRC_DIRS) cli)) \
+             analyze/read/resources.def
 
 .PHONY: all check check-run report deps ensure-deps install clean bench \
         bench-collect unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke \
@@ -236,13 +239,13 @@ cpudb: $(BUILD)/rel/tools/gen-cpudb
 	$(BUILD)/rel/tools/gen-cpudb -V $(CPUMAP_LIBVIRT) \
 	    $(SHARED)/data/libvirt-cpu_map \
 	    $(SHARED)/data/qemu-10.0-q35-cpu-models.json \
-	    $(SHARED)/data/libvirt-cpu-models.json > analyze/cpudb_builtin.c.tmp
-	mv analyze/cpudb_builtin.c.tmp analyze/cpudb_builtin.c
+	    $(SHARED)/data/libvirt-cpu-models.json > analyze/model/cpudb_builtin.c.tmp
+	mv analyze/model/cpudb_builtin.c.tmp analyze/model/cpudb_builtin.c
 
-$(BUILD)/rel/tools/gen-cpudb: tools/gen-cpudb.c analyze/cpumap.c analyze/util.c $(HEADERS)
+$(BUILD)/rel/tools/gen-cpudb: tools/gen-cpudb.c analyze/model/cpumap.c analyze/util/util.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(KV_CPPFLAGS) $(KV_WARN) $(CFLAGS) -DKV_CPUDB_GENERATOR -o $@ \
-	    tools/gen-cpudb.c analyze/cpumap.c analyze/util.c $(KV_LIBS)
+	    tools/gen-cpudb.c analyze/model/cpumap.c analyze/util/util.c $(KV_LIBS)
 
 # Scale benchmark: optimised build, generated snapshots up to 5,000 nodes /
 # 100,000 VMIs, wall and CPU time and peak RSS against gzip -dc of the same
