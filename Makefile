@@ -29,7 +29,7 @@ CFLAGS    ?= -O2 -g
 KV_WARN   := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wno-unused-parameter
 KV_CPPFLAGS = -std=c11 -D_GNU_SOURCE -DKV_VERSION='"$(VERSION)"' \
-             -Ianalyze/change -Ianalyze/decide -Ianalyze/dvp -Ianalyze/model -Ianalyze/read -Ianalyze/rules -Ianalyze/util -Ianalyze/versions -Irender -Irender/html -Irender/json -Irender/pdf -Irender/svg -Irender/term -Irender/words -Icli \
+             -I. \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 KV_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)

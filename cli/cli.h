@@ -14,10 +14,10 @@
 
 #include <stdio.h>
 
-#include "analysis.h"
-#include "bitset.h"
-#include "labelsel.h"
-#include "view.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/util/bitset.h"
+#include "analyze/model/labelsel.h"
+#include "render/term/view.h"
 
 #define EXIT_FINDINGS 1
 #define EXIT_TOOL 2

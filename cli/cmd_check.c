@@ -5,8 +5,8 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "render/render.h"
 
 /* The view's status: a write error printed. */
 static int

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "container.h"
-#include "foreign.h"
+#include "cli/cli.h"
+#include "analyze/read/container.h"
+#include "analyze/read/foreign.h"
 
 static bool
 ends_with(const char *s, const char *tail)

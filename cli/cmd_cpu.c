@@ -1,11 +1,11 @@
 /*
  * cmd_cpu.c - `kvscope models` and `kvscope pairs`: arguments in, the
- * CPU views of render/view_cpu.c out.
+ * CPU views of render/term/view_cpu.c out.
  */
 #include <stdio.h>
 
-#include "cli.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "render/render.h"
 
 int
 cmd_models(const kv_cmd *cmd, int argc, char **argv)

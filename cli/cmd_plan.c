@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "drain.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "analyze/decide/drain.h"
+#include "render/render.h"
 
 int
 cli_drain_usage(const kv_cmd *cmd, const cli_args *o)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "render/render.h"
 
 /* csv is not part of all: it is asked for by name */
 enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15,

@@ -1,8 +1,8 @@
 /*
  * cmd_whatif.c - `kvscope what-if` (the snapshot after some changes,
  * against the snapshot as it is) and `kvscope diff` (two snapshots of one
- * cluster): arguments in, analyze/whatif.c and analyze/diff.c, the diff
- * view (render/view_diff.c) out.  Exit 1 when something gets worse.
+ * cluster): arguments in, analyze/change/whatif.c and analyze/change/diff.c, the diff
+ * view (render/term/view_diff.c) out.  Exit 1 when something gets worse.
  * With --report DIR the report of the snapshot after (of NEW) is written
  * first, as `report` writes one, with the diff as its first section and
  * diff.json; then the answer, and in text the files, "report: PATH".
@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diff.h"
-#include "limits.h"
-#include "render.h"
-#include "whatif.h"
+#include "cli/cli.h"
+#include "analyze/change/diff.h"
+#include "analyze/read/limits.h"
+#include "render/render.h"
+#include "analyze/change/whatif.h"
 
 static const char *const strategies[] = { "LiveMigrate",
 	"LiveMigrateIfPossible", "External", "None" };

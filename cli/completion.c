@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* The words to complete after option op of cmd, or NULL. */
 static const char *

@@ -1,15 +1,15 @@
 /*
  * junit.c - `-o junit` of check, check --drain and plan, and --fail-on:
- * the test cases (one per VMI) the JUnit view (render/junit.c) writes,
+ * the test cases (one per VMI) the JUnit view (render/term/junit.c) writes,
  * each failing as --fail-on says (default: a VMI that would not migrate;
  * with a drain, one it stops or holds).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "render.h"
-#include "rule.h"
+#include "cli/cli.h"
+#include "render/render.h"
+#include "analyze/rules/rule.h"
 
 bool
 cli_fails_on(const kv_analysis *a, const cli_args *o, size_t i,

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "limits.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "analyze/read/limits.h"
+#include "render/render.h"
 
 #define VIEW_OPTS (O_OUTPUT | O_COLOR | O_QUIET)
 #define REPORT_OPTS (O_REPORT | O_FORMAT | O_FORCE)	/* what-if, diff */

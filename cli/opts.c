@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "render.h"
-#include "rule.h"
+#include "cli/cli.h"
+#include "render/render.h"
+#include "analyze/rules/rule.h"
 
 const cli_option cli_options[] = {
 	{ "output", 'o', O_OUTPUT, "FORMAT", "text json yaml wide" },

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "render/render.h"
 
 /* A file name a kvscope report writes. */
 static bool

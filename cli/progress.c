@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static bool on;
 static bool shown;

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "cli.h"
-#include "render.h"
+#include "cli/cli.h"
+#include "render/render.h"
 
 static bool
 in_list(const cli_list *l, const char *s)

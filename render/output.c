@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render.h"
+#include "render/render.h"
 
 int (*kv_output_rename)(const char *from, const char *to) = rename;
 ssize_t (*kv_output_write)(int fd, const void *buf, size_t len) = write;

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "analysis.h"
-#include "bitset.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/util/bitset.h"
 
 typedef int (*kv_writer_fn)(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
@@ -99,7 +99,7 @@ char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
 
 /* The report of a what-if or a diff (what-if|diff --report DIR): the
  * report of the snapshot after the changes (of NEW) opens with a section
- * on what changed.  Everything is borrowed: the diff (analyze/diff.h,
+ * on what changed.  Everything is borrowed: the diff (analyze/change/diff.h,
  * computed by the caller), the what-if's notes (view.h; notes->notes
  * NULL: a diff of two snapshots) and the analysis before (its date). */
 struct kv_diff;

@@ -31,7 +31,7 @@
 #include <libxml/tree.h>
 #include <pango/pango.h>
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 /* templates/ compiled into the binary by the Makefile (build/gen/). */
 extern const char kv_report_css[];

@@ -1,5 +1,5 @@
 /*
- * gen-cpudb.c - writes analyze/cpudb_builtin.c, the CPU-model table built
+ * gen-cpudb.c - writes analyze/model/cpudb_builtin.c, the CPU-model table built
  * into kvscope (Makefile target `cpudb`).
  *
  *	gen-cpudb [-V libvirt-version] CPU_MAP_DIR QEMU_JSON [LIBVIRT_JSON]
@@ -18,12 +18,12 @@
  * nothing on stdout.  The JSON files are inputs of this tool only; kvscope
  * never reads them.
  *
- * Built with -DKV_CPUDB_GENERATOR from this file, analyze/cpumap.c and
- * analyze/util.c only, so it builds before cpudb_builtin.c exists.
+ * Built with -DKV_CPUDB_GENERATOR from this file, analyze/model/cpumap.c and
+ * analyze/util/util.c only, so it builds before cpudb_builtin.c exists.
  * Ownership: a batch tool; x* allocators exit on exhaustion, and what it
  * allocates is released before a normal exit (LSan stays quiet).
  */
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * resources/ members, every entry mode 0644 with the snapshot's own time,
  * no gzip timestamp, so that the same input gives the same bytes.
  */
-#include "foreign.h"
+#include "analyze/read/foreign.h"
 
 #include <archive.h>
 #include <archive_entry.h>

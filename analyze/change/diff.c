@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "groups.h"
+#include "analyze/change/diff.h"
+#include "analyze/decide/groups.h"
 
 static void
 strs_push(kv_strs *s, const char *v)

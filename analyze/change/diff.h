@@ -18,7 +18,7 @@
 #ifndef KV_DIFF_H
 #define KV_DIFF_H
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 typedef struct kv_strs {
 	size_t n;

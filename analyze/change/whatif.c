@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dvp.h"
-#include "groups.h"
-#include "labelsel.h"
-#include "rule.h"
-#include "whatif.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/decide/groups.h"
+#include "analyze/model/labelsel.h"
+#include "analyze/rules/rule.h"
+#include "analyze/change/whatif.h"
 
 const char *const kv_change_names[CH_COUNT] = {
 	[CH_CPU_MODEL] = "cpu-model",

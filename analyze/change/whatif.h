@@ -14,7 +14,7 @@
 #ifndef KV_WHATIF_H
 #define KV_WHATIF_H
 
-#include "model.h"
+#include "analyze/model/model.h"
 
 enum kv_change_kind {
 	CH_CPU_MODEL, CH_CLUSTER_CPU_MODEL, CH_CORDON, CH_UNCORDON,

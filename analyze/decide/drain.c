@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
+#include "analyze/decide/drain.h"
 
 #define SETUP_SECONDS 10.0
 

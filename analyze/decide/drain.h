@@ -19,8 +19,8 @@
 #ifndef KV_DRAIN_H
 #define KV_DRAIN_H
 
-#include "analysis.h"
-#include "capacity.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/rules/capacity.h"
 
 /* The state placements work on. */
 typedef struct kv_drain_ctx {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
+#include "analyze/decide/drain.h"
 
 void
 kv_drain_ctx_init(kv_drain_ctx *c, const kv_analysis *a)

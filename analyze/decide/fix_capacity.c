@@ -4,14 +4,14 @@
  * subject is those nodes (the ones kvscope explain answers "no room" for);
  * the fix frees room on one of them, or adds a node like them.
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capacity.h"
-#include "target.h"
+#include "analyze/rules/capacity.h"
+#include "analyze/rules/target.h"
 
 /* Nodes named in a group's subject before "and N more". */
 #define ROOM_NAMES 5

@@ -12,15 +12,15 @@
  * level, AVX-512, AVX2, name), so the first that gives every VMI a target
  * wins at once and the search stops there.
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "index.h"
-#include "target.h"
+#include "analyze/model/index.h"
+#include "analyze/rules/target.h"
 
 typedef struct cand {
 	const kv_named *nm;

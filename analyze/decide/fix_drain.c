@@ -11,7 +11,7 @@
  * VMI spec is immutable, pkg/virt-api/webhooks/validating-webhook/
  * admitters/vmi-update-admitter.go:103), as what-if counts it.
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>

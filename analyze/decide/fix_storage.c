@@ -8,13 +8,13 @@
  * status.claimPropertySets when the snapshot has one, else the table of
  * provisioners below.
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage.h"
+#include "analyze/rules/storage.h"
 
 /*
  * What a provisioner can give as ReadWriteMany, for clusters without

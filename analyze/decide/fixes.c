@@ -4,13 +4,13 @@
  * one-line summary and the fix that names the exact change; and the
  * groups without a row (drain-shutdown, drain-block, condition-false).
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "target.h"
+#include "analyze/rules/target.h"
 
 static bool
 dvp(const kv_analysis *a)

@@ -3,13 +3,13 @@
  * (groups.h), and the groups without a rule row: drain-shutdown,
  * and condition-false (drain-block: fix_drain.c).
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "target.h"
+#include "analyze/rules/target.h"
 
 /* CPU-compatible nodes asked for their failing constraint per VMI: the
  * name of a placement group is what they say. */

@@ -3,7 +3,7 @@
  * not migrate, and every VMI a drain would stop or wait on, into groups of
  * one code and one subject; sorted, numbered, described and fixed.
  */
-#include "groups.h"
+#include "analyze/decide/groups.h"
 
 #include <stdarg.h>
 #include <stdio.h>

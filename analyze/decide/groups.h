@@ -21,7 +21,7 @@
 #ifndef KV_GROUPS_H
 #define KV_GROUPS_H
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 enum kv_subject {
 	SUBJ_CPU_CLASS, SUBJ_CPU_MODEL, SUBJ_NODE, SUBJ_STORAGE_CLASS,

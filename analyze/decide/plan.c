@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
+#include "analyze/decide/drain.h"
 
 #define PLAN_TRIES 16
 

@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 bool
 kv_restart_kubevirt(const kv_vmires *r, const char **why)

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "dvp.h"
-#include "storage.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/rules/storage.h"
 
 /* DVP's own defaults for the KubeVirt migration settings (§5): helm
  * renders them into the InternalVirtualizationKubeVirt config; these apply

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dvp.h"
-#include "rule_ctx.h"
-#include "storage.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/rules/rule_ctx.h"
+#include "analyze/rules/storage.h"
 
 
 /* "Migrate", or "Evict by the system: node drain or ..." */

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model.h"
+#include "analyze/model/model.h"
 
 struct kv_analysis;
 struct kv_vmires;

@@ -6,7 +6,7 @@
  * VirtualMachine, Migratable and VirtualMachineOperation where a KubeVirt
  * operator reads VMI, LiveMigratable and VirtualMachineInstanceMigration.
  */
-#include "dvp.h"
+#include "analyze/dvp/dvp.h"
 
 /* DVP's spelling of kubevirt.io in label and annotation keys */
 #define DVP_KV "kubevirt.internal.virtualization.deckhouse.io"

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dvp.h"
-#include "jget.h"
-#include "load.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/model/jget.h"
+#include "analyze/model/load.h"
 
 /* §3.3 [IDX]: the node affinity of a KVVM whose disks migrate */
 #define ANN_MIGRATION_TERMS "virtualization.deckhouse.io/" \

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "dvp.h"
+#include "analyze/dvp/dvp.h"
 
 const kv_dvm *
 kv_dvp_vm(const kv_model *m, const char *ns, const char *name)

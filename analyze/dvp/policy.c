@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "dvp.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/dvp/dvp.h"
 
 
 /* kvbuilder/kvvm.go:53-54 */

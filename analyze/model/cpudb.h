@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 typedef struct cpudb_model {
 	const char *name;

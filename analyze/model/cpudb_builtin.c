@@ -12,7 +12,7 @@
  * them.  gen-cpudb checked both sources against the expanded
  * JSON files before writing this.
  */
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 static const char *const f_486[] = {
 	"fpu", "pse", "vme"

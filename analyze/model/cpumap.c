@@ -25,7 +25,7 @@
  * cpumap_finish() hands the pool to the cpudb it returns, so the strings of
  * a cpudb live exactly as long as the db.  cpudb_free() releases the db.
  */
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 #include <stdint.h>
 #include <stdio.h>

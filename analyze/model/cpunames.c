@@ -5,13 +5,13 @@
  * libvirt's names are case-sensitive (cpu_map/x86_*.xml), as the labels
  * cpu-model.node.kubevirt.io/<name> are.
  */
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 #define NEAR_MAX 3
 

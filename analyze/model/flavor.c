@@ -3,13 +3,13 @@
  *
  * The Deckhouse row lives with the rest of Deckhouse in dvp/flavor.c.
  */
-#include "flavor.h"
+#include "analyze/model/flavor.h"
 
 #include <string.h>
 
-#include "analysis.h"
-#include "model.h"
-#include "util.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/model/model.h"
+#include "analyze/util/util.h"
 
 static const kv_vocab kubevirt_vocab = {
 	.vm = "VMI",

@@ -3,7 +3,7 @@
  * hash tables compare pointers; a key that was never interned cannot be
  * on any node.
  */
-#include "index.h"
+#include "analyze/model/index.h"
 
 #include <glib.h>
 

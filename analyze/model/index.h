@@ -9,8 +9,8 @@
 #ifndef KV_INDEX_H
 #define KV_INDEX_H
 
-#include "bitset.h"
-#include "model.h"
+#include "analyze/util/bitset.h"
+#include "analyze/model/model.h"
 
 typedef struct kv_index kv_index;
 

@@ -1,12 +1,12 @@
 /*
  * intern.c - see intern.h.
  */
-#include "intern.h"
+#include "analyze/model/intern.h"
 
 #include <glib.h>
 #include <string.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 struct kv_intern {
 	GStringChunk *chunk;

@@ -1,13 +1,13 @@
 /*
  * jget.c - see jget.h.
  */
-#include "jget.h"
+#include "analyze/model/jget.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quantity.h"
+#include "analyze/read/quantity.h"
 
 static const char *
 jtype_name(const json_t *v)

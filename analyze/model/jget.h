@@ -13,10 +13,10 @@
 
 #include <jansson.h>
 
-#include "intern.h"
-#include "limits.h"
-#include "model.h"
-#include "util.h"
+#include "analyze/model/intern.h"
+#include "analyze/read/limits.h"
+#include "analyze/model/model.h"
+#include "analyze/util/util.h"
 
 typedef struct jctx {
 	kv_intern *strs;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "labelsel.h"
+#include "analyze/model/labelsel.h"
 
 const char *const kv_lselop_names[KV_SEL_COUNT] = { "exists", "!", "=",
 	"!=", "in", "notin", ">", "<" };

@@ -15,8 +15,8 @@
 #ifndef KV_LABELSEL_H
 #define KV_LABELSEL_H
 
-#include "model.h"
-#include "util.h"
+#include "analyze/model/model.h"
+#include "analyze/util/util.h"
 
 typedef enum kv_lselop {
 	KV_SEL_EXISTS, KV_SEL_NOT_EXISTS, KV_SEL_EQ, KV_SEL_NE, KV_SEL_IN,

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "jsonitems.h"
-#include "load.h"
+#include "analyze/read/input.h"
+#include "analyze/read/jsonitems.h"
+#include "analyze/model/load.h"
 
 /* Where a name was first seen, to name both places of a duplicate. */
 typedef struct seen_at {
@@ -79,7 +79,7 @@ static const struct resource_row {
 } resource_rows[] = {
 #define KV_RESOURCE(plural, group, scope, anon_prefix, anon_rank, loader, \
     need) { plural, group, #loader },
-#include "resources.def"
+#include "analyze/read/resources.def"
 #undef KV_RESOURCE
 };
 

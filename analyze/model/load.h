@@ -13,10 +13,10 @@
 
 #include <glib.h>
 
-#include "cpudb.h"
-#include "flavor.h"
-#include "jget.h"
-#include "model.h"
+#include "analyze/model/cpudb.h"
+#include "analyze/model/flavor.h"
+#include "analyze/model/jget.h"
+#include "analyze/model/model.h"
 
 typedef struct kv_load {
 	kv_model *m;

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "load.h"
+#include "analyze/model/load.h"
 
 /* Sum (init = false) or maximum (init = true) of the containers' CPU and
  * memory requests at path. */

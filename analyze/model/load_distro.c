@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "load.h"
+#include "analyze/model/load.h"
 
 int
 load_hco(kv_load *ls, jctx *c, json_t *o)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "analyze/model/load.h"
 
 /* persistent-reservation labels of a launcher pod (same in every flavor) */
 #define PR_LABEL	"pr.kubevirt.io/"

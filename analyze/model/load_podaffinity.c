@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "analyze/model/load.h"
 
 #define REQUIRED "requiredDuringSchedulingIgnoredDuringExecution"
 

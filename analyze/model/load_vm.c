@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "analyze/model/load.h"
 
 const char *const kv_run_strategy_names[RS_COUNT] = {
 	"Always", "RerunOnFailure", "Once", "Manual", "Halted",

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "analyze/model/load.h"
 
 /* --- VMIs ------------------------------------------------------------------- */
 

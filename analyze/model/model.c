@@ -1,12 +1,12 @@
 /*
  * model.c - lookups over the loaded model and its release.
  */
-#include "model.h"
+#include "analyze/model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 const char *
 kv_labels_get(const kv_labels *l, const char *key)

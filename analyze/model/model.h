@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "flavor.h"
-#include "intern.h"
-#include "limits.h"
-#include "manifest.h"
+#include "analyze/model/flavor.h"
+#include "analyze/model/intern.h"
+#include "analyze/read/limits.h"
+#include "analyze/read/manifest.h"
 
 typedef struct kv_label {
 	const char *key;
@@ -376,7 +376,7 @@ typedef struct kv_cluster {
 } kv_cluster;
 
 /* The Deckhouse objects (kv_dvp), loaded when the snapshot has them. */
-#include "dvp_model.h"
+#include "analyze/dvp/dvp_model.h"
 
 typedef struct kv_model {
 	kv_intern *strs;

@@ -5,8 +5,8 @@
  * each regular file to w_begin()/w_data()/w_end(), which enforce the size
  * limits and forward to the caller's callbacks.
  */
-#include "container.h"
-#include "inflate.h"
+#include "analyze/read/container.h"
+#include "analyze/read/inflate.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "limits.h"
-#include "util.h"
+#include "analyze/read/limits.h"
+#include "analyze/util/util.h"
 
 typedef struct kv_walk_ops {
 	/* A member starts (its size as declared, 0 when unknown). */

@@ -2,17 +2,17 @@
  * foreign.c - must-gathers, support bundles and plain kubectl output read
  * as a virtual snapshot (see foreign.h).
  */
-#include "foreign.h"
+#include "analyze/read/foreign.h"
 
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "container.h"
-#include "jsonitems.h"
-#include "redact.h"
-#include "yamlitems.h"
+#include "analyze/read/container.h"
+#include "analyze/read/jsonitems.h"
+#include "analyze/read/redact.h"
+#include "analyze/read/yamlitems.h"
 
 /* The rows of resources.def: what a kind may become. */
 static const struct row {
@@ -20,7 +20,7 @@ static const struct row {
 } rows[] = {
 #define KV_RESOURCE(plural, group, scope, prefix, rank, loader, need) \
 	{ plural, group, #need },
-#include "resources.def"
+#include "analyze/read/resources.def"
 #undef KV_RESOURCE
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))

@@ -8,7 +8,7 @@
  * scanner, YAML through yamlitems.c); other files are skipped unread.
  * Objects are recognised by apiVersion and kind, never by their path:
  * single objects, List and <Kind>List (items without a kind take it from
- * the list), multi-document YAML.  Only the kinds of analyze/resources.def
+ * the list), multi-document YAML.  Only the kinds of analyze/read/resources.def
  * are kept (a YAML document of another kind is dropped unbuilt once its
  * apiVersion and kind are read) (kind -> plural for exactly those rows), each object once (by
  * metadata.uid, or namespace/name without one), sorted by namespace and
@@ -27,9 +27,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "limits.h"
-#include "manifest.h"
-#include "util.h"
+#include "analyze/read/limits.h"
+#include "analyze/read/manifest.h"
+#include "analyze/util/util.h"
 
 typedef struct foreign_input foreign_input;
 

@@ -6,7 +6,7 @@
  * while every chunk is full or held.  So the decompressor runs at most
  * NCHUNK MiB ahead of the tar reader, and memory stays at that.
  */
-#include "inflate.h"
+#include "analyze/read/inflate.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 #define CHUNK (1 << 20)
 #define NCHUNK 4

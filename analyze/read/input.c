@@ -2,11 +2,11 @@
  * input.c - a snapshot or a foreign input, chosen by the presence of
  * manifest.json (input.h).
  */
-#include "input.h"
+#include "analyze/read/input.h"
 
-#include "container.h"
-#include "foreign.h"
-#include "snapshot.h"
+#include "analyze/read/container.h"
+#include "analyze/read/foreign.h"
+#include "analyze/read/snapshot.h"
 
 int
 kv_input_read(const char *path, const kv_limits *lim, const snap_sink *sink,

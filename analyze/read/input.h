@@ -11,8 +11,8 @@
 #ifndef KV_INPUT_H
 #define KV_INPUT_H
 
-#include "limits.h"
-#include "manifest.h"
+#include "analyze/read/limits.h"
+#include "analyze/read/manifest.h"
 
 int kv_input_read(const char *path, const kv_limits *lim,
     const snap_sink *sink, snap_manifest *m, kv_err *err);

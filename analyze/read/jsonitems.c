@@ -21,7 +21,7 @@
  * jsonskip.c tracks the keys of the first levels of each item for that;
  * KVSCOPE_NO_SKIP=1 turns it off (the tests compare both).
  */
-#include "jsonitems.h"
+#include "analyze/read/jsonitems.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonscan.h"
+#include "analyze/read/jsonscan.h"
 
 /* What a step of the scan says. */
 enum step { S_NEXT, S_END, S_FAIL, S_ITEM_FAIL };

@@ -22,8 +22,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "limits.h"
-#include "util.h"
+#include "analyze/read/limits.h"
+#include "analyze/util/util.h"
 
 /* Return KV_OK, or KV_ERR with err set (the message should not repeat the
  * file name; the scanner prefixes it). */

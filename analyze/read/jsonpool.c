@@ -5,7 +5,7 @@
  * batch's trees live in a bump arena (jansson's allocator while a thread
  * parses) and are dropped whole by the worker that built them.
  */
-#include "jsonpool.h"
+#include "analyze/read/jsonpool.h"
 
 #include <ctype.h>
 #include <pthread.h>

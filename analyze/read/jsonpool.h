@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 typedef int (*jp_deliver_fn)(void *arg, json_t *obj, const json_error_t *jerr,
     size_t index, uint64_t start, kv_err *err);

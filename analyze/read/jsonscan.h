@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jsonitems.h"
-#include "jsonpool.h"
+#include "analyze/read/jsonitems.h"
+#include "analyze/read/jsonpool.h"
 
 enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonscan.h"
+#include "analyze/read/jsonscan.h"
 
 static const char *const key_names[K_KEYS] = {
 	[K_METADATA] = "metadata", [K_SPEC] = "spec", [K_STATUS] = "status",

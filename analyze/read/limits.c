@@ -1,7 +1,7 @@
 /*
  * limits.c - defaults and environment overrides for kv_limits.
  */
-#include "limits.h"
+#include "analyze/read/limits.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 typedef struct kv_limits {
 	uint64_t member_bytes;	/* one archive member, uncompressed */

@@ -1,7 +1,7 @@
 /*
  * manifest.c - the manifest's name table and release (manifest.h).
  */
-#include "manifest.h"
+#include "analyze/read/manifest.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 typedef struct snap_resource {
 	char *resource;		/* "nodes" */

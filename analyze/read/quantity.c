@@ -7,7 +7,7 @@
  * digits beyond what the mantissa holds only mark the value as "a little
  * more" (sticky), which rounds an exact quotient up by one.
  */
-#include "quantity.h"
+#include "analyze/read/quantity.h"
 
 #include <ctype.h>
 #include <string.h>

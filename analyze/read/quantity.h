@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 #define KV_QUANTITY_MAX ((int64_t)1 << 62)
 

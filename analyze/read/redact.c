@@ -1,14 +1,14 @@
 /*
  * redact.c - see redact.h.
  */
-#include "redact.h"
+#include "analyze/read/redact.h"
 
 #include <openssl/evp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 static void
 count(json_t *counts, const char *field)

@@ -7,7 +7,7 @@
  * (hardware-accelerated where the CPU has it) and forwards them to the
  * sink.  An input without manifest.json is a foreign one (foreign.c).
  */
-#include "snapshot.h"
+#include "analyze/read/snapshot.h"
 
 #include <glib.h>
 #include <jansson.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container.h"
+#include "analyze/read/container.h"
 
 #define MANIFEST "manifest.json"
 

@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "limits.h"
-#include "manifest.h"
-#include "util.h"
+#include "analyze/read/limits.h"
+#include "analyze/read/manifest.h"
+#include "analyze/util/util.h"
 
 /* Read the kvscope snapshot at path (it has a manifest.json; input.h
  * reads any input).  Errors are "<path>: <member>: <what>". */

@@ -5,7 +5,7 @@
  * is counted, so that an anchor knows how many nodes it holds and an alias
  * to it can be charged for them before it is copied.
  */
-#include "yamlitems.h"
+#include "analyze/read/yamlitems.h"
 
 #include <errno.h>
 #include <glib.h>

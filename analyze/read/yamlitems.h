@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "limits.h"
-#include "util.h"
+#include "analyze/read/limits.h"
+#include "analyze/util/util.h"
 
 typedef int (*yaml_doc_fn)(void *arg, json_t *doc, size_t line,
     kv_err *err);

@@ -2,18 +2,18 @@
  * analysis.c - kv_analyze(): effective configuration, snapshot warnings,
  * then the CPU engine, the per-VMI verdicts and the drain plan.
  */
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capacity.h"
-#include "index.h"
-#include "place.h"
-#include "podaffinity.h"
-#include "target.h"
+#include "analyze/rules/capacity.h"
+#include "analyze/model/index.h"
+#include "analyze/rules/place.h"
+#include "analyze/rules/podaffinity.h"
+#include "analyze/rules/target.h"
 
 /* KubeVirt's default obsolete models (node-labeller util.go:29-64). */
 static const char *const default_obsolete[] = {

@@ -15,11 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bitset.h"
-#include "cpudb.h"
-#include "kvversion.h"
-#include "model.h"
-#include "rule.h"
+#include "analyze/util/bitset.h"
+#include "analyze/model/cpudb.h"
+#include "analyze/versions/kvversion.h"
+#include "analyze/model/model.h"
+#include "analyze/rules/rule.h"
 
 typedef struct kv_config {
 	const char *cpu_model;		/* "" when unset */

@@ -1,7 +1,7 @@
 /*
  * capacity.c - node capacity and the target pod's need (capacity.h).
  */
-#include "capacity.h"
+#include "analyze/rules/capacity.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #ifndef KV_CAPACITY_H
 #define KV_CAPACITY_H
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 #define KV_RES_UNLIMITED INT64_MAX
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capacity.h"
-#include "checks.h"
-#include "index.h"
-#include "storage.h"
+#include "analyze/rules/capacity.h"
+#include "analyze/rules/checks.h"
+#include "analyze/model/index.h"
+#include "analyze/rules/storage.h"
 
 /* --- shared helpers --------------------------------------------------------------- */
 

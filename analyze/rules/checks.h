@@ -5,7 +5,7 @@
 #ifndef KV_CHECKS_H
 #define KV_CHECKS_H
 
-#include "rule_ctx.h"
+#include "analyze/rules/rule_ctx.h"
 
 void check_pod_bridge(rule_ctx *c, const kv_rule *r);
 void check_binding(rule_ctx *c, const kv_rule *r);

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "index.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/model/index.h"
 
 static const char *const cpu_kinds[] = {
 	"cpu-feature", "cpu-model", "cpu-model-migration", "host-model-cpu",

@@ -5,9 +5,9 @@
  * node selector and affinity, taints, inter-pod constraints
  * (podaffinity.h), room.
  */
-#include "capacity.h"
-#include "place.h"
-#include "podaffinity.h"
+#include "analyze/rules/capacity.h"
+#include "analyze/rules/place.h"
+#include "analyze/rules/podaffinity.h"
 
 #include <stdio.h>
 #include <stdlib.h>

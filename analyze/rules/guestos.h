@@ -14,7 +14,7 @@
 #ifndef KV_GUESTOS_H
 #define KV_GUESTOS_H
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 typedef struct kv_guestos {
 	const char *family;	/* "RHEL", "AlmaLinux", ... (static) */

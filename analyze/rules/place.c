@@ -5,7 +5,7 @@
  * one-node tests of placement (node selector terms, tolerations,
  * persistent reservations).  References: rules-kubevirt.md §2.
  */
-#include "place.h"
+#include "analyze/rules/place.h"
 
 #include <stdio.h>
 #include <stdlib.h>

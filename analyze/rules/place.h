@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "target.h"
+#include "analyze/rules/target.h"
 
 typedef struct ptaint {
 	const char *key, *value, *effect;

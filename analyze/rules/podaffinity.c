@@ -21,14 +21,14 @@
  *   pod matches, less the fewest of any domain (0 when fewer domains than
  *   minDomains) is at most maxSkew; a node without the key fails.
  */
-#include "podaffinity.h"
+#include "analyze/rules/podaffinity.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "index.h"
-#include "podterm.h"
+#include "analyze/model/index.h"
+#include "analyze/rules/podterm.h"
 
 /* A running pod on a known node. */
 typedef struct pa_pod {

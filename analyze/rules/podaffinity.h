@@ -23,7 +23,7 @@
 #ifndef KV_PODAFFINITY_H
 #define KV_PODAFFINITY_H
 
-#include "place.h"
+#include "analyze/rules/place.h"
 
 kv_podaff *kv_podaff_build(const kv_analysis *a);
 void kv_podaff_free(kv_podaff *pa);

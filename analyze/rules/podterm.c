@@ -3,7 +3,7 @@
  * matching as the scheduler does, whether the snapshot holds every pod a
  * selector could match, their text, and their cache key bytes.
  */
-#include "podterm.h"
+#include "analyze/rules/podterm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
 #ifndef KV_PODTERM_H
 #define KV_PODTERM_H
 
-#include "place.h"
-#include "podaffinity.h"
+#include "analyze/rules/place.h"
+#include "analyze/rules/podaffinity.h"
 
 /* Whether labels satisfy s (a null selector matches nothing, {} every
  * pod); owner's labels give the values matchLabelKeys and

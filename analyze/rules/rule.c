@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rule_ctx.h"
+#include "analyze/rules/rule_ctx.h"
 
 const kv_rule *
 kv_rule_find(const char *code)

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "flavor.h"
+#include "analyze/model/flavor.h"
 
 struct kv_rule;
 struct rule_ctx;

@@ -6,8 +6,8 @@
 #ifndef KV_RULE_CTX_H
 #define KV_RULE_CTX_H
 
-#include "analysis.h"
-#include "target.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/rules/target.h"
 
 typedef struct rule_ctx {
 	const kv_analysis *a;

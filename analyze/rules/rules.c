@@ -5,9 +5,9 @@
  * (Deckhouse), the groupings in groups.h; the rows are the only place
  * that lists codes.
  */
-#include "checks.h"
-#include "dvp.h"
-#include "groups.h"
+#include "analyze/rules/checks.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/decide/groups.h"
 
 const kv_rule kv_rules[] = {
 	{

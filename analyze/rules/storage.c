@@ -2,7 +2,7 @@
  * storage.c - volumes, claims and the migration method (storage.h).
  * References are to ../shared/spec/rules-kubevirt.md.
  */
-#include "storage.h"
+#include "analyze/rules/storage.h"
 
 #include <string.h>
 

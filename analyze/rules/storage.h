@@ -9,7 +9,7 @@
 #ifndef KV_STORAGE_H
 #define KV_STORAGE_H
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 enum kv_claim_state { CLAIM_RWX, CLAIM_NOT_SHARED, CLAIM_UNKNOWN };
 

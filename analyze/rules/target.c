@@ -1,7 +1,7 @@
 /*
  * target.c - migration target pod selectors and target search (target.h).
  */
-#include "target.h"
+#include "analyze/rules/target.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -10,10 +10,10 @@
 
 #include <glib.h>
 
-#include "capacity.h"
-#include "index.h"
-#include "place.h"
-#include "podaffinity.h"
+#include "analyze/rules/capacity.h"
+#include "analyze/model/index.h"
+#include "analyze/rules/place.h"
+#include "analyze/rules/podaffinity.h"
 
 
 /* --- selector rendering ------------------------------------------------------- */

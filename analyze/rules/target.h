@@ -15,7 +15,7 @@
 #ifndef KV_TARGET_H
 #define KV_TARGET_H
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 typedef struct kv_place kv_place;
 

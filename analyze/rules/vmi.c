@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "podaffinity.h"
-#include "rule_ctx.h"
-#include "storage.h"
+#include "analyze/rules/podaffinity.h"
+#include "analyze/rules/rule_ctx.h"
+#include "analyze/rules/storage.h"
 
 const char *const kv_verdict_names[V_COUNT] = {
 	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 typedef struct kv_bits {
 	size_t nbits, nwords;

@@ -1,7 +1,7 @@
 /*
  * util.c - see util.h.
  */
-#include "util.h"
+#include "analyze/util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

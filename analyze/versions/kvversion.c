@@ -8,14 +8,14 @@
  * virt-operator tags; deckhouse/virtualization build/components/
  * versions.yml).
  */
-#include "kvversion.h"
+#include "analyze/versions/kvversion.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "analyze/model/model.h"
 
 const char *const kv_ver_basis_names[VBASIS_COUNT] = {
 	[VBASIS_CR_OBSERVED] = "KubeVirt CR status.observedKubeVirtVersion",

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 /* The coded warnings of findings.md ("version-newer", ...). */
 enum version_warning {

@@ -8,7 +8,7 @@
  * (../shared/spec/kubevirt-versions.md §3, the R numbers below); the
  * source named is the upstream tag and path:line that first has it.
  */
-#include "kvversion.h"
+#include "analyze/versions/kvversion.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -24,7 +24,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 
-#include "html.h"
+#include "render/html/html.h"
 
 #define MAX_NAMES	12	/* node names listed in a cell */
 #define W(w) kv_word(a, KV_WORD_##w)

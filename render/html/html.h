@@ -10,8 +10,8 @@
 
 #include <libxml/tree.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "render/report.h"
 
 /* A child element tag of parent holding text (may be NULL). */
 xmlNodePtr h_el(xmlNodePtr parent, const char *tag, const char *text);

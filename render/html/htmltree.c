@@ -10,7 +10,7 @@
 
 #include <glib.h>
 
-#include "html.h"
+#include "render/html/html.h"
 
 /* The end of the word (run without white space) at p, or of the white
  * space at p; *odd is set when the word holds a character that

@@ -3,7 +3,7 @@
  * (kv_report_diff, render.h): what the change does, or what changed since
  * the older snapshot.  The words both writers use (the title, the answer,
  * a VMI's codes) and the HTML section; pdf_diff.c draws the PDF's from the
- * same words.  The section reads only the diff (analyze/diff.h), the
+ * same words.  The section reads only the diff (analyze/change/diff.h), the
  * what-if's notes and the two analyses' manifests; every snapshot string
  * enters the tree through the h_* helpers.  Strings returned are the
  * caller's.
@@ -11,9 +11,9 @@
 #include <libxml/tree.h>
 #include <stdlib.h>
 
-#include "diff.h"
-#include "html.h"
-#include "view.h"
+#include "analyze/change/diff.h"
+#include "render/html/html.h"
+#include "render/term/view.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 #define FOLD_ROWS 13	/* a longer table starts collapsed */

@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "html.h"
-#include "render.h"
-#include "report.h"
+#include "render/html/html.h"
+#include "render/render.h"
+#include "render/report.h"
 
 /* more plan rows than this: each node's plan links to the full list */
 #define PLAN_ROWS_MAX 3000

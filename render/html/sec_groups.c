@@ -13,10 +13,10 @@
 
 #include <libxml/tree.h>
 
-#include "groups.h"
-#include "html.h"
-#include "render.h"
-#include "report.h"
+#include "analyze/decide/groups.h"
+#include "render/html/html.h"
+#include "render/render.h"
+#include "render/report.h"
 
 static void
 add_link(xmlNodePtr parent, const char *href, const char *text)

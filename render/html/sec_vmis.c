@@ -22,10 +22,10 @@
 #include <jansson.h>
 #include <libxml/tree.h>
 
-#include "groups.h"
-#include "html.h"
-#include "render.h"
-#include "report.h"
+#include "analyze/decide/groups.h"
+#include "render/html/html.h"
+#include "render/render.h"
+#include "render/report.h"
 
 /* above this many rows the attention table shows codes, not messages */
 #define ATTENTION_DETAIL_MAX 1000

@@ -10,7 +10,7 @@
 
 #include <libxml/xmlerror.h>
 
-#include "report.h"
+#include "render/report.h"
 
 static char first[512];
 

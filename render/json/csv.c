@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groups.h"
-#include "render.h"
-#include "report.h"
+#include "analyze/decide/groups.h"
+#include "render/render.h"
+#include "render/report.h"
 
 static void
 csv_field(FILE *f, const char *s, bool first)

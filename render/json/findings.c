@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodesets.h"
-#include "render.h"
+#include "render/json/nodesets.h"
+#include "render/render.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
 

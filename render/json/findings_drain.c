@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "render.h"
+#include "render/render.h"
 
 static json_t *
 row_json(const kv_analysis *a, const kv_drain_row *row)

@@ -1,15 +1,15 @@
 /*
  * findings_groups.c - findings.json's "groups" and every VMI's "groups"
  * (../shared/spec/findings.md "groups"), from a->groups (groups.h).
- * render/findings.c calls these where the sections go; the CLI's
+ * render/json/findings.c calls these where the sections go; the CLI's
  * -o json|yaml uses the same objects.
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "groups.h"
-#include "render.h"
+#include "analyze/decide/groups.h"
+#include "render/render.h"
 
 static json_t *
 jstr_or_null(const char *s)

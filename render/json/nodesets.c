@@ -1,7 +1,7 @@
 /*
  * nodesets.c - the node sets of findings.json (nodesets.h).
  */
-#include "nodesets.h"
+#include "render/json/nodesets.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "analysis.h"
+#include "analyze/rules/analysis.h"
 
 typedef struct kv_nodesets {
 	size_t n;

@@ -5,7 +5,7 @@
  * decide where pages and bands break, and tests/unit/test_layout.c checks
  * them on plain numbers.
  */
-#include "report.h"
+#include "render/report.h"
 
 size_t
 kv_paginate(const double *h, size_t n, double first, double page,

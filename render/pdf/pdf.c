@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groups.h"
-#include "pdf.h"
+#include "analyze/decide/groups.h"
+#include "render/pdf/pdf.h"
 
 #define W(w)		kv_word(a, KV_WORD_##w)
 static void

@@ -17,8 +17,8 @@
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "render/report.h"
 
 #define PAGE_W		595.28
 #define PAGE_H		841.89

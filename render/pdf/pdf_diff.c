@@ -7,9 +7,9 @@
  */
 #include <stdlib.h>
 
-#include "diff.h"
-#include "pdf.h"
-#include "view.h"
+#include "analyze/change/diff.h"
+#include "render/pdf/pdf.h"
+#include "render/term/view.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 

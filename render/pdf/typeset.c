@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pdf.h"
+#include "render/pdf/pdf.h"
 
 /* --- colour and text --------------------------------------------------- */
 

@@ -17,8 +17,8 @@
 
 #include <pango/pangocairo.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "render/report.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "render/report.h"
 /* --- the class matrix view ------------------------------------------------ */
 
 void

@@ -18,8 +18,8 @@
 #include <glib.h>
 #include <libxml/xmlsave.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "render/report.h"
 
 #define SVG_NS "http://www.w3.org/2000/svg"
 

@@ -17,7 +17,7 @@
 #include <glib.h>
 #include <pango/pangocairo.h>
 
-#include "report.h"
+#include "render/report.h"
 
 struct kv_text {
 	PangoFontMap *map;

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "groups.h"
-#include "render.h"
-#include "view.h"
+#include "analyze/decide/groups.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 static void
 prop_size(xmlNodePtr n, const char *name, size_t v)

@@ -8,8 +8,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "view.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 /* The code point at p (UTF-8), its length in *len; -1 for a byte that
  * does not start a valid sequence (then *len is 1). */

@@ -17,9 +17,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis.h"
-#include "bitset.h"
-#include "drain.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/util/bitset.h"
+#include "analyze/decide/drain.h"
 
 typedef enum kv_outfmt {
 	KV_OUT_TEXT, KV_OUT_WIDE, KV_OUT_JSON, KV_OUT_YAML, KV_OUT_JUNIT,

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "render.h"
-#include "view.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 static bool
 fails(const kv_vmires *r)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "view.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 /* Lines a node list may take before "... and N more" (without --all). */
 #define LIST_LINES 3

@@ -1,14 +1,14 @@
 /*
  * view_diff.c - the `what-if` and `diff` views (view.h): what changed
- * between two analyses (analyze/diff.h), as lines for a person or one
+ * between two analyses (analyze/change/diff.h), as lines for a person or one
  * JSON / YAML document ("kind": "kvscope-whatif" | "kvscope-diff"),
  * which the --report folder holds as diff.json.
  */
 #include <string.h>
 
-#include "diff.h"
-#include "render.h"
-#include "view.h"
+#include "analyze/change/diff.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 static json_t *
 jstrs(const kv_strs *s)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
-#include "render.h"
-#include "report.h"
-#include "view.h"
+#include "analyze/decide/drain.h"
+#include "render/render.h"
+#include "render/report.h"
+#include "render/term/view.h"
 
 static const char *
 action_word(enum kv_on_drain a)

@@ -6,11 +6,11 @@
  */
 #include <string.h>
 
-#include "dvp.h"
-#include "groups.h"
-#include "render.h"
-#include "target.h"
-#include "view.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/decide/groups.h"
+#include "render/render.h"
+#include "analyze/rules/target.h"
+#include "render/term/view.h"
 
 /* Node lines shown before "... and N more" (without --all). */
 #define EXPLAIN_NODES 20

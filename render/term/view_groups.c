@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
-#include "groups.h"
-#include "render.h"
-#include "view.h"
+#include "analyze/decide/groups.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 /* How many of g's VMIs are in pick. */
 static size_t

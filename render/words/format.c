@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "render/report.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guestos.h"
-#include "render.h"
-#include "report.h"
+#include "analyze/rules/guestos.h"
+#include "render/render.h"
+#include "render/report.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 

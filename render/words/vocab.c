@@ -5,10 +5,10 @@
  * Migratable, VirtualMachineOperation and liveMigrationPolicy where a
  * KubeVirt operator reads VMI, LiveMigratable, VirtualMachineInstance-
  * Migration and MigrationPolicy (../shared/spec/rules-deckhouse.md).  The
- * words are the flavor row's vocabulary (analyze/flavor.h); a rule's title
- * and remediation are its row's, in the flavor's words (analyze/rule.h).
+ * words are the flavor row's vocabulary (analyze/model/flavor.h); a rule's title
+ * and remediation are its row's, in the flavor's words (analyze/rules/rule.h).
  */
-#include "render.h"
+#include "render/render.h"
 
 const char *
 kv_word(const kv_analysis *a, enum kv_word w)

@@ -223,7 +223,7 @@ test_layout_manifest() {
 		'[["nodes",3],["namespaces",5],["pods",6],["persistentvolumeclaims",2],["storageclasses",2],["virtualmachineinstances",2],["virtualmachines",2],["virtualmachineinstancemigrations",1],["kubevirts",1],["migrationpolicies",1]]'
 	jq_is "$a" '.resources[] | select(.resource == "pods") | [.scope, .labelSelector]' '["all",null]'
 	# every resource of the table that is collected has its entry, in table order
-	grep '^KV_RESOURCE(' analyze/resources.def | grep -v ', NONE, ' |
+	grep '^KV_RESOURCE(' analyze/read/resources.def | grep -v ', NONE, ' |
 		sed -E 's/^KV_RESOURCE\("([^"]*)", "([^"]*)".*/\1 \2/' >"$T/want-rows"
 	manifest "$a" | jq -r '.resources[] | "\(.resource) \(.group)"' >"$T/got-rows"
 	cmp -s "$T/want-rows" "$T/got-rows" || die "manifest resources differ from resources.def: $(diff "$T/want-rows" "$T/got-rows")"
@@ -302,13 +302,13 @@ test_all_pods() {
 }
 
 # The collector's copy of the resource table, the fuzz harness and the seed
-# generator all follow analyze/resources.def.
+# generator all follow analyze/read/resources.def.
 test_resource_table() {
-	grep '^KV_RESOURCE(' analyze/resources.def >"$T/def"
-	[ -s "$T/def" ] || die "no rows in analyze/resources.def"
+	grep '^KV_RESOURCE(' analyze/read/resources.def >"$T/def"
+	[ -s "$T/def" ] || die "no rows in analyze/read/resources.def"
 	sed -n "/^RESOURCES_DEF='$/,/^'$/p" "$COLLECT" | grep '^KV_RESOURCE(' >"$T/collector"
 	cmp -s "$T/def" "$T/collector" ||
-		die "snapshot/kvscope-collect's RESOURCES_DEF differs from analyze/resources.def: $(diff "$T/def" "$T/collector")"
+		die "snapshot/kvscope-collect's RESOURCES_DEF differs from analyze/read/resources.def: $(diff "$T/def" "$T/collector")"
 	grep -q '#include "resources.def"' tests/fuzz/fuzz_load.c || die "fuzz_load.c does not take its files from resources.def"
 	python3 tests/fuzz/make-seeds.py --print-load-files >"$T/seeds" || die "make-seeds.py --print-load-files"
 	sed -E 's/^KV_RESOURCE\("([^"]*)", "([^"]*)".*/\1 \2/' "$T/def" |

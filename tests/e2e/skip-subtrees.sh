@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The item scanner skips subtrees the loader never reads (the table of
-# analyze/jsonskip.c: managedFields, ownerReferences and finalizers of
+# analyze/read/jsonskip.c: managedFields, ownerReferences and finalizers of
 # every object; nodes' images, conditions and addresses; pods'
 # annotations, securityContext, conditions and container fields beyond
 # the ones read; VMIs' phase timestamps, interfaces and the like).  Each sample is copied with such subtrees planted in every

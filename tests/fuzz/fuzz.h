@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "limits.h"
-#include "util.h"
+#include "analyze/read/limits.h"
+#include "analyze/util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -91,9 +91,9 @@ fuzz_check_msg(const kv_err *err)
 }
 
 #ifdef KV_FUZZ_SNAPSHOT
-#include "analysis.h"
-#include "model.h"
-#include "render.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/model/model.h"
+#include "render/render.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -129,7 +129,7 @@ fuzz_snapshot(const char *path)
 /*
  * The input as a directory snapshot (fuzz_load, fuzz_pipeline): sections
  * separated by a line "---"; the first byte of a section picks the
- * resource file (one per row of analyze/resources.def, in its order, then
+ * resource file (one per row of analyze/read/resources.def, in its order, then
  * the CPU map; tests/fuzz/make-seeds.py reads the same table, so a seed's
  * first byte picks the same file here and there), the rest is its
  * content.  The manifest is computed to match, so every input reaches the
@@ -140,7 +140,7 @@ static const struct {
 } fuzz_rows[] = {
 #define KV_RESOURCE(plural, group, scope, prefix, rank, loader, need) \
 	{ plural, group },
-#include "resources.def"
+#include "analyze/read/resources.def"
 #undef KV_RESOURCE
 };
 #define FUZZ_NFILES (sizeof(fuzz_rows) / sizeof(fuzz_rows[0]) + 1)

@@ -7,7 +7,7 @@
  */
 #include "fuzz.h"
 
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 #define SEP "<!--next-->\n"
 

@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 
-#include "jsonitems.h"
+#include "analyze/read/jsonitems.h"
 
 struct got {
 	kv_buf log;

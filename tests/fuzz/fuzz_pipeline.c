@@ -16,11 +16,11 @@
 #define KV_FUZZ_SNAPSHOT
 #include "fuzz.h"
 
-#include "drain.h"
-#include "groups.h"
-#include "view.h"
-#include "whatif.h"
-#include "diff.h"
+#include "analyze/decide/drain.h"
+#include "analyze/decide/groups.h"
+#include "render/term/view.h"
+#include "analyze/change/whatif.h"
+#include "analyze/change/diff.h"
 
 /* the largest snapshot (VMIs, nodes) the PDF, HTML and SVG writers see */
 #define TINY 16

@@ -53,10 +53,10 @@
 
 #include "kvtest.h"
 
-#include "analysis.h"
-#include "limits.h"
-#include "model.h"
-#include "render.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/read/limits.h"
+#include "analyze/model/model.h"
+#include "render/render.h"
 
 /* ---- JSON path helpers --------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "analyze/util/util.h"
 
 /* A fresh directory under $TMPDIR for one test; caller frees the path. */
 static inline char *

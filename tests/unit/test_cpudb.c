@@ -12,7 +12,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "cpudb.h"
+#include "analyze/model/cpudb.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

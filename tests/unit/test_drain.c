@@ -9,7 +9,7 @@
 #include "kvtest.h"
 #include "kvsnap.h"
 
-#include "drain.h"
+#include "analyze/decide/drain.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define GI (1024LL * 1024 * 1024)

@@ -11,8 +11,8 @@
 #include <jansson.h>
 #include <sys/stat.h>
 
-#include "analysis.h"
-#include "dvp.h"
+#include "analyze/rules/analysis.h"
+#include "analyze/dvp/dvp.h"
 
 #define DVP "virtualization.deckhouse.io"
 #define INTERNAL "internal." DVP

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "kvsnap.h"
-#include "groups.h"
-#include "rule.h"
+#include "analyze/decide/groups.h"
+#include "analyze/rules/rule.h"
 
 #include "kvbase.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_inflate.c - decompression on its own thread (analyze/inflate.c): a
+ * test_inflate.c - decompression on its own thread (analyze/read/inflate.c): a
  * gzip'd tar read through kv_inflate_read() gives the member's bytes
  * exactly, over many chunks; a truncated one gives every byte before the
  * cut, then libarchive's error; a plain tar is not taken.
@@ -10,7 +10,7 @@
 #include <archive_entry.h>
 #include <unistd.h>
 
-#include "inflate.h"
+#include "analyze/read/inflate.h"
 
 #define MEMBER (5u << 20)	/* 5 MiB: more chunks than the ring holds */
 

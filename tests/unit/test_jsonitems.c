@@ -7,7 +7,7 @@
  */
 #include "kvtest.h"
 
-#include "jsonitems.h"
+#include "analyze/read/jsonitems.h"
 
 #define FILE_NAME "resources/nodes.json"
 

@@ -7,7 +7,7 @@
  */
 #include "kvtest.h"
 
-#include "jsonitems.h"
+#include "analyze/read/jsonitems.h"
 
 typedef struct seen {
 	kv_buf log;		/* "index:a-value," per item */

@@ -6,8 +6,8 @@
  */
 #include "kvtest.h"
 
-#include "kvversion.h"
-#include "model.h"
+#include "analyze/versions/kvversion.h"
+#include "analyze/model/model.h"
 
 static void
 assert_parse(const char *s, int major, int minor, int patch)

@@ -1,13 +1,13 @@
 /*
- * test_labelsel.c - Kubernetes label selectors (analyze/labelsel.c), the
+ * test_labelsel.c - Kubernetes label selectors (analyze/model/labelsel.c), the
  * cases of apimachinery's pkg/labels/selector_test.go that kubectl -l
  * users meet: the operators, "in" and "notin" as values, empty values,
- * what is refused and why; and render/term.c's cut of long name lists.
+ * what is refused and why; and render/term/term.c's cut of long name lists.
  */
 #include "kvtest.h"
 
-#include "labelsel.h"
-#include "view.h"
+#include "analyze/model/labelsel.h"
+#include "render/term/view.h"
 
 /* labels sorted by key, as kv_labels keeps them */
 static const kv_label L[] = { { "app", "web" }, { "env", "" },

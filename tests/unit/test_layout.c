@@ -1,14 +1,14 @@
 /*
- * test_layout.c - the report's pure layout arithmetic (render/layout.c):
+ * test_layout.c - the report's pure layout arithmetic (render/pdf/layout.c):
  * pagination with a repeated header, column banding, chunking; and the
- * locale-free helpers of render/format.c and render/mview.c that decide
+ * locale-free helpers of render/words/format.c and render/svg/mview.c that decide
  * what the report prints: number and date formatting, the document date
  * (createdAt, SOURCE_DATE_EPOCH), and the class-matrix view that
  * aggregates beyond KV_MATRIX_MAX classes.  No cairo, no pango, no files.
  */
 #include "kvtest.h"
 
-#include "report.h"
+#include "render/report.h"
 
 /* ---- kv_paginate ---------------------------------------------------------- */
 

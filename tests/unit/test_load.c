@@ -6,8 +6,8 @@
  */
 #include "kvsnap.h"
 
-#include "load.h"
-#include "model.h"
+#include "analyze/model/load.h"
+#include "analyze/model/model.h"
 
 #define NODES "resources/nodes.json"
 #define VMIS "resources/virtualmachineinstances.kubevirt.io.json"
@@ -443,7 +443,7 @@ test_resource_table_resolves(void **state)
 	} rows[] = {
 #define KV_RESOURCE(plural, group, scope, anon_prefix, anon_rank, loader, \
     need) { plural, group, #loader },
-#include "resources.def"
+#include "analyze/read/resources.def"
 #undef KV_RESOURCE
 	};
 	size_t nloaded = 0;

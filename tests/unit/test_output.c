@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render.h"
+#include "render/render.h"
 
 static int calls, fail_at;
 

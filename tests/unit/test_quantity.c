@@ -6,7 +6,7 @@
  */
 #include "kvtest.h"
 
-#include "quantity.h"
+#include "analyze/read/quantity.h"
 
 static void
 assert_value(const char *s, int64_t want)

@@ -6,7 +6,7 @@
  */
 #include "kvtest.h"
 
-#include "redact.h"
+#include "analyze/read/redact.h"
 
 #define CANARY "CANARY-s3cr3t"
 

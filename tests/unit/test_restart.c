@@ -8,10 +8,10 @@
 #include "kvtest.h"
 #include "kvsnap.h"
 
-#include "drain.h"
-#include "dvp.h"
-#include "groups.h"
-#include "view.h"
+#include "analyze/decide/drain.h"
+#include "analyze/dvp/dvp.h"
+#include "analyze/decide/groups.h"
+#include "render/term/view.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define VMS "virtualmachines", "kubevirt.io"

@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "kvsnap.h"
-#include "rule.h"
-#include "target.h"
+#include "analyze/rules/rule.h"
+#include "analyze/rules/target.h"
 
 #include "kvbase.h"
 

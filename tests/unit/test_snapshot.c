@@ -7,8 +7,8 @@
  */
 #include "kvsnap.h"
 
-#include "input.h"
-#include "snapshot.h"
+#include "analyze/read/input.h"
+#include "analyze/read/snapshot.h"
 
 /* --- a sink that records what the reader hands it -------------------------- */
 

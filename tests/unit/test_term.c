@@ -1,13 +1,13 @@
 /*
- * test_term.c - terminal safety and terminal layout (render/term.c) and
- * the YAML writer (render/yaml.c): control, bidi and zero-width
+ * test_term.c - terminal safety and terminal layout (render/term/term.c) and
+ * the YAML writer (render/json/yaml.c): control, bidi and zero-width
  * characters shown visibly, wrapped and cut lists, YAML that quotes only
  * what would not read back as a string.
  */
 #include "kvtest.h"
 
-#include "render.h"
-#include "view.h"
+#include "render/render.h"
+#include "render/term/view.h"
 
 /* What kv_term_puts writes for s (caller frees). */
 static char *

@@ -1,6 +1,6 @@
 /*
  * test_text.c - what the PDF and SVG make of snapshot strings
- * (render/text.c): bidi controls, zero-width and control characters
+ * (render/svg/text.c): bidi controls, zero-width and control characters
  * shown as "<U+XXXX>", malformed UTF-8 as U+FFFD, over-long words and
  * texts shortened with an ellipsis (so pango's work is bounded), and the
  * line limit of a wrapped layout cutting the text itself.
@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <pango/pangocairo.h>
 
-#include "report.h"
+#include "render/report.h"
 
 /* fontconfig keeps a few bytes for the life of the process (as
  * tests/lsan.supp says for the e2e runs) */

@@ -6,7 +6,7 @@
  */
 #include "kvtest.h"
 
-#include "yamlitems.h"
+#include "analyze/read/yamlitems.h"
 
 static int
 collect(void *arg, json_t *doc, size_t line, kv_err *err)

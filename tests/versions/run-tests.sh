@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Each version-aware row (analyze/versions.c) judged on snapshots derived
+# Each version-aware row (analyze/versions/versions.c) judged on snapshots derived
 # from samples/pitfalls and samples/mixed by mkversion.py at the versions
 # before and after it, with the node labels each version's labeller
 # writes: verdicts, codes, selectors and defaults per version.
