@@ -583,6 +583,15 @@ def cell(v):	# what a cell says, without the formula guard
     return v[1:] if v[:1] == "'" and v[1:2] in ("=", "+", "-", "@") else v
 
 fixes = {g["id"]: g["fix"]["action"] for g in f["groups"]}
+heads = {"vmis.csv": "namespace,name,node,verdict,blockers,warnings,"
+         "groups,fix,onDrain,targets",
+         "drain.csv": "namespace,name,action,target,reason"}
+for name, want in heads.items():
+    got = open("%s/%s" % (d, name), "rb").readline().decode().rstrip()
+    if name == "drain.csv":
+        got = got.split(",", 1)[1]	# node first, then the VMI
+    if got != want:
+        errors.append("%s: header %r, want %r" % (name, got, want))
 vm = rows("vmis.csv")
 if not any(r["groups"] for r in vm) and f["groups"]:
     errors.append("vmis.csv: no groups although findings has %d" %
@@ -613,7 +622,9 @@ dr = rows("drain.csv")
 want = [{"node": x["node"], "vmi": p["vmi"], "action": p["action"],
          "target": p["target"] or "", "reason": p["reason"] or ""}
         for x in f["drain"] for p in x["plan"]]
-got = [dict(r, vmi=cell(r["vmi"])) for r in dr]
+got = [{"node": r["node"], "vmi": cell(r["namespace"]) + "/" +
+        cell(r["name"]), "action": r["action"], "target": r["target"],
+        "reason": r["reason"]} for r in dr]
 if got != want:
     bad = [(g, w) for g, w in zip(got, want) if g != w][:3]
     errors.append("drain.csv: %d rows, plan %d; first differences %r" %
