@@ -167,6 +167,10 @@ void pdf_sec_vmis(pdoc *d, const char *title);	/* --pdf-detail all */
  * it has none). */
 bool pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row);
 
+/* pdf_attention.c: the default attention table, each group's VMIs by
+ * node (rows: plan row per VMI; *n: the VMIs listed) */
+void pdf_attention_compact(pdoc *d, ptable *t, const kv_drain_row **rows,
+    size_t *n);
 /* pdf_diff.c: what a what-if or diff changed (d->diff) */
 void pdf_sec_changes(pdoc *d, const char *title);
 
