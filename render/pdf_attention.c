@@ -8,9 +8,10 @@
  * code, its verdict and what a drain does to most of its VMIs, one row
  * per node holds the names of the group's VMIs on that node, side by
  * side; a name carries its verdict or its drain action in brackets only
- * where it differs from the group's.  With thousands of failing VMIs in
- * a few large groups that is a few names a line instead of one, and the
- * rows flow through two text columns.  --pdf-detail all keeps the list
+ * where it differs from the group's, and its namespace only where it
+ * differs from the name's before it in the row ("ns/a  b  c").  With
+ * thousands of failing VMIs in a few large groups that is a few names a
+ * line instead of one, and the rows flow through two text columns.  --pdf-detail all keeps the list
  * one line per VMI (pdf_sec_attention).
  */
 #include <stdint.h>
@@ -89,14 +90,16 @@ common_drain(const kv_drain_row **rows, const alist *l)
  * name is not broken across lines (al), the line breaks between names. */
 static void
 put_name(kv_buf *b, PangoAttrList *al, const kv_vmires *r,
-    const kv_drain_row *row, const alist *l)
+    const kv_drain_row *row, const alist *l, const kv_vmi *prev)
 {
 	bool vd = r->verdict != l->verdict;
 	bool dd = (row == NULL ? -1 : (int)row->action) != l->drain;
 	size_t at = b->len + (b->len ? 3 : 0);
+	const char *name = prev != NULL && strcmp(prev->ns, r->vmi->ns) == 0 ?
+	    r->vmi->name : r->vmi->fullname;
 
-	kv_buf_printf(b, "%s%s", b->len ? "   " : "", r->vmi->fullname);
-	if (strlen(r->vmi->fullname) <= NAME_WHOLE) {
+	kv_buf_printf(b, "%s%s", b->len ? "   " : "", name);
+	if (strlen(name) <= NAME_WHOLE) {
 		PangoAttribute *nb = pango_attr_allow_breaks_new(FALSE);
 
 		nb->start_index = (guint)at;
@@ -123,10 +126,12 @@ node_rows(const pdoc *d, ptable *t, const kv_drain_row **rows,
 
 		pdf_cellc(&c[0], node != NULL ? node : SYM_NONE);
 		c[1].attrs = pango_attr_list_new();
-		for (; i < l->n &&
-		    same_node(a->vmis[l->v[i]].vmi->node, node); i++)
+		for (const kv_vmi *prev = NULL; i < l->n &&
+		    same_node(a->vmis[l->v[i]].vmi->node, node); i++) {
 			put_name(&b, c[1].attrs, &a->vmis[l->v[i]],
-			    rows[l->v[i]], l);
+			    rows[l->v[i]], l, prev);
+			prev = a->vmis[l->v[i]].vmi;
+		}
 		pdf_cell(&c[1], b.data, FONT_REGULAR, COL_INK);
 	}
 }

@@ -556,7 +556,8 @@ pdf_sec_attention(pdoc *d, const char *title)
 	    xasprintf("%zu %s would not migrate, or a drain of their node "
 	    "would stop them or wait for them: under the group of their "
 	    "cause (section %d), by node; a name's verdict or drain is in "
-	    "brackets where it differs from its group's.", n,
+	    "brackets where it differs from its group's, a name without a "
+	    "namespace is in the namespace of the name before it.", n,
 	    n == 1 ? W(VM) : W(VMS), atoi(d->sections[PS_GROUPS])));
 	if (n > 0 && !d->all)
 		pdf_para_own(d, xasprintf("The full list, one line per %s "

@@ -88,6 +88,18 @@ def text(path, first=None, last=None):
     return subprocess.run(cmd + [path, "-"], capture_output=True,
                           text=True, check=True).stdout
 
+def listed(body, names):
+    """The VMIs an attention list names: "ns/a" then "b" (in ns too)."""
+    got, ns = set(), None
+    for t in body.split():
+        if "/" in t:
+            ns = t.split("/", 1)[0]
+        elif ns is not None:
+            t = ns + "/" + t
+        if t in names:
+            got.add(t)
+    return got
+
 def flat(s):
     return re.sub(r"\s", "", s)
 
@@ -143,7 +155,7 @@ elif what == "attention":
             or plan.get(v["name"]) in ("shutdown", "block")}
     body = text(pdf, *pages_of("VMIs that need attention"))
     names = {v["name"] for v in f["vmis"]}
-    got = {t for t in re.findall(r"\S+/\S+", body) if t in names}
+    got = listed(body, names)
     if got != want:
         errors.append("listed %d, expected %d; extra %r, missing %r" %
                       (len(got), len(want), sorted(got - want)[:3],
@@ -157,8 +169,7 @@ elif what == "compact":
     # and verdict beside it.
     body = text(pdf, *pages_of("VMIs that need attention"))
     names = {v["name"]: v for v in f["vmis"]}
-    multi = [l for l in body.splitlines()
-             if len([t for t in l.split() if t in names]) >= 2]
+    multi = [l for l in body.splitlines() if len(listed(l, names)) >= 2]
     if len(multi) < 20:
         errors.append("default: %d lines with two names or more" %
                       len(multi))
@@ -173,8 +184,7 @@ elif what == "compact":
         if len(t) >= 3 and t[0] in names and \
                 t[1] == (names[t[0]]["node"] or "\u2013"):
             lines += 1
-    want = sum(1 for l in body.splitlines() for t in l.split()
-               if t in names)
+    want = len(listed(body, names))
     if lines < want:
         errors.append("--pdf-detail all: %d VMI lines, %d VMIs listed"
                       % (lines, want))
