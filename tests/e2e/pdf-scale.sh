@@ -115,7 +115,8 @@ order = ["Summary", "What to change: the groups", "Drain plan",
 def pages_of(title):
     n, first = toc[title]
     nxt = [p for t, (k, p) in toc.items() if k == n + 1]
-    return first, (nxt[0] - 1 if nxt else first)
+    # sections share pages: the next one may start on this one's last
+    return first, (nxt[0] if nxt else first)
 
 if what == "order":
     got = [t for t in sorted(toc, key=lambda t: toc[t][0])]

@@ -642,6 +642,52 @@ for s in mixed deckhouse hostile; do
 	    python3 "$tmp/csv_check.py" "$o"
 done
 
+# --- page fill ------------------------------------------------------------------
+
+# no PDF page of the body holds fewer than five lines (its running head
+# and footer aside), unless the section on the next page needs a page of
+# its own for a figure; the last page may be the end of the glossary
+cat > "$tmp/fill.py" <<'EOF'
+import re, subprocess, sys
+
+pdf = sys.argv[1]
+FIGURES = ("Host-model CPU classes", "AVX2 and AVX-512 trade-off")
+
+def run(*a):
+    return subprocess.run(a, capture_output=True, text=True,
+                          check=True).stdout
+
+n = int(re.search(r"Pages:\s+(\d+)", run("pdfinfo", pdf)).group(1))
+first = int(re.search(r"^1 .*? (\d+)$", run("pdftotext", "-raw", "-f",
+                      "2", "-l", "2", pdf, "-"), re.M).group(1))
+body = {}
+for p in range(first, n + 1):
+    lines = [l for l in run("pdftotext", "-layout", "-f", str(p), "-l",
+                            str(p), pdf, "-").splitlines() if l.strip()]
+    body[p] = lines[1:-1]		# the running head, the footer
+bad = []
+for p in range(first, n):
+    if len(body[p]) >= 5:
+        continue
+    nxt = body[p + 1][0].strip() if body[p + 1] else ""
+    if not any(re.match(r"\d+ +" + re.escape(f) + "$", nxt)
+               for f in FIGURES):
+        bad.append("page %d: %d lines (%r), then %r" %
+                   (p, len(body[p]), body[p][:2], nxt[:40]))
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+EOF
+if command -v pdftotext >/dev/null; then
+	for s in samples/*/; do
+		s=$(basename "$s")
+		o=$(fresh)
+		report "samples/$s" "$o" pdf
+		check "pdf of samples/$s: no page of fewer than five lines" \
+		    python3 "$tmp/fill.py" "$o/report.pdf"
+	done
+fi
+
 # --- beyond 200 CPU classes ------------------------------------------------------
 
 big=$(fresh)
