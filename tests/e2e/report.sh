@@ -70,7 +70,7 @@ done
 html_parses() {
 	local errs
 	errs=$(xmllint --html --noout "$1" 2>&1 | grep 'error' |
-	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc|details|summary) invalid' || true)
+	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc|details|summary|wbr) invalid' || true)
 	[ -z "$errs" ] || { echo "$errs" | head -5; return 1; }
 	xmllint --html --noout "$1" 2>/dev/null
 }
@@ -274,7 +274,7 @@ HOSTILE = ['<script>alert(1)</script>', '<script>alert("x")</script>&amp;',
 # others (b, i, img, x) or a second script
 HTML_TAGS = set("""html head meta title style body header nav h1 h2 h3 p ol
     ul li a main section figure div figcaption table thead tbody tr th td
-    span br footer script svg desc rect text details summary""".split())
+    span br wbr footer script svg desc rect text details summary""".split())
 SVG_TAGS = {"svg", "title", "desc", "rect", "text"}
 errors = []
 
