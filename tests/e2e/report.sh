@@ -688,6 +688,36 @@ if command -v pdftotext >/dev/null; then
 	done
 fi
 
+# --- colour follows consequence ------------------------------------------------
+
+# a refused class pair is a refusal colour (reds, darker with more missing
+# labels), never the warning's yellow nor orange
+matrix_reds() {
+	python3 - "$1" <<'EOF'
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+REDS = {"#f6d2cf": 1, "#e8908a": 2, "#b3261e": 4}
+bad = []
+cells = re.findall(r'<rect [^>]*width="16" height="16" fill="(#[0-9a-f]+)"'
+                   r'[^>]*>.*?<text [^>]*>([^<]*)</text>', svg, re.S)
+for fill, label in cells:
+    if label.isdigit():
+        n = int(label)
+        want = "#f6d2cf" if n == 1 else "#e8908a" if n <= 3 else "#b3261e"
+        if fill != want:
+            bad.append("%s missing: %s, want %s" % (label, fill, want))
+if not any(l.isdigit() for _, l in cells):
+    bad.append("no refused cell found")
+if bad:
+    print("\n".join(sorted(set(bad))[:5]))
+    sys.exit(1)
+EOF
+}
+cold=$(fresh)
+report samples/mixed "$cold" svg
+check "matrix: refused pairs in reds graded by missing labels" \
+    matrix_reds "$cold/hostmodel-matrix.svg"
+
 # --- beyond 200 CPU classes ------------------------------------------------------
 
 big=$(fresh)
