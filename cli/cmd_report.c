@@ -10,9 +10,10 @@
 #include "cli/cli.h"
 #include "render/render.h"
 
-/* csv is not part of all: it is asked for by name */
-enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_ALL = 15,
-	F_CSV = 16 };
+/* all (the default) is every format, the CSV tables the PDF points to
+ * included */
+enum { F_HTML = 1, F_SVG = 2, F_PDF = 4, F_JSON = 8, F_CSV = 16,
+	F_ALL = 31 };
 
 static unsigned
 formats(const cli_args *o)

@@ -138,6 +138,11 @@ size_t kv_chunks(size_t n, size_t per);
 #define COL_WARN_BG	0xfbe3b0u
 #define COL_FAIL	0xb3261eu
 #define COL_FAIL_BG	0xf6d2cfu
+/* a refused class pair, graded by the labels the target lacks (1: the
+ * fail background; 2-3; 4 or more) */
+#define REFUSE2_BG	0xe8908au
+#define REFUSE2_INK	0x5c0f0au
+#define REFUSE4_BG	0xb3261eu
 #define COL_ACCENT	0x2b5d8cu
 #define COL_NONE	0xffffffffu
 

@@ -58,7 +58,81 @@ rm -rf "$OUT/pitfalls"
 "$KVSCOPE" report samples/pitfalls --format html --output-dir "$OUT/pitfalls" >/dev/null
 shots "$OUT/pitfalls/report.html" pitfalls
 
+# probe HTML WIDTH JS [FRAGMENT]: load a copy of the report, without its
+# Content-Security-Policy and with the script JS appended, at WIDTH px;
+# JS writes its verdict into <html data-probe>, printed here
+probe() {
+	local dir=$OUT/probe
+	mkdir -p "$dir"
+	python3 - "$1" "$3" "$dir/report.html" <<'PY'
+import re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+js = open(sys.argv[2], encoding="utf-8").read()
+html = html.replace("</body>", "<script>" + js + "</script></body>")
+open(sys.argv[3], "w", encoding="utf-8").write(html)
+PY
+	cr --window-size="$2",2000 --virtual-time-budget=2000 --dump-dom \
+	    "file://$PWD/$dir/report.html${4:-}" | head -c 3000 | tr '\n' ' ' |
+	    grep -o 'data-probe="[^"]*"' | sed 's/^data-probe="//; s/"$//'
+}
+
+# At 420 px (a phone; the media query's narrow layout) the attention
+# table fits the screen (no element beyond it),
+# its names break only after / - . and no code breaks at all.
+cat >"$OUT/narrow.js" <<'JS'
+(function () {
+  document.querySelectorAll("main > section").forEach(function (s) {
+    s.style.contentVisibility = "visible";
+  });
+  // headless Chromium's window is 500 px at least: the page is 420 wide
+  var W = 420, bad = [];
+  document.documentElement.style.width = W + "px";
+  var t = document.querySelector("#attention table");
+  if (!t) bad.push("no attention table");
+  else {
+    t.querySelectorAll("*").forEach(function (e) {
+      var r = e.getBoundingClientRect();
+      if (r.width > 0 && r.right > W + 1)
+        bad.push(e.tagName + " " + (e.textContent || "").slice(0, 30) +
+          " ends at " + Math.round(r.right) + " of " + W);
+    });
+    t.querySelectorAll("td.name").forEach(function (td) {
+      var w = document.createTreeWalker(td, NodeFilter.SHOW_TEXT), n,
+        top = null, prev = "";
+      while ((n = w.nextNode())) {
+        for (var i = 0; i < n.data.length; i++) {
+          var rg = document.createRange();
+          rg.setStart(n, i); rg.setEnd(n, i + 1);
+          var r = rg.getBoundingClientRect();
+          if (top !== null && r.top > top + 2 && "/-. ".indexOf(prev) < 0)
+            bad.push("name " + td.textContent + " breaks after " + prev);
+          top = r.top; prev = n.data[i];
+        }
+      }
+    });
+    t.querySelectorAll("a.mono").forEach(function (a) {
+      if (a.getClientRects().length > 1)
+        bad.push("code " + a.textContent + " breaks");
+    });
+  }
+  document.documentElement.setAttribute("data-probe",
+    bad.length ? bad.slice(0, 4).join("; ").replace(/"/g, "'") : "ok");
+})();
+JS
 status=0
+for s in mixed pitfalls; do
+	rm -rf "$OUT/$s"
+	"$KVSCOPE" report samples/$s --format html --output-dir "$OUT/$s" >/dev/null
+	res=$(probe "$OUT/$s/report.html" 420 "$OUT/narrow.js")
+	if [ "$res" = ok ]; then
+		echo "PASS samples/$s at 420 px: the attention table fits"
+	else
+		echo "FAIL samples/$s at 420 px: ${res:-no answer}"
+		status=1
+	fi
+done
+
 echo "| nodes | VMIs | report.html MB | ready ms | painted ms | filtered: ready / painted ms | wall s | target ms |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for size in $SIZES; do

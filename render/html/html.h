@@ -18,6 +18,9 @@ xmlNodePtr h_el(xmlNodePtr parent, const char *tag, const char *text);
 /* h_el() with a class (NULL: none). */
 xmlNodePtr h_elc(xmlNodePtr parent, const char *tag, const char *cls,
     const char *text);
+/* h_elc() for a name: it breaks only after '/', '-' or '.' (<wbr>). */
+xmlNodePtr h_name(xmlNodePtr parent, const char *tag, const char *cls,
+    const char *text);
 /* h_elc() with a string the caller gives up. */
 xmlNodePtr h_el_own(xmlNodePtr parent, const char *tag, const char *cls,
     char *text);

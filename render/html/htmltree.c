@@ -107,6 +107,36 @@ h_elc(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
 	return n;
 }
 
+/* An element holding a name that may break only after '/', '-' or '.'
+ * (a <wbr> there; CSS keeps the rest of it whole).  A name with bidi
+ * controls or invisible characters is isolated as h_el() does, without
+ * break points. */
+xmlNodePtr
+h_name(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
+{
+	char *v = text_visible(text);
+	xmlNodePtr n;
+	const char *run = text;
+
+	if (v != NULL) {
+		free(v);
+		return h_elc(parent, tag, cls, text);
+	}
+	n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL);
+	if (cls != NULL)
+		h_attr(n, "class", cls);
+	for (const char *p = text; *p != '\0'; p++)
+		if ((*p == '/' || *p == '-' || *p == '.') && p[1] != '\0') {
+			xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
+			    (int)(p + 1 - run)));
+			xmlNewChild(n, NULL, BAD_CAST "wbr", NULL);
+			run = p + 1;
+		}
+	if (*run != '\0')
+		xmlAddChild(n, xmlNewText(BAD_CAST run));
+	return n;
+}
+
 /* Append text to n (no element). */
 void
 h_txt(xmlNodePtr n, const char *text)

@@ -68,6 +68,19 @@ code_links(xmlNodePtr td, const kv_issue *is, size_t n, bool blocker,
 	}
 }
 
+/* The attention table's column heads; a cell says its own on a narrow
+ * screen (CSS: the rows stack, each cell labelled). */
+static const char *const attention_heads[] = { NULL, "Node", "Verdict",
+	"Why, and the group to fix", "Outcome", "On drain" };
+
+static xmlNodePtr
+labelled(xmlNodePtr td, const kv_analysis *a, int col)
+{
+	h_attr(td, "data-label", col == 0 ? kv_word(a, KV_WORD_VM) :
+	    attention_heads[col]);
+	return td;
+}
+
 static void
 attention_row(xmlNodePtr tb, const kv_analysis *a, const kv_vmires *r,
     bool detail)
@@ -77,23 +90,24 @@ attention_row(xmlNodePtr tb, const kv_analysis *a, const kv_vmires *r,
 	xmlNodePtr tr = h_el(tb, "tr", NULL), td;
 
 	html_vmi_anchor(tr, r);
-	h_elc(tr, "td", "name", r->vmi->fullname);
-	td = h_elc(tr, "td", "name", NULL);
+	labelled(h_name(tr, "td", "name", r->vmi->fullname), a, 0);
+	td = labelled(h_elc(tr, "td", "name", NULL), a, 1);
 	if (n != NULL) {
 		char *href = xasprintf("#node-%zu", (size_t)(n - a->m->nodes));
 
-		h_attr(h_el(td, "a", r->vmi->node), "href", href);
+		h_attr(h_name(td, "a", NULL, r->vmi->node), "href", href);
 		free(href);
 	} else
 		h_txt(td, r->vmi->node ? r->vmi->node : SYM_NONE);
-	h_badge(h_el(tr, "td", NULL), verdict_tone(r->verdict),
+	h_badge(labelled(h_el(tr, "td", NULL), a, 2), verdict_tone(r->verdict),
 	    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]);
-	td = h_elc(tr, "td", "why", NULL);
+	td = labelled(h_elc(tr, "td", "why", NULL), a, 3);
 	code_links(td, r->blockers, r->nblockers, true, detail);
 	code_links(td, r->warnings, r->nwarnings, false, detail);
 	html_vmi_fix(td, a, r);
-	h_el_own(tr, "td", NULL, vmi_outcome(r));
-	h_elc(tr, "td", drain_tone(r->on_drain), drain_word(r->on_drain));
+	labelled(h_el_own(tr, "td", NULL, vmi_outcome(r)), a, 4);
+	labelled(h_elc(tr, "td", drain_tone(r->on_drain),
+	    drain_word(r->on_drain)), a, 5);
 }
 
 void
@@ -118,7 +132,8 @@ html_attention(xmlNodePtr s, const kv_analysis *a)
 		free(order);
 		return;
 	}
-	tb = h_el(h_table(s, "sort", heads, NULL, 6), "tbody", NULL);
+	tb = h_el(h_table(s, "sort attention", heads, NULL, 6), "tbody",
+	    NULL);
 	for (size_t k = 0; k < a->nvmis; k++)
 		if (html_needs_attention(&a->vmis[order[k]]))
 			attention_row(tb, a, &a->vmis[order[k]],

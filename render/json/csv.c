@@ -1,6 +1,8 @@
 /*
  * csv.c - the CSV exports (render.h): vmis.csv, one row per VMI, and
  * drain.csv, one row per drain plan row (findings "drain[].plan").
+ * Both name a VMI by two columns, namespace and name, so that the two
+ * tables join on them.
  *
  * RFC 4180: a header row, comma-separated fields, CRLF line ends, a field
  * quoted (with "" for a quote) when it holds a comma, a quote, CR or LF;
@@ -94,7 +96,7 @@ int
 kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
 	static const char *const head[] = {
-		"name", "namespace", "node", "verdict", "blockers", "warnings",
+		"namespace", "name", "node", "verdict", "blockers", "warnings",
 		"groups", "fix", "onDrain", "targets",
 	};
 
@@ -107,7 +109,7 @@ kv_write_vmis_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 		char *nt = xasprintf("%zu", r->ntargets), *ids, *fix;
 
 		groups_fix(a, r, &ids, &fix);
-		csv_row(f, (const char *const[]){ r->vmi->name, r->vmi->ns,
+		csv_row(f, (const char *const[]){ r->vmi->ns, r->vmi->name,
 		    r->vmi->node, kv_verdict_names[r->verdict], blk, warn, ids,
 		    fix, kv_on_drain_names[r->on_drain], nt }, 10);
 		free(ids);
@@ -123,24 +125,24 @@ int
 kv_write_drain_csv(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 {
 	static const char *const head[] = {
-		"node", "vmi", "action", "target", "reason",
+		"node", "namespace", "name", "action", "target", "reason",
 	};
 
 	(void)arg;
-	csv_row(f, head, 5);
+	csv_row(f, head, 6);
 	for (size_t d = 0; d < a->ndrain; d++) {
 		const kv_drain *dr = &a->drain[d];
 
 		for (size_t k = 0; k < dr->nplan; k++) {
 			const kv_drain_row *r = &dr->plan[k];
+			const kv_vmi *v = a->vmis[r->vmi].vmi;
 
 			csv_row(f, (const char *const[]){
-			    a->m->nodes[dr->node].name,
-			    a->vmis[r->vmi].vmi->fullname,
+			    a->m->nodes[dr->node].name, v->ns, v->name,
 			    kv_on_drain_names[r->action],
 			    r->target != SIZE_MAX ?
 			    a->m->nodes[r->target].name : "",
-			    r->reason }, 5);
+			    r->reason }, 6);
 		}
 	}
 	return csv_done(f, "drain.csv", err);

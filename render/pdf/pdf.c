@@ -433,7 +433,7 @@ sec_classes(pdoc *d)
 	ptable t;
 	char *note;
 
-	pdf_heading1(d, d->sections[PS_CLASSES]);
+	pdf_heading1_room(d, d->sections[PS_CLASSES], FIG_ROOM);
 	pdf_answer(d, prose_matrix(a));
 	pdf_para(d, prose_matrix_howto(), FONT_REGULAR, BODY, COL_INK);
 	if (a->nclasses == 0)
@@ -549,7 +549,7 @@ sec_tradeoff(pdoc *d)
 	size_t above[5];
 	bool guests;
 
-	pdf_heading1(d, d->sections[PS_TRADEOFF]);
+	pdf_heading1_room(d, d->sections[PS_TRADEOFF], FIG_ROOM);
 	pdf_answer(d, prose_tradeoff(a));
 	pdf_para(d, prose_tradeoff_howto(), FONT_REGULAR, BODY, COL_INK);
 	if (rule != NULL)
@@ -639,6 +639,7 @@ sec_glossary(pdoc *d)
 static void
 body(pdoc *d)
 {
+	d->section = NULL;	/* the first section starts a page */
 	if (d->diff != NULL)
 		pdf_sec_changes(d, d->sections[PS_CHANGES]);
 	sec_summary(d);

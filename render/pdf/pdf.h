@@ -140,7 +140,15 @@ void pdf_answer(pdoc *d, char *s);	/* frees s */
 void pdf_boxed(pdoc *d, const char *s);
 
 /* headings and the contents */
+#define H1_ROOM		200.0	/* a section starts on the current page
+					 * when this much room is left */
+#define FIG_ROOM	(0.6 * (BOTTOM - TOP))	/* a section whose figure
+					 * comes soon after its heading */
+#define H1_GAP		22.0	/* above a section on a shared page */
 void pdf_heading1(pdoc *d, const char *title);
+/* The same, with room for what must follow the heading on its page (a
+ * figure) */
+void pdf_heading1_room(pdoc *d, const char *title, double room);
 void pdf_heading2(pdoc *d, const char *title);
 /* Draw a pending level-2 heading, with room for next after it. */
 void pdf_keep(pdoc *d, double next);
@@ -167,6 +175,10 @@ void pdf_sec_vmis(pdoc *d, const char *title);	/* --pdf-detail all */
  * it has none). */
 bool pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row);
 
+/* pdf_attention.c: the default attention table, each group's VMIs by
+ * node (rows: plan row per VMI; *n: the VMIs listed) */
+void pdf_attention_compact(pdoc *d, ptable *t, const kv_drain_row **rows,
+    size_t *n);
 /* pdf_diff.c: what a what-if or diff changed (d->diff) */
 void pdf_sec_changes(pdoc *d, const char *title);
 

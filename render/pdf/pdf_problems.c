@@ -488,22 +488,20 @@ codes_cell(pcell *c, char *codes, char *groups)
 	free(groups);
 }
 
-void
-pdf_sec_attention(pdoc *d, const char *title)
+/* One line per VMI, by node (--pdf-detail all). */
+static void
+attention_lines(pdoc *d, ptable *t, const kv_drain_row **rows, size_t *n)
 {
 	const kv_analysis *a = d->a;
-	const pcol cols[] = {
-		{ W(VM), 0.29, false }, { "Node", 0.15, false },
+	static const pcol cols[] = {
+		{ "VMI", 0.29, false }, { "Node", 0.15, false },
 		{ "Verdict", 0.16, false }, { "Drain", 0.08, false },
 		{ "Codes \u00b7 groups", 0.32, false },
 	};
-	const kv_drain_row **rows = rows_by_vmi(a);
 	size_t *order = vmis_by_node(a);
-	size_t n = 0;
-	ptable t;
 
-	pdf_heading1(d, title);
-	pdf_tbl_init(&t, cols, 5);
+	pdf_tbl_init(t, cols, 5);
+	*n = 0;
 	for (size_t k = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
 		const kv_drain_row *row = rows[order[k]];
@@ -511,8 +509,8 @@ pdf_sec_attention(pdoc *d, const char *title)
 
 		if (!pdf_needs_attention(r, row))
 			continue;
-		n++;
-		c = pdf_tbl_row(&t);
+		(*n)++;
+		c = pdf_tbl_row(t);
 		pdf_cellc(&c[0], r->vmi->fullname);
 		pdf_cellc(&c[1], r->vmi->node ? r->vmi->node : SYM_NONE);
 		pdf_cell(&c[2], xasprintf("%s %s", verdict_symbol(r->verdict),
@@ -527,27 +525,49 @@ pdf_sec_attention(pdoc *d, const char *title)
 		    COL_WARN : COL_INK);
 		codes_cell(&c[4], attention_codes(r, row), group_ids(a, r));
 	}
-	if (n > FLOW_VMIS) {	/* many: one line each, dense */
-		t.size = DENSE;
-		t.pad = DENSE_PAD;
-		t.flow = 2;
-		t.max_lines = 4;
+	if (*n > FLOW_VMIS) {	/* many: one line each, dense */
+		t->size = DENSE;
+		t->pad = DENSE_PAD;
+		t->flow = 2;
+		t->max_lines = 4;
 	}
+	free(order);
+}
+
+void
+pdf_sec_attention(pdoc *d, const char *title)
+{
+	const kv_analysis *a = d->a;
+	const kv_drain_row **rows = rows_by_vmi(a);
+	size_t n = 0;
+	ptable t;
+
+	pdf_heading1(d, title);
+	if (d->all)
+		attention_lines(d, &t, rows, &n);
+	else
+		pdf_attention_compact(d, &t, rows, &n);
 	pdf_answer(d, n == 0 ? xasprintf("No %s needs attention: every "
 	    "running one would migrate, and no drain stops or waits for "
-	    "one.", W(VM)) : xasprintf("%zu %s would not migrate, or a drain "
-	    "of their node would stop them or wait for them, by node; the "
-	    "groups they belong to (section %d) say what to change.", n,
+	    "one.", W(VM)) : d->all ? xasprintf("%zu %s would not migrate, "
+	    "or a drain of their node would stop them or wait for them, by "
+	    "node; the groups they belong to (section %d) say what to "
+	    "change.", n, n == 1 ? W(VM) : W(VMS), atoi(d->sections[PS_GROUPS])) :
+	    xasprintf("%zu %s would not migrate, or a drain of their node "
+	    "would stop them or wait for them: under the group of their "
+	    "cause (section %d), by node; a name's verdict or drain is in "
+	    "brackets where it differs from its group's, a name without a "
+	    "namespace is in the namespace of the name before it.", n,
 	    n == 1 ? W(VM) : W(VMS), atoi(d->sections[PS_GROUPS])));
 	if (n > 0 && !d->all)
-		pdf_para_own(d, xasprintf("The %s that migrate are not listed; "
-		    "kvscope report --pdf-detail all adds every %s, and "
-		    "findings.json and vmis.csv have them all.", W(VMS), W(VM)),
+		pdf_para_own(d, xasprintf("The full list, one line per %s "
+		    "with its codes, is in vmis.csv and findings.json beside "
+		    "this PDF (kvscope report --pdf-detail all prints it "
+		    "here, with the %s that migrate).", W(VM), W(VMS)),
 		    FONT_REGULAR, SMALL, COL_MUTED);
 	if (n > 0)
 		pdf_tbl_emit(d, &t);
 	else
 		pdf_tbl_free(&t);
-	free(order);
 	free(rows);
 }

@@ -229,12 +229,25 @@ dest_begin(pdoc *d, size_t n)
 void
 pdf_heading1(pdoc *d, const char *title)
 {
+	pdf_heading1_room(d, title, H1_ROOM);
+}
+
+/* A section starts on the page the one before it ends on when room is
+ * left there (issue 31: short sections share pages, none holds a line or
+ * two); the first on a page of its own after the contents. */
+void
+pdf_heading1_room(pdoc *d, const char *title, double room)
+{
 	size_t n;
+	bool first = d->section == NULL;	/* body() starts with NULL */
 
 	pdf_keep(d, 0);
 	n = d->cr != NULL ? d->itoc : d->ntoc;
 	d->section = title;
-	pdf_new_page(d);
+	if (first || pdf_room(d) < room)
+		pdf_new_page(d);
+	else
+		d->y += H1_GAP;
 	if (d->cr != NULL) {
 		char attr[32];
 

@@ -327,9 +327,10 @@ matrix_cell(kv_fig *f, const kv_analysis *a, const kv_mview *v, size_t i,
 	} else {
 		num = xasprintf("%zu", missing);
 		sym = num;
-		bg = missing == 1 ? COL_WARN_BG : missing <= 3 ? 0xf4b183u :
-		    0xd9534fu;
-		ink = missing == 1 ? COL_WARN : missing <= 3 ? 0x7a2e0eu :
+		/* a refusal whatever the count: reds, darker with more */
+		bg = missing == 1 ? COL_FAIL_BG : missing <= 3 ? REFUSE2_BG :
+		    REFUSE4_BG;
+		ink = missing == 1 ? COL_FAIL : missing <= 3 ? REFUSE2_INK :
 		    0xffffffu;
 	}
 	rect(f, x, y, CELL, CELL, bg, 0xffffffu,
@@ -417,9 +418,9 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 	kv_fig *f;
 	static const swatch sw[] = {
 		{ COL_OK_BG, COL_OK, SYM_OK, "ok: the target takes the VM" },
-		{ COL_WARN_BG, COL_WARN, "1", "1 label missing" },
-		{ 0xf4b183u, 0x7a2e0eu, "3", "2\u20133 missing" },
-		{ 0xd9534fu, 0xffffffu, "4", "4 or more missing" },
+		{ COL_FAIL_BG, COL_FAIL, "1", "1 label missing" },
+		{ REFUSE2_BG, REFUSE2_INK, "3", "2\u20133 missing" },
+		{ REFUSE4_BG, 0xffffffu, "4", "4 or more missing" },
 		{ COL_SHADE, COL_MUTED, SYM_NONE, "no host-model CPU" },
 	};
 

@@ -56,6 +56,17 @@ checks=$((checks + 1))
 ls "$work/r"/*.svg >/dev/null 2>&1 || fail "all formats: no SVG written"
 same "all formats: one line per file" "$(wc -l <"$work/out")" \
     "$(ls "$work/r" | wc -l)"
+# the default writes the CSV tables the PDF points to
+same "all formats: the default file list" "$(ls "$work/r")" \
+    "drain.csv
+drain.svg
+findings.json
+hostmodel-matrix.svg
+report.html
+report.pdf
+tradeoff.svg
+verdicts.svg
+vmis.csv"
 run "json over all" 0 report "$S" --output-dir "$work/r" --format json
 same "json over all: only findings.json left" "$(ls -A "$work/r")" findings.json
 same "json over all: printed" "$(cat "$work/out")" "$work/r/findings.json"

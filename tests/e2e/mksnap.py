@@ -3,6 +3,7 @@
 
     mksnap.py DIR [--hostile] [--nodes N] [--classes K] [--date ISO]
                   [--long N [--spaced]] [--bidi] [--formula]
+    mksnap.py DIR --nodes N [--vmis-per-node V] [--failing F]
     mksnap.py DIR --unique-classes N
 
 The snapshot follows ../shared/spec/snapshot-format.md: manifest.json with
@@ -12,7 +13,10 @@ Default: a mixed cluster of Intel and AMD node kinds with VMIs that cover
 every verdict.  --hostile gives the VMIs, namespaces, label values and one
 node names with markup, quotes, ampersands and non-ASCII text.  --nodes N
 (with --classes K) builds a large cluster for scale tests: N nodes spread
-over K CPU classes.  --unique-classes N gives N lean nodes with a CPU
+over K CPU classes, V VMIs per node (default 2); --failing F makes F of
+them, spread evenly, fail in a few large groups (each a ReadWriteOnce
+disk, and a third of them a bridge binding on the pod network, another
+third evictionStrategy None).  --unique-classes N gives N lean nodes with a CPU
 feature each of its own (N classes from a small file).  --long N makes the
 cluster context, a node, a VMI, a namespace, a CPU model, a storage class
 and a condition message N characters long (legal but unreadable, without
@@ -265,7 +269,16 @@ def mixed(hostile):
     return nodes, vmis, pods, pvcs
 
 
-def scale(count, classes):
+def failing_kind(i, nfail, total):
+    """For --failing: None, or which of a few large groups VMI i of total
+    joins (spread evenly over the cluster, nfail in all)."""
+    if nfail <= 0 or (i * nfail) // total == ((i + 1) * nfail) // total:
+        return None
+    return ("bridge", "rwo", "noevict", "bridge", "rwo")[
+        ((i * nfail) // total) % 5]
+
+
+def scale(count, classes, per_node=2, nfail=0):
     nodes = []
     kinds = sorted(KINDS)
     extras = ["x%03d" % i for i in range(classes)]
@@ -274,17 +287,29 @@ def scale(count, classes):
         c = i % classes
         nodes.append(node("node-%05d" % i, kind, extra=[extras[c]]))
     vmis, pods, pvcs = [], [], []
+    total = count * per_node
     for i in range(count):
         nm = nodes[i]["metadata"]["name"]
         kind = kinds[i % len(kinds)]
-        for j in range(2):
-            v = vmi("ns-%03d" % (i % 50), "vm-%05d-%d" % (i, j), nm,
-                    "u-%05d-%d" % (i, j), claim="shared")
+        for j in range(per_node):
+            # with --failing, names as long as a real cluster's
+            ns = ("team-analytics-prod-%03d" if nfail else "ns-%03d") % \
+                (i % 50)
+            why = failing_kind(i * per_node + j, nfail, total)
+            kw = {"binding": "bridge", "cond":
+                  ("False", "InterfaceNotLiveMigratable")} \
+                if why == "bridge" else {"eviction": "None"} \
+                if why == "noevict" else {}
+            v = vmi(ns, ("postgres-replica-%05d-%d" if nfail else
+                         "vm-%05d-%d") % (i, j), nm, "u-%05d-%d" % (i, j),
+                    claim="rwo" if why else "shared", **kw)
             vmis.append(v)
             pods.append(launcher(v, {"cpu-model-migration.%s/%s" %
                                      (D, KINDS[kind][1]): "true"}))
     for k in range(50):
-        pvcs.append(pvc("ns-%03d" % k, "shared", "ReadWriteMany"))
+        ns = ("team-analytics-prod-%03d" if nfail else "ns-%03d") % k
+        pvcs.append(pvc(ns, "shared", "ReadWriteMany"))
+        pvcs.append(pvc(ns, "rwo", "ReadWriteOnce"))
     return nodes, vmis, pods, pvcs
 
 
@@ -305,6 +330,7 @@ def unique(count):
 def main(argv):
     global LONG, BIDI, SPACED, FORMULA
     out, hostile, count, classes = None, False, 0, 8
+    per_node, nfail = 2, 0
     lean = False
     date = "2026-10-31T09:12:44Z"
     it = iter(argv[1:])
@@ -315,6 +341,10 @@ def main(argv):
             count = int(next(it))
         elif a == "--classes":
             classes = int(next(it))
+        elif a == "--vmis-per-node":
+            per_node = int(next(it))
+        elif a == "--failing":
+            nfail = int(next(it))
         elif a == "--unique-classes":
             count, lean = int(next(it)), True
         elif a == "--date":
@@ -335,7 +365,7 @@ def main(argv):
         nodes, vmis, pods, pvcs = unique(count)
         context = "unique-%d" % count
     elif count:
-        nodes, vmis, pods, pvcs = scale(count, classes)
+        nodes, vmis, pods, pvcs = scale(count, classes, per_node, nfail)
         context = "scale-%d" % count
     else:
         nodes, vmis, pods, pvcs = mixed(hostile)

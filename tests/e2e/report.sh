@@ -70,7 +70,7 @@ done
 html_parses() {
 	local errs
 	errs=$(xmllint --html --noout "$1" 2>&1 | grep 'error' |
-	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc|details|summary) invalid' || true)
+	    grep -Ev 'Tag (header|nav|main|section|figure|figcaption|footer|svg|rect|text|title|desc|details|summary|wbr) invalid' || true)
 	[ -z "$errs" ] || { echo "$errs" | head -5; return 1; }
 	xmllint --html --noout "$1" 2>/dev/null
 }
@@ -274,7 +274,7 @@ HOSTILE = ['<script>alert(1)</script>', '<script>alert("x")</script>&amp;',
 # others (b, i, img, x) or a second script
 HTML_TAGS = set("""html head meta title style body header nav h1 h2 h3 p ol
     ul li a main section figure div figcaption table thead tbody tr th td
-    span br footer script svg desc rect text details summary""".split())
+    span br wbr footer script svg desc rect text details summary""".split())
 SVG_TAGS = {"svg", "title", "desc", "rect", "text"}
 errors = []
 
@@ -585,6 +585,15 @@ def cell(v):	# what a cell says, without the formula guard
     return v[1:] if v[:1] == "'" and v[1:2] in ("=", "+", "-", "@") else v
 
 fixes = {g["id"]: g["fix"]["action"] for g in f["groups"]}
+heads = {"vmis.csv": "namespace,name,node,verdict,blockers,warnings,"
+         "groups,fix,onDrain,targets",
+         "drain.csv": "namespace,name,action,target,reason"}
+for name, want in heads.items():
+    got = open("%s/%s" % (d, name), "rb").readline().decode().rstrip()
+    if name == "drain.csv":
+        got = got.split(",", 1)[1]	# node first, then the VMI
+    if got != want:
+        errors.append("%s: header %r, want %r" % (name, got, want))
 vm = rows("vmis.csv")
 if not any(r["groups"] for r in vm) and f["groups"]:
     errors.append("vmis.csv: no groups although findings has %d" %
@@ -615,7 +624,9 @@ dr = rows("drain.csv")
 want = [{"node": x["node"], "vmi": p["vmi"], "action": p["action"],
          "target": p["target"] or "", "reason": p["reason"] or ""}
         for x in f["drain"] for p in x["plan"]]
-got = [dict(r, vmi=cell(r["vmi"])) for r in dr]
+got = [{"node": r["node"], "vmi": cell(r["namespace"]) + "/" +
+        cell(r["name"]), "action": r["action"], "target": r["target"],
+        "reason": r["reason"]} for r in dr]
 if got != want:
     bad = [(g, w) for g, w in zip(got, want) if g != w][:3]
     errors.append("drain.csv: %d rows, plan %d; first differences %r" %
@@ -632,6 +643,82 @@ for s in mixed deckhouse hostile; do
 	check "csv of samples/$s matches findings.json" \
 	    python3 "$tmp/csv_check.py" "$o"
 done
+
+# --- page fill ------------------------------------------------------------------
+
+# no PDF page of the body holds fewer than five lines (its running head
+# and footer aside), unless the section on the next page needs a page of
+# its own for a figure; the last page may be the end of the glossary
+cat > "$tmp/fill.py" <<'EOF'
+import re, subprocess, sys
+
+pdf = sys.argv[1]
+FIGURES = ("Host-model CPU classes", "AVX2 and AVX-512 trade-off")
+
+def run(*a):
+    return subprocess.run(a, capture_output=True, text=True,
+                          check=True).stdout
+
+n = int(re.search(r"Pages:\s+(\d+)", run("pdfinfo", pdf)).group(1))
+first = int(re.search(r"^1 .*? (\d+)$", run("pdftotext", "-raw", "-f",
+                      "2", "-l", "2", pdf, "-"), re.M).group(1))
+body = {}
+for p in range(first, n + 1):
+    lines = [l for l in run("pdftotext", "-layout", "-f", str(p), "-l",
+                            str(p), pdf, "-").splitlines() if l.strip()]
+    body[p] = lines[1:-1]		# the running head, the footer
+bad = []
+for p in range(first, n):
+    if len(body[p]) >= 5:
+        continue
+    nxt = body[p + 1][0].strip() if body[p + 1] else ""
+    if not any(re.match(r"\d+ +" + re.escape(f) + "$", nxt)
+               for f in FIGURES):
+        bad.append("page %d: %d lines (%r), then %r" %
+                   (p, len(body[p]), body[p][:2], nxt[:40]))
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+EOF
+if command -v pdftotext >/dev/null; then
+	for s in samples/*/; do
+		s=$(basename "$s")
+		o=$(fresh)
+		report "samples/$s" "$o" pdf
+		check "pdf of samples/$s: no page of fewer than five lines" \
+		    python3 "$tmp/fill.py" "$o/report.pdf"
+	done
+fi
+
+# --- colour follows consequence ------------------------------------------------
+
+# a refused class pair is a refusal colour (reds, darker with more missing
+# labels), never the warning's yellow nor orange
+matrix_reds() {
+	python3 - "$1" <<'EOF'
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+REDS = {"#f6d2cf": 1, "#e8908a": 2, "#b3261e": 4}
+bad = []
+cells = re.findall(r'<rect [^>]*width="16" height="16" fill="(#[0-9a-f]+)"'
+                   r'[^>]*>.*?<text [^>]*>([^<]*)</text>', svg, re.S)
+for fill, label in cells:
+    if label.isdigit():
+        n = int(label)
+        want = "#f6d2cf" if n == 1 else "#e8908a" if n <= 3 else "#b3261e"
+        if fill != want:
+            bad.append("%s missing: %s, want %s" % (label, fill, want))
+if not any(l.isdigit() for _, l in cells):
+    bad.append("no refused cell found")
+if bad:
+    print("\n".join(sorted(set(bad))[:5]))
+    sys.exit(1)
+EOF
+}
+cold=$(fresh)
+report samples/mixed "$cold" svg
+check "matrix: refused pairs in reds graded by missing labels" \
+    matrix_reds "$cold/hostmodel-matrix.svg"
 
 # --- beyond 200 CPU classes ------------------------------------------------------
 
