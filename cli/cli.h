@@ -14,10 +14,11 @@
 
 #include <stdio.h>
 
+#include "analyze/pipeline.h"
 #include "analyze/rules/analysis.h"
 #include "analyze/util/bitset.h"
 #include "analyze/model/labelsel.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 #define EXIT_FINDINGS 1
 #define EXIT_TOOL 2

@@ -1,6 +1,7 @@
 /*
- * analysis.c - kv_analyze(): effective configuration, snapshot warnings,
- * then the CPU engine, the per-VMI verdicts and the drain plan.
+ * analysis.c - the first and the last step of the analysis (analysis.h):
+ * the effective configuration, the snapshot's warnings, the summary
+ * counts.  The order of all steps is analyze/pipeline.c's.
  */
 #include "analyze/rules/analysis.h"
 
@@ -65,8 +66,8 @@ version_rows(kv_analysis *a)
 	}
 }
 
-static void
-effective_config(kv_analysis *a)
+void
+kv_effective_config(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	const kv_cluster *k = &m->cluster;
@@ -175,8 +176,8 @@ snap_warn(kv_analysis *a, size_t *cap, enum kv_warning_code code, char *s)
 	kv_analysis_warn(a, code, "%s", s);
 }
 
-static void
-snapshot_warnings(kv_analysis *a)
+void
+kv_snapshot_warnings(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	size_t cap = 0;
@@ -211,8 +212,8 @@ snapshot_warnings(kv_analysis *a)
 		    xstrdup(m->manifest.notes[i]));
 }
 
-static void
-summarize(kv_analysis *a)
+void
+kv_summarize(kv_analysis *a)
 {
 	kv_summary *s = &a->summary;
 
@@ -226,111 +227,4 @@ summarize(kv_analysis *a)
 		s->running += strcmp(a->vmis[i].vmi->phase, "Running") == 0;
 		s->mismatch += a->vmis[i].mismatch;
 	}
-}
-
-int
-kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
-{
-	kv_analysis *a = xcalloc(1, sizeof(*a));
-
-	a->m = m;
-	a->db = m->cpumap != NULL ? m->cpumap : cpudb_builtin();
-	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
-	effective_config(a);
-	snapshot_warnings(a);
-	kv_version_warnings(a);
-	kv_podaff_warnings(a);
-	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
-	a->index = kv_index_build(m);
-	kv_timing("index");
-	if (kv_cpu_analyze(a, err) != KV_OK) {
-		kv_analysis_free(a);
-		*out = NULL;
-		return KV_ERR;
-	}
-	kv_capacity_build(a);
-	kv_timing("cpu");
-	kv_vmis_analyze(a);
-	kv_timing("vmis");
-	kv_drain_analyze(a);
-	summarize(a);
-	kv_timing("drain");
-	kv_groups_analyze(a);
-	a->summary.groups = a->ngroups;
-	kv_timing("groups");
-	*out = a;
-	return KV_OK;
-}
-
-static void
-free_issues(kv_issue *is, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(is[i].message);
-	free(is);
-}
-
-void
-kv_analysis_free(kv_analysis *a)
-{
-	if (a == NULL)
-		return;
-	for (size_t i = 0; i < a->nwarnings; i++)
-		free(a->warnings[i]);
-	free(a->warnings);
-	for (size_t i = 0; i < a->ncoded; i++)
-		free(a->coded[i].message);
-	free(a->coded);
-	free(a->cfg.obsolete);
-	free(a->nodes);
-	for (size_t i = 0; i < a->nclasses; i++) {
-		free(a->classes[i].nodes);
-		free(a->classes[i].req);
-	}
-	free(a->classes);
-	for (size_t i = 0; i < a->npairs; i++)
-		free(a->pairs[i].missing);
-	free(a->pairs);
-	for (size_t i = 0; i < a->nnamed; i++)
-		free(a->named[i].nodes);
-	free(a->named);
-	for (size_t i = 0; i < a->nscopes; i++) {
-		free(a->scopes[i].name);
-		kv_bits_free(&a->scopes[i].nodes);
-		free(a->scopes[i].common);
-		free(a->scopes[i].best);
-	}
-	free(a->scopes);
-	for (size_t i = 0; i < a->ntradeoff; i++) {
-		free(a->tradeoff[i].excluded);
-		free(a->tradeoff[i].models);
-	}
-	free(a->tradeoff);
-	kv_groups_free(a);
-	for (size_t i = 0; i < a->nvmis; i++) {
-		kv_vmires *r = &a->vmis[i];
-
-		free_issues(r->blockers, r->nblockers);
-		free_issues(r->warnings, r->nwarnings);
-		for (size_t t = 0; t < r->extra_affinity.nterms; t++)
-			free(r->extra_affinity.terms[t].reqs);
-		free(r->extra_affinity.terms);
-		free(r->cpu_targets.excl);
-		free(r->targets.excl);
-		free(r->migvols);
-		for (size_t f = 0; f < KV_NFLAVORS; f++)
-			if (kv_flavors[f]->result_free != NULL)
-				kv_flavors[f]->result_free(r);
-	}
-	free(a->vmis);
-	for (size_t i = 0; i < a->ndrain; i++) {
-		free(a->drain[i].blocking);
-		free(a->drain[i].plan);
-	}
-	free(a->drain);
-	kv_index_free(a->index);
-	if (a->place != NULL)
-		kv_podaff_free(a->place->podaff);
-	kv_place_free(a->place);
-	free(a);
 }

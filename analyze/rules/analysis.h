@@ -1,12 +1,13 @@
 /*
  * analysis.h - everything kvscope concludes about a snapshot.
  *
- * kv_analyze() applies KubeVirt's rules (../shared/spec/rules-kubevirt.md)
- * to a loaded model and fills a kv_analysis, the single source every
- * writer draws from (findings.json, HTML, SVG, PDF, terminal).  Lists are
- * already in findings.md order.  The analysis borrows the model (which must
- * outlive it) and owns everything else; kv_analysis_free() releases it.
- * Node references are indexes into model->nodes.
+ * The records kv_analyze() (analyze/pipeline.h) fills when it applies
+ * KubeVirt's rules (docs/rules.md) to a loaded model: the single source
+ * every writer draws from (findings.json, HTML, SVG, PDF, terminal), and
+ * the phases that fill them.  Lists are already in docs/findings.md order.
+ * The analysis borrows the model (which must outlive it) and owns
+ * everything else; kv_analysis_free() releases it.  Node references are
+ * indexes into model->nodes.
  */
 #ifndef KV_ANALYSIS_H
 #define KV_ANALYSIS_H
@@ -344,8 +345,6 @@ typedef struct kv_analysis {
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 
-int kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err);
-void kv_analysis_free(kv_analysis *a);
 
 /* Add one coded warning (the message a printf of fmt): the one entry
  * point for every part of the analysis that finds the input lacking. */
@@ -364,7 +363,12 @@ bool kv_cpu_model_known(const kv_analysis *a, const char *model);
 size_t kv_cpu_model_nearest(const kv_analysis *a, const char *model,
     const char **out, size_t max);
 
-/* Sub-steps, in the order kv_analyze runs them (cpu.c, vmi.c, drain.c). */
+/* The phases, in the order kv_analyze (analyze/pipeline.c) runs them:
+ * configuration and warnings (analysis.c), cpu.c, vmi.c, drain.c, the
+ * summary (analysis.c), groups.c. */
+void kv_effective_config(kv_analysis *a);
+void kv_snapshot_warnings(kv_analysis *a);
+void kv_summarize(kv_analysis *a);
 int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);

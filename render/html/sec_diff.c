@@ -13,7 +13,7 @@
 
 #include "analyze/change/diff.h"
 #include "render/html/html.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 #define FOLD_ROWS 13	/* a longer table starts collapsed */

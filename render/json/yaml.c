@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <yaml.h>
 
-#include "render/term/view.h"
+#include "render/view.h"
 
 const char *const kv_outfmt_names[KV_OUT_COUNT] = {
 	[KV_OUT_TEXT] = "text", [KV_OUT_WIDE] = "wide",

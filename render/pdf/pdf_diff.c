@@ -9,7 +9,7 @@
 
 #include "analyze/change/diff.h"
 #include "render/pdf/pdf.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 #define W(w) kv_word(a, KV_WORD_##w)
 

@@ -14,7 +14,7 @@
 
 #include "analyze/decide/groups.h"
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 static void
 prop_size(xmlNodePtr n, const char *name, size_t v)

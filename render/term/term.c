@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 /* The code point at p (UTF-8), its length in *len; -1 for a byte that
  * does not start a valid sequence (then *len is 1). */

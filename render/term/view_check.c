@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 static bool
 fails(const kv_vmires *r)

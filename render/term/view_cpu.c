@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 /* Lines a node list may take before "... and N more" (without --all). */
 #define LIST_LINES 3

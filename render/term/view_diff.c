@@ -8,7 +8,7 @@
 
 #include "analyze/change/diff.h"
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 static json_t *
 jstrs(const kv_strs *s)

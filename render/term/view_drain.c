@@ -12,7 +12,7 @@
 #include "analyze/decide/drain.h"
 #include "render/render.h"
 #include "render/report.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 static const char *
 action_word(enum kv_on_drain a)

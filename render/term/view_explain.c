@@ -10,7 +10,7 @@
 #include "analyze/decide/groups.h"
 #include "render/render.h"
 #include "analyze/rules/target.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 /* Node lines shown before "... and N more" (without --all). */
 #define EXPLAIN_NODES 20

@@ -9,7 +9,7 @@
 
 #include "analyze/decide/groups.h"
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 /* How many of g's VMIs are in pick. */
 static size_t

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/rules/guestos.h"
+#include "analyze/checks/guestos.h"
 #include "render/render.h"
 #include "render/report.h"
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/pipeline.h"
 #include "analyze/read/limits.h"
 #include "analyze/util/util.h"
 

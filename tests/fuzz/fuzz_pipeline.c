@@ -18,7 +18,7 @@
 
 #include "analyze/decide/drain.h"
 #include "analyze/decide/groups.h"
-#include "render/term/view.h"
+#include "render/view.h"
 #include "analyze/change/whatif.h"
 #include "analyze/change/diff.h"
 

@@ -53,6 +53,7 @@
 
 #include "kvtest.h"
 
+#include "analyze/pipeline.h"
 #include "analyze/rules/analysis.h"
 #include "analyze/read/limits.h"
 #include "analyze/model/model.h"

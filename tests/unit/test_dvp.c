@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <sys/stat.h>
 
+#include "analyze/pipeline.h"
 #include "analyze/rules/analysis.h"
 #include "analyze/dvp/dvp.h"
 

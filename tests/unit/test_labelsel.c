@@ -7,7 +7,7 @@
 #include "kvtest.h"
 
 #include "analyze/model/labelsel.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 /* labels sorted by key, as kv_labels keeps them */
 static const kv_label L[] = { { "app", "web" }, { "env", "" },

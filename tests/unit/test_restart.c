@@ -11,7 +11,7 @@
 #include "analyze/decide/drain.h"
 #include "analyze/dvp/dvp.h"
 #include "analyze/decide/groups.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define VMS "virtualmachines", "kubevirt.io"

@@ -7,7 +7,7 @@
 #include "kvtest.h"
 
 #include "render/render.h"
-#include "render/term/view.h"
+#include "render/view.h"
 
 /* What kv_term_puts writes for s (caller frees). */
 static char *

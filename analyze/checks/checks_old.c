@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "analyze/rules/checks.h"
+#include "analyze/checks/checks.h"
 
 void
 check_virtiofs(rule_ctx *c, const kv_rule *r)

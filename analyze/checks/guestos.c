@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/rules/checks.h"
-#include "analyze/rules/guestos.h"
+#include "analyze/checks/checks.h"
+#include "analyze/checks/guestos.h"
 
 typedef struct os_floor {
 	const char *family;	/* shown */

@@ -5,7 +5,7 @@
  * (Deckhouse), the groupings in groups.h; the rows are the only place
  * that lists codes.
  */
-#include "analyze/rules/checks.h"
+#include "analyze/checks/checks.h"
 #include "analyze/dvp/dvp.h"
 #include "analyze/decide/groups.h"
 

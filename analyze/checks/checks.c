@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "analyze/rules/capacity.h"
-#include "analyze/rules/checks.h"
+#include "analyze/checks/checks.h"
 #include "analyze/model/index.h"
 #include "analyze/rules/storage.h"
 
