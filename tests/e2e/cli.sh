@@ -674,7 +674,9 @@ if command -v script >/dev/null; then
 	big=$work/big.tar.gz
 	if [ -n "${SHARED:-}" ] && python3 tools/gen-large.py --nodes 500 \
 	    --vmis 10000 --seed 1 --shared "$SHARED" --out "$big" >/dev/null 2>&1; then
-		script -qec "env COLUMNS=100 $KVSCOPE check $big -q" /dev/null \
+		# the optimised build: the same code, without ASan's 3 minutes
+		rel=./kvscope; [ -x "$rel" ] || rel=$KVSCOPE
+		script -qec "env COLUMNS=100 $rel check $big -q" /dev/null \
 		    </dev/null >"$work/bigtty"
 		nocol "$work/bigtty" >"$work/bigtty.txt"
 		checks=$((checks + 1))
@@ -685,7 +687,7 @@ if command -v script >/dev/null; then
 		[ "$w" -le 400 ] || fail "10,000 VMIs on a tty: a line of $w characters (at most 400)"
 		has "$work/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
 		has "$work/bigtty.txt" "tty: node lists cut" " in all)"
-		"$KVSCOPE" check "$big" -q >"$work/bigpipe"
+		"$rel" check "$big" -q >"$work/bigpipe"
 		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$work/bigpipe" | cut -d' ' -f1)
 		checks=$((checks + 1))
 		[ "$(grep -cE '^[^ ]+/[^ ]+ on [^ ]+: ' "$work/bigpipe")" = "$bad" ] ||
