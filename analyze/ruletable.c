@@ -1,6 +1,6 @@
 /*
- * rules.c - the rule table (rule.h): one row per blocker and warning code
- * of ../shared/spec/findings.md, in the order the glossary shows them.
+ * ruletable.c - the rule table (rule.h): one row per blocker and warning code
+ * of docs/findings.md, in the order the glossary shows them.
  * The check functions are in checks.c (KubeVirt) and dvp/checks.c
  * (Deckhouse), the groupings in groups.h; the rows are the only place
  * that lists codes.

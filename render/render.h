@@ -57,7 +57,7 @@ extern int (*kv_output_rename)(const char *from, const char *to);
 extern ssize_t (*kv_output_write)(int fd, const void *buf, size_t len);
 void kv_output_abort(kv_output *o);
 
-/* findings.json (../shared/spec/findings.md), byte-for-byte
+/* findings.json (docs/findings.md), byte-for-byte
  * deterministic. */
 int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);

@@ -3,7 +3,7 @@
 
     tools/gen-large.py --nodes 5000 --vmis 100000 --out build/bench/s.tar.gz
 
-The snapshot follows ../shared/spec/snapshot-format.md: a gzip'd tar with
+The snapshot follows docs/snapshot-format.md: a gzip'd tar with
 one top directory, manifest.json first (files[] with size and SHA-256 of
 every other member), resources/*.json as kubectl List objects, and
 nodes/<node>/domcapabilities.xml per KubeVirt node.

@@ -2592,9 +2592,9 @@ def samples_readme():
     return """# Sample snapshots
 
 Each directory is a kvscope snapshot in directory form
-(`../shared/spec/snapshot-format.md`) plus a README.md that describes the
+(`docs/snapshot-format.md`) plus a README.md that describes the
 cluster and gives, for every VMI, the verdict, blocker and warning codes of
-`../shared/spec/findings.md` that kvscope is expected to report.
+`docs/findings.md` that kvscope is expected to report.
 
 | sample | what it shows |
 | --- | --- |

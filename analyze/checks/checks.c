@@ -1,6 +1,6 @@
 /*
  * checks.c - the check functions of KubeVirt's rules (rules-kubevirt.md
- * §3-§5); rules.c puts each in its row.
+ * §3-§5); ruletable.c puts each in its row.
  *
  * Every check reads the VMI and what vmi.c prepared in the rule context
  * (source node and pod, rendered selectors, targets) and reports through

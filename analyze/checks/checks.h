@@ -1,6 +1,6 @@
 /*
  * checks.h - KubeVirt's check functions (checks.c), one per row of the
- * rule table (rules.c).  The Deckhouse checks are in dvp/dvp.h.
+ * rule table (ruletable.c).  The Deckhouse checks are in dvp/dvp.h.
  */
 #ifndef KV_CHECKS_H
 #define KV_CHECKS_H

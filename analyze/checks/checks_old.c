@@ -1,6 +1,6 @@
 /*
  * checks_old.c - the checks of reasons that older KubeVirt versions report
- * and v1.9 does not (../shared/spec/kubevirt-versions.md §3 R15-R18).
+ * and v1.9 does not (docs/versions.mdR15-R18).
  * Each predicts the reason from the VMI's spec where the version table
  * (versions.c) says the snapshot's version reports it; a stored condition
  * with the reason gets the code through the row's reasons either way.

@@ -1,12 +1,12 @@
 /*
  * dvp/analysis.c - what the Deckhouse Virtualization Platform changes in
- * the analysis (../shared/spec/rules-deckhouse.md): its migration settings
+ * the analysis (docs/rules.md): its migration settings
  * (§5), and for each VMI the VirtualMachine behind it, its class, the
  * Migratable condition, the liveMigrationPolicy, the operations and
  * attachments in progress, and which RWO VirtualDisks would move with it
  * by volume migration (§3.2 steps 2 and 5).  These are hooks of the
  * Deckhouse flavor row (dvp/flavor.c); the checks themselves are rows of
- * the rule table (rules.c) with their functions in dvp/checks.c.
+ * the rule table (ruletable.c) with their functions in dvp/checks.c.
  */
 #include <stdlib.h>
 #include <string.h>

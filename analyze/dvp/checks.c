@@ -3,7 +3,7 @@
  * (rules-deckhouse.md §3-§4): operations and attachments in progress,
  * liveMigrationPolicy against force, VM state, volume migration, and a
  * Migratable=False condition no other check explained.  Each is the
- * check of one row of the rule table (rules.c).
+ * check of one row of the rule table (ruletable.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * dvp.h - the Deckhouse Virtualization Platform layer
- * (../shared/spec/rules-deckhouse.md), reached by the core only through
+ * (docs/rules.md), reached by the core only through
  * its flavor row (kv_flavor_deckhouse, dvp/flavor.c).
  *
  * dvp/load.c turns DVP's own objects (VirtualMachine, VirtualMachineClass,

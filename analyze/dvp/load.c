@@ -1,6 +1,6 @@
 /*
  * dvp/load.c - Deckhouse Virtualization Platform objects -> kv_model.dvp
- * (../shared/spec/rules-deckhouse.md §4, §6, §7).  The loaders register
+ * (docs/rules.md).  The loaders register
  * by the names resources.def gives them (kv_dvp_loaders, through the
  * flavor row); after the last member the arrays are sorted and indexed and
  * KVVMIs without a CPU get their class's (§6.1).

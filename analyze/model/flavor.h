@@ -12,7 +12,7 @@
  *
  * Adding a flavor: one enum value below, one row (in its folder, named in
  * kv_flavors), and in each rule row whose words or condition reasons
- * differ, its entry of kv_rule.words / kv_rule.reasons (rules.c).
+ * differ, its entry of kv_rule.words / kv_rule.reasons (ruletable.c).
  *
  * Rows are static and never freed.
  */

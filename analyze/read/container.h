@@ -1,7 +1,7 @@
 /*
  * container.h - walking the regular files of a directory or an archive
  * (tar in any compression libarchive reads, or zip) under the hostile-input
- * rules of ../shared/spec/snapshot-format.md.
+ * rules of docs/snapshot-format.md.
  *
  * kv_walk() streams each regular file to the callbacks as it is read;
  * nothing is written to disk.  It refuses links, devices, FIFOs, absolute

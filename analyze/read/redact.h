@@ -1,6 +1,6 @@
 /*
- * redact.h - the collector's default redaction (../shared/spec/
- * snapshot-format.md "Redaction"), for objects `kvscope convert` takes
+ * redact.h - the collector's default redaction (docs/snapshot-format.md,
+ * "Redaction"), for objects `kvscope convert` takes
  * from a foreign input.
  *
  * Applied in place to one object of resource plural.group:

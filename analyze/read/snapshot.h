@@ -1,7 +1,7 @@
 /*
  * snapshot.h - reading a snapshot container: a tar archive (any compression
  * libarchive reads) or a plain directory, in the layout of
- * ../shared/spec/snapshot-format.md.
+ * docs/snapshot-format.md.
  *
  * The reader streams every regular member to a consumer (snap_sink) as it
  * is decompressed; nothing is ever written to disk and no member is held in

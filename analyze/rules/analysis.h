@@ -292,7 +292,7 @@ typedef struct kv_summary {
 /* What the input lacked or contradicted, one coded fact each: the
  * top-level `warnings` of findings.json and of every -o json|yaml
  * document, one "kvscope: warning: " line on stderr per command, and
- * the top of the HTML and PDF summaries (../shared/spec/findings.md,
+ * the top of the HTML and PDF summaries (docs/findings.md,
  * "warnings").  Names in kv_warning_names. */
 enum kv_warning_code {
 	KV_WARN_MISSING_RESOURCE, KV_WARN_PARTIAL_RESOURCE,

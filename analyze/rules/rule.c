@@ -1,6 +1,6 @@
 /*
  * rule.c - looking up rule rows and recording what a check finds
- * (rule.h, rule_ctx.h).  The table itself is rules.c.
+ * (rule.h, rule_ctx.h).  The table itself is analyze/ruletable.c.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
- * rule.h - a migration check is one row of the rule table (rules.c) plus
+ * rule.h - a migration check is one row of the rule table (ruletable.c) plus
  * one check function.
  *
- * Every blocker and warning code of ../shared/spec/findings.md is one row:
+ * Every blocker and warning code of docs/findings.md is one row:
  * its code, whether it blocks, which verdict it leads to, when it runs,
  * its flags, the condition reasons it explains (per flavor: KubeVirt's
  * LiveMigratable, DVP's Migratable), its title and remediation in each

@@ -1,6 +1,6 @@
 /*
  * storage.c - volumes, claims and the migration method (storage.h).
- * References are to ../shared/spec/rules-kubevirt.md.
+ * References are to docs/rules.md.
  */
 #include "analyze/rules/storage.h"
 

@@ -2,7 +2,7 @@
  * version_warn.c - what kvscope says about the snapshot's KubeVirt
  * version (kvversion.h): newer than the newest row, unreadable, older than
  * the oldest, or contradicted by what the cluster's own labeller and
- * controllers wrote (../shared/spec/kubevirt-versions.md §5).  Each is one
+ * controllers wrote (docs/versions.md).  Each is one
  * snapshot warning and one coded warning (kv_analysis_warn), which the
  * cli prints on stderr with the others.
  */

@@ -2,7 +2,7 @@
  * kvversion.c - the version a snapshot states (kvversion.h) and the
  * distribution table that maps downstream builds to upstream KubeVirt.
  *
- * Sources of the rows: ../shared/spec/kubevirt-versions.md §4 (HCO
+ * Sources of the rows: docs/versions.md(HCO
  * hack/config KUBEVIRT_VERSION per release branch, openshift/release
  * ci-operator configs; Harvester deploy/charts/harvester/values.yaml
  * virt-operator tags; deckhouse/virtualization build/components/

@@ -5,7 +5,7 @@
  * (a->cfg.since[]), never compare versions themselves.
  *
  * The "since" of every row was checked at every upstream patch tag
- * (../shared/spec/kubevirt-versions.md §3, the R numbers below); the
+ * (docs/versions.mdthe R numbers below); the
  * source named is the upstream tag and path:line that first has it.
  */
 #include "analyze/versions/kvversion.h"

@@ -1,5 +1,5 @@
 /*
- * findings.c - findings.json, field for field as ../shared/spec/findings.md.
+ * findings.c - findings.json, field for field as docs/findings.md.
  *
  * Each top-level section is built as a jansson value and dumped at once;
  * lists are written one element per line (compact JSON), so a diff of two

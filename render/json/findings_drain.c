@@ -1,6 +1,6 @@
 /*
  * findings_drain.c - the "drain" entries of findings.json and the drain
- * counts of its summary (../shared/spec/findings.md "drain"), also the
+ * counts of its summary (docs/findings.md "drain"), also the
  * objects `check --drain` and `plan` write with -o json|yaml.  The caller
  * owns every json_t returned.
  */

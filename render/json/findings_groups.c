@@ -1,6 +1,6 @@
 /*
  * findings_groups.c - findings.json's "groups" and every VMI's "groups"
- * (../shared/spec/findings.md "groups"), from a->groups (groups.h).
+ * (docs/findings.md "groups"), from a->groups (groups.h).
  * render/json/findings.c calls these where the sections go; the CLI's
  * -o json|yaml uses the same objects.
  */

@@ -5,7 +5,7 @@
 # Environment: KVSCOPE = the kvscope binary under test (make check passes
 # the sanitized one); defaults to ./kvscope.  Run from the repository root.
 #
-# The snapshot (../shared/spec/snapshot-format.md, directory form):
+# The snapshot (docs/snapshot-format.md, directory form):
 #   nodes  w1 w2 w3  Intel twins (w3 cordoned), a1 AMD, cp1 no KubeVirt
 #   prod/ok-vm      on w2  host-model, migrates to w1          ok
 #   prod/bridge-vm  on w1  no interface (default bridge) + RWO  blocked

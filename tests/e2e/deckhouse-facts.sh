@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Facts about samples/deckhouse known independently of kvscope (from
-# samples/deckhouse/README.md and ../shared/spec/rules-deckhouse.md): the
+# samples/deckhouse/README.md and docs/rules.md): the
 # DVP settings, each VM's verdict and codes, the Migratable condition, the
 # class CPU mapping and the selectors DVP's fork renders.  Guards the golden
 # file tests/golden/deckhouse.findings.json against a wrong regeneration.

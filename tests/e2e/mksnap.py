@@ -6,7 +6,7 @@
     mksnap.py DIR --nodes N [--vmis-per-node V] [--failing F]
     mksnap.py DIR --unique-classes N
 
-The snapshot follows ../shared/spec/snapshot-format.md: manifest.json with
+The snapshot follows docs/snapshot-format.md: manifest.json with
 files[] (bytes and sha256 of every member) and resources/*.json lists.
 
 Default: a mixed cluster of Intel and AMD node kinds with VMIs that cover

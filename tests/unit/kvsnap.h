@@ -22,7 +22,7 @@
  * SHA-256 (GLib GChecksum) of every listed member - from that list alone.
  * The same list is written as a tar archive through libarchive's writer
  * (kvsnap_tar_bytes, kvsnap_write_tar) or as a directory (kvsnap_write_dir,
- * kvsnap_write), exactly as ../shared/spec/snapshot-format.md lays it out.
+ * kvsnap_write), exactly as docs/snapshot-format.md lays it out.
  * Binary fixtures thus never live in the repository.
  *
  * A kvj path is dot-separated keys with optional [n] indexes

@@ -3,7 +3,7 @@
  * mapping, VMOP and policy helpers, flavor detection and DVP defaults, and
  * every DVP code on small snapshots built in a temporary directory (one
  * running VM on three nodes, varied per test), each once firing and once
- * not (../shared/spec/rules-deckhouse.md).
+ * not (docs/rules.md).
  */
 #include "kvtest.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_groups.c - the groups of ../shared/spec/findings.md ("groups") and
+ * test_groups.c - the groups of docs/findings.md ("groups") and
  * their fixes, on small snapshots written by the in-test builder
  * (kvsnap.h): for every fix kind a FAIL fixture (the group and its
  * fix, with the value it names) and a PASS fixture (no such group), and

@@ -1,6 +1,6 @@
 /*
  * test_rules.c - the migration rules, verdicts and outcomes of
- * ../shared/spec/findings.md, judged on small snapshots written by the
+ * docs/findings.md, judged on small snapshots written by the
  * in-test builder (kvsnap.h) and read back through kvscope's own
  * loader, analysis and findings.json writer.
  *

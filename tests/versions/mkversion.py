@@ -10,7 +10,7 @@ running KubeVirt VERSION (e.g. v1.1.0): the KubeVirt CR's status
 (observedKubeVirtVersion, targetKubeVirtVersion, operatorVersion), the
 launcher pods' image tags and the manifest's cluster.kubevirtVersion say
 VERSION, and the nodes carry the labels that version's node labeller
-writes (../shared/spec/kubevirt-versions.md §3):
+writes (docs/versions.md):
 
 * no machine-type.node.kubevirt.io/* labels before v1.5.1 (1.5) / v1.6.0
   (never in 1.4.x) - R9;
