@@ -74,8 +74,9 @@ drain_views(const kv_analysis *a, const kv_term *t)
 static void
 views(const kv_analysis *a, kv_outfmt fmt)
 {
-	kv_term t = { null_out, fmt, fmt == KV_OUT_TEXT, fmt == KV_OUT_WIDE,
-		fmt == KV_OUT_WIDE ? 200 : 80 };
+	kv_term t = { .f = null_out, .fmt = fmt,
+		.color = fmt == KV_OUT_TEXT, .all = fmt == KV_OUT_WIDE,
+		.width = fmt == KV_OUT_WIDE ? 200 : 80 };
 	kv_bits pick = {0}, nodes = {0};
 	kv_err err = {0};
 	size_t bad = 0;
@@ -230,8 +231,8 @@ whatif(const char *path, const kv_analysis *a, size_t size, bool typeset)
 
 		kv_diff_build(a, b, &skip, &d);
 		for (int f = 0; f < KV_OUT_COUNT; f++) {
-			kv_term t = { null_out, (kv_outfmt)f, f == 0, f == 1,
-				80 };
+			kv_term t = { .f = null_out, .fmt = (kv_outfmt)f,
+				.color = f == 0, .all = f == 1, .width = 80 };
 
 			viewed(kv_view_diff(&d, &notes, &t, &err), &err);
 		}

@@ -186,7 +186,7 @@ explain_text(const kvres *r, const char *vmi)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	kv_term t = { f, KV_OUT_TEXT, false, false, 100 };
+	kv_term t = { .f = f, .fmt = KV_OUT_TEXT, .width = 100 };
 	kv_err err = {0};
 
 	assert_non_null(f);
