@@ -225,7 +225,8 @@ whatif(const char *path, const kv_analysis *a, size_t size, bool typeset)
 		fuzz_check_msg(&err);
 	else {
 		kv_strs skip = { w.nremoved, w.removed_nodes };
-		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts };
+		kv_diff_notes notes = { .notes = w.notes, .nnotes = w.nnotes,
+		    .restarts = w.restarts };
 		kv_diff d;
 		kv_report_diff rd = { &d, &notes, a };
 
