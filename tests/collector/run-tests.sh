@@ -309,7 +309,7 @@ test_resource_table() {
 	sed -n "/^RESOURCES_DEF='$/,/^'$/p" "$COLLECT" | grep '^KV_RESOURCE(' >"$T/collector"
 	cmp -s "$T/def" "$T/collector" ||
 		die "snapshot/kvscope-collect's RESOURCES_DEF differs from analyze/read/resources.def: $(diff "$T/def" "$T/collector")"
-	grep -q '#include "resources.def"' tests/fuzz/fuzz_load.c || die "fuzz_load.c does not take its files from resources.def"
+	grep -q '#include "analyze/read/resources.def"' tests/fuzz/fuzz.h || die "fuzz.h does not take its files from resources.def"
 	python3 tests/fuzz/make-seeds.py --print-load-files >"$T/seeds" || die "make-seeds.py --print-load-files"
 	sed -E 's/^KV_RESOURCE\("([^"]*)", "([^"]*)".*/\1 \2/' "$T/def" |
 		awk '{ print "resources/" $1 ($2 == "" ? "" : "." $2) ".json" } END { print "libvirt/cpu_map/x86_Fuzz.xml" }' >"$T/want"

@@ -32,7 +32,7 @@ ROW = re.compile(r'^KV_RESOURCE\("([a-z0-9.]+)", "([a-z0-9.]*)", [A-Z]+, '
 def resource_files():
     """The resource files of analyze/read/resources.def, in its order."""
     out = []
-    with open(os.path.join(ROOT, "analyze", "resources.def")) as f:
+    with open(os.path.join(ROOT, "analyze", "read", "resources.def")) as f:
         for line in f:
             m = ROW.match(line.rstrip("\n"))
             if m:
