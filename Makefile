@@ -6,6 +6,8 @@
 #   make deps       install the Debian packages the build needs
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 60)
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
+#   make lint       C lines <= 80 columns, each header compiles on its own
+#                   (tools/lint.sh; not yet part of check)
 #   make bench      scale benchmark (see README)
 #   make browser-check  the HTML report in headless Chromium: load times,
 #                   420/1280-px screenshots (tools/browser-check.sh)
@@ -60,7 +62,7 @@ TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
 HEADERS   := $(wildcard $(addsuffix /*.h,$(SRC_DIRS) cli)) \
              analyze/read/resources.def
 
-.PHONY: all check check-run report deps ensure-deps install clean bench \
+.PHONY: all check check-run lint report deps ensure-deps install clean bench \
         bench-collect unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke \
         golden man browser-check
 
@@ -133,6 +135,9 @@ check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 	    KVSCOPE=$(ASAN_BIN) SHARED=$(SHARED) \
 	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
 	    tests/run.sh $(TEST_BIN)
+
+lint:
+	@tools/lint.sh "$(CC)" "$(KV_CPPFLAGS)"
 
 unit: $(TEST_BIN)
 	@for t in $(TEST_BIN); do $$t || exit 1; done

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyze/model/labels.h"
+
 /*
  * Deckhouse Virtualization Platform objects (rules-deckhouse.md §7), loaded
  * only when the snapshot has them.  The KubeVirt objects of a DVP cluster

@@ -18,52 +18,9 @@
 
 #include "analyze/model/flavor.h"
 #include "analyze/model/intern.h"
+#include "analyze/model/labels.h"
 #include "analyze/read/limits.h"
 #include "analyze/read/manifest.h"
-
-typedef struct kv_label {
-	const char *key;
-	const char *value;
-} kv_label;
-
-typedef struct kv_labels {
-	size_t n;
-	kv_label *v;		/* sorted by key (strcmp), keys unique */
-} kv_labels;
-
-/* Value of key, or NULL.  Binary search; key need not be interned. */
-const char *kv_labels_get(const kv_labels *l, const char *key);
-
-typedef struct kv_taint {
-	const char *key, *value, *effect;
-} kv_taint;
-
-typedef struct kv_toleration {
-	const char *key;	/* NULL or "" = every key (with Exists) */
-	const char *op;		/* "Equal" (default) or "Exists" */
-	const char *value;
-	const char *effect;	/* NULL or "" = every effect */
-} kv_toleration;
-
-enum kv_selop { OP_IN, OP_NOTIN, OP_EXISTS, OP_DOESNOTEXIST, OP_GT, OP_LT };
-
-typedef struct kv_nsreq {
-	const char *key;
-	bool field;		/* matchFields: key is metadata.name */
-	enum kv_selop op;
-	size_t nvalues;
-	const char **values;
-} kv_nsreq;
-
-typedef struct kv_nsterm {
-	size_t nreqs;
-	kv_nsreq *reqs;		/* ANDed */
-} kv_nsterm;
-
-typedef struct kv_affinity {
-	size_t nterms;		/* 0 = no required node affinity */
-	kv_nsterm *terms;	/* ORed */
-} kv_affinity;
 
 /*
  * Pod placement facts (the scheduler's InterPodAffinity and
