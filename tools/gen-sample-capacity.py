@@ -182,7 +182,7 @@ def readme(c):
 Written by `tools/gen-sample-capacity.py` (do not edit). The manifest's
 pods entry says `"scope": "all"`: `resources/pods.json` holds every pod,
 the virt-launcher pods whole and every other pod cut down to what
-placement needs (../docs/snapshot-format.md). So kvscope knows
+placement needs ([docs/snapshot-format.md](../../docs/snapshot-format.md#pods-and-their-scope)). So kvscope knows
 what each node has left: `nodes[].requested` is the sum over the node's
 pods that hold resources (phase not Succeeded or Failed) of max(sum of
 the containers, the largest init container) plus `spec.overhead`, and a

@@ -2592,9 +2592,10 @@ def samples_readme():
     return """# Sample snapshots
 
 Each directory is a kvscope snapshot in directory form
-(`docs/snapshot-format.md`) plus a README.md that describes the
-cluster and gives, for every VMI, the verdict, blocker and warning codes of
-`docs/findings.md` that kvscope is expected to report.
+([docs/snapshot-format.md](../docs/snapshot-format.md)) plus a README.md
+that describes the cluster and gives, for every VMI, the verdict, blocker
+and warning codes ([docs/findings.md](../docs/findings.md),
+[docs/rules.md](../docs/rules.md)) that kvscope is expected to report.
 
 | sample | what it shows |
 | --- | --- |
@@ -2607,7 +2608,7 @@ cluster and gives, for every VMI, the verdict, blocker and warning codes of
 
 All samples are regenerated from the shared CPU data by
 
-    python3 tools/gen-samples.py            # --shared ../shared --out samples
+    python3 tools/gen-samples.py            # --shared $SHARED --out samples
     python3 tools/gen-sample-dvp.py         # samples/deckhouse
     python3 tools/gen-sample-capacity.py    # samples/capacity
 

@@ -441,6 +441,7 @@ test_defaults(void **state)
 {
 	fx f;
 	const kv_vmires *r;
+	size_t i;
 
 	(void)state;
 	fx_init(&f);
@@ -453,8 +454,11 @@ test_defaults(void **state)
 	assert_int_equal(f.a->cfg.parallel_cluster, 3);	/* max(2, 3) */
 	assert_string_equal(f.a->cfg.eviction, "LiveMigrate");
 	assert_int_equal(f.a->cfg.sync_per_node, 1);
-	assert_non_null(strstr(f.a->warnings[f.a->nwarnings - 1],
-	    "InternalVirtualizationKubeVirt"));
+	/* the missing CR is said (the version warnings follow it) */
+	for (i = 0; i < f.a->nwarnings; i++)
+		if (strstr(f.a->warnings[i], "InternalVirtualizationKubeVirt"))
+			break;
+	assert_true(i < f.a->nwarnings);
 	fx_free(&f);
 }
 

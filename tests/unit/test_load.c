@@ -461,8 +461,9 @@ test_resource_table_resolves(void **state)
 			    rows[i].group, rows[i].loader);
 		nloaded++;
 	}
-	/* with storageprofiles, KVVMs, HyperConverged, Harvester settings */
-	assert_int_equal(nloaded, 23);
+	/* with storageprofiles, KVVMs, VMs, HyperConverged, Harvester
+	 * settings */
+	assert_int_equal(nloaded, 24);
 	assert_non_null(kv_load_resolve("load_dvm"));	/* a flavor's */
 	assert_ptr_not_equal(kv_load_resolve("load_dvm"),
 	    kv_load_resolve("load_vmi"));
