@@ -127,13 +127,16 @@ ensure-deps:
 
 # --- tests ------------------------------------------------------------------
 
+# The build and the suites use every CPU (JOBS=1 for one at a time).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 check: ensure-deps
-	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory -j$(JOBS) check-run
 
 check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    KVSCOPE=$(ASAN_BIN) SHARED=$(SHARED) \
-	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
+	    KVSCOPE=$(ASAN_BIN) KVSCOPE_FAST=$(CURDIR)/kvscope SHARED=$(SHARED) \
+	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) JOBS=$(JOBS) \
 	    tests/run.sh $(TEST_BIN)
 
 lint:

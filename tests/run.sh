@@ -1,40 +1,87 @@
 #!/usr/bin/env bash
 # Run every test of `make check`: the cmocka unit binaries given as
 # arguments, then each tests/e2e/*.sh and tests/*/run-tests.sh suite.
-# Environment: KVSCOPE = the (sanitized) kvscope binary, SHARED = ../shared.
-# Prints one line per suite and a final "N passed, N failed" line.
+# Environment: KVSCOPE = the (sanitized) kvscope binary, SHARED = ../shared,
+# JOBS = how many suites run at once (default: the number of CPUs).
+# Suites are independent (each makes its own temporary directory and picks
+# its own ports), so they run side by side; the longest known ones start
+# first. One line per suite as it ends (a failing suite's log follows its
+# line), then "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-pass=0
-fail=0
-failed=()
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
-run() {
-	local name=$1; shift
-	local start=$SECONDS
-	if "$@" >"$log/out" 2>&1; then
-		pass=$((pass + 1))
-		printf 'PASS %-40s %3ds\n' "$name" $((SECONDS - start))
-	else
-		fail=$((fail + 1))
-		failed+=("$name")
-		printf 'FAIL %-40s %3ds\n' "$name" $((SECONDS - start))
-		sed 's/^/    | /' "$log/out" | tail -n 60
-	fi
+names=()
+cmds=()
+add() {
+	names+=("$1")
+	cmds+=("$2")
 }
 
+# The slow suites first, so the pool does not end waiting on one of them.
+slow="collector samples versions fuzz hostile"
+for s in $slow; do
+	[ -e "tests/$s/run-tests.sh" ] && add "$s" "bash tests/$s/run-tests.sh"
+done
 for t in "$@"; do
-	run "unit/$(basename "$t")" "$t"
+	add "unit/$(basename "$t")" "$t"
 done
 for t in tests/e2e/*.sh; do
 	[ -e "$t" ] || continue
-	run "e2e/$(basename "$t" .sh)" bash "$t"
+	add "e2e/$(basename "$t" .sh)" "bash $t"
 done
 for t in tests/*/run-tests.sh; do
 	[ -e "$t" ] || continue
-	run "$(basename "$(dirname "$t")")" bash "$t"
+	s=$(basename "$(dirname "$t")")
+	case " $slow " in *" $s "*) continue ;; esac
+	add "$s" "bash $t"
+done
+
+# run I: one suite in the background; its status and time go to files.
+run() {
+	local i=$1 start=$SECONDS rc=0
+	bash -c "${cmds[$i]}" >"$log/$i.out" 2>&1 </dev/null || rc=$?
+	echo "$rc $((SECONDS - start))" >"$log/$i.rc"
+}
+
+pass=0
+fail=0
+failed=()
+# report I: print the line of a suite that has ended.
+report() {
+	local i=$1 rc secs
+	read -r rc secs <"$log/$i.rc"
+	if [ "$rc" -eq 0 ]; then
+		pass=$((pass + 1))
+		printf 'PASS %-40s %3ds\n' "${names[$i]}" "$secs"
+	else
+		fail=$((fail + 1))
+		failed+=("${names[$i]}")
+		printf 'FAIL %-40s %3ds\n' "${names[$i]}" "$secs"
+		sed 's/^/    | /' "$log/$i.out" | tail -n 60
+	fi
+}
+
+declare -A running=()
+next=0
+total=${#names[@]}
+while [ "$next" -lt "$total" ] || [ ${#running[@]} -gt 0 ]; do
+	while [ "$next" -lt "$total" ] && [ ${#running[@]} -lt "$jobs" ]; do
+		run "$next" &
+		running[$next]=$!
+		next=$((next + 1))
+	done
+	wait -n 2>/dev/null || true
+	for i in "${!running[@]}"; do
+		if [ -e "$log/$i.rc" ]; then
+			wait "${running[$i]}" 2>/dev/null || true
+			unset "running[$i]"
+			report "$i"
+		fi
+	done
 done
 
 echo

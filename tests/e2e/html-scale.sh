@@ -19,6 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 KVSCOPE=${KVSCOPE:-./kvscope}
+# the generated 10,000-VMI cluster runs the optimised build (make check
+# passes it): the same code, ASan covers it on the samples and the fuzzers
+FAST=${KVSCOPE_FAST:-$KVSCOPE}
 SHARED=${SHARED:-../shared}
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 
@@ -166,8 +169,8 @@ if errors:
 print("%d rows, %d need attention" % (len(rows), len(need)))
 EOF
 
-report() {	# report SNAPSHOT OUTDIR
-	"$KVSCOPE" report "$1" --format html,json --output-dir "$2" >/dev/null
+report() {	# report SNAPSHOT OUTDIR [BINARY]
+	"${3:-$KVSCOPE}" report "$1" --format html,json --output-dir "$2" >/dev/null
 }
 
 report samples/mixed "$tmp/mixed"
@@ -186,7 +189,7 @@ check "hostile names: the data stays one element and parses" \
 big=$tmp/big.tar.gz
 if python3 tools/gen-large.py --nodes 500 --vmis 10000 --seed 1 \
     --shared "$SHARED" --out "$big" >/dev/null 2>&1; then
-	report "$big" "$tmp/big"
+	report "$big" "$tmp/big" "$FAST"
 	check "10,000 VMIs: order, one data row per VMI, attention table, CSP" \
 	    python3 "$tmp/structure.py" "$tmp/big" large
 	size=$(stat -c %s "$tmp/big/report.html")
@@ -195,7 +198,7 @@ if python3 tools/gen-large.py --nodes 500 --vmis 10000 --seed 1 \
 	else
 		fail "10,000 VMIs: report.html size" "$size bytes"
 	fi
-	report "$big" "$tmp/big2"
+	report "$big" "$tmp/big2" "$FAST"
 	check "10,000 VMIs: two runs give identical HTML" \
 	    cmp "$tmp/big/report.html" "$tmp/big2/report.html"
 else

@@ -19,6 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 KVSCOPE=${KVSCOPE:-./kvscope}
+# the 230-class cluster runs the optimised build (make check passes it)
+FAST=${KVSCOPE_FAST:-$KVSCOPE}
 # fontconfig keeps a few bytes for the life of the process
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 unset SOURCE_DATE_EPOCH
@@ -725,7 +727,8 @@ check "matrix: refused pairs in reds graded by missing labels" \
 big=$(fresh)
 python3 tests/e2e/mksnap.py "$big/s" --nodes 230 --classes 230
 bout=$(fresh)
-need_report "report of 230 CPU classes" "$big/s" "$bout" html,svg,pdf
+KVSCOPE=$FAST need_report "report of 230 CPU classes" "$big/s" "$bout" \
+    html,svg,pdf
 check "matrix aggregates beyond 200 classes" pdf_has "$bout/report.html" \
     "aggregates the other 31 into its last row and column" \
     "C200–C230 (31 classes)"
