@@ -15,6 +15,7 @@
 
 const char *const kv_verdict_names[V_COUNT] = {
 	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",
+	"not-judged",
 };
 const char *const kv_mode_names[MODE_COUNT] = {
 	"host-model", "host-passthrough", "named",
@@ -274,6 +275,7 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 		r->outcome = OUT_MIGRATES;
 		break;
 	case V_NOT_RUNNING:
+	case V_NOT_JUDGED:
 		r->outcome = OUT_NONE;
 		break;
 	case V_BLOCKED:
@@ -291,7 +293,7 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 	case V_STUCK:
 		r->outcome = OUT_PENDING_FOREVER;
 		break;
-	default:
+	case V_COUNT:
 		break;
 	}
 }
@@ -495,15 +497,20 @@ kv_vmis_analyze(kv_analysis *a)
 		p = match_policy(m, r->vmi);
 		r->policy = p ? p->name : NULL;
 		completion_timeout(a, r, p);
-		if (strcmp(r->vmi->phase, "Running") != 0) {
-			r->verdict = V_NOT_RUNNING;
+		if (strcmp(r->vmi->phase, "Running") != 0 ||
+		    (r->not_judged = kv_vmi_not_judged(a, r)) != 0) {
+			r->verdict = r->not_judged ? V_NOT_JUDGED :
+			    V_NOT_RUNNING;
 			outcome(a, &ix, r);
 			drain_behaviour(a, r);
-			/* no node to drain (findings.md: onDrain null) */
+			/* not running: no node to drain; not judged: what
+			 * a drain does is not known either (findings.md:
+			 * onDrain null, in no drain plan) */
 			r->on_drain = DRAIN_NONE;
 		} else
 			judge(a, place, &ix, r);
-		r->mismatch = r->cond == 'T' && r->verdict != V_OK;
+		r->mismatch = r->cond == 'T' && r->verdict != V_OK &&
+		    r->verdict != V_NOT_JUDGED;
 	}
 	free(ix.v);
 	a->place = place;
