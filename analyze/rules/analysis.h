@@ -398,9 +398,11 @@ bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
 
 /* notjudged.c: the resources the input lacks (a->lacking, a->lack_msg,
  * before kv_snapshot_warnings); the bits of them the checks of r would
- * read (0: r can be judged). */
+ * read (0: nothing r's checks need is lacking); of the bits miss, those
+ * some rule row needs. */
 void kv_lacking_analyze(kv_analysis *a);
-unsigned kv_vmi_not_judged(const kv_analysis *a, const kv_vmires *r);
+unsigned kv_vmi_lacks(const kv_analysis *a, const kv_vmires *r);
+unsigned kv_rules_need(unsigned miss);
 
 /* vmi.c: whether a drain's migration of r runs (verdict ok, or blocked
  * only by other operations); LiveMigratable as KubeVirt computes it for

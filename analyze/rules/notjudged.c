@@ -8,6 +8,13 @@
  * topology spread; PVCs for a claim the VMI's volumeStatus does not
  * describe (KubeVirt itself reads the access modes there first,
  * kubevirt v1.9.0 pkg/storage/types/pvc.go:72-79).
+ *
+ * Without nodes nothing is judged: KubeVirt renders no target pod
+ * without the source Node (docs/rules.md §2.3).  Otherwise vmi.c skips
+ * each check whose row needs a resource the VMI lacks and keeps the
+ * verdict the other checks give when no skipped blocker could give a
+ * verdict of higher precedence (a VMI blocked by its pod network is
+ * blocked whatever the pods say); else the VMI is not judged.
  */
 #include <string.h>
 
@@ -77,14 +84,18 @@ vmi_reads(const kv_vmires *r)
 }
 
 unsigned
-kv_vmi_not_judged(const kv_analysis *a, const kv_vmires *r)
+kv_vmi_lacks(const kv_analysis *a, const kv_vmires *r)
+{
+	return a->lacking != 0 ? vmi_reads(r) & a->lacking : 0;
+}
+
+unsigned
+kv_rules_need(unsigned miss)
 {
 	unsigned rules = 0;
 
-	if (a->lacking == 0)
-		return 0;
 	for (size_t i = 0; i < kv_nrules; i++)
 		if (kv_rules[i].phase != PHASE_DRAIN)
 			rules |= kv_rules[i].needs;
-	return rules & vmi_reads(r) & a->lacking;
+	return rules & miss;
 }

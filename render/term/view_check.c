@@ -30,10 +30,10 @@ check_line(const kv_vmires *r, const kv_term *t)
 		if (r->not_judged & KV_NEED_BIT(n))
 			fprintf(f, "%s%s", k++ ? ", " : " (not in the input: ",
 			    kv_need_rows[n].resource);
-	if (r->not_judged)
+	if (r->not_judged && r->nblockers == 0)
 		fputs(")", f);
 	for (size_t k = 0; k < r->nblockers; k++) {
-		fputs(k ? ", " : " (", f);
+		fputs(k ? ", " : r->not_judged ? "; " : " (", f);
 		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
 	}
 	if (r->nblockers == 0 && r->cond_reason != NULL &&
