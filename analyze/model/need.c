@@ -51,8 +51,7 @@ kv_model_lack_words(const kv_model *m, enum kv_need n)
 {
 	const snap_resource *r = entry(m, n);
 
-	if (r == NULL || strcmp(r->status, "missing") == 0 ||
-	    strcmp(r->status, "not in the input") == 0)
+	if (r == NULL || strcmp(r->status, "missing") == 0)
 		return "not in the input";
 	if (!kv_model_lacks(m, n))
 		return "";
