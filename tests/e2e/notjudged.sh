@@ -80,6 +80,14 @@ grep -q "^dev/build-runner on w5: not-judged (not in the input: pods)$" \
     "$tmp/out" && ok "nopods: dev/build-runner not judged" ||
     bad "nopods" "$(cat "$tmp/out")"
 
+rc=0
+$KVSCOPE check "$tmp/nopods" --drain w5 >/dev/null 2>"$tmp/err" || rc=$?
+want "nopods: check --drain w5 fails on its not-judged VMI" 1 "$rc"
+grep -qx "kvscope: check: 1 VMI on the drained nodes is not judged (the \
+input lacks what its checks need): what the drain does with it is not known" \
+    "$tmp/err" && ok "nopods: the drain's not-judged line" ||
+    bad "nopods: drain" "$(cat "$tmp/err")"
+
 # without the StorageClasses: the fix says so
 without nosc storageclasses.storage.k8s.io.json
 rc=0
