@@ -88,11 +88,12 @@ drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
 	return rc;
 }
 
-/* The not-judged VMIs on the drained nodes: in no drain plan (what the
- * drain does with them is not known), so the gate cannot pass them;
- * one line says how many. */
+/* The not-judged VMIs on the drained nodes (check --drain, plan): in
+ * no drain plan (what the drain does with them is not known), so the
+ * gate cannot pass them; one line says how many. */
 static size_t
-drain_unjudged(const kv_analysis *a, const kv_bits *nodes)
+drain_unjudged(const kv_cmd *cmd, const kv_analysis *a,
+    const kv_bits *nodes)
 {
 	size_t n = 0;
 
@@ -103,9 +104,10 @@ drain_unjudged(const kv_analysis *a, const kv_bits *nodes)
 		    kv_bits_test(nodes, (size_t)(src - a->m->nodes));
 	}
 	if (n > 0)
-		fprintf(stderr, "kvscope: check: %zu VMI%s on the drained "
+		fprintf(stderr, "kvscope: %s: %zu VMI%s on the drained "
 		    "nodes %s not judged (the input lacks what %s checks "
-		    "need): what the drain does with %s is not known\n", n,
+		    "need): what the drain does with %s is not known\n",
+		    cmd->name, n,
 		    n == 1 ? "" : "s", n == 1 ? "is" : "are",
 		    n == 1 ? "its" : "their", n == 1 ? "it" : "them");
 	return n;
@@ -140,7 +142,7 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		rc = EXIT_TOOL;
 	} else if (drain_fails(a, o, d, n))
 		rc = EXIT_FINDINGS;
-	if (drain_unjudged(a, &nodes) > 0 && rc == 0)
+	if (drain_unjudged(cmd, a, &nodes) > 0 && rc == 0)
 		rc = EXIT_FINDINGS;
 out:
 	kv_drain_list_free(d, n);
@@ -198,6 +200,8 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 		rc = EXIT_TOOL;
 	} else if (kv_plan_fails(&p, o.allow))
 		rc = EXIT_FINDINGS;	/* --fail-on: with -o junit */
+	if (drain_unjudged(cmd, a, &pool) > 0 && rc == 0)
+		rc = EXIT_FINDINGS;
 out:
 	cli_progress_end();
 	free(words);

@@ -87,6 +87,12 @@ grep -qx "kvscope: check: 1 VMI on the drained nodes is not judged (the \
 input lacks what its checks need): what the drain does with it is not known" \
     "$tmp/err" && ok "nopods: the drain's not-judged line" ||
     bad "nopods: drain" "$(cat "$tmp/err")"
+rc=0
+$KVSCOPE plan "$tmp/nopods" --drain w5 >/dev/null 2>"$tmp/err" || rc=$?
+want "nopods: plan --drain w5 fails on its not-judged VMI" 1 "$rc"
+grep -q "^kvscope: plan: 1 VMI on the drained nodes is not judged" \
+    "$tmp/err" && ok "nopods: plan's not-judged line" ||
+    bad "nopods: plan" "$(cat "$tmp/err")"
 
 # without the StorageClasses: the fix says so
 without nosc storageclasses.storage.k8s.io.json
