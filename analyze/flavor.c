@@ -31,7 +31,6 @@ static const kv_vocab kubevirt_vocab = {
 };
 
 static const kv_lack_note kubevirt_lack_notes[] = {
-	{ "nodes", "", "no target can be judged" },
 	{ "pods", "", "containerDisk digests and host-model history not "
 	  "judged" },
 	{ "persistentvolumeclaims", "", "PVC access modes taken from VMI "

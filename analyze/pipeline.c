@@ -27,6 +27,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	a->db = m->cpumap != NULL ? m->cpumap : cpudb_builtin();
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
 	kv_effective_config(a);
+	kv_lacking_analyze(a);
 	kv_snapshot_warnings(a);
 	kv_version_warnings(a);
 	kv_podaff_warnings(a);
@@ -71,6 +72,8 @@ kv_analysis_free(kv_analysis *a)
 	for (size_t i = 0; i < a->ncoded; i++)
 		free(a->coded[i].message);
 	free(a->coded);
+	for (size_t i = 0; i < NEED_COUNT; i++)
+		free(a->lack_msg[i]);
 	free(a->cfg.obsolete);
 	free(a->nodes);
 	for (size_t i = 0; i < a->nclasses; i++) {

@@ -45,6 +45,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "disk-not-shared", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_PVCS),
 		.flags = RULE_VOLUME_MIGRATION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "DisksNotLiveMigratable" },
@@ -72,6 +73,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "disk-claim-unknown", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_PVCS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Disk claim cannot be resolved",
@@ -248,6 +250,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "host-model-unsupported", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "CPUModeLiveMigratable" },
 		},
@@ -268,6 +271,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-cpu-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies the CPU selectors",
@@ -290,6 +294,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-placement-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies every placement "
@@ -312,6 +317,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-capacity", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No placeable node has room",
@@ -335,6 +341,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "source-host-model-label-missing", .severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Source node lacks its host-model label",
@@ -355,6 +362,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "containerdisk-config-digest", .severity = SEV_BLOCKER,
 		.verdict = V_WILL_FAIL, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_PODS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"containerDisk image without repository "
@@ -370,6 +378,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "containerdisk-no-digest", .severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_PODS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"containerDisk image without digest",
@@ -443,6 +452,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "passthrough-cpu-differs", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"host-passthrough across different CPUs",
@@ -492,6 +502,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "stale-vendor-label", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"More than one CPU vendor label",
@@ -503,6 +514,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "kernel-differs", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Targets run another kernel",
@@ -522,6 +534,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "guest-cpu-floor", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Guest OS needs a higher x86-64 level",

@@ -19,6 +19,21 @@ viewed(int rc, const kv_err *err)
 	return 0;
 }
 
+/* Whether the picked VMIs hold running ones and none of them is judged
+ * (findings "not-judged"): the input cannot answer the gate, exit 2.
+ * The warnings said why ("the input has no nodes: no VMI is judged"). */
+static bool
+none_judged(const kv_analysis *a, const kv_bits *pick)
+{
+	size_t running = 0, unjudged = 0;
+
+	KV_BITS_FOREACH(pick, i) {
+		running += a->vmis[i].verdict != V_NOT_RUNNING;
+		unjudged += a->vmis[i].verdict == V_NOT_JUDGED;
+	}
+	return running > 0 && unjudged == running;
+}
+
 int
 cmd_check(const kv_cmd *cmd, int argc, char **argv)
 {
@@ -62,10 +77,12 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 		KV_BITS_FOREACH(&pick, i)
 			bad += a->vmis[i].verdict != V_NOT_RUNNING &&
 			    cli_fails_on(a, &o, i, NULL,
-			    a->vmis[i].verdict != V_OK);
+			    kv_verdict_fails(a->vmis[i].verdict));
 	}
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
+	if (rc == 0 && none_judged(a, &pick))
+		rc = EXIT_TOOL;
 out:
 	cli_progress_end();
 	kv_bits_free(&pick);

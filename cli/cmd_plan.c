@@ -88,6 +88,31 @@ drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
 	return rc;
 }
 
+/* The not-judged VMIs on the drained nodes (check --drain, plan): in
+ * no drain plan (what the drain does with them is not known), so the
+ * gate cannot pass them; one line says how many. */
+static size_t
+drain_unjudged(const kv_cmd *cmd, const kv_analysis *a,
+    const kv_bits *nodes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nvmis; i++) {
+		const kv_node *src = kv_model_node(a->m, a->vmis[i].vmi->node);
+
+		n += a->vmis[i].verdict == V_NOT_JUDGED && src != NULL &&
+		    kv_bits_test(nodes, (size_t)(src - a->m->nodes));
+	}
+	if (n > 0)
+		fprintf(stderr, "kvscope: %s: %zu VMI%s on the drained "
+		    "nodes %s not judged (the input lacks what %s checks "
+		    "need): what the drain does with %s is not known\n",
+		    cmd->name, n,
+		    n == 1 ? "" : "s", n == 1 ? "is" : "are",
+		    n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+	return n;
+}
+
 int
 cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
     const kv_term *t)
@@ -116,6 +141,8 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
 	} else if (drain_fails(a, o, d, n))
+		rc = EXIT_FINDINGS;
+	if (drain_unjudged(cmd, a, &nodes) > 0 && rc == 0)
 		rc = EXIT_FINDINGS;
 out:
 	kv_drain_list_free(d, n);
@@ -173,6 +200,8 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 		rc = EXIT_TOOL;
 	} else if (kv_plan_fails(&p, o.allow))
 		rc = EXIT_FINDINGS;	/* --fail-on: with -o junit */
+	if (drain_unjudged(cmd, a, &pool) > 0 && rc == 0)
+		rc = EXIT_FINDINGS;
 out:
 	cli_progress_end();
 	free(words);

@@ -78,7 +78,13 @@ cli_junit_check(const kv_analysis *a, const kv_bits *pick,
 		if (!running) {
 			c[k].state = KV_JCASE_SKIPPED;
 			c[k].message = "not running: not judged";
-		} else if (cli_fails_on(a, o, i, NULL, r->verdict != V_OK)) {
+		} else if (r->verdict == V_NOT_JUDGED &&
+		    !cli_fails_on(a, o, i, NULL, false)) {
+			c[k].state = KV_JCASE_SKIPPED;
+			c[k].message = "not judged: the input lacks a "
+			    "resource its checks need";
+		} else if (cli_fails_on(a, o, i, NULL,
+		    kv_verdict_fails(r->verdict))) {
 			c[k].state = KV_JCASE_FAILED;
 			c[k].type = kv_verdict_names[r->verdict];
 			c[k].message = verdict_line(r, &msg[k]);

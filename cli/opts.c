@@ -488,9 +488,9 @@ fail_on_words(const kv_cmd *cmd, const cli_list *l)
 			ok = strcmp(w, kv_on_drain_names[d]) == 0;
 		if (!ok)
 			return cli_fail(cmd, "--fail-on: \"%s\" is no verdict "
-			    "(blocked, no-target, will-fail, stuck, ok), drain "
-			    "action (block, shutdown, external, migrate) or "
-			    "finding code", w);
+			    "(blocked, no-target, will-fail, stuck, ok, "
+			    "not-judged), drain action (block, shutdown, "
+			    "external, migrate) or finding code", w);
 	}
 	return 0;
 }

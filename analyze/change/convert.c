@@ -43,9 +43,9 @@ manifest_resources(const snap_manifest *m)
 	for (size_t i = 0; i < m->nresources; i++) {
 		const snap_resource *r = &m->resources[i];
 		bool ok = strcmp(r->status, "ok") == 0;
-		bool lack = strcmp(r->status, "not in the input") == 0;
+		bool lack = strcmp(r->status, "missing") == 0;
 		json_t *o = json_pack("{s:s,s:s,s:s}", "resource", r->resource,
-		    "group", r->group, "status", ok ? "ok" : lack ? "error" :
+		    "group", r->group, "status", ok ? "ok" : lack ? "missing" :
 		    "absent");
 
 		if (ok) {

@@ -166,6 +166,18 @@ mode_words(unsigned want)
 	    "Filesystem" : "Block and Filesystem";
 }
 
+/* "not in the input", or "not in the input (storageclasses: forbidden)"
+ * (need.h). */
+static const char *
+classes_lack(const kv_model *m)
+{
+	const char *w = kv_model_lack_words(m, NEED_STORAGECLASSES);
+
+	return strcmp(w, "not in the input") == 0 ? "not in the input" :
+	    strcmp(w, "forbidden") == 0 ? "not in the input (storageclasses: "
+	    "forbidden)" : "not in the input (storageclasses: not read)";
+}
+
 /* A disk-not-shared group without a claim that is not ReadWriteMany:
  * KubeVirt's stored condition said DisksNotLiveMigratable. */
 static void
@@ -209,7 +221,14 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 	g->fix.action = FIX_RECREATE_CLAIM_RWX;
 	g->fix.path = "spec.accessModes";
 	g->fix.restart = true;
-	if (cls == NULL) {
+	if (cls == NULL && kv_model_lacks(a->m, NEED_STORAGECLASSES)) {
+		/* the input, not the cluster, lacks the classes */
+		g->fix.text = xasprintf("storage classes are %s; on the "
+		    "cluster, look for a class that gives ReadWriteMany %s "
+		    "and recreate the claims (%s) on it, or plan a shutdown of "
+		    "these VMs", classes_lack(a->m), mode_words(want),
+		    names.data ? names.data : "-");
+	} else if (cls == NULL) {
 		g->fix.text = xasprintf("none in this cluster: no storage "
 		    "class here gives ReadWriteMany %s (claims %s); add RWX "
 		    "storage (CephFS or NFS for Filesystem, Ceph RBD for "

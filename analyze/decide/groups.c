@@ -145,7 +145,7 @@ collect_vmi(collector *c, kv_gkeys *k, size_t i)
 {
 	const kv_vmires *r = &c->a->vmis[i];
 
-	if (r->verdict != V_OK && r->verdict != V_NOT_RUNNING) {
+	if (kv_verdict_fails(r->verdict)) {
 		for (size_t b = 0; b < r->nblockers; b++)
 			if (b == 0 || r->blockers[b].rule !=
 			    r->blockers[b - 1].rule)

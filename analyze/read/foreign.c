@@ -477,6 +477,17 @@ foreign_summary(const foreign_input *fi)
 	    fi->skipped_files, fi->dups);
 }
 
+/* Whether a row not found in a foreign input is missing from the input
+ * rather than absent from the API: a needed one, and every row of the
+ * core and storage.k8s.io groups, which every cluster serves. */
+static bool
+lacking_row(size_t i, const char *want)
+{
+	return strcmp(rows[i].need, "ALWAYS") == 0 ||
+	    strcmp(rows[i].need, want) == 0 || *rows[i].group == '\0' ||
+	    strcmp(rows[i].group, "storage.k8s.io") == 0;
+}
+
 void
 foreign_manifest(const foreign_input *fi, snap_manifest *m)
 {
@@ -496,14 +507,12 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 	m->resources = xcalloc(NROWS, sizeof(*m->resources));
 	for (size_t i = 0; i < NROWS; i++) {
 		snap_resource *r = &m->resources[m->nresources++];
-		bool needed = strcmp(rows[i].need, "ALWAYS") == 0 ||
-		    strcmp(rows[i].need, want) == 0;
 
 		r->resource = xstrdup(rows[i].plural);
 		r->group = xstrdup(rows[i].group);
 		r->file = fi->paths[i] ? xstrdup(fi->paths[i]) : NULL;
-		r->status = xstrdup(fi->count[i] > 0 ? "ok" : needed ?
-		    "not in the input" : "absent");
+		r->status = xstrdup(fi->count[i] > 0 ? "ok" :
+		    lacking_row(i, want) ? "missing" : "absent");
 		r->count = (long long)fi->count[i];
 	}
 	m->notes = xcalloc(1, sizeof(char *));

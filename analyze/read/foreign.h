@@ -15,7 +15,8 @@
  * name.  They become the members of a virtual snapshot, one JSON Lines
  * member per resource (resources/<plural>[.<group>].json), and a
  * synthesized manifest (snapshot.h: input kind, no integrity check,
- * needed resources "not in the input", a note).
+ * status missing for a needed resource, or one of the core or
+ * storage.k8s.io groups, that the input lacks; a note).
  *
  * With redact (kvscope convert) each object is redacted as kvscope-collect
  * would (redact.h) before it is kept.  Ownership: foreign_input and the

@@ -19,7 +19,8 @@ typedef struct snap_resource {
 	char *resource;		/* "nodes" */
 	char *group;		/* "" for the core group */
 	char *file;		/* "resources/nodes.json" or NULL */
-	char *status;		/* ok | absent | forbidden | error */
+	char *status;		/* ok | absent | forbidden | error |
+				   missing (not in the input) */
 	char *message;		/* or NULL */
 	long long count;	/* -1 when not given */
 	char *scope;		/* pods: "all" | "launchers" | NULL (absent) */

@@ -176,24 +176,70 @@ snap_warn(kv_analysis *a, size_t *cap, enum kv_warning_code code, char *s)
 	kv_analysis_warn(a, code, "%s", s);
 }
 
+/* The need.h row of manifest entry r, or NEED_COUNT. */
+static enum kv_need
+need_of(const snap_resource *r)
+{
+	for (int n = 0; n < NEED_COUNT; n++)
+		if (strcmp(r->resource, kv_need_rows[n].resource) == 0 &&
+		    strcmp(r->group, kv_need_rows[n].group) == 0)
+			return n;
+	return NEED_COUNT;
+}
+
+/* The input has no nodes: no VMI is judged (findings "not-judged"). */
+static char *
+no_nodes(const kv_model *m)
+{
+	const char *w = kv_model_lack_words(m, NEED_NODES);
+
+	if (strcmp(w, "not in the input") == 0)
+		return xstrdup("the input has no nodes: no VMI is judged");
+	return xasprintf("the input has no nodes (nodes: %s): no VMI is "
+	    "judged", w);
+}
+
+/* One warning per manifest entry neither ok nor absent, in its words
+ * ("missing" is "not in the input"), then one per resource checks need
+ * that the manifest does not list. */
+static void
+resource_warnings(kv_analysis *a, size_t *cap)
+{
+	const kv_model *m = a->m;
+	unsigned listed = 0;
+
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+		enum kv_need n = need_of(r);
+		const char *why, *st;
+
+		if (n != NEED_COUNT)
+			listed |= KV_NEED_BIT(n);
+		if (strcmp(r->status, "ok") == 0 ||
+		    strcmp(r->status, "absent") == 0)
+			continue;
+		why = lack_note(r);
+		st = strcmp(r->status, "missing") == 0 ? "not in the input" :
+		    r->status;
+		snap_warn(a, cap, KV_WARN_MISSING_RESOURCE, n == NEED_NODES ?
+		    no_nodes(m) : xasprintf("%s%s%s: %s%s%s", r->resource,
+		    *r->group ? "." : "", r->group, st, why ? "; " : "",
+		    why ? why : ""));
+	}
+	for (int n = 0; n < NEED_COUNT; n++)
+		if ((a->lacking & ~listed & KV_NEED_BIT(n)) != 0)
+			snap_warn(a, cap, KV_WARN_MISSING_RESOURCE,
+			    n == NEED_NODES ? no_nodes(m) :
+			    xstrdup(a->lack_msg[n]));
+}
+
 void
 kv_snapshot_warnings(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	size_t cap = 0;
 
-	for (size_t i = 0; i < m->manifest.nresources; i++) {
-		const snap_resource *r = &m->manifest.resources[i];
-		const char *why;
-
-		if (strcmp(r->status, "ok") == 0 ||
-		    strcmp(r->status, "absent") == 0)
-			continue;
-		why = lack_note(r);
-		snap_warn(a, &cap, KV_WARN_MISSING_RESOURCE, xasprintf(
-		    "%s%s%s: %s%s%s", r->resource, *r->group ? "." : "",
-		    r->group, r->status, why ? "; " : "", why ? why : ""));
-	}
+	resource_warnings(a, &cap);
 	if (m->flavor_inferred)
 		snap_warn(a, &cap, KV_WARN_FLAVOR_INFERRED, xasprintf("the "
 		    "manifest names no flavor; %s inferred from the %s "

@@ -110,11 +110,21 @@ typedef struct kv_tradeoff {
 	const char **models;
 } kv_tradeoff;
 
+/* V_NOT_JUDGED: running, but the input lacks a resource its checks
+ * need (kv_vmires.not_judged says which); nothing is judged. */
 enum kv_verdict {
 	V_OK, V_NOT_RUNNING, V_BLOCKED, V_NO_TARGET, V_WILL_FAIL, V_STUCK,
-	V_COUNT
+	V_NOT_JUDGED, V_COUNT
 };
 extern const char *const kv_verdict_names[V_COUNT];
+
+/* Whether verdict v says the VMI would not migrate: judged, running
+ * and not ok (findings: blocked, no-target, will-fail, stuck). */
+static inline bool
+kv_verdict_fails(enum kv_verdict v)
+{
+	return v != V_OK && v != V_NOT_RUNNING && v != V_NOT_JUDGED;
+}
 
 /* The CPU mode of a VMI (findings "cpu.mode"). */
 enum kv_cpu_mode {
@@ -197,6 +207,9 @@ typedef struct kv_vmires {
 	enum kv_cpu_mode mode;
 	const char *model;
 	enum kv_verdict verdict;
+	/* verdict not-judged: the resources (KV_NEED_BIT, need.h) the
+	 * input lacks that its checks need; 0 otherwise */
+	unsigned not_judged;
 	size_t nblockers, nwarnings;
 	kv_issue *blockers, *warnings;	/* sorted by code */
 	bool mismatch;
@@ -341,6 +354,11 @@ typedef struct kv_analysis {
 	kv_summary summary;
 	bool capacity_known;		/* pods scope "all" */
 
+	/* per need.h resource the input lacks: "nodes: not in the
+	 * input; ..." (findings "notJudged[].message"); NULL when there */
+	char *lack_msg[NEED_COUNT];
+	unsigned lacking;		/* KV_NEED_BIT of those */
+
 	struct kv_index *index;		/* label -> node bitsets */
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
@@ -377,6 +395,14 @@ void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
 /* The kubevirt flavor's restarts hook (restart.c, flavor.h). */
 bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
+
+/* notjudged.c: the resources the input lacks (a->lacking, a->lack_msg,
+ * before kv_snapshot_warnings); the bits of them the checks of r would
+ * read (0: nothing r's checks need is lacking); of the bits miss, those
+ * some rule row needs. */
+void kv_lacking_analyze(kv_analysis *a);
+unsigned kv_vmi_lacks(const kv_analysis *a, const kv_vmires *r);
+unsigned kv_rules_need(unsigned miss);
 
 /* vmi.c: whether a drain's migration of r runs (verdict ok, or blocked
  * only by other operations); LiveMigratable as KubeVirt computes it for

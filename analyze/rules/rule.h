@@ -4,12 +4,12 @@
  *
  * Every blocker and warning code of docs/findings.md is one row:
  * its code, whether it blocks, which verdict it leads to, when it runs,
- * its flags, the condition reasons it explains (per flavor: KubeVirt's
- * LiveMigratable, DVP's Migratable), its title and remediation in each
- * flavor's words, the function that checks one VMI, and how VMIs with
- * the code are grouped and fixed (groups.h).  Nothing else
- * lists codes: the verdict step, the glossary, the tests and the writers
- * all walk this table (tmux's command table, git's builtins).
+ * its flags, the resources it needs, the condition reasons it explains
+ * (per flavor: KubeVirt's LiveMigratable, DVP's Migratable), its title
+ * and remediation in each flavor's words, the function that checks one
+ * VMI, and how VMIs with the code are grouped and fixed (groups.h).
+ * Nothing else lists codes: the verdict step, the glossary, the tests
+ * and the writers all walk this table (tmux's command table, git's builtins).
  *
  * Check functions run in three phases: PHASE_TARGETS sees the VMI, its
  * source node and pod, and the targets; PHASE_CONDITION runs after the
@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "analyze/model/flavor.h"
+#include "analyze/model/need.h"
 
 struct kv_rule;
 struct rule_ctx;
@@ -60,6 +61,9 @@ typedef struct kv_rule {
 	int verdict;			/* enum kv_verdict, blockers only */
 	enum kv_rule_phase phase;
 	unsigned flags;			/* enum kv_rule_flag */
+	/* the resources its check reads (KV_NEED_BIT of need.h): a VMI
+	 * the check applies to is not judged when the input lacks one */
+	unsigned needs;
 	/* the flavor's condition reasons this code names, NULL-padded */
 	const char *reasons[KV_NFLAVORS][KV_RULE_REASONS];
 	kv_rule_words words[KV_NFLAVORS];	/* [KV_FLAVOR_KUBEVIRT] set */

@@ -15,6 +15,7 @@
 
 const char *const kv_verdict_names[V_COUNT] = {
 	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",
+	"not-judged",
 };
 const char *const kv_mode_names[MODE_COUNT] = {
 	"host-model", "host-passthrough", "named",
@@ -274,6 +275,7 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 		r->outcome = OUT_MIGRATES;
 		break;
 	case V_NOT_RUNNING:
+	case V_NOT_JUDGED:
 		r->outcome = OUT_NONE;
 		break;
 	case V_BLOCKED:
@@ -291,7 +293,7 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 	case V_STUCK:
 		r->outcome = OUT_PENDING_FOREVER;
 		break;
-	default:
+	case V_COUNT:
 		break;
 	}
 }
@@ -419,31 +421,51 @@ stored_condition(rule_ctx *c)
 	return true;
 }
 
+/* The checks the input lacks data for (notjudged.c): the resources,
+ * and the highest precedence a skipped blocker could have given. */
+typedef struct skipped {
+	unsigned miss;			/* what the VMI lacks (in) */
+	unsigned needs;			/* of it, what skipped rows need */
+	int rank;
+} skipped;
+
 static void
-run_rules(rule_ctx *c, enum kv_rule_phase phase)
+run_rules(rule_ctx *c, enum kv_rule_phase phase, skipped *sk)
 {
-	for (size_t i = 0; i < kv_nrules; i++)
-		if (kv_rules[i].phase == phase)
-			kv_rules[i].check(c, &kv_rules[i]);
+	for (size_t i = 0; i < kv_nrules; i++) {
+		const kv_rule *rule = &kv_rules[i];
+
+		if (rule->phase != phase)
+			continue;
+		if ((rule->needs & sk->miss) == 0) {
+			rule->check(c, rule);
+			continue;
+		}
+		sk->needs |= rule->needs & sk->miss;
+		if (rule->severity == SEV_BLOCKER &&
+		    verdict_rank(rule->verdict) > sk->rank)
+			sk->rank = verdict_rank(rule->verdict);
+	}
 }
 
 static void
 judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
-    kv_vmires *r)
+    kv_vmires *r, unsigned miss)
 {
 	rule_ctx c = { .a = a, .m = a->m, .v = r->vmi, .r = r,
 	    .place = place };
+	skipped sk = { .miss = miss };
 	int rank = 0;
 
 	c.src = kv_model_node(a->m, r->vmi->node);
 	r->source_pod = kv_place_source_pod(place, r->vmi);
 	kv_target_build(a, place, r, &c.ti);
-	run_rules(&c, PHASE_TARGETS);
+	run_rules(&c, PHASE_TARGETS, &sk);
 	if (stored_condition(&c)) {
 		r->verdict = V_BLOCKED;
 		rank = verdict_rank(V_BLOCKED);
 	}
-	run_rules(&c, PHASE_CONDITION);
+	run_rules(&c, PHASE_CONDITION, &sk);
 	for (size_t i = 0; i < r->nblockers; i++) {
 		enum kv_verdict v = r->blockers[i].rule->verdict;
 
@@ -454,11 +476,35 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 	}
 	if (rank == 0)
 		r->verdict = V_OK;
+	if (sk.rank > rank) {
+		/* a skipped check could give a verdict of higher
+		 * precedence: none is built on the missing data */
+		r->verdict = V_NOT_JUDGED;
+		r->not_judged = sk.needs;
+	}
 	outcome(a, ix, r);
 	drain_behaviour(a, r);
-	run_rules(&c, PHASE_DRAIN);
+	if (r->verdict == V_NOT_JUDGED)
+		r->on_drain = DRAIN_NONE;	/* not known: in no plan */
+	else
+		run_rules(&c, PHASE_DRAIN, &sk);
 	kv_qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
 	kv_qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
+}
+
+/* A VMI no check runs for: not running, or not judged for want of
+ * what notjudged.c names. */
+static void
+unjudged(const kv_analysis *a, const vmim_index *ix, kv_vmires *r,
+    enum kv_verdict v, unsigned lacks)
+{
+	r->verdict = v;
+	r->not_judged = lacks;
+	outcome(a, ix, r);
+	drain_behaviour(a, r);
+	/* not running: no node to drain; not judged: what a drain does
+	 * is not known either (findings.md: onDrain null, in no plan) */
+	r->on_drain = DRAIN_NONE;
 }
 
 void
@@ -476,6 +522,7 @@ kv_vmis_analyze(kv_analysis *a)
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmires *r = &a->vmis[i];
 		const kv_policy *p;
+		unsigned miss;
 
 		r->vmi = &m->vmis[i];
 		r->vm = kv_model_vm(m, r->vmi->ns, r->vmi->name);
@@ -495,15 +542,16 @@ kv_vmis_analyze(kv_analysis *a)
 		p = match_policy(m, r->vmi);
 		r->policy = p ? p->name : NULL;
 		completion_timeout(a, r, p);
-		if (strcmp(r->vmi->phase, "Running") != 0) {
-			r->verdict = V_NOT_RUNNING;
-			outcome(a, &ix, r);
-			drain_behaviour(a, r);
-			/* no node to drain (findings.md: onDrain null) */
-			r->on_drain = DRAIN_NONE;
-		} else
-			judge(a, place, &ix, r);
-		r->mismatch = r->cond == 'T' && r->verdict != V_OK;
+		miss = kv_vmi_lacks(a, r);
+		if (strcmp(r->vmi->phase, "Running") != 0)
+			unjudged(a, &ix, r, V_NOT_RUNNING, 0);
+		else if ((miss & KV_NEED_BIT(NEED_NODES)) != 0)
+			/* without nodes nothing is judged (notjudged.c) */
+			unjudged(a, &ix, r, V_NOT_JUDGED, kv_rules_need(miss));
+		else
+			judge(a, place, &ix, r, miss);
+		r->mismatch = r->cond == 'T' && r->verdict != V_OK &&
+		    r->verdict != V_NOT_JUDGED;
 	}
 	free(ix.v);
 	a->place = place;

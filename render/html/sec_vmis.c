@@ -33,7 +33,7 @@
 bool
 html_needs_attention(const kv_vmires *r)
 {
-	return (r->verdict != V_OK && r->verdict != V_NOT_RUNNING) ||
+	return kv_verdict_fails(r->verdict) || r->verdict == V_NOT_JUDGED ||
 	    r->on_drain == DRAIN_SHUTDOWN || r->on_drain == DRAIN_BLOCK;
 }
 

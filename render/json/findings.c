@@ -466,6 +466,28 @@ em_sets(emitter *e, bool lines)
 
 /* One VMI, fields in findings.md order (as the jansson writer of the
  * other sections would lay them out). */
+/* ,"notJudged":[{"resource": ..., "message": ...}] (findings.md) */
+static void
+em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
+{
+	bool first = true;
+
+	em_lit(e, ",\"notJudged\":[");
+	for (int n = 0; n < NEED_COUNT; n++) {
+		if (!(r->not_judged & KV_NEED_BIT(n)))
+			continue;
+		if (!first)
+			em_lit(e, ",");
+		em_lit(e, "{\"resource\":");
+		em_istr(e, kv_need_rows[n].resource);
+		em_lit(e, ",\"message\":");
+		em_str(e, a->lack_msg[n]);
+		em_lit(e, "}");
+		first = false;
+	}
+	em_lit(e, "]");
+}
+
 static void
 em_vmi(emitter *e, const kv_analysis *a, size_t i)
 {
@@ -530,6 +552,7 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 		em_lit(e, "true");
 	else
 		em_lit(e, "false");
+	em_not_judged(e, a, r);
 	em_lit(e, "}");
 }
 
@@ -696,6 +719,8 @@ summary_section(const kv_analysis *a)
 	    json_integer((json_int_t)s->mismatch));
 	kv_json_drain_summary(a, o);
 	json_object_set_new(o, "groups", json_integer((json_int_t)s->groups));
+	json_object_set_new(o, "notJudged",
+	    json_integer((json_int_t)s->verdicts[V_NOT_JUDGED]));
 	return o;
 }
 

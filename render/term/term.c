@@ -131,6 +131,7 @@ kv_verdict_color(enum kv_verdict v)
 	case V_OK:
 		return KV_C_GREEN;
 	case V_NOT_RUNNING:
+	case V_NOT_JUDGED:
 		return KV_C_DIM;
 	case V_NO_TARGET:
 	case V_STUCK:

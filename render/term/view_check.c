@@ -11,7 +11,7 @@
 static bool
 fails(const kv_vmires *r)
 {
-	return r->verdict != V_OK && r->verdict != V_NOT_RUNNING;
+	return kv_verdict_fails(r->verdict);
 }
 
 /* "ns/name on node: verdict (codes) [Cond=True]" */
@@ -26,11 +26,18 @@ check_line(const kv_vmires *r, const kv_term *t)
 	fputs(": ", f);
 	kv_term_paint(t, kv_verdict_color(r->verdict),
 	    kv_verdict_names[r->verdict]);
+	for (int n = 0, k = 0; n < NEED_COUNT; n++)
+		if (r->not_judged & KV_NEED_BIT(n))
+			fprintf(f, "%s%s", k++ ? ", " : " (not in the input: ",
+			    kv_need_rows[n].resource);
+	if (r->not_judged && r->nblockers == 0)
+		fputs(")", f);
 	for (size_t k = 0; k < r->nblockers; k++) {
-		fputs(k ? ", " : " (", f);
+		fputs(k ? ", " : r->not_judged ? "; " : " (", f);
 		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
 	}
-	if (r->nblockers == 0 && r->cond_reason != NULL) {
+	if (r->nblockers == 0 && r->cond_reason != NULL &&
+	    r->verdict != V_NOT_JUDGED) {
 		/* KubeVirt's word alone: a reason no check maps */
 		fprintf(f, " (%s=False: ", r->cond_type);
 		kv_term_puts(f, r->cond_reason);
@@ -75,7 +82,7 @@ wide_row(const kv_vmires *r, const kv_term *t, size_t wname)
 
 static int
 check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
-    size_t bad, const kv_term *t, kv_err *err)
+    size_t bad, size_t unjudged, const kv_term *t, kv_err *err)
 {
 	json_t *doc = json_object(), *sum = json_object();
 	int rc;
@@ -85,6 +92,8 @@ check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
 	json_object_set_new(sum, "running", json_integer((json_int_t)judged));
 	json_object_set_new(sum, "wouldNotMigrate",
 	    json_integer((json_int_t)bad));
+	json_object_set_new(sum, "notJudged",
+	    json_integer((json_int_t)unjudged));
 	json_object_set_new(doc, "summary", sum);
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, failing));
 	json_object_set_new(doc, "groups", kv_json_groups_of(a, failing));
@@ -120,8 +129,8 @@ int
 kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
     size_t *bad, kv_err *err)
 {
-	kv_bits failing;
-	size_t judged = 0, wname = 24;
+	kv_bits failing;	/* and the not-judged: the VMIs listed */
+	size_t judged = 0, wname = 24, unjudged = 0;
 	int rc = KV_OK;
 
 	*bad = 0;
@@ -135,10 +144,13 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 		if (fails(&a->vmis[i])) {
 			kv_bits_set(&failing, i);
 			(*bad)++;
+		} else if (a->vmis[i].verdict == V_NOT_JUDGED) {
+			kv_bits_set(&failing, i);
+			unjudged++;
 		}
 	}
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML) {
-		rc = check_doc(a, &failing, judged, *bad, t, err);
+		rc = check_doc(a, &failing, judged, *bad, unjudged, t, err);
 		goto out;
 	}
 	if (t->fmt == KV_OUT_WIDE)
@@ -153,8 +165,12 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 		    kv_bits_test(&failing, i))
 			check_line(r, t);
 	}
-	fprintf(t->f, "%zu of %zu running %s would not migrate\n", *bad,
+	fprintf(t->f, "%zu of %zu running %s would not migrate", *bad,
 	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
+	if (unjudged > 0)
+		fprintf(t->f, "; %zu not judged: the input lacks what their "
+		    "checks need", unjudged);
+	fputc('\n', t->f);
 	if (t->fmt == KV_OUT_TEXT)
 		rc = kv_view_groups(a, pick, t, false, err);
 	if (t->fmt == KV_OUT_TEXT && t->tty)

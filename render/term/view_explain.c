@@ -168,6 +168,7 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
+	    r->verdict == V_NOT_JUDGED ? "does what is not judged" :
 	    r->on_drain == DRAIN_NONE ? "has nothing to move (not running)" :
 	    "leaves it to an external controller");
 	print_restart(a, r, f);
@@ -256,6 +257,21 @@ print_unjudged(const kv_analysis *a, const kv_vmires *r, FILE *f)
 	kv_buf_free(&b);
 }
 
+/* Verdict not-judged: what the input lacks, one line each. */
+static void
+print_not_judged(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	if (r->not_judged == 0)
+		return;
+	fprintf(f, "\nnot judged: the input lacks what its checks need:\n");
+	for (int n = 0; n < NEED_COUNT; n++)
+		if (r->not_judged & KV_NEED_BIT(n)) {
+			fputs("  ", f);
+			kv_term_puts(f, a->lack_msg[n]);
+			fputc('\n', f);
+		}
+}
+
 /* "OK", "cpu" (fits the CPU, fails another constraint) or "no". */
 static const char *
 node_fit(const kv_analysis *a, const kv_vmires *r, size_t n, kv_buf *why)
@@ -333,8 +349,8 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 	kv_bits_free(&one);
 	json_object_set(doc, "vmi", json_array_get(vmis, 0));
 	json_decref(vmis);
-	for (size_t n = 0; r->verdict != V_NOT_RUNNING && n < a->m->nnodes;
-	    n++) {
+	for (size_t n = 0; r->verdict != V_NOT_RUNNING &&
+	    r->verdict != V_NOT_JUDGED && n < a->m->nnodes; n++) {
 		kv_buf why = {0};
 		const char *fit = node_fit(a, r, n, &why);
 
@@ -366,7 +382,8 @@ kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
 		return explain_doc(a, i, t, err);
 	print_head(a, r, t);
 	print_groups(a, r, t->f);
-	if (r->verdict != V_NOT_RUNNING) {
+	print_not_judged(a, r, t->f);
+	if (r->verdict != V_NOT_RUNNING && r->verdict != V_NOT_JUDGED) {
 		print_selector(r, t->f);
 		print_unjudged(a, r, t->f);
 		print_nodes(a, r, t);

@@ -134,6 +134,8 @@ verdict_tone(enum kv_verdict v)
 		return TONE_OK;
 	case V_NOT_RUNNING:
 		return TONE_NONE;
+	case V_NOT_JUDGED:
+		return TONE_WARN;
 	default:
 		return TONE_FAIL;
 	}
@@ -147,6 +149,8 @@ verdict_symbol(enum kv_verdict v)
 		return SYM_OK;
 	case TONE_NONE:
 		return SYM_NONE;
+	case TONE_WARN:
+		return SYM_WARN;
 	default:
 		return SYM_FAIL;
 	}
@@ -165,6 +169,8 @@ verdict_meaning(enum kv_verdict v)
 		"fails after the pending timeout (900 s by default).",
 		"The migration object stays Pending forever: no target pod "
 		"is created.",
+		"Running, but the input lacks a resource its checks need "
+		"(the warnings name it); nothing was judged.",
 	};
 
 	return (unsigned)v < V_COUNT ? m[v] : "";

@@ -24,6 +24,22 @@ not_migrating(const kv_summary *s)
 	    s->verdicts[V_WILL_FAIL] + s->verdicts[V_STUCK];
 }
 
+/* The headline when some running VMIs are not judged (nj of them). */
+static char *
+headline_unjudged(const kv_analysis *a, size_t bad, size_t nj)
+{
+	const kv_summary *s = &a->summary;
+
+	if (nj == s->running)
+		return xasprintf("No running %s is judged: the input lacks "
+		    "what %s checks need (see the warnings).", W(VM),
+		    nj == 1 ? "its" : "their");
+	return xasprintf("%zu of %zu running %s would migrate and %zu "
+	    "would not; %zu %s not judged: the input lacks what %s checks "
+	    "need.", s->verdicts[V_OK], s->running, W(VMS), bad, nj,
+	    nj == 1 ? "is" : "are", nj == 1 ? "its" : "their");
+}
+
 char *
 prose_headline(const kv_analysis *a)
 {
@@ -33,6 +49,8 @@ prose_headline(const kv_analysis *a)
 	if (s->running == 0)
 		return xasprintf("No %s is running: there is nothing to "
 		    "migrate.", W(VM));
+	if (s->verdicts[V_NOT_JUDGED] > 0)
+		return headline_unjudged(a, bad, s->verdicts[V_NOT_JUDGED]);
 	if (bad == 0)
 		return xasprintf("%s %zu running %s would migrate.",
 		    s->running == 1 ? "The" : "All", s->running,
@@ -408,6 +426,13 @@ prose_vmis(const kv_analysis *a)
 		if (a->vmis[i].nwarnings > 0 &&
 		    a->vmis[i].verdict != V_NOT_RUNNING)
 			warned++;
+	if (s->verdicts[V_NOT_JUDGED] > 0)
+		return xasprintf("%zu of %zu running %s would migrate and "
+		    "%zu would not; %zu %s not judged (the input lacks what "
+		    "the checks need); %zu %s a warning.", s->verdicts[V_OK],
+		    s->running, W(VMS), bad, s->verdicts[V_NOT_JUDGED],
+		    s->verdicts[V_NOT_JUDGED] == 1 ? "is" : "are", warned,
+		    plural(warned, "carries", "carry"));
 	return xasprintf("%zu of %zu running %s would migrate and %zu "
 	    "would not; %zu %s a warning.", s->verdicts[V_OK], s->running,
 	    W(VMS), bad, warned, plural(warned, "carries", "carry"));

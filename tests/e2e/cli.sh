@@ -178,15 +178,21 @@ write_snapshot() {
 	       "spec": {"configuration": {"evictionStrategy": "LiveMigrate"}},
 	       "status": {"phase": "Deployed"}}' \
 	     >"$dir/resources/kubevirts.kubevirt.io.json"
+	# every claim is in its VMI's volumeStatus; listed, so not lacking
+	list >"$dir/resources/persistentvolumeclaims.json"
+	list >"$dir/resources/storageclasses.storage.k8s.io.json"
 	for f in nodes.json virtualmachineinstances.kubevirt.io.json \
-	    pods.json kubevirts.kubevirt.io.json; do
+	    pods.json kubevirts.kubevirt.io.json persistentvolumeclaims.json \
+	    storageclasses.storage.k8s.io.json; do
 		files="$files$sep{\"path\": \"resources/$f\", \"bytes\": $(stat -c %s "$dir/resources/$f"), \"sha256\": \"$(sha256sum "$dir/resources/$f" | cut -d' ' -f1)\"}"
 		sep=", "
 	done
 	res='{"resource": "nodes", "group": "", "file": "resources/nodes.json", "status": "ok"},
 	     {"resource": "pods", "group": "", "file": "resources/pods.json", "status": "ok"},
 	     {"resource": "virtualmachineinstances", "group": "kubevirt.io", "file": "resources/virtualmachineinstances.kubevirt.io.json", "status": "ok"},
-	     {"resource": "kubevirts", "group": "kubevirt.io", "file": "resources/kubevirts.kubevirt.io.json", "status": "ok"}'
+	     {"resource": "kubevirts", "group": "kubevirt.io", "file": "resources/kubevirts.kubevirt.io.json", "status": "ok"},
+	     {"resource": "persistentvolumeclaims", "group": "", "file": "resources/persistentvolumeclaims.json", "status": "ok"},
+	     {"resource": "storageclasses", "group": "storage.k8s.io", "file": "resources/storageclasses.storage.k8s.io.json", "status": "ok"}'
 	cat >"$dir/manifest.json" <<EOF
 {"kind": "kvscope-snapshot", "formatVersion": 1,
  "createdAt": "2026-10-31T09:12:44Z",
@@ -372,7 +378,8 @@ json() {
 
 run "check -o json" 1 check "$snap" -o json
 json "$work/out" 'd["kind"]' kvscope-check
-json "$work/out" 'd["summary"]' "{'running': 4, 'wouldNotMigrate': 3}"
+json "$work/out" 'd["summary"]' \
+    "{'running': 4, 'wouldNotMigrate': 3, 'notJudged': 0}"
 json "$work/out" '[v["name"] for v in d["vmis"]]' "['dev/cd-vm', 'prod/amd-vm', 'prod/bridge-vm']"
 json "$work/out" '[b["code"] for b in d["vmis"][2]["blockers"]]' "['disk-not-shared', 'network-pod-bridge']"
 json "$work/out" 'd["vmis"][1]["cpuTargets"]' "{'set': 'N3', 'minus': ['a1']}"

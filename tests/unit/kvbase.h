@@ -1,11 +1,12 @@
 /*
- * kvbase.h - the base cluster of the rule and group tests (test_rules.c,
- * test_groups.c): Intel twins w1 and w2 (one CPU class), an AMD node a1,
- * a control-plane node cp1 without KubeVirt labels, a KubeVirt CR with
+ * kvbase.h - the base cluster of the rule, group and not-judged tests
+ * (test_rules.c, test_groups.c, test_notjudged.c): Intel twins w1 and
+ * w2 (one CPU class), an AMD node a1, a control-plane node cp1 without KubeVirt labels, a KubeVirt CR with
  * evictionStrategy LiveMigrate, and the VMI prod/web on w1 (host-model, an
  * RWX PVC, a multus bridge, 2Gi, LiveMigratable=True) that migrates to w2;
- * the helpers that find and edit its objects (pod network, cordon).  Static functions for one
- * test program each; include after kvsnap.h.
+ * the helpers that find and edit its objects (pod network, cordon).
+ * Static inline functions, for any test program; include after
+ * kvsnap.h.
  */
 #ifndef KV_TEST_BASE_H
 #define KV_TEST_BASE_H
@@ -30,7 +31,7 @@ static kvsnap *base;
 
 /* ---- the base cluster ----------------------------------------------------- */
 
-static json_t *
+static inline json_t *
 kvnode(kvsnap *s, const char *name, const char *vendor, const char *hm,
     const char *features, const char *required, const char *models,
     const char *migration)
@@ -43,7 +44,7 @@ kvnode(kvsnap *s, const char *name, const char *vendor, const char *hm,
 	return n;
 }
 
-static void
+static inline void
 intel_twin(kvsnap *s, const char *name)
 {
 	kvnode(s, name, "Intel", "Skylake-Client-IBRS",
@@ -53,7 +54,7 @@ intel_twin(kvsnap *s, const char *name)
 }
 
 /* Another Intel class: no md-clear, AVX-512, its own host model. */
-static json_t *
+static inline json_t *
 add_w3(kvsnap *s)
 {
 	return kvnode(s, "w3", "Intel", "Cascadelake-Server",
@@ -115,7 +116,7 @@ static const char base_pod[] = "{"
     "  \"imageID\": \"quay.io/kubevirt/virt-launcher@sha256:"
     "1111111111111111111111111111111111111111111111111111111111111111\"}]}}";
 
-static kvsnap *
+static inline kvsnap *
 build_base(void)
 {
 	kvsnap *s = kvsnap_new("kubevirt");
@@ -156,26 +157,26 @@ build_base(void)
 	return s;
 }
 
-static json_t *
+static inline json_t *
 vmi(kvsnap *s)
 {
 	return kvsnap_find(s, VMIS, "web");
 }
 
-static json_t *
+static inline json_t *
 pod(kvsnap *s)
 {
 	return kvsnap_find(s, "pods", "", POD_NAME);
 }
 
-static json_t *
+static inline json_t *
 node(kvsnap *s, const char *name)
 {
 	return kvsnap_find(s, "nodes", "", name);
 }
 
 /* The pod network bound by iface (JSON of the interface named "default"). */
-static void
+static inline void
 set_podnet(kvsnap *s, const char *iface)
 {
 	json_t *v = vmi(s);
@@ -185,7 +186,7 @@ set_podnet(kvsnap *s, const char *iface)
 	    kvj(iface)));
 }
 
-static void
+static inline void
 add_disk(kvsnap *s, const char *name, const char *volume_json)
 {
 	json_t *v = vmi(s);
@@ -199,7 +200,7 @@ add_disk(kvsnap *s, const char *name, const char *volume_json)
 
 /* A containerDisk volume name whose source pod status records imageID
  * (NULL: no status at all). */
-static void
+static inline void
 add_containerdisk(kvsnap *s, const char *name, const char *image_id)
 {
 	char *vol = xasprintf("{\"name\": \"%s\", \"containerDisk\": "
@@ -219,13 +220,13 @@ add_containerdisk(kvsnap *s, const char *name, const char *image_id)
 
 #define HEX64 "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
 
-static void
+static inline void
 set_cpu(kvsnap *s, const char *model)
 {
 	kvj_sets(vmi(s), "spec.domain.cpu.model", model);
 }
 
-static void
+static inline void
 cordon(kvsnap *s, const char *name)
 {
 	kvj_set(node(s, name), "spec.unschedulable", json_true());

@@ -2956,9 +2956,8 @@ test_volumes(void **state)
 		{ m_hostdisk_shared, "", "LiveMigration", NULL },
 		{ m_cdisk_repo, "", "BlockMigration", NULL },
 		{ m_claim_from_pvc, "", "LiveMigration", NULL },
-		{ m_pvcs_forbidden, "disk-claim-unknown", "BlockMigration",
-		  "PVCs were not collected" },
 	};
+	kvres nj;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		kvres r = run(cases[i].mut);
@@ -2974,6 +2973,16 @@ test_volumes(void **state)
 			    cases[i].needle);
 		kvres_free(&r);
 	}
+	/* the claim is in neither the volumeStatus nor the input (PVCs
+	 * forbidden): not judged, no disk-claim-unknown built on the
+	 * missing PVCs (test_notjudged.c) */
+	nj = run(m_pvcs_forbidden);
+	assert_jstr(kvres_vmi(&nj, WEB), "verdict", "not-judged");
+	assert_codes(kvres_vmi(&nj, WEB), "blockers", "");
+	assert_jstr(kvres_vmi(&nj, WEB), "notJudged[0].message",
+	    "persistentvolumeclaims: forbidden; claims the VMI's "
+	    "volumeStatus does not describe cannot be judged");
+	kvres_free(&nj);
 }
 
 /* ---- devices and features ---------------------------------------------------- */

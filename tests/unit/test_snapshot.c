@@ -590,7 +590,7 @@ test_foreign_input(void **state)
 	assert_string_equal(nodes->status, "ok");
 	assert_int_equal(nodes->count, 1);
 	assert_int_equal(pods->count, 1);
-	assert_string_equal(vmis->status, "not in the input");
+	assert_string_equal(vmis->status, "missing");
 	assert_int_equal(f->m.nnotes, 1);
 	assert_non_null(strstr(f->m.notes[0], "input: a must-gather, not a "
 	    "kvscope snapshot; no manifest, so no integrity check"));

@@ -1,0 +1,59 @@
+/*
+ * need.c - what the input lacks of the resources checks need (need.h).
+ */
+#include "analyze/model/need.h"
+
+#include <string.h>
+
+const kv_need_row kv_need_rows[NEED_COUNT] = {
+	[NEED_NODES] = { "nodes", "" },
+	[NEED_PODS] = { "pods", "" },
+	[NEED_PVCS] = { "persistentvolumeclaims", "" },
+	[NEED_STORAGECLASSES] = { "storageclasses", "storage.k8s.io" },
+};
+
+/* The manifest's entry of resource n, or NULL. */
+static const snap_resource *
+entry(const kv_model *m, enum kv_need n)
+{
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+
+		if (strcmp(r->resource, kv_need_rows[n].resource) == 0 &&
+		    strcmp(r->group, kv_need_rows[n].group) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+bool
+kv_model_lacks(const kv_model *m, enum kv_need n)
+{
+	const snap_resource *r = entry(m, n);
+
+	return r == NULL || (strcmp(r->status, "ok") != 0 &&
+	    strcmp(r->status, "absent") != 0);
+}
+
+unsigned
+kv_model_lacking(const kv_model *m, unsigned mask)
+{
+	unsigned out = 0;
+
+	for (int n = 0; n < NEED_COUNT; n++)
+		if ((mask & KV_NEED_BIT(n)) && kv_model_lacks(m, n))
+			out |= KV_NEED_BIT(n);
+	return out;
+}
+
+const char *
+kv_model_lack_words(const kv_model *m, enum kv_need n)
+{
+	const snap_resource *r = entry(m, n);
+
+	if (r == NULL || strcmp(r->status, "missing") == 0)
+		return "not in the input";
+	if (!kv_model_lacks(m, n))
+		return "";
+	return r->status;
+}

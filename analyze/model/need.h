@@ -1,0 +1,36 @@
+/*
+ * need.h - the resources a check can need: a few rows of
+ * analyze/read/resources.def, as the bits of a rule row's needs column
+ * (analyze/rules/rule.h).  When the input lacks one of them, a VMI whose
+ * checks would read it is not judged (findings "not-judged").
+ */
+#ifndef KV_NEED_H
+#define KV_NEED_H
+
+#include <stdbool.h>
+
+#include "analyze/model/model.h"
+
+enum kv_need {
+	NEED_NODES, NEED_PODS, NEED_PVCS, NEED_STORAGECLASSES, NEED_COUNT
+};
+
+#define KV_NEED_BIT(n) (1u << (n))
+
+/* The resources.def row of each bit (plural and group). */
+typedef struct kv_need_row {
+	const char *resource, *group;
+} kv_need_row;
+extern const kv_need_row kv_need_rows[NEED_COUNT];
+
+/* Whether the input lacks resource n: its manifest entry has a status
+ * other than ok or absent (missing, forbidden, error), or there is no
+ * entry.  absent is the API's word that the cluster has none. */
+bool kv_model_lacks(const kv_model *m, enum kv_need n);
+/* The bits of every resource of mask the input lacks. */
+unsigned kv_model_lacking(const kv_model *m, unsigned mask);
+/* What the manifest says of resource n, in words: "not in the input",
+ * "forbidden", "error: <message>"; "" when it is there. */
+const char *kv_model_lack_words(const kv_model *m, enum kv_need n);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * test_notjudged.c - the verdict not-judged (docs/findings.md): the rule
+ * rows' needs column, and a VMI whose checks need a resource the input
+ * lacks is not judged, naming it, instead of a verdict built on an empty
+ * list.  On the base cluster of test_rules.c (kvbase.h): prod/web on w1,
+ * an RWX PVC described in its volumeStatus, verdict ok.
+ */
+#include "kvtest.h"
+
+#include "kvsnap.h"
+#include "analyze/rules/rule.h"
+
+#include "kvbase.h"
+
+typedef void (*mutation)(kvsnap *s);
+
+static kvres
+run(mutation mut)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kvres r;
+
+	if (mut != NULL)
+		mut(s);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	return r;
+}
+
+/* The coded warning messages, one per line. */
+static char *
+warnings(const kvres *r)
+{
+	kv_buf b = {0};
+
+	for (size_t i = 0; i < r->a->ncoded; i++)
+		kv_buf_printf(&b, "%s\n", r->a->coded[i].message);
+	return b.data ? b.data : xstrdup("");
+}
+
+static void
+assert_not_judged(json_t *v, const char *resources)
+{
+	json_t *nj = json_object_get(v, "notJudged"), *e;
+	kv_buf b = {0};
+	size_t i;
+
+	assert_jstr(v, "verdict", "not-judged");
+	assert_jstr(v, "outcome.kind", "none");
+	assert_jint(v, "outcome.afterSeconds", -1);
+	assert_jstr(v, "onDrain", NULL);
+	assert_int_equal(json_array_size(json_object_get(v, "blockers")), 0);
+	assert_false(json_is_true(json_object_get(v, "conditionMismatch")));
+	json_array_foreach(nj, i, e)
+		kv_buf_printf(&b, "%s%s", i ? "," : "",
+		    json_string_value(json_object_get(e, "resource")));
+	assert_string_equal(b.data ? b.data : "", resources);
+	kv_buf_free(&b);
+}
+
+/* The column: what each check reads, and the drain rules (which read
+ * the verdict) need nothing. */
+static void
+test_needs_column(void **state)
+{
+	(void)state;
+	assert_int_equal(kv_rule_find("no-cpu-target")->needs,
+	    KV_NEED_BIT(NEED_NODES));
+	assert_int_equal(kv_rule_find("no-placement-target")->needs,
+	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS));
+	assert_int_equal(kv_rule_find("containerdisk-no-digest")->needs,
+	    KV_NEED_BIT(NEED_PODS));
+	assert_int_equal(kv_rule_find("disk-claim-unknown")->needs,
+	    KV_NEED_BIT(NEED_PVCS));
+	assert_int_equal(kv_rule_find("network-pod-bridge")->needs, 0);
+	for (size_t i = 0; i < kv_nrules; i++) {
+		if (kv_rules[i].phase == PHASE_DRAIN)
+			assert_int_equal(kv_rules[i].needs, 0);
+		assert_int_equal(kv_rules[i].needs &
+		    ~(KV_NEED_BIT(NEED_COUNT) - 1), 0);
+	}
+	assert_string_equal(kv_need_rows[NEED_STORAGECLASSES].group,
+	    "storage.k8s.io");
+}
+
+static void
+m_nodes_missing(kvsnap *s)
+{
+	kvsnap_status(s, "nodes", "", "missing");
+}
+
+static void
+m_nodes_forbidden(kvsnap *s)
+{
+	kvsnap_status(s, "nodes", "", "forbidden");
+}
+
+/* Without nodes no VMI is judged: no no-cpu-target, no stuck. */
+static void
+test_no_nodes(void **state)
+{
+	kvres r = run(m_nodes_missing);
+	json_t *v = kvres_vmi(&r, WEB);
+	char *w = warnings(&r);
+
+	(void)state;
+	assert_not_judged(v, "nodes");
+	assert_jstr(v, "notJudged[0].message", "nodes: not in the input; "
+	    "no source or target node can be judged");
+	assert_jint(r.findings, "summary.notJudged", 1);
+	assert_jint(r.findings, "summary.not-judged", 1);
+	assert_jint(r.findings, "summary.no-target", 0);
+	assert_jint(r.findings, "summary.stuck", 0);
+	assert_int_equal(json_array_size(json_object_get(r.findings,
+	    "groups")), 0);
+	assert_non_null(strstr(w, "the input has no nodes: no VMI is "
+	    "judged\n"));
+	free(w);
+	kvres_free(&r);
+	r = run(m_nodes_forbidden);
+	v = kvres_vmi(&r, WEB);
+	w = warnings(&r);
+	assert_not_judged(v, "nodes");
+	assert_jstr(v, "notJudged[0].message", "nodes: forbidden; no source "
+	    "or target node can be judged");
+	assert_non_null(strstr(w, "the input has no nodes (nodes: "
+	    "forbidden): no VMI is judged\n"));
+	free(w);
+	kvres_free(&r);
+}
+
+static void
+m_pods_missing(kvsnap *s)
+{
+	kvsnap_status(s, "pods", "", "missing");
+}
+
+static void
+m_containerdisk_pods_missing(kvsnap *s)
+{
+	add_containerdisk(s, "tools", NULL);
+	kvsnap_status(s, "pods", "", "missing");
+}
+
+/* Pods: read for a containerDisk's digest; a VMI without one is still
+ * judged. */
+static void
+test_pods_missing(void **state)
+{
+	kvres r = run(m_pods_missing);
+
+	(void)state;
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
+	assert_jstr(kvres_vmi(&r, WEB), "onDrain", "migrate");
+	assert_int_equal(kvres_vmires(&r, WEB)->not_judged, 0);
+	kvres_free(&r);
+	r = run(m_containerdisk_pods_missing);
+	assert_not_judged(kvres_vmi(&r, WEB), "pods");
+	assert_jint(r.findings, "summary.stuck", 0);
+	kvres_free(&r);
+}
+
+static void
+m_bridge_containerdisk_pods_missing(kvsnap *s)
+{
+	m_containerdisk_pods_missing(s);
+	set_podnet(s, "{\"name\": \"default\", \"bridge\": {}}");
+}
+
+static void
+m_cordoned_containerdisk_pods_missing(kvsnap *s)
+{
+	m_containerdisk_pods_missing(s);
+	cordon(s, "w2");
+}
+
+/* The skipped rows' precedence: a blocker that needs nothing (the pod
+ * network, blocked) outranks what the digest checks could give
+ * (stuck), so the verdict stands; a no-target does not. */
+static void
+test_verdict_stands(void **state)
+{
+	kvres r = run(m_bridge_containerdisk_pods_missing);
+	json_t *v = kvres_vmi(&r, WEB);
+
+	(void)state;
+	assert_jstr(v, "verdict", "blocked");
+	assert_jstr(v, "blockers[0].code", "network-pod-bridge");
+	assert_int_equal(json_array_size(json_object_get(v, "notJudged")), 0);
+	kvres_free(&r);
+	r = run(m_cordoned_containerdisk_pods_missing);
+	v = kvres_vmi(&r, WEB);
+	assert_not_judged(v, "pods");
+	kvres_free(&r);
+}
+
+static void
+m_pvcs_missing(kvsnap *s)
+{
+	kvsnap_status(s, "persistentvolumeclaims", "", "missing");
+}
+
+static void
+m_undescribed_pvcs_missing(kvsnap *s)
+{
+	kvj_setj(vmi(s), "status.volumeStatus", "[]");
+	kvsnap_status(s, "persistentvolumeclaims", "", "missing");
+}
+
+/* PVCs: read for a claim the volumeStatus does not describe (KubeVirt
+ * reads the access modes there); before, disk-claim-unknown blocked. */
+static void
+test_pvcs_missing(void **state)
+{
+	kvres r = run(m_pvcs_missing);
+
+	(void)state;
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
+	kvres_free(&r);
+	r = run(m_undescribed_pvcs_missing);
+	assert_not_judged(kvres_vmi(&r, WEB), "persistentvolumeclaims");
+	assert_jint(r.findings, "summary.blocked", 0);
+	kvres_free(&r);
+}
+
+/* The base itself: notJudged [] and the count 0. */
+static void
+test_judged(void **state)
+{
+	kvres r = run(NULL);
+
+	(void)state;
+	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
+	assert_int_equal(json_array_size(json_object_get(kvres_vmi(&r, WEB),
+	    "notJudged")), 0);
+	assert_jint(r.findings, "summary.notJudged", 0);
+	kvres_free(&r);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	base = build_base();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	kvsnap_free(base);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_needs_column),
+		cmocka_unit_test(test_no_nodes),
+		cmocka_unit_test(test_pods_missing),
+		cmocka_unit_test(test_verdict_stands),
+		cmocka_unit_test(test_pvcs_missing),
+		cmocka_unit_test(test_judged),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
