@@ -11,6 +11,7 @@
 
 #include "analyze/read/container.h"
 #include "analyze/read/jsonitems.h"
+#include "analyze/read/mgtime.h"
 #include "analyze/read/redact.h"
 #include "analyze/read/yamlitems.h"
 
@@ -33,6 +34,9 @@ typedef struct record {
 	char *ns, *name;
 	char *text;		/* compact JSON */
 	size_t len;
+	size_t yfile;		/* YAML: 1 + index in ytext, else 0 */
+	size_t doc_line;	/* YAML: the line its document starts on */
+	long item;		/* its index in a List's items, or -1 */
 } record;
 
 struct foreign_input {
@@ -56,6 +60,13 @@ struct foreign_input {
 	/* the file being read, and the line of the YAML document */
 	char *cur;
 	size_t cur_line;
+	long cur_item;		/* index in the List's items, or -1 */
+	size_t cur_nrecs;	/* records before the file */
+	/* the YAML files objects were kept from, for the line of a field
+	 * in an error (field_source()) */
+	kv_buf *ytext;
+	char **yname;
+	size_t nyaml, ycap;
 	bool cur_yaml, cur_skip;
 	bool cur_sniff;		/* lone, no known suffix: not yet told */
 	bool cur_guessed;	/* lone, no known suffix: told as YAML */
@@ -145,6 +156,9 @@ keep(foreign_input *fi, size_t row, json_t *o)
 	    fi->cur_line) : xstrdup(fi->cur);
 	r->ns = xstrdup(ns ? ns : "");
 	r->name = xstrdup(name ? name : "");
+	r->yfile = fi->cur_yaml ? fi->nyaml + 1 : 0;
+	r->doc_line = fi->cur_line;
+	r->item = fi->cur_item;
 	r->text = json_dumps(o, JSON_COMPACT);
 	if (r->text == NULL)
 		kv_fatal("out of memory (JSON)");
@@ -179,6 +193,7 @@ object_cb(void *arg, json_t *o, size_t index, kv_err *err)
 		return KV_OK;
 	if (api != NULL && kind != NULL)
 		fi->objects++;
+	fi->cur_item = -1;
 	if (kind == NULL || !json_is_array(items) || (n = strlen(kind)) < 4 ||
 	    strcmp(kind + n - 4, "List") != 0) {
 		one_object(fi, o, api, kind);
@@ -187,6 +202,7 @@ object_cb(void *arg, json_t *o, size_t index, kv_err *err)
 	json_array_foreach(items, i, it) {
 		char *k;
 
+		fi->cur_item = (long)i;
 		if (!json_is_object(it))
 			continue;
 		if (sget(it, "kind", NULL) != NULL || n == 4) {
@@ -258,6 +274,7 @@ f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 	 * first bytes (sniff()) */
 	fi->cur_sniff = fi->lone && fi->cur_skip;
 	fi->cur_guessed = fi->cur_stamp = false;
+	fi->cur_nrecs = fi->nrecs;
 	if (fi->cur_sniff)
 		fi->cur_skip = false;
 	fi->cur_text.len = 0;
@@ -370,49 +387,7 @@ f_abort(void *arg)
 	fi->cur = NULL;
 }
 
-/*
- * A must-gather's own capture time.  oc adm must-gather and oc adm
- * inspect append time.Now() formatted by Go's "%v" to a file "timestamp"
- * in their destination directory when they start and when they end
- * (openshift/oc 4.21, pkg/cli/admin/mustgather/mustgather.go:693-699 and
- * :832-839, pkg/cli/admin/inspect/inspect.go:236-239 and :396-402):
- * "2026-10-31 09:12:44.123456789 +0000 UTC m=+0.051".  The newest line
- * of all such files, in UTC to the second, is when the input was taken.
- */
-static char *
-go_time_utc(const char *line)
-{
-	int y, mo, d, h, mi, s, oh, om, n = 0;
-	char sign;
-	const char *p;
-	GTimeZone *tz;
-	GDateTime *dt, *utc;
-	gchar *txt;
-	char *out = NULL;
-
-	if (sscanf(line, "%4d-%2d-%2d %2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
-	    &s, &n) != 6)
-		return NULL;
-	for (p = line + n + (line[n] == '.'); g_ascii_isdigit(*p); p++)
-		;
-	if (sscanf(p, " %c%2d%2d", &sign, &oh, &om) != 3 ||
-	    (sign != '+' && sign != '-') || oh > 23 || om > 59)
-		return NULL;
-	tz = g_time_zone_new_offset((sign == '-' ? -1 : 1) *
-	    (oh * 3600 + om * 60));
-	dt = g_date_time_new(tz, y, mo, d, h, mi, s);
-	if (dt != NULL) {
-		utc = g_date_time_to_utc(dt);
-		txt = g_date_time_format(utc, "%Y-%m-%dT%H:%M:%SZ");
-		out = xstrdup(txt);
-		g_free(txt);
-		g_date_time_unref(utc);
-		g_date_time_unref(dt);
-	}
-	g_time_zone_unref(tz);
-	return out;
-}
-
+/* The newest line of a must-gather's timestamp files (mgtime.h). */
 static void
 stamp_lines(foreign_input *fi, const char *t, size_t len)
 {
@@ -420,7 +395,7 @@ stamp_lines(foreign_input *fi, const char *t, size_t len)
 
 	for (line = strtok_r(copy, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
-		if ((utc = go_time_utc(line)) == NULL)
+		if ((utc = kv_go_time_utc(line)) == NULL)
 			continue;
 		if (fi->captured == NULL || strcmp(utc, fi->captured) > 0) {
 			free(fi->captured);
@@ -475,6 +450,15 @@ f_end(void *arg, kv_err *err)
 			    KV_NOT_AN_INPUT);
 		else
 			rc = prefixed(fi, err);
+	}
+	if (rc == KV_OK && fi->cur_yaml && fi->nrecs > fi->cur_nrecs) {
+		/* kept for field_source() */
+		KV_GROW(fi->ytext, fi->ycap, fi->nyaml + 1);
+		fi->yname = xreallocarray(fi->yname, fi->ycap,
+		    sizeof(char *));
+		fi->ytext[fi->nyaml] = fi->cur_text;
+		fi->yname[fi->nyaml++] = xstrdup(fi->cur);
+		memset(&fi->cur_text, 0, sizeof(fi->cur_text));
 	}
 	f_abort(fi);
 	return rc;
@@ -596,6 +580,12 @@ foreign_free(foreign_input *fi)
 		free(fi->paths[i]);
 	}
 	kv_buf_free(&fi->cur_text);
+	for (size_t i = 0; i < fi->nyaml; i++) {
+		kv_buf_free(&fi->ytext[i]);
+		free(fi->yname[i]);
+	}
+	free(fi->ytext);
+	free(fi->yname);
 	g_hash_table_destroy(fi->seen);
 	json_decref(fi->redactions);
 	free(fi->newest);
@@ -677,6 +667,38 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 	free(summary);
 }
 
+/*
+ * Where a loader's complaint about a YAML object points: rest is what
+ * follows "item N" (" (ns/name): spec.x[0].y: what"); the line of that
+ * field in the file, else of the object's document.
+ */
+static char *
+field_source(const foreign_input *fi, const record *r, const char *rest)
+{
+	const char *p = rest, *q;
+	char *field, *path;
+	size_t line = 0;
+
+	if (r->yfile == 0)
+		return xstrdup(r->src);
+	if (strncmp(p, " (", 2) == 0 && (q = strstr(p, "): ")) != NULL)
+		p = q + 3;
+	else if (strncmp(p, ": ", 2) == 0)
+		p += 2;
+	if ((q = strstr(p, ": ")) == NULL || memchr(p, ' ', q - p) != NULL)
+		return xstrdup(r->src);
+	field = xstrndup(p, (size_t)(q - p));
+	path = r->item >= 0 ? xasprintf("items[%ld].%s", r->item, field) :
+	    xstrdup(field);
+	line = yaml_field_line(fi->ytext[r->yfile - 1].data ?
+	    fi->ytext[r->yfile - 1].data : "", fi->ytext[r->yfile - 1].len,
+	    r->doc_line, path);
+	free(field);
+	free(path);
+	return line > 0 ? xasprintf("%s line %zu", fi->yname[r->yfile - 1],
+	    line) : xstrdup(r->src);
+}
+
 /* "resources/pods.json: item 4 (...)..." from the loader names the file
  * and line the object came from instead. */
 static void
@@ -691,10 +713,14 @@ name_source(const foreign_input *fi, size_t row, const char *input,
 	    (idx = strtoul(p + 7, &end, 10), end == p + 7) ||
 	    idx >= fi->count[row]) {
 		tmp = xasprintf("%s: %s", input, err->msg);
-	} else
-		tmp = xasprintf("%s: %s: %s%s", input,
-		    fi->recs[fi->first[row] + idx].src,
-		    rows[row].plural, end);
+	} else {
+		char *src = field_source(fi, &fi->recs[fi->first[row] + idx],
+		    end);
+
+		tmp = xasprintf("%s: %s: %s%s", input, src, rows[row].plural,
+		    end);
+		free(src);
+	}
 	snprintf(err->msg, sizeof(err->msg), "%s", tmp);
 	free(tmp);
 }

@@ -137,5 +137,24 @@ snapshot, tarball, zip, must-gather or kubectl output"
 	fi
 done
 
+# a YAML error names the line of the field, not of the document's start
+printf 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node
+  metadata:\n    name: n0\n- apiVersion: v1\n  kind: Node\n  metadata:
+    name: n1\n    labels: 7\n' >"$tmp/list.yaml"
+printf 'apiVersion: v1\nkind: Node\nmetadata:\n  labels:\n    a: b
+  labels:\n    c: d\n  name: x\n' >"$tmp/dup.yaml"
+for c in "list.yaml|list.yaml line 12: nodes (n1): metadata.labels: \
+expected an object, got a number" \
+    "dup.yaml|dup.yaml: line 6: duplicate key \"labels\""; do
+	f=${c%%|*} want=${c#*|}
+	$KVSCOPE check "$tmp/$f" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$want" "$tmp/err"; then
+		ok "check $f: the field's line"
+	else
+		bad "check $f" "exit $rc, $(head -c 300 "$tmp/err")"
+	fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
