@@ -29,7 +29,7 @@ check_paths(const cli_args *o, const char *dst, kv_err *err)
 {
 	struct stat st;
 
-	if (stat(o->pos[0], &st) != 0)
+	if (!kv_is_stdin(o->pos[0]) && stat(o->pos[0], &st) != 0)
 		return kv_seterr(err, "%s: %s", o->pos[0], errno == ENOENT ?
 		    "no such file" : strerror(errno));
 	if (!ends_with(dst, ".tar.gz") && !ends_with(dst, ".tgz"))

@@ -21,6 +21,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* libarchive's "Unrecognized archive format" errno: its private
+ * ARCHIVE_ERRNO_FILE_FORMAT (libarchive/archive_platform.h, not in
+ * archive.h): EFTYPE where the system has one, EILSEQ elsewhere (84 on
+ * Linux, as archive_errno() gives for an empty input). */
+#ifdef EFTYPE
+#define FILE_FORMAT_ERRNO EFTYPE
+#else
+#define FILE_FORMAT_ERRNO EILSEQ
+#endif
+
 typedef struct walker {
 	const char *snap;		/* the path given by the user */
 	const kv_limits *lim;
@@ -211,6 +221,94 @@ utf8_end(locale_t old)
 	freelocale(mine);
 }
 
+/* --- standard input ----------------------------------------------------- */
+
+/*
+ * "-" is standard input, read whole on first use and kept for the rest of
+ * the run: what-if loads its input twice, and kv_is_snapshot() reads the
+ * headers before the reader does.  Bounded by KVSCOPE_MAX_TOTAL_BYTES.
+ */
+static struct {
+	GMutex mu;
+	bool done;
+	kv_buf buf;
+	kv_err err;
+} spool;
+
+bool
+kv_is_stdin(const char *path)
+{
+	return strcmp(path, "-") == 0;
+}
+
+static void
+spool_read(const kv_limits *lim)
+{
+	char buf[1 << 16];
+	ssize_t n;
+
+	if (isatty(STDIN_FILENO)) {
+		kv_seterr(&spool.err, "-: standard input is a terminal; pipe "
+		    "a snapshot or kubectl output into kvscope");
+		return;
+	}
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			kv_seterr(&spool.err, "-: standard input: %s",
+			    strerror(errno));
+			return;
+		}
+		if (spool.buf.len + (size_t)n > lim->total_bytes) {
+			kv_seterr(&spool.err, "-: standard input larger than "
+			    "%llu bytes (KVSCOPE_MAX_TOTAL_BYTES)",
+			    (unsigned long long)lim->total_bytes);
+			return;
+		}
+		kv_buf_append(&spool.buf, buf, (size_t)n);
+	}
+}
+
+static int
+spool_get(const kv_limits *lim, const kv_buf **out, kv_err *err)
+{
+	g_mutex_lock(&spool.mu);
+	if (!spool.done) {
+		spool.done = true;
+		spool_read(lim);
+	}
+	g_mutex_unlock(&spool.mu);
+	*out = &spool.buf;
+	if (spool.err.set) {
+		*err = spool.err;
+		return KV_ERR;
+	}
+	return KV_OK;
+}
+
+/* Tar, zip, or one plain file (libarchive's raw format, which bids
+ * last), from the file or the spooled standard input. */
+static int
+archive_open(struct archive *a, const char *path, kv_inflate *inf,
+    const kv_limits *lim, kv_err *err)
+{
+	const kv_buf *in;
+
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	archive_read_support_format_zip(a);
+	archive_read_support_format_raw(a);
+	if (inf != NULL)
+		return archive_read_open(a, inf, NULL, kv_inflate_read, NULL);
+	archive_read_support_filter_all(a);
+	if (!kv_is_stdin(path))
+		return archive_read_open_filename(a, path, 1 << 16);
+	if (spool_get(lim, &in, err) != KV_OK)
+		return ARCHIVE_FATAL;
+	return archive_read_open_memory(a, in->data ? in->data : "", in->len);
+}
+
 static int read_archive_in(walker *r, const char *path);
 
 static int
@@ -281,6 +379,22 @@ archive_member(walker *r, struct archive *a, struct archive_entry *ent,
 	return w_end(r);
 }
 
+/* A file that is no archive (libarchive's raw format): one member named
+ * as the file, for a reader that takes one (foreign.c); the snapshot
+ * reader does not. */
+static int
+lone_member(walker *r, struct archive *a, struct archive_entry *ent,
+    const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+
+	if (r->ops->lone == NULL)
+		return kv_seterr(r->err, "%s: %s", path, KV_NOT_AN_INPUT);
+	base = kv_is_stdin(path) ? "stdin" : base != NULL ? base + 1 : path;
+	r->ops->lone(r->arg);
+	return archive_member(r, a, ent, base, buf, size);
+}
+
 static int
 read_archive_in(walker *r, const char *path)
 {
@@ -289,17 +403,16 @@ read_archive_in(walker *r, const char *path)
 	char buf[1 << 16];
 	int rc = KV_OK, ar;
 
-	r->inflate = kv_inflate_open(path);
-	if (r->inflate == NULL)
-		archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
-	archive_read_support_format_zip(a);
-	if ((r->inflate != NULL ? archive_read_open(a, r->inflate, NULL,
-	    kv_inflate_read, NULL) : archive_read_open_filename(a, path,
-	    sizeof(buf))) != ARCHIVE_OK) {
-		rc = kv_seterr(r->err, "%s: cannot read: %s", path,
-		    archive_error_string(a));
+	r->inflate = kv_is_stdin(path) ? NULL : kv_inflate_open(path);
+	if (archive_open(a, path, r->inflate, r->lim, r->err) !=
+	    ARCHIVE_OK) {
+		if (r->err->set)
+			rc = KV_ERR;
+		else if (archive_errno(a) == FILE_FORMAT_ERRNO)
+			rc = kv_seterr(r->err, "%s: %s", path, KV_NOT_AN_INPUT);
+		else
+			rc = kv_seterr(r->err, "%s: cannot read: %s", path,
+			    archive_error_string(a));
 		goto out;
 	}
 	while ((ar = archive_read_next_header(a, &ent)) != ARCHIVE_EOF) {
@@ -314,6 +427,10 @@ read_archive_in(walker *r, const char *path)
 		if ((rc = count_entry(r)) != KV_OK ||
 		    (rc = check_ratio(r, a)) != KV_OK)
 			break;
+		if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
+			rc = lone_member(r, a, ent, path, buf, sizeof(buf));
+			break;
+		}
 		if ((clean = entry_name(r, ent, &dir)) == NULL) {
 			if (dir)
 				continue;
@@ -453,9 +570,9 @@ kv_walk(const char *path, const kv_limits *lim, bool strip_top,
 	struct stat st;
 	int rc;
 
-	if (stat(path, &st) != 0)
+	if (!kv_is_stdin(path) && stat(path, &st) != 0)
 		rc = kv_seterr(err, "%s: %s", path, strerror(errno));
-	else if (S_ISDIR(st.st_mode))
+	else if (!kv_is_stdin(path) && S_ISDIR(st.st_mode))
 		rc = read_dir(&r, path);
 	else {
 		r.strip_top = strip_top;
@@ -474,13 +591,10 @@ archive_has_manifest(const char *path, const kv_limits *lim)
 	locale_t old = utf8_begin();
 	struct archive *a = archive_read_new();
 	struct archive_entry *ent;
+	kv_err err = {0};
 	bool snap = true;
 
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
-	archive_read_support_format_zip(a);
-	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK)
+	if (archive_open(a, path, NULL, lim, &err) != ARCHIVE_OK)
 		goto out;
 	for (size_t n = 0; n < 10000; n++) {
 		const char *name, *slash;
@@ -517,6 +631,8 @@ kv_is_snapshot(const char *path, const kv_limits *lim)
 	int fd;
 	bool snap;
 
+	if (kv_is_stdin(path))
+		return archive_has_manifest(path, lim);
 	if (stat(path, &st) != 0)
 		return true;	/* the reader names the error */
 	if (!S_ISDIR(st.st_mode))

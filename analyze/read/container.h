@@ -8,7 +8,8 @@
  * paths, "." and ".." components, names that are not clean UTF-8, and
  * enforces the kv_limits on members, bytes and compression ratio.  With
  * strip_top, every member must lie under one top directory, whose name is
- * dropped from the paths given to the callbacks.  Errors are
+ * dropped from the paths given to the callbacks.  A path of "-" is
+ * standard input (an archive or one plain file).  Errors are
  * "<path>: <member>: <what>", one line.
  */
 #ifndef KV_CONTAINER_H
@@ -29,7 +30,19 @@ typedef struct kv_walk_ops {
 	int (*end)(void *arg, kv_err *err);
 	/* The read stops between begin() and end(). */
 	void (*abort)(void *arg);
+	/* The input is one plain file (no directory, no archive), given as
+	 * one member named as the file ("stdin" for "-"); called before its
+	 * begin().  NULL: such an input is refused (KV_NOT_AN_INPUT). */
+	void (*lone)(void *arg);
 } kv_walk_ops;
+
+/* What a file kvscope cannot read is told ("<path>: " before it). */
+#define KV_NOT_AN_INPUT "not a snapshot, tarball, zip, must-gather or " \
+	"kubectl output"
+
+/* "-": standard input, read whole once (bounded by
+ * KVSCOPE_MAX_TOTAL_BYTES) and kept for every later read of "-". */
+bool kv_is_stdin(const char *path);
 
 int kv_walk(const char *path, const kv_limits *lim, bool strip_top,
     const kv_walk_ops *ops, void *arg, kv_err *err);

@@ -11,6 +11,7 @@
 
 #include "analyze/read/container.h"
 #include "analyze/read/jsonitems.h"
+#include "analyze/read/mgtime.h"
 #include "analyze/read/redact.h"
 #include "analyze/read/yamlitems.h"
 
@@ -25,12 +26,17 @@ static const struct row {
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
+#define STAMP_BYTES 4096	/* a timestamp file: a few lines */
+
 typedef struct record {
 	size_t row;
 	char *src;		/* the file it came from, "<file> line N" */
 	char *ns, *name;
 	char *text;		/* compact JSON */
 	size_t len;
+	size_t yfile;		/* YAML: 1 + index in ytext, else 0 */
+	size_t doc_line;	/* YAML: the line its document starts on */
+	long item;		/* its index in a List's items, or -1 */
 } record;
 
 struct foreign_input {
@@ -43,7 +49,10 @@ struct foreign_input {
 	size_t nrecs, cap;
 	size_t count[NROWS];
 	size_t dups, files, skipped_files;
+	size_t objects;		/* with apiVersion and kind, of any kind */
+	bool lone;		/* the input is one plain file */
 	char *newest;		/* newest creationTimestamp */
+	char *captured;		/* newest line of the timestamp files */
 	json_t *redactions;	/* field -> count */
 	kv_buf member[NROWS];
 	char *paths[NROWS];	/* member names, NULL when empty */
@@ -51,7 +60,17 @@ struct foreign_input {
 	/* the file being read, and the line of the YAML document */
 	char *cur;
 	size_t cur_line;
+	long cur_item;		/* index in the List's items, or -1 */
+	size_t cur_nrecs;	/* records before the file */
+	/* the YAML files objects were kept from, for the line of a field
+	 * in an error (field_source()) */
+	kv_buf *ytext;
+	char **yname;
+	size_t nyaml, ycap;
 	bool cur_yaml, cur_skip;
+	bool cur_sniff;		/* lone, no known suffix: not yet told */
+	bool cur_guessed;	/* lone, no known suffix: told as YAML */
+	bool cur_stamp;		/* a must-gather's timestamp file */
 	kv_buf cur_text;
 	json_items *cur_json;
 };
@@ -137,6 +156,9 @@ keep(foreign_input *fi, size_t row, json_t *o)
 	    fi->cur_line) : xstrdup(fi->cur);
 	r->ns = xstrdup(ns ? ns : "");
 	r->name = xstrdup(name ? name : "");
+	r->yfile = fi->cur_yaml ? fi->nyaml + 1 : 0;
+	r->doc_line = fi->cur_line;
+	r->item = fi->cur_item;
 	r->text = json_dumps(o, JSON_COMPACT);
 	if (r->text == NULL)
 		kv_fatal("out of memory (JSON)");
@@ -169,6 +191,9 @@ object_cb(void *arg, json_t *o, size_t index, kv_err *err)
 
 	if (!json_is_object(o))
 		return KV_OK;
+	if (api != NULL && kind != NULL)
+		fi->objects++;
+	fi->cur_item = -1;
 	if (kind == NULL || !json_is_array(items) || (n = strlen(kind)) < 4 ||
 	    strcmp(kind + n - 4, "List") != 0) {
 		one_object(fi, o, api, kind);
@@ -177,6 +202,7 @@ object_cb(void *arg, json_t *o, size_t index, kv_err *err)
 	json_array_foreach(items, i, it) {
 		char *k;
 
+		fi->cur_item = (long)i;
 		if (!json_is_object(it))
 			continue;
 		if (sget(it, "kind", NULL) != NULL || n == 4) {
@@ -199,9 +225,12 @@ static bool
 yaml_peek(void *arg, const char *api, const char *kind)
 {
 	size_t n = strlen(kind);
-
-	return (n >= 4 && strcmp(kind + n - 4, "List") == 0) ||
+	bool want = (n >= 4 && strcmp(kind + n - 4, "List") == 0) ||
 	    row_of(api, kind) >= 0;
+
+	if (!want)
+		((foreign_input *)arg)->objects++;
+	return want;
 }
 
 static int
@@ -241,6 +270,13 @@ f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 	fi->cur_yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
 	fi->cur_skip = !fi->cur_yaml && !ends_with(path, ".json") &&
 	    !ends_with(path, ".jsonl");
+	/* one file given alone is read whatever its name: told by its
+	 * first bytes (sniff()) */
+	fi->cur_sniff = fi->lone && fi->cur_skip;
+	fi->cur_guessed = fi->cur_stamp = false;
+	fi->cur_nrecs = fi->nrecs;
+	if (fi->cur_sniff)
+		fi->cur_skip = false;
 	fi->cur_text.len = 0;
 	if (has_component(path, "cluster-scoped-resources") ||
 	    (has_component(path, "namespaces") && fi->kind == SNAP_INPUT_PLAIN))
@@ -250,6 +286,9 @@ f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 		fi->kind = SNAP_INPUT_SUPPORT_BUNDLE;
 	if (fi->cur_skip) {
 		fi->skipped_files++;
+		fi->cur_stamp = !fi->lone && (strcmp(path, "timestamp") == 0 ||
+		    ends_with(path, "/timestamp"));
+		fi->cur_skip = !fi->cur_stamp;
 		return KV_OK;
 	}
 	fi->files++;
@@ -257,7 +296,7 @@ f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 		return kv_seterr(err, "%s: %s: larger than %llu bytes "
 		    "(KVSCOPE_MAX_YAML_BYTES)", fi->path, path,
 		    (unsigned long long)fi->lim->yaml_bytes);
-	if (!fi->cur_yaml) {
+	if (!fi->cur_yaml && !fi->cur_sniff) {
 		/* objects are kept (and converted) whole */
 		fi->cur_json = json_items_new(fi->cur, fi->lim, object_cb, fi);
 		json_items_keep_all(fi->cur_json);
@@ -275,6 +314,40 @@ prefixed(foreign_input *fi, kv_err *err)
 	return KV_ERR;
 }
 
+/* The first bytes of a lone file without a known suffix, until one is
+ * not blank: "{" is JSON, anything else YAML; a NUL byte is neither. */
+static int
+sniff(foreign_input *fi, const char *buf, size_t len, kv_err *err)
+{
+	size_t i, start = 0;
+	const char *t;
+
+	if (memchr(buf, '\0', len) != NULL) {
+		fi->cur_sniff = false;
+		fi->cur_skip = true;
+		return KV_OK;
+	}
+	kv_buf_append(&fi->cur_text, buf, len);
+	t = fi->cur_text.data;
+	if (fi->cur_text.len >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0)
+		start = 3;
+	for (i = start; i < fi->cur_text.len && strchr(" \t\r\n", t[i]);
+	    i++)
+		;
+	if (i == fi->cur_text.len)
+		return KV_OK;	/* blank so far */
+	fi->cur_sniff = false;
+	if (t[i] != '{') {
+		fi->cur_yaml = fi->cur_guessed = true;
+		return KV_OK;
+	}
+	fi->cur_json = json_items_new(fi->cur, fi->lim, object_cb, fi);
+	json_items_keep_all(fi->cur_json);
+	i = fi->cur_text.len - start;
+	fi->cur_text.len = 0;	/* the bytes stay where they are */
+	return json_items_feed(fi->cur_json, t + start, i, err);
+}
+
 static int
 f_data(void *arg, const char *buf, size_t len, kv_err *err)
 {
@@ -282,6 +355,16 @@ f_data(void *arg, const char *buf, size_t len, kv_err *err)
 
 	if (fi->cur_skip)
 		return KV_OK;
+	if (fi->cur_stamp) {
+		if (fi->cur_text.len + len > STAMP_BYTES)
+			fi->cur_skip = true;	/* not oc's */
+		else
+			kv_buf_append(&fi->cur_text, buf, len);
+		return KV_OK;
+	}
+	if (fi->cur_sniff && fi->cur_text.len + len <= fi->lim->yaml_bytes)
+		return sniff(fi, buf, len, err) == KV_OK ? KV_OK :
+		    prefixed(fi, err);
 	if (fi->cur_json != NULL)
 		return json_items_feed(fi->cur_json, buf, len, err) == KV_OK ?
 		    KV_OK : prefixed(fi, err);
@@ -304,21 +387,79 @@ f_abort(void *arg)
 	fi->cur = NULL;
 }
 
+/* The newest line of a must-gather's timestamp files (mgtime.h). */
+static void
+stamp_lines(foreign_input *fi, const char *t, size_t len)
+{
+	char *copy = xstrndup(t, len), *save = NULL, *line, *utc;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((utc = kv_go_time_utc(line)) == NULL)
+			continue;
+		if (fi->captured == NULL || strcmp(utc, fi->captured) > 0) {
+			free(fi->captured);
+			fi->captured = utc;
+		} else
+			free(utc);
+	}
+	free(copy);
+}
+
+static void
+f_lone(void *arg)
+{
+	((foreign_input *)arg)->lone = true;
+}
+
+/* A line that starts with "apiVersion:" or "kind:", as every document of
+ * kubectl's YAML does. */
+static bool
+looks_kubectl(const char *t, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && t[i - 1] != '\n')
+			continue;
+		if ((len - i >= 11 && memcmp(t + i, "apiVersion:", 11) == 0) ||
+		    (len - i >= 5 && memcmp(t + i, "kind:", 5) == 0))
+			return true;
+	}
+	return false;
+}
+
 static int
 f_end(void *arg, kv_err *err)
 {
 	foreign_input *fi = arg;
+	const char *t = fi->cur_text.data ? fi->cur_text.data : "";
 	int rc = KV_OK;
 
-	if (fi->cur_skip)
+	if (fi->cur_stamp && !fi->cur_skip)
+		stamp_lines(fi, t, fi->cur_text.len);
+	else if (fi->cur_skip || fi->cur_sniff)
 		;
 	else if (fi->cur_json != NULL) {
 		if (json_items_finish(fi->cur_json, err) != KV_OK)
 			rc = prefixed(fi, err);
-	} else if (yaml_documents(fi->cur, fi->cur_text.data ?
-	    fi->cur_text.data : "", fi->cur_text.len, fi->lim, yaml_cb,
-	    yaml_peek, fi, err) != KV_OK)
-		rc = prefixed(fi, err);
+	} else if (yaml_documents(fi->cur, t, fi->cur_text.len, fi->lim,
+	    yaml_cb, yaml_peek, fi, err) != KV_OK) {
+		/* a text that is not kubectl's is said as such, not as the
+		 * YAML parser's complaint about it */
+		if (fi->cur_guessed && !looks_kubectl(t, fi->cur_text.len))
+			rc = kv_seterr(err, "%s: %s", fi->path,
+			    KV_NOT_AN_INPUT);
+		else
+			rc = prefixed(fi, err);
+	}
+	if (rc == KV_OK && fi->cur_yaml && fi->nrecs > fi->cur_nrecs) {
+		/* kept for field_source() */
+		KV_GROW(fi->ytext, fi->ycap, fi->nyaml + 1);
+		fi->yname = xreallocarray(fi->yname, fi->ycap,
+		    sizeof(char *));
+		fi->ytext[fi->nyaml] = fi->cur_text;
+		fi->yname[fi->nyaml++] = xstrdup(fi->cur);
+		memset(&fi->cur_text, 0, sizeof(fi->cur_text));
+	}
 	f_abort(fi);
 	return rc;
 }
@@ -364,7 +505,7 @@ foreign_load(const char *path, const kv_limits *lim, bool redact,
     foreign_input **out, kv_err *err)
 {
 	foreign_input *fi = xcalloc(1, sizeof(*fi));
-	kv_walk_ops ops = { f_begin, f_data, f_end, f_abort };
+	kv_walk_ops ops = { f_begin, f_data, f_end, f_abort, f_lone };
 	int rc;
 
 	*out = NULL;
@@ -375,7 +516,9 @@ foreign_load(const char *path, const kv_limits *lim, bool redact,
 	fi->seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	fi->redactions = json_object();
 	rc = kv_walk(path, lim, false, &ops, fi, err);
-	if (rc == KV_OK && fi->nrecs == 0)
+	if (rc == KV_OK && fi->nrecs == 0 && fi->lone && fi->objects == 0)
+		rc = kv_seterr(err, "%s: %s", path, KV_NOT_AN_INPUT);
+	else if (rc == KV_OK && fi->nrecs == 0)
 		rc = kv_seterr(err, "%s: no manifest.json in the snapshot, and "
 		    "no Kubernetes object kvscope reads in its %zu JSON and "
 		    "YAML file%s", path, fi->files, fi->files == 1 ? "" : "s");
@@ -437,9 +580,16 @@ foreign_free(foreign_input *fi)
 		free(fi->paths[i]);
 	}
 	kv_buf_free(&fi->cur_text);
+	for (size_t i = 0; i < fi->nyaml; i++) {
+		kv_buf_free(&fi->ytext[i]);
+		free(fi->yname[i]);
+	}
+	free(fi->ytext);
+	free(fi->yname);
 	g_hash_table_destroy(fi->seen);
 	json_decref(fi->redactions);
 	free(fi->newest);
+	free(fi->captured);
 	free(fi);
 }
 
@@ -501,8 +651,10 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 	m->integrity_checked = false;
 	m->nforeign_dups = fi->dups;
 	m->format_version = 1;
-	m->created_at = xstrdup(fi->newest ? fi->newest :
-	    "1970-01-01T00:00:00Z");
+	m->time_source = fi->captured ? SNAP_TIME_CAPTURED : fi->newest ?
+	    SNAP_TIME_NEWEST_OBJECT : SNAP_TIME_UNKNOWN;
+	m->created_at = xstrdup(fi->captured ? fi->captured : fi->newest ?
+	    fi->newest : "1970-01-01T00:00:00Z");
 	m->flavor = xstrdup(flavor);
 	m->resources = xcalloc(NROWS, sizeof(*m->resources));
 	for (size_t i = 0; i < NROWS; i++) {
@@ -515,11 +667,45 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 		    lacking_row(i, want) ? "missing" : "absent");
 		r->count = (long long)fi->count[i];
 	}
-	m->notes = xcalloc(1, sizeof(char *));
+	m->notes = xcalloc(2, sizeof(char *));
 	m->notes[m->nnotes++] = xasprintf("input: %s, not a kvscope "
 	    "snapshot; no manifest, so no integrity check; %s",
 	    input_words[fi->kind], summary);
+	if (m->time_source != SNAP_TIME_CAPTURED)
+		m->notes[m->nnotes++] = snap_time_unknown(m);
 	free(summary);
+}
+
+/*
+ * Where a loader's complaint about a YAML object points: rest is what
+ * follows "item N" (" (ns/name): spec.x[0].y: what"); the line of that
+ * field in the file, else of the object's document.
+ */
+static char *
+field_source(const foreign_input *fi, const record *r, const char *rest)
+{
+	const char *p = rest, *q;
+	char *field, *path;
+	size_t line = 0;
+
+	if (r->yfile == 0)
+		return xstrdup(r->src);
+	if (strncmp(p, " (", 2) == 0 && (q = strstr(p, "): ")) != NULL)
+		p = q + 3;
+	else if (strncmp(p, ": ", 2) == 0)
+		p += 2;
+	if ((q = strstr(p, ": ")) == NULL || memchr(p, ' ', q - p) != NULL)
+		return xstrdup(r->src);
+	field = xstrndup(p, (size_t)(q - p));
+	path = r->item >= 0 ? xasprintf("items[%ld].%s", r->item, field) :
+	    xstrdup(field);
+	line = yaml_field_line(fi->ytext[r->yfile - 1].data ?
+	    fi->ytext[r->yfile - 1].data : "", fi->ytext[r->yfile - 1].len,
+	    r->doc_line, path);
+	free(field);
+	free(path);
+	return line > 0 ? xasprintf("%s line %zu", fi->yname[r->yfile - 1],
+	    line) : xstrdup(r->src);
 }
 
 /* "resources/pods.json: item 4 (...)..." from the loader names the file
@@ -536,10 +722,14 @@ name_source(const foreign_input *fi, size_t row, const char *input,
 	    (idx = strtoul(p + 7, &end, 10), end == p + 7) ||
 	    idx >= fi->count[row]) {
 		tmp = xasprintf("%s: %s", input, err->msg);
-	} else
-		tmp = xasprintf("%s: %s: %s%s", input,
-		    fi->recs[fi->first[row] + idx].src,
-		    rows[row].plural, end);
+	} else {
+		char *src = field_source(fi, &fi->recs[fi->first[row] + idx],
+		    end);
+
+		tmp = xasprintf("%s: %s: %s%s", input, src, rows[row].plural,
+		    end);
+		free(src);
+	}
 	snprintf(err->msg, sizeof(err->msg), "%s", tmp);
 	free(tmp);
 }

@@ -39,3 +39,20 @@ snap_manifest_free(snap_manifest *m)
 	free(m->collector_version);
 	memset(m, 0, sizeof(*m));
 }
+
+char *
+snap_time_unknown(const snap_manifest *m)
+{
+	switch (m->time_source) {
+	case SNAP_TIME_NEWEST_OBJECT:
+		return xasprintf("capture time unknown (newest object %s)",
+		    m->created_at);
+	case SNAP_TIME_UNKNOWN:
+		return xstrdup("capture time unknown (no object has a "
+		    "creation time)");
+	case SNAP_TIME_MANIFEST:
+	case SNAP_TIME_CAPTURED:
+		break;
+	}
+	return NULL;
+}

@@ -39,8 +39,19 @@ typedef enum snap_input {
 /* "snapshot", "must-gather", "support-bundle", "plain-files" */
 extern const char *const snap_input_names[SNAP_INPUT_COUNT];
 
+/* Where created_at comes from: the manifest's createdAt, a must-gather's
+ * own capture time (its timestamp files), or, for a foreign input without
+ * one, the newest object's creationTimestamp (or none: 1970). */
+typedef enum snap_time {
+	SNAP_TIME_MANIFEST,
+	SNAP_TIME_CAPTURED,
+	SNAP_TIME_NEWEST_OBJECT,
+	SNAP_TIME_UNKNOWN
+} snap_time;
+
 typedef struct snap_manifest {
 	snap_input input;
+	snap_time time_source;
 	bool integrity_checked;	/* files[] sizes and SHA-256 verified */
 	size_t nforeign_dups;	/* foreign: objects seen twice (same uid) */
 	long long format_version;
@@ -74,5 +85,11 @@ typedef struct snap_sink {
 } snap_sink;
 
 void snap_manifest_free(snap_manifest *m);
+
+/* For a created_at that is no capture time (SNAP_TIME_NEWEST_OBJECT,
+ * SNAP_TIME_UNKNOWN): "capture time unknown (newest object <created_at>)"
+ * or "capture time unknown (no object has a creation time)"; NULL for a
+ * capture time.  The caller frees it. */
+char *snap_time_unknown(const snap_manifest *m);
 
 #endif

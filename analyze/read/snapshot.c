@@ -511,7 +511,7 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 {
 	reader r = {0};
 	kv_walk_ops ops = { member_begin, member_data, member_end,
-	    member_abort };
+	    member_abort, NULL };
 	int rc;
 
 	if (!kv_is_snapshot(path, lim))

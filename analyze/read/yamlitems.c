@@ -162,6 +162,9 @@ on_scalar(builder *b, const yaml_event_t *ev)
 		return yerr(b, "NUL character in a string", NULL);
 	b->nodes++;
 	if (f != NULL && json_is_object(f->v) && f->key == NULL) {
+		/* said at the key's own line, not where its value ends */
+		if (json_object_get(f->v, text) != NULL)
+			return yerr(b, "duplicate key", text);
 		f->key = xstrdup(text);
 		return KV_OK;
 	}
@@ -385,4 +388,140 @@ yaml_documents(const char *file, const char *text, size_t len,
 	g_hash_table_destroy(b.anchors);
 	yaml_parser_delete(&p);
 	return rc;
+}
+
+/* --- the line of a field ------------------------------------------------ */
+
+typedef struct pframe {
+	bool map, want_key;
+	char *key;
+	size_t key_line;
+	size_t idx;
+} pframe;
+
+typedef struct pathfind {
+	const char *want;	/* "items[3].metadata.labels" */
+	pframe *st;
+	size_t depth, cap;
+	size_t best;		/* line of the deepest prefix met */
+	bool found;
+} pathfind;
+
+/* A node starts at line: is it the field, or on the way to it? */
+static void
+pf_node(pathfind *pf, size_t line)
+{
+	kv_buf path = {0};
+	size_t n;
+
+	for (size_t i = 0; i < pf->depth; i++) {
+		const pframe *f = &pf->st[i];
+
+		if (f->map)
+			kv_buf_printf(&path, "%s%s", path.len ? "." : "",
+			    f->key ? f->key : "");
+		else
+			kv_buf_printf(&path, "[%zu]", f->idx);
+	}
+	n = path.len;
+	if (pf->depth > 0 && pf->st[pf->depth - 1].map)
+		line = pf->st[pf->depth - 1].key_line;
+	if (n == 0 || (strncmp(pf->want, path.data, n) == 0 &&
+	    (pf->want[n] == '\0' || pf->want[n] == '.' ||
+	    pf->want[n] == '['))) {
+		pf->best = line;
+		pf->found = pf->want[n] == '\0';
+	}
+	kv_buf_free(&path);
+}
+
+/* A value ended: the parent moves to its next key or item. */
+static void
+pf_next(pathfind *pf)
+{
+	pframe *f = pf->depth > 0 ? &pf->st[pf->depth - 1] : NULL;
+
+	if (f == NULL)
+		return;
+	if (f->map) {
+		free(f->key);
+		f->key = NULL;
+		f->want_key = true;
+	} else
+		f->idx++;
+}
+
+/* One event of the document; false once the field is found. */
+static bool
+pf_event(pathfind *pf, const yaml_event_t *ev)
+{
+	size_t line = ev->start_mark.line + 1;
+	pframe *top = pf->depth > 0 ? &pf->st[pf->depth - 1] : NULL;
+
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		if (top != NULL && top->map && top->want_key) {
+			top->key = xstrdup((const char *)
+			    ev->data.scalar.value);
+			top->key_line = line;
+			top->want_key = false;
+			return true;
+		}
+		/* fall through */
+	case YAML_ALIAS_EVENT:
+		pf_node(pf, line);
+		pf_next(pf);
+		break;
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+		pf_node(pf, line);
+		KV_GROW(pf->st, pf->cap, pf->depth + 1);
+		top = &pf->st[pf->depth++];
+		memset(top, 0, sizeof(*top));
+		top->map = ev->type == YAML_MAPPING_START_EVENT;
+		top->want_key = top->map;
+		break;
+	case YAML_MAPPING_END_EVENT:
+	case YAML_SEQUENCE_END_EVENT:
+		if (pf->depth > 0)
+			free(pf->st[--pf->depth].key);
+		pf_next(pf);
+		break;
+	default:
+		break;
+	}
+	return !pf->found;
+}
+
+size_t
+yaml_field_line(const char *text, size_t len, size_t doc_line,
+    const char *field)
+{
+	pathfind pf = { .want = field };
+	yaml_parser_t p;
+	bool in_doc = false, more = true;
+
+	if (!yaml_parser_initialize(&p))
+		kv_fatal("out of memory (libyaml)");
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	while (more) {
+		yaml_event_t ev;
+
+		if (!yaml_parser_parse(&p, &ev))
+			break;
+		if (ev.type == YAML_DOCUMENT_START_EVENT)
+			in_doc = ev.start_mark.line + 1 == doc_line;
+		else if (in_doc && ev.type == YAML_DOCUMENT_END_EVENT)
+			more = false;
+		else if (in_doc)
+			more = pf_event(&pf, &ev);
+		if (ev.type == YAML_STREAM_END_EVENT)
+			more = false;
+		yaml_event_delete(&ev);
+	}
+	while (pf.depth > 0)
+		free(pf.st[--pf.depth].key);
+	free(pf.st);
+	yaml_parser_delete(&p);
+	return pf.best;
 }

@@ -43,4 +43,12 @@ int yaml_documents(const char *file, const char *text, size_t len,
     const kv_limits *lim, yaml_doc_fn fn, yaml_peek_fn peek, void *arg,
     kv_err *err);
 
+/* The line of field ("items[3].metadata.labels": keys joined by ".",
+ * sequence items as [n]) in the document of text that starts on line
+ * doc_line (as yaml_documents() gave it): the line of its key, or of the
+ * deepest part of the path the document has; 0 when the document is not
+ * there.  For messages: errors in text only end the search. */
+size_t yaml_field_line(const char *text, size_t len, size_t doc_line,
+    const char *field);
+
 #endif

@@ -188,16 +188,20 @@ masthead(hdoc *h, xmlNodePtr body)
 	xmlNodePtr hd = xmlNewChild(body, NULL, BAD_CAST "header", NULL);
 	xmlNodePtr nav, ol;
 	char rules[128];
+	char *unknown = snap_time_unknown(mf);
+	char *taken = unknown != NULL ? unknown :
+	    xasprintf("snapshot taken %s", h->snapdate);
 
 	kv_rules_version_describe(&h->a->cfg.rules, rules, sizeof(rules));
 	h_attr(hd, "class", "masthead");
 	h_el_own(hd, "h1", NULL, report_title(h->a));
-	h_el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
-	    "%s%s \u00b7 kvscope %s, %s", mf->context ? mf->context :
-	    "(unnamed)", h->snapdate, h->diff == NULL ? "" :
+	h_el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 %s%s \u00b7 "
+	    "kvscope %s, %s", mf->context ? mf->context :
+	    "(unnamed)", taken, h->diff == NULL ? "" :
 	    diff_is_whatif(h->diff) ?
 	    ", as it would be after the changes of section 1" :
 	    ", against an older one in section 1", KV_VERSION, rules));
+	free(taken);
 	nav = xmlNewChild(body, NULL, BAD_CAST "nav", NULL);
 	h_attr(nav, "class", "toc");
 	h_attr(nav, "aria-label", "Contents");

@@ -12,6 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 KVSCOPE=${KVSCOPE:-./kvscope}
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -49,6 +50,23 @@ warn "must-gather named" "$m.must-gather.out/findings.json" \
 warn "duplicates counted" "$m.must-gather.out/findings.json" "13 seen twice"
 warn "support bundle named" "$m.bundle.zip.out/findings.json" "input: a support bundle"
 warn "plain files named" "$m.plain.out/findings.json" "input: plain kubectl output"
+# the capture time: a must-gather's timestamp files, else said unknown
+got=$(jq -r .snapshot.createdAt "$m.must-gather.out/findings.json")
+[ "$got" = 2026-10-31T09:12:44Z ] &&
+    ok "must-gather: taken when its timestamp files say" ||
+    ko "must-gather: createdAt $got"
+jq -e '[.snapshot.warnings[] | contains("capture time")] | any | not' \
+    "$m.must-gather.out/findings.json" >/dev/null &&
+    ok "must-gather: no capture time warning" ||
+    ko "must-gather: a capture time warning"
+warn "plain files: capture time unknown" "$m.plain.out/findings.json" \
+    "capture time unknown (newest object 2026-10-28T06:12:45Z)"
+"$KVSCOPE" report "$m/plain" --format html --output-dir "$tmp/ph" \
+    >/dev/null 2>&1 || true
+grep -q "Cluster (unnamed) · capture time unknown (newest object \
+2026-10-28T06:12:45Z) · kvscope" "$tmp/ph/report.html" &&
+    ok "plain files: the report's masthead says so" ||
+    ko "plain files: masthead $(grep -o 'Cluster [^<]*' "$tmp/ph/report.html")"
 "$KVSCOPE" report "$m/no-pods" --format json --output-dir "$tmp/np" >/dev/null
 warn "absent pods said" "$tmp/np/findings.json" \
     "pods: not in the input; containerDisk digests and host-model history not judged"

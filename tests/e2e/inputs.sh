@@ -70,5 +70,91 @@ got=$(jq -r '[.warnings[].code] | join(",")' \
 [ "$got" = pods-launchers ] && ok "golden mixed: warnings pods-launchers" ||
     bad "golden mixed" "warnings codes: $got"
 
+# one kubectl file of samples/mixed's objects (a List as JSON and YAML, a
+# multi-document YAML stream), and standard input: the sample's verdicts
+python3 - "$tmp" <<'PY'
+import glob, json, sys, yaml
+items = []
+for f in sorted(glob.glob("samples/mixed/resources/*.json")):
+    t = open(f).read()
+    try:
+        items += json.loads(t)["items"]
+    except json.JSONDecodeError:
+        items += [json.loads(l) for l in t.splitlines() if l.strip()]
+lst = {"apiVersion": "v1", "kind": "List", "items": items,
+       "metadata": {"resourceVersion": ""}}
+json.dump(lst, open(sys.argv[1] + "/all.json", "w"), indent=4)
+yaml.safe_dump(lst, open(sys.argv[1] + "/all.yaml", "w"))
+with open(sys.argv[1] + "/multi.yaml", "w") as f:
+    yaml.safe_dump_all(items, f)
+PY
+verdicts() {
+	jq -c '.summary, (.vmis[] | [.name, .verdict, [.blockers[]?.code]])' \
+	    "$1"
+}
+$KVSCOPE check samples/mixed -o json >"$tmp/ref.json" 2>/dev/null
+verdicts "$tmp/ref.json" >"$tmp/ref.v"
+[ "$(wc -l <"$tmp/ref.v")" -eq 5 ] || bad "reference" "$(head -3 "$tmp/ref.v")"
+tar czf "$tmp/mixed.tar.gz" -C samples mixed
+for f in all.json all.yaml multi.yaml "<all.json" "<mixed.tar.gz"; do
+	case $f in
+	"<"*) $KVSCOPE check - -o json <"$tmp/${f#<}" ;;
+	*) $KVSCOPE check "$tmp/$f" -o json ;;
+	esac >"$tmp/out.json" 2>"$tmp/err"
+	rc=$?
+	verdicts "$tmp/out.json" >"$tmp/out.v" 2>&1
+	if [ "$rc" -eq 1 ] && cmp -s "$tmp/ref.v" "$tmp/out.v"; then
+		ok "check $f: the verdicts of samples/mixed"
+	else
+		bad "check $f" "exit $rc, $(diff "$tmp/ref.v" "$tmp/out.v" |
+		    head -c 300) $(head -c 300 "$tmp/err")"
+	fi
+done
+# what-if reads its input twice: standard input is kept
+if $KVSCOPE what-if - --cordon w3 <"$tmp/mixed.tar.gz" 2>"$tmp/err" |
+    grep -q "^  cordon w3"; then
+	ok "what-if -: reads standard input twice"
+else
+	bad "what-if -" "$(head -c 300 "$tmp/err")"
+fi
+
+# what kvscope cannot read: one line saying what it reads, exit 2
+printf 'hello world\n' >"$tmp/notes.txt"
+: >"$tmp/empty.json"
+printf '\177ELF\002\001\001\000\000\000binary' >"$tmp/noise.bin"
+for f in notes.txt empty.json noise.bin -; do
+	case $f in
+	-) $KVSCOPE check - </dev/null ;;
+	*) $KVSCOPE check "$tmp/$f" ;;
+	esac >/dev/null 2>"$tmp/err"
+	rc=$?
+	want="kvscope: $([ "$f" = - ] || printf '%s/' "$tmp")$f: not a \
+snapshot, tarball, zip, must-gather or kubectl output"
+	if [ "$rc" -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ]; then
+		ok "check $f: not an input, one line"
+	else
+		bad "check $f" "exit $rc, $(head -c 300 "$tmp/err")"
+	fi
+done
+
+# a YAML error names the line of the field, not of the document's start
+printf 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node
+  metadata:\n    name: n0\n- apiVersion: v1\n  kind: Node\n  metadata:
+    name: n1\n    labels: 7\n' >"$tmp/list.yaml"
+printf 'apiVersion: v1\nkind: Node\nmetadata:\n  labels:\n    a: b
+  labels:\n    c: d\n  name: x\n' >"$tmp/dup.yaml"
+for c in "list.yaml|list.yaml line 12: nodes (n1): metadata.labels: \
+expected an object, got a number" \
+    "dup.yaml|dup.yaml: line 6: duplicate key \"labels\""; do
+	f=${c%%|*} want=${c#*|}
+	$KVSCOPE check "$tmp/$f" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$want" "$tmp/err"; then
+		ok "check $f: the field's line"
+	else
+		bad "check $f" "exit $rc, $(head -c 300 "$tmp/err")"
+	fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

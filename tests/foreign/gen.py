@@ -94,7 +94,14 @@ def typed_list(kind, api, objs):
 def must_gather(res, top, pods=True):
     root = os.path.join(top, "must-gather.local.4242",
                         "quay-io-kubevirt-must-gather-sha256-0f0f")
-    write(os.path.join(root, "timestamp"), "2026-10-31 09:12:44 +0000 UTC\n")
+    # the capture time: oc adm inspect's timestamp file in the image's
+    # folder and oc adm must-gather's own above it (start and end, Go's
+    # time.Time "%v"); the newest line, in UTC, is 2026-10-31T09:12:44Z
+    write(os.path.join(root, "timestamp"),
+          "2026-10-31 09:11:03.101 +0000 UTC m=+0.012\n")
+    write(os.path.join(os.path.dirname(root), "timestamp"),
+          "2026-10-31 09:10:02.512345678 +0000 UTC m=+0.061234567\n"
+          "2026-10-31 11:12:44.932 +0200 EET m=+162.300000001\n")
     write(os.path.join(root, "event-filter.html"),
           "<html><body>events</body></html>\n")
     for plural, group, objs in res:

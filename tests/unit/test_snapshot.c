@@ -591,9 +591,13 @@ test_foreign_input(void **state)
 	assert_int_equal(nodes->count, 1);
 	assert_int_equal(pods->count, 1);
 	assert_string_equal(vmis->status, "missing");
-	assert_int_equal(f->m.nnotes, 1);
+	assert_int_equal(f->m.nnotes, 2);
 	assert_non_null(strstr(f->m.notes[0], "input: a must-gather, not a "
 	    "kvscope snapshot; no manifest, so no integrity check"));
+	/* no timestamp file, no creationTimestamp */
+	assert_int_equal(f->m.time_source, SNAP_TIME_UNKNOWN);
+	assert_string_equal(f->m.notes[1], "capture time unknown (no object "
+	    "has a creation time)");
 	/* plain files: the same objects in a flat directory */
 	kvsnap_clear(&f->s);
 	kvsnap_member_add(&f->s, "nodes.yaml", node);

@@ -199,6 +199,40 @@ test_peek(void **state)
 	kv_buf_free(&log);
 }
 
+/* The line of a field: its key's, in the document asked for, through
+ * sequences; the deepest line of the path where the rest is missing. */
+static void
+test_field_line(void **state)
+{
+	static const char text[] =
+	    "apiVersion: v1\n"			/* 1 */
+	    "kind: List\n"
+	    "items:\n"
+	    "- metadata:\n"
+	    "    name: a\n"			/* 5 */
+	    "- metadata:\n"
+	    "    name: b\n"
+	    "    labels: 7\n"			/* 8 */
+	    "  spec: {c: [x, {d: 1}]}\n"
+	    "---\n"				/* 10 */
+	    "kind: Node\n"
+	    "metadata:\n"
+	    "  labels: [x]\n";			/* 13 */
+	size_t n = sizeof(text) - 1;
+
+	assert_int_equal(yaml_field_line(text, n, 1,
+	    "items[1].metadata.labels"), 8);
+	assert_int_equal(yaml_field_line(text, n, 1,
+	    "items[0].metadata.name"), 5);
+	assert_int_equal(yaml_field_line(text, n, 1,
+	    "items[1].spec.c[1].d"), 9);
+	assert_int_equal(yaml_field_line(text, n, 1,
+	    "items[1].metadata.nosuch"), 6);
+	assert_int_equal(yaml_field_line(text, n, 10, "metadata.labels"),
+	    13);
+	assert_int_equal(yaml_field_line(text, n, 4, "metadata"), 0);
+}
+
 int
 main(void)
 {
@@ -208,6 +242,7 @@ main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_peek),
+		cmocka_unit_test(test_field_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

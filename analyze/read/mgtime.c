@@ -1,0 +1,44 @@
+/*
+ * mgtime.c - a must-gather's capture time (see mgtime.h).
+ */
+#include "analyze/read/mgtime.h"
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "analyze/util/util.h"
+
+char *
+kv_go_time_utc(const char *line)
+{
+	int y, mo, d, h, mi, s, oh, om, n = 0;
+	char sign;
+	const char *p;
+	GTimeZone *tz;
+	GDateTime *dt, *utc;
+	gchar *txt;
+	char *out = NULL;
+
+	if (sscanf(line, "%4d-%2d-%2d %2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
+	    &s, &n) != 6)
+		return NULL;
+	for (p = line + n + (line[n] == '.'); g_ascii_isdigit(*p); p++)
+		;
+	if (sscanf(p, " %c%2d%2d", &sign, &oh, &om) != 3 ||
+	    (sign != '+' && sign != '-') || oh > 23 || om > 59)
+		return NULL;
+	tz = g_time_zone_new_offset((sign == '-' ? -1 : 1) *
+	    (oh * 3600 + om * 60));
+	dt = g_date_time_new(tz, y, mo, d, h, mi, s);
+	if (dt != NULL) {
+		utc = g_date_time_to_utc(dt);
+		txt = g_date_time_format(utc, "%Y-%m-%dT%H:%M:%SZ");
+		out = xstrdup(txt);
+		g_free(txt);
+		g_date_time_unref(utc);
+		g_date_time_unref(dt);
+	}
+	g_time_zone_unref(tz);
+	return out;
+}
+
