@@ -441,6 +441,10 @@ node_copy(kv_model *m, const kv_node *n, const char *name)
 	c.taints = xcalloc(n->ntaints + 1, sizeof(kv_taint));
 	if (n->ntaints > 0)
 		memcpy(c.taints, n->taints, n->ntaints * sizeof(kv_taint));
+	c.alloc_ext = xcalloc(n->nalloc_ext + 1, sizeof(kv_qty));
+	if (n->nalloc_ext > 0)
+		memcpy(c.alloc_ext, n->alloc_ext, n->nalloc_ext *
+		    sizeof(kv_qty));
 	return c;
 }
 
@@ -496,6 +500,7 @@ remove_node(apply_ctx *c, const kv_change *ch)
 	    on, on == 1 ? "" : "s"));
 	free(n->labels.v);
 	free(n->taints);
+	free(n->alloc_ext);
 	memmove(n, n + 1, (m->nnodes - i - 1) * sizeof(kv_node));
 	m->nnodes--;
 	return KV_OK;
