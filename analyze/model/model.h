@@ -318,6 +318,10 @@ typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
 	const char *run_text;		/* as written, for RS_OTHER */
 	bool restart_required;		/* condition RestartRequired */
 	const char *restart_message;	/* its message, or NULL */
+	/* what a restart brings from spec.template.spec (load_vm.c) */
+	bool has_template;
+	const char *tmpl_cpu_model;	/* domain.cpu.model or NULL */
+	const char *tmpl_eviction;	/* evictionStrategy or NULL */
 } kv_vm;
 
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
