@@ -2496,9 +2496,11 @@ def sample_pitfalls(cpu):
                          warnings=["pod-network-reconnect"],
                          why="one vGPU and feature gate VGPULiveMigration off: "
                              "LiveMigratable False HostDeviceNotLiveMigratable \"VMI specifies "
-                             "a GPU but feature gate VGPULiveMigration is not enabled\"; "
-                             "no other node offers `nvidia.com/GRID_T4-4Q`, so no target "
-                             "pod (and no restart after a drain of p3) fits elsewhere."))
+                             "a GPU but feature gate VGPULiveMigration is not "
+                             "enabled\"; no other node offers "
+                             "`nvidia.com/GRID_T4-4Q`, so no target pod (and "
+                             "no restart after a drain of p3) fits "
+                             "elsewhere."))
     # CPU
     c.add_vm(ns="db", name="migrated-once", node="p2", migrated_from="p5",
              migrated_ago=2 * 86400, started_ago=6 * 86400,

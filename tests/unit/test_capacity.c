@@ -127,7 +127,7 @@ alloc(kvsnap *s, const char *nodename, const char *res, const char *q)
 	json_object_set_new(a, res, json_string(q));
 }
 
-/* ---- hugepages ------------------------------------------------------------ */
+/* ---- hugepages ------------------------------------------------------ */
 
 /* prod/web backed by 1Gi hugepages: the launcher requests
  * hugepages-1Gi = the guest memory, its memory request is the overhead
@@ -211,7 +211,7 @@ test_hugepages(void **state)
 	kvres_free(&r);
 }
 
-/* ---- SR-IOV ---------------------------------------------------------------- */
+/* ---- SR-IOV --------------------------------------------------------- */
 
 #define VF "intel.com/sriov_vf"
 
