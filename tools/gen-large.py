@@ -50,6 +50,10 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOM = "node.kubevirt.io"
+# what virt-handler's device plugins advertise on every KubeVirt node; the
+# launchers request one of each (kvscope counts them as the scheduler does)
+DEVICES = {"devices.kubevirt.io/kvm": "1k", "devices.kubevirt.io/tun": "1k",
+           "devices.kubevirt.io/vhost-net": "1k"}
 
 # KubeVirt's default obsolete models (node-labeller util.go:29-64).
 OBSOLETE = set("""486 486-v1 Conroe Conroe-v1 Opteron_G1 Opteron_G1-v1
@@ -371,10 +375,11 @@ def gen(args, W):
             },
             "spec": {"podCIDR": "10.%d.%d.0/24" % (idx // 256 % 256, idx % 256)},
             "status": {
-                "capacity": {"cpu": "128", "memory": "%dGi" % mem_gi,
-                             "pods": "250", "devices.kubevirt.io/kvm": "1k"},
-                "allocatable": {"cpu": "126", "memory": "%dGi" % (mem_gi - 8),
-                                "pods": "250", "devices.kubevirt.io/kvm": "1k"},
+                "capacity": dict(DEVICES, cpu="128",
+                                 memory="%dGi" % mem_gi, pods="250"),
+                "allocatable": dict(DEVICES, cpu="126",
+                                    memory="%dGi" % (mem_gi - 8),
+                                    pods="250"),
                 "addresses": [{"type": "InternalIP",
                                "address": "10.0.%d.%d" % (idx // 250, idx % 250 + 1)},
                               {"type": "Hostname", "address": n["name"]}],

@@ -1549,6 +1549,20 @@ def tolerated(taint, tolerations):
     return False
 
 
+def offers(node, pod):
+    """Whether node's allocatable lists every extended resource and
+    hugepages size pod requests (the scheduler's NodeResourcesFit: a
+    resource not listed is none; kvscope's capacity.h)."""
+    alloc = node["status"].get("allocatable", {})
+    for c in pod["spec"].get("containers", []):
+        for k, v in c.get("resources", {}).get("requests", {}).items():
+            if k in ("cpu", "memory", "ephemeral-storage"):
+                continue
+            if alloc.get(k, "0") in ("0", "0Gi", "0Mi"):
+                return False
+    return True
+
+
 def placement(cluster, vm):
     """(target selectors, cpuTargets, targets) of a migration of vm, or
     (None, None, None) when KubeVirt cannot render the target pod."""
@@ -1591,6 +1605,7 @@ def placement(cluster, vm):
             cpu_t.append(name)
         ok = (cpu_ok and all(lab.get(k) == v for k, v in sel.items())
               and affinity_ok(lab, aff) and name not in busy
+              and offers(n, src_pod)
               and not n["spec"].get("unschedulable")
               and all(tolerated(t, tolerations) for t in n["spec"].get("taints", [])
                       if t["effect"] in ("NoSchedule", "NoExecute")))
@@ -2475,12 +2490,17 @@ def sample_pitfalls(cpu):
     # devices
     c.add_vm(ns="pit", name="gpu", node="p3", eviction="LiveMigrateIfPossible",
              gpus=["nvidia.com/GRID_T4-4Q"], disks=[rwx("pit", "gpu")],
-             expect=dict(verdict="blocked", blockers=["host-device"],
-                         cpuTargets=["p1", "p2"], targets=["p1", "p2"],
+             expect=dict(verdict="blocked",
+                         blockers=["host-device", "no-placement-target"],
+                         cpuTargets=["p1", "p2"], targets=[],
                          warnings=["pod-network-reconnect"],
                          why="one vGPU and feature gate VGPULiveMigration off: "
                              "LiveMigratable False HostDeviceNotLiveMigratable \"VMI specifies "
-                             "a GPU but feature gate VGPULiveMigration is not enabled\"."))
+                             "a GPU but feature gate VGPULiveMigration is not "
+                             "enabled\"; no other node offers "
+                             "`nvidia.com/GRID_T4-4Q`, so no target pod (and "
+                             "no restart after a drain of p3) fits "
+                             "elsewhere."))
     # CPU
     c.add_vm(ns="db", name="migrated-once", node="p2", migrated_from="p5",
              migrated_ago=2 * 86400, started_ago=6 * 86400,

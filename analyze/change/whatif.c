@@ -56,6 +56,27 @@ running(const kv_vmi *v)
 	return strcmp(v->phase, "Running") == 0;
 }
 
+/* A VM whose template differs from its VMI (RestartRequired): the
+ * restart creates the new VMI from spec.template (kubevirt v1.9.0
+ * pkg/virt-controller/watch/vm/vm.go:1868-1874 SetupVMIFromVM copies
+ * vm.Spec.Template.Spec), so the CPU model
+ * and eviction strategy are the template's before the change's own. */
+static void
+from_template(apply_ctx *c, kv_vmi *v)
+{
+	const kv_vm *vm = kv_model_vm(c->m, v->ns, v->name);
+
+	if (vm == NULL || !vm->restart_required || !vm->has_template)
+		return;
+	v->cpu_model = vm->tmpl_cpu_model;
+	v->eviction = vm->tmpl_eviction;
+	note(c->w, xasprintf("%s restarts from its VirtualMachine's template "
+	    "(RestartRequired): CPU model %s, evictionStrategy %s",
+	    v->fullname, vm->tmpl_cpu_model ? vm->tmpl_cpu_model :
+	    "(cluster default)", vm->tmpl_eviction ? vm->tmpl_eviction :
+	    "(cluster default)"));
+}
+
 /* A running VMI the change restarts.  KubeVirt computes LiveMigratable
  * again for the new VMI: a stored False whose reason a check of ours
  * judges is dropped, and that check judges the changed facts. */
@@ -66,6 +87,8 @@ restart(apply_ctx *c, size_t i, size_t *n)
 
 	if (!running(v))
 		return;
+	if (!c->restarted[i])
+		from_template(c, v);
 	v->restarted = true;
 	if (v->cond == 'F' && v->cond_reason != NULL &&
 	    kv_rule_by_reason(c->m->flavor->id, v->cond_reason) != NULL) {
@@ -441,6 +464,10 @@ node_copy(kv_model *m, const kv_node *n, const char *name)
 	c.taints = xcalloc(n->ntaints + 1, sizeof(kv_taint));
 	if (n->ntaints > 0)
 		memcpy(c.taints, n->taints, n->ntaints * sizeof(kv_taint));
+	c.alloc_ext = xcalloc(n->nalloc_ext + 1, sizeof(kv_qty));
+	if (n->nalloc_ext > 0)
+		memcpy(c.alloc_ext, n->alloc_ext, n->nalloc_ext *
+		    sizeof(kv_qty));
 	return c;
 }
 
@@ -496,6 +523,7 @@ remove_node(apply_ctx *c, const kv_change *ch)
 	    on, on == 1 ? "" : "s"));
 	free(n->labels.v);
 	free(n->taints);
+	free(n->alloc_ext);
 	memmove(n, n + 1, (m->nnodes - i - 1) * sizeof(kv_node));
 	m->nnodes--;
 	return KV_OK;

@@ -508,10 +508,15 @@ check_no_capacity(rule_ctx *c, const kv_rule *r)
 			break;
 		if (kv_target_explain(c->a, c->place, c->r, n, &why) &&
 		    kv_startswith(why.data, "no room")) {
-			char *have = kv_res_fmt(&c->a->nodes[n].free);
+			const kv_res *f = &c->a->nodes[n].free;
+			char *have = kv_res_fmt(f);
 
-			kv_buf_printf(&b, "%s%s: %s free", shown ? "; " : "",
-			    c->m->nodes[n].name, have);
+			kv_buf_printf(&b, "%s", shown ? "; " : "");
+			if (!kv_res_base_fits(f, &c->r->need) ||
+			    !kv_res_short_fmt(c->a, n, f, &c->r->need, true,
+			    &b))
+				kv_buf_printf(&b, "%s: %s free",
+				    c->m->nodes[n].name, have);
 			free(have);
 			shown++;
 		}

@@ -246,11 +246,8 @@ kv_drain_undo(kv_drain_ctx *c, size_t mark)
 {
 	while (c->njournal > mark) {
 		const struct kv_take *t = &c->journal[--c->njournal];
-		kv_res *f = &c->room[t->node];
 
-		f->cpu_millis += t->need.cpu_millis;
-		f->memory += t->need.memory;
-		f->pods += t->need.pods;
+		kv_res_give(&c->room[t->node], &t->need);
 	}
 }
 

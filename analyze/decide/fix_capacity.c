@@ -45,7 +45,7 @@ key_capacity(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 static kv_res
 largest_need(const kv_analysis *a, const kv_group *g)
 {
-	kv_res most = { 0, 0, 0 };
+	kv_res most = { .cpu_millis = 0 };
 
 	for (size_t i = 0; i < g->nvmis; i++) {
 		const kv_res *n = &a->vmis[g->vmis[i]].need;
@@ -56,6 +56,9 @@ largest_need(const kv_analysis *a, const kv_group *g)
 			most.memory = n->memory;
 		if (n->pods > most.pods)
 			most.pods = n->pods;
+		for (int k = 0; k < KV_MAX_RESNAMES; k++)
+			if (n->ext[k] > most.ext[k])
+				most.ext[k] = n->ext[k];
 	}
 	return most;
 }

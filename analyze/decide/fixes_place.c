@@ -28,6 +28,11 @@ normalize(const char *why, kv_buf *out)
 		kv_buf_printf(out, "a LUN reservation held on the node");
 	else if (strncmp(why, "runs pod ", 9) == 0)
 		kv_buf_printf(out, "runs a pod of this VMI");
+	else if (strncmp(why, "no room: no ", 12) == 0 ||
+	    strncmp(why, "no room: not enough ", 20) == 0)
+		/* the resource, not the node's figures */
+		kv_buf_printf(out, "%.*s", (int)strcspn(why + 9, ":") + 9,
+		    why);
 	else
 		kv_buf_printf(out, "%s", why);
 }

@@ -164,9 +164,7 @@ give_back(plan_state *s, size_t node, const kv_res *need)
 {
 	if (s->c.room == NULL || node == SIZE_MAX)
 		return;
-	s->c.room[node].cpu_millis += need->cpu_millis;
-	s->c.room[node].memory += need->memory;
-	s->c.room[node].pods += need->pods;
+	kv_res_give(&s->c.room[node], need);
 }
 
 static void

@@ -179,17 +179,17 @@ jint(jctx *c, json_t *o, const char *path, int64_t *out)
 }
 
 /* Quantities come as strings ("4Gi") or, rarely, bare numbers. */
-static int
-quantity_at(jctx *c, json_t *o, const char *path, bool milli, int64_t *out)
+int
+jquantity_of(jctx *c, json_t *v, const char *path, bool milli,
+    int64_t *out)
 {
-	json_t *v;
 	kv_err qerr = {0};
 	char num[64];
 	const char *s;
 
 	*out = -1;
-	if (jget(c, o, path, -1, &v) != KV_OK || v == NULL)
-		return c->err->set ? KV_ERR : KV_OK;
+	if (v == NULL || json_is_null(v))
+		return KV_OK;
 	if (json_is_integer(v)) {
 		snprintf(num, sizeof(num), "%lld",
 		    (long long)json_integer_value(v));
@@ -203,6 +203,17 @@ quantity_at(jctx *c, json_t *o, const char *path, bool milli, int64_t *out)
 	    kv_quantity_parse(s, out, &qerr)) != KV_OK)
 		return jerr(c, path, "%s", qerr.msg);
 	return KV_OK;
+}
+
+static int
+quantity_at(jctx *c, json_t *o, const char *path, bool milli, int64_t *out)
+{
+	json_t *v;
+
+	*out = -1;
+	if (jget(c, o, path, -1, &v) != KV_OK || v == NULL)
+		return c->err->set ? KV_ERR : KV_OK;
+	return jquantity_of(c, v, path, milli, out);
 }
 
 int

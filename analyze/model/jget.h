@@ -37,6 +37,9 @@ int jint(jctx *c, json_t *o, const char *path, int64_t *out);
 int jquantity(jctx *c, json_t *o, const char *path, int64_t *out);
 /* The same in thousandths (CPU: "500m" = 500); -1 when absent. */
 int jquantity_milli(jctx *c, json_t *o, const char *path, int64_t *out);
+/* The quantity v itself (path names it in errors); -1 when NULL. */
+int jquantity_of(jctx *c, json_t *v, const char *path, bool milli,
+    int64_t *out);
 int jlabels(jctx *c, json_t *o, const char *path, kv_labels *out);
 /* An array of strings, interned; *out owned by the caller. */
 int jstrarray(jctx *c, json_t *o, const char *path, const char ***out,

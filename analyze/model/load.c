@@ -411,6 +411,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 		rc = finish_model(&ls, err);
 	if (rc == KV_OK)
 		rc = load_pods_scope(m, path, err);
+	if (rc == KV_OK)
+		load_resnames_finish(m);
 	if (rc != KV_OK) {
 		kv_model_free(m);
 		return rc;

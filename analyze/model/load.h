@@ -66,7 +66,11 @@ int load_harvester_setting(kv_load *ld, jctx *c, json_t *o);
 /* The resource facts of one pod (load_capacity.c), and the manifest's
  * pods scope ("all" | "launchers" | absent = launchers) into
  * m->pods_all; an error names the field. */
-int load_pod_resources(jctx *c, json_t *o, kv_pod *p);
+int load_pod_resources(kv_model *m, jctx *c, json_t *o, kv_pod *p);
+/* A node's status.allocatable beyond cpu, memory and pods (kv_qty). */
+int load_node_allocatable(jctx *c, json_t *o, kv_node *n);
+/* Sort m->resnames once every pod is loaded. */
+void load_resnames_finish(kv_model *m);
 int load_pods_scope(kv_model *m, const char *path, kv_err *err);
 
 /* The placement facts (load_podaffinity.c): a pod's labels, required pod

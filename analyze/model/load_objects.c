@@ -135,6 +135,7 @@ load_node(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "status.nodeInfo.osImage", &n->os_image) ||
 	    jquantity_milli(c, o, "status.allocatable.cpu", &n->alloc_cpu) ||
 	    jquantity(c, o, "status.allocatable.pods", &n->alloc_pods) ||
+	    load_node_allocatable(c, o, n) ||
 	    jget(c, o, "spec.taints", JSON_ARRAY, &taints))
 		goto out;
 	n->unschedulable = unsched == 1;
@@ -293,7 +294,7 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 	if (jstr(c, o, "metadata.deletionTimestamp", &deleted) ||
 	    jstr(c, o, "spec.nodeName", &p->node) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
-	    load_pod_resources(c, o, p) || load_pod_placement(c, o, p))
+	    load_pod_resources(m, c, o, p) || load_pod_placement(c, o, p))
 		goto out;
 	/* a terminating pod still holds its node's room and counts for
 	 * pod (anti-)affinity; topology spread skips it (podaffinity.c) */

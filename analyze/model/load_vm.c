@@ -2,7 +2,9 @@
  * load_vm.c - the VirtualMachine loader (load.h): what its controller
  * does when its VMI ends (spec.runStrategy, spec.running) and whether
  * its template already differs from the running VMI (condition
- * RestartRequired).  Only those fields are kept.
+ * RestartRequired), and of the template what a what-if's restart reads
+ * (whatif.c): the CPU model and the eviction strategy.  Only those fields
+ * are kept.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +72,19 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 	int running = -1;
 	char *full;
 
+	json_t *tmpl;
+
 	if (jmeta(c, o, &vm->name, &vm->ns, true) ||
 	    jstr(c, o, "spec.runStrategy", &text) ||
 	    jbool(c, o, "spec.running", &running) ||
-	    vm_conditions(c, o, vm))
+	    vm_conditions(c, o, vm) ||
+	    jget(c, o, "spec.template.spec", JSON_OBJECT, &tmpl) ||
+	    jstr(c, o, "spec.template.spec.domain.cpu.model",
+	    &vm->tmpl_cpu_model) ||
+	    jstr(c, o, "spec.template.spec.evictionStrategy",
+	    &vm->tmpl_eviction))
 		return KV_ERR;
+	vm->has_template = tmpl != NULL;
 	vm_strategy(vm, text, running);
 	full = xasprintf("%s/%s", vm->ns, vm->name);
 	vm->fullname = kv_intern_str(m->strs, full);

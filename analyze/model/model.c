@@ -201,6 +201,7 @@ kv_model_free(kv_model *m)
 	for (size_t i = 0; i < m->nnodes; i++) {
 		free(m->nodes[i].labels.v);
 		free(m->nodes[i].taints);
+		free(m->nodes[i].alloc_ext);
 	}
 	free(m->nodes);
 	for (size_t i = 0; i < m->nvmis; i++) {
@@ -224,6 +225,7 @@ kv_model_free(kv_model *m)
 		free(m->pods[i].node_selector.v);
 		free(m->pods[i].imageids);
 		free(m->pods[i].imagerefs);
+		free(m->pods[i].res_ext);
 		free(m->pods[i].pr);
 		free(m->pods[i].labels.v);
 		kv_podplace_free(&m->pods[i].place);

@@ -67,6 +67,18 @@ typedef struct kv_podplace {
 /* Release what a kv_podplace owns (load_podaffinity.c). */
 void kv_podplace_free(kv_podplace *p);
 
+/* A resource beyond CPU, memory and pods, as a node's status.allocatable
+ * lists it or a pod requests it: an extended resource (device plugins:
+ * devices.kubevirt.io/kvm, SR-IOV VFs, GPUs), hugepages-<size> (bytes) or
+ * ephemeral-storage (bytes).  load_capacity.c fills them. */
+typedef struct kv_qty {
+	const char *name;		/* interned */
+	int64_t value;
+} kv_qty;
+
+/* The distinct such resources the pods of one snapshot may request. */
+#define KV_MAX_RESNAMES 32
+
 typedef struct kv_node {
 	const char *name;
 	kv_labels labels;
@@ -79,6 +91,8 @@ typedef struct kv_node {
 	const char *os_image;		/* status.nodeInfo.osImage */
 	int64_t alloc_cpu, alloc_pods;	/* status.allocatable cpu (millis)
 					   and pods; -1 when unknown */
+	size_t nalloc_ext;
+	kv_qty *alloc_ext;		/* the rest of status.allocatable */
 } kv_node;
 
 enum kv_volkind {
@@ -230,6 +244,8 @@ typedef struct kv_pod {
 	int64_t res_cpu, res_memory;	/* millis, bytes: max(sum of
 					   containers, largest init
 					   container) + spec.overhead */
+	size_t nres_ext;
+	kv_qty *res_ext;		/* the other resources, the same way */
 	int64_t priority;		/* spec.priority, 0 when unset */
 	/* placement facts of every pod (load_podaffinity.c) */
 	kv_labels labels;		/* metadata.labels */
@@ -302,6 +318,10 @@ typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
 	const char *run_text;		/* as written, for RS_OTHER */
 	bool restart_required;		/* condition RestartRequired */
 	const char *restart_message;	/* its message, or NULL */
+	/* what a restart brings from spec.template.spec (load_vm.c) */
+	bool has_template;
+	const char *tmpl_cpu_model;	/* domain.cpu.model or NULL */
+	const char *tmpl_eviction;	/* evictionStrategy or NULL */
 } kv_vm;
 
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
@@ -353,6 +373,8 @@ typedef struct kv_model {
 	kv_pod *pods;			/* every pod in the snapshot; only
 					   launchers unless pods_all */
 	bool pods_all;			/* manifest pods scope "all" */
+	size_t nresnames;		/* the kv_qty names pods request, */
+	const char *resnames[KV_MAX_RESNAMES];	/* sorted (kv_res.ext) */
 	uint64_t max_cpu_classes;	/* KVSCOPE_MAX_CPU_CLASSES, for the
 					   analysis */
 	size_t npvcs;

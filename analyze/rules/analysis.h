@@ -45,9 +45,12 @@ typedef struct kv_config {
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
 } kv_config;
 
-/* CPU, memory and pod count, as requested or left (findings.md). */
+/* CPU, memory and pod count, as requested or left (findings.md), and
+ * every other resource a pod of the snapshot requests: ext[i] is
+ * m->resnames[i] (extended resources, hugepages-<size>, capacity.h). */
 typedef struct kv_res {
 	int64_t cpu_millis, memory, pods;
+	int64_t ext[KV_MAX_RESNAMES];	/* 0 when none */
 } kv_res;
 
 typedef struct kv_nodeinfo {

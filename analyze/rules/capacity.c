@@ -7,34 +7,113 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/read/quantity.h"
+
 bool
-kv_res_fits(const kv_res *free, const kv_res *need)
+kv_res_base_fits(const kv_res *free, const kv_res *need)
 {
 	return (need->cpu_millis <= 0 || free->cpu_millis >= need->cpu_millis) &&
 	    (need->memory <= 0 || free->memory >= need->memory) &&
 	    (need->pods <= 0 || free->pods >= need->pods);
 }
 
+int
+kv_res_short(const kv_res *free, const kv_res *need)
+{
+	for (int i = 0; i < KV_MAX_RESNAMES; i++)
+		if (need->ext[i] > 0 && free->ext[i] < need->ext[i])
+			return i;
+	return -1;
+}
+
+bool
+kv_res_fits(const kv_res *free, const kv_res *need)
+{
+	return kv_res_base_fits(free, need) && kv_res_short(free, need) < 0;
+}
+
+bool
+kv_res_none(const kv_res *need)
+{
+	if (need->cpu_millis > 0 || need->memory > 0 || need->pods > 0)
+		return false;
+	for (int i = 0; i < KV_MAX_RESNAMES; i++)
+		if (need->ext[i] > 0)
+			return false;
+	return true;
+}
+
 static void
-take1(int64_t *free, int64_t need)
+take1(int64_t *free, int64_t need, int64_t sign)
 {
 	if (*free != KV_RES_UNLIMITED && need > 0)
-		*free = kv_sat_addmul(*free, need, -1);
+		*free = kv_sat_addmul(*free, need, sign);
 }
 
 void
 kv_res_take(kv_res *free, const kv_res *need)
 {
-	take1(&free->cpu_millis, need->cpu_millis);
-	take1(&free->memory, need->memory);
-	take1(&free->pods, need->pods);
+	take1(&free->cpu_millis, need->cpu_millis, -1);
+	take1(&free->memory, need->memory, -1);
+	take1(&free->pods, need->pods, -1);
+	for (int i = 0; i < KV_MAX_RESNAMES; i++)
+		take1(&free->ext[i], need->ext[i], -1);
+}
+
+void
+kv_res_give(kv_res *free, const kv_res *need)
+{
+	take1(&free->cpu_millis, need->cpu_millis, 1);
+	take1(&free->memory, need->memory, 1);
+	take1(&free->pods, need->pods, 1);
+	for (int i = 0; i < KV_MAX_RESNAMES; i++)
+		take1(&free->ext[i], need->ext[i], 1);
+}
+
+/* An extended resource or hugepages-<size>: a node that does not list
+ * it has none (fit.go fitsRequest reads allocatable.ScalarResources, 0
+ * when absent).  ephemeral-storage, like CPU and memory, is unknown when
+ * the node does not state it, and then never runs out. */
+static bool
+scalar(const char *name)
+{
+	return strcmp(name, "ephemeral-storage") != 0;
+}
+
+static int
+name_cmp(const void *key, const void *elt)
+{
+	return strcmp(key, *(const char *const *)elt);
+}
+
+int
+kv_resname_index(const kv_model *m, const char *name)
+{
+	const char *const *p = bsearch(name, m->resnames, m->nresnames,
+	    sizeof(const char *), name_cmp);
+
+	return p != NULL ? (int)(p - m->resnames) : -1;
+}
+
+/* qs[0..n) into ext (m->resnames order); names not there are left out. */
+static void
+ext_fill(const kv_model *m, const kv_qty *qs, size_t n, int64_t *ext)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = kv_resname_index(m, qs[i].name);
+
+		if (k >= 0)
+			ext[k] = qs[i].value;
+	}
 }
 
 kv_res
-kv_pod_request(const kv_pod *p)
+kv_pod_request(const kv_model *m, const kv_pod *p)
 {
-	kv_res r = { p->res_cpu, p->res_memory, 1 };
+	kv_res r = { .cpu_millis = p->res_cpu, .memory = p->res_memory,
+	    .pods = 1 };
 
+	ext_fill(m, p->res_ext, p->nres_ext, r.ext);
 	return r;
 }
 
@@ -53,6 +132,18 @@ left(int64_t alloc, int64_t used)
 	return alloc < 0 ? KV_RES_UNLIMITED : kv_sat_addmul(alloc, used, -1);
 }
 
+static void
+add_request(const kv_model *m, const kv_pod *p, kv_res *q)
+{
+	kv_res req = kv_pod_request(m, p);
+
+	q->cpu_millis = kv_sat_addmul(q->cpu_millis, req.cpu_millis, 1);
+	q->memory = kv_sat_addmul(q->memory, req.memory, 1);
+	q->pods = kv_sat_addmul(q->pods, req.pods, 1);
+	for (int k = 0; k < KV_MAX_RESNAMES; k++)
+		q->ext[k] = kv_sat_addmul(q->ext[k], req.ext[k], 1);
+}
+
 void
 kv_capacity_build(kv_analysis *a)
 {
@@ -62,24 +153,24 @@ kv_capacity_build(kv_analysis *a)
 	for (size_t i = 0; i < m->nnodes; i++) {
 		kv_nodeinfo *ni = &a->nodes[i];
 
+		memset(&ni->allocatable, 0, sizeof(ni->allocatable));
+		for (size_t k = 0; k < m->nresnames; k++)
+			if (!scalar(m->resnames[k]))
+				ni->allocatable.ext[k] = -1;
 		ni->allocatable.cpu_millis = m->nodes[i].alloc_cpu;
 		ni->allocatable.memory = m->nodes[i].alloc_memory;
 		ni->allocatable.pods = m->nodes[i].alloc_pods;
+		ext_fill(m, m->nodes[i].alloc_ext, m->nodes[i].nalloc_ext,
+		    ni->allocatable.ext);
 		memset(&ni->requested, 0, sizeof(ni->requested));
 	}
 	for (size_t i = 0; a->capacity_known && i < m->npods; i++) {
 		const kv_pod *p = &m->pods[i];
 		const kv_node *n;
-		kv_res req, *q;
 
 		if (!holds(p) || (n = kv_model_node(m, p->node)) == NULL)
 			continue;
-		req = kv_pod_request(p);
-		q = &a->nodes[n - m->nodes].requested;
-
-		q->cpu_millis = kv_sat_addmul(q->cpu_millis, req.cpu_millis, 1);
-		q->memory = kv_sat_addmul(q->memory, req.memory, 1);
-		q->pods = kv_sat_addmul(q->pods, req.pods, 1);
+		add_request(m, p, &a->nodes[n - m->nodes].requested);
 	}
 	for (size_t i = 0; i < m->nnodes; i++) {
 		kv_nodeinfo *ni = &a->nodes[i];
@@ -89,32 +180,99 @@ kv_capacity_build(kv_analysis *a)
 		ni->free.memory = left(ni->allocatable.memory,
 		    ni->requested.memory);
 		ni->free.pods = left(ni->allocatable.pods, ni->requested.pods);
+		for (int k = 0; k < KV_MAX_RESNAMES; k++)
+			ni->free.ext[k] = left(ni->allocatable.ext[k],
+			    ni->requested.ext[k]);
 	}
 }
 
 kv_res
 kv_room_free(const kv_analysis *a, size_t n)
 {
-	kv_res r = { KV_RES_UNLIMITED, KV_RES_UNLIMITED, KV_RES_UNLIMITED };
+	kv_res r = { .cpu_millis = KV_RES_UNLIMITED,
+	    .memory = KV_RES_UNLIMITED, .pods = KV_RES_UNLIMITED };
 
 	if (a->capacity_known)
 		return a->nodes[n].free;
 	/* the older check: a negative balance counted as unknown */
 	if (a->nodes[n].free_memory >= 0)
 		r.memory = a->nodes[n].free_memory;
+	/* what the node allocates of the rest, its other pods unknown */
+	for (int k = 0; k < KV_MAX_RESNAMES; k++)
+		r.ext[k] = left(a->nodes[n].allocatable.ext[k], 0);
 	return r;
 }
 
 kv_res
 kv_room_need(const kv_analysis *a, const kv_vmires *r)
 {
-	kv_res need = { 0, 0, 0 };
+	kv_res need = { .cpu_millis = 0 };
 
 	if (a->capacity_known)
 		return r->need;
 	need.memory = r->source_pod && r->source_pod->req_memory > 0 ?
 	    r->source_pod->req_memory : r->vmi->memory;
+	memcpy(need.ext, r->need.ext, sizeof(need.ext));
 	return need;
+}
+
+/* v of resource name in its own unit: pages for hugepages-<size>, bytes
+ * for ephemeral-storage, else a count (caller frees). */
+static char *
+qty_fmt(const char *name, int64_t v)
+{
+	int64_t page = 0;
+	kv_err e = {0};
+
+	if (kv_startswith(name, "hugepages-") && kv_quantity_parse(name +
+	    strlen("hugepages-"), &page, &e) == KV_OK && page > 0 &&
+	    v % page == 0)
+		return xasprintf("%lld", (long long)(v / page));
+	if (kv_startswith(name, "hugepages-") ||
+	    strcmp(name, "ephemeral-storage") == 0)
+		return kv_fmt_bytes(v < 0 ? 0 : v);
+	return xasprintf("%lld", (long long)(v < 0 ? 0 : v));
+}
+
+static bool
+node_lists(const kv_node *n, const char *name)
+{
+	for (size_t i = 0; i < n->nalloc_ext; i++)
+		if (n->alloc_ext[i].name == name)
+			return true;
+	return false;
+}
+
+bool
+kv_res_short_fmt(const kv_analysis *a, size_t n, const kv_res *have,
+    const kv_res *need, bool on_node, kv_buf *out)
+{
+	const kv_node *node = &a->m->nodes[n];
+	int k = kv_res_short(have, need);
+	char *l, *t, *w, *on;
+	const char *name;
+
+	if (k < 0)
+		return false;
+	name = a->m->resnames[k];
+	w = qty_fmt(name, need->ext[k]);
+	on = on_node ? xasprintf(" on %s", node->name) : xstrdup("");
+	if (!node_lists(node, name)) {
+		kv_buf_printf(out, "no %s%s: the node's allocatable does not "
+		    "list it, needs %s", name, on, w);
+		free(on);
+		free(w);
+		return true;
+	}
+	l = qty_fmt(name, have->ext[k]);
+	t = qty_fmt(name, a->nodes[n].allocatable.ext[k]);
+	kv_buf_printf(out, "%s %s%s: %s of %s left, needs %s",
+	    have->ext[k] > 0 ? "not enough" : "no free", name, on, l, t, w);
+	free(on);
+	free(l);
+	free(t);
+	free(w);
+	return true;
 }
 
 char *

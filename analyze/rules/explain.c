@@ -173,6 +173,10 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
 	have = kv_room_free(a, n);
 	if (kv_res_fits(&have, &need))
 		return false;
+	if (kv_res_base_fits(&have, &need)) {
+		kv_buf_printf(out, "no room: ");
+		return kv_res_short_fmt(a, n, &have, &need, false, out);
+	}
 	if (a->capacity_known) {
 		char *h = kv_res_fmt(&have), *w = kv_res_fmt(&need);
 

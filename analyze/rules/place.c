@@ -75,6 +75,8 @@ res_hash(gconstpointer p)
 
 	h = (h ^ (uint64_t)r->memory) * 1099511628211ULL;
 	h = (h ^ (uint64_t)r->pods) * 1099511628211ULL;
+	for (int k = 0; k < KV_MAX_RESNAMES; k++)
+		h = (h ^ (uint64_t)r->ext[k]) * 1099511628211ULL;
 	return (guint)(h ^ (h >> 32));
 }
 
@@ -84,7 +86,7 @@ res_equal(gconstpointer a, gconstpointer b)
 	const kv_res *p = a, *q = b;
 
 	return p->cpu_millis == q->cpu_millis && p->memory == q->memory &&
-	    p->pods == q->pods;
+	    p->pods == q->pods && memcmp(p->ext, q->ext, sizeof(p->ext)) == 0;
 }
 
 static void

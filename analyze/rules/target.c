@@ -367,6 +367,7 @@ problem_key(const kv_vmires *r, const kv_res *need, kv_buf *b)
 	key_put(b, &need->cpu_millis, sizeof(need->cpu_millis));
 	key_put(b, &need->memory, sizeof(need->memory));
 	key_put(b, &need->pods, sizeof(need->pods));
+	key_put(b, need->ext, sizeof(need->ext));
 }
 
 /* The nodes with room for need (kv_room_free), once per need; NULL when
@@ -377,7 +378,7 @@ room_bits(const kv_analysis *a, const kv_place *p, const kv_res *need)
 	kv_bits *b;
 	kv_res *key;
 
-	if (need->cpu_millis <= 0 && need->memory <= 0 && need->pods <= 0)
+	if (kv_res_none(need))
 		return NULL;
 	if ((b = g_hash_table_lookup(p->rooms, need)) != NULL)
 		return b;
@@ -704,9 +705,9 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	ti->source_missing = src == NULL;
 	render_selectors(a, p, r, src, ti);
 	if (r->source_pod != NULL)
-		r->need = kv_pod_request(r->source_pod);
+		r->need = kv_pod_request(m, r->source_pod);
 	else {
-		r->need.cpu_millis = 0;
+		memset(&r->need, 0, sizeof(r->need));
 		r->need.memory = v->memory > 0 ? v->memory : 0;
 		r->need.pods = 1;
 	}

@@ -125,8 +125,18 @@ print_vm(const kv_vmires *r, FILE *f)
 		fputs("; RestartRequired: ", f);
 		kv_term_puts(f, r->vm->restart_message ?
 		    r->vm->restart_message : "(no message)");
-		fputs(" - its template differs from this VMI; a restart "
-		    "brings the template, which kvscope does not judge", f);
+		fputs(" - its template differs from this VMI: the verdict "
+		    "is this VMI's; what-if's answers after a restart use "
+		    "the template", f);
+		if (r->vm->has_template) {
+			fputs(" (CPU model ", f);
+			kv_term_puts(f, r->vm->tmpl_cpu_model ?
+			    r->vm->tmpl_cpu_model : "cluster default");
+			fputs(", evictionStrategy ", f);
+			kv_term_puts(f, r->vm->tmpl_eviction ?
+			    r->vm->tmpl_eviction : "cluster default");
+			fputs(")", f);
+		}
 	}
 	fputs("\n", f);
 }

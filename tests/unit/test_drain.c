@@ -90,13 +90,15 @@ room(kvres *r, const char *node, int64_t gib)
 	kv_nodeinfo *ni = &r->a->nodes[node_ix(r->a, node)];
 
 	r->a->capacity_known = true;
-	ni->free = (kv_res){ 32000, gib * GI, 100 };
+	ni->free = (kv_res){ .cpu_millis = 32000, .memory = gib * GI,
+	    .pods = 100 };
 }
 
 static void
 need(kvres *r, const char *vmi, int64_t gib)
 {
-	res(r, vmi)->need = (kv_res){ 100, gib * GI, 1 };
+	res(r, vmi)->need = (kv_res){ .cpu_millis = 100,
+	    .memory = gib * GI, .pods = 1 };
 }
 
 static const kv_drain_row *

@@ -1,0 +1,359 @@
+/*
+ * test_capacity.c - room for the resources beyond CPU, memory and pods
+ * (capacity.h): hugepages-<size> and device-plugin resources (SR-IOV VFs)
+ * as the launcher pod requests them, against allocatable less the
+ * requests of the node's pods; a node that does not list a resource;
+ * the wording of no-capacity and of explain; a malformed quantity.
+ *
+ * The base cluster is the one of test_rules.c (kvbase.h): prod/web on w1
+ * migrates to w2, its only CPU-compatible other node.
+ */
+#include "kvtest.h"
+
+#include <unistd.h>
+
+#include "kvsnap.h"
+#include "analyze/rules/capacity.h"
+#include "analyze/rules/target.h"
+
+/* the base cluster's helpers this file does not need */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "kvbase.h"
+#pragma GCC diagnostic pop
+
+typedef void (*mutation)(kvsnap *s);
+
+static kvres
+run(mutation mut)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kvres r;
+
+	mut(s);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	return r;
+}
+
+static char *
+codes(json_t *v, const char *which)
+{
+	json_t *arr = json_object_get(v, which), *e;
+	kv_buf b = {0};
+	size_t i;
+
+	json_array_foreach(arr, i, e)
+		kv_buf_printf(&b, "%s%s", i ? "," : "",
+		    json_string_value(json_object_get(e, "code")));
+	return b.data ? b.data : xstrdup("");
+}
+
+#define assert_codes(v, which, want)                                        \
+	do {                                                                \
+		char *got_ = codes((v), (which));                           \
+		if (strcmp(got_, (want)) != 0)                              \
+			fail_msg("%s: got [%s], want [%s]", (which), got_,  \
+			    (want));                                        \
+		free(got_);                                                 \
+	} while (0)
+
+/* The message of the blocker with code. */
+static const char *
+message(json_t *v, const char *code)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(v, "blockers"), i, e)
+		if (strcmp(json_string_value(json_object_get(e, "code")),
+		    code) == 0)
+			return json_string_value(json_object_get(e,
+			    "message"));
+	fail_msg("no blocker %s", code);
+	return NULL;
+}
+
+#define assert_has(s, needle)                                               \
+	do {                                                                \
+		const char *s_ = (s);                                       \
+		if (strstr(s_, (needle)) == NULL)                           \
+			fail_msg("\"%s\" lacks \"%s\"", s_, (needle));      \
+	} while (0)
+
+/* What explain says of w2 for prod/web ("" when it takes the pod). */
+static char *
+explain_w2(const kvres *r)
+{
+	const kv_vmires *vr = kvres_vmires(r, WEB);
+	kv_buf b = {0};
+
+	for (size_t n = 0; n < r->m->nnodes; n++)
+		if (strcmp(r->m->nodes[n].name, "w2") == 0)
+			kv_target_explain(r->a, r->a->place, vr, n, &b);
+	return b.data ? b.data : xstrdup("");
+}
+
+/* The manifest says the snapshot holds every pod. */
+static void
+pods_all(kvsnap *s)
+{
+	char *f = kvsnap_file("pods", "");
+
+	kvsnap_list(s, "pods", "");
+	json_object_set_new(json_object_get(s->res, f), "scope",
+	    json_string("all"));
+	free(f);
+}
+
+/* A running pod on w2 with the containers' requests given. */
+static void
+add_pod(kvsnap *s, const char *name, const char *spec)
+{
+	char *j = xasprintf("{\"apiVersion\": \"v1\", \"kind\": \"Pod\", "
+	    "\"metadata\": {\"name\": \"%s\", \"namespace\": \"db\"}, "
+	    "\"spec\": {\"nodeName\": \"w2\", %s}, \"status\": {\"phase\": "
+	    "\"Running\"}}", name, spec);
+
+	kvsnap_addj(s, "pods", "", j);
+	free(j);
+}
+
+static void
+alloc(kvsnap *s, const char *nodename, const char *res, const char *q)
+{
+	json_t *a = kvj_obj(node(s, nodename), "status.allocatable");
+
+	json_object_set_new(a, res, json_string(q));
+}
+
+/* ---- hugepages ------------------------------------------------------ */
+
+/* prod/web backed by 1Gi hugepages: the launcher requests
+ * hugepages-1Gi = the guest memory, its memory request is the overhead
+ * (renderresources.go WithHugePages). */
+static void
+hugepages(kvsnap *s, const char *w2_pages, const char *w2_used)
+{
+	json_t *req = kvj_at(pod(s), "spec.containers");
+
+	pods_all(s);
+	kvj_setj(vmi(s), "spec.domain.memory", "{\"guest\": \"4Gi\", "
+	    "\"hugepages\": {\"pageSize\": \"1Gi\"}}");
+	kvj_setj(json_array_get(req, 0), "resources.requests",
+	    "{\"memory\": \"300Mi\", \"hugepages-1Gi\": \"4Gi\"}");
+	alloc(s, "w1", "hugepages-1Gi", "8Gi");
+	alloc(s, "w2", "hugepages-1Gi", w2_pages);
+	if (w2_used != NULL) {
+		char *spec = xasprintf("\"containers\": [{\"name\": \"c\", "
+		    "\"resources\": {\"requests\": {\"memory\": \"1Gi\", "
+		    "\"hugepages-1Gi\": \"%s\"}}}]", w2_used);
+
+		add_pod(s, "db-huge", spec);
+		free(spec);
+	}
+}
+
+static void
+m_huge_room(kvsnap *s)
+{
+	hugepages(s, "8Gi", "4Gi");
+}
+
+static void
+m_huge_full(kvsnap *s)
+{
+	hugepages(s, "4Gi", "4Gi");
+}
+
+static void
+m_huge_unlisted(kvsnap *s)
+{
+	hugepages(s, "8Gi", NULL);
+	json_object_del(kvj_obj(node(s, "w2"), "status.allocatable"),
+	    "hugepages-1Gi");
+}
+
+static void
+test_hugepages(void **state)
+{
+	kvres r = run(m_huge_room);
+	json_t *v = kvres_vmi(&r, WEB);
+	const kv_vmires *vr = kvres_vmires(&r, WEB);
+	int k = kv_resname_index(r.m, "hugepages-1Gi");
+	char *why;
+
+	(void)state;
+	assert_true(k >= 0);
+	assert_int_equal(vr->need.ext[k], 4LL << 30);
+	assert_int_equal(vr->need.memory, 300LL << 20);
+	assert_jstr(v, "verdict", "ok");
+	assert_list(v, "targets", "w2");
+	kvres_free(&r);
+
+	r = run(m_huge_full);
+	v = kvres_vmi(&r, WEB);
+	assert_codes(v, "blockers", "no-capacity");
+	assert_has(message(v, "no-capacity"),
+	    "no free hugepages-1Gi on w2: 0 of 4 left, needs 4");
+	assert_jint(v, "targetCount", 0);
+	why = explain_w2(&r);
+	assert_string_equal(why, "no room: no free hugepages-1Gi: 0 of 4 left, "
+	    "needs 4");
+	free(why);
+	kvres_free(&r);
+
+	r = run(m_huge_unlisted);
+	v = kvres_vmi(&r, WEB);
+	assert_codes(v, "blockers", "no-capacity");
+	assert_has(message(v, "no-capacity"), "no hugepages-1Gi on w2: the "
+	    "node's allocatable does not list it, needs 4");
+	kvres_free(&r);
+}
+
+/* ---- SR-IOV --------------------------------------------------------- */
+
+#define VF "intel.com/sriov_vf"
+
+/* prod/web on an SR-IOV network: its launcher requests one VF (the
+ * network's resourceName, renderresources.go WithNetworkResources). */
+static void
+sriov(kvsnap *s, const char *w2_vfs, const char *w2_used)
+{
+	json_t *req = kvj_at(pod(s), "spec.containers");
+
+	pods_all(s);
+	kvj_setj(vmi(s), "spec.domain.devices.interfaces",
+	    "[{\"name\": \"vlan\", \"sriov\": {}}]");
+	/* ephemeral-storage, which no node here states, never runs out */
+	kvj_setj(json_array_get(req, 0), "resources.requests",
+	    "{\"memory\": \"2300Mi\", \"" VF "\": \"1\", "
+	    "\"ephemeral-storage\": \"50M\"}");
+	alloc(s, "w1", VF, "4");
+	if (w2_vfs != NULL)
+		alloc(s, "w2", VF, w2_vfs);
+	if (w2_used != NULL) {
+		/* the init container's 2 VFs, not the sum of 1, count */
+		char *spec = xasprintf("\"containers\": [{\"name\": \"c\", "
+		    "\"resources\": {\"requests\": {\"" VF "\": \"1\"}}}], "
+		    "\"initContainers\": [{\"name\": \"i\", \"resources\": "
+		    "{\"requests\": {\"" VF "\": \"%s\"}}}]", w2_used);
+
+		add_pod(s, "db-vf", spec);
+		free(spec);
+	}
+}
+
+static void
+m_vf_room(kvsnap *s)
+{
+	sriov(s, "3", "2");
+}
+
+static void
+m_vf_full(kvsnap *s)
+{
+	sriov(s, "2", "2");
+}
+
+static void
+m_vf_unlisted(kvsnap *s)
+{
+	sriov(s, NULL, NULL);
+}
+
+/* Launchers only: the other pods are unknown, but a node that does not
+ * offer the resource still cannot take the pod. */
+static void
+m_vf_unlisted_unknown(kvsnap *s)
+{
+	sriov(s, NULL, NULL);
+	json_object_del(json_object_get(s->res, "resources/pods.json"),
+	    "scope");
+}
+
+static void
+test_sriov(void **state)
+{
+	kvres r = run(m_vf_room);
+	json_t *v = kvres_vmi(&r, WEB);
+	char *why;
+
+	(void)state;
+	assert_jstr(v, "verdict", "ok");
+	assert_list(v, "targets", "w2");
+	why = explain_w2(&r);
+	assert_string_equal(why, "");
+	free(why);
+	kvres_free(&r);
+
+	r = run(m_vf_full);
+	v = kvres_vmi(&r, WEB);
+	assert_codes(v, "blockers", "no-capacity");
+	assert_has(message(v, "no-capacity"),
+	    "no free " VF " on w2: 0 of 2 left, needs 1");
+	kvres_free(&r);
+
+	r = run(m_vf_unlisted);
+	v = kvres_vmi(&r, WEB);
+	assert_codes(v, "blockers", "no-capacity");
+	why = explain_w2(&r);
+	assert_string_equal(why, "no room: no " VF ": the node's allocatable "
+	    "does not list it, needs 1");
+	free(why);
+	kvres_free(&r);
+
+	r = run(m_vf_unlisted_unknown);
+	v = kvres_vmi(&r, WEB);
+	assert_false(r.a->capacity_known);
+	assert_codes(v, "blockers", "no-placement-target");
+	assert_has(message(v, "no-placement-target"),
+	    "w2: no room: no " VF ": the node's allocatable");
+	kvres_free(&r);
+}
+
+/* A quantity that does not parse names its pod and field. */
+static void
+test_bad_quantity(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+	char *err;
+
+	(void)state;
+	kvj_setj(json_array_get(kvj_at(pod(s), "spec.containers"), 0),
+	    "resources.requests", "{\"" VF "\": \"lots\"}");
+	err = kvsnap_load_error(s);
+	assert_non_null(err);
+	assert_has(err, "spec.containers[0].resources.requests." VF);
+	free(err);
+	kvsnap_free(s);
+}
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	base = build_base();
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	kvsnap_free(base);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hugepages),
+		cmocka_unit_test(test_sriov),
+		cmocka_unit_test(test_bad_quantity),
+	};
+
+	return cmocka_run_group_tests_name("capacity", tests, group_setup,
+	    group_teardown);
+}
