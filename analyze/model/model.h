@@ -387,6 +387,8 @@ int kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 void kv_model_free(kv_model *m);
 
 const kv_node *kv_model_node(const kv_model *m, const char *name);
+/* Whether any node carries a label key that starts with prefix. */
+bool kv_model_node_key_prefix(const kv_model *m, const char *prefix);
 const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
     const char *name);
 const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
