@@ -12,17 +12,11 @@
 
 #include "analyze/rules/target.h"
 
-static bool
-dvp(const kv_analysis *a)
-{
-	return a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
-}
-
-/* The VM object's word and the spec path prefix of its template. */
+/* The spec path prefix of the VM's pod part (the flavor's row). */
 static const char *
 tmpl(const kv_analysis *a)
 {
-	return dvp(a) ? "spec" : "spec.template.spec";
+	return a->m->flavor->fix->paths[VMPATH_POD];
 }
 
 static void

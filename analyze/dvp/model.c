@@ -28,6 +28,12 @@ kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
 	return NULL;
 }
 
+bool
+kv_dvp_cpu_by_class(const kv_model *m, const char *ns, const char *name)
+{
+	return kv_dvp_vm(m, ns, name) != NULL;
+}
+
 const kv_dclass *
 kv_dvp_class(const kv_model *m, const char *name)
 {
