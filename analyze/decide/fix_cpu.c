@@ -127,9 +127,9 @@ target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
 	bool ok;
 
 	v.cpu_model = kv_intern_str(a->m->strs, model);
-	/* DVP: the features came with the class, which a Model class
-	 * replaces */
-	if (r->dvp.present)
+	/* the features came with the object that set the CPU (DVP: the
+	 * class, which a Model class replaces) */
+	if (r->facts.cpu_from_object)
 		v.nfeatures = 0;
 	memset(&t.selectors, 0, sizeof(t.selectors));
 	memset(&t.extra_affinity, 0, sizeof(t.extra_affinity));
@@ -240,7 +240,7 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 	if (f->fixes < g->nvmis)
 		kv_buf_printf(&b, " (the others still have none: see kvscope "
 		    "explain)");
-	if (a->vmis[g->vmis[0]].dvp.present &&
+	if (a->vmis[g->vmis[0]].facts.cpu_from_object &&
 	    a->vmis[g->vmis[0]].vmi->nfeatures > 0)
 		kv_buf_printf(&b, "; the guest loses the CPU features the "
 		    "current class requires");

@@ -149,9 +149,10 @@ key_operation(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 {
 	(void)a;
 	(void)rule;
-	for (size_t i = 0; i < r->dvp.nops; i++)
-		kv_gkey_addf(k, "%s %s", r->dvp.ops[i]->type,
-		    *r->dvp.ops[i]->phase ? r->dvp.ops[i]->phase : "(no phase)");
+	for (size_t i = 0; i < r->facts.nops; i++)
+		kv_gkey_addf(k, "%s %s", r->facts.ops[i].type,
+		    *r->facts.ops[i].phase ? r->facts.ops[i].phase :
+		    "(no phase)");
 }
 
 static char *
@@ -163,10 +164,10 @@ group_ops(const kv_analysis *a, const kv_group *g)
 	for (size_t k = 0; k < g->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[g->vmis[k]];
 
-		for (size_t i = 0; i < r->dvp.nops; i++)
+		for (size_t i = 0; i < r->facts.nops; i++)
 			if (n++ < 5)
 				kv_buf_printf(&b, "%s%s/%s", n > 1 ? ", " : "",
-				    r->dvp.ops[i]->ns, r->dvp.ops[i]->name);
+				    r->facts.ops[i].ns, r->facts.ops[i].name);
 	}
 	return b.data ? b.data : xstrdup("-");
 }
@@ -198,8 +199,8 @@ key_force(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 {
 	(void)a;
 	(void)rule;
-	kv_gkey_addf(k, "liveMigrationPolicy %s", r->dvp.policy ?
-	    r->dvp.policy : "?");
+	kv_gkey_addf(k, "liveMigrationPolicy %s", r->facts.policy ?
+	    r->facts.policy : "?");
 }
 
 static void

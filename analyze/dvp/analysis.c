@@ -139,6 +139,60 @@ migrating_affinity(const kv_model *m, kv_vmires *r)
 	r->dvp.pins = "dropped";
 }
 
+/* The explain lines (kv_vmifacts.notes): the VirtualMachine, its class
+ * and CPU type, the operations and attachments in progress. */
+static void
+notes(const kv_vmires *r, kv_vmifacts *f)
+{
+	const kv_dvpres *d = &r->dvp;
+	size_t n = 0;
+
+	f->notes = xcalloc(d->nops + d->nbdas + 1, sizeof(char *));
+	if (d->vm == NULL)
+		f->notes[n++] = xstrdup("no VirtualMachine object in the "
+		    "snapshot");
+	else
+		f->notes[n++] = xasprintf("class %s (CPU type %s%s), "
+		    "liveMigrationPolicy %s%s", d->vm->class_name ?
+		    d->vm->class_name : "-", d->cpu_type ? d->cpu_type :
+		    "unknown", r->vmi->cpu_from_class ? ", CPU derived from "
+		    "the class" : "", d->policy, d->policy_default ?
+		    " (default)" : "");
+	for (size_t i = 0; d->vm != NULL && i < d->nops; i++) {
+		const kv_vmop_origin *o = kv_vmop_system_origin(d->ops[i]);
+
+		f->notes[n++] = xasprintf("operation %s: %s, phase %s%s%s",
+		    d->ops[i]->name, d->ops[i]->type, *d->ops[i]->phase ?
+		    d->ops[i]->phase : "not set", o ? ", by DVP for a " : "",
+		    o ? o->what : "");
+	}
+	for (size_t i = 0; d->vm != NULL && i < d->nbdas; i++)
+		f->notes[n++] = xasprintf("attachment %s: phase %s",
+		    d->bdas[i]->name, *d->bdas[i]->phase ? d->bdas[i]->phase :
+		    "not set");
+	f->nnotes = n;
+}
+
+/* What the core reads of DVP (kv_vmifacts), from r->dvp. */
+static void
+facts(kv_vmires *r)
+{
+	const kv_dvpres *d = &r->dvp;
+	kv_vmifacts *f = &r->facts;
+
+	f->cpu_object = d->vm ? d->vm->class_name : NULL;
+	f->cpu_object_loaded = d->cls ? d->cls->name : NULL;
+	f->cpu_from_object = true;
+	f->os_type = d->vm ? d->vm->os_type : NULL;
+	f->policy = d->policy;
+	f->ops = xcalloc(d->nops + 1, sizeof(kv_vmiop));
+	for (size_t i = 0; i < d->nops; i++)
+		f->ops[i] = (kv_vmiop){ d->ops[i]->ns, d->ops[i]->name,
+		    d->ops[i]->type, d->ops[i]->phase };
+	f->nops = d->nops;
+	notes(r, f);
+}
+
 void
 kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 {
@@ -197,6 +251,7 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 	for (size_t i = 0; i < n; i++)
 		if (bda_pending(&bdas[i]))
 			d->bdas[d->nbdas++] = &bdas[i];
+	facts(r);
 }
 
 void

@@ -419,6 +419,15 @@ test_baseline(void **state)
 	assert_string_equal(r->dvp.cpu_type, "Model");
 	assert_string_equal(r->dvp.policy, "PreferSafe");
 	assert_true(r->dvp.policy_default);
+	/* what the core reads of it (kv_vmifacts) */
+	assert_string_equal(r->facts.cpu_object, "generic");
+	assert_string_equal(r->facts.cpu_object_loaded, "generic");
+	assert_true(r->facts.cpu_from_object);
+	assert_string_equal(r->facts.policy, "PreferSafe");
+	assert_int_equal(r->facts.nops, 0);
+	assert_int_equal(r->facts.nnotes, 1);
+	assert_string_equal(r->facts.notes[0], "class generic (CPU type "
+	    "Model), liveMigrationPolicy PreferSafe (default)");
 	assert_int_equal(r->cond, 'T');
 	assert_string_equal(r->cond_type, "Migratable");
 	assert_string_equal(r->cond_reason, "VirtualMachineMigratable");
@@ -525,6 +534,14 @@ test_vmop_in_progress(void **state)
 	r = fx_run(&f);
 	assert_non_null(is = find(r, "vmop-in-progress"));
 	assert_non_null(strstr(is->message, "node drain"));
+	assert_int_equal(r->facts.nops, 1);
+	assert_string_equal(r->facts.ops[0].name, "evacuation-vm-1");
+	assert_string_equal(r->facts.ops[0].type, "Evict");
+	assert_string_equal(r->facts.ops[0].phase, "InProgress");
+	assert_int_equal(r->facts.nnotes, 2);
+	assert_string_equal(r->facts.notes[1], "operation evacuation-vm-1: "
+	    "Evict, phase InProgress, by DVP for a node drain or load "
+	    "redistribution");
 	assert_int_equal(r->verdict, V_BLOCKED);
 	assert_true(r->mismatch);
 	assert_int_equal(r->on_drain, DRAIN_MIGRATE);
@@ -620,6 +637,10 @@ test_vm_not_migratable(void **state)
 	json_array_clear(f.vms);
 	r = fx_run(&f);
 	assert_null(r->dvp.vm);
+	assert_null(r->facts.cpu_object);
+	assert_int_equal(r->facts.nnotes, 1);
+	assert_string_equal(r->facts.notes[0], "no VirtualMachine object in "
+	    "the snapshot");
 	assert_string_equal(r->cond_type, "LiveMigratable");
 	assert_int_equal(r->cond, 'T');
 	assert_int_equal(r->verdict, V_OK);
@@ -687,6 +708,9 @@ test_bda_pending(void **state)
 	    "Attached"));
 	r = fx_run(&f);
 	assert_int_equal(r->dvp.nbdas, 1);
+	assert_int_equal(r->facts.nnotes, 2);
+	assert_string_equal(r->facts.notes[1], "attachment vm-data: phase "
+	    "InProgress");
 	assert_non_null(find(r, "block-device-attachment-pending"));
 	assert_int_equal(r->verdict, V_OK);
 	fx_free(&f);
