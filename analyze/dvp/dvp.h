@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "analyze/model/model.h"
+#include "analyze/dvp/dvp_model.h"
 
 struct kv_analysis;
 struct kv_vmires;

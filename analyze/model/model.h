@@ -332,8 +332,9 @@ typedef struct kv_cluster {
 	const char *ns;			/* metadata.namespace */
 } kv_cluster;
 
-/* The Deckhouse objects (kv_dvp), loaded when the snapshot has them. */
-#include "analyze/dvp/dvp_model.h"
+/* The Deckhouse objects (dvp_model.h): the model reaches them only
+ * through this pointer, which dvp/ alone dereferences. */
+struct kv_dvp;
 
 typedef struct kv_model {
 	kv_intern *strs;
@@ -371,7 +372,8 @@ typedef struct kv_model {
 	kv_vm *vms;			/* VirtualMachines, sorted by
 					   namespace, name */
 	kv_cluster cluster;
-	kv_dvp dvp;			/* Deckhouse objects (dvp.h) */
+	struct kv_dvp *dvp;		/* Deckhouse objects (dvp_model.h),
+					   set once loading ends */
 
 	struct cpudb *cpumap;		/* snapshot's own cpu_map, or NULL */
 	size_t ndv;			/* DataVolumes seen (informational) */

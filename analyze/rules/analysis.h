@@ -22,6 +22,8 @@
 #include "analyze/model/model.h"
 #include "analyze/rules/rule.h"
 
+struct kv_dvpres;
+
 typedef struct kv_config {
 	const char *cpu_model;		/* "" when unset */
 	const char *eviction;
@@ -260,7 +262,8 @@ typedef struct kv_vmires {
 	/* volumes that move by volume migration (a flavor's vmi hook) */
 	size_t nmigvols;
 	const kv_volume **migvols;
-	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
+	struct kv_dvpres *dvp;		/* Deckhouse facts (dvp_model.h), set
+					   by its vmi hook, else NULL */
 	kv_vmifacts facts;		/* the flavor's facts for the core */
 	bool searched;			/* targets judged (findings: null
 					   when not, e.g. no host-model label) */
