@@ -11,8 +11,11 @@
  * is the default.  A flavor's own code lives in its folder (analyze/dvp/).
  *
  * Adding a flavor: one enum value below, one row (in its folder, named in
- * kv_flavors), and in each rule row whose words or condition reasons
- * differ, its entry of kv_rule.words / kv_rule.reasons (ruletable.c).
+ * kv_flavors) with its kv_fixrow (the paths, words and fix rules of the
+ * groups, fixes and what-if), and in each rule row whose words or
+ * condition reasons differ, its entry of kv_rule.words / kv_rule.reasons
+ * (ruletable.c).  What its vmi hook finds for one VMI reaches the core
+ * and the writers as kv_vmifacts (analysis.h).
  *
  * Rows are static and never freed.
  */
