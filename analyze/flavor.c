@@ -47,6 +47,30 @@ static const kv_lack_note kubevirt_lack_notes[] = {
 
 static const char *const no_models[] = { NULL };
 
+/* KubeVirt v1.6 api/core/v1/types.go: VirtualMachineSpec.Template is
+ * the VMI template, whose spec holds the pod's placement, the eviction
+ * strategy and domain.cpu.model. */
+static const kv_fixrow kubevirt_fix = {
+	.paths = {
+		[VMPATH_POD] = "spec.template.spec",
+		[VMPATH_NODE_SELECTOR] = "spec.template.spec.nodeSelector",
+		[VMPATH_AFFINITY] = "spec.template.spec.affinity",
+		[VMPATH_TOLERATIONS] = "spec.template.spec.tolerations",
+		[VMPATH_EVICTION] = "spec.template.spec.evictionStrategy",
+		[VMPATH_CPU_MODEL] = "spec.template.spec.domain.cpu.model",
+	},
+	.migrate_cli = "virtctl migrate",
+	.kernel_note = "",
+	.rwx_copy = ", or copy the disks with volume migration",
+	.rwx_clone = "DataVolume",
+	.rwx_after = "restart the VMs, or let volume migration "
+	    "(spec.updateVolumesStrategy: Migration) copy them live",
+	.cpu_object = NULL,
+	.cpu_fix = NULL,
+	.drain_block_fix = NULL,
+	.cpu_by_class = NULL,
+};
+
 const kv_flavor kv_flavor_kubevirt = {
 	.id = KV_FLAVOR_KUBEVIRT,
 	.name = "kubevirt",
@@ -78,6 +102,7 @@ const kv_flavor kv_flavor_kubevirt = {
 	.rwo_note = "",
 	.migvol_why = "volume migration",
 	.lack_notes = kubevirt_lack_notes,
+	.fix = &kubevirt_fix,
 	.restarts = kv_restart_kubevirt,
 };
 

@@ -61,6 +61,15 @@ free_issues(kv_issue *is, size_t n)
 	free(is);
 }
 
+static void
+free_facts(kv_vmifacts *f)
+{
+	free(f->ops);
+	for (size_t k = 0; k < f->nnotes; k++)
+		free(f->notes[k]);
+	free(f->notes);
+}
+
 void
 kv_analysis_free(kv_analysis *a)
 {
@@ -111,6 +120,7 @@ kv_analysis_free(kv_analysis *a)
 		free(r->cpu_targets.excl);
 		free(r->targets.excl);
 		free(r->migvols);
+		free_facts(&r->facts);
 		for (size_t f = 0; f < KV_NFLAVORS; f++)
 			if (kv_flavors[f]->result_free != NULL)
 				kv_flavors[f]->result_free(r);

@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -163,104 +164,202 @@ count_value(const kv_cmd *cmd, const char *opt, const char *arg, size_t *out)
 	return 0;
 }
 
+/* --- the handlers, one per family of options -------------------------- */
+
+/* A handler of one option: arg (NULL for a flag) into o; off is the
+ * field of o its table row names, where it has one. */
+typedef int (*opt_fn)(const kv_cmd *cmd, const cli_option *op,
+    const char *arg, cli_args *o, size_t off);
+
+/* An option of a change (what-if), or the scope after one: kept in order,
+ * "name=value", since a scope belongs to the change before it. */
+static int
+opt_change(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	kv_selector sel = { 0 };
+	kv_err err = { 0 };
+
+	(void)off;
+	if (*arg == '\0')
+		return cli_fail(cmd, "--%s: empty value", op->name);
+	if (op->bit == O_SELECTOR &&
+	    kv_selector_parse(arg, &sel, &err) != KV_OK) {
+		kv_selector_free(&sel);
+		return cli_fail(cmd, "--%s: \"%s\": %s", op->name, arg,
+		    err.msg);
+	}
+	kv_selector_free(&sel);
+	o->changes.v = xreallocarray(o->changes.v, o->changes.n + 1,
+	    sizeof(char *));
+	o->changes.v[o->changes.n++] = xasprintf("%s=%s", op->name, arg);
+	return 0;
+}
+
+/* A string kept as given (-o); a path that may not be empty. */
+static int
+opt_string(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	*(const char **)((char *)o + off) = arg;
+	return 0;
+}
+
+static int
+opt_path(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	if (*arg == '\0')
+		return cli_fail(cmd, "--%s: empty value", op->name);
+	return opt_string(cmd, op, arg, o, off);
+}
+
+/* A list by repeats and commas (--namespace, --drain, ...). */
+static int
+opt_list(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	return split(cmd, op->name, arg, (cli_list *)((char *)o + off));
+}
+
+static int
+opt_nodes(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	o->nodes_opt = op->name;
+	return opt_list(cmd, op, arg, o, off);
+}
+
+static int
+opt_format(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	cli_list add = { 0, NULL };
+	int rc = split(cmd, op->name, arg, &add);
+
+	(void)off;
+	for (size_t i = 0; i < add.n; i++) {
+		o->formats.v = xreallocarray(o->formats.v, o->formats.n + 1,
+		    sizeof(char *));
+		o->formats.v[o->formats.n++] = add.v[i];
+	}
+	if (rc == 0)
+		rc = check_values(cmd, op->name, &add, op->values);
+	free(add.v);
+	return rc;
+}
+
+static int
+opt_pdf_detail(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	(void)off;
+	if (strcmp(arg, "failing") != 0 && strcmp(arg, "all") != 0)
+		return cli_fail(cmd, "--pdf-detail: unknown value \"%s\" "
+		    "(one of: %s)", arg, op->values);
+	o->pdf_all = strcmp(arg, "all") == 0;
+	return 0;
+}
+
+static int
+opt_color(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	(void)off;
+	if (strcmp(arg, "always") != 0 && strcmp(arg, "never") != 0 &&
+	    strcmp(arg, "auto") != 0)
+		return cli_fail(cmd, "--color: unknown value \"%s\" (one of: "
+		    "%s)", arg, op->values);
+	o->color = *arg == 'a' && arg[1] == 'l' ? 1 : *arg == 'n' ? 0 : -1;
+	return 0;
+}
+
+static int
+opt_selector(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	if (off == offsetof(cli_args, selectors))
+		return selector(cmd, op->name, arg, &o->selectors, &o->sel);
+	return selector(cmd, op->name, arg, &o->drain_selectors,
+	    &o->drain_sel);
+}
+
+/* --allow-shutdown wins over --allow-restart, in either order. */
+static int
+opt_allow(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	(void)off;
+	if (strcmp(op->name, "allow-shutdown") == 0)
+		o->allow = ALLOW_SHUTDOWN;
+	else if (o->allow != ALLOW_SHUTDOWN)
+		o->allow = ALLOW_RESTART;
+	return 0;
+}
+
+static int
+opt_count(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	return count_value(cmd, op->name, arg,
+	    (size_t *)((char *)o + off));
+}
+
+static int
+opt_flag(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	*(bool *)((char *)o + off) = true;
+	return 0;
+}
+
+#define AT(field)	offsetof(cli_args, field)
+
+/* Each option's handler and the field of cli_args it fills. */
+static const struct opt_handler {
+	const char *name;
+	opt_fn fn;
+	size_t off;
+} opt_handlers[] = {
+	{ "output", opt_string, AT(output) },
+	{ "output-dir", opt_path, AT(outdir) },
+	{ "output-file", opt_path, AT(outfile) },
+	{ "report", opt_path, AT(report) },
+	{ "namespace", opt_list, AT(namespaces) },
+	{ "node", opt_nodes, AT(nodes) },
+	{ "nodes", opt_nodes, AT(nodes) },
+	{ "format", opt_format, 0 },
+	{ "pdf-detail", opt_pdf_detail, 0 },
+	{ "selector", opt_selector, AT(selectors) },
+	{ "drain-selector", opt_selector, AT(drain_selectors) },
+	{ "drain", opt_list, AT(drain) },
+	{ "fail-on", opt_list, AT(fail_on) },
+	{ "allow-shutdown", opt_allow, 0 },
+	{ "allow-restart", opt_allow, 0 },
+	{ "max-unavailable", opt_count, AT(max_unavailable) },
+	{ "color", opt_color, 0 },
+	{ "all-namespaces", opt_flag, AT(all_ns) },
+	{ "all", opt_flag, AT(all) },
+	{ "force", opt_flag, AT(force) },
+	{ "quiet", opt_flag, AT(quiet) },
+	{ "groups", opt_flag, AT(groups) },
+	{ "strict", opt_flag, AT(strict) },
+};
+
+#undef AT
+
 static int
 one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o)
 {
-	const char *n = op->name;
-
 	if (op->bit == O_CHANGE || ((cmd->opts & O_CHANGE) &&
-	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL)) {
-		/* in order: a scope belongs to the change before it */
-		kv_selector sel = { 0 };
-		kv_err err = { 0 };
-
-		if (*arg == '\0')
-			return cli_fail(cmd, "--%s: empty value", n);
-		if (op->bit == O_SELECTOR &&
-		    kv_selector_parse(arg, &sel, &err) != KV_OK) {
-			kv_selector_free(&sel);
-			return cli_fail(cmd, "--%s: \"%s\": %s", n, arg,
-			    err.msg);
-		}
-		kv_selector_free(&sel);
-		o->changes.v = xreallocarray(o->changes.v, o->changes.n + 1,
-		    sizeof(char *));
-		o->changes.v[o->changes.n++] = xasprintf("%s=%s", n, arg);
-		return 0;
-	}
-	if (strcmp(n, "output") == 0)
-		o->output = arg;
-	else if (strcmp(n, "output-dir") == 0 ||
-	    strcmp(n, "output-file") == 0) {
-		if (*arg == '\0')
-			return cli_fail(cmd, "--%s: empty value", n);
-		*(n[7] == 'd' ? &o->outdir : &o->outfile) = arg;
-	} else if (strcmp(n, "report") == 0) {
-		if (*arg == '\0')
-			return cli_fail(cmd, "--report: empty value");
-		o->report = arg;
-	}
-	else if (strcmp(n, "namespace") == 0)
-		return split(cmd, n, arg, &o->namespaces);
-	else if (strcmp(n, "node") == 0 || strcmp(n, "nodes") == 0) {
-		o->nodes_opt = n;
-		return split(cmd, n, arg, &o->nodes);
-	}
-	else if (strcmp(n, "format") == 0) {
-		cli_list add = { 0, NULL };
-		int rc = split(cmd, n, arg, &add);
-
-		for (size_t i = 0; i < add.n; i++) {
-			o->formats.v = xreallocarray(o->formats.v,
-			    o->formats.n + 1, sizeof(char *));
-			o->formats.v[o->formats.n++] = add.v[i];
-		}
-		if (rc == 0)
-			rc = check_values(cmd, n, &add, op->values);
-		free(add.v);
-		return rc;
-	} else if (strcmp(n, "pdf-detail") == 0) {
-		if (strcmp(arg, "failing") != 0 && strcmp(arg, "all") != 0)
-			return cli_fail(cmd, "--pdf-detail: unknown value "
-			    "\"%s\" (one of: %s)", arg, op->values);
-		o->pdf_all = strcmp(arg, "all") == 0;
-	} else if (strcmp(n, "selector") == 0)
-		return selector(cmd, n, arg, &o->selectors, &o->sel);
-	else if (strcmp(n, "drain-selector") == 0)
-		return selector(cmd, n, arg, &o->drain_selectors,
-		    &o->drain_sel);
-	else if (strcmp(n, "drain") == 0)
-		return split(cmd, n, arg, &o->drain);
-	else if (strcmp(n, "fail-on") == 0)
-		return split(cmd, n, arg, &o->fail_on);
-	else if (strcmp(n, "allow-shutdown") == 0)
-		o->allow = ALLOW_SHUTDOWN;
-	else if (strcmp(n, "allow-restart") == 0) {
-		if (o->allow != ALLOW_SHUTDOWN)
-			o->allow = ALLOW_RESTART;
-	}
-	else if (strcmp(n, "max-unavailable") == 0)
-		return count_value(cmd, n, arg, &o->max_unavailable);
-	else if (strcmp(n, "color") == 0) {
-		if (strcmp(arg, "always") != 0 && strcmp(arg, "never") != 0 &&
-		    strcmp(arg, "auto") != 0)
-			return cli_fail(cmd, "--color: unknown value \"%s\" "
-			    "(one of: %s)", arg, op->values);
-		o->color = *arg == 'a' && arg[1] == 'l' ? 1 :
-		    *arg == 'n' ? 0 : -1;
-	} else if (strcmp(n, "all-namespaces") == 0)
-		o->all_ns = true;
-	else if (strcmp(n, "all") == 0)
-		o->all = true;
-	else if (strcmp(n, "force") == 0)
-		o->force = true;
-	else if (strcmp(n, "quiet") == 0)
-		o->quiet = true;
-	else if (strcmp(n, "groups") == 0)
-		o->groups = true;
-	else if (strcmp(n, "strict") == 0)
-		o->strict = true;
+	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL))
+		return opt_change(cmd, op, arg, o, 0);
+	for (size_t i = 0; i < sizeof(opt_handlers) /
+	    sizeof(opt_handlers[0]); i++)
+		if (strcmp(opt_handlers[i].name, op->name) == 0)
+			return opt_handlers[i].fn(cmd, op, arg, o,
+			    opt_handlers[i].off);
 	return 0;
 }
 

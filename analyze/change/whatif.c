@@ -277,8 +277,8 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
 		const kv_node *on;
-		bool dvm = m->flavor->id == KV_FLAVOR_DECKHOUSE &&
-		    kv_dvp_vm(m, v->ns, v->name) != NULL;
+		bool dvm = m->flavor->fix->cpu_by_class != NULL &&
+		    m->flavor->fix->cpu_by_class(m, v->ns, v->name);
 
 		if (!in_scope(ch, &sel, v))
 			continue;

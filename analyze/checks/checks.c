@@ -618,9 +618,8 @@ check_kernel_differs(rule_ctx *c, const kv_rule *r)
 	if (n > 0)
 		rule_emit(c, r, "%zu target%s run%s another kernel than %s "
 		    "(%s): %s%s", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
-		    c->src->name, have, b.data, c->m->flavor->id ==
-		    KV_FLAVOR_DECKHOUSE ? "; DVP requires the same kernel on "
-		    "every node" : "");
+		    c->src->name, have, b.data,
+		    c->m->flavor->fix->kernel_note);
 	kv_buf_free(&b);
 }
 

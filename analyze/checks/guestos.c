@@ -125,8 +125,8 @@ kv_guest_os(const kv_analysis *a, const kv_vmires *r, kv_guestos *out)
 	if (v->os_preference != NULL && found(out,
 	    parse_os(v->os_preference, NULL), "preference", v->os_preference))
 		return true;
-	if (r->dvp.vm != NULL && r->dvp.vm->os_type != NULL && found(out,
-	    parse_os(r->dvp.vm->os_type, NULL), "osType", r->dvp.vm->os_type))
+	if (r->facts.os_type != NULL && found(out,
+	    parse_os(r->facts.os_type, NULL), "osType", r->facts.os_type))
 		return true;
 	return false;
 }

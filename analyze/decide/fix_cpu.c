@@ -127,9 +127,9 @@ target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
 	bool ok;
 
 	v.cpu_model = kv_intern_str(a->m->strs, model);
-	/* DVP: the features came with the class, which a Model class
-	 * replaces */
-	if (r->dvp.present)
+	/* the features came with the object that set the CPU (DVP: the
+	 * class, which a Model class replaces) */
+	if (r->facts.cpu_from_object)
 		v.nfeatures = 0;
 	memset(&t.selectors, 0, sizeof(t.selectors));
 	memset(&t.extra_affinity, 0, sizeof(t.extra_affinity));
@@ -226,10 +226,8 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 	char *ex = kv_group_examples(a, g, 5);
 	kv_buf b = {0};
 
-	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE)
-		kv_buf_printf(&b, "Give the VirtualMachines (%s) a "
-		    "VirtualMachineClass of type Model with spec.cpu.model %s "
-		    "and restart them", ex, f->value);
+	if (a->m->flavor->fix->cpu_fix != NULL)
+		kv_buf_printf(&b, a->m->flavor->fix->cpu_fix, ex, f->value);
 	else
 		vm_words(a, g, &b);
 	kv_buf_printf(&b, ": %s runs on %zu of %zu %s nodes and gives the "
@@ -242,7 +240,7 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 	if (f->fixes < g->nvmis)
 		kv_buf_printf(&b, " (the others still have none: see kvscope "
 		    "explain)");
-	if (a->vmis[g->vmis[0]].dvp.present &&
+	if (a->vmis[g->vmis[0]].facts.cpu_from_object &&
 	    a->vmis[g->vmis[0]].vmi->nfeatures > 0)
 		kv_buf_printf(&b, "; the guest loses the CPU features the "
 		    "current class requires");
@@ -296,8 +294,7 @@ kv_fix_cpu_model(const kv_analysis *a, kv_group *g)
 		of += of_vendor(a, i, vendor);
 	g->fix.action = FIX_SET_CPU_MODEL;
 	g->fix.value = xstrdup(best->nm->model);
-	g->fix.path = a->m->flavor->id == KV_FLAVOR_DECKHOUSE ?
-	    "spec.cpu.model" : "spec.template.spec.domain.cpu.model";
+	g->fix.path = a->m->flavor->fix->paths[VMPATH_CPU_MODEL];
 	g->fix.restart = true;
 	g->fix.fixes = best->fixes;
 	g->fix.checked = true;

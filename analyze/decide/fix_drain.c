@@ -122,7 +122,7 @@ kubevirt_fix(const kv_analysis *a, kv_group *g)
 	char *t1 = NULL, *t2 = NULL;
 
 	g->fix.action = FIX_SET_EVICTION;
-	g->fix.path = "spec.template.spec.evictionStrategy";
+	g->fix.path = a->m->flavor->fix->paths[VMPATH_EVICTION];
 	g->fix.restart = true;
 	for (size_t k = 0; k < g->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[g->vmis[k]];
@@ -157,11 +157,10 @@ resolve_drain_block(const kv_analysis *a, kv_group *g)
 	    "(evictionStrategy %s, but %s cannot migrate)", who,
 	    kv_group_verb(g, "make"), g->nvmis == 1 ? "its" : "their",
 	    g->name, g->nvmis == 1 ? "it" : "they");
-	if (a->m->flavor->id == KV_FLAVOR_DECKHOUSE) {
+	if (a->m->flavor->fix->drain_block_fix != NULL) {
 		g->fix.action = FIX_NONE;
-		g->fix.text = xasprintf("Fix their blockers (groups %s), or "
-		    "stop the VirtualMachines before draining %s: DVP evacuates "
-		    "VMs by live migration only", others, nodes);
+		g->fix.text = xasprintf(a->m->flavor->fix->drain_block_fix,
+		    others, nodes);
 	} else
 		kubevirt_fix(a, g);
 	free(who);

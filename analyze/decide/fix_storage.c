@@ -205,7 +205,7 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 	    g->name : NULL;
 	const char *cls;
 	char *who;
-	bool dvp = a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
+	const kv_fixrow *fr = a->m->flavor->fix;
 
 	if (want == 0) {
 		kv_buf_free(&names);
@@ -233,8 +233,7 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 		    "class here gives ReadWriteMany %s (claims %s); add RWX "
 		    "storage (CephFS or NFS for Filesystem, Ceph RBD for "
 		    "Block)%s, or plan a shutdown of these VMs", mode_words(
-		    want), names.data ? names.data : "-", dvp ? "" :
-		    ", or copy the disks with volume migration");
+		    want), names.data ? names.data : "-", fr->rwx_copy);
 	} else {
 		g->fix.value = xstrdup(cls);
 		g->fix.fixes = g->nvmis;
@@ -243,10 +242,8 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 		    "(ReadWriteMany %s %s%s), e.g. by cloning each into a new %s and "
 		    "pointing the VM at it; %s", names.data ? names.data : "-",
 		    mode_words(want), cls, mode_words(want), strncmp(why, "per ",
-		    4) ? "per its provisioner " : "", why, dvp ? "VirtualDisk" :
-		    "DataVolume", dvp ? "restart the VirtualMachines" :
-		    "restart the VMs, or let volume migration "
-		    "(spec.updateVolumesStrategy: Migration) copy them live");
+		    4) ? "per its provisioner " : "", why, fr->rwx_clone,
+		    fr->rwx_after);
 	}
 	kv_buf_free(&names);
 	free(who);

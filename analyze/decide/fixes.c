@@ -12,17 +12,11 @@
 
 #include "analyze/rules/target.h"
 
-static bool
-dvp(const kv_analysis *a)
-{
-	return a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
-}
-
-/* The VM object's word and the spec path prefix of its template. */
+/* The spec path prefix of the VM's pod part (the flavor's row). */
 static const char *
 tmpl(const kv_analysis *a)
 {
-	return dvp(a) ? "spec" : "spec.template.spec";
+	return a->m->flavor->fix->paths[VMPATH_POD];
 }
 
 static void
@@ -46,11 +40,10 @@ key_cpu(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 	int cls = src ? a->nodes[src - a->m->nodes].cls : -1;
 
 	(void)rule;
-	if (r->dvp.present && r->dvp.vm != NULL &&
-	    r->dvp.vm->class_name != NULL) {
+	if (r->facts.cpu_object != NULL) {
 		kv_gkey_kind(k, SUBJ_CPU_MODEL);
-		kv_gkey_addf(k, "VirtualMachineClass %s",
-		    r->dvp.vm->class_name);
+		kv_gkey_addf(k, "%s %s", a->m->flavor->fix->cpu_object,
+		    r->facts.cpu_object);
 	} else if (r->mode == MODE_NAMED) {
 		kv_gkey_kind(k, SUBJ_CPU_MODEL);
 		kv_gkey_add(k, r->model);

@@ -111,19 +111,16 @@ resolve_placement(const kv_analysis *a, kv_group *g)
 	const char *path = strstr(g->name, "label ") ? "nodeSelector" :
 	    strstr(g->name, "affinity") ? "affinity" : strstr(g->name,
 	    "taint") ? "tolerations" : NULL;
-	char *full = path ? xasprintf("%s.%s", a->m->flavor->id ==
-	    KV_FLAVOR_DECKHOUSE ? "spec" : "spec.template.spec", path) : NULL;
+	const kv_fixrow *fr = a->m->flavor->fix;
+	char *full = path ? xasprintf("%s.%s", fr->paths[VMPATH_POD], path) :
+	    NULL;
 
 	g->summary = xasprintf("%s %s CPU-compatible nodes, but none "
 	    "passes: %s", who, kv_group_verb(g, "have"), g->name);
 	g->fix.action = memory ? FIX_FREE_CAPACITY : FIX_RELAX_PLACEMENT;
-	g->fix.path = full ? (strcmp(path, "nodeSelector") == 0 ?
-	    (a->m->flavor->id == KV_FLAVOR_DECKHOUSE ? "spec.nodeSelector" :
-	    "spec.template.spec.nodeSelector") : strcmp(path, "affinity") ==
-	    0 ? (a->m->flavor->id == KV_FLAVOR_DECKHOUSE ? "spec.affinity" :
-	    "spec.template.spec.affinity") : (a->m->flavor->id ==
-	    KV_FLAVOR_DECKHOUSE ? "spec.tolerations" :
-	    "spec.template.spec.tolerations")) : NULL;
+	g->fix.path = full == NULL ? NULL : fr->paths[strcmp(path,
+	    "nodeSelector") == 0 ? VMPATH_NODE_SELECTOR : strcmp(path,
+	    "affinity") == 0 ? VMPATH_AFFINITY : VMPATH_TOLERATIONS];
 	g->fix.restart = path != NULL;
 	g->fix.fixes = 0;
 	if (memory)
@@ -157,9 +154,10 @@ key_operation(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 {
 	(void)a;
 	(void)rule;
-	for (size_t i = 0; i < r->dvp.nops; i++)
-		kv_gkey_addf(k, "%s %s", r->dvp.ops[i]->type,
-		    *r->dvp.ops[i]->phase ? r->dvp.ops[i]->phase : "(no phase)");
+	for (size_t i = 0; i < r->facts.nops; i++)
+		kv_gkey_addf(k, "%s %s", r->facts.ops[i].type,
+		    *r->facts.ops[i].phase ? r->facts.ops[i].phase :
+		    "(no phase)");
 }
 
 static char *
@@ -171,10 +169,10 @@ group_ops(const kv_analysis *a, const kv_group *g)
 	for (size_t k = 0; k < g->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[g->vmis[k]];
 
-		for (size_t i = 0; i < r->dvp.nops; i++)
+		for (size_t i = 0; i < r->facts.nops; i++)
 			if (n++ < 5)
 				kv_buf_printf(&b, "%s%s/%s", n > 1 ? ", " : "",
-				    r->dvp.ops[i]->ns, r->dvp.ops[i]->name);
+				    r->facts.ops[i].ns, r->facts.ops[i].name);
 	}
 	return b.data ? b.data : xstrdup("-");
 }
@@ -191,7 +189,7 @@ resolve_operation(const kv_analysis *a, kv_group *g)
 	g->fix.fixes = g->nvmis;
 	g->fix.text = xasprintf("Wait for the operations (%s) to finish, or "
 	    "delete them while Pending or InProgress to cancel them; then "
-	    "migrate (d8 v migrate)", ops);
+	    "migrate (%s)", ops, a->m->flavor->fix->migrate_cli);
 	free(who);
 	free(ops);
 }
@@ -206,8 +204,8 @@ key_force(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 {
 	(void)a;
 	(void)rule;
-	kv_gkey_addf(k, "liveMigrationPolicy %s", r->dvp.policy ?
-	    r->dvp.policy : "?");
+	kv_gkey_addf(k, "liveMigrationPolicy %s", r->facts.policy ?
+	    r->facts.policy : "?");
 }
 
 static void
@@ -319,8 +317,7 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 	g->summary = xasprintf("%s %s when %s node is drained "
 	    "(evictionStrategy %s)", who, kv_group_verb(g, "stop"),
 	    g->nvmis == 1 ? "its" : "their", g->name);
-	g->fix.path = a->m->flavor->id == KV_FLAVOR_DECKHOUSE ?
-	    "spec.evictionStrategy" : "spec.template.spec.evictionStrategy";
+	g->fix.path = a->m->flavor->fix->paths[VMPATH_EVICTION];
 	g->fix.restart = true;
 	if (ok == 0 || ifpossible) {
 		g->fix.action = FIX_NONE;

@@ -338,10 +338,9 @@ kv_group_by_id(const kv_analysis *a, const char *id)
 char *
 kv_group_count_words(const kv_analysis *a, const kv_group *g)
 {
-	return xasprintf("%zu %s", g->nvmis, g->nvmis == 1 ?
-	    (a->m->flavor->id == KV_FLAVOR_DECKHOUSE ? "VirtualMachine" :
-	    "VMI") : (a->m->flavor->id == KV_FLAVOR_DECKHOUSE ?
-	    "VirtualMachines" : "VMIs"));
+	const kv_vocab *w = a->m->flavor->vocab;
+
+	return xasprintf("%zu %s", g->nvmis, g->nvmis == 1 ? w->vm : w->vms);
 }
 
 char *

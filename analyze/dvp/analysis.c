@@ -53,9 +53,9 @@ kv_dvp_config(kv_analysis *a)
 	/* Volume migration (EE): KubeVirt's VolumeMigration gate in the
 	 * DVP KubeVirt config, or a VM whose Migratable reason shows it. */
 	c->volume_migration = kv_gate_on(k, "VolumeMigration");
-	for (size_t i = 0; i < m->dvp.nvms && !c->volume_migration; i++)
-		c->volume_migration = m->dvp.vms[i].migratable_reason &&
-		    strcmp(m->dvp.vms[i].migratable_reason,
+	for (size_t i = 0; i < m->dvp->nvms && !c->volume_migration; i++)
+		c->volume_migration = m->dvp->vms[i].migratable_reason &&
+		    strcmp(m->dvp->vms[i].migratable_reason,
 		    "VirtualMachineDisksShouldBeMigrating") == 0;
 }
 
@@ -111,12 +111,12 @@ migrating_affinity(const kv_model *m, kv_vmires *r)
 {
 	const kv_vmi *v = r->vmi;
 	const kv_kvvm *k = kv_dvp_kvvm(m, v->ns, v->name);
-	kv_affinity *out = &r->dvp.affinity;
+	kv_affinity *out = &r->dvp->affinity;
 	bool any_empty = false;
 
 	if (k != NULL && k->has_terms) {
 		r->affinity = &k->terms;
-		r->dvp.pins = "annotation";
+		r->dvp->pins = "annotation";
 		return;
 	}
 	out->terms = xcalloc(v->affinity.nterms + 1, sizeof(kv_nsterm));
@@ -136,7 +136,61 @@ migrating_affinity(const kv_model *m, kv_vmires *r)
 		out->nterms = 0;
 	}
 	r->affinity = out;
-	r->dvp.pins = "dropped";
+	r->dvp->pins = "dropped";
+}
+
+/* The explain lines (kv_vmifacts.notes): the VirtualMachine, its class
+ * and CPU type, the operations and attachments in progress. */
+static void
+notes(const kv_vmires *r, kv_vmifacts *f)
+{
+	const kv_dvpres *d = r->dvp;
+	size_t n = 0;
+
+	f->notes = xcalloc(d->nops + d->nbdas + 1, sizeof(char *));
+	if (d->vm == NULL)
+		f->notes[n++] = xstrdup("no VirtualMachine object in the "
+		    "snapshot");
+	else
+		f->notes[n++] = xasprintf("class %s (CPU type %s%s), "
+		    "liveMigrationPolicy %s%s", d->vm->class_name ?
+		    d->vm->class_name : "-", d->cpu_type ? d->cpu_type :
+		    "unknown", r->vmi->cpu_from_class ? ", CPU derived from "
+		    "the class" : "", d->policy, d->policy_default ?
+		    " (default)" : "");
+	for (size_t i = 0; d->vm != NULL && i < d->nops; i++) {
+		const kv_vmop_origin *o = kv_vmop_system_origin(d->ops[i]);
+
+		f->notes[n++] = xasprintf("operation %s: %s, phase %s%s%s",
+		    d->ops[i]->name, d->ops[i]->type, *d->ops[i]->phase ?
+		    d->ops[i]->phase : "not set", o ? ", by DVP for a " : "",
+		    o ? o->what : "");
+	}
+	for (size_t i = 0; d->vm != NULL && i < d->nbdas; i++)
+		f->notes[n++] = xasprintf("attachment %s: phase %s",
+		    d->bdas[i]->name, *d->bdas[i]->phase ? d->bdas[i]->phase :
+		    "not set");
+	f->nnotes = n;
+}
+
+/* What the core reads of DVP (kv_vmifacts), from r->dvp-> */
+static void
+facts(kv_vmires *r)
+{
+	const kv_dvpres *d = r->dvp;
+	kv_vmifacts *f = &r->facts;
+
+	f->cpu_object = d->vm ? d->vm->class_name : NULL;
+	f->cpu_object_loaded = d->cls ? d->cls->name : NULL;
+	f->cpu_from_object = true;
+	f->os_type = d->vm ? d->vm->os_type : NULL;
+	f->policy = d->policy;
+	f->ops = xcalloc(d->nops + 1, sizeof(kv_vmiop));
+	for (size_t i = 0; i < d->nops; i++)
+		f->ops[i] = (kv_vmiop){ d->ops[i]->ns, d->ops[i]->name,
+		    d->ops[i]->type, d->ops[i]->phase };
+	f->nops = d->nops;
+	notes(r, f);
 }
 
 void
@@ -144,7 +198,7 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 {
 	const kv_model *m = a->m;
 	const kv_vmi *v = r->vmi;
-	kv_dvpres *d = &r->dvp;
+	kv_dvpres *d = r->dvp = xcalloc(1, sizeof(kv_dvpres));
 	const kv_vmop *ops;
 	const kv_vmbda *bdas;
 	size_t n;
@@ -197,6 +251,7 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 	for (size_t i = 0; i < n; i++)
 		if (bda_pending(&bdas[i]))
 			d->bdas[d->nbdas++] = &bdas[i];
+	facts(r);
 }
 
 void
@@ -212,9 +267,13 @@ kv_dvp_describe_volume(const kv_model *m, const char *ns,
 void
 kv_dvp_result_free(kv_vmires *r)
 {
-	free(r->dvp.ops);
-	free(r->dvp.bdas);
-	for (size_t t = 0; t < r->dvp.affinity.nterms; t++)
-		free(r->dvp.affinity.terms[t].reqs);
-	free(r->dvp.affinity.terms);
+	if (r->dvp == NULL)
+		return;
+	free(r->dvp->ops);
+	free(r->dvp->bdas);
+	for (size_t t = 0; t < r->dvp->affinity.nterms; t++)
+		free(r->dvp->affinity.terms[t].reqs);
+	free(r->dvp->affinity.terms);
+	free(r->dvp);
+	r->dvp = NULL;
 }

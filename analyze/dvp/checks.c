@@ -12,6 +12,15 @@
 #include "analyze/rules/rule_ctx.h"
 #include "analyze/rules/storage.h"
 
+/* The VMI's DVP facts; none when the flavor is another (the rows run for
+ * every VMI and find nothing then). */
+static const kv_dvpres *
+res(const rule_ctx *c)
+{
+	static const kv_dvpres none;
+
+	return c->r->dvp != NULL ? c->r->dvp : &none;
+}
 
 /* "Migrate", or "Evict by the system: node drain or ..." */
 static void
@@ -32,15 +41,15 @@ static bool
 policy_conflict(const rule_ctx *c, const kv_vmop *op)
 {
 	return kv_vmop_is_migration(op) &&
-	    kv_dvp_policy_conflict(c->r->dvp.policy, op->force);
+	    kv_dvp_policy_conflict(res(c)->policy, op->force);
 }
 
 /* §4.2 step 3, §4.3 step 6: a new Migrate/Evict supersedes nothing. */
 void
 kv_dvp_check_vmop_in_progress(rule_ctx *c, const kv_rule *r)
 {
-	for (size_t i = 0; i < c->r->dvp.nops; i++) {
-		const kv_vmop *op = c->r->dvp.ops[i];
+	for (size_t i = 0; i < res(c)->nops; i++) {
+		const kv_vmop *op = res(c)->ops[i];
 		kv_buf b = {0};
 
 		if (policy_conflict(c, op))
@@ -58,8 +67,8 @@ kv_dvp_check_vmop_in_progress(rule_ctx *c, const kv_rule *r)
 void
 kv_dvp_check_policy_force(rule_ctx *c, const kv_rule *r)
 {
-	for (size_t i = 0; i < c->r->dvp.nops; i++) {
-		const kv_vmop *op = c->r->dvp.ops[i];
+	for (size_t i = 0; i < res(c)->nops; i++) {
+		const kv_vmop *op = res(c)->ops[i];
 		kv_buf b = {0};
 
 		if (!policy_conflict(c, op))
@@ -68,7 +77,7 @@ kv_dvp_check_policy_force(rule_ctx *c, const kv_rule *r)
 		rule_emit(c, r, "%s sets force=%s, which liveMigrationPolicy "
 		    "%s does not allow: it fails with "
 		    "NotApplicableForLiveMigrationPolicy", b.data,
-		    op->force == 1 ? "true" : "false", c->r->dvp.policy);
+		    op->force == 1 ? "true" : "false", res(c)->policy);
 		kv_buf_free(&b);
 	}
 }
@@ -77,7 +86,7 @@ kv_dvp_check_policy_force(rule_ctx *c, const kv_rule *r)
 void
 kv_dvp_check_vmop_not_applicable(rule_ctx *c, const kv_rule *r)
 {
-	const kv_dvm *vm = c->r->dvp.vm;
+	const kv_dvm *vm = res(c)->vm;
 
 	if (vm == NULL)
 		return;
@@ -109,8 +118,8 @@ kv_dvp_check_disks_should_migrate(rule_ctx *c, const kv_rule *r)
 		    "on the target node (volume migration): the storage "
 		    "class must provision there, and the completion timeout "
 		    "no longer bounds the migration%s", vol->name, b.data,
-		    c->r->dvp.pins == NULL ? "" :
-		    strcmp(c->r->dvp.pins, "annotation") == 0 ? "; the target "
+		    res(c)->pins == NULL ? "" :
+		    strcmp(res(c)->pins, "annotation") == 0 ? "; the target "
 		    "pod takes the KVVM's migration-node-affinity-terms, "
 		    "without the volume's node pin" : "; its pin to the "
 		    "source node no longer holds the target");
@@ -122,8 +131,8 @@ kv_dvp_check_disks_should_migrate(rule_ctx *c, const kv_rule *r)
 void
 kv_dvp_check_bda_pending(rule_ctx *c, const kv_rule *r)
 {
-	for (size_t i = 0; i < c->r->dvp.nbdas; i++) {
-		const kv_vmbda *b = c->r->dvp.bdas[i];
+	for (size_t i = 0; i < res(c)->nbdas; i++) {
+		const kv_vmbda *b = res(c)->bdas[i];
 
 		rule_emit(c, r, "VirtualMachineBlockDeviceAttachment %s (%s "
 		    "%s) is %s%s%s: a migration waits for it "
@@ -144,7 +153,7 @@ kv_dvp_check_vm_not_migratable(rule_ctx *c, const kv_rule *r)
 	const char *why = c->r->cond_reason;
 	const kv_rule *named;
 
-	if (c->r->dvp.vm == NULL || c->r->cond != 'F' || rule_any_blocked(c))
+	if (res(c)->vm == NULL || c->r->cond != 'F' || rule_any_blocked(c))
 		return;
 	named = kv_rule_by_reason(KV_FLAVOR_DECKHOUSE, why);
 	rule_emit(c, named ? named : r, "DVP reports Migratable=False "

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "analyze/model/model.h"
+#include "analyze/dvp/dvp_model.h"
 
 struct kv_analysis;
 struct kv_vmires;
@@ -37,6 +38,10 @@ void kv_dvp_vmi(struct kv_analysis *a, struct kv_vmires *r);
 /* The flavor's restarts hook: the VM's runPolicy (policy.c). */
 bool kv_dvp_restarts(const struct kv_vmires *r, const char **why);
 void kv_dvp_result_free(struct kv_vmires *r);
+/* The what-if hook: whether VMI ns/name has a VirtualMachine, whose class
+ * sets its CPU. */
+bool kv_dvp_cpu_by_class(const kv_model *m, const char *ns,
+    const char *name);
 /* "VirtualDisk x, " for a volume whose claim is a VirtualDisk's. */
 void kv_dvp_describe_volume(const kv_model *m, const char *ns,
     const kv_volume *vol, kv_buf *b);

@@ -1,8 +1,9 @@
 /*
  * dvp_model.h - the Deckhouse Virtualization Platform's types: its objects
  * in the model (kv_model.dvp) and what it adds to a VMI's result
- * (kv_vmires.dvp).  model.h includes this header for the types alone;
- * the functions are in dvp.h.
+ * (kv_vmires.dvp).  The core holds both through pointers to these
+ * structs, declared but not defined there; only dvp/ (through dvp.h, which
+ * includes this header) reads them.
  */
 #ifndef KV_DVP_MODEL_H
 #define KV_DVP_MODEL_H

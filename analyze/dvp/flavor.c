@@ -49,6 +49,31 @@ static const char *const kubevirt_groups[] = { "kubevirt.io", NULL };
 /* kvbuilder: generic models get no cpu-model label (patch 030) */
 static const char *const generic_models[] = { "qemu64", "kvm64", NULL };
 
+/* DVP's VirtualMachine holds the placement, the eviction strategy and
+ * (through its VirtualMachineClass) the CPU in its own spec. */
+static const kv_fixrow dvp_fix = {
+	.paths = {
+		[VMPATH_POD] = "spec",
+		[VMPATH_NODE_SELECTOR] = "spec.nodeSelector",
+		[VMPATH_AFFINITY] = "spec.affinity",
+		[VMPATH_TOLERATIONS] = "spec.tolerations",
+		[VMPATH_EVICTION] = "spec.evictionStrategy",
+		[VMPATH_CPU_MODEL] = "spec.cpu.model",
+	},
+	.migrate_cli = "d8 v migrate",
+	.kernel_note = "; DVP requires the same kernel on every node",
+	.rwx_copy = "",
+	.rwx_clone = "VirtualDisk",
+	.rwx_after = "restart the VirtualMachines",
+	.cpu_object = "VirtualMachineClass",
+	.cpu_fix = "Give the VirtualMachines (%s) a VirtualMachineClass of "
+	    "type Model with spec.cpu.model %s and restart them",
+	.drain_block_fix = "Fix their blockers (groups %s), or stop the "
+	    "VirtualMachines before draining %s: DVP evacuates VMs by live "
+	    "migration only",
+	.cpu_by_class = kv_dvp_cpu_by_class,
+};
+
 const kv_flavor kv_flavor_deckhouse = {
 	.id = KV_FLAVOR_DECKHOUSE,
 	.name = "deckhouse",
@@ -81,6 +106,7 @@ const kv_flavor kv_flavor_deckhouse = {
 	    "migration, Enterprise Edition)",
 	.migvol_why = "VirtualDisk, volume migration",
 	.lack_notes = dvp_lack_notes,
+	.fix = &dvp_fix,
 	.loaders = kv_dvp_loaders,
 	.load_finish = kv_dvp_load_finish,
 	.model_free = kv_dvp_model_free,

@@ -88,12 +88,22 @@ disk_refs(jctx *c, json_t *o, const char *path, kv_dvm *vm)
 	return KV_OK;
 }
 
+/* The model's DVP objects, made by the first loader or at the end of
+ * loading (the loaders of every flavor run before the flavor is known). */
+static kv_dvp *
+dvp_get(kv_model *m)
+{
+	if (m->dvp == NULL)
+		m->dvp = xcalloc(1, sizeof(kv_dvp));
+	return m->dvp;
+}
+
 /* --- loaders --------------------------------------------------------------- */
 
 static int
 dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	kv_dvm *vm;
 
 	vm = KV_PUSH(d->vms, d->nvms, cap->vms);
@@ -119,7 +129,7 @@ dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 static int
 dvp_load_class(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	kv_dclass *k;
 	json_t *en, *av;
 
@@ -146,7 +156,7 @@ dvp_load_class(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 static int
 dvp_load_disk(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	kv_vdisk *v;
 
 	v = KV_PUSH(d->disks, d->ndisks, cap->disks);
@@ -163,7 +173,7 @@ dvp_load_disk(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 static int
 dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	kv_vmop *op;
 	const char *del;
 	json_t *sel;
@@ -226,7 +236,7 @@ kvvm_terms(jctx *c, const char *text, kv_affinity *aff)
 static int
 dvp_load_kvvm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	kv_kvvm *k;
 	kv_labels ann = {0};
 	const char *terms;
@@ -250,7 +260,7 @@ out:
 static int
 dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	kv_vmbda *b;
 	char st;
 
@@ -361,7 +371,7 @@ derive_cpu(kv_model *m)
 static int
 dvp_finish(kv_model *m, kv_err *err)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = dvp_get(m);
 	size_t n = 0;
 
 	/* names are unique: checked as they are read */
@@ -384,8 +394,10 @@ dvp_finish(kv_model *m, kv_err *err)
 static void
 dvp_free(kv_model *m)
 {
-	kv_dvp *d = &m->dvp;
+	kv_dvp *d = m->dvp;
 
+	if (d == NULL)
+		return;
 	for (size_t i = 0; i < d->nvms; i++)
 		free(d->vms[i].disks);
 	free(d->vms);
@@ -412,6 +424,8 @@ dvp_free(kv_model *m)
 		free(d->kvvms[i].terms.terms);
 	}
 	free(d->kvvms);
+	free(d);
+	m->dvp = NULL;
 }
 
 /* --- registered loaders (resources.def names them) ------------------------ */
@@ -432,7 +446,7 @@ load_dvm(kv_load *ld, jctx *c, json_t *o)
 
 	if (dvp_load_vm(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
-	vm = &m->dvp.vms[m->dvp.nvms - 1];
+	vm = &m->dvp->vms[m->dvp->nvms - 1];
 	full = xasprintf("%s/%s", vm->ns, vm->name);
 	key = kv_intern_str(m->strs, full);
 	free(full);
@@ -447,7 +461,7 @@ load_dclass(kv_load *ld, jctx *c, json_t *o)
 	if (dvp_load_class(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
 	return kv_load_unique(ld, c, "VirtualMachineClass",
-	    m->dvp.classes[m->dvp.nclasses - 1].name);
+	    m->dvp->classes[m->dvp->nclasses - 1].name);
 }
 
 static int
@@ -478,7 +492,7 @@ load_kvvm(kv_load *ld, jctx *c, json_t *o)
 
 	if (dvp_load_kvvm(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
-	k = &m->dvp.kvvms[m->dvp.nkvvms - 1];
+	k = &m->dvp->kvvms[m->dvp->nkvvms - 1];
 	full = xasprintf("%s/%s", k->ns, k->name);
 	key = kv_intern_str(m->strs, full);
 	free(full);

@@ -6,10 +6,19 @@
 
 #include "analyze/dvp/dvp.h"
 
+/* The model's DVP objects; none before loading ends. */
+static const kv_dvp *
+dvp_of(const kv_model *m)
+{
+	static const kv_dvp none;
+
+	return m->dvp != NULL ? m->dvp : &none;
+}
+
 const kv_dvm *
 kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
 {
-	const kv_dvp *d = &m->dvp;
+	const kv_dvp *d = dvp_of(m);
 	size_t lo = 0, hi = d->nvms;
 
 	if (ns == NULL || name == NULL)
@@ -28,10 +37,16 @@ kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
 	return NULL;
 }
 
+bool
+kv_dvp_cpu_by_class(const kv_model *m, const char *ns, const char *name)
+{
+	return kv_dvp_vm(m, ns, name) != NULL;
+}
+
 const kv_dclass *
 kv_dvp_class(const kv_model *m, const char *name)
 {
-	const kv_dvp *d = &m->dvp;
+	const kv_dvp *d = dvp_of(m);
 	size_t lo = 0, hi = d->nclasses;
 
 	if (name == NULL)
@@ -53,7 +68,7 @@ kv_dvp_class(const kv_model *m, const char *name)
 const kv_vdisk *
 kv_dvp_disk_by_claim(const kv_model *m, const char *ns, const char *claim)
 {
-	const kv_dvp *d = &m->dvp;
+	const kv_dvp *d = dvp_of(m);
 	size_t lo = 0, hi = d->nby_claim;
 
 	if (ns == NULL || claim == NULL)
@@ -90,7 +105,7 @@ size_t
 kv_dvp_vmops(const kv_model *m, const char *ns, const char *vm,
     const kv_vmop **first)
 {
-	const kv_dvp *d = &m->dvp;
+	const kv_dvp *d = dvp_of(m);
 	size_t i, n = 0;
 
 	*first = NULL;
@@ -109,7 +124,7 @@ size_t
 kv_dvp_vmbdas(const kv_model *m, const char *ns, const char *vm,
     const kv_vmbda **first)
 {
-	const kv_dvp *d = &m->dvp;
+	const kv_dvp *d = dvp_of(m);
 	size_t i, n = 0;
 
 	*first = NULL;
@@ -128,7 +143,7 @@ kv_dvp_vmbdas(const kv_model *m, const char *ns, const char *vm,
 const kv_kvvm *
 kv_dvp_kvvm(const kv_model *m, const char *ns, const char *name)
 {
-	const kv_dvp *d = &m->dvp;
+	const kv_dvp *d = dvp_of(m);
 	size_t lo = 0, hi = d->nkvvms;
 
 	if (ns == NULL || name == NULL)

@@ -138,11 +138,11 @@ kv_dvp_restarts(const kv_vmires *r, const char **why)
 {
 	const char *p;
 
-	if (r->dvp.vm == NULL) {
+	if (r->dvp == NULL || r->dvp->vm == NULL) {
 		*why = "no VirtualMachine";
 		return false;
 	}
-	p = r->dvp.vm->run_policy;
+	p = r->dvp->vm->run_policy;
 	if (p == NULL || strcmp(p, "AlwaysOnUnlessStoppedManually") == 0) {
 		*why = "runPolicy AlwaysOnUnlessStoppedManually";
 		return true;

@@ -11,8 +11,11 @@
  * is the default.  A flavor's own code lives in its folder (analyze/dvp/).
  *
  * Adding a flavor: one enum value below, one row (in its folder, named in
- * kv_flavors), and in each rule row whose words or condition reasons
- * differ, its entry of kv_rule.words / kv_rule.reasons (ruletable.c).
+ * kv_flavors) with its kv_fixrow (the paths, words and fix rules of the
+ * groups, fixes and what-if), and in each rule row whose words or
+ * condition reasons differ, its entry of kv_rule.words / kv_rule.reasons
+ * (ruletable.c).  What its vmi hook finds for one VMI reaches the core
+ * and the writers as kv_vmifacts (analysis.h).
  *
  * Rows are static and never freed.
  */
@@ -78,6 +81,46 @@ enum kv_key {
 	KEY_COUNT
 };
 
+/* Where a fix writes in the flavor's VirtualMachine (kv_fixrow.paths). */
+enum kv_vm_path {
+	VMPATH_POD,		/* the pod part: "spec.template.spec" */
+	VMPATH_NODE_SELECTOR,	/* its nodeSelector */
+	VMPATH_AFFINITY,	/* its affinity */
+	VMPATH_TOLERATIONS,	/* its tolerations */
+	VMPATH_EVICTION,	/* its evictionStrategy */
+	VMPATH_CPU_MODEL,	/* the guest CPU model */
+	VMPATH_COUNT
+};
+
+/* The decision layer's part of a row (groups and fixes, what-if): the
+ * paths, words and fix rules that differ by flavor.  A NULL text falls
+ * back to the KubeVirt rule named beside it. */
+typedef struct kv_fixrow {
+	const char *paths[VMPATH_COUNT];
+	const char *migrate_cli;	/* "virtctl migrate" */
+	const char *kernel_note;	/* after "targets run another kernel
+					   than the source's", or "" */
+	/* a disk that is not ReadWriteMany (fix_storage.c) */
+	const char *rwx_copy;		/* the live way out when no class
+					   gives RWX, or "" */
+	const char *rwx_clone;		/* cloned into: "DataVolume" */
+	const char *rwx_after;		/* what follows the new claims */
+	const char *cpu_object;		/* the object that sets a VM's CPU
+					   when the VM names one
+					   (kv_vmifacts.cpu_object), or NULL */
+	/* the CPU-model fix: printf format of (examples, model), or NULL
+	 * for "Set PATH to MODEL in the VirtualMachines" (fix_cpu.c) */
+	const char *cpu_fix;
+	/* a drain that waits on VMIs that cannot migrate: printf format of
+	 * (blocking groups, nodes), or NULL for the evictionStrategy fix
+	 * (fix_drain.c) */
+	const char *drain_block_fix;
+	/* the what-if --cpu-model of a VMI whose CPU its VM's class sets
+	 * (the class is replaced, its features go), or NULL: none does */
+	bool (*cpu_by_class)(const struct kv_model *m, const char *ns,
+	    const char *name);
+} kv_fixrow;
+
 typedef struct kv_flavor {
 	enum kv_flavor_id id;
 	const char *name;		/* manifest cluster.flavor */
@@ -101,6 +144,7 @@ typedef struct kv_flavor {
 	const char *rwo_note;		/* disk-not-shared message suffix */
 	const char *migvol_why;		/* block migration: volume migration */
 	const kv_lack_note *lack_notes;	/* its resources; NULL-terminated */
+	const kv_fixrow *fix;		/* the decision layer's part */
 
 	/* loading (the loaders of every flavor are registered: the flavor is
 	 * known only after the last member) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/model/cpudb.h"
+#include "analyze/util/util.h"
 
 const char *
 kv_labels_get(const kv_labels *l, const char *key)
@@ -66,6 +67,16 @@ kv_model_node(const kv_model *m, const char *name)
 			hi = mid;
 	}
 	return NULL;
+}
+
+bool
+kv_model_node_key_prefix(const kv_model *m, const char *prefix)
+{
+	for (size_t i = 0; i < m->nnodes; i++)
+		for (size_t k = 0; k < m->nodes[i].labels.n; k++)
+			if (kv_startswith(m->nodes[i].labels.v[k].key, prefix))
+				return true;
+	return false;
 }
 
 const kv_pvc *

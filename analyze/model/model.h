@@ -352,8 +352,9 @@ typedef struct kv_cluster {
 	const char *ns;			/* metadata.namespace */
 } kv_cluster;
 
-/* The Deckhouse objects (kv_dvp), loaded when the snapshot has them. */
-#include "analyze/dvp/dvp_model.h"
+/* The Deckhouse objects (dvp_model.h): the model reaches them only
+ * through this pointer, which dvp/ alone dereferences. */
+struct kv_dvp;
 
 typedef struct kv_model {
 	kv_intern *strs;
@@ -393,7 +394,8 @@ typedef struct kv_model {
 	kv_vm *vms;			/* VirtualMachines, sorted by
 					   namespace, name */
 	kv_cluster cluster;
-	kv_dvp dvp;			/* Deckhouse objects (dvp.h) */
+	struct kv_dvp *dvp;		/* Deckhouse objects (dvp_model.h),
+					   set once loading ends */
 
 	struct cpudb *cpumap;		/* snapshot's own cpu_map, or NULL */
 	size_t ndv;			/* DataVolumes seen (informational) */
@@ -409,6 +411,8 @@ int kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 void kv_model_free(kv_model *m);
 
 const kv_node *kv_model_node(const kv_model *m, const char *name);
+/* Whether any node carries a label key that starts with prefix. */
+bool kv_model_node_key_prefix(const kv_model *m, const char *prefix);
 const kv_pvc *kv_model_pvc(const kv_model *m, const char *ns,
     const char *name);
 const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);

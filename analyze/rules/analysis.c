@@ -31,17 +31,6 @@ static const char *const default_obsolete[] = {
  * (1192 MiB/s).  Stated in the report. */
 #define ASSUMED_LINK_MIBPS 1192
 
-/* Whether any node carries a label key that starts with prefix. */
-static bool
-any_node_key(const kv_model *m, const char *prefix)
-{
-	for (size_t i = 0; i < m->nnodes; i++)
-		for (size_t k = 0; k < m->nodes[i].labels.n; k++)
-			if (kv_startswith(m->nodes[i].labels.v[k].key, prefix))
-				return true;
-	return false;
-}
-
 /* The version table's rows for the snapshot's version; a row with a
  * label fingerprint is off when no node has such a label (the labeller
  * predates it, whatever the version string says). */
@@ -60,7 +49,7 @@ version_rows(kv_analysis *a)
 			char *p = xasprintf("%s%s/", r->fingerprint,
 			    a->m->flavor->label_domain);
 
-			c->since[i] = any_node_key(a->m, p);
+			c->since[i] = kv_model_node_key_prefix(a->m, p);
 			free(p);
 		}
 	}

@@ -22,6 +22,8 @@
 #include "analyze/model/model.h"
 #include "analyze/rules/rule.h"
 
+struct kv_dvpres;
+
 typedef struct kv_config {
 	const char *cpu_model;		/* "" when unset */
 	const char *eviction;
@@ -205,6 +207,35 @@ kv_nodeset_next(const kv_nodeset *s, size_t node)
 	for (size_t i = kv_nodeset_next((s), 0); i != SIZE_MAX; \
 	    i = kv_nodeset_next((s), i + 1))
 
+/* One operation in progress on a VMI, as its flavor reports it
+ * (kv_vmifacts.ops); the strings are the model's. */
+typedef struct kv_vmiop {
+	const char *ns, *name;
+	const char *type;		/* "Migrate" */
+	const char *phase;		/* "" when unset */
+} kv_vmiop;
+
+/* What a flavor's vmi hook (flavor.h) tells the decisions and the
+ * writers about one VMI; all zero when the flavor adds nothing.  The
+ * strings are the model's; ops and notes are owned (kv_analysis_free). */
+typedef struct kv_vmifacts {
+	const char *cpu_object;		/* the name of the object that sets
+					   its CPU (kv_fixrow.cpu_object), or
+					   NULL */
+	const char *cpu_object_loaded;	/* the same when the snapshot holds
+					   that object, else NULL */
+	bool cpu_from_object;		/* its CPU features come with that
+					   object: a new model drops them */
+	const char *os_type;		/* the OS its VM declares, or NULL */
+	const char *policy;		/* its live-migration policy, or NULL */
+	size_t nops;
+	kv_vmiop *ops;			/* unfinished operations, oldest
+					   first */
+	size_t nnotes;
+	char **notes;			/* lines explain shows under the
+					   head, in the flavor's words */
+} kv_vmifacts;
+
 typedef struct kv_vmires {
 	const kv_vmi *vmi;
 	enum kv_cpu_mode mode;
@@ -247,7 +278,9 @@ typedef struct kv_vmires {
 	/* volumes that move by volume migration (a flavor's vmi hook) */
 	size_t nmigvols;
 	const kv_volume **migvols;
-	kv_dvpres dvp;			/* Deckhouse facts (dvp_model.h) */
+	struct kv_dvpres *dvp;		/* Deckhouse facts (dvp_model.h), set
+					   by its vmi hook, else NULL */
+	kv_vmifacts facts;		/* the flavor's facts for the core */
 	bool searched;			/* targets judged (findings: null
 					   when not, e.g. no host-model label) */
 	kv_res need;			/* what the target pod requests:

@@ -61,16 +61,6 @@ node_label_is(const kv_model *m, const char *key, const char *value)
 }
 
 static bool
-node_key_prefix(const kv_model *m, const char *prefix)
-{
-	for (size_t i = 0; i < m->nnodes; i++)
-		for (size_t k = 0; k < m->nodes[i].labels.n; k++)
-			if (kv_startswith(m->nodes[i].labels.v[k].key, prefix))
-				return true;
-	return false;
-}
-
-static bool
 by_version(const kv_analysis *a, enum kv_since_id id)
 {
 	return kv_since_has(&kv_since_rows[id], a->cfg.rules.stated);
@@ -87,7 +77,8 @@ fingerprints(const kv_analysis *a, kv_buf *b)
 
 	for (size_t i = 0; i < m->nvmims; i++)
 		added |= m->vmims[i].added_selector.n > 0;
-	if (!by_version(a, SINCE_MACHINE_TYPE) && node_key_prefix(m, mt))
+	if (!by_version(a, SINCE_MACHINE_TYPE) &&
+	    kv_model_node_key_prefix(m, mt))
 		kv_buf_printf(b, "%snodes carry %s* labels (v1.5.1 and later)",
 		    b->len ? "; " : "", mt);
 	if (by_version(a, SINCE_LABEL_TRUE) && node_label_is(m, rt, ""))

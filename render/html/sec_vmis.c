@@ -190,9 +190,9 @@ cpu_text(const kv_vmires *r)
 {
 	if (r->mode == MODE_NAMED && r->model != NULL)
 		return xasprintf("%s %s", kv_mode_names[r->mode], r->model);
-	if (r->dvp.cls != NULL)
+	if (r->facts.cpu_object_loaded != NULL)
 		return xasprintf("%s, class %s", kv_mode_names[r->mode],
-		    r->dvp.cls->name);
+		    r->facts.cpu_object_loaded);
 	return xstrdup(kv_mode_names[r->mode]);
 }
 

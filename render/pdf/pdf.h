@@ -181,6 +181,10 @@ void pdf_attention_compact(pdoc *d, ptable *t, const kv_drain_row **rows,
     size_t *n);
 /* pdf_diff.c: what a what-if or diff changed (d->diff) */
 void pdf_sec_changes(pdoc *d, const char *title);
+/* the CPU sections (pdf_cpu.c): classes and matrix, models, trade-off */
+void pdf_sec_classes(pdoc *d);
+void pdf_sec_models(pdoc *d);
+void pdf_sec_tradeoff(pdoc *d);
 
 /* figures: f is drawn and freed */
 void pdf_figure_scaled(pdoc *d, kv_fig *f, bool caption, double max);

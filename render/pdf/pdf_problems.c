@@ -390,8 +390,9 @@ pdf_sec_vmis(pdoc *d, const char *title)
 		    kv_mode_names[r->mode],
 		    r->mode == MODE_NAMED ? "\n" : "",
 		    r->mode == MODE_NAMED ? r->model : "",
-		    r->dvp.cls ? "\nclass " : "",
-		    r->dvp.cls ? r->dvp.cls->name : ""), FONT_REGULAR, COL_INK);
+		    r->facts.cpu_object_loaded ? "\nclass " : "",
+		    r->facts.cpu_object_loaded ? r->facts.cpu_object_loaded :
+		    ""), FONT_REGULAR, COL_INK);
 		issues_cell(&row[3], r);
 		/* short cells: a long table of VMIs that migrate stays short */
 		pdf_cell(&row[4], r->ntargets > 3 ? xasprintf("%zu nodes",

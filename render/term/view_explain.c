@@ -6,7 +6,6 @@
  */
 #include <string.h>
 
-#include "analyze/dvp/dvp.h"
 #include "analyze/decide/groups.h"
 #include "render/render.h"
 #include "analyze/rules/target.h"
@@ -61,36 +60,15 @@ print_groups(const kv_analysis *a, const kv_vmires *r, FILE *f)
 	fputs("\n", f);
 }
 
-/* DVP: the VirtualMachine, its class and operations (rules-deckhouse.md). */
+/* The flavor's lines for the VMI (kv_vmifacts.notes: for DVP the
+ * VirtualMachine, its class and operations, rules-deckhouse.md). */
 static void
-print_dvp(const kv_vmires *r, FILE *f)
+print_notes(const kv_vmires *r, FILE *f)
 {
-	const kv_dvpres *d = &r->dvp;
-
-	if (d->vm == NULL) {
-		fprintf(f, "  no VirtualMachine object in the snapshot\n");
-		return;
-	}
-	fprintf(f, "  class ");
-	kv_term_puts(f, d->vm->class_name ? d->vm->class_name : "-");
-	fprintf(f, " (CPU type %s%s), liveMigrationPolicy %s%s\n",
-	    d->cpu_type ? d->cpu_type : "unknown", r->vmi->cpu_from_class ?
-	    ", CPU derived from the class" : "", d->policy,
-	    d->policy_default ? " (default)" : "");
-	for (size_t i = 0; i < d->nops; i++) {
-		const kv_vmop_origin *o = kv_vmop_system_origin(d->ops[i]);
-
-		fprintf(f, "  operation ");
-		kv_term_puts(f, d->ops[i]->name);
-		fprintf(f, ": %s, phase %s%s%s\n", d->ops[i]->type,
-		    *d->ops[i]->phase ? d->ops[i]->phase : "not set",
-		    o ? ", by DVP for a " : "", o ? o->what : "");
-	}
-	for (size_t i = 0; i < d->nbdas; i++) {
-		fprintf(f, "  attachment ");
-		kv_term_puts(f, d->bdas[i]->name);
-		fprintf(f, ": phase %s\n", *d->bdas[i]->phase ?
-		    d->bdas[i]->phase : "not set");
+	for (size_t i = 0; i < r->facts.nnotes; i++) {
+		fputs("  ", f);
+		kv_term_puts(f, r->facts.notes[i]);
+		fputs("\n", f);
 	}
 }
 
@@ -161,8 +139,7 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    r->cond == 'F' ? "False" : "absent", r->cond_reason ? " " : "");
 	kv_term_puts(f, r->cond_reason ? r->cond_reason : "");
 	fprintf(f, "\n");
-	if (r->dvp.present)
-		print_dvp(r, f);
+	print_notes(r, f);
 	fprintf(f, "  verdict ");
 	kv_term_paint(t, kv_verdict_color(r->verdict),
 	    kv_verdict_names[r->verdict]);

@@ -414,11 +414,20 @@ test_baseline(void **state)
 	assert_int_equal(r->verdict, V_OK);
 	assert_int_equal(r->nblockers, 0);
 	assert_int_equal(r->nwarnings, 0);
-	assert_true(r->dvp.present);
-	assert_non_null(r->dvp.vm);
-	assert_string_equal(r->dvp.cpu_type, "Model");
-	assert_string_equal(r->dvp.policy, "PreferSafe");
-	assert_true(r->dvp.policy_default);
+	assert_true(r->dvp->present);
+	assert_non_null(r->dvp->vm);
+	assert_string_equal(r->dvp->cpu_type, "Model");
+	assert_string_equal(r->dvp->policy, "PreferSafe");
+	assert_true(r->dvp->policy_default);
+	/* what the core reads of it (kv_vmifacts) */
+	assert_string_equal(r->facts.cpu_object, "generic");
+	assert_string_equal(r->facts.cpu_object_loaded, "generic");
+	assert_true(r->facts.cpu_from_object);
+	assert_string_equal(r->facts.policy, "PreferSafe");
+	assert_int_equal(r->facts.nops, 0);
+	assert_int_equal(r->facts.nnotes, 1);
+	assert_string_equal(r->facts.notes[0], "class generic (CPU type "
+	    "Model), liveMigrationPolicy PreferSafe (default)");
 	assert_int_equal(r->cond, 'T');
 	assert_string_equal(r->cond_type, "Migratable");
 	assert_string_equal(r->cond_reason, "VirtualMachineMigratable");
@@ -495,7 +504,7 @@ test_class_cpu_derived(void **state)
 	assert_true(r->vmi->cpu_from_class);
 	assert_int_equal(r->mode, MODE_NAMED);
 	assert_string_equal(r->model, "qemu64");
-	assert_string_equal(r->dvp.cpu_type, "Discovery");
+	assert_string_equal(r->dvp->cpu_type, "Discovery");
 	/* required features select, svm (optional) does not; no model */
 	assert_string_equal(kv_labels_get(&r->selectors,
 	    "cpu-feature" DOM "avx2"), "true");
@@ -525,6 +534,14 @@ test_vmop_in_progress(void **state)
 	r = fx_run(&f);
 	assert_non_null(is = find(r, "vmop-in-progress"));
 	assert_non_null(strstr(is->message, "node drain"));
+	assert_int_equal(r->facts.nops, 1);
+	assert_string_equal(r->facts.ops[0].name, "evacuation-vm-1");
+	assert_string_equal(r->facts.ops[0].type, "Evict");
+	assert_string_equal(r->facts.ops[0].phase, "InProgress");
+	assert_int_equal(r->facts.nnotes, 2);
+	assert_string_equal(r->facts.notes[1], "operation evacuation-vm-1: "
+	    "Evict, phase InProgress, by DVP for a node drain or load "
+	    "redistribution");
 	assert_int_equal(r->verdict, V_BLOCKED);
 	assert_true(r->mismatch);
 	assert_int_equal(r->on_drain, DRAIN_MIGRATE);
@@ -619,7 +636,11 @@ test_vm_not_migratable(void **state)
 	fx_init(&f);
 	json_array_clear(f.vms);
 	r = fx_run(&f);
-	assert_null(r->dvp.vm);
+	assert_null(r->dvp->vm);
+	assert_null(r->facts.cpu_object);
+	assert_int_equal(r->facts.nnotes, 1);
+	assert_string_equal(r->facts.notes[0], "no VirtualMachine object in "
+	    "the snapshot");
 	assert_string_equal(r->cond_type, "LiveMigratable");
 	assert_int_equal(r->cond, 'T');
 	assert_int_equal(r->verdict, V_OK);
@@ -686,7 +707,10 @@ test_bda_pending(void **state)
 	    "spec", "virtualMachineName", "vm", "status", "phase",
 	    "Attached"));
 	r = fx_run(&f);
-	assert_int_equal(r->dvp.nbdas, 1);
+	assert_int_equal(r->dvp->nbdas, 1);
+	assert_int_equal(r->facts.nnotes, 2);
+	assert_string_equal(r->facts.notes[1], "attachment vm-data: phase "
+	    "InProgress");
 	assert_non_null(find(r, "block-device-attachment-pending"));
 	assert_int_equal(r->verdict, V_OK);
 	fx_free(&f);
@@ -754,7 +778,7 @@ test_migrating_disk_pins(void **state)
 	fx_init(&f);
 	pin_to_w1(&f);
 	r = fx_run(&f);
-	assert_null(r->dvp.pins);
+	assert_null(r->dvp->pins);
 	assert_targets(&f, r, "");
 	assert_non_null(find(r, "no-placement-target"));
 	assert_int_equal(r->verdict, V_NO_TARGET);
@@ -764,7 +788,7 @@ test_migrating_disk_pins(void **state)
 	fx_init(&f);
 	migrating_disk(&f);
 	r = fx_run(&f);
-	assert_string_equal(r->dvp.pins, "dropped");
+	assert_string_equal(r->dvp->pins, "dropped");
 	assert_int_equal(r->affinity->nterms, 0);
 	assert_targets(&f, r, "w2,w3");
 	assert_int_equal(r->verdict, V_OK);
@@ -783,7 +807,7 @@ test_migrating_disk_pins(void **state)
 	    "\\\"kubernetes.io/hostname\\\", \\\"operator\\\": \\\"In\\\", "
 	    "\\\"values\\\": [\\\"w3\\\"]}]}]\"}}}]");
 	r = fx_run(&f);
-	assert_string_equal(r->dvp.pins, "annotation");
+	assert_string_equal(r->dvp->pins, "annotation");
 	assert_targets(&f, r, "w3");
 	assert_int_equal(r->verdict, V_OK);
 	fx_free(&f);

@@ -3,10 +3,12 @@
  * cases of apimachinery's pkg/labels/selector_test.go that kubectl -l
  * users meet: the operators, "in" and "notin" as values, empty values,
  * what is refused and why; and render/term/term.c's cut of long name lists.
+ * Also the model's node label-key prefix look-up (analyze/model/model.c).
  */
 #include "kvtest.h"
 
 #include "analyze/model/labelsel.h"
+#include "analyze/model/model.h"
 #include "render/view.h"
 
 /* labels sorted by key, as kv_labels keeps them */
@@ -95,6 +97,24 @@ test_cut_lists(void **state)
 	free(s);
 }
 
+/* kv_model_node_key_prefix: a key of any node, by its start only */
+static void
+test_node_key_prefix(void **state)
+{
+	kv_node nodes[2] = { { 0 }, { 0 } };
+	kv_model m = { 0 };
+
+	nodes[1].labels = LABELS;
+	m.nodes = nodes;
+	m.nnodes = 2;
+	assert_true(kv_model_node_key_prefix(&m, "node-role.kubernetes.io/"));
+	assert_true(kv_model_node_key_prefix(&m, "ti"));
+	assert_false(kv_model_node_key_prefix(&m, "role"));
+	assert_false(kv_model_node_key_prefix(&m, "tier3"));
+	m.nnodes = 1;
+	assert_false(kv_model_node_key_prefix(&m, "app"));
+}
+
 int
 main(void)
 {
@@ -102,6 +122,7 @@ main(void)
 		cmocka_unit_test(test_selector_operators),
 		cmocka_unit_test(test_selector_refused),
 		cmocka_unit_test(test_cut_lists),
+		cmocka_unit_test(test_node_key_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -504,6 +504,43 @@ test_flavor_rows(void **state)
 	assert_false(d->vendor_selector);
 }
 
+/* The decision layer's part of each row: every fix path and word is
+ * set, and the paths sit where each flavor's VirtualMachine holds them. */
+static void
+test_flavor_fix_rows(void **state)
+{
+	const kv_fixrow *k = kv_flavors[KV_FLAVOR_KUBEVIRT]->fix;
+	const kv_fixrow *d = kv_flavors[KV_FLAVOR_DECKHOUSE]->fix;
+
+	(void)state;
+	for (size_t i = 0; i < KV_NFLAVORS; i++) {
+		const kv_fixrow *f = kv_flavors[i]->fix;
+
+		assert_non_null(f);
+		for (size_t p = 0; p < VMPATH_COUNT; p++)
+			assert_true(kv_startswith(f->paths[p],
+			    f->paths[VMPATH_POD]) || p == VMPATH_CPU_MODEL);
+		assert_non_null(f->migrate_cli);
+		assert_non_null(f->kernel_note);
+		assert_non_null(f->rwx_copy);
+		assert_non_null(f->rwx_clone);
+		assert_non_null(f->rwx_after);
+	}
+	assert_string_equal(k->paths[VMPATH_NODE_SELECTOR],
+	    "spec.template.spec.nodeSelector");
+	assert_string_equal(k->paths[VMPATH_CPU_MODEL],
+	    "spec.template.spec.domain.cpu.model");
+	assert_string_equal(d->paths[VMPATH_TOLERATIONS], "spec.tolerations");
+	assert_string_equal(d->paths[VMPATH_CPU_MODEL], "spec.cpu.model");
+	assert_string_equal(k->migrate_cli, "virtctl migrate");
+	assert_string_equal(d->migrate_cli, "d8 v migrate");
+	assert_null(k->cpu_fix);
+	assert_null(k->drain_block_fix);
+	assert_null(k->cpu_by_class);
+	assert_non_null(d->cpu_by_class);
+	assert_string_equal(d->cpu_object, "VirtualMachineClass");
+}
+
 int
 main(void)
 {
@@ -524,6 +561,7 @@ main(void)
 		T(test_quantities),
 		cmocka_unit_test(test_resource_table_resolves),
 		cmocka_unit_test(test_flavor_rows),
+		cmocka_unit_test(test_flavor_fix_rows),
 #undef T
 	};
 

@@ -319,13 +319,17 @@ test_dvp_run_policy(void **state)
 		{ NULL, true }, { "Manual", false }, { "AlwaysOff", false },
 	};
 	kv_dvm dvm = {0};
+	kv_dvpres dres = {0};
 	kv_vmires res = {0};
 	const char *why = NULL;
 
 	(void)state;
 	assert_false(kv_dvp_restarts(&res, &why));
 	assert_string_equal(why, "no VirtualMachine");
-	res.dvp.vm = &dvm;
+	res.dvp = &dres;
+	assert_false(kv_dvp_restarts(&res, &why));
+	assert_string_equal(why, "no VirtualMachine");
+	dres.vm = &dvm;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		dvm.run_policy = cases[i].policy;
 		assert_int_equal(kv_dvp_restarts(&res, &why), cases[i].yes);

@@ -2321,85 +2321,87 @@ m_affinity(kvsnap *s)
 
 #define TERM(e) "[{\"matchExpressions\": [" e "]}]"
 
+/* A node affinity, the node's one label and whether w2 passes. */
+static const struct {
+	const char *terms;
+	const char *k1, *v1;
+	bool ok;
+} affinity_cases[] = {
+	{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
+	  "[\"z1\", \"z2\"]}"), "zone", "z2", true },
+	{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
+	  "[\"z9\"]}"), "zone", "z2", false },
+	{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
+	  "[\"z2\"]}"), NULL, NULL, false },
+	{ TERM("{\"key\": \"zone\", \"operator\": \"NotIn\", \"values\": "
+	  "[\"z2\"]}"), "zone", "z2", false },
+	{ TERM("{\"key\": \"zone\", \"operator\": \"NotIn\", \"values\": "
+	  "[\"z9\"]}"), "zone", "z2", true },
+	{ TERM("{\"key\": \"zone\", \"operator\": \"NotIn\", \"values\": "
+	  "[\"z2\"]}"), NULL, NULL, true },
+	{ TERM("{\"key\": \"ssd\", \"operator\": \"Exists\"}"),
+	  "ssd", "", true },
+	{ TERM("{\"key\": \"ssd\", \"operator\": \"Exists\"}"),
+	  NULL, NULL, false },
+	{ TERM("{\"key\": \"maintenance\", \"operator\": "
+	  "\"DoesNotExist\"}"), "maintenance", "true", false },
+	{ TERM("{\"key\": \"maintenance\", \"operator\": "
+	  "\"DoesNotExist\"}"), NULL, NULL, true },
+	{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
+	  "[\"5\"]}"), "rack", "7", true },
+	{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
+	  "[\"5\"]}"), "rack", "5", false },
+	{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
+	  "[\"5\"]}"), "rack", "r7", false },
+	{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
+	  "[\"5\"]}"), NULL, NULL, false },
+	{ TERM("{\"key\": \"rack\", \"operator\": \"Lt\", \"values\": "
+	  "[\"5\"]}"), "rack", "3", true },
+	{ TERM("{\"key\": \"rack\", \"operator\": \"Lt\", \"values\": "
+	  "[\"5\"]}"), "rack", "7", false },
+	/* requirements of a term are ANDed */
+	{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
+	  "[\"z2\"]}, {\"key\": \"ssd\", \"operator\": \"Exists\"}"),
+	  "zone", "z2", false },
+	/* terms are ORed */
+	{ "[{\"matchExpressions\": [{\"key\": \"zone\", \"operator\": "
+	  "\"In\", \"values\": [\"z9\"]}]}, {\"matchExpressions\": "
+	  "[{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
+	  "[\"z2\"]}]}]", "zone", "z2", true },
+	/* an empty term matches no node until KubeVirt appends to it:
+	 * this host-model VMI's pod carries obsolete-host-model
+	 * DoesNotExist in it (template.go modifyNodeAffintyToReject-
+	 * Label), so w2 passes; test_empty_term_named for a model */
+	{ "[{}]", NULL, NULL, true },
+	{ "[{\"matchExpressions\": []}]", NULL, NULL, true },
+
+	/* matchFields test the node's name */
+	{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
+	  "\"operator\": \"In\", \"values\": [\"w2\"]}]}]", NULL, NULL,
+	  true },
+	{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
+	  "\"operator\": \"NotIn\", \"values\": [\"w2\"]}]}]", NULL,
+	  NULL, false },
+};
+
 static void
 test_node_affinity(void **state)
 {
-	const struct {
-		const char *terms;
-		const char *k1, *v1;
-		bool ok;
-	} cases[] = {
-		{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
-		  "[\"z1\", \"z2\"]}"), "zone", "z2", true },
-		{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
-		  "[\"z9\"]}"), "zone", "z2", false },
-		{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
-		  "[\"z2\"]}"), NULL, NULL, false },
-		{ TERM("{\"key\": \"zone\", \"operator\": \"NotIn\", \"values\": "
-		  "[\"z2\"]}"), "zone", "z2", false },
-		{ TERM("{\"key\": \"zone\", \"operator\": \"NotIn\", \"values\": "
-		  "[\"z9\"]}"), "zone", "z2", true },
-		{ TERM("{\"key\": \"zone\", \"operator\": \"NotIn\", \"values\": "
-		  "[\"z2\"]}"), NULL, NULL, true },
-		{ TERM("{\"key\": \"ssd\", \"operator\": \"Exists\"}"),
-		  "ssd", "", true },
-		{ TERM("{\"key\": \"ssd\", \"operator\": \"Exists\"}"),
-		  NULL, NULL, false },
-		{ TERM("{\"key\": \"maintenance\", \"operator\": "
-		  "\"DoesNotExist\"}"), "maintenance", "true", false },
-		{ TERM("{\"key\": \"maintenance\", \"operator\": "
-		  "\"DoesNotExist\"}"), NULL, NULL, true },
-		{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
-		  "[\"5\"]}"), "rack", "7", true },
-		{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
-		  "[\"5\"]}"), "rack", "5", false },
-		{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
-		  "[\"5\"]}"), "rack", "r7", false },
-		{ TERM("{\"key\": \"rack\", \"operator\": \"Gt\", \"values\": "
-		  "[\"5\"]}"), NULL, NULL, false },
-		{ TERM("{\"key\": \"rack\", \"operator\": \"Lt\", \"values\": "
-		  "[\"5\"]}"), "rack", "3", true },
-		{ TERM("{\"key\": \"rack\", \"operator\": \"Lt\", \"values\": "
-		  "[\"5\"]}"), "rack", "7", false },
-		/* requirements of a term are ANDed */
-		{ TERM("{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
-		  "[\"z2\"]}, {\"key\": \"ssd\", \"operator\": \"Exists\"}"),
-		  "zone", "z2", false },
-		/* terms are ORed */
-		{ "[{\"matchExpressions\": [{\"key\": \"zone\", \"operator\": "
-		  "\"In\", \"values\": [\"z9\"]}]}, {\"matchExpressions\": "
-		  "[{\"key\": \"zone\", \"operator\": \"In\", \"values\": "
-		  "[\"z2\"]}]}]", "zone", "z2", true },
-		/* an empty term matches no node until KubeVirt appends to it:
-		 * this host-model VMI's pod carries obsolete-host-model
-		 * DoesNotExist in it (template.go modifyNodeAffintyToReject-
-		 * Label), so w2 passes; test_empty_term_named for a model */
-		{ "[{}]", NULL, NULL, true },
-		{ "[{\"matchExpressions\": []}]", NULL, NULL, true },
-
-		/* matchFields test the node's name */
-		{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
-		  "\"operator\": \"In\", \"values\": [\"w2\"]}]}]", NULL, NULL,
-		  true },
-		{ "[{\"matchFields\": [{\"key\": \"metadata.name\", "
-		  "\"operator\": \"NotIn\", \"values\": [\"w2\"]}]}]", NULL,
-		  NULL, false },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < sizeof(affinity_cases) /
+	    sizeof(affinity_cases[0]); i++) {
 		kvres r;
 		json_t *v;
 
-		aff_exprs = cases[i].terms;
-		aff_labels[0] = cases[i].k1;
-		aff_labels[1] = cases[i].v1;
+		aff_exprs = affinity_cases[i].terms;
+		aff_labels[0] = affinity_cases[i].k1;
+		aff_labels[1] = affinity_cases[i].v1;
 		aff_labels[2] = NULL;
 		r = run(m_affinity);
 		v = kvres_vmi(&r, WEB);
 		print_message("affinity case %zu\n", i);
 		assert_list(v, "cpuTargets", "w2");
-		assert_list(v, "targets", cases[i].ok ? "w2" : "");
-		if (!cases[i].ok)
+		assert_list(v, "targets", affinity_cases[i].ok ? "w2" : "");
+		if (!affinity_cases[i].ok)
 			assert_message_has(v, "no-placement-target",
 			    "node affinity");
 		kvres_free(&r);
