@@ -539,6 +539,24 @@ test_namespaces() {
 		jq -s -e '[.[].items[].metadata.namespace] | unique == ["payroll-prod"]' >/dev/null ||
 		die "objects from other namespaces"
 	grep -q 'GET /api/v1/namespaces/bulk/pods?' "$T/server.log" || die "no per-namespace list"
+	# persistent volumes: only those bound to a claim in the namespaces
+	stop_server
+	start_server --forbid ''
+	collect -n web-stage --output "$T/out/web.tar.gz"
+	expect_rc 0
+	jq_is "$T/out/web.tar.gz" '.resources[] | select(.resource == "persistentvolumes") | .count' 0
+	collect -n payroll-prod --output "$T/out/pay.tar.gz"
+	expect_rc 0
+	jq_is "$T/out/pay.tar.gz" '.resources[] | select(.resource == "persistentvolumes") | .count' 1
+	[ -n "${KVSCOPE:-}" ] || return 0
+	# kvscope says which answers the namespaces limit, once, coded
+	local rc=0
+	"$KVSCOPE" check "$T/out/pay.tar.gz" -o json >"$T/check.json" 2>"$T/check.err" || rc=$?
+	[ "$rc" -le 1 ] || die "kvscope check exited $rc: $(cat "$T/check.err")"
+	jq -e '[.warnings[] | select(.code == "partial-resource" and (.message | startswith("namespaces: collected from payroll-prod only (--namespace); pod (anti-)affinity")))] | length == 1' \
+		"$T/check.json" >/dev/null || die "no namespaces warning: $(jq -c .warnings "$T/check.json")"
+	[ "$(grep -c 'namespaces: collected from payroll-prod only' "$T/check.err")" = 1 ] ||
+		die "not one stderr line: $(cat "$T/check.err")"
 }
 
 test_error_status() {
