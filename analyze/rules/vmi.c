@@ -423,7 +423,8 @@ static void
 run_rules(rule_ctx *c, enum kv_rule_phase phase)
 {
 	for (size_t i = 0; i < kv_nrules; i++)
-		if (kv_rules[i].phase == phase)
+		if (kv_rules[i].phase == phase &&
+		    kv_rule_applies(&kv_rules[i], c->m->flavor->id))
 			kv_rules[i].check(c, &kv_rules[i]);
 }
 
@@ -486,7 +487,8 @@ kv_vmis_analyze(kv_analysis *a)
 		r->cond_reason = r->vmi->cond_reason;
 		r->cond_message = r->vmi->cond_message;
 		r->affinity = &r->vmi->affinity;
-		pending_selector(&ix, r);
+		if (kv_since_on(a, SINCE_ADDED_SELECTOR))
+			pending_selector(&ix, r);	/* v1.6.0 (R37) */
 		running_migration(m, &ix, r);
 		if (m->flavor->vmi != NULL)
 			m->flavor->vmi(a, r);
