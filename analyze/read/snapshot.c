@@ -354,8 +354,9 @@ manifest_namespaces(reader *r, json_t *opt)
 	if (v == NULL || json_is_null(v))
 		return KV_OK;
 	if (!json_is_array(v))
-		return kv_seterr(r->err, "%s: manifest.json: options.namespaces:"
-		    " expected a list of namespace names", r->snap);
+		return kv_seterr(r->err, "%s: manifest.json: "
+		    "options.namespaces: expected a list of namespace names",
+		    r->snap);
 	m->namespaces = xcalloc(json_array_size(v) + 1, sizeof(char *));
 	json_array_foreach(v, i, n) {
 		if (!json_is_string(n) || *json_string_value(n) == '\0')

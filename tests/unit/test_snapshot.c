@@ -672,7 +672,7 @@ test_manifest_bad(void **state)
 		{ "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
 		  "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[],"
 		  "\"options\":{\"namespaces\":[\"web\",7]}}",
-		  "manifest.json: options.namespaces[1]: expected a namespace" },
+		  "manifest.json: options.namespaces[1]: expected a name" },
 		{ "{\"kind\":\"kvscope-snapshot\",\"kind\":\"x\"}",
 		  "manifest.json: not valid JSON: duplicate object key" },
 	};
