@@ -1,7 +1,8 @@
 /*
  * flavor.c - the flavor table (flavor.h) and the plain KubeVirt row.
  *
- * The Deckhouse row lives with the rest of Deckhouse in dvp/flavor.c.
+ * The Deckhouse row lives with the rest of Deckhouse in dvp/flavor.c,
+ * Harvester's in harvester/flavor.c.
  */
 #include "analyze/model/flavor.h"
 
@@ -109,6 +110,7 @@ const kv_flavor kv_flavor_kubevirt = {
 const kv_flavor *const kv_flavors[KV_NFLAVORS] = {
 	[KV_FLAVOR_KUBEVIRT] = &kv_flavor_kubevirt,
 	[KV_FLAVOR_DECKHOUSE] = &kv_flavor_deckhouse,
+	[KV_FLAVOR_HARVESTER] = &kv_flavor_harvester,
 };
 
 const kv_flavor *

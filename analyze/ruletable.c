@@ -1,12 +1,13 @@
 /*
  * ruletable.c - the rule table (rule.h): one row per blocker and warning code
  * of docs/findings.md, in the order the glossary shows them.
- * The check functions are in checks.c (KubeVirt) and dvp/checks.c
- * (Deckhouse), the groupings in groups.h; the rows are the only place
- * that lists codes.
+ * The check functions are in checks.c (KubeVirt), dvp/checks.c
+ * (Deckhouse) and harvester/checks.c (Harvester), the groupings in
+ * groups.h; the rows are the only place that lists codes.
  */
 #include "analyze/checks/checks.h"
 #include "analyze/dvp/dvp.h"
+#include "analyze/harvester/harvester.h"
 #include "analyze/decide/groups.h"
 
 const kv_rule kv_rules[] = {
@@ -448,6 +449,55 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_vm_not_migratable,
 		.grouping = &kv_grp_condition,
+	},
+	/* Harvester's migrate action (harvester/checks.c cites it) */
+	{
+		.code = "harvester-hostname-selector", .severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Pinned to one host (Harvester)",
+				"Remove the kubernetes.io/hostname node "
+				    "selector (Edit Config > Node Scheduling "
+				    "> Run VM on any available node, or a "
+				    "node affinity naming several hosts) "
+				    "and restart the VM before "
+				    "maintenance." },
+		},
+		.check = kv_harvester_check_hostname,
+		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
+	},
+	{
+		.code = "harvester-device", .severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"PCIe, USB or vGPU device (Harvester)",
+				"Detach the PCI, USB or vGPU devices (Edit "
+				    "Config > PCI Devices, USB Devices, "
+				    "vGPU Devices) and restart the VM, or "
+				    "stop it for the maintenance." },
+		},
+		.check = kv_harvester_check_device,
+		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
+	},
+	{
+		.code = "harvester-cdrom-containerdisk",
+		.severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"CD-ROM or containerDisk (Harvester "
+				    "v1.4.2-v1.7)",
+				"Eject the CD-ROM (the VM's Eject CD-ROM "
+				    "action), replace containerDisk volumes "
+				    "by volumes, or upgrade to Harvester "
+				    "v1.8, whose migrate action takes them; "
+				    "else stop the VM for the "
+				    "maintenance." },
+		},
+		.check = kv_harvester_check_cdrom,
+		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
 	},
 	{
 		.code = "passthrough-cpu-differs", .severity = SEV_WARNING,

@@ -35,7 +35,10 @@ struct kv_volume;
 struct jctx;
 struct json_t;
 
-enum kv_flavor_id { KV_FLAVOR_KUBEVIRT, KV_FLAVOR_DECKHOUSE, KV_NFLAVORS };
+enum kv_flavor_id {
+	KV_FLAVOR_KUBEVIRT, KV_FLAVOR_DECKHOUSE, KV_FLAVOR_HARVESTER,
+	KV_NFLAVORS
+};
 
 /* The flavor's words for its objects (render's kv_word). */
 typedef struct kv_vocab {
@@ -164,11 +167,19 @@ typedef struct kv_flavor {
 	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */
 	void (*describe_volume)(const struct kv_model *m, const char *ns,
 	    const struct kv_volume *vol, struct kv_buf *b);
+
+	/* a distribution of another flavor's KubeVirt (Harvester: plain
+	 * KubeVirt's): the manifest names that one (base), its condition
+	 * reasons are base's, and detect() tells it from base by its
+	 * objects after loading; NULL for a flavor of its own */
+	const struct kv_flavor *base;
+	bool (*detect)(const struct kv_model *m);
 } kv_flavor;
 
 extern const kv_flavor *const kv_flavors[KV_NFLAVORS];
 extern const kv_flavor kv_flavor_kubevirt;	/* flavor.c */
 extern const kv_flavor kv_flavor_deckhouse;	/* dvp/flavor.c */
+extern const kv_flavor kv_flavor_harvester;	/* harvester/flavor.c */
 
 /* The row named name, or NULL. */
 const kv_flavor *kv_flavor_find(const char *name);

@@ -323,7 +323,7 @@ policy_cmp(const void *a, const void *b)
 /* The manifest's flavor; without one, a flavor whose files are there
  * when KubeVirt's own VMIs are not. */
 static const kv_flavor *
-pick_flavor(kv_load *ls)
+manifest_flavor(kv_load *ls)
 {
 	kv_model *m = ls->m;
 	const kv_flavor *f = kv_flavor_find(m->manifest.flavor);
@@ -336,6 +336,19 @@ pick_flavor(kv_load *ls)
 			return kv_flavors[i];
 		}
 	return kv_flavors[KV_FLAVOR_KUBEVIRT];
+}
+
+/* That flavor, or a distribution of it that its objects show. */
+static const kv_flavor *
+pick_flavor(kv_load *ls)
+{
+	const kv_flavor *f = manifest_flavor(ls);
+
+	for (size_t i = 0; i < KV_NFLAVORS; i++)
+		if (kv_flavors[i]->base == f && kv_flavors[i]->detect != NULL &&
+		    kv_flavors[i]->detect(ls->m))
+			return kv_flavors[i];
+	return f;
 }
 
 /* Sort what the analysis looks up; names are unique (kv_load_unique). */

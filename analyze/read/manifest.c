@@ -30,6 +30,9 @@ snap_manifest_free(snap_manifest *m)
 	for (size_t i = 0; i < m->nnotes; i++)
 		free(m->notes[i]);
 	free(m->notes);
+	for (size_t i = 0; i < m->nnamespaces; i++)
+		free(m->namespaces[i]);
+	free(m->namespaces);
 	free(m->created_at);
 	free(m->context);
 	free(m->kubernetes_version);

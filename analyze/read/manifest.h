@@ -63,6 +63,10 @@ typedef struct snap_manifest {
 	char *collector_name;
 	char *collector_version;
 	bool redact, anonymize;
+	/* options.namespaces: the --namespace ones, sorted as given; none =
+	 * every namespace */
+	size_t nnamespaces;
+	char **namespaces;
 	size_t nresources;
 	snap_resource *resources;
 	size_t nnotes;

@@ -343,6 +343,32 @@ manifest_head(reader *r, json_t *root)
 	return rc;
 }
 
+/* options.namespaces: a list of namespace names, or absent. */
+static int
+manifest_namespaces(reader *r, json_t *opt)
+{
+	snap_manifest *m = r->m;
+	json_t *v = json_object_get(opt, "namespaces"), *n;
+	size_t i;
+
+	if (v == NULL || json_is_null(v))
+		return KV_OK;
+	if (!json_is_array(v))
+		return kv_seterr(r->err, "%s: manifest.json: "
+		    "options.namespaces: expected a list of namespace names",
+		    r->snap);
+	m->namespaces = xcalloc(json_array_size(v) + 1, sizeof(char *));
+	json_array_foreach(v, i, n) {
+		if (!json_is_string(n) || *json_string_value(n) == '\0')
+			return kv_seterr(r->err, "%s: manifest.json: "
+			    "options.namespaces[%zu]: expected a namespace "
+			    "name", r->snap, i);
+		m->namespaces[m->nnamespaces++] = xstrdup(
+		    json_string_value(n));
+	}
+	return KV_OK;
+}
+
 /* cluster, collector and options. */
 static int
 manifest_cluster(reader *r, json_t *root)
@@ -368,6 +394,8 @@ manifest_cluster(reader *r, json_t *root)
 	if ((opt = mobj(r, root, "options", JSON_OBJECT, &rc)) != NULL) {
 		m->redact = json_is_true(json_object_get(opt, "redact"));
 		m->anonymize = json_is_true(json_object_get(opt, "anonymize"));
+		if (rc == KV_OK)
+			rc = manifest_namespaces(r, opt);
 	}
 	if (rc == KV_OK && m->flavor != NULL &&
 	    strcmp(m->flavor, "kubevirt") != 0 &&

@@ -222,6 +222,24 @@ resource_warnings(kv_analysis *a, size_t *cap)
 			    xstrdup(a->lack_msg[n]));
 }
 
+/* A --namespace snapshot: which answers the other namespaces' absence
+ * limits (docs/snapshot-format.md, options.namespaces). */
+static char *
+namespaces_note(const snap_manifest *mf)
+{
+	kv_buf b = { 0 };
+
+	kv_buf_printf(&b, "namespaces: collected from ");
+	for (size_t i = 0; i < mf->nnamespaces; i++)
+		kv_buf_printf(&b, "%s%s", i > 0 ? ", " : "",
+		    mf->namespaces[i]);
+	kv_buf_printf(&b, " only (--namespace); pod (anti-)affinity and "
+	    "topology spread were judged against these namespaces' pods, "
+	    "room on the nodes leaves out other namespaces' pods, and "
+	    "drains count only these namespaces' VMIs");
+	return b.data;
+}
+
 void
 kv_snapshot_warnings(kv_analysis *a)
 {
@@ -239,6 +257,9 @@ kv_snapshot_warnings(kv_analysis *a)
 		    "launcher pods only (scope launchers); room on the nodes "
 		    "was not checked beyond allocatable memory less the "
 		    "launcher pods' requests"));
+	if (m->manifest.nnamespaces > 0)
+		snap_warn(a, &cap, KV_WARN_PARTIAL_RESOURCE,
+		    namespaces_note(&m->manifest));
 	if (!m->cluster.present)
 		snap_warn(a, &cap, KV_WARN_MISSING_RESOURCE,
 		    xstrdup(m->flavor->no_config));

@@ -21,6 +21,8 @@ kv_rule_find(const char *code)
 bool
 kv_rule_explains(const kv_rule *r, enum kv_flavor_id f, const char *why)
 {
+	if (kv_flavors[f]->base != NULL)
+		f = kv_flavors[f]->base->id;	/* its KubeVirt's reasons */
 	for (size_t k = 0; why != NULL && k < KV_RULE_REASONS &&
 	    r->reasons[f][k] != NULL; k++)
 		if (strcmp(r->reasons[f][k], why) == 0)
@@ -35,6 +37,12 @@ kv_rule_by_reason(enum kv_flavor_id f, const char *why)
 		if (kv_rule_explains(&kv_rules[i], f, why))
 			return &kv_rules[i];
 	return NULL;
+}
+
+bool
+kv_rule_applies(const kv_rule *r, enum kv_flavor_id f)
+{
+	return r->only == 0 || (r->only & KV_ONLY(f)) != 0;
 }
 
 void

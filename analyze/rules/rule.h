@@ -50,6 +50,7 @@ enum kv_rule_flag {
 };
 
 #define KV_RULE_REASONS 3
+#define KV_ONLY(flavor) (1u << (flavor))
 
 typedef struct kv_rule_words {
 	const char *title, *remediation;	/* NULL: the KubeVirt words */
@@ -68,6 +69,8 @@ typedef struct kv_rule {
 	const char *reasons[KV_NFLAVORS][KV_RULE_REASONS];
 	kv_rule_words words[KV_NFLAVORS];	/* [KV_FLAVOR_KUBEVIRT] set */
 	rule_check_fn check;
+	/* the flavors it runs in, KV_ONLY(id) or'ed; 0: every flavor */
+	unsigned only;
 	/* blockers: the fact a group of this code is about and its fix
 	 * (groups.h); NULL groups by code alone */
 	const struct kv_grouping *grouping;
@@ -82,6 +85,8 @@ const kv_rule *kv_rule_by_reason(enum kv_flavor_id f, const char *why);
 /* Whether rule r names reason why of flavor f. */
 bool kv_rule_explains(const kv_rule *r, enum kv_flavor_id f,
     const char *why);
+/* Whether rule r runs in flavor f (its only field). */
+bool kv_rule_applies(const kv_rule *r, enum kv_flavor_id f);
 /* The title and remediation in flavor f's words. */
 void kv_rule_words_of(const kv_rule *r, const kv_flavor *f,
     const char **title, const char **remediation);

@@ -435,7 +435,8 @@ run_rules(rule_ctx *c, enum kv_rule_phase phase, skipped *sk)
 	for (size_t i = 0; i < kv_nrules; i++) {
 		const kv_rule *rule = &kv_rules[i];
 
-		if (rule->phase != phase)
+		if (rule->phase != phase ||
+		    !kv_rule_applies(rule, c->m->flavor->id))
 			continue;
 		if ((rule->needs & sk->miss) == 0) {
 			rule->check(c, rule);
@@ -533,7 +534,8 @@ kv_vmis_analyze(kv_analysis *a)
 		r->cond_reason = r->vmi->cond_reason;
 		r->cond_message = r->vmi->cond_message;
 		r->affinity = &r->vmi->affinity;
-		pending_selector(&ix, r);
+		if (kv_since_on(a, SINCE_ADDED_SELECTOR))
+			pending_selector(&ix, r);	/* v1.6.0 (R37) */
 		running_migration(m, &ix, r);
 		if (m->flavor->vmi != NULL)
 			m->flavor->vmi(a, r);

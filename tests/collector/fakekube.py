@@ -413,6 +413,19 @@ def deckhouse_resources():
     ]
 
 
+def json_docs(text):
+    """The JSON values of a file: one list or object, or a stream of
+    objects (one a line, as a snapshot may hold them)."""
+    dec, out, i = json.JSONDecoder(), [], 0
+    while True:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if i >= len(text):
+            return out
+        v, i = dec.raw_decode(text, i)
+        out.append(v)
+
+
 def load_snapshot(path):
     """The resources of a snapshot, each item kept as serialized bytes."""
     files = {}
@@ -431,8 +444,13 @@ def load_snapshot(path):
         if not fname.endswith(".json"):
             continue
         plural, _, group = fname[:-len(".json")].partition(".")
-        doc = json.loads(files[fname]())
-        items = doc["items"] if isinstance(doc, dict) else doc
+        doc = json_docs(files[fname]().decode())
+        if len(doc) == 1 and isinstance(doc[0], list):
+            items = doc[0]
+        elif len(doc) == 1 and isinstance(doc[0], dict) and "items" in doc[0]:
+            items = doc[0]["items"]
+        else:
+            items = doc
         first = items[0] if items else {}
         gv = first.get("apiVersion", "v1")
         version = gv.rsplit("/", 1)[-1]

@@ -3316,6 +3316,15 @@ test_rule_rows(void **state)
 		}
 	}
 	assert_int_equal(scoped, 2);
+	/* Harvester: KubeVirt's condition reasons; its rows only its own */
+	assert_ptr_equal(kv_rule_by_reason(KV_FLAVOR_HARVESTER,
+	    "HostDeviceNotLiveMigratable"), kv_rule_find("host-device"));
+	assert_false(kv_rule_applies(kv_rule_find("harvester-device"),
+	    KV_FLAVOR_KUBEVIRT));
+	assert_true(kv_rule_applies(kv_rule_find("harvester-device"),
+	    KV_FLAVOR_HARVESTER));
+	assert_true(kv_rule_applies(kv_rule_find("host-device"),
+	    KV_FLAVOR_HARVESTER));
 	assert_true(kv_rule_find("vmop-in-progress")->flags &
 	    RULE_OPERATION_SCOPED);
 	assert_int_equal(kv_rule_find("vm-not-migratable")->phase,

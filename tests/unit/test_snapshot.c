@@ -669,6 +669,14 @@ test_manifest_bad(void **state)
 		  "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[],"
 		  "\"resources\":[{\"resource\":\"nodes\"}]}",
 		  "manifest.json: resources[0].status: missing" },
+		{ "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
+		  "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[],"
+		  "\"options\":{\"namespaces\":\"web\"}}",
+		  "manifest.json: options.namespaces: expected a list" },
+		{ "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
+		  "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[],"
+		  "\"options\":{\"namespaces\":[\"web\",7]}}",
+		  "manifest.json: options.namespaces[1]: expected a name" },
 		{ "{\"kind\":\"kvscope-snapshot\",\"kind\":\"x\"}",
 		  "manifest.json: not valid JSON: duplicate object key" },
 	};
@@ -696,10 +704,13 @@ test_manifest_bom(void **state)
 
 	f->s.manifest = "\xef\xbb\xbf{\"kind\":\"kvscope-snapshot\","
 	    "\"formatVersion\":1,\"createdAt\":\"2026-10-31T09:12:44Z\","
-	    "\"cluster\":{\"context\":\"bom\"},\"files\":[]}";
+	    "\"cluster\":{\"context\":\"bom\"},\"files\":[],"
+	    "\"options\":{\"namespaces\":[\"a\",\"web\"]}}";
 	use_tar(f, "bom.tar.gz");
 	expect_ok(f);
 	assert_string_equal(f->m.context, "bom");
+	assert_int_equal(f->m.nnamespaces, 2);
+	assert_string_equal(f->m.namespaces[1], "web");
 	f->s.manifest = "\xef\xbb\xbf\xef\xbb\xbf{\"kind\":"
 	    "\"kvscope-snapshot\"}";
 	use_tar(f, "bom2.tar.gz");

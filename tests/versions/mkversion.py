@@ -3,9 +3,11 @@
 
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
                  [--old-reasons] [--keep-labels] [--hco OPERATOR]
+                 [--keep-added-selector] [--harvester RELEASE]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
-its KubeVirt is v1.9.0) to DST and makes it look collected from a cluster
+its KubeVirt is v1.9.0; samples/deckhouse: DVP's fork, with VERSION
+such as v1.3.1-v12n.21) to DST and makes it look collected from a cluster
 running KubeVirt VERSION (e.g. v1.1.0): the KubeVirt CR's status
 (observedKubeVirtVersion, targetKubeVirtVersion, operatorVersion), the
 launcher pods' image tags and the manifest's cluster.kubevirtVersion say
@@ -20,8 +22,10 @@ writes (docs/versions.md):
 status.versions[operator] is OPERATOR (e.g. 4.15.2) and moves the
 KubeVirt CR to namespace openshift-cnv.
 Before v1.6.0 the VMIMs lose spec.addedNodeSelector (the field does not
-exist there, R37).  --keep-labels leaves the node labels as SRC has them (v1.9's), to
-contradict VERSION.  --added-selector gives the first VMIM (made if none) a
+exist there, R37) unless --keep-added-selector keeps them (a
+field that version's controller never reads).  --keep-labels leaves
+the node labels as SRC has them (v1.9's), to contradict VERSION.
+--added-selector gives the first VMIM (made if none) a
 spec.addedNodeSelector, a field that exists only since v1.6.0 (R37).
 --realtime makes pit/evict-live a realtime VMI (spec.domain.cpu.realtime)
 and labels every schedulable node kubevirt.io/realtime ("true", or ""
@@ -35,6 +39,9 @@ the nodes get cpumanager=true), pit/evict-ifpossible a LUN disk with
 reservation (v1.0.0-v1.8.4), db/migrated-once a persistent TPM whose
 backend PVC is RWO (v1.3.x: DisksNotLiveMigratable "Backend storage PVC
 is not RWX").
+--harvester RELEASE adds Harvester's settings.harvesterhci.io
+server-version setting (e.g. v1.7.1): kvscope then reads the snapshot
+as Harvester's.
 The manifest's files[] (bytes, sha256) are recomputed.  The output is a
 pure function of the arguments.
 """
@@ -76,12 +83,21 @@ def items(doc):
     return doc["items"] if isinstance(doc, dict) and "items" in doc else doc
 
 
+# the machine-type label prefixes of KubeVirt and of DVP's fork
+MACHINE_TYPE = ("machine-type.node.kubevirt.io/",
+                "machine-type.node.virtualization.deckhouse.io/")
+# the KubeVirt CR files of KubeVirt and of DVP
+CR_FILES = ("kubevirts.kubevirt.io.json",
+            "internalvirtualizationkubevirts."
+            "internal.virtualization.deckhouse.io.json")
+
+
 def relabel_nodes(path, v):
     doc = load(path)
     for n in items(doc):
         labels = n["metadata"].setdefault("labels", {})
         for k in list(labels):
-            if (k.startswith("machine-type.node.kubevirt.io/") and
+            if (k.startswith(MACHINE_TYPE) and
                     not has(v, [(1, 5, 1), (1, 6, 0)])):
                 del labels[k]
             elif (k in ("kubevirt.io/realtime", "kubevirt.io/sev",
@@ -237,6 +253,22 @@ def add_hco(dst, res, operator):
         json.dump(m, f, indent=2)
 
 
+def add_harvester(dst, res, release):
+    name = "settings.harvesterhci.io.json"
+    save(os.path.join(res, name), [{
+        "apiVersion": "harvesterhci.io/v1beta1", "kind": "Setting",
+        "metadata": {"name": "server-version"}, "value": release}])
+    mpath = os.path.join(dst, "manifest.json")
+    m = load(mpath)
+    m["resources"].append({"resource": "settings",
+                           "group": "harvesterhci.io",
+                           "file": "resources/" + name, "status": "ok",
+                           "count": 1})
+    m["files"].append({"path": "resources/" + name})
+    with open(mpath, "w", encoding="utf-8") as f:
+        json.dump(m, f, indent=2)
+
+
 def refresh_manifest(dst, version):
     mpath = os.path.join(dst, "manifest.json")
     m = load(mpath)
@@ -252,7 +284,7 @@ def refresh_manifest(dst, version):
 
 
 def main(argv):
-    if len(argv) < 4 or argv[-1] == "--hco":
+    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester"):
         sys.exit(__doc__)
     src, dst, version = argv[1:4]
     v = parse(version)
@@ -265,10 +297,13 @@ def main(argv):
     if "--keep-labels" not in argv[4:]:
         relabel_nodes(os.path.join(res, "nodes.json"), v)
     retag(os.path.join(res, "pods.json"), old, version)
-    set_cr(os.path.join(res, "kubevirts.kubevirt.io.json"), version)
+    for cr in CR_FILES:
+        if os.path.exists(os.path.join(res, cr)):
+            set_cr(os.path.join(res, cr), version)
     vmims = os.path.join(
         res, "virtualmachineinstancemigrations.kubevirt.io.json")
-    if v < (1, 6, 0) and "--keep-labels" not in argv[4:]:
+    if v < (1, 6, 0) and "--keep-labels" not in argv[4:] and \
+            "--keep-added-selector" not in argv[4:]:
         drop_added_selector(vmims)
     if "--added-selector" in argv[4:]:
         added_selector(vmims)
@@ -278,6 +313,8 @@ def main(argv):
         old_reasons(res, v)
     if "--hco" in argv[4:]:
         add_hco(dst, res, argv[argv.index("--hco") + 1])
+    if "--harvester" in argv[4:]:
+        add_harvester(dst, res, argv[argv.index("--harvester") + 1])
     refresh_manifest(dst, version)
 
 

@@ -184,5 +184,55 @@ else
 	fail=$((fail + 1)); echo "FAIL v1.9: drains not by the webhook"
 fi
 
+# addedNodeSelector: read only since v1.6.0 (R37). A v1.4.1 snapshot whose
+# VMIM still carries one (kubernetes.io/hostname=p6, a node that is gone):
+# v1.4's controller never reads the field, so the targets stay open.
+snap k14 pitfalls v1.4.1 --keep-added-selector
+snap k16 pitfalls v1.6.0 --keep-added-selector
+gone="$(vmi pit/move-to-gone \
+    '[.verdict,.targetSelectors["kubernetes.io/hostname"]]')"
+expect "v1.4.1: addedNodeSelector not applied" k14 "$gone" '["ok",null]'
+expect "v1.6.0: addedNodeSelector applied" k16 "$gone" '["no-target","p6"]'
+
+# DVP before v1.4.0: a fork of KubeVirt 1.3.1 (docs/versions.md), whose
+# labeller writes no machine-type labels: its rules, no machine-type
+# selector, the v1.6.2 sample's verdicts.
+snap d131 deckhouse v1.3.1-v12n.21
+verdicts='[.vmis[]|[.name,.verdict]]'
+expect "DVP v1.3.1 fork: rulesVersion" d131 .config.rulesVersion '"v1.3.1"'
+expect "DVP v1.3.1 fork: no machine-type selector" d131 "$mt" '0'
+expect "DVP v1.3.1 fork: verdicts as v1.6.2" d131 "$verdicts" \
+    "$(jq -c "$verdicts" tests/golden/deckhouse.findings.json)"
+
+# Harvester: its settings make it the harvester flavor; its migrate
+# action's checks by release (docs/rules.md, harvester/checks.c). $hv
+# lists "VMI verdict code" for each Harvester blocker.
+snap hv131 pitfalls v1.1.1 --harvester v1.3.1
+snap hv171 pitfalls v1.6.3 --harvester v1.7.1
+snap hv180 pitfalls v1.7.0 --harvester v1.8.0
+snap hvkv pitfalls v1.6.3 --harvester ''
+hv='[.vmis[] | .name as $n | .verdict as $v | .blockers[]?
+    | select(.code | startswith("harvester-"))
+    | "\($n) \($v) \(.code | ltrimstr("harvester-"))"]'
+pinned='"db/pinned blocked hostname-selector"'
+gpu='"pit/gpu blocked device"'
+cds='"pit/cd-config-digest blocked cdrom-containerdisk",'
+cds+='"pit/cd-no-digest blocked cdrom-containerdisk"'
+expect "Harvester detected from its settings" hv171 .snapshot.flavor \
+    '"harvester"'
+expect "plain KubeVirt: no Harvester codes" p19 \
+    "[.snapshot.flavor,$hv]" '["kubevirt",[]]'
+expect "Harvester v1.3.1: hostname selector only" hv131 "$hv" "[$pinned]"
+expect "Harvester v1.7.1: hostname, containerDisk, vGPU" hv171 "$hv" \
+    "[$pinned,$cds,$gpu]"
+expect "Harvester v1.8.0: containerDisks migrate again" hv180 "$hv" \
+    "[$pinned,$gpu]"
+expect "Harvester without server-version: by its KubeVirt v1.6.3" hvkv \
+    "[.snapshot.flavor,($hv|length)]" '["harvester",4]'
+expect "Harvester v1.7.1: Harvester's words" hv171 \
+    "$(vmi pit/gpu '.blockers[]|select(.code=="harvester-device").message')" \
+    '"Harvester refuses to migrate: the VM is not live migratable as '\
+'vGPU devices are attached (nvidia.com/GRID_T4-4Q)"'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
