@@ -174,6 +174,8 @@ uint32_t tone_bg(enum kv_tone t);
 /* The groups in the HTML report (sec_groups.c), into their section s. */
 void html_sec_groups(xmlNodePtr s, const kv_analysis *a);
 void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
+/* "node-<name>", or with href "#node-<name, percent-escaped>" */
+char *html_node_anchor(const char *name, bool href);
 void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
 
 /* SEC_CHANGES: only in a what-if's or a diff's report, first. */

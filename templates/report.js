@@ -7,8 +7,10 @@
  * The list shows PAGE rows at a time, filtered by verdict, namespace,
  * node, code and group, searched by name (debounced), sorted by any
  * column; the view is kept in the address by name, stable across
- * reports (#vms?verdict=no-target&ns=prod&node=w1&q=db; an old numeric
- * index still reads), an unknown name is said as such,
+ * reports (#vms?verdict=no-target&ns=prod&node=w1&q=db; a group by
+ * its code and subject, group=no-cpu-target:EPYC-Genoa, or its id G4 in
+ * this report; an old numeric index still reads), an unknown name is
+ * said as such,
  * and #vmi-<namespace>-<name> opens the page of that VMI and marks it. */
 (function () {
   "use strict";
@@ -78,13 +80,17 @@
   }
   var SORTS = ["name", "node", "verdict", "cpu", "blockers", "groups",
                "targets", "outcome", "drain", "drainTarget"];
-  /* the names a filter key may take, and a row's name for it */
+  var NS = [], seenNs = {};  /* the namespaces of the rows */
+  R.forEach(function (r) {
+    if (!seenNs[r[C.ns]]) { seenNs[r[C.ns]] = 1; NS.push(D.strs[r[C.ns]]); }
+  });
+  /* the names a filter key may take */
   var NAMES = {
     verdict: function () { return D.verdicts; },
-    ns: function () { return R.map(function (r) { return D.strs[r[C.ns]]; }); },
+    ns: function () { return NS; },
     node: function () { return D.nodes; },
     code: function () { return D.codes; },
-    group: function () { return D.groups.map(function (g) { return g[0]; }); }
+    group: function () { return D.groups.map(function (g) { return g[2]; }); }
   };
   var WORDS = { verdict: "verdict", ns: "namespace", node: "node",
                 code: "code", group: "group" };
@@ -99,7 +105,7 @@
     var q = S.q.toLowerCase(), out = [];
     var code = S.code === "" ? -1 : D.codes.indexOf(S.code);
     var grp = -1;
-    D.groups.forEach(function (g, i) { if (g[0] === S.group) grp = i; });
+    D.groups.forEach(function (g, i) { if (g[2] === S.group) grp = i; });
     for (var i = 0; i < R.length; i++) {
       var r = R[i];
       if (S.verdict !== "" && D.verdicts[r[C.verdict]] !== S.verdict) continue;
@@ -165,7 +171,9 @@
   var cs = used("blockers", D.codes.length), cw = used("warnings", D.codes.length);
   select("code", "every code", D.codes.filter(function (c, i) { return cs[i] || cw[i]; })
     .map(function (c) { return [c, c]; }));
-  select("group", "every group", D.groups.map(function (g) { return [g[0], g[0] + " " + g[1]]; }));
+  select("group", "every group", D.groups.map(function (g) {
+    return [g[2], g[0] + " " + g[1]];
+  }));
   var count = el("span", "count");
   box.appendChild(count);
   var pager = el("div", "pager"), prev = el("button", null, "\u2039 previous"),
@@ -198,7 +206,9 @@
   }
   function nodeCell(tr, n) {
     var td = tr.insertCell();
-    if (n >= 0) link(td, "#node-" + n, null, "name").appendChild(el("bdi", null, D.nodes[n]));
+    if (n >= 0)
+      link(td, "#node-" + encodeURIComponent(D.nodes[n]), null, "name")
+        .appendChild(el("bdi", null, D.nodes[n]));
     else td.textContent = "\u2014";
   }
   function row(i) {
@@ -259,6 +269,8 @@
           +v < k[1].length)
         S[k[0]] = k[1][+v];
     });
+    /* a group by its id in this report (#vms?group=G4): its name */
+    D.groups.forEach(function (g) { if (g[0] === S.group) S.group = g[2]; });
   }
   function draw() {
     var pages = Math.max(1, Math.ceil(view.length / PAGE));

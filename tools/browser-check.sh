@@ -154,6 +154,8 @@ frag "#vms?verdict=no-target" "3 of 12 VMIs"
 frag "#vms?verdict=3" "3 of 12 VMIs"
 frag "#vms?ns=dev" "4 of 12 VMIs"
 frag "#vms?node=w4" "3 of 12 VMIs"
+frag "#vms?group=no-cpu-target:C3" "1 of 12 VMIs"
+frag "#vms?code=nosuch" "no VMI with code 'nosuch' (of 12 VMIs)"
 echo "| nodes | VMIs | report.html MB | ready ms | painted ms | filtered: ready / painted ms | wall s | target ms |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for size in $SIZES; do

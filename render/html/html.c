@@ -300,7 +300,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
-		char *id = xasprintf("node-%zu", i);
+		char *id = html_node_anchor(m->nodes[i].name, false);
 
 		h_attr(tr, "id", id);
 		free(id);
@@ -504,7 +504,8 @@ sec_drain(hdoc *h, xmlNodePtr main)
 	for (size_t i = 0; i < a->ndrain; i++) {
 		const kv_drain *d = &a->drain[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
-		char *id = xasprintf("#node-%zu", d->node), *v;
+		char *id = html_node_anchor(a->m->nodes[d->node].name,
+		    true), *v;
 
 		td = h_el(tr, "td", NULL);
 		h_attr(h_elc(td, "a", "wrap", a->m->nodes[d->node].name),

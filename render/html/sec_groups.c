@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
 #include <libxml/tree.h>
 
 #include "analyze/decide/groups.h"
@@ -145,6 +146,19 @@ html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max)
 		h_elc(s, "p", "note", more);
 		free(more);
 	}
+}
+
+/* A node's anchor by its name, "node-w4" (href: "#node-w4", the name
+ * percent-escaped): a link that lasts across reports. */
+char *
+html_node_anchor(const char *name, bool href)
+{
+	char *esc = g_uri_escape_string(name, NULL, false);
+	char *s = href ? xasprintf("#node-%s", esc) :
+	    xasprintf("node-%s", name);
+
+	g_free(esc);
+	return s;
 }
 
 void

@@ -93,7 +93,7 @@ attention_row(xmlNodePtr tb, const kv_analysis *a, const kv_vmires *r,
 	labelled(h_name(tr, "td", "name", r->vmi->fullname), a, 0);
 	td = labelled(h_elc(tr, "td", "name", NULL), a, 1);
 	if (n != NULL) {
-		char *href = xasprintf("#node-%zu", (size_t)(n - a->m->nodes));
+		char *href = html_node_anchor(n->name, true);
 
 		h_attr(h_name(td, "a", NULL, r->vmi->node), "href", href);
 		free(href);
@@ -245,9 +245,16 @@ data_tables(json_t *root, const kv_analysis *a)
 	}
 	for (size_t i = 0; i < kv_nrules; i++)
 		json_array_append_new(code, json_string(kv_rules[i].code));
-	for (size_t i = 0; i < a->ngroups; i++)
-		json_array_append_new(grp, json_pack("[ss]", a->groups[i].id,
-		    kv_fix_names[a->groups[i].fix.action]));
+	for (size_t i = 0; i < a->ngroups; i++) {
+		/* [id, fix, name]: the name, code:subject, lasts across
+		 * reports where the id (by size) does not */
+		const kv_group *g = &a->groups[i];
+		char *name = xasprintf("%s:%s", g->code, g->name);
+
+		json_array_append_new(grp, json_pack("[sso]", g->id,
+		    kv_fix_names[g->fix.action], vis(name)));
+		free(name);
+	}
 	for (int d = 0; d < DRAIN_COUNT; d++)
 		json_array_append_new(dr, json_pack("[ss]",
 		    drain_word((enum kv_on_drain)d),

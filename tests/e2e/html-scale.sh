@@ -147,6 +147,20 @@ for href in p.links:
     if href not in ids and not href.startswith("vms?"):
         errors.append("link to #%s without a target" % href)
         break
+# links into the list name what they filter by (not an index), and that
+# name is in the data: a link that lasts across reports
+NAMED = {"node": data["nodes"], "verdict": data["verdicts"],
+         "code": data["codes"], "group": [g[2] for g in data["groups"]],
+         "ns": [data["strs"][r[C["ns"]]] for r in rows]}
+vlinks = [h for h in p.links if h.startswith("vms?")]
+for href in vlinks:
+    for kv in href[4:].split("&"):
+        k, _, v = kv.partition("=")
+        if k in NAMED and v not in NAMED[k]:
+            errors.append("link #%s: no %s %r in the data" % (href, k, v))
+            break
+if len(sys.argv) > 2 and not any(h.startswith("vms?node=") for h in vlinks):
+    errors.append("the drain plans do not link to the list by node")
 
 # long lists collapsed; nothing long between the summary and the problems
 folded = {s for s, _ in p.details}
