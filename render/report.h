@@ -195,6 +195,11 @@ struct kv_diff_vmi;
 struct kv_diff_group;
 bool diff_is_whatif(const struct kv_report_diff *rd);
 char *diff_title(const struct kv_report_diff *rd);	/* "What the ..." */
+/* The report's title: report_title(), or for a what-if "What if: <the
+ * changes>", for a diff "Difference: <old date> → <new date>" (rd may
+ * be NULL). */
+char *report_heading(const kv_analysis *a,
+    const struct kv_report_diff *rd);
 /* "Nothing gets worse: 1 VMI better, 0 worse, 1 changed in all; ..." */
 char *diff_answer(const kv_analysis *a, const struct kv_report_diff *rd);
 /* What the report after it describes, with the snapshots' dates. */

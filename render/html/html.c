@@ -104,7 +104,7 @@ head(hdoc *h, xmlNodePtr html)
 	    "script-src %s; img-src 'none'; font-src 'none'; "
 	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
 	    js);
-	char *rt = report_title(h->a);
+	char *rt = report_heading(h->a, h->diff);
 	char *title = xasprintf("%s: %s, %s", rt,
 	    mf->context ? mf->context : "cluster", h->snapdate);
 
@@ -191,7 +191,7 @@ masthead(hdoc *h, xmlNodePtr body)
 
 	kv_rules_version_describe(&h->a->cfg.rules, rules, sizeof(rules));
 	h_attr(hd, "class", "masthead");
-	h_el_own(hd, "h1", NULL, report_title(h->a));
+	h_el_own(hd, "h1", NULL, report_heading(h->a, h->diff));
 	h_el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 snapshot taken "
 	    "%s%s \u00b7 kvscope %s, %s", mf->context ? mf->context :
 	    "(unnamed)", h->snapdate, h->diff == NULL ? "" :

@@ -753,7 +753,7 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	int toc, rc = KV_ERR;
 
 	d.t = text_new();
-	d.title = report_title(a);
+	d.title = report_heading(a, d.diff);
 	pdf_titles(&d);
 	mview_init(&d.mv, a);
 	report_isodate(report_date(a), d.date);
