@@ -219,7 +219,11 @@
     td.appendChild(el("bdi", null, r[C.name]));
     nodeCell(tr, r[C.node]);
     td = tr.insertCell();
-    td.appendChild(el("span", "badge " + D.tones[r[C.verdict]], D.verdicts[r[C.verdict]]));
+    /* a drain that stops or waits on the VMI: never green */
+    var tone = D.tones[r[C.verdict]], dt = D.drain[r[C.drain]][1];
+    if (tone === "tone-ok" && (dt === "tone-warn" || dt === "tone-fail"))
+      tone = dt;
+    td.appendChild(el("span", "badge " + tone, D.verdicts[r[C.verdict]]));
     tr.insertCell().textContent = D.strs[r[C.cpu]];
     td = tr.insertCell();
     [["blockers", "tone-fail", "\u2717 "], ["warnings", "tone-warn", "\u26a0 "]].forEach(function (k) {

@@ -108,6 +108,8 @@ put(collector *c, size_t vmi, const char *code, const kv_rule *rule,
 		g->name = xstrdup(name);
 		g->verdict = rule != NULL ? (enum kv_verdict)rule->verdict :
 		    V_OK;
+		g->drain = how == &kv_grp_drain_shutdown ? DRAIN_SHUTDOWN :
+		    how == &kv_grp_drain_block ? DRAIN_BLOCK : DRAIN_NONE;
 		c->how[c->n] = how;
 		g_hash_table_insert(c->by_key, key, (gpointer)(c->n + 1));
 		c->n++;

@@ -62,6 +62,9 @@ typedef struct kv_group {
 	const char *code;
 	const kv_rule *rule;		/* NULL for the non-rule codes */
 	enum kv_verdict verdict;
+	/* a drain group's onDrain (DRAIN_SHUTDOWN, DRAIN_BLOCK), else
+	 * DRAIN_NONE */
+	enum kv_on_drain drain;
 	enum kv_subject kind;
 	char *name;
 	size_t nvmis;

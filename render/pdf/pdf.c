@@ -289,7 +289,7 @@ summary_groups(pdoc *d)
 		pcell *row = pdf_tbl_row(&t);
 
 		pdf_cell(&row[0], xasprintf("%s %s", g->id, g->code), FONT_BOLD,
-		    tone_ink(verdict_tone(g->verdict)));
+		    tone_ink(group_tone(g)));
 		pdf_cell(&row[1], xasprintf("%zu", g->nvmis), FONT_REGULAR,
 		    COL_INK);
 		pdf_cell(&row[2], pdf_fix_line(g), FONT_REGULAR, COL_INK);

@@ -2,7 +2,7 @@
 // (its inline <script> and #vmi-data) under Node on a small stand-in for
 // the DOM, once per fragment, and prints one line per fragment:
 //   FRAGMENT <TAB> the list's count line <TAB> rows shown <TAB> first
-//   row's node link (or -)
+//   row's node link (or -) <TAB> its verdict badge's class (or -)
 // Used by fragments.sh; needs no browser.
 "use strict";
 const fs = require("fs");
@@ -103,8 +103,9 @@ function run(frag) {
   let nodeHref = "-";
   if (first && first.children[1].children[0])
     nodeHref = first.children[1].children[0].href;
+  const badge = first ? first.children[2].children[0].className : "-";
   return [frag, count ? count.textContent : "no count",
-          body.children.length, nodeHref].join("\t");
+          body.children.length, nodeHref, badge].join("\t");
 }
 
 process.argv.slice(3).forEach((f) => console.log(run(f)));

@@ -51,22 +51,24 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 
 # FRAGMENT <TAB> count line <TAB> rows shown <TAB> first row's node link
+# <TAB> its verdict badge (prod/cache-0: ok, but a drain stops it: warn)
 t=$'\t'
 cat > "$tmp/want" <<WANT
-${t}12 VMIs${t}12${t}-
-#vms?verdict=no-targett${t}no VMI with verdict 'no-targett' (of 12 VMIs)${t}0${t}-
-#vms?verdict=no-target${t}3 of 12 VMIs${t}3${t}#node-w3
-#vms?verdict=3${t}3 of 12 VMIs${t}3${t}#node-w3
-#vms?ns=dev${t}4 of 12 VMIs${t}4${t}-
-#vms?ns=nosuch${t}no VMI with namespace 'nosuch' (of 12 VMIs)${t}0${t}-
-#vms?node=w4${t}3 of 12 VMIs${t}3${t}#node-w4
-#vms?node=w9${t}no VMI with node 'w9' (of 12 VMIs)${t}0${t}-
-#vms?code=no-cpu-target${t}2 of 12 VMIs${t}2${t}#node-a1
-#vms?code=nosuch${t}no VMI with code 'nosuch' (of 12 VMIs)${t}0${t}-
-#vms?group=no-cpu-target:C3${t}1 of 12 VMIs${t}1${t}#node-w1
-#vms?group=G4${t}1 of 12 VMIs${t}1${t}#node-w1
-#vms?group=no-cpu-target:C9${t}no VMI with group 'no-cpu-target:C9' (of 12 VMIs)${t}0${t}-
-#vms?verdict=no-target&node=w3${t}1 of 12 VMIs${t}1${t}#node-w3
+${t}12 VMIs${t}12${t}-${t}badge tone-none
+#vms?verdict=no-targett${t}no VMI with verdict 'no-targett' (of 12 VMIs)${t}0${t}-${t}-
+#vms?verdict=no-target${t}3 of 12 VMIs${t}3${t}#node-w3${t}badge tone-fail
+#vms?verdict=3${t}3 of 12 VMIs${t}3${t}#node-w3${t}badge tone-fail
+#vms?ns=dev${t}4 of 12 VMIs${t}4${t}-${t}badge tone-none
+#vms?ns=nosuch${t}no VMI with namespace 'nosuch' (of 12 VMIs)${t}0${t}-${t}-
+#vms?node=w4${t}3 of 12 VMIs${t}3${t}#node-w4${t}badge tone-ok
+#vms?node=w9${t}no VMI with node 'w9' (of 12 VMIs)${t}0${t}-${t}-
+#vms?code=no-cpu-target${t}2 of 12 VMIs${t}2${t}#node-a1${t}badge tone-fail
+#vms?code=nosuch${t}no VMI with code 'nosuch' (of 12 VMIs)${t}0${t}-${t}-
+#vms?group=no-cpu-target:C3${t}1 of 12 VMIs${t}1${t}#node-w1${t}badge tone-fail
+#vms?group=G4${t}1 of 12 VMIs${t}1${t}#node-w1${t}badge tone-fail
+#vms?group=no-cpu-target:C9${t}no VMI with group 'no-cpu-target:C9' (of 12 VMIs)${t}0${t}-${t}-
+#vms?verdict=no-target&node=w3${t}1 of 12 VMIs${t}1${t}#node-w3${t}badge tone-fail
+#vms?q=cache-0${t}1 of 12 VMIs${t}1${t}#node-w2${t}badge tone-warn
 WANT
 frags=()
 while IFS= read -r l; do frags+=("${l%%$t*}"); done < "$tmp/want"
