@@ -434,10 +434,16 @@ char *
 kv_group_node_list(const kv_analysis *a, const kv_group *g)
 {
 	kv_buf b = {0};
+	/* "and 1 more" would take the room of the name */
+	size_t shown = g->nnodes <= KV_GROUP_NODES_NAMED + 1 ? g->nnodes :
+	    KV_GROUP_NODES_NAMED;
 
-	for (size_t k = 0; k < g->nnodes; k++)
+	for (size_t k = 0; k < shown; k++)
 		kv_buf_printf(&b, "%s%s", k ? ", " : "",
 		    a->m->nodes[g->nodes[k]].name);
+	if (shown < g->nnodes)
+		kv_buf_printf(&b, " and %zu more (all in findings.json)",
+		    g->nnodes - shown);
 	return b.data ? b.data : xstrdup("(no node)");
 }
 
