@@ -164,6 +164,14 @@ const char *plural(size_t n, const char *one, const char *many);
 /* Verdict words and the class of colour that goes with them. */
 enum kv_tone { TONE_OK, TONE_WARN, TONE_FAIL, TONE_NONE };
 enum kv_tone verdict_tone(enum kv_verdict v);
+/* What a drain does: migrate ok, shutdown warn, block fail, else none. */
+enum kv_tone drain_tone(enum kv_on_drain d);
+/* A VMI's tone: its verdict's, but a drain that stops it is warn at
+ * least and one that waits on it forever fail: stops and blocks are
+ * never ok. */
+enum kv_tone vmi_tone(enum kv_verdict v, enum kv_on_drain d);
+struct kv_group;
+enum kv_tone group_tone(const struct kv_group *g);	/* its VMIs' */
 const char *verdict_symbol(enum kv_verdict v);
 /* One sentence per verdict, for the legend and the glossary. */
 const char *verdict_meaning(enum kv_verdict v);
@@ -174,6 +182,10 @@ uint32_t tone_bg(enum kv_tone t);
 /* The groups in the HTML report (sec_groups.c), into their section s. */
 void html_sec_groups(xmlNodePtr s, const kv_analysis *a);
 void html_vmi_anchor(xmlNodePtr tr, const kv_vmires *r);
+/* a group's code in a badge of group_tone() */
+void html_group_badge(xmlNodePtr parent, const struct kv_group *g);
+/* "node-<name>", or with href "#node-<name, percent-escaped>" */
+char *html_node_anchor(const char *name, bool href);
 void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
 
 /* SEC_CHANGES: only in a what-if's or a diff's report, first. */
@@ -193,6 +205,11 @@ struct kv_diff_vmi;
 struct kv_diff_group;
 bool diff_is_whatif(const struct kv_report_diff *rd);
 char *diff_title(const struct kv_report_diff *rd);	/* "What the ..." */
+/* The report's title: report_title(), or for a what-if "What if: <the
+ * changes>", for a diff "Difference: <old date> → <new date>" (rd may
+ * be NULL). */
+char *report_heading(const kv_analysis *a,
+    const struct kv_report_diff *rd);
 /* "Nothing gets worse: 1 VMI better, 0 worse, 1 changed in all; ..." */
 char *diff_answer(const kv_analysis *a, const struct kv_report_diff *rd);
 /* What the report after it describes, with the snapshots' dates. */

@@ -53,6 +53,9 @@ void kv_term_paint(const kv_term *t, enum kv_color c, const char *s);
 size_t kv_term_strwidth(const char *s);
 /* The colour of a verdict. */
 enum kv_color kv_verdict_color(enum kv_verdict v);
+/* A VMI's (or group's): its verdict's, but red when a drain waits on it
+ * forever and yellow at least when a drain stops it: never green. */
+enum kv_color kv_vmi_color(enum kv_verdict v, enum kv_on_drain d);
 
 /* A list of names written after a label, wrapped at t->width with
  * `indent` spaces on continuation lines, and cut after `lines` lines

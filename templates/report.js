@@ -6,7 +6,11 @@
  *
  * The list shows PAGE rows at a time, filtered by verdict, namespace,
  * node, code and group, searched by name (debounced), sorted by any
- * column; the view is kept in the address (#vms?verdict=2&node=5&q=db),
+ * column; the view is kept in the address by name, stable across
+ * reports (#vms?verdict=no-target&ns=prod&node=w1&q=db; a group by
+ * its code and subject, group=no-cpu-target:EPYC-Genoa, or its id G4 in
+ * this report; an old numeric index still reads), an unknown name is
+ * said as such,
  * and #vmi-<namespace>-<name> opens the page of that VMI and marks it. */
 (function () {
   "use strict";
@@ -76,18 +80,41 @@
   }
   var SORTS = ["name", "node", "verdict", "cpu", "blockers", "groups",
                "targets", "outcome", "drain", "drainTarget"];
+  var NS = [], seenNs = {};  /* the namespaces of the rows */
+  R.forEach(function (r) {
+    if (!seenNs[r[C.ns]]) { seenNs[r[C.ns]] = 1; NS.push(D.strs[r[C.ns]]); }
+  });
+  /* the names a filter key may take */
+  var NAMES = {
+    verdict: function () { return D.verdicts; },
+    ns: function () { return NS; },
+    node: function () { return D.nodes; },
+    code: function () { return D.codes; },
+    group: function () { return D.groups.map(function (g) { return g[2]; }); }
+  };
+  var WORDS = { verdict: "verdict", ns: "namespace", node: "node",
+                code: "code", group: "group" };
+  function unknown() {  /* the first filter naming nothing: [key, name] */
+    var ks = Object.keys(NAMES);
+    for (var i = 0; i < ks.length; i++)
+      if (S[ks[i]] !== "" && NAMES[ks[i]]().indexOf(S[ks[i]]) < 0)
+        return [ks[i], S[ks[i]]];
+    return null;
+  }
   function compute() {
     var q = S.q.toLowerCase(), out = [];
     var code = S.code === "" ? -1 : D.codes.indexOf(S.code);
     var grp = -1;
-    D.groups.forEach(function (g, i) { if (g[0] === S.group) grp = i; });
+    D.groups.forEach(function (g, i) { if (g[2] === S.group) grp = i; });
     for (var i = 0; i < R.length; i++) {
       var r = R[i];
-      if (S.verdict !== "" && r[C.verdict] !== +S.verdict) continue;
-      if (S.ns !== "" && r[C.ns] !== +S.ns) continue;
-      if (S.node !== "" && r[C.node] !== +S.node) continue;
+      if (S.verdict !== "" && D.verdicts[r[C.verdict]] !== S.verdict) continue;
+      if (S.ns !== "" && D.strs[r[C.ns]] !== S.ns) continue;
+      if (S.node !== "" && (r[C.node] < 0 || D.nodes[r[C.node]] !== S.node))
+        continue;
       if (code >= 0 && r[C.blockers].indexOf(code) < 0 &&
           r[C.warnings].indexOf(code) < 0) continue;
+      if (S.code !== "" && code < 0) continue;
       if (S.group !== "" && r[C.groups].indexOf(grp) < 0) continue;
       if (q && r[C.name].toLowerCase().indexOf(q) < 0 &&
           (r[C.node] < 0 || D.nodes[r[C.node]].toLowerCase().indexOf(q) < 0))
@@ -135,7 +162,7 @@
   }
   function opts(col, names, n) {
     var seen = used(col, n), out = [];
-    for (var i = 0; i < n; i++) if (seen[i]) out.push([String(i), names(i)]);
+    for (var i = 0; i < n; i++) if (seen[i]) out.push([names(i), names(i)]);
     return out.sort(function (a, b) { return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0; });
   }
   select("verdict", "every verdict", opts("verdict", function (i) { return D.verdicts[i]; }, D.verdicts.length));
@@ -144,7 +171,9 @@
   var cs = used("blockers", D.codes.length), cw = used("warnings", D.codes.length);
   select("code", "every code", D.codes.filter(function (c, i) { return cs[i] || cw[i]; })
     .map(function (c) { return [c, c]; }));
-  select("group", "every group", D.groups.map(function (g) { return [g[0], g[0] + " " + g[1]]; }));
+  select("group", "every group", D.groups.map(function (g) {
+    return [g[2], g[0] + " " + g[1]];
+  }));
   var count = el("span", "count");
   box.appendChild(count);
   var pager = el("div", "pager"), prev = el("button", null, "\u2039 previous"),
@@ -177,7 +206,9 @@
   }
   function nodeCell(tr, n) {
     var td = tr.insertCell();
-    if (n >= 0) link(td, "#node-" + n, null, "name").appendChild(el("bdi", null, D.nodes[n]));
+    if (n >= 0)
+      link(td, "#node-" + encodeURIComponent(D.nodes[n]), null, "name")
+        .appendChild(el("bdi", null, D.nodes[n]));
     else td.textContent = "\u2014";
   }
   function row(i) {
@@ -188,7 +219,11 @@
     td.appendChild(el("bdi", null, r[C.name]));
     nodeCell(tr, r[C.node]);
     td = tr.insertCell();
-    td.appendChild(el("span", "badge " + D.tones[r[C.verdict]], D.verdicts[r[C.verdict]]));
+    /* a drain that stops or waits on the VMI: never green */
+    var tone = D.tones[r[C.verdict]], dt = D.drain[r[C.drain]][1];
+    if (tone === "tone-ok" && (dt === "tone-warn" || dt === "tone-fail"))
+      tone = dt;
+    td.appendChild(el("span", "badge " + tone, D.verdicts[r[C.verdict]]));
     tr.insertCell().textContent = D.strs[r[C.cpu]];
     td = tr.insertCell();
     [["blockers", "tone-fail", "\u2717 "], ["warnings", "tone-warn", "\u26a0 "]].forEach(function (k) {
@@ -231,6 +266,15 @@
       else if (S.hasOwnProperty(k)) S[k] = v;
     });
     if (SORTS.indexOf(S.sort) < 0) S.sort = "";
+    /* an old link's index (#vms?verdict=3): the name it stood for */
+    [["verdict", D.verdicts], ["ns", D.strs], ["node", D.nodes]].forEach(function (k) {
+      var v = S[k[0]];
+      if (/^[0-9]+$/.test(v) && NAMES[k[0]]().indexOf(v) < 0 &&
+          +v < k[1].length)
+        S[k[0]] = k[1][+v];
+    });
+    /* a group by its id in this report (#vms?group=G4): its name */
+    D.groups.forEach(function (g) { if (g[0] === S.group) S.group = g[2]; });
   }
   function draw() {
     var pages = Math.max(1, Math.ceil(view.length / PAGE));
@@ -241,7 +285,10 @@
     for (var k = from; k < to; k++) frag.appendChild(row(view[k]));
     body.textContent = "";
     body.appendChild(frag);
-    count.textContent = view.length === R.length ? R.length + " VMIs" :
+    var u = unknown();
+    count.textContent = u ? "no VMI with " + WORDS[u[0]] + " '" + u[1] +
+      "' (of " + R.length + " VMIs)" :
+      view.length === R.length ? R.length + " VMIs" :
       view.length + " of " + R.length + " VMIs";
     where.textContent = view.length ? (from + 1) + "\u2013" + to + ", page " +
       (S.page + 1) + " of " + pages : "none";

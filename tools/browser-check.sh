@@ -133,6 +133,29 @@ for s in mixed pitfalls; do
 	fi
 done
 
+# Fragments by name (verdict, namespace, node, code, group) filter the
+# list; an old numeric index still reads; an unknown name is said.
+cat >"$OUT/frag.js" <<'JS'
+(function () {
+  var c = document.querySelector("#vms .count");
+  document.documentElement.setAttribute("data-probe",
+    (c ? c.textContent : "no count").replace(/"/g, "'"));
+})();
+JS
+frag() {	# frag FRAGMENT EXPECTED
+	local got
+	got=$(probe "$OUT/mixed/report.html" 1280 "$OUT/frag.js" "$1")
+	if [ "$got" = "$2" ]; then echo "PASS fragment $1: $got"
+	else echo "FAIL fragment $1: '$got', want '$2'"; status=1; fi
+}
+frag "#vms?verdict=no-targett" "no VMI with verdict 'no-targett' (of 12 VMIs)"
+frag "#vms?ns=nosuch" "no VMI with namespace 'nosuch' (of 12 VMIs)"
+frag "#vms?verdict=no-target" "3 of 12 VMIs"
+frag "#vms?verdict=3" "3 of 12 VMIs"
+frag "#vms?ns=dev" "4 of 12 VMIs"
+frag "#vms?node=w4" "3 of 12 VMIs"
+frag "#vms?group=no-cpu-target:C3" "1 of 12 VMIs"
+frag "#vms?code=nosuch" "no VMI with code 'nosuch' (of 12 VMIs)"
 echo "| nodes | VMIs | report.html MB | ready ms | painted ms | filtered: ready / painted ms | wall s | target ms |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for size in $SIZES; do

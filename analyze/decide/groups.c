@@ -108,6 +108,8 @@ put(collector *c, size_t vmi, const char *code, const kv_rule *rule,
 		g->name = xstrdup(name);
 		g->verdict = rule != NULL ? (enum kv_verdict)rule->verdict :
 		    V_OK;
+		g->drain = how == &kv_grp_drain_shutdown ? DRAIN_SHUTDOWN :
+		    how == &kv_grp_drain_block ? DRAIN_BLOCK : DRAIN_NONE;
 		c->how[c->n] = how;
 		g_hash_table_insert(c->by_key, key, (gpointer)(c->n + 1));
 		c->n++;
@@ -431,10 +433,16 @@ char *
 kv_group_node_list(const kv_analysis *a, const kv_group *g)
 {
 	kv_buf b = {0};
+	/* "and 1 more" would take the room of the name */
+	size_t shown = g->nnodes <= KV_GROUP_NODES_NAMED + 1 ? g->nnodes :
+	    KV_GROUP_NODES_NAMED;
 
-	for (size_t k = 0; k < g->nnodes; k++)
+	for (size_t k = 0; k < shown; k++)
 		kv_buf_printf(&b, "%s%s", k ? ", " : "",
 		    a->m->nodes[g->nodes[k]].name);
+	if (shown < g->nnodes)
+		kv_buf_printf(&b, " and %zu more (all in findings.json)",
+		    g->nnodes - shown);
 	return b.data ? b.data : xstrdup("(no node)");
 }
 

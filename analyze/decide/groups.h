@@ -62,6 +62,9 @@ typedef struct kv_group {
 	const char *code;
 	const kv_rule *rule;		/* NULL for the non-rule codes */
 	enum kv_verdict verdict;
+	/* a drain group's onDrain (DRAIN_SHUTDOWN, DRAIN_BLOCK), else
+	 * DRAIN_NONE */
+	enum kv_on_drain drain;
 	enum kv_subject kind;
 	char *name;
 	size_t nvmis;
@@ -129,7 +132,10 @@ char *kv_group_vms(const kv_analysis *a, const kv_group *g, size_t max,
  * -n prod"; NULL when no VMI of g has one. */
 char *kv_group_patch(const kv_analysis *a, const kv_group *g,
     const char *patch, bool restart);
-/* The source node names of g, comma-separated (all of them). */
+/* The source node names of g, comma-separated: the first
+ * KV_GROUP_NODES_NAMED, then "and N more (all in findings.json)" (the
+ * group's nodes list has every one). */
+#define KV_GROUP_NODES_NAMED 10
 char *kv_group_node_list(const kv_analysis *a, const kv_group *g);
 /* The ids of the groups other than drain-* of g's VMIs (those pick marks,
  * by index in g->vmis; NULL: all), or "none" (fix_drain.c). */

@@ -27,6 +27,8 @@
 #include "render/html/html.h"
 
 #define MAX_NAMES	12	/* node names listed in a cell */
+#define MAX_MODELS	6	/* model names listed in a cell, the rest
+				 * folded */
 #define W(w) kv_word(a, KV_WORD_##w)
 
 /* The HTML report's sections, in order: the answer and the problems
@@ -104,7 +106,7 @@ head(hdoc *h, xmlNodePtr html)
 	    "script-src %s; img-src 'none'; font-src 'none'; "
 	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
 	    js);
-	char *rt = report_title(h->a);
+	char *rt = report_heading(h->a, h->diff);
 	char *title = xasprintf("%s: %s, %s", rt,
 	    mf->context ? mf->context : "cluster", h->snapdate);
 
@@ -194,7 +196,7 @@ masthead(hdoc *h, xmlNodePtr body)
 
 	kv_rules_version_describe(&h->a->cfg.rules, rules, sizeof(rules));
 	h_attr(hd, "class", "masthead");
-	h_el_own(hd, "h1", NULL, report_title(h->a));
+	h_el_own(hd, "h1", NULL, report_heading(h->a, h->diff));
 	h_el_own(hd, "p", "sub", xasprintf("Cluster %s \u00b7 %s%s \u00b7 "
 	    "kvscope %s, %s", mf->context ? mf->context :
 	    "(unnamed)", taken, h->diff == NULL ? "" :
@@ -304,7 +306,7 @@ sec_cluster(hdoc *h, xmlNodePtr main)
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const kv_nodeinfo *ni = &a->nodes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
-		char *id = xasprintf("node-%zu", i);
+		char *id = html_node_anchor(m->nodes[i].name, false);
 
 		h_attr(tr, "id", id);
 		free(id);
@@ -368,11 +370,14 @@ sec_classes(hdoc *h, xmlNodePtr main)
 			h_el_own(tr, "td", "num", xasprintf("v%d", c->level));
 		else
 			h_elc(tr, "td", "num", SYM_NONE);
-		h_el_own(tr, "td", "wrap mono", c->nreq ? str_list(c->req,
-		    c->nreq, c->nreq) : xstrdup(SYM_NONE));
-		names = node_list(a, c->nodes, c->nnodes, MAX_NAMES);
-		h_el_own(tr, "td", "wrap", xasprintf("%zu: %s", c->nnodes,
-		    names));
+		if (c->nreq)
+			h_names(h_elc(tr, "td", "wrap mono", NULL),
+			    (const char *const *)c->req, c->nreq, MAX_NAMES);
+		else
+			h_elc(tr, "td", "wrap mono", SYM_NONE);
+		names = xasprintf("%zu: ", c->nnodes);
+		h_node_names(h_elc(tr, "td", "wrap", names), a, c->nodes,
+		    c->nnodes, MAX_NAMES);
 		free(names);
 	}
 }
@@ -407,13 +412,12 @@ sec_models(hdoc *h, xmlNodePtr main)
 		const kv_scope *sc = &a->scopes[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		h_el(tr, "td", sc->name);
+		h_elc(tr, "td", "nowrap", sc->name);
 		h_num_cell(tr, sc->nnodes);
-		h_el_own(tr, "td", "wrap mono", sc->nbest ? str_list(sc->best,
-		    sc->nbest, sc->nbest) : xstrdup("none"));
-		h_el_own(tr, "td", "wrap mono", sc->ncommon ?
-		    str_list(sc->common, sc->ncommon, sc->ncommon) :
-		    xstrdup("none"));
+		h_names(h_elc(tr, "td", "wrap mono", NULL),
+		    (const char *const *)sc->best, sc->nbest, MAX_MODELS);
+		h_names(h_elc(tr, "td", "wrap mono", NULL),
+		    (const char *const *)sc->common, sc->ncommon, MAX_MODELS);
 	}
 	t = h_table(h_details(s, "Every usable named model", false), "sort",
 	    mheads, mh, 7);
@@ -432,8 +436,8 @@ sec_models(hdoc *h, xmlNodePtr main)
 		h_el(tr, "td", cm ? cm->avx2 ? "yes" : "no" : SYM_NONE);
 		h_el(tr, "td", cm ? cm->avx512f ? "yes" : "no" : SYM_NONE);
 		h_num_cell(tr, nm->nnodes);
-		h_el_own(tr, "td", "wrap", node_list(a, nm->nodes, nm->nnodes,
-		    MAX_NAMES));
+		h_node_names(h_elc(tr, "td", "wrap", NULL), a, nm->nodes,
+		    nm->nnodes, MAX_NAMES);
 	}
 }
 
@@ -462,16 +466,17 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 		const kv_tradeoff *tr = &a->tradeoff[i];
 		xmlNodePtr row = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
-		h_el(row, "td", a->scopes[tr->scope].name);
+		h_elc(row, "td", "nowrap", a->scopes[tr->scope].name);
 		h_elc(row, "td", "nowrap", tr->tier);
 		h_el_own(row, "td", "num", xasprintf("%zu of %zu", tr->nodes,
 		    tr->of));
-		h_el_own(row, "td", "wrap mono", tr->nmodels ?
-		    str_list(tr->models, tr->nmodels, tr->nmodels) :
-		    xstrdup("none"));
-		h_el_own(row, "td", "wrap", tr->nexcluded ? node_list(a,
-		    tr->excluded, tr->nexcluded, MAX_NAMES) :
-		    xstrdup(SYM_NONE));
+		h_names(h_elc(row, "td", "wrap mono", NULL),
+		    (const char *const *)tr->models, tr->nmodels, MAX_MODELS);
+		if (tr->nexcluded)
+			h_node_names(h_elc(row, "td", "wrap", NULL), a,
+			    tr->excluded, tr->nexcluded, MAX_NAMES);
+		else
+			h_el(row, "td", SYM_NONE);
 		if (guests) {
 			char *g = tradeoff_guests(a, tr, above);
 
@@ -508,7 +513,8 @@ sec_drain(hdoc *h, xmlNodePtr main)
 	for (size_t i = 0; i < a->ndrain; i++) {
 		const kv_drain *d = &a->drain[i];
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL), td;
-		char *id = xasprintf("#node-%zu", d->node), *v;
+		char *id = html_node_anchor(a->m->nodes[d->node].name,
+		    true), *v;
 
 		td = h_el(tr, "td", NULL);
 		h_attr(h_elc(td, "a", "wrap", a->m->nodes[d->node].name),

@@ -45,6 +45,14 @@ void h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n);
 /* <details class="more"><summary>summary</summary>, open or collapsed;
  * the caller adds the content to the returned element. */
 xmlNodePtr h_details(xmlNodePtr parent, const char *summary, bool open);
+/* A long list in a cell: the first `shown` names, each unbroken (a
+ * label never wraps inside key:value), then "and N more (all in
+ * findings.json)" with every name folded in a <details>; "none" when
+ * n is 0. */
+void h_names(xmlNodePtr td, const char *const *v, size_t n, size_t shown);
+/* h_names() of nodes by index */
+void h_node_names(xmlNodePtr td, const kv_analysis *a, const size_t *idx,
+    size_t n, size_t shown);
 
 /* sec_vmis.c: running and not ok, or stopped or held by a drain */
 bool html_needs_attention(const kv_vmires *r);

@@ -247,3 +247,50 @@ h_details(xmlNodePtr parent, const char *summary, bool open)
 	h_el(d, "summary", summary);
 	return d;
 }
+
+/* names v[from..to) into p, ", " between, each unbroken */
+static void
+names_run(xmlNodePtr p, const char *const *v, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		if (i > from)
+			h_txt(p, ", ");
+		h_elc(p, "span", "nw", v[i]);
+	}
+}
+
+void
+h_names(xmlNodePtr td, const char *const *v, size_t n, size_t shown)
+{
+	/* "and 1 more" would take the room of the name */
+	size_t k = n <= shown + 1 ? n : shown;
+	char *s;
+	xmlNodePtr d;
+
+	if (n == 0) {
+		h_txt(td, "none");
+		return;
+	}
+	names_run(td, v, 0, k);
+	if (k == n)
+		return;
+	s = xasprintf(" and %zu more (all in findings.json)", n - k);
+	h_txt(td, s);
+	free(s);
+	s = xasprintf("All %zu", n);
+	d = h_details(td, s, false);
+	free(s);
+	names_run(h_el(d, "p", NULL), v, 0, n);
+}
+
+void
+h_node_names(xmlNodePtr td, const kv_analysis *a, const size_t *idx,
+    size_t n, size_t shown)
+{
+	const char **v = xcalloc(n + 1, sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = a->m->nodes[idx[i]].name;
+	h_names(td, v, n, shown);
+	free(v);
+}

@@ -10,6 +10,7 @@
  */
 #include <libxml/tree.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/change/diff.h"
 #include "render/html/html.h"
@@ -29,6 +30,37 @@ diff_title(const kv_report_diff *rd)
 {
 	return xstrdup(diff_is_whatif(rd) ? "What the change does" :
 	    "Since the older snapshot");
+}
+
+char *
+report_heading(const kv_analysis *a, const kv_report_diff *rd)
+{
+	char then[21], now[21];
+	kv_buf b = {0};
+
+	if (rd == NULL)
+		return report_title(a);
+	if (!diff_is_whatif(rd)) {
+		snapshot_date(rd->before, then);
+		snapshot_date(a, now);
+		return xasprintf("Difference: %s \u2192 %s", then, now);
+	}
+	/* the first two changes, each up to its details ("... (VMI x):
+	 * takes effect after a restart"); those are in section 1 */
+	kv_buf_printf(&b, "What if: ");
+	for (size_t i = 0; i < rd->notes->nnotes && i < 2; i++) {
+		const char *n = rd->notes->notes[i];
+		size_t k = strcspn(n, "(:");
+
+		kv_buf_printf(&b, "%s%.*s", i ? "; " : "",
+		    (int)(k ? k : strlen(n)), n);
+		while (b.len > 0 && b.data[b.len - 1] == ' ')
+			b.data[--b.len] = '\0';
+	}
+	if (rd->notes->nnotes > 2)
+		kv_buf_printf(&b, " and %zu more change%s",
+		    rd->notes->nnotes - 2, rd->notes->nnotes > 3 ? "s" : "");
+	return b.data;
 }
 
 char *

@@ -6,6 +6,7 @@
  * PDF writers call these with one line each; strings returned are the
  * caller's, nodes added belong to the document.
  */
+#include <glib.h>
 #include <libxml/tree.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -130,8 +131,12 @@ drain_html_plans(const kv_analysis *a, xmlNodePtr section)
 	ul = h_elc(d, "ul", "plain", NULL);
 	for (size_t i = 0; i < a->ndrain; i++) {
 		char *line = plan_line(a, &a->drain[i]);
-		char *href = xasprintf("#vms?node=%zu", a->drain[i].node);
+		/* the list by node name: a link that lasts across reports */
+		char *esc = g_uri_escape_string(
+		    a->m->nodes[a->drain[i].node].name, NULL, false);
+		char *href = xasprintf("#vms?node=%s", esc);
 
+		g_free(esc);
 		h_attr(h_elc(h_el(ul, "li", NULL), "a", "wrap", line), "href",
 		    href);
 		free(line);

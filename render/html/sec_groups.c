@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
 #include <libxml/tree.h>
 
 #include "analyze/decide/groups.h"
@@ -37,8 +38,13 @@ group_item(xmlNodePtr ol, const kv_analysis *a, const kv_group *g)
 	char *id = xasprintf("group-%s", g->id), *head;
 
 	h_attr(li, "id", id);
-	head = xasprintf("%s %s: %s", g->id, g->code, g->summary);
-	h_elc(li, "span", "group-head", head);
+	p = h_elc(li, "span", "group-head", NULL);
+	head = xasprintf("%s ", g->id);
+	h_txt(p, head);
+	free(head);
+	html_group_badge(p, g);
+	head = xasprintf(": %s", g->summary);
+	h_txt(p, head);
 	p = h_elc(li, "p", "fix", NULL);
 	h_elc(p, "span", "mono", kv_fix_names[g->fix.action]);
 	xmlNodeAddContent(p, BAD_CAST (g->fix.checked ?
@@ -126,17 +132,15 @@ html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max)
 		const kv_group *g = &a->groups[i];
 		xmlNodePtr li = h_el(ul, "li", NULL), p;
 		char *href = xasprintf("#group-%s", g->id);
-		char *n = xasprintf(" %s: ", g->code);	/* the summary
-							 * says how many */
-
 		add_link(li, href, g->id);
-		h_txt(li, n);
+		h_txt(li, " ");
+		html_group_badge(li, g);
+		h_txt(li, ": ");	/* the summary says how many */
 		h_elc(li, "span", "wrap", g->summary);
 		p = h_elc(li, "span", "fix wrap", NULL);
 		h_txt(p, " \u2192 ");
 		h_elc(p, "span", "mono", kv_fix_names[g->fix.action]);
 		free(href);
-		free(n);
 	}
 	if (a->ngroups > max) {
 		char *more = xasprintf("%zu more groups in the next section.",
@@ -145,6 +149,30 @@ html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max)
 		h_elc(s, "p", "note", more);
 		free(more);
 	}
+}
+
+/* A node's anchor by its name, "node-w4" (href: "#node-w4", the name
+ * percent-escaped): a link that lasts across reports. */
+char *
+html_node_anchor(const char *name, bool href)
+{
+	char *esc = g_uri_escape_string(name, NULL, false);
+	char *s = href ? xasprintf("#node-%s", esc) :
+	    xasprintf("node-%s", name);
+
+	g_free(esc);
+	return s;
+}
+
+/* The group's code in a badge of its tone: a drain group's is never
+ * green, whatever its VMIs' verdict. */
+void
+html_group_badge(xmlNodePtr parent, const kv_group *g)
+{
+	enum kv_tone t = group_tone(g);
+
+	h_badge(parent, t, t == TONE_OK ? SYM_OK : t == TONE_WARN ?
+	    SYM_WARN : t == TONE_FAIL ? SYM_FAIL : SYM_NONE, g->code);
 }
 
 void

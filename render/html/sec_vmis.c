@@ -38,10 +38,9 @@ html_needs_attention(const kv_vmires *r)
 }
 
 static const char *
-drain_tone(enum kv_on_drain d)
+drain_class(enum kv_on_drain d)
 {
-	return d == DRAIN_MIGRATE ? "tone-ok" : d == DRAIN_BLOCK ?
-	    "tone-fail" : d == DRAIN_SHUTDOWN ? "tone-warn" : "tone-none";
+	return h_tone_class(drain_tone(d));
 }
 
 static void
@@ -88,25 +87,29 @@ attention_row(xmlNodePtr tb, const kv_analysis *a, const kv_vmires *r,
 	const kv_node *n = r->vmi->node ? kv_model_node(a->m, r->vmi->node) :
 	    NULL;
 	xmlNodePtr tr = h_el(tb, "tr", NULL), td;
+	enum kv_tone vt;
 
 	html_vmi_anchor(tr, r);
 	labelled(h_name(tr, "td", "name", r->vmi->fullname), a, 0);
 	td = labelled(h_elc(tr, "td", "name", NULL), a, 1);
 	if (n != NULL) {
-		char *href = xasprintf("#node-%zu", (size_t)(n - a->m->nodes));
+		char *href = html_node_anchor(n->name, true);
 
 		h_attr(h_name(td, "a", NULL, r->vmi->node), "href", href);
 		free(href);
 	} else
 		h_txt(td, r->vmi->node ? r->vmi->node : SYM_NONE);
-	h_badge(labelled(h_el(tr, "td", NULL), a, 2), verdict_tone(r->verdict),
-	    verdict_symbol(r->verdict), kv_verdict_names[r->verdict]);
+	vt = vmi_tone(r->verdict, r->on_drain);
+	h_badge(labelled(h_el(tr, "td", NULL), a, 2), vt,
+	    vt == verdict_tone(r->verdict) ? verdict_symbol(r->verdict) :
+	    vt == TONE_WARN ? SYM_WARN : SYM_FAIL,
+	    kv_verdict_names[r->verdict]);
 	td = labelled(h_elc(tr, "td", "why", NULL), a, 3);
 	code_links(td, r->blockers, r->nblockers, true, detail);
 	code_links(td, r->warnings, r->nwarnings, false, detail);
 	html_vmi_fix(td, a, r);
 	labelled(h_el_own(tr, "td", NULL, vmi_outcome(r)), a, 4);
-	labelled(h_elc(tr, "td", drain_tone(r->on_drain),
+	labelled(h_elc(tr, "td", drain_class(r->on_drain),
 	    drain_word(r->on_drain)), a, 5);
 }
 
@@ -245,13 +248,20 @@ data_tables(json_t *root, const kv_analysis *a)
 	}
 	for (size_t i = 0; i < kv_nrules; i++)
 		json_array_append_new(code, json_string(kv_rules[i].code));
-	for (size_t i = 0; i < a->ngroups; i++)
-		json_array_append_new(grp, json_pack("[ss]", a->groups[i].id,
-		    kv_fix_names[a->groups[i].fix.action]));
+	for (size_t i = 0; i < a->ngroups; i++) {
+		/* [id, fix, name]: the name, code:subject, lasts across
+		 * reports where the id (by size) does not */
+		const kv_group *g = &a->groups[i];
+		char *name = xasprintf("%s:%s", g->code, g->name);
+
+		json_array_append_new(grp, json_pack("[sso]", g->id,
+		    kv_fix_names[g->fix.action], vis(name)));
+		free(name);
+	}
 	for (int d = 0; d < DRAIN_COUNT; d++)
 		json_array_append_new(dr, json_pack("[ss]",
 		    drain_word((enum kv_on_drain)d),
-		    drain_tone((enum kv_on_drain)d)));
+		    drain_class((enum kv_on_drain)d)));
 	json_object_set_new(root, "cols", json_pack("[ssssssssssssss]", "id",
 	    "name", "ns", "node", "verdict", "cpu", "blockers", "warnings",
 	    "groups", "targets", "outcome", "drain", "drainTarget",

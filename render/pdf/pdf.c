@@ -142,7 +142,7 @@ summary_groups(pdoc *d)
 		pcell *row = pdf_tbl_row(&t);
 
 		pdf_cell(&row[0], xasprintf("%s %s", g->id, g->code), FONT_BOLD,
-		    tone_ink(verdict_tone(g->verdict)));
+		    tone_ink(group_tone(g)));
 		pdf_cell(&row[1], xasprintf("%zu", g->nvmis), FONT_REGULAR,
 		    COL_INK);
 		pdf_cell(&row[2], pdf_fix_line(g), FONT_REGULAR, COL_INK);
@@ -445,7 +445,7 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	int toc, rc = KV_ERR;
 
 	d.t = text_new();
-	d.title = report_title(a);
+	d.title = report_heading(a, d.diff);
 	pdf_titles(&d);
 	mview_init(&d.mv, a);
 	report_isodate(report_date(a), d.date);

@@ -159,6 +159,14 @@ void pdf_contents(pdoc *d);
 void pdf_tbl_init(ptable *t, const pcol *cols, size_t ncols);
 pcell *pdf_tbl_row(ptable *t);
 void pdf_cell(pcell *c, char *text, enum kv_font font, uint32_t ink);
+/* a label that never breaks (vendor:AMD) */
+void pdf_cell_label(pcell *c, const char *text);
+/* A list: the first max names, each unbroken, then "and N more (all in
+ * findings.json)"; "none" when n is 0. */
+void pdf_cell_names(pcell *c, const char *const *v, size_t n, size_t max,
+    enum kv_font font);
+void pdf_cell_nodes(pcell *c, const kv_analysis *a, const size_t *idx,
+    size_t n, size_t max);	/* pdf_cell_names() of nodes by index */
 void pdf_cellc(pcell *c, const char *text);
 void pdf_tbl_group(ptable *t, char *text);
 void pdf_tbl_free(ptable *t);

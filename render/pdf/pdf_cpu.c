@@ -199,8 +199,12 @@ pdf_sec_classes(pdoc *d)
 		    "(no host model)");
 		pdf_cell(&row[3], c->level >= 0 ? xasprintf("v%d", c->level) :
 		    xstrdup(SYM_NONE), FONT_REGULAR, COL_INK);
-		pdf_cell(&row[4], c->nreq ? str_list(c->req, c->nreq, c->nreq) :
-		    xstrdup(SYM_NONE), FONT_MONO, COL_INK);
+		if (c->nreq)	/* each feature whole */
+			pdf_cell_names(&row[4], (const char *const *)c->req,
+			    c->nreq, c->nreq, FONT_MONO);
+		else
+			pdf_cell(&row[4], xstrdup(SYM_NONE), FONT_MONO,
+			    COL_INK);
 		pdf_cell(&row[5], xasprintf("%zu: %s", c->nnodes, names),
 		    FONT_REGULAR, COL_INK);
 		free(names);
@@ -235,14 +239,13 @@ pdf_sec_models(pdoc *d)
 		const kv_scope *sc = &a->scopes[i];
 		pcell *row = pdf_tbl_row(&t);
 
-		pdf_cellc(&row[0], sc->name);
+		pdf_cell_label(&row[0], sc->name);
 		pdf_cell(&row[1], xasprintf("%zu", sc->nnodes), FONT_REGULAR,
 		    COL_INK);
-		pdf_cell(&row[2], sc->nbest ? str_list(sc->best, sc->nbest,
-		    sc->nbest) : xstrdup("none"), FONT_MONO, COL_INK);
-		pdf_cell(&row[3], sc->ncommon ? str_list(sc->common,
-		    sc->ncommon, PDF_MODELS) : xstrdup("none"), FONT_MONO,
-		    COL_INK);
+		pdf_cell_names(&row[2], (const char *const *)sc->best,
+		    sc->nbest, PDF_MODELS, FONT_MONO);
+		pdf_cell_names(&row[3], (const char *const *)sc->common,
+		    sc->ncommon, PDF_MODELS, FONT_MONO);
 	}
 	pdf_tbl_emit(d, &t);
 	pdf_heading2(d, "Every usable named model");
@@ -265,8 +268,7 @@ pdf_sec_models(pdoc *d)
 		pdf_cellc(&row[4], cm ? cm->avx512f ? "yes" : "no" : SYM_NONE);
 		pdf_cell(&row[5], xasprintf("%zu", nm->nnodes), FONT_REGULAR,
 		    COL_INK);
-		pdf_cell(&row[6], node_list(a, nm->nodes, nm->nnodes, 12),
-		    FONT_REGULAR, COL_INK);
+		pdf_cell_nodes(&row[6], a, nm->nodes, nm->nnodes, 12);
 	}
 	pdf_tbl_emit(d, &t);
 }
@@ -304,16 +306,17 @@ pdf_sec_tradeoff(pdoc *d)
 		pcell *row = pdf_tbl_row(&t);
 		char *g;
 
-		pdf_cellc(&row[0], a->scopes[tr->scope].name);
+		pdf_cell_label(&row[0], a->scopes[tr->scope].name);
 		pdf_cellc(&row[1], tr->tier);
 		pdf_cell(&row[2], xasprintf("%zu of %zu", tr->nodes, tr->of),
 		    FONT_REGULAR, COL_INK);
-		pdf_cell(&row[3], tr->nmodels ? str_list(tr->models,
-		    tr->nmodels, PDF_MODELS) : xstrdup("none"), FONT_MONO,
-		    COL_INK);
-		pdf_cell(&row[4], tr->nexcluded ? node_list(a, tr->excluded,
-		    tr->nexcluded, 12) : xstrdup(SYM_NONE), FONT_REGULAR,
-		    COL_INK);
+		pdf_cell_names(&row[3], (const char *const *)tr->models,
+		    tr->nmodels, PDF_MODELS, FONT_MONO);
+		if (tr->nexcluded)
+			pdf_cell_nodes(&row[4], a, tr->excluded, tr->nexcluded,
+			    12);
+		else
+			pdf_cellc(&row[4], SYM_NONE);
 		if (guests && (g = tradeoff_guests(a, tr, above)) != NULL)
 			pdf_cell(&row[5], g, FONT_BOLD, COL_WARN);
 		else if (guests)

@@ -78,7 +78,7 @@ pdf_sec_groups(pdoc *d, const char *title)
 		char *fix = pdf_fix_line(g);
 
 		pdf_cell(&row[0], xasprintf("%s\n%s", g->id, g->code),
-		    FONT_BOLD, tone_ink(verdict_tone(g->verdict)));
+		    FONT_BOLD, tone_ink(group_tone(g)));
 		/* the fix last: a fix naming hundreds of nodes is cut */
 		pdf_cell(&row[1], xasprintf("%s\n%s: %s\nFix: %s", g->summary,
 		    g->nvmis > GROUP_EXAMPLES ? "First of them" :
@@ -368,7 +368,7 @@ pdf_sec_vmis(pdoc *d, const char *title)
 	pdf_tbl_init(&t, cols, 6);
 	for (size_t k = 0, left = 0; k < a->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[order[k]];
-		enum kv_tone tone = verdict_tone(r->verdict);
+		enum kv_tone tone = vmi_tone(r->verdict, r->on_drain);
 		pcell *row;
 
 		if (left-- == 0) {	/* a new node: a new group */
@@ -516,7 +516,7 @@ attention_lines(pdoc *d, ptable *t, const kv_drain_row **rows, size_t *n)
 		pdf_cellc(&c[1], r->vmi->node ? r->vmi->node : SYM_NONE);
 		pdf_cell(&c[2], xasprintf("%s %s", verdict_symbol(r->verdict),
 		    kv_verdict_names[r->verdict]), FONT_BOLD,
-		    tone_ink(verdict_tone(r->verdict)));
+		    tone_ink(vmi_tone(r->verdict, r->on_drain)));
 		pdf_cell(&c[3], xstrdup(row == NULL ? SYM_NONE :
 		    row->action == DRAIN_MIGRATE ? "migrates" :
 		    row->action == DRAIN_SHUTDOWN ? "stops" :

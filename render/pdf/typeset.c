@@ -417,6 +417,69 @@ pdf_cellc(pcell *c, const char *text)
 	pdf_cell(c, xstrdup(text), FONT_REGULAR, COL_INK);
 }
 
+/* bytes [from, to) of c's text do not break, unless longer than a
+ * narrow column holds */
+#define NOBREAK_MAX 28
+static void
+nobreak(pcell *c, size_t from, size_t to)
+{
+	PangoAttribute *nb;
+
+	if (to - from > NOBREAK_MAX)
+		return;
+	nb = pango_attr_allow_breaks_new(FALSE);
+	if (c->attrs == NULL)
+		c->attrs = pango_attr_list_new();
+	nb->start_index = (guint)from;
+	nb->end_index = (guint)to;
+	pango_attr_list_insert(c->attrs, nb);
+}
+
+void
+pdf_cell_label(pcell *c, const char *text)
+{
+	pdf_cellc(c, text);
+	nobreak(c, 0, strlen(text));
+}
+
+void
+pdf_cell_names(pcell *c, const char *const *v, size_t n, size_t max,
+    enum kv_font font)
+{
+	/* "and 1 more" would take the room of the name */
+	size_t k = n <= max + 1 ? n : max;
+	kv_buf b = {0};
+
+	if (n == 0) {
+		pdf_cell(c, xstrdup("none"), font, COL_INK);
+		return;
+	}
+	for (size_t i = 0; i < k; i++) {
+		size_t at;
+
+		kv_buf_printf(&b, "%s", i ? ", " : "");
+		at = b.len;
+		kv_buf_printf(&b, "%s", v[i]);
+		nobreak(c, at, b.len);
+	}
+	if (k < n)
+		kv_buf_printf(&b, " and %zu more (all in findings.json)",
+		    n - k);
+	pdf_cell(c, b.data, font, COL_INK);
+}
+
+void
+pdf_cell_nodes(pcell *c, const kv_analysis *a, const size_t *idx,
+    size_t n, size_t max)
+{
+	const char **v = xcalloc(n + 1, sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = a->m->nodes[idx[i]].name;
+	pdf_cell_names(c, v, n, max, FONT_REGULAR);
+	free(v);
+}
+
 void
 pdf_tbl_group(ptable *t, char *text)
 {

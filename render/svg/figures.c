@@ -574,8 +574,8 @@ drain_bar(kv_fig *f, const kv_analysis *a, kv_text *t, const kv_drain *d,
 		x += w;
 	}
 	text_max(f, t, PAD + label_w + bar_w + 6, y + 11, what, FONT_REGULAR,
-	    SMALL_SIZE, ANCHOR_START, d->block ? COL_FAIL : COL_INK, 190,
-	    NULL);
+	    SMALL_SIZE, ANCHOR_START, d->block ? COL_FAIL : d->shutdown ?
+	    COL_WARN : COL_INK, 190, NULL);
 	free(dur);
 	free(what);
 	free(tip);

@@ -125,6 +125,18 @@ kv_term_paint(const kv_term *t, enum kv_color c, const char *s)
 }
 
 enum kv_color
+kv_vmi_color(enum kv_verdict v, enum kv_on_drain d)
+{
+	enum kv_color c = kv_verdict_color(v);
+
+	if (d == DRAIN_BLOCK)
+		return KV_C_RED;
+	if (d == DRAIN_SHUTDOWN && (c == KV_C_GREEN || c == KV_C_DIM))
+		return KV_C_YELLOW;
+	return c;
+}
+
+enum kv_color
 kv_verdict_color(enum kv_verdict v)
 {
 	switch (v) {

@@ -24,7 +24,7 @@ check_line(const kv_vmires *r, const kv_term *t)
 	fputs(" on ", f);
 	kv_term_puts(f, r->vmi->node ? r->vmi->node : "-");
 	fputs(": ", f);
-	kv_term_paint(t, kv_verdict_color(r->verdict),
+	kv_term_paint(t, kv_vmi_color(r->verdict, r->on_drain),
 	    kv_verdict_names[r->verdict]);
 	for (int n = 0, k = 0; n < NEED_COUNT; n++)
 		if (r->not_judged & KV_NEED_BIT(n))
@@ -68,7 +68,7 @@ wide_row(const kv_vmires *r, const kv_term *t, size_t wname)
 	pad(t, r->vmi->fullname, wname);
 	kv_term_puts(f, node);
 	pad(t, node, 12);
-	kv_term_paint(t, kv_verdict_color(r->verdict), v);
+	kv_term_paint(t, kv_vmi_color(r->verdict, r->on_drain), v);
 	pad(t, v, 11);
 	fprintf(f, "%-16s %7zu ", kv_outcome_names[r->outcome], r->targets.n);
 	for (size_t k = 0; k < r->nblockers; k++) {

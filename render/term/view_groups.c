@@ -69,11 +69,7 @@ fitted(const kv_term *t, size_t before, const char *text)
 static enum kv_color
 group_color(const kv_group *g)
 {
-	if (strcmp(g->code, "drain-block") == 0)
-		return KV_C_RED;
-	if (strncmp(g->code, "drain-", 6) == 0)
-		return KV_C_YELLOW;
-	return kv_verdict_color(g->verdict);
+	return kv_vmi_color(g->verdict, g->drain);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/decide/groups.h"
 #include "render/render.h"
 #include "render/report.h"
 
@@ -139,6 +140,49 @@ verdict_tone(enum kv_verdict v)
 	default:
 		return TONE_FAIL;
 	}
+}
+
+/* The worse of two tones: fail, then warn, then ok, then none. */
+static enum kv_tone
+tone_worse(enum kv_tone x, enum kv_tone y)
+{
+	static const int rank[] = { [TONE_NONE] = 0, [TONE_OK] = 1,
+		[TONE_WARN] = 2, [TONE_FAIL] = 3 };
+
+	return rank[y] > rank[x] ? y : x;
+}
+
+enum kv_tone
+drain_tone(enum kv_on_drain d)
+{
+	switch (d) {
+	case DRAIN_MIGRATE:
+		return TONE_OK;
+	case DRAIN_SHUTDOWN:
+		return TONE_WARN;
+	case DRAIN_BLOCK:
+		return TONE_FAIL;
+	default:
+		return TONE_NONE;
+	}
+}
+
+/* A drain that stops or waits on a VMI is never ok, whatever its
+ * verdict (it may migrate when asked to). */
+enum kv_tone
+vmi_tone(enum kv_verdict v, enum kv_on_drain d)
+{
+	enum kv_tone t = verdict_tone(v);
+
+	if (d == DRAIN_SHUTDOWN || d == DRAIN_BLOCK)
+		t = tone_worse(t, drain_tone(d));
+	return t;
+}
+
+enum kv_tone
+group_tone(const kv_group *g)
+{
+	return vmi_tone(g->verdict, g->drain);
 }
 
 const char *

@@ -150,6 +150,20 @@ for href in p.links:
     if href not in ids and not href.startswith("vms?"):
         errors.append("link to #%s without a target" % href)
         break
+# links into the list name what they filter by (not an index), and that
+# name is in the data: a link that lasts across reports
+NAMED = {"node": data["nodes"], "verdict": data["verdicts"],
+         "code": data["codes"], "group": [g[2] for g in data["groups"]],
+         "ns": [data["strs"][r[C["ns"]]] for r in rows]}
+vlinks = [h for h in p.links if h.startswith("vms?")]
+for href in vlinks:
+    for kv in href[4:].split("&"):
+        k, _, v = kv.partition("=")
+        if k in NAMED and v not in NAMED[k]:
+            errors.append("link #%s: no %s %r in the data" % (href, k, v))
+            break
+if len(sys.argv) > 2 and not any(h.startswith("vms?node=") for h in vlinks):
+    errors.append("the drain plans do not link to the list by node")
 
 # long lists collapsed; nothing long between the summary and the problems
 folded = {s for s, _ in p.details}
@@ -163,6 +177,26 @@ if len(sys.argv) > 2:
     if summary.count("<tr") > 20 or summary.count("<li") > 12:
         errors.append("the summary is long: %d rows, %d items" %
                       (summary.count("<tr"), summary.count("<li")))
+# long lists summarised: a cell names at most 12 before "and N more
+# (all in findings.json)", the rest folded in a <details>; a label is
+# one unbroken span; a fix names at most 11 of its nodes
+for m in re.finditer(r'<td class="(?:wrap mono|wrap)">(.*?)</td>', html, re.S):
+    head = m.group(1).split("<details")[0]
+    n = head.count('<span class="nw">')
+    if n > 12:
+        errors.append("a cell lists %d names unfolded" % n)
+        break
+    if "<details" in m.group(1) and "more (all in findings.json)" not in head:
+        errors.append("a folded list without 'and N more': %s" % head[:80])
+        break
+if re.search(r'<td>vendor:', html):
+    errors.append("a scope label (vendor:...) may wrap")
+for g in f["groups"]:
+    names = [n for n in g["nodes"] if n in g["fix"]["text"].split(", ") or
+             g["fix"]["text"].count(n + ",") or g["fix"]["text"].count(n + " ")]
+    if len(g["nodes"]) > 11 and len(names) > 11:
+        errors.append("%s's fix names %d nodes" % (g["id"], len(names)))
+        break
 if errors:
     print("\n".join(errors[:10]))
     sys.exit(1)

@@ -220,6 +220,29 @@ pdftotext -raw "$out/report.pdf" - | tr -d ' \n' > "$tmp/mixed.flat"
 check "pdf trade-off headline names EPYC-Genoa for AMD" pdf_has \
     "$tmp/mixed.flat" "AMD:AVX2(x86-64-v3)andAVX-512inthegueston1of1node(EPYC-Genoa)."
 
+# --- long lists -------------------------------------------------------------
+
+# vendor:AMD's 60 common models: six, "and 54 more (all in
+# findings.json)", all 60 folded (HTML); twelve and the rest counted
+# (PDF); names and labels whole (each a nowrap span; in the PDF's lines)
+long_html() {
+	python3 - "$1" <<'PY'
+import sys
+h = open(sys.argv[1], encoding="utf-8").read().replace("\n", "")
+i = h.find('<td class="nowrap">vendor:AMD</td>')
+want = ('Cascadelake-Server-v3</span> and 54 more (all in findings.json)'
+        '<details class="more"><summary>All 60</summary>')
+if i < 0 or want not in h[i:i + 6000]:
+    print("vendor:AMD row: " + h[i:i + 300])
+    sys.exit(1)
+PY
+}
+check "html: a long model list names 6, folds all 60" long_html \
+    "$out/report.html"
+check "pdf: a long model list is cut, names whole" pdf_has \
+    "$tmp/mixed.txt" "EPYC-Genoa-v1 and 48 more (all in findings.json)" \
+    "v-vmsave-vmload" "pschange-mc-no" "overflow-recov"
+
 # --- determinism and dates ----------------------------------------------------
 
 again=$(fresh)

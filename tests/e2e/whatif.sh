@@ -368,6 +368,18 @@ grep -qF "<td class=\"name\">dev/build-runner</td>" "$work/sec" || fail "report:
 grep -qF "no-target</span>" "$work/sec" || fail "report: the verdict after not in the Changes section"
 grep -qF "cpu-model Icelake-Server on 1 VMI" "$work/sec" || fail "report: the change applied not named"
 grep -qF "<h2>2  Summary</h2>" "$R/report.html" || fail "report: the summary is not section 2"
+# the title says it is hypothetical: <title>, masthead, PDF title page,
+# running head and metadata
+checks=$((checks + 1))
+wt="What if: cpu-model Icelake-Server on 1 VMI"
+grep -qF "<title>$wt: lab-mixed," "$R/report.html" || fail "report: <title> not '$wt'"
+grep -qF "<h1>$wt</h1>" "$R/report.html" || fail "report: masthead not '$wt'"
+pdftotext -l 1 "$R/report.pdf" - | tr -s " \n" "  " | grep -qF "$wt" ||
+    fail "pdf: title page not '$wt'"
+pdftotext -f 3 -l 3 "$R/report.pdf" - | head -1 | grep -qxF "$wt · lab-mixed" ||
+    fail "pdf: running head not '$wt'"
+pdfinfo "$R/report.pdf" | grep -qF "Title:           $wt: lab-mixed" ||
+    fail "pdf: metadata title not '$wt'"
 checks=$((checks + 1))
 pdftotext "$R/report.pdf" - | tr -s " \n" "  " >"$work/pdf"
 grep -qF "1 What the change does" "$work/pdf" || fail "pdf: no section 1 What the change does"
@@ -420,6 +432,17 @@ grep -qF "<td class=\"name\">w4</td>" "$work/sec" || fail "diff report: node w4 
 grep -qF "pku" "$work/sec" || fail "diff report: feature pku not listed"
 pdftotext "$work/dr/report.pdf" - | tr -s " \n" "  " | grep -qF "2026-09-30T08:00:00Z" ||
     fail "diff report pdf: no older date"
+checks=$((checks + 1))
+dt="Difference: 2026-09-30T08:00:00Z → 2026-10-31T10:00:00Z"
+grep -qF "<h1>$dt</h1>" "$work/dr/report.html" || fail "diff report: masthead not '$dt'"
+grep -qF "<title>$dt: " "$work/dr/report.html" || fail "diff report: <title> not '$dt'"
+pdftotext -f 3 -l 3 "$work/dr/report.pdf" - | head -1 | grep -qF "$dt" ||
+    fail "diff report pdf: running head not '$dt'"
+# three changes and more: the first two, then how many more
+run "report what-if 3" 0 what-if $S --cordon w4 --uncordon w4 --cordon w3 --report "$work/wi3" --format html
+checks=$((checks + 1))
+grep -qF "<h1>What if: cordon w4; uncordon w4 and 1 more change</h1>" "$work/wi3/report.html" ||
+    fail "report 3 changes: $(grep -o '<h1>[^<]*' "$work/wi3/report.html")"
 
 # a foreign non-empty folder: exit 2, nothing written, no answer
 mkdir -p "$work/foreign"

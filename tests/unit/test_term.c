@@ -6,7 +6,9 @@
  */
 #include "kvtest.h"
 
+#include "analyze/decide/groups.h"
 #include "render/render.h"
+#include "render/report.h"
 #include "render/view.h"
 
 /* What kv_term_puts writes for s (caller frees). */
@@ -129,6 +131,39 @@ test_yaml_writer(void **state)
 	json_decref(doc);
 }
 
+/* Colour follows consequence: a drain that stops a VMI is warn (yellow)
+ * at least, one that waits on it forever fail (red), whatever the
+ * verdict; the HTML, SVG, PDF and terminal take their colours from
+ * these. */
+static void
+test_tones_stop_and_block(void **state)
+{
+	kv_group shut = { .verdict = V_OK, .drain = DRAIN_SHUTDOWN };
+	kv_group block = { .verdict = V_OK, .drain = DRAIN_BLOCK };
+	kv_group cpu = { .verdict = V_NO_TARGET, .drain = DRAIN_NONE };
+
+	(void)state;
+	assert_int_equal(vmi_tone(V_OK, DRAIN_MIGRATE), TONE_OK);
+	assert_int_equal(vmi_tone(V_OK, DRAIN_SHUTDOWN), TONE_WARN);
+	assert_int_equal(vmi_tone(V_OK, DRAIN_BLOCK), TONE_FAIL);
+	assert_int_equal(vmi_tone(V_BLOCKED, DRAIN_SHUTDOWN), TONE_FAIL);
+	assert_int_equal(vmi_tone(V_NOT_RUNNING, DRAIN_NONE), TONE_NONE);
+	assert_int_equal(group_tone(&shut), TONE_WARN);
+	assert_int_equal(group_tone(&block), TONE_FAIL);
+	assert_int_equal(group_tone(&cpu), TONE_FAIL);
+	/* the PDF's inks */
+	assert_int_equal(tone_ink(group_tone(&shut)), COL_WARN);
+	assert_int_equal(tone_ink(group_tone(&block)), COL_FAIL);
+	assert_int_equal(drain_tone(DRAIN_SHUTDOWN), TONE_WARN);
+	/* the terminal */
+	assert_int_equal(kv_vmi_color(V_OK, DRAIN_MIGRATE), KV_C_GREEN);
+	assert_int_equal(kv_vmi_color(V_OK, DRAIN_SHUTDOWN), KV_C_YELLOW);
+	assert_int_equal(kv_vmi_color(V_OK, DRAIN_BLOCK), KV_C_RED);
+	assert_int_equal(kv_vmi_color(V_NO_TARGET, DRAIN_BLOCK), KV_C_RED);
+	assert_int_equal(kv_vmi_color(V_NO_TARGET, DRAIN_MIGRATE),
+	    KV_C_YELLOW);
+}
+
 int
 main(void)
 {
@@ -137,6 +172,7 @@ main(void)
 		cmocka_unit_test(test_term_bidi_zero_width),
 		cmocka_unit_test(test_tlist_wraps_and_cuts),
 		cmocka_unit_test(test_yaml_writer),
+		cmocka_unit_test(test_tones_stop_and_block),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

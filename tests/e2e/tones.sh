@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# tones.sh - colour follows consequence: a VMI a drain stops or waits on
+# is never green, whatever its verdict.  samples/mixed: prod/cache-0 is ok
+# but stops on a drain of w2 (group drain-shutdown, G3); four VMIs block
+# their node's drain (G1 drain-block).  Checked in the HTML (groups,
+# summary, attention rows, the list's script), the drain figure (SVG) and
+# the terminal; the PDF's inks come from the same functions (test_term).
+#
+#   KVSCOPE  the kvscope binary (make check passes the sanitized one)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KVSCOPE=${KVSCOPE:-./kvscope}
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
+count() {	# count NAME WANT FILE FIXED-STRING
+	local n
+	n=$({ grep -oF -- "$4" "$3" || true; } | wc -l)
+	if [ "$n" -eq "$2" ]; then pass "$1"; else fail "$1" "$n, want $2"; fi
+}
+
+"$KVSCOPE" report samples/mixed --format html,svg --output-dir "$tmp/m" \
+    >/dev/null
+h=$tmp/m/report.html
+# the groups section and the summary's brief: the code in the group's tone
+count "drain-shutdown group warn (groups, summary)" 2 "$h" \
+    '<span class="badge tone-warn">⚠ drain-shutdown</span>'
+count "drain-block group fail (groups, summary)" 2 "$h" \
+    '<span class="badge tone-fail">✗ drain-block</span>'
+count "no group badge is green" 0 "$h" '<span class="badge tone-ok">✓ drain-'
+# the attention row of the ok VMI a drain stops
+sed -n '/<tr id="vmi-prod-cache-0">/,/<\/tr>/p' "$h" > "$tmp/row"
+count "prod/cache-0 (ok, stops) attention badge warn" 1 "$tmp/row" \
+    '<span class="badge tone-warn">⚠ ok</span>'
+count "prod/cache-0 attention badge not green" 0 "$tmp/row" 'tone-ok'
+count "prod/cache-0 on drain warn" 1 "$tmp/row" \
+    '<td class="tone-warn" data-label="On drain">'
+# (the list's script: fragments.sh runs it, prod/cache-0's badge warn)
+# the drain figure: w2's words (1 stopped) in the warn ink, not ink
+d=$tmp/m/drain.svg
+count "drain.svg: w2 1 stopped in warn #9a5b00" 1 "$d" \
+    'fill="#9a5b00" pointer-events="none">1 stopped</text>'
+count "drain.svg: blocking words in fail #b3261e" 4 "$d" \
+    'fill="#b3261e" pointer-events="none">'
+# the terminal: the ok VMI a drain stops is yellow, not green
+ESC=$(printf '\033')
+"$KVSCOPE" check samples/mixed --color always -o wide > "$tmp/wide" || true
+grep -F "prod/cache-0" "$tmp/wide" > "$tmp/cache" || true
+count "terminal: prod/cache-0 ok in yellow" 1 "$tmp/cache" "${ESC}[33mok"
+count "terminal: prod/cache-0 not green" 0 "$tmp/cache" "${ESC}[32m"
+
+echo
+[ "$fails" -eq 0 ] && echo "all tones checks passed" || echo "$fails failed"
+[ "$fails" -eq 0 ]
