@@ -47,6 +47,7 @@ const cli_option cli_options[] = {
 	  "LiveMigrate LiveMigrateIfPossible External None" },
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL },
 	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL },
+	{ "fix", 0, O_CHANGE, "GROUP[,GROUP...]|all", NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
