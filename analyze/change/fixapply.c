@@ -15,9 +15,6 @@ no_change_why(enum kv_fix_action act)
 	case FIX_RELABEL_NODE:
 		return "the label's value is the node's own (virt-handler's "
 		    "node labeller writes it), which kvscope cannot know";
-	case FIX_REPULL_IMAGE:
-		return "the image's digest is the registry's, which kvscope "
-		    "cannot know";
 	case FIX_RELAX_PLACEMENT:
 		return "which placement rule to relax is the owner's choice";
 	case FIX_FREE_CAPACITY:
@@ -40,7 +37,8 @@ kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
 		[FIX_CHANGE_BINDING] = CH_BINDING,
 		[FIX_SET_EVICTION] = CH_EVICTION,
 		[FIX_WAIT_OPERATION] = CH_OPERATION_DONE,
-		[FIX_REPULL_IMAGE] = CH_COUNT, [FIX_RELABEL_NODE] = CH_COUNT,
+		[FIX_REPULL_IMAGE] = CH_IMAGE_DIGEST,
+		[FIX_RELABEL_NODE] = CH_COUNT,
 		[FIX_RELAX_PLACEMENT] = CH_COUNT,
 		[FIX_FREE_CAPACITY] = CH_COUNT, [FIX_NONE] = CH_COUNT,
 	};

@@ -10,9 +10,10 @@
  *  recreate-claim-rwx C     the group's claims ReadWriteMany on class C
  *  change-binding V         the pod network interface bound with V
  *  wait-operation           the group's operations finished
+ *  repull-image I           the image IDs of I as REPO@sha256:HEX
  *
- * Every other fix (none, relax-placement, free-capacity, relabel-node,
- * repull-image) names a change kvscope cannot write: kv_fix_changes gives
+ * Every other fix (none, relax-placement, free-capacity, relabel-node)
+ * names a change kvscope cannot write: kv_fix_changes gives
  * no change and the reason.
  */
 #ifndef KV_FIXAPPLY_H

@@ -38,6 +38,7 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_CLAIM_RWX] = "claim-rwx",
 	[CH_BINDING] = "binding",
 	[CH_OPERATION_DONE] = "operation-done",
+	[CH_IMAGE_DIGEST] = "image-digest",
 };
 
 void
@@ -725,6 +726,9 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 			break;
 		case CH_OPERATION_DONE:
 			rc = kv_wi_operation_done(&c, ch);
+			break;
+		case CH_IMAGE_DIGEST:
+			rc = kv_wi_image_digest(&c, ch);
 			break;
 		case CH_COUNT:
 			break;

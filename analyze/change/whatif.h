@@ -21,7 +21,7 @@ enum kv_change_kind {
 	CH_REMOVE_NODE, CH_ADD_NODE_LIKE, CH_EVICTION, CH_STORAGE_RWX,
 	CH_CLASS_CPU,
 	/* only from a group's fix (--fix, fixapply.h): no option of its own */
-	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE,
+	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE, CH_IMAGE_DIGEST,
 	CH_COUNT
 };
 /* the option names, "cpu-model", ... */

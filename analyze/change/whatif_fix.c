@@ -7,7 +7,12 @@
  *  binding masquerade  the pod network interface bound with masquerade
  *                    (declared as "default" when the VMI declared none);
  *  operation-done    the group's VirtualMachineOperations of that type
- *                    and phase finished (phase Completed).
+ *                    and phase finished (phase Completed);
+ *  image-digest      the containerDisk image re-pulled (or referenced by
+ *                    digest): the launcher pods of the VMIs record its
+ *                    image ID as REPO@sha256:HEX, the form the check
+ *                    judges (HEX: the recorded one, else zeros; the
+ *                    value is the registry's).
  *
  * Each acts on the VMIs of the change's scope (the group's) and restarts
  * the running ones where the fix says so (not for operation-done).
@@ -194,5 +199,78 @@ kv_wi_operation_done(apply_ctx *c, const kv_change *ch)
 	}
 	kv_wi_note(c->w, xasprintf("VirtualMachineOperations %s finished "
 	    "(phase Completed): %zu", ch->subject, n));
+	return KV_OK;
+}
+
+/* "REPO@sha256:HEX" for image (without tag or digest) and the hex of
+ * the recorded image ID id (NULL or without one: 64 zeros). */
+static char *
+digest_id(const char *image, const char *id)
+{
+	const char *sha = id ? strstr(id, "sha256:") : NULL;
+	const char *at = strchr(image, '@');
+	size_t len = at ? (size_t)(at - image) : strlen(image);
+	const char *slash = memrchr(image, '/', len);
+	const char *colon = memrchr(slash ? slash : image, ':', len -
+	    (size_t)(slash ? slash - image : 0));
+
+	if (colon != NULL)
+		len = (size_t)(colon - image);
+	return xasprintf("%.*s@sha256:%s", (int)len, image, sha ? sha + 7 :
+	    "0000000000000000000000000000000000000000000000000000000000000000");
+}
+
+/* The image IDs of container volume<vol> in the pods of VMI v. */
+static size_t
+repull_pods(kv_model *m, const kv_vmi *v, const kv_volume *vol)
+{
+	char *want = xasprintf("volume%s", vol->name);
+	size_t n = 0;
+
+	for (size_t p = 0; p < m->npods; p++) {
+		kv_pod *pod = &m->pods[p];
+
+		if (pod->created_by == NULL || v->uid == NULL ||
+		    strcmp(pod->created_by, v->uid) != 0)
+			continue;
+		for (size_t k = 0; k < pod->nimageids; k++) {
+			kv_imageid *id = &pod->imageids[k];
+			char *d;
+
+			if (strcmp(id->container, want) != 0)
+				continue;
+			d = digest_id(vol->image, id->image_id);
+			id->image_id = kv_intern_str(m->strs, d);
+			free(d);
+			n++;
+		}
+	}
+	free(want);
+	return n;
+}
+
+int
+kv_wi_image_digest(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	size_t n = 0, nr = 0;
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		size_t hit = 0;
+
+		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++)
+			if (v->volumes[k].kind == VOL_CONTAINERDISK &&
+			    v->volumes[k].image != NULL &&
+			    strcmp(v->volumes[k].image, ch->value) == 0)
+				hit += repull_pods(m, v, &v->volumes[k]);
+		n += hit;
+		if (hit > 0)
+			kv_wi_restart(c, i, &nr);
+	}
+	kv_wi_note(c->w, xasprintf("containerDisk %s re-pulled: %zu image "
+	    "ID%s recorded as REPO@sha256:DIGEST (the digest's value is the "
+	    "registry's), %zu running VMI%s restart", ch->value, n,
+	    n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
 	return KV_OK;
 }
