@@ -105,20 +105,22 @@ static const kv_cmd commands[] = {
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown | --allow-restart] "
-	  "[-o FORMAT]",
+	  "[--allow-block] [-o FORMAT]",
 	  "the order to drain a pool of nodes in, N at a time",
 	  "Plans the rolling maintenance of the pool (the nodes that\n"
 	  "--drain-selector matches, and those --drain names): the order to\n"
 	  "drain them, N at a time, each batch back in service before the\n"
 	  "next, so that every VMI that can migrate finds a target with room\n"
 	  "at its turn; the VMIs that stop or block at each step, the total\n"
-	  "estimated time, and the nodes whose drain cannot succeed, with the\n"
-	  "reason.  The output states the ordering rule.  Exits 1 when a\n"
-	  "step would stop or block a VMI.\n"
+	  "estimated time.  Nodes whose drain would wait forever are no\n"
+	  "steps: a list to fix first, with the groups that block them.\n"
+	  "The output states the ordering rule.  Exits 1 when a step would\n"
+	  "stop or block a VMI or a node is to fix first.\n"
 	  "  --drain-selector SEL  the pool: the nodes the label selector\n"
 	  "                        matches (k=v, k in (a,b), k, ...)\n"
 	  "  --drain LIST          nodes of the pool by name\n"
 	  "  --max-unavailable N   nodes drained at once (default 1)\n"
+	  "  --allow-block         the nodes to fix first as last steps\n"
 	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
 	  "                        for\n"
 	  "  --allow-restart       accept only the stops whose VirtualMachine\n"

@@ -33,6 +33,7 @@ const cli_option cli_options[] = {
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "allow-restart", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
+	{ "allow-block", 0, O_BATCH, NULL, NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ "strict", 0, O_STRICT, NULL, NULL },
 	{ "fail-on", 0, O_JUNIT, "LIST", NULL },
@@ -241,6 +242,8 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		if (o->allow != ALLOW_SHUTDOWN)
 			o->allow = ALLOW_RESTART;
 	}
+	else if (strcmp(n, "allow-block") == 0)
+		o->allow_block = true;
 	else if (strcmp(n, "max-unavailable") == 0)
 		return count_value(cmd, n, arg, &o->max_unavailable);
 	else if (strcmp(n, "color") == 0) {
