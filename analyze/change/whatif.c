@@ -741,6 +741,8 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 void
 kv_whatif_prepend(kv_whatif *w, char **lines, size_t n)
 {
+	if (n == 0)
+		return;
 	w->notes = xreallocarray(w->notes, w->nnotes + n + 1,
 	    sizeof(char *));
 	memmove(w->notes + n, w->notes, w->nnotes * sizeof(char *));
