@@ -379,6 +379,18 @@ fixfirst_of(const kv_analysis *a, size_t node, json_t *vmis, json_t *ids)
 	free(in);
 }
 
+/* The VMIs that block the nodes to fix first, into pick. */
+static void
+fixfirst_pick(const kv_analysis *a, const kv_plan *p, kv_bits *pick)
+{
+	for (size_t i = 0; i < a->nvmis; i++)
+		for (size_t k = 0; a->vmis[i].on_drain == DRAIN_BLOCK &&
+		    a->vmis[i].vmi->node != NULL && k < p->nfixfirst; k++)
+			if (strcmp(a->vmis[i].vmi->node,
+			    a->m->nodes[p->fixfirst[k]].name) == 0)
+				kv_bits_set(pick, i);
+}
+
 static json_t *
 fixfirst_json(const kv_analysis *a, const kv_plan *p)
 {
@@ -468,6 +480,7 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	kv_bits_init(&pick, a->nvmis);
 	for (size_t i = 0; i < p->nsteps; i++)
 		drain_vmis(p->steps[i].drains, p->steps[i].nnodes, &pick);
+	fixfirst_pick(a, p, &pick);
 	json_object_set_new(doc, "groups", kv_json_groups_of(a, &pick));
 	kv_bits_free(&pick);
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
