@@ -549,6 +549,48 @@ cannot_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
 		fputs("Every node's drain can finish.\n", t->f);
 }
 
+/* -o wide: every VM that moves, with each of its moves across the plan
+ * (source -> target and the step), in VMI order. */
+static void
+moves_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
+{
+	kv_buf *b = xcalloc(a->nvmis + 1, sizeof(kv_buf));
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nsteps; i++)
+		for (size_t k = 0; k < p->steps[i].nnodes; k++) {
+			const kv_drain *d = &p->steps[i].drains[k];
+
+			for (size_t r = 0; r < d->nplan; r++) {
+				const kv_drain_row *w = &d->plan[r];
+				bool stop = w->action == DRAIN_SHUTDOWN;
+				size_t to = stop ? w->restart_node : w->target;
+
+				if ((!stop && w->action != DRAIN_MIGRATE) ||
+				    to == SIZE_MAX)
+					continue;
+				kv_buf_printf(&b[w->vmi], "%s%s -> %s (step "
+				    "%zu%s)", b[w->vmi].data ? ", " : "",
+				    a->m->nodes[w->source].name,
+				    a->m->nodes[to].name, i + 1, stop ?
+				    ", stops and starts again" : "");
+			}
+		}
+	for (size_t i = 0; i < a->nvmis; i++) {
+		if (b[i].data == NULL)
+			continue;
+		if (n++ == 0)
+			fputs("Moves of each VM across the plan:\n", t->f);
+		fputs("  ", t->f);
+		kv_term_puts(t->f, a->vmis[i].vmi->fullname);
+		fputs(": ", t->f);
+		kv_term_puts(t->f, b[i].data);
+		fputs("\n", t->f);
+		kv_buf_free(&b[i]);
+	}
+	free(b);
+}
+
 int
 kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
     enum kv_allow allow, const kv_term *t, kv_err *err)
@@ -587,6 +629,8 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 		    p->twice == 1 ? "s" : "", p->twice == 1 ? "its" : "their",
 		    p->twice == 1 ? "it" : "them", p->twice == 1 ? "it" :
 		    "they");
+	if (t->fmt == KV_OUT_WIDE)
+		moves_lines(a, p, t);
 	fixfirst_lines(a, p, t);
 	cannot_lines(a, p, t);
 	if (ferror(t->f))

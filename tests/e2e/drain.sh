@@ -125,6 +125,13 @@ has "plan fix first text" "  a1: prod/analytics blocks (groups G5)"
 has "plan fix first text" "  w4: prod/files-rwo blocks (groups G2)"
 has "plan fix first text" "Total: 2 steps"
 grep -qF "step 3:" "$work/out" && fail "plan fix first text: a blocked node is a step"
+run "plan wide moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block -o wide
+has "plan wide moves" "Moves of each VM across the plan:"
+has "plan wide moves" "  dev/build-runner: w5 -> w1 (step 2), w1 -> w5 (step 4)"
+has "plan wide moves" "  prod/cache-0: w2 -> w3 (step 1, stops and starts again), w3 -> w5 (step 5, stops and starts again)"
+has "plan wide moves" "  prod/db-0: w3 -> w5 (step 5)"
+run "plan text no moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block
+grep -qF "Moves of each VM" "$work/out" && fail "plan text: the moves are -o wide's"
 run "plan capacity fix first" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux -o json
 jq_is "plan capacity fix first" '[.steps[].nodes[]] | join(",")' "c2,cp1,g1"
 jq_is "plan capacity fix first" '[.fixFirst[] | "\(.node):\(.vmis | join("+")):\(.groups | join("+"))"] | join(",")' \
