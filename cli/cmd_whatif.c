@@ -332,6 +332,8 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 		goto out;
 	kv_whatif_prepend(&w, fs.notes, fs.nnotes);
 	fs.nnotes = 0;
+	for (size_t i = 0; i < fs.napplied; i++)
+		kv_whatif_append(&w, kv_fix_proof(fs.applied[i], a1));
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,

@@ -92,7 +92,9 @@ expand_one(const kv_analysis *a, const kv_group *g, kv_fixset *s)
 	ch.scope_value = scope;
 	s->changes = xreallocarray(s->changes, s->n + 1, sizeof(kv_change));
 	s->changes[s->n++] = ch;
-	s->napplied++;
+	s->applied = xreallocarray(s->applied, s->napplied + 1,
+	    sizeof(kv_group *));
+	s->applied[s->napplied++] = g;
 	add_note(s, xasprintf("fix %s (%s, %s): %s %s, as its fix says",
 	    g->id, g->code, g->name, kv_fix_names[g->fix.action],
 	    g->fix.value));
@@ -141,5 +143,32 @@ kv_fixset_free(kv_fixset *s)
 	free(s->owned);
 	free(s->notes);
 	free(s->changes);
+	free(s->applied);
 	memset(s, 0, sizeof(*s));
+}
+
+/* Whether VMI i of b is in a group of code. */
+static bool
+in_code(const kv_analysis *b, size_t i, const char *code)
+{
+	const kv_vmires *r = &b->vmis[i];
+
+	for (size_t k = 0; k < r->ngroups; k++)
+		if (strcmp(b->groups[r->groups[k]].code, code) == 0)
+			return true;
+	return false;
+}
+
+char *
+kv_fix_proof(const kv_group *g, const kv_analysis *b)
+{
+	size_t left = 0;
+
+	for (size_t i = 0; i < g->nvmis; i++)
+		left += g->vmis[i] < b->nvmis &&
+		    !in_code(b, g->vmis[i], g->code);
+	return xasprintf("after fix %s: %zu of its %zu VMI%s in no %s group "
+	    "(fix.fixes %zu%s)", g->id, left, g->nvmis, g->nvmis == 1 ? "" :
+	    "s", g->code, g->fix.fixes, left == g->fix.fixes ? "" :
+	    "; the other changes of this what-if count too");
 }

@@ -30,6 +30,7 @@ typedef struct kv_fixset {
 	char **notes;		/* a line per group named: applied, or why
 				 * there is nothing to apply */
 	size_t napplied;	/* groups whose fix gave a change */
+	const kv_group **applied;	/* those groups, of the analysis */
 	size_t nowned;
 	void **owned;
 } kv_fixset;
@@ -44,5 +45,9 @@ int kv_fix_expand(const kv_analysis *a, const char *const *ids, size_t n,
 bool kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
     kv_change *ch, const char **why);
 void kv_fixset_free(kv_fixset *s);
+/* The line that checks group g's fix on b, the analysis after it (VMI
+ * indexes as in g's): how many of g's VMIs are in no group of its code
+ * in b, against its fix.fixes. */
+char *kv_fix_proof(const kv_group *g, const kv_analysis *b);
 
 #endif

@@ -751,6 +751,12 @@ kv_whatif_prepend(kv_whatif *w, char **lines, size_t n)
 }
 
 void
+kv_whatif_append(kv_whatif *w, char *line)
+{
+	note(w, line);
+}
+
+void
 kv_whatif_free(kv_whatif *w)
 {
 	for (size_t i = 0; i < w->nnotes; i++)

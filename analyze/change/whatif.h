@@ -60,5 +60,7 @@ int kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 void kv_whatif_free(kv_whatif *w);
 /* lines[0..n) (owned by w from now on) before w's notes. */
 void kv_whatif_prepend(kv_whatif *w, char **lines, size_t n);
+/* line (w's from now on) after w's notes. */
+void kv_whatif_append(kv_whatif *w, char *line);
 
 #endif

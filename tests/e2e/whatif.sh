@@ -452,11 +452,13 @@ has "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fi
 has "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
 has "fix G4" "prod/web-0: no-target -> ok, targets 0 -> 3"
 has "fix G4" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "fix G4" "after fix G4: 1 of its 1 VMI in no no-cpu-target group (fix.fixes 1)"
 # G1's value is for the one VMI KubeVirt does not report LiveMigratable
 run "fix G1" 0 what-if $S --fix G1 -o json
 jqis "fix G1" '.vmis | map(.name) | join(",")' "prod/files-rwo"
 jqis "fix G1" '.vmis[0].onDrain.after' "shutdown"
 jqis "fix G1" '.restarts' "1"
+jqis "fix G1" '.changes[-1]' "after fix G1: 1 of its 4 VMIs in no drain-block group (fix.fixes 1)"
 run "fix G2" 0 what-if $S --fix G2 -o yaml
 has "fix G2" "claims of ceph-rbd recreated ReadWriteMany on storage class nfs-csi"
 run "fix commas" 0 what-if $S --fix G2,G4
