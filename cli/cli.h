@@ -37,7 +37,7 @@ enum {
 	O_QUIET = 1 << 8,	/* -q, --quiet */
 	O_DRAIN = 1 << 9,	/* --drain LIST, --drain-selector SEL,
 				 * --allow-shutdown */
-	O_BATCH = 1 << 10,	/* --max-unavailable N (plan) */
+	O_BATCH = 1 << 10,	/* --max-unavailable N, --allow-block (plan) */
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
@@ -91,6 +91,7 @@ typedef struct cli_args {
 	kv_selector sel, drain_sel;	/* -l, --drain-selector parsed */
 	bool pdf_all;			/* report --pdf-detail all */
 	size_t max_unavailable;		/* 0: not given */
+	bool allow_block;		/* plan --allow-block */
 	cli_list changes;		/* O_CHANGE: "option=value", in order */
 	cli_list fail_on;		/* --fail-on: verdicts, codes */
 	size_t npos;

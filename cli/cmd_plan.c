@@ -187,8 +187,9 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 	    (rc = cli_pick_drain(cmd, a, &o, &pool)) != 0)
 		goto out;
 	cli_progress("plan: %zu nodes", kv_bits_count(&pool));
-	kv_plan_build(a, &pool, o.max_unavailable ? o.max_unavailable : 1,
-	    &p);
+	/* junit: a case for every VMI, so every node's drain is a step */
+	kv_plan_build_ex(a, &pool, o.max_unavailable ? o.max_unavailable :
+	    1, o.allow_block || t.fmt == KV_OUT_JUNIT, &p);
 	kv_timing("plan");
 	cli_progress_end();
 	words = pool_words(&o);

@@ -16,6 +16,7 @@
 #include "analyze/read/limits.h"
 #include "render/render.h"
 #include "analyze/change/whatif.h"
+#include "analyze/change/fixapply.h"
 
 static const char *const strategies[] = { "LiveMigrate",
 	"LiveMigrateIfPossible", "External", "None" };
@@ -77,11 +78,29 @@ check_value(const kv_cmd *cmd, kv_change *ch)
 	return 0;
 }
 
+/* --fix's value, comma-separated, into ids (copies). */
+static void
+fix_ids(const char *v, cli_list *ids)
+{
+	for (const char *p = v;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n > 0) {
+			ids->v = xreallocarray(ids->v, ids->n + 1,
+			    sizeof(char *));
+			ids->v[ids->n++] = xstrndup(p, n);
+		}
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+}
+
 /* The changes of o (strings into o->changes), scopes attached to the
- * change before them. */
+ * change before them; the groups of --fix into ids. */
 static int
 parse_changes(const kv_cmd *cmd, const cli_args *o, kv_change **out,
-    size_t *n)
+    size_t *n, cli_list *ids)
 {
 	kv_change *ch = xcalloc(o->changes.n + 1, sizeof(kv_change));
 	size_t k = 0;
@@ -91,6 +110,10 @@ parse_changes(const kv_cmd *cmd, const cli_args *o, kv_change **out,
 		enum kv_scope_kind scope = SC_ALL;
 		int kind = change_kind(s, (size_t)(eq - s), &scope);
 
+		if (strncmp(s, "fix=", 4) == 0) {
+			fix_ids(eq + 1, ids);
+			continue;
+		}
 		if (kind != CH_COUNT) {
 			ch[k] = (kv_change){ .kind = kind, .value = eq + 1,
 			    .count = 1 };
@@ -109,7 +132,7 @@ parse_changes(const kv_cmd *cmd, const cli_args *o, kv_change **out,
 		ch[k - 1].scope = scope;
 		ch[k - 1].scope_value = eq + 1;
 	}
-	if (k == 0) {
+	if (k == 0 && ids->n == 0) {
 		cli_fail(cmd, "no change given");
 		goto fail;
 	}
@@ -119,6 +142,36 @@ parse_changes(const kv_cmd *cmd, const cli_args *o, kv_change **out,
 fail:
 	free(ch);
 	return EXIT_TOOL;
+}
+
+/* The fixes of the groups ids of a0 before the changes ch[0..*n);
+ * exit 2 for an unknown group, and when no fix named gives a change. */
+static int
+add_fixes(const kv_cmd *cmd, const kv_analysis *a0, const cli_list *ids,
+    kv_fixset *fs, kv_change **ch, size_t *n)
+{
+	kv_err err = {0};
+	kv_change *all;
+
+	if (ids->n == 0)
+		return 0;
+	if (kv_fix_expand(a0, (const char *const *)ids->v, ids->n, fs,
+	    &err) != KV_OK)
+		return cli_fail(cmd, "%s", err.msg);
+	if (fs->napplied == 0) {
+		for (size_t i = 0; i + 1 < fs->nnotes; i++)
+			cli_error(cmd, "%s", fs->notes[i]);
+		return cli_fail(cmd, "%s", fs->nnotes ?
+		    fs->notes[fs->nnotes - 1] : "--fix: no group");
+	}
+	all = xcalloc(fs->n + *n + 1, sizeof(kv_change));
+	memcpy(all, fs->changes, fs->n * sizeof(kv_change));
+	if (*n > 0)
+		memcpy(all + fs->n, *ch, *n * sizeof(kv_change));
+	free(*ch);
+	*ch = all;
+	*n += fs->n;
+	return 0;
 }
 
 /* A CPU model a change names must be one KubeVirt can know: an unknown
@@ -260,20 +313,27 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	kv_analysis *a0 = NULL, *a1 = NULL;
 	kv_change *ch = NULL;
 	kv_whatif w = {0};
+	kv_fixset fs = {0};
+	cli_list ids = { 0, NULL };
 	size_t nch = 0;
 	bool ours;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
-	if ((rc = parse_changes(cmd, &o, &ch, &nch)) != 0 ||
+	if ((rc = parse_changes(cmd, &o, &ch, &nch, &ids)) != 0 ||
 	    (rc = report_usage(cmd, &o, &ours)) != 0)
 		goto out;
 	if ((rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
+	    (rc = add_fixes(cmd, a0, &ids, &fs, &ch, &nch)) != 0 ||
 	    (rc = check_models(cmd, a0, ch, nch)) != 0)
 		goto out;
 	if ((rc = load_changed(cmd, o.pos[0], ch, nch, &w, &m1, &a1)) != 0)
 		goto out;
+	kv_whatif_prepend(&w, fs.notes, fs.nnotes);
+	fs.nnotes = 0;
+	for (size_t i = 0; i < fs.napplied; i++)
+		kv_whatif_append(&w, kv_fix_proof(fs.applied[i], a1));
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
@@ -284,6 +344,10 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 out:
 	cli_progress_end();
 	kv_whatif_free(&w);
+	kv_fixset_free(&fs);
+	for (size_t i = 0; i < ids.n; i++)
+		free(ids.v[i]);
+	free(ids.v);
 	free(ch);
 	cli_args_free(&o);
 	kv_analysis_free(a1);

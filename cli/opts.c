@@ -34,6 +34,7 @@ const cli_option cli_options[] = {
 	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
 	{ "allow-restart", 0, O_DRAIN, NULL, NULL },
 	{ "max-unavailable", 0, O_BATCH, "N", NULL },
+	{ "allow-block", 0, O_BATCH, NULL, NULL },
 	{ "groups", 0, O_GROUPS, NULL, NULL },
 	{ "strict", 0, O_STRICT, NULL, NULL },
 	{ "fail-on", 0, O_JUNIT, "LIST", NULL },
@@ -48,6 +49,7 @@ const cli_option cli_options[] = {
 	  "LiveMigrate LiveMigrateIfPossible External None" },
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL },
 	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL },
+	{ "fix", 0, O_CHANGE, "GROUP[,GROUP...]|all", NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -337,6 +339,7 @@ static const struct opt_handler {
 	{ "allow-shutdown", opt_allow, 0 },
 	{ "allow-restart", opt_allow, 0 },
 	{ "max-unavailable", opt_count, AT(max_unavailable) },
+	{ "allow-block", opt_flag, AT(allow_block) },
 	{ "color", opt_color, 0 },
 	{ "all-namespaces", opt_flag, AT(all_ns) },
 	{ "all", opt_flag, AT(all) },

@@ -8,6 +8,8 @@
 #   json      kvscope report --format json
 #   all       kvscope report --format all (only when the HTML/SVG/PDF
 #             writers are built; otherwise the column says so)
+#   fix       (after the table) kvscope what-if --fix all against check
+#             of the first size, on CPU seconds: at most 3x
 #   plan      kvscope plan --drain-selector kubernetes.io/os=linux: the
 #             rolling drain of every node of the snapshot (a pool of all
 #             its nodes), with its ratio to json (at most 1.5)
@@ -149,6 +151,26 @@ if [ "$all_formats" = no ]; then
 	echo
 	echo "all formats: n/a, the HTML/SVG/PDF writers are not built yet ($(head -c 120 "$DIR/probe.err"))"
 fi | tee -a "$DIR/table.md"
+
+# what-if --fix all (every group's fix applied, the snapshot analysed
+# again and compared) against check of the same snapshot (issue 28): at
+# most 3x, on CPU seconds (wall on a shared machine is noise), on the
+# first size of the table.
+first=${SIZES%% *}
+snap=$DIR/snap-${first%%:*}n-${first##*:}v-s${SEED}.tar.gz
+read -r chk_s _ chk_cpu <<<"$(measure sh -c '"$0" check "$1" -q -o json \
+    >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$snap")"
+read -r fix_s _ fix_cpu <<<"$(measure sh -c '"$0" what-if "$1" -q \
+    --fix all -o json >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$snap")"
+fix_r=$(awk -v f="$fix_cpu" -v c="$chk_cpu" \
+    'BEGIN { printf "%.2f", f / (c > 0 ? c : 0.01) }')
+echo "what-if --fix all / check, ${first%%:*} nodes ${first##*:} VMIs:" \
+    "$fix_r on CPU ($fix_cpu s / $chk_cpu s; wall $fix_s s / $chk_s s)" |
+    tee -a "$DIR/table.md"
+if awk -v r="$fix_r" 'BEGIN { exit !(r > 3) }'; then
+	echo "FAIL what-if --fix all: $fix_r times check (more than 3)"
+	exit 1
+fi
 
 # The PDF's page budget at scale (issue 31): 5,000 nodes, 100,000 VMIs,
 # 25,000 of them failing in a few large groups (tests/e2e/mksnap.py

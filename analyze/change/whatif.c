@@ -23,6 +23,7 @@
 #include "analyze/model/labelsel.h"
 #include "analyze/rules/rule.h"
 #include "analyze/change/whatif.h"
+#include "analyze/change/whatif_int.h"
 
 const char *const kv_change_names[CH_COUNT] = {
 	[CH_CPU_MODEL] = "cpu-model",
@@ -34,24 +35,27 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_EVICTION] = "eviction-strategy",
 	[CH_STORAGE_RWX] = "storage-class-rwx",
 	[CH_CLASS_CPU] = "class-cpu",
+	[CH_CLAIM_RWX] = "claim-rwx",
+	[CH_BINDING] = "binding",
+	[CH_OPERATION_DONE] = "operation-done",
+	[CH_IMAGE_DIGEST] = "image-digest",
 };
 
-typedef struct apply_ctx {
-	kv_model *m;
-	kv_whatif *w;
-	bool *restarted;		/* per VMI */
-	kv_err *err;
-} apply_ctx;
-
-static void
-note(kv_whatif *w, char *line)
+void
+kv_wi_note(kv_whatif *w, char *line)
 {
 	w->notes = xreallocarray(w->notes, w->nnotes + 1, sizeof(char *));
 	w->notes[w->nnotes++] = line;
 }
 
-static bool
-running(const kv_vmi *v)
+static void
+note(kv_whatif *w, char *line)
+{
+	kv_wi_note(w, line);
+}
+
+bool
+kv_wi_running(const kv_vmi *v)
 {
 	return strcmp(v->phase, "Running") == 0;
 }
@@ -80,12 +84,12 @@ from_template(apply_ctx *c, kv_vmi *v)
 /* A running VMI the change restarts.  KubeVirt computes LiveMigratable
  * again for the new VMI: a stored False whose reason a check of ours
  * judges is dropped, and that check judges the changed facts. */
-static void
-restart(apply_ctx *c, size_t i, size_t *n)
+void
+kv_wi_restart(apply_ctx *c, size_t i, size_t *n)
 {
 	kv_vmi *v = &c->m->vmis[i];
 
-	if (!running(v))
+	if (!kv_wi_running(v))
 		return;
 	if (!c->restarted[i])
 		from_template(c, v);
@@ -131,7 +135,8 @@ in_commas(const char *list, const char *s, const char *bare)
 }
 
 static bool
-in_scope(const kv_change *ch, const kv_selector *sel, const kv_vmi *v)
+in_scope(const kv_change *ch, const kv_selector *sel, const kv_vmi *v,
+    size_t i)
 {
 	switch (ch->scope) {
 	case SC_ALL:
@@ -142,6 +147,8 @@ in_scope(const kv_change *ch, const kv_selector *sel, const kv_vmi *v)
 		return in_commas(ch->scope_value, v->fullname, v->name);
 	case SC_SELECTOR:
 		return kv_selector_matches(sel, &v->labels);
+	case SC_PICK:
+		return ch->pick[i];
 	}
 	return false;
 }
@@ -196,11 +203,11 @@ scope_prepare(apply_ctx *c, const kv_change *ch, kv_selector *sel)
 	return KV_OK;
 }
 
-static const char *
-scope_text(const kv_change *ch)
+const char *
+kv_wi_scope_text(const kv_change *ch)
 {
 	static const char *const w[] = { "every VMI", "namespace", "selector",
-	    "VMI" };
+	    "VMI", "the VMIs of" };
 
 	return w[ch->scope];
 }
@@ -236,7 +243,7 @@ evict_one(apply_ctx *c, size_t i, const char *val, size_t *nr)
 	kv_vmi *v = &c->m->vmis[i];
 
 	if (strcmp(effective(c->m, v), val) != 0)
-		restart(c, i, nr);
+		kv_wi_restart(c, i, nr);
 	v->eviction = val;
 }
 
@@ -280,17 +287,17 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		bool dvm = m->flavor->fix->cpu_by_class != NULL &&
 		    m->flavor->fix->cpu_by_class(m, v->ns, v->name);
 
-		if (!in_scope(ch, &sel, v))
+		if (!in_scope(ch, &sel, v, i))
 			continue;
 		n++;
 		if (ch->kind == CH_CPU_MODEL) {
 			on = v->node ? kv_model_node(m, v->node) : NULL;
-			if (named && on != NULL && running(v) &&
+			if (named && on != NULL && kv_wi_running(v) &&
 			    kv_labels_get(&on->labels, key) == NULL)
 				off++;
 			if (v->cpu_model != val || (dvm && v->nfeatures > 0)) {
-				restart(c, i, &nr);
-				if (nostart != NULL && running(v)) {
+				kv_wi_restart(c, i, &nr);
+				if (nostart != NULL && kv_wi_running(v)) {
 					v->nostart = nostart;
 					dead++;
 				}
@@ -310,7 +317,7 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	offs_text(offs, sizeof(offs), dead, nostart, off);
 	if (n == 0)
 		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",
-		    kv_change_names[ch->kind], ch->value, scope_text(ch),
+		    kv_change_names[ch->kind], ch->value, kv_wi_scope_text(ch),
 		    ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "");
 	how = dvp == 0 ? xstrdup("") : xasprintf("; on Deckhouse the CPU "
@@ -322,14 +329,14 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		note(c->w, xasprintf("cpu-model %s on %zu VMI%s (%s%s%s): "
 		    "takes effect after a restart, %zu running VMI%s "
 		    "restart%s%s", ch->value, n, n == 1 ? "" : "s",
-		    scope_text(ch), ch->scope_value ? " " : "",
+		    kv_wi_scope_text(ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
 		    nr == 1 ? "" : "s", offs, how));
 	else
 		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
 		    "(%s%s%s): takes effect after a restart, %zu running "
 		    "VMI%s restart", ch->value, n, n == 1 ? "" : "s",
-		    scope_text(ch), ch->scope_value ? " " : "",
+		    kv_wi_scope_text(ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
 		    nr == 1 ? "" : "s"));
 	free(how);
@@ -376,7 +383,7 @@ class_cpu(apply_ctx *c, const kv_change *ch)
 		    &v->nfeatures);
 		v->cpu_from_class = true;
 		n++;
-		restart(c, i, &nr);
+		kv_wi_restart(c, i, &nr);
 	}
 	note(c->w, xasprintf("class-cpu %s: VirtualMachineClass %s as type "
 	    "%s%s%s, for its %zu VM%s (spec.cpu is immutable: recreate the "
@@ -418,7 +425,7 @@ cluster_change(apply_ctx *c, const kv_change *ch)
 		v->cpu_model = NULL;
 		n++;
 		if (olddef != val)
-			restart(c, i, &nr);
+			kv_wi_restart(c, i, &nr);
 	}
 	m->cluster.cpu_model = val;
 	note(c->w, xasprintf("cluster-cpu-model %s for %zu VMI%s without "
@@ -513,7 +520,7 @@ remove_node(apply_ctx *c, const kv_change *ch)
 		return KV_ERR;
 	i = (size_t)(n - m->nodes);
 	for (size_t k = 0; k < m->nvmis; k++)
-		if (m->vmis[k].node == n->name && running(&m->vmis[k]))
+		if (m->vmis[k].node == n->name && kv_wi_running(&m->vmis[k]))
 			on++;
 	c->w->removed_nodes = xreallocarray(c->w->removed_nodes,
 	    c->w->nremoved + 1, sizeof(char *));
@@ -629,7 +636,7 @@ storage_rwx(apply_ctx *c, const kv_change *ch)
 				}
 		}
 		if (any)
-			restart(c, i, &nr);
+			kv_wi_restart(c, i, &nr);
 	}
 	free(hit);
 	what = why ? xasprintf("ReadWriteMany for %s, %s%s", serves_text(
@@ -739,12 +746,42 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 		case CH_CLASS_CPU:
 			rc = class_cpu(&c, ch);
 			break;
+		case CH_CLAIM_RWX:
+			rc = kv_wi_claim_rwx(&c, ch);
+			break;
+		case CH_BINDING:
+			rc = kv_wi_binding(&c, ch);
+			break;
+		case CH_OPERATION_DONE:
+			rc = kv_wi_operation_done(&c, ch);
+			break;
+		case CH_IMAGE_DIGEST:
+			rc = kv_wi_image_digest(&c, ch);
+			break;
 		case CH_COUNT:
 			break;
 		}
 	}
 	free(c.restarted);
 	return rc;
+}
+
+void
+kv_whatif_prepend(kv_whatif *w, char **lines, size_t n)
+{
+	if (n == 0)
+		return;
+	w->notes = xreallocarray(w->notes, w->nnotes + n + 1,
+	    sizeof(char *));
+	memmove(w->notes + n, w->notes, w->nnotes * sizeof(char *));
+	memcpy(w->notes, lines, n * sizeof(char *));
+	w->nnotes += n;
+}
+
+void
+kv_whatif_append(kv_whatif *w, char *line)
+{
+	note(w, line);
 }
 
 void

@@ -19,12 +19,18 @@
 enum kv_change_kind {
 	CH_CPU_MODEL, CH_CLUSTER_CPU_MODEL, CH_CORDON, CH_UNCORDON,
 	CH_REMOVE_NODE, CH_ADD_NODE_LIKE, CH_EVICTION, CH_STORAGE_RWX,
-	CH_CLASS_CPU, CH_COUNT
+	CH_CLASS_CPU,
+	/* only from a group's fix (--fix, fixapply.h): no option of its own */
+	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE, CH_IMAGE_DIGEST,
+	CH_COUNT
 };
 /* the option names, "cpu-model", ... */
 extern const char *const kv_change_names[CH_COUNT];
 
-enum kv_scope_kind { SC_ALL, SC_NAMESPACE, SC_SELECTOR, SC_VMI };
+/* SC_PICK: the VMIs pick marks (by index in the model's vmis, the same
+ * in every load of one snapshot); scope_value then names them ("group
+ * G3") in the notes. */
+enum kv_scope_kind { SC_ALL, SC_NAMESPACE, SC_SELECTOR, SC_VMI, SC_PICK };
 
 typedef struct kv_change {
 	enum kv_change_kind kind;
@@ -33,6 +39,10 @@ typedef struct kv_change {
 	size_t count;			/* add-node-like copies (>= 1) */
 	enum kv_scope_kind scope;	/* cpu-model, eviction-strategy */
 	const char *scope_value;	/* NS, K=V or NS/NAME */
+	const bool *pick;		/* SC_PICK: per VMI of the model */
+	/* claim-rwx: the storage class or NS/CLAIM whose claims change;
+	 * operation-done: "TYPE PHASE" of the operations that finish */
+	const char *subject;
 } kv_change;
 
 typedef struct kv_whatif {
@@ -48,5 +58,9 @@ typedef struct kv_whatif {
 int kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
     kv_whatif *w, kv_err *err);
 void kv_whatif_free(kv_whatif *w);
+/* lines[0..n) (owned by w from now on) before w's notes. */
+void kv_whatif_prepend(kv_whatif *w, char **lines, size_t n);
+/* line (w's from now on) after w's notes. */
+void kv_whatif_append(kv_whatif *w, char *line);
 
 #endif

@@ -96,11 +96,21 @@ typedef struct kv_plan {
 	size_t twice;			/* VMIs moved in more than one step:
 					 * no node drained before could take
 					 * them */
+	size_t nfixfirst;
+	size_t *fixfirst;		/* nodes a VMI of which blocks the
+					 * drain: no steps, to fix first
+					 * (rank order); none with
+					 * allow_block */
+	bool allow_block;		/* the blocked nodes as last steps */
 } kv_plan;
 
-/* The order to drain the pool's nodes, batch at a time. */
+/* The order to drain the pool's nodes, batch at a time; the nodes whose
+ * drain would wait forever go last (allow_block) or, not drained, into
+ * p->fixfirst.  kv_plan_build: allow_block true. */
 void kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
     kv_plan *p);
+void kv_plan_build_ex(const kv_analysis *a, const kv_bits *pool,
+    size_t batch, bool allow_block, kv_plan *p);
 /* The plan that drains order[0..n) (node indexes) in that order. */
 void kv_plan_fixed(const kv_analysis *a, const size_t *order, size_t n,
     size_t batch, kv_plan *p);

@@ -141,10 +141,11 @@ kubevirt_fix(const kv_analysis *a, kv_group *g)
 	g->fix.fixes = nifp > 0 ? nifp : nnone;
 	g->fix.text = xasprintf("%s%s%s", t1 ? t1 : "", t1 && t2 ? "; " :
 	    "", t2 ? t2 : "");
+	/* the value is the advice for these VMIs only */
+	g->fix.pick = nifp > 0 ? ifp : rest;
 	free(t1);
 	free(t2);
-	free(ifp);
-	free(rest);
+	free(nifp > 0 ? rest : ifp);
 }
 
 static void

@@ -331,6 +331,9 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 		g->fix.action = FIX_SET_EVICTION;
 		g->fix.value = xstrdup("LiveMigrate");
 		g->fix.fixes = ok;
+		g->fix.pick = xcalloc(g->nvmis + 1, sizeof(bool));
+		for (size_t k = 0; k < g->nvmis; k++)
+			g->fix.pick[k] = a->vmis[g->vmis[k]].verdict == V_OK;
 		char *mv = movable_names(a, g);
 
 		g->fix.text = xasprintf("Set %s: LiveMigrate in the "

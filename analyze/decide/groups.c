@@ -318,6 +318,7 @@ kv_groups_free(kv_analysis *a)
 		free(g->summary);
 		free(g->fix.value);
 		free(g->fix.text);
+		free(g->fix.pick);
 	}
 	free(a->groups);
 	a->groups = NULL;

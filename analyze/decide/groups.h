@@ -55,6 +55,9 @@ typedef struct kv_fix {
 	bool checked;			/* fixes found by re-analysis */
 	kv_fix_effect effect;
 	char *text;
+	/* the VMIs the fix is for, by index in the group's vmis (the text
+	 * gives the others other advice); NULL: all of them */
+	bool *pick;
 } kv_fix;
 
 typedef struct kv_group {

@@ -5,9 +5,10 @@
  * find room at their turn.
  *
  * Rule (deterministic, a greedy with a short look-ahead): the pool's
- * nodes whose drain would wait forever (a VMI blocks it) go after every
- * node whose drain finishes - an operator fixes them first or drains
- * them last, never before the others; within each part nodes are ranked
+ * nodes whose drain would wait forever (a VMI blocks it) are no steps but
+ * a list to fix first (kv_plan.fixfirst), or, when the operator allows
+ * it (allow_block), go after every node whose drain finishes; within
+ * each part nodes are ranked
  * by the alternatives of their VMIs - the fewest targets
  * any VMI of the node that migrates has, most first - then by name.  Each
  * place of a batch goes to the first node in that rank whose drain,
@@ -322,11 +323,11 @@ build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
 }
 
 void
-kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
-    kv_plan *p)
+kv_plan_build_ex(const kv_analysis *a, const kv_bits *pool, size_t batch,
+    bool allow_block, kv_plan *p)
 {
 	plan_state s;
-	size_t nrk;
+	size_t nrk, nok;
 	rank *rk;
 
 	memset(p, 0, sizeof(*p));
@@ -334,9 +335,26 @@ kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
 		batch = 1;
 	state_init(&s, a, batch);
 	rk = ranked(&s, pool, &nrk);
-	build(&s, rk, nrk, batch, false, p);
+	/* the blocked nodes rank last: without allow_block no steps */
+	for (nok = 0; !allow_block && nok < nrk && !rk[nok].blocks; nok++)
+		;
+	if (allow_block)
+		nok = nrk;
+	p->fixfirst = xcalloc(nrk - nok + 1, sizeof(size_t));
+	for (size_t i = nok; i < nrk; i++)
+		p->fixfirst[p->nfixfirst++] = rk[i].node;
+	build(&s, rk, nok, batch, false, p);
+	p->npool = nrk;
+	p->allow_block = allow_block;
 	free(rk);
 	state_free(&s);
+}
+
+void
+kv_plan_build(const kv_analysis *a, const kv_bits *pool, size_t batch,
+    kv_plan *p)
+{
+	kv_plan_build_ex(a, pool, batch, true, p);
 }
 
 void
@@ -353,6 +371,7 @@ kv_plan_fixed(const kv_analysis *a, const size_t *order, size_t n,
 		rk[i].node = order[i];
 	state_init(&s, a, batch);
 	build(&s, rk, n, batch, true, p);
+	p->allow_block = true;
 	free(rk);
 	state_free(&s);
 }
@@ -365,6 +384,7 @@ kv_plan_free(kv_plan *p)
 		free(p->steps[i].nodes);
 	}
 	free(p->steps);
+	free(p->fixfirst);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -374,5 +394,5 @@ kv_plan_fails(const kv_plan *p, enum kv_allow allow)
 	size_t stops = allow == ALLOW_SHUTDOWN ? 0 : allow == ALLOW_RESTART ?
 	    p->shutdown - p->restart : p->shutdown;
 
-	return p->block > 0 || stops > 0;
+	return p->block > 0 || stops > 0 || p->nfixfirst > 0;
 }

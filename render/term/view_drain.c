@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/decide/drain.h"
+#include "analyze/decide/groups.h"
 #include "render/render.h"
 #include "render/report.h"
 #include "render/view.h"
@@ -286,16 +287,19 @@ rule_text(const kv_plan *p)
 	    "nodes of a batch are drained together and are no targets for "
 	    "each other; the batch returns to service before the next",
 	    p->batch);
-	char *s = xasprintf("Nodes with a VM that blocks the drain go last "
-	    "(fix their groups first: their drain waits forever); before "
-	    "them, nodes whose VMs have the most alternatives go "
+	char *s = xasprintf("%s nodes whose VMs have the most alternatives go "
 	    "first (the fewest targets of any VM on the node that migrates, "
 	    "most first), then by name; a node whose drain would leave a VM "
 	    "without a target at its turn waits for a later place (up to %zu "
 	    "nodes are tried per place, then the first is taken as it is). "
 	    "%s, and VMs stay where they moved: a VM that migrates goes to a "
 	    "node drained before and back in service when one can take it, "
-	    "so it does not move again.", p->ntries, batch);
+	    "so it does not move again.", !p->allow_block ? "Nodes with a VM "
+	    "that blocks the drain are no steps: fix their groups first "
+	    "(their drain waits forever; --allow-block drains them last); the "
+	    "others:" : "Nodes with a VM that blocks the drain go last (fix "
+	    "their groups first: their drain waits forever); before them,",
+	    p->ntries, batch);
 
 	free(batch);
 	return s;
@@ -350,6 +354,95 @@ step_json(const kv_analysis *a, const kv_plan_step *st, size_t i)
 	return o;
 }
 
+/* The VMIs on node that block its drain and the ids of their groups
+ * (other than drain-*), as JSON arrays or comma lists. */
+static void
+fixfirst_of(const kv_analysis *a, size_t node, json_t *vmis, json_t *ids)
+{
+	const char *name = a->m->nodes[node].name;
+	bool *in = xcalloc(a->ngroups + 1, sizeof(bool));
+
+	for (size_t i = 0; i < a->nvmis; i++) {
+		const kv_vmires *r = &a->vmis[i];
+
+		if (r->on_drain != DRAIN_BLOCK || r->vmi->node == NULL ||
+		    strcmp(r->vmi->node, name) != 0)
+			continue;
+		json_array_append_new(vmis, json_string(r->vmi->fullname));
+		for (size_t k = 0; k < r->ngroups; k++)
+			in[r->groups[k]] = true;
+	}
+	for (size_t g = 0; g < a->ngroups; g++)
+		if (in[g] && strncmp(a->groups[g].code, "drain-", 6) != 0)
+			json_array_append_new(ids,
+			    json_string(a->groups[g].id));
+	free(in);
+}
+
+/* The VMIs that block the nodes to fix first, into pick. */
+static void
+fixfirst_pick(const kv_analysis *a, const kv_plan *p, kv_bits *pick)
+{
+	for (size_t i = 0; i < a->nvmis; i++)
+		for (size_t k = 0; a->vmis[i].on_drain == DRAIN_BLOCK &&
+		    a->vmis[i].vmi->node != NULL && k < p->nfixfirst; k++)
+			if (strcmp(a->vmis[i].vmi->node,
+			    a->m->nodes[p->fixfirst[k]].name) == 0)
+				kv_bits_set(pick, i);
+}
+
+static json_t *
+fixfirst_json(const kv_analysis *a, const kv_plan *p)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < p->nfixfirst; i++) {
+		json_t *v = json_array(), *g = json_array();
+
+		fixfirst_of(a, p->fixfirst[i], v, g);
+		json_array_append_new(arr, json_pack("{s:s, s:o, s:o}",
+		    "node", a->m->nodes[p->fixfirst[i]].name, "vmis", v,
+		    "groups", g));
+	}
+	return arr;
+}
+
+/* "a, b, c" of a JSON array of strings, on f. */
+static void
+put_list(FILE *f, const json_t *arr)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		fputs(i ? ", " : "", f);
+		kv_term_puts(f, json_string_value(json_array_get(arr, i)));
+	}
+}
+
+/* The nodes to fix first: each with the VMIs that block it and their
+ * groups. */
+static void
+fixfirst_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
+{
+	if (p->nfixfirst == 0)
+		return;
+	fputs("Fix first (not drained: a VM blocks the drain; "
+	    "--allow-block drains them last):\n", t->f);
+	for (size_t i = 0; i < p->nfixfirst; i++) {
+		json_t *v = json_array(), *g = json_array();
+
+		fixfirst_of(a, p->fixfirst[i], v, g);
+		fputs("  ", t->f);
+		kv_term_paint(t, KV_C_RED, a->m->nodes[p->fixfirst[i]].name);
+		fputs(": ", t->f);
+		put_list(t->f, v);
+		fputs(json_array_size(v) == 1 ? " blocks" : " block", t->f);
+		fputs(json_array_size(g) ? " (groups " : " (no group", t->f);
+		put_list(t->f, g);
+		fputs(")\n", t->f);
+		json_decref(v);
+		json_decref(g);
+	}
+}
+
 static int
 plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
     enum kv_allow allow, const kv_term *t, kv_err *err)
@@ -383,9 +476,11 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	json_object_set_new(doc, "summary", totals_json(c, p->seconds));
 	json_object_set_new(doc, "steps", steps);
 	json_object_set_new(doc, "cannotDrain", cannot_json(a, p));
+	json_object_set_new(doc, "fixFirst", fixfirst_json(a, p));
 	kv_bits_init(&pick, a->nvmis);
 	for (size_t i = 0; i < p->nsteps; i++)
 		drain_vmis(p->steps[i].drains, p->steps[i].nnodes, &pick);
+	fixfirst_pick(a, p, &pick);
 	json_object_set_new(doc, "groups", kv_json_groups_of(a, &pick));
 	kv_bits_free(&pick);
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
@@ -450,8 +545,50 @@ cannot_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
 				fprintf(t->f, ", and %zu more", d->block - 1);
 			fputs("\n", t->f);
 		}
-	if (n == 0)
+	if (n == 0 && p->nfixfirst == 0)
 		fputs("Every node's drain can finish.\n", t->f);
+}
+
+/* -o wide: every VM that moves, with each of its moves across the plan
+ * (source -> target and the step), in VMI order. */
+static void
+moves_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
+{
+	kv_buf *b = xcalloc(a->nvmis + 1, sizeof(kv_buf));
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nsteps; i++)
+		for (size_t k = 0; k < p->steps[i].nnodes; k++) {
+			const kv_drain *d = &p->steps[i].drains[k];
+
+			for (size_t r = 0; r < d->nplan; r++) {
+				const kv_drain_row *w = &d->plan[r];
+				bool stop = w->action == DRAIN_SHUTDOWN;
+				size_t to = stop ? w->restart_node : w->target;
+
+				if ((!stop && w->action != DRAIN_MIGRATE) ||
+				    to == SIZE_MAX)
+					continue;
+				kv_buf_printf(&b[w->vmi], "%s%s -> %s (step "
+				    "%zu%s)", b[w->vmi].data ? ", " : "",
+				    a->m->nodes[w->source].name,
+				    a->m->nodes[to].name, i + 1, stop ?
+				    ", stops and starts again" : "");
+			}
+		}
+	for (size_t i = 0; i < a->nvmis; i++) {
+		if (b[i].data == NULL)
+			continue;
+		if (n++ == 0)
+			fputs("Moves of each VM across the plan:\n", t->f);
+		fputs("  ", t->f);
+		kv_term_puts(t->f, a->vmis[i].vmi->fullname);
+		fputs(": ", t->f);
+		kv_term_puts(t->f, b[i].data);
+		fputs("\n", t->f);
+		kv_buf_free(&b[i]);
+	}
+	free(b);
 }
 
 int
@@ -492,6 +629,9 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 		    p->twice == 1 ? "s" : "", p->twice == 1 ? "its" : "their",
 		    p->twice == 1 ? "it" : "them", p->twice == 1 ? "it" :
 		    "they");
+	if (t->fmt == KV_OUT_WIDE)
+		moves_lines(a, p, t);
+	fixfirst_lines(a, p, t);
 	cannot_lines(a, p, t);
 	if (ferror(t->f))
 		return kv_seterr(err, "stdout: write error");

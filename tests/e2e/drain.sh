@@ -84,7 +84,7 @@ run "drain selector" 1 check $M --drain-selector kubernetes.io/hostname=w2
 has "drain selector" "prod/cache-0: stops"
 
 # plan: the whole pool, then a pool that drains cleanly
-run "plan pool" 1 plan $M --drain-selector kubernetes.io/os=linux
+run "plan pool" 1 plan $M --drain-selector kubernetes.io/os=linux --allow-block
 has "plan" "Order: Nodes with a VM that blocks the drain go last (fix their groups first: their drain waits forever); before them, nodes whose VMs have the most alternatives go first"
 has "plan" "Nodes whose drain cannot succeed:"
 has "plan" "w4 (step "
@@ -92,24 +92,50 @@ has "plan" "prod/files-rwo waits forever (disk-not-shared)"
 has "plan" "Total: 7 steps"
 run "plan w5" 0 plan $M --drain w5
 has "plan w5" "Every node's drain can finish."
-run "plan json" 1 plan $M --drain-selector kubernetes.io/os=linux --max-unavailable 2 -o json
+run "plan json" 1 plan $M --drain-selector kubernetes.io/os=linux --max-unavailable 2 --allow-block -o json
 jq_is "plan json" '.kind' kvscope-plan
 jq_is "plan json" '.maxUnavailable' 2
 jq_is "plan json" '.steps | length' 4
 jq_is "plan json" '[.cannotDrain[].node] | join(",")' "a1,w1,w3,w4"
 # nodes whose drain waits forever go after every drain that finishes
 # (samples/mixed workers: a1, w1, w3, w4 each hold a blocking VM)
-run "plan blocked last" 1 plan $M --drain-selector node-role.kubernetes.io/worker= -o json
+run "plan blocked last" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block -o json
 jq_is "plan blocked last" '[.steps[].nodes[]] | join(",")' "w2,w5,a1,w1,w3,w4"
 jq_is "plan moved twice" '.movedTwice' 2
 # a migrating VM goes to a node drained before when one can take it:
 # dev/legacy-app leaves w1 once, for w5 (drained in step 2), and prod/db-0
 # and prod/reporting leave w3 once (not w3 -> w4 -> w3)
 jq_is "plan drained first" '[.steps[].drain[].plan[] | select(.vmi == "dev/legacy-app" or .vmi == "prod/db-0" or .vmi == "prod/reporting") | "\(.vmi)>\(.target)"] | join(",")' "dev/legacy-app>w5,prod/db-0>w5,prod/reporting>w5"
-run "plan twice text" 1 plan $M --drain-selector node-role.kubernetes.io/worker=
+run "plan twice text" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block
 has "plan twice text" "2 VMs move twice: at their first move no node drained before could take them"
-run "plan capacity" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux -o json
+run "plan capacity" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux --allow-block -o json
 jq_is "plan capacity" '[.steps[].nodes[]] | join(",")' "c2,cp1,g1,c1,g2"
+jq_is "plan capacity" '.fixFirst | length' 0
+# without --allow-block the nodes a VM blocks are no steps: fix first
+run "plan fix first" 1 plan $M --drain-selector node-role.kubernetes.io/worker= -o json
+jq_is "plan fix first" '[.steps[].nodes[]] | join(",")' "w2,w5"
+jq_is "plan fix first" '[.fixFirst[] | "\(.node):\(.vmis | join("+")):\(.groups | join("+"))"] | join(",")' \
+    "a1:prod/analytics:G5,w1:prod/web-0:G4,w3:infra/ledger:G6,w4:prod/files-rwo:G2"
+jq_is "plan fix first" '.cannotDrain | length' 0
+jq_is "plan fix first" '.nodes' 6
+run "plan fix first text" 1 plan $M --drain-selector node-role.kubernetes.io/worker=
+has "plan fix first text" "Order: Nodes with a VM that blocks the drain are no steps: fix their groups first"
+has "plan fix first text" "Fix first (not drained: a VM blocks the drain; --allow-block drains them last):"
+has "plan fix first text" "  a1: prod/analytics blocks (groups G5)"
+has "plan fix first text" "  w4: prod/files-rwo blocks (groups G2)"
+has "plan fix first text" "Total: 2 steps"
+grep -qF "step 3:" "$work/out" && fail "plan fix first text: a blocked node is a step"
+run "plan wide moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block -o wide
+has "plan wide moves" "Moves of each VM across the plan:"
+has "plan wide moves" "  dev/build-runner: w5 -> w1 (step 2), w1 -> w5 (step 4)"
+has "plan wide moves" "  prod/cache-0: w2 -> w3 (step 1, stops and starts again), w3 -> w5 (step 5, stops and starts again)"
+has "plan wide moves" "  prod/db-0: w3 -> w5 (step 5)"
+run "plan text no moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block
+grep -qF "Moves of each VM" "$work/out" && fail "plan text: the moves are -o wide's"
+run "plan capacity fix first" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux -o json
+jq_is "plan capacity fix first" '[.steps[].nodes[]] | join(",")' "c2,cp1,g1"
+jq_is "plan capacity fix first" '[.fixFirst[] | "\(.node):\(.vmis | join("+")):\(.groups | join("+"))"] | join(",")' \
+    "c1:prod/stuck-vm:G2,g2:prod/apart-vm:G3"
 "$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/a" 2>/dev/null
 "$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/b" 2>/dev/null
 cmp -s "$work/a" "$work/b" || fail "plan is not deterministic"

@@ -469,5 +469,46 @@ run "force without report" 2 diff $S $S --force
 checks=$((checks + 1))
 [ -e "$work/x" ] && fail "a rejected --report created its folder"
 
+# --fix: a group's fix applied as its text says
+run "fix G4" 0 what-if $S --fix G4
+has "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fix says"
+has "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
+has "fix G4" "prod/web-0: no-target -> ok, targets 0 -> 3"
+has "fix G4" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "fix G4" "after fix G4: 1 of its 1 VMI in no no-cpu-target group (fix.fixes 1)"
+# G1's value is for the one VMI KubeVirt does not report LiveMigratable
+run "fix G1" 0 what-if $S --fix G1 -o json
+jqis "fix G1" '.vmis | map(.name) | join(",")' "prod/files-rwo"
+jqis "fix G1" '.vmis[0].onDrain.after' "shutdown"
+jqis "fix G1" '.restarts' "1"
+jqis "fix G1" '.changes[-1]' "after fix G1: 1 of its 4 VMIs in no drain-block group (fix.fixes 1)"
+run "fix G2" 0 what-if $S --fix G2 -o yaml
+has "fix G2" "claims of ceph-rbd recreated ReadWriteMany on storage class nfs-csi"
+run "fix commas" 0 what-if $S --fix G2,G4
+has "fix commas" "prod/files-rwo: blocked -> ok"
+has "fix commas" "prod/web-0: no-target -> ok"
+run "fix all" 0 what-if $S --fix all -o json
+jqis "fix all" '[.changes[] | select(test("nothing to apply"))] | length' "2"
+jqis "fix all" '[.vmis[] | select(.verdict.after == "ok")] | length' "3"
+jqis "fix all" '[.groups[] | select(.change == "resolved") | .code] | join(",")' \
+    "disk-not-shared,drain-shutdown,no-cpu-target"
+run "fix none" 2 what-if $S --fix G5
+has_err "fix none" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
+run "fix none and one" 0 what-if $S --fix G5 --fix G4
+has "fix none and one" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
+run "fix unknown" 2 what-if $S --fix G99
+has_err "fix unknown" "--fix G99: no such group (the groups: G1, G2, G3, G4, G5, G6)"
+run "fix report" 0 what-if $S --fix G4 --report "$work/fixrep" --format json
+checks=$((checks + 1))
+[ "$(jq -r '.vmis[] | select(.name == "prod/web-0") | .verdict' \
+    "$work/fixrep/findings.json")" = ok ] || fail "fix report: web-0 not ok after"
+# every group of every sample: fix.fixes is what the after-state shows
+checks=$((checks + 1))
+mkdir -p "$work/proof"
+python3 tests/e2e/fixproof.py "$KVSCOPE" "$work/proof" samples/mixed \
+    samples/capacity samples/deckhouse samples/hostile samples/pitfalls \
+    samples/same-host-model >"$work/proof.out" ||
+    { fail "fixproof"; sed 's/^/    | /' "$work/proof.out"; }
+
 echo "$((checks - fails)) of $checks checks passed"
 [ "$fails" -eq 0 ]

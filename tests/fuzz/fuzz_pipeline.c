@@ -179,24 +179,28 @@ changes(const kv_model *m, size_t size, kv_change *ch)
 
 	switch (size % 4) {
 	case 0:
-		ch[n++] = (kv_change){ CH_CORDON, node, 1, SC_ALL, NULL };
-		ch[n++] = (kv_change){ CH_CPU_MODEL, "Haswell-noTSX", 1,
-			SC_ALL, NULL };
+		ch[n++] = (kv_change){ .kind = CH_CORDON, .value = node,
+			.count = 1 };
+		ch[n++] = (kv_change){ .kind = CH_CPU_MODEL,
+			.value = "Haswell-noTSX", .count = 1 };
 		break;
 	case 1:
-		ch[n++] = (kv_change){ CH_REMOVE_NODE, node, 1, SC_ALL, NULL };
-		ch[n++] = (kv_change){ CH_CLUSTER_CPU_MODEL, "host-model", 1,
-			SC_ALL, NULL };
+		ch[n++] = (kv_change){ .kind = CH_REMOVE_NODE, .value = node,
+			.count = 1 };
+		ch[n++] = (kv_change){ .kind = CH_CLUSTER_CPU_MODEL,
+			.value = "host-model", .count = 1 };
 		break;
 	case 2:
-		ch[n++] = (kv_change){ CH_ADD_NODE_LIKE, node, 2, SC_ALL,
-			NULL };
-		ch[n++] = (kv_change){ CH_EVICTION, "LiveMigrate", 1, SC_ALL,
-			NULL };
+		ch[n++] = (kv_change){ .kind = CH_ADD_NODE_LIKE, .value = node,
+			.count = 2 };
+		ch[n++] = (kv_change){ .kind = CH_EVICTION,
+			.value = "LiveMigrate", .count = 1 };
 		break;
 	default:
-		ch[n++] = (kv_change){ CH_STORAGE_RWX, sc, 1, SC_ALL, NULL };
-		ch[n++] = (kv_change){ CH_UNCORDON, node, 1, SC_ALL, NULL };
+		ch[n++] = (kv_change){ .kind = CH_STORAGE_RWX, .value = sc,
+			.count = 1 };
+		ch[n++] = (kv_change){ .kind = CH_UNCORDON, .value = node,
+			.count = 1 };
 		break;
 	}
 	return n;

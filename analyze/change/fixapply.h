@@ -1,0 +1,53 @@
+/*
+ * fixapply.h - a group's fix as what-if changes (what-if --fix G): the
+ * change its text names, for the VMIs it names, so that applying them to
+ * a copy of the model and analysing it again shows what the fix does.
+ *
+ *  set-cpu-model V          cpu-model V for the group's VMIs (on
+ *                           Deckhouse: a class of type Model, whatif.c)
+ *  set-eviction-strategy V  eviction-strategy V for the VMIs the fix is
+ *                           for (kv_fix.pick)
+ *  recreate-claim-rwx C     the group's claims ReadWriteMany on class C
+ *  change-binding V         the pod network interface bound with V
+ *  wait-operation           the group's operations finished
+ *  repull-image I           the image IDs of I as REPO@sha256:HEX
+ *
+ * Every other fix (none, relax-placement, free-capacity, relabel-node)
+ * names a change kvscope cannot write: kv_fix_changes gives
+ * no change and the reason.
+ */
+#ifndef KV_FIXAPPLY_H
+#define KV_FIXAPPLY_H
+
+#include "analyze/change/whatif.h"
+#include "analyze/decide/groups.h"
+
+/* The changes of some groups' fixes; the strings and picks are its own. */
+typedef struct kv_fixset {
+	size_t n;
+	kv_change *changes;
+	size_t nnotes;
+	char **notes;		/* a line per group named: applied, or why
+				 * there is nothing to apply */
+	size_t napplied;	/* groups whose fix gave a change */
+	const kv_group **applied;	/* those groups, of the analysis */
+	size_t nowned;
+	void **owned;
+} kv_fixset;
+
+/* The fixes of the groups ids[0..n) of a ("G3", or "all" for every
+ * group) added to s.  KV_ERR with err set when an id names no group
+ * (the message lists a's ids). */
+int kv_fix_expand(const kv_analysis *a, const char *const *ids, size_t n,
+    kv_fixset *s, kv_err *err);
+/* The change that applies g's fix into *ch (pick: a->nvmis flags, the
+ * caller's, filled for it); false and *why when there is none. */
+bool kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
+    kv_change *ch, const char **why);
+void kv_fixset_free(kv_fixset *s);
+/* The line that checks group g's fix on b, the analysis after it (VMI
+ * indexes as in g's): how many of g's VMIs are in no group of its code
+ * in b, against its fix.fixes. */
+char *kv_fix_proof(const kv_group *g, const kv_analysis *b);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * whatif_fix.c - the changes only a group's fix makes (--fix G, see
+ * fixapply.h), written into the objects as the fix text says:
+ *
+ *  claim-rwx CLASS   the group's claims recreated ReadWriteMany on CLASS
+ *                    (its volumeMode kept), the VMIs' volumeStatus too;
+ *  binding masquerade  the pod network interface bound with masquerade
+ *                    (declared as "default" when the VMI declared none);
+ *  operation-done    the group's VirtualMachineOperations of that type
+ *                    and phase finished (phase Completed);
+ *  image-digest      the containerDisk image re-pulled (or referenced by
+ *                    digest): the launcher pods of the VMIs record its
+ *                    image ID as REPO@sha256:HEX, the form the check
+ *                    judges (HEX: the recorded one, else zeros; the
+ *                    value is the registry's).
+ *
+ * Each acts on the VMIs of the change's scope (the group's) and restarts
+ * the running ones where the fix says so (not for operation-done).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/change/whatif_int.h"
+#include "analyze/dvp/dvp.h"
+
+static bool
+picked(const kv_change *ch, size_t i)
+{
+	return ch->scope != SC_PICK || ch->pick[i];
+}
+
+/* Whether claim p (of VMI v's namespace) is one the change recreates:
+ * not ReadWriteMany, on the subject class or the subject NS/CLAIM. */
+static bool
+claim_hit(const kv_change *ch, const kv_pvc *p)
+{
+	const char *slash = strchr(ch->subject, '/');
+
+	if (p == NULL || (p->modes & AM_RWX))
+		return false;
+	if (slash == NULL)
+		return p->storage_class != NULL &&
+		    strcmp(p->storage_class, ch->subject) == 0;
+	return strncmp(p->ns, ch->subject, (size_t)(slash - ch->subject)) ==
+	    0 && p->ns[slash - ch->subject] == '\0' &&
+	    strcmp(p->name, slash + 1) == 0;
+}
+
+/* The volumeStatus of VMI v's volume name as ReadWriteMany. */
+static void
+volstatus_rwx(kv_model *m, kv_vmi *v, const char *name)
+{
+	for (size_t s = 0; s < v->nvolstatus; s++)
+		if (v->volstatus[s].name == name) {
+			v->volstatus[s].rwx = true;
+			v->volstatus[s].modes = kv_intern_str(m->strs,
+			    "ReadWriteMany");
+		}
+}
+
+/* The claims of the scope's VMIs the change recreates, marked in hit
+ * (per claim of m); their count. */
+static size_t
+claim_hits(const kv_model *m, const kv_change *ch, bool *hit)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		const kv_vmi *v = &m->vmis[i];
+
+		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++) {
+			const kv_pvc *p = v->volumes[k].claim ?
+			    kv_model_pvc(m, v->ns, v->volumes[k].claim) : NULL;
+
+			if (claim_hit(ch, p) && !hit[p - m->pvcs]) {
+				hit[p - m->pvcs] = true;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+int
+kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *cls = kv_intern_str(m->strs, ch->value);
+	bool *hit = xcalloc(m->npvcs + 1, sizeof(bool));
+	size_t nclaims = claim_hits(m, ch, hit), nvmis = 0, nr = 0;
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		bool any = false;
+
+		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++) {
+			const kv_pvc *p = v->volumes[k].claim ?
+			    kv_model_pvc(m, v->ns, v->volumes[k].claim) : NULL;
+
+			if (p == NULL || !hit[p - m->pvcs])
+				continue;
+			volstatus_rwx(m, v, v->volumes[k].name);
+			any = true;
+		}
+		nvmis += any;
+		if (any)
+			kv_wi_restart(c, i, &nr);
+	}
+	for (size_t i = 0; i < m->npvcs; i++)
+		if (hit[i]) {
+			m->pvcs[i].storage_class = cls;
+			m->pvcs[i].modes = AM_RWX;
+		}
+	free(hit);
+	if (nclaims == 0)
+		return kv_seterr(c->err, "claim-rwx %s: no claim of %s that is "
+		    "not ReadWriteMany in %s %s", ch->value, ch->subject,
+		    kv_wi_scope_text(ch), ch->scope_value ? ch->scope_value :
+		    "");
+	kv_wi_note(c->w, xasprintf("claims of %s recreated ReadWriteMany on "
+	    "storage class %s (volumeMode kept): %zu claim%s of %zu VMI%s, "
+	    "%zu running VMI%s stop for it", ch->subject, ch->value, nclaims,
+	    nclaims == 1 ? "" : "s", nvmis, nvmis == 1 ? "" : "s", nr,
+	    nr == 1 ? "" : "s"));
+	return KV_OK;
+}
+
+/* VMI v's pod network interface bound with b; an interface "default"
+ * on the pod network when v declared no network and no interface. */
+static void
+bind_pod(kv_model *m, kv_vmi *v, enum kv_binding b)
+{
+	if (v->nnetworks == 0 && v->nifaces == 0) {
+		v->ifaces = xcalloc(2, sizeof(kv_iface));
+		v->ifaces[0].name = kv_intern_str(m->strs, "default");
+		v->nifaces = 1;
+		v->nnetworks = 1;
+		v->pod_network = v->ifaces[0].name;
+	}
+	for (size_t k = 0; v->pod_network && k < v->nifaces; k++)
+		if (v->ifaces[k].name &&
+		    strcmp(v->ifaces[k].name, v->pod_network) == 0) {
+			v->ifaces[k].binding = b;
+			v->ifaces[k].plugin = NULL;
+		}
+}
+
+int
+kv_wi_binding(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	size_t n = 0, nr = 0;
+
+	if (strcmp(ch->value, "masquerade") != 0)
+		return kv_seterr(c->err, "binding %s: only masquerade is a "
+		    "binding kvscope writes", ch->value);
+	for (size_t i = 0; i < m->nvmis; i++) {
+		if (!picked(ch, i))
+			continue;
+		bind_pod(m, &m->vmis[i], BIND_MASQUERADE);
+		n++;
+		kv_wi_restart(c, i, &nr);
+	}
+	kv_wi_note(c->w, xasprintf("pod network interface bound with "
+	    "masquerade: {} on %zu VMI%s (%s %s): takes effect after a "
+	    "restart, %zu running VMI%s restart", n, n == 1 ? "" : "s",
+	    kv_wi_scope_text(ch), ch->scope_value ? ch->scope_value : "", nr,
+	    nr == 1 ? "" : "s"));
+	return KV_OK;
+}
+
+int
+kv_wi_operation_done(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *done = kv_intern_str(m->strs, "Completed");
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		const kv_vmop *ops;
+		size_t nops;
+
+		if (!picked(ch, i))
+			continue;
+		nops = kv_dvp_vmops(m, m->vmis[i].ns, m->vmis[i].name, &ops);
+		for (size_t k = 0; k < nops; k++) {
+			kv_vmop *op = (kv_vmop *)&ops[k];
+			char *key = xasprintf("%s %s", op->type, *op->phase ?
+			    op->phase : "(no phase)");
+
+			if (strcmp(key, ch->subject) == 0 &&
+			    !kv_vmop_finished(op)) {
+				op->phase = done;
+				n++;
+			}
+			free(key);
+		}
+	}
+	kv_wi_note(c->w, xasprintf("VirtualMachineOperations %s finished "
+	    "(phase Completed): %zu", ch->subject, n));
+	return KV_OK;
+}
+
+/* "REPO@sha256:HEX" for image (without tag or digest) and the hex of
+ * the recorded image ID id (NULL or without one: 64 zeros). */
+static char *
+digest_id(const char *image, const char *id)
+{
+	const char *sha = id ? strstr(id, "sha256:") : NULL;
+	const char *at = strchr(image, '@');
+	size_t len = at ? (size_t)(at - image) : strlen(image);
+	const char *slash = memrchr(image, '/', len);
+	const char *colon = memrchr(slash ? slash : image, ':', len -
+	    (size_t)(slash ? slash - image : 0));
+
+	if (colon != NULL)
+		len = (size_t)(colon - image);
+	return xasprintf("%.*s@sha256:%s", (int)len, image, sha ? sha + 7 :
+	    "0000000000000000000000000000000000000000000000000000000000000000");
+}
+
+/* The image IDs of container volume<vol> in the pods of VMI v. */
+static size_t
+repull_pods(kv_model *m, const kv_vmi *v, const kv_volume *vol)
+{
+	char *want = xasprintf("volume%s", vol->name);
+	size_t n = 0;
+
+	for (size_t p = 0; p < m->npods; p++) {
+		kv_pod *pod = &m->pods[p];
+
+		if (pod->created_by == NULL || v->uid == NULL ||
+		    strcmp(pod->created_by, v->uid) != 0)
+			continue;
+		for (size_t k = 0; k < pod->nimageids; k++) {
+			kv_imageid *id = &pod->imageids[k];
+			char *d;
+
+			if (strcmp(id->container, want) != 0)
+				continue;
+			d = digest_id(vol->image, id->image_id);
+			id->image_id = kv_intern_str(m->strs, d);
+			free(d);
+			n++;
+		}
+	}
+	free(want);
+	return n;
+}
+
+int
+kv_wi_image_digest(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	size_t n = 0, nr = 0;
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		size_t hit = 0;
+
+		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++)
+			if (v->volumes[k].kind == VOL_CONTAINERDISK &&
+			    v->volumes[k].image != NULL &&
+			    strcmp(v->volumes[k].image, ch->value) == 0)
+				hit += repull_pods(m, v, &v->volumes[k]);
+		n += hit;
+		if (hit > 0)
+			kv_wi_restart(c, i, &nr);
+	}
+	kv_wi_note(c->w, xasprintf("containerDisk %s re-pulled: %zu image "
+	    "ID%s recorded as REPO@sha256:DIGEST (the digest's value is the "
+	    "registry's), %zu running VMI%s restart", ch->value, n,
+	    n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	return KV_OK;
+}

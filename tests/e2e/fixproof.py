@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""fixproof.py - every group's fix, applied, against its `fixes` count.
+
+Usage: fixproof.py KVSCOPE WORKDIR SAMPLE...
+
+For each sample: `kvscope report --format json` gives the groups and each
+VMI's groups; then for every group G, `kvscope what-if SAMPLE --fix G
+--report DIR --format json` writes the snapshot after G's fix.  The VMIs
+of G that are in no group of G's code afterwards are what the fix fixes:
+their count must equal G's fix.fixes.  A fix what-if cannot apply (exit 2,
+"nothing to apply") must count 0, except the actions in UNPROVEN: their
+value is a fact kvscope cannot know (printed as "unproven", not failed).  Prints one line
+per mismatch and "fixproof: N groups, M mismatches"; exit 1 on any.
+"""
+import json
+import os
+import subprocess
+import sys
+
+# relabel-node: the label's value (the host's CPU model, its TSC
+# frequency) is virt-handler's node labeller's to write.
+UNPROVEN = {"relabel-node"}
+
+def findings(kv, args, out):
+    dest = ["-d", out] if args[0] == "report" else ["--report", out]
+    r = subprocess.run([kv] + args + dest + ["--format", "json", "-q"],
+                       capture_output=True, text=True)
+    path = os.path.join(out, "findings.json")
+    if not os.path.exists(path):
+        return r, None
+    with open(path) as f:
+        return r, json.load(f)
+
+
+def by_group(doc):
+    """VMI names of each group id; code of each id."""
+    members, codes = {}, {}
+    for g in doc["groups"]:
+        codes[g["id"]] = g["code"]
+        members[g["id"]] = []
+    for v in doc["vmis"]:
+        for gid in v.get("groups", []):
+            members.setdefault(gid, []).append(v["name"])
+    return members, codes
+
+
+def after_count(doc, vmis, code):
+    """How many of vmis are in no group of code in doc."""
+    members, codes = by_group(doc)
+    still = set()
+    for gid, names in members.items():
+        if codes.get(gid) == code:
+            still.update(names)
+    return sum(1 for n in vmis if n not in still)
+
+
+def check_sample(kv, work, sample, bad):
+    base = os.path.join(work, os.path.basename(sample.rstrip("/")))
+    _, before = findings(kv, ["report", sample], base + "-before")
+    members, _ = by_group(before)
+    n = 0
+    for g in before["groups"]:
+        n += 1
+        gid, fix = g["id"], g["fix"]
+        out = "%s-%s" % (base, gid)
+        r, after = findings(kv, ["what-if", sample, "--fix", gid], out)
+        name = "%s %s (%s, fix %s)" % (sample, gid, g["code"],
+                                       fix["action"])
+        if r.returncode == 2:
+            if "nothing to apply" not in r.stderr:
+                bad.append("%s: what-if exit 2: %s" % (name,
+                           r.stderr.strip().splitlines()[0]))
+            elif fix["fixes"] != 0 and fix["action"] in UNPROVEN:
+                print("unproven: %s: fixes %d" % (name, fix["fixes"]))
+            elif fix["fixes"] != 0:
+                bad.append("%s: cannot be applied, but fixes %d" %
+                           (name, fix["fixes"]))
+            continue
+        if after is None:
+            bad.append("%s: what-if exit %d, no report" %
+                       (name, r.returncode))
+            continue
+        got = after_count(after, members.get(gid, []), g["code"])
+        if got != fix["fixes"]:
+            bad.append("%s: fixes %d, the after-state shows %d" %
+                       (name, fix["fixes"], got))
+    return n
+
+
+def main():
+    kv, work = sys.argv[1], sys.argv[2]
+    bad, n = [], 0
+    for s in sys.argv[3:]:
+        n += check_sample(kv, work, s, bad)
+    for b in bad:
+        print("mismatch: " + b)
+    print("fixproof: %d groups, %d mismatches" % (n, len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
