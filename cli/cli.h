@@ -192,6 +192,18 @@ int cli_junit_check(const kv_analysis *a, const kv_bits *pick,
 int cli_junit_drain(const kv_analysis *a, const kv_drain *d,
     size_t n, const cli_args *o, const char *suite, const kv_term *t,
     size_t *bad);
+/* what-if: whether b's VMI i (dv: its row of the diff, or NULL) fails,
+ * by default when it got worse, with --fail-on when its verdict, a code,
+ * its drain action after the change or "worse" is listed; how many do;
+ * and -o junit, a case per VMI of b. */
+struct kv_diff;
+struct kv_diff_vmi;
+bool cli_whatif_fails(const kv_analysis *b, const struct kv_diff_vmi *dv,
+    const cli_args *o, size_t i);
+size_t cli_whatif_bad(const kv_analysis *b, const struct kv_diff *d,
+    const cli_args *o);
+int cli_junit_whatif(const kv_analysis *b, const struct kv_diff *d,
+    const cli_args *o, const kv_term *t, size_t *bad);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 

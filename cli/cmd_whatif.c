@@ -6,6 +6,7 @@
  * With --report DIR the report of the snapshot after (of NEW) is written
  * first, as `report` writes one, with the diff as its first section and
  * diff.json; then the answer, and in text the files, "report: PATH".
+ * what-if -o junit: a test case per VMI of the snapshot after (junit.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,7 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	kv_term t;
 	kv_err err = {0};
 	cli_list files = { 0, NULL };
+	size_t bad = 0;
 	int rc = 0;
 
 	kv_diff_build(a, b, skip, &d);
@@ -200,11 +202,15 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	}
 	cli_progress_end();
 	cli_term(o, &t);
-	if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
+	if (t.fmt == KV_OUT_JUNIT)
+		rc = cli_junit_whatif(b, &d, o, &t, &bad);
+	else if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
 	} else if ((rc = list_files(cmd, &t, &files)) == 0)
-		rc = d.worse ? EXIT_FINDINGS : 0;
+		bad = o->fail_on.n > 0 ? cli_whatif_bad(b, &d, o) : d.worse;
+	if (rc == 0 && bad > 0)
+		rc = EXIT_FINDINGS;
 out:
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);

@@ -473,7 +473,8 @@ report_output(const kv_cmd *cmd, cli_args *o)
 	return rc;
 }
 
-/* --fail-on: verdicts, drain actions or finding codes. */
+/* --fail-on: verdicts, drain actions or finding codes (what-if: also
+ * "worse"). */
 static int
 fail_on_words(const kv_cmd *cmd, const cli_list *l)
 {
@@ -486,11 +487,13 @@ fail_on_words(const kv_cmd *cmd, const cli_list *l)
 			    strcmp(w, kv_verdict_names[v]) == 0;
 		for (int d = 1; d < DRAIN_COUNT && !ok; d++)
 			ok = strcmp(w, kv_on_drain_names[d]) == 0;
+		ok = ok || ((cmd->opts & O_CHANGE) && strcmp(w, "worse") == 0);
 		if (!ok)
-			return cli_fail(cmd, "--fail-on: \"%s\" is no verdict "
-			    "(blocked, no-target, will-fail, stuck, ok), drain "
-			    "action (block, shutdown, external, migrate) or "
-			    "finding code", w);
+			return cli_fail(cmd, "--fail-on: \"%s\" is no "
+			    "%sverdict (blocked, no-target, will-fail, stuck, "
+			    "ok), drain action (block, shutdown, external, "
+			    "migrate) or finding code", w,
+			    (cmd->opts & O_CHANGE) ? "\"worse\", " : "");
 	}
 	return 0;
 }

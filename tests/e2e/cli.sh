@@ -727,6 +727,17 @@ run "check --drain --fail-on migrate" 1 check "$snap" --drain w2 --fail-on migra
 junit "check --drain --fail-on" "$work/out" prod/ok-vm
 run "check --fail-on bogus" 2 check "$snap" --fail-on bogus
 has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
+run "what-if -o junit" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit
+junit "what-if -o junit" "$work/out" prod/ok-vm
+has "$work/out" "what-if junit: what got worse" 'message="after the change: ok; on a drain: shutdown (was migrate); adds eviction-shutdown" type="worse"'
+has "$work/out" "what-if junit: the fix" "fix set-eviction-strategy: "
+has "$work/out" "what-if junit: skipped" '<skipped message="not running after the change: not judged"/>'
+run "what-if --fail-on" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit --fail-on worse,blocked
+junit "what-if --fail-on worse,blocked" "$work/out" prod/ok-vm prod/bridge-vm
+has "$work/out" "what-if --fail-on codes" "disk-not-shared: volume root"
+run "what-if --fail-on, text" 0 what-if "$snap" --eviction-strategy None -n prod,dev --fail-on stuck
+run "what-if --fail-on bogus" 2 what-if "$snap" --cordon w1 --fail-on bogus
+has "$work/err" "what-if --fail-on bogus" 'kvscope: what-if: --fail-on: "bogus" is no "worse", verdict'
 usage "explain -o junit" 'kvscope: explain: --output: unknown format "junit" (one of: text json yaml)' explain "$snap" ok-vm -o junit
 
 # --- issue 30: words and colour ------------------------------------------------
