@@ -766,5 +766,37 @@ has "$work/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(co
 has "$work/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
 lacks "$work/out" "completion: convert -o" 'convert:-o'
 
+# complete NAME WANT WORD...: bash's _kvscope (kvscope completion bash)
+# with COMP_WORDS = kvscope WORD... offers exactly WANT (sorted, spaces)
+complete_is() {
+	local name=$1 want=$2 got
+	shift 2
+	checks=$((checks + 1))
+	got=$(bash -c 'source <("$1" completion bash); COMP_WORDS=("$@")
+	    COMP_CWORD=$(($# - 1)); _kvscope
+	    printf "%s\n" "${COMPREPLY[@]}"' _ "$KVSCOPE" "$@" |
+	    sort | tr '\n' ' ')
+	[ "$got" = "$want " ] || fail "$name: offers \"$got\", want \"$want\""
+}
+complete_is "complete --drain: nodes" "a1 cp1 w1 w2 w3" check "$snap" --drain ""
+complete_is "complete --drain LIST" "w1,w2 w1,w3" check "$snap" --drain w1,w
+complete_is "complete --node=" "w1 w2 w3" check "$snap" --node = w
+complete_is "complete -n: namespaces" "dev prod" check "$snap" -n ""
+complete_is "complete explain NAME" "prod/amd-vm prod/bridge-vm prod/ok-vm prod/stopped" \
+    explain "$snap" p
+complete_is "complete explain -n NS NAME" "ok-vm" explain "$snap" -n prod o
+complete_is "complete --vmi: no bare twin" "amd-vm bridge-vm cd-vm dev/cd-vm dev/ok-vm prod/amd-vm prod/bridge-vm prod/ok-vm prod/stopped stopped" \
+    what-if "$work/twin" --cpu-model Westmere --vmi ""
+complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
+complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
+complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
+complete_is "complete -n, no snapshot yet" "" check -n ""
+run "completion zsh" 0 completion zsh
+has "$work/out" "completion zsh: names" "'--drain=:LIST:{_kvscope_names}'"
+has "$work/out" "completion zsh: explain NAME" "'2:VMI:{_kvscope_names}'"
+run "completion fish" 0 completion fish
+has "$work/out" "completion fish: names" "-l drain -x -a '(__kvscope_names)'"
+run "__complete: not a name" 1 __complete check "$snap" -o ""
+
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]
