@@ -749,6 +749,9 @@ run "nothing to move" 1 check "$snap" --drain a1
 has "$work/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
 run "1 migrates" 0 check "$snap" --drain w2
 has "$work/out" "1 migrates" "; 1 migrates in about"
+run "no JSON key in prose" 0 explain "$snap" prod/amd-vm
+lacks "$work/out" "no JSON key in prose" "namedModels"
+has "$work/out" "no JSON key: words" "(the report's table of named models and their trade-offs, or kvscope models SNAPSHOT, lists them)"
 run "durations" 0 explain "$snap" prod/ok-vm
 lacks "$work/out" "durations: one style" "450s"
 if command -v scdoc >/dev/null && command -v man >/dev/null; then
