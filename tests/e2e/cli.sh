@@ -764,6 +764,25 @@ if command -v scdoc >/dev/null && command -v man >/dev/null; then
 else
 	echo "scdoc or man missing: the man page's EXAMPLES not rendered"
 fi
+# DVP words in DVP mode (samples/deckhouse, flavor deckhouse): the
+# text views say VirtualMachine, never VMI
+D=samples/deckhouse
+: >"$work/dvp"
+for args in "check $D" "check $D -o wide" "check $D --groups" \
+    "check $D --drain w4" "check $D --drain w4 --groups" \
+    "plan $D --drain w1,w4" "explain $D prod/vm-features" \
+    "explain $D dev/vm-windows" "explain $D nosuch" "check $D -n nosuch"; do
+	# shellcheck disable=SC2086
+	"$KVSCOPE" $args -q >>"$work/dvp" 2>&1
+done
+checks=$((checks + 1))
+! grep -nwE 'VMIs?' "$work/dvp" ||
+    fail "DVP words: VMI in the text of a DVP snapshot"
+has "$work/dvp" "DVP wide head" "VIRTUALMACHINE "
+has "$work/dvp" "DVP --groups" "  VirtualMachines: dev/vm-windows prod/vm-features"
+has "$work/dvp" "DVP eviction-blocks-drain" "but the VirtualMachine cannot migrate: a drain of w5 waits forever"
+has "$work/dvp" "DVP explain nosuch" 'kvscope: explain: no VirtualMachine "nosuch" in the snapshot'
+has "$work/dvp" "DVP -n nosuch" 'kvscope: check: --namespace: no VirtualMachine in namespace "nosuch"'
 run "completion: convert -f files, no formats" 0 completion bash
 has "$work/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
 has "$work/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
