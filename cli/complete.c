@@ -124,8 +124,7 @@ classify(want *x, int n, char **w)
 		x->kind = op->complete;
 	else if (cur[0] != '-')
 		x->kind = positional(x->cmd, npos);
-	if (x->kind != CC_NONE && x->kind != CC_VMI &&
-	    strrchr(x->cur, ',') != NULL)
+	if (x->kind != CC_NONE && strrchr(x->cur, ',') != NULL)
 		x->keep = (size_t)(strrchr(x->cur, ',') - x->cur) + 1;
 }
 

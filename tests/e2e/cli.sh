@@ -809,6 +809,8 @@ complete_is "complete explain NAME" "prod/amd-vm prod/bridge-vm prod/ok-vm prod/
 complete_is "complete explain -n NS NAME" "ok-vm" explain "$snap" -n prod o
 complete_is "complete --vmi: no bare twin" "amd-vm bridge-vm cd-vm dev/cd-vm dev/ok-vm prod/amd-vm prod/bridge-vm prod/ok-vm prod/stopped stopped" \
     what-if "$work/twin" --cpu-model Westmere --vmi ""
+complete_is "complete --vmi LIST" "prod/ok-vm,prod/amd-vm prod/ok-vm,prod/bridge-vm prod/ok-vm,prod/stopped" \
+    what-if "$snap" --eviction-strategy None --vmi prod/ok-vm,prod/
 complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
 complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
 complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
