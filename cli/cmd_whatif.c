@@ -283,7 +283,7 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
-		    0, NULL, 0 };
+		    0, NULL, 0, m1->flavor->vocab };
 
 		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
@@ -338,7 +338,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0 };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL };
 	char *in[2] = { NULL, NULL }, *warn[2] = { NULL, NULL };
 	bool ours;
 	int rc;
@@ -351,6 +351,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 		goto out;
 	in[0] = input_line("old", o.pos[0], m0);
 	in[1] = input_line("new", o.pos[1], m1);
+	notes.words = m1->flavor->vocab;
 	notes.inputs = in;
 	notes.ninputs = 2;
 	notes.warnings = warn;

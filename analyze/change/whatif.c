@@ -43,6 +43,15 @@ typedef struct apply_ctx {
 	kv_err *err;
 } apply_ctx;
 
+/* The flavor's word for n VMIs: "VMI", "VMIs", "VirtualMachines". */
+static const char *
+vms(const apply_ctx *c, size_t n)
+{
+	const kv_vocab *w = c->m->flavor->vocab;
+
+	return n == 1 ? w->vm : w->vms;
+}
+
 static void
 note(kv_whatif *w, char *line)
 {
@@ -143,11 +152,12 @@ bare_unique(apply_ctx *c, const kv_change *ch, const char *name, size_t n)
 		list = t;
 	}
 	if (hits > 1)
-		kv_seterr(c->err, "--vmi %.*s: %zu VMIs have that name (%s): "
-		    "give NAMESPACE/NAME", (int)n, name, hits, list);
+		kv_seterr(c->err, "--vmi %.*s: %zu %s have that name (%s): "
+		    "give NAMESPACE/NAME", (int)n, name, hits, vms(c, hits),
+		    list);
 	else if (hits == 0)
-		kv_seterr(c->err, "--vmi %.*s: no VMI of that name in the "
-		    "snapshot", (int)n, name);
+		kv_seterr(c->err, "--vmi %.*s: no %s of that name in the "
+		    "snapshot", (int)n, name, vms(c, 1));
 	free(list);
 	return hits == 1 ? KV_OK : KV_ERR;
 }
@@ -173,13 +183,21 @@ scope_prepare(apply_ctx *c, const kv_change *ch, kv_selector *sel)
 	return KV_OK;
 }
 
+/* The scope, "every " then "VMI", or "namespace", ..., in the flavor's
+ * words. */
 static const char *
-scope_text(const kv_change *ch)
+every(const kv_change *ch)
 {
-	static const char *const w[] = { "every VMI", "namespace", "selector",
-	    "VMI" };
+	return ch->scope == SC_ALL ? "every " : "";
+}
 
-	return w[ch->scope];
+static const char *
+scope_text(const apply_ctx *c, const kv_change *ch)
+{
+	static const char *const w[] = { NULL, "namespace", "selector",
+	    NULL };
+
+	return w[ch->scope] ? w[ch->scope] : vms(c, 1);
 }
 
 /* Why a VMI given CPU model name (label key) would not be scheduled
@@ -286,9 +304,9 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	kv_selector_free(&sel);
 	offs_text(offs, sizeof(offs), dead, nostart, off);
 	if (n == 0)
-		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",
-		    kv_change_names[ch->kind], ch->value, scope_text(ch),
-		    ch->scope_value ? " " : "",
+		return kv_seterr(c->err, "--%s %s: no %s in %s%s%s%s",
+		    kv_change_names[ch->kind], ch->value, vms(c, 1),
+		    every(ch), scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "");
 	how = dvp == 0 ? xstrdup("") : xasprintf("; on Deckhouse the CPU "
 	    "is the VirtualMachineClass's: %zu VM%s given a class of type "
@@ -296,19 +314,19 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	    "go; --class-cpu changes a class for all its VMs)", dvp,
 	    dvp == 1 ? "" : "s", ch->value);
 	if (ch->kind == CH_CPU_MODEL)
-		note(c->w, xasprintf("cpu-model %s on %zu VMI%s (%s%s%s): "
-		    "takes effect after a restart, %zu running VMI%s "
-		    "restart%s%s", ch->value, n, n == 1 ? "" : "s",
-		    scope_text(ch), ch->scope_value ? " " : "",
+		note(c->w, xasprintf("cpu-model %s on %zu %s (%s%s%s%s): "
+		    "takes effect after a restart, %zu running %s "
+		    "restart%s%s", ch->value, n, vms(c, n), every(ch),
+		    scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
-		    nr == 1 ? "" : "s", offs, how));
+		    vms(c, nr), offs, how));
 	else
-		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
-		    "(%s%s%s): takes effect after a restart, %zu running "
-		    "VMI%s restart", ch->value, n, n == 1 ? "" : "s",
-		    scope_text(ch), ch->scope_value ? " " : "",
+		note(c->w, xasprintf("eviction-strategy %s on %zu %s "
+		    "(%s%s%s%s): takes effect after a restart, %zu running "
+		    "%s restart", ch->value, n, vms(c, n), every(ch),
+		    scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
-		    nr == 1 ? "" : "s"));
+		    vms(c, nr)));
 	free(how);
 	return KV_OK;
 }
@@ -377,7 +395,7 @@ cluster_change(apply_ctx *c, const kv_change *ch)
 	if (ch->kind == CH_EVICTION) {
 		m->cluster.eviction = val;
 		note(c->w, xasprintf("eviction-strategy %s as the cluster "
-		    "default (VMIs without their own)", ch->value));
+		    "default (%s without their own)", ch->value, vms(c, 2)));
 		return KV_OK;
 	}
 	/* The webhook writes the default into every VMI it admits: a VMI
@@ -398,11 +416,10 @@ cluster_change(apply_ctx *c, const kv_change *ch)
 			restart(c, i, &nr);
 	}
 	m->cluster.cpu_model = val;
-	note(c->w, xasprintf("cluster-cpu-model %s for %zu VMI%s without "
+	note(c->w, xasprintf("cluster-cpu-model %s for %zu %s without "
 	    "their own model (or with the old default, %s, that the webhook "
-	    "wrote): takes effect after a restart, %zu running VMI%s "
-	    "restart", ch->value, n, n == 1 ? "" : "s", olddef, nr,
-	    nr == 1 ? "" : "s"));
+	    "wrote): takes effect after a restart, %zu running %s "
+	    "restart", ch->value, n, vms(c, n), olddef, nr, vms(c, nr)));
 	return KV_OK;
 }
 
@@ -491,9 +508,9 @@ remove_node(apply_ctx *c, const kv_change *ch)
 	c->w->removed_nodes = xreallocarray(c->w->removed_nodes,
 	    c->w->nremoved + 1, sizeof(char *));
 	c->w->removed_nodes[c->w->nremoved++] = n->name;
-	note(c->w, xasprintf("remove-node %s (%zu running VMI%s on it are "
+	note(c->w, xasprintf("remove-node %s (%zu running %s on it are "
 	    "left out of the comparison: they leave with the node)", n->name,
-	    on, on == 1 ? "" : "s"));
+	    on, vms(c, on)));
 	free(n->labels.v);
 	free(n->taints);
 	memmove(n, n + 1, (m->nnodes - i - 1) * sizeof(kv_node));
@@ -621,9 +638,9 @@ storage_rwx(apply_ctx *c, const kv_change *ch)
 		left = b.data ? b.data : xstrdup("");
 	}
 	note(c->w, xasprintf("storage-class-rwx %s (%s): %zu claim%s "
-	    "recreated ReadWriteMany%s, %zu running VMI%s stop for it",
+	    "recreated ReadWriteMany%s, %zu running %s stop for it",
 	    ch->value, what, nclaims, nclaims == 1 ? "" : "s", left, nr,
-	    nr == 1 ? "" : "s"));
+	    vms(c, nr)));
 	free(what);
 	free(left);
 	return KV_OK;

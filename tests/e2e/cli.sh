@@ -778,6 +778,14 @@ done
 checks=$((checks + 1))
 ! grep -nwE 'VMIs?' "$work/dvp" ||
     fail "DVP words: VMI in the text of a DVP snapshot"
+"$KVSCOPE" what-if "$D" --cpu-model Westmere -q >"$work/dvpw" 2>&1
+"$KVSCOPE" what-if "$D" --cpu-model Westmere --vmi nosuch -q >>"$work/dvpw" 2>&1
+checks=$((checks + 1))
+! grep -nwE 'VMIs?' "$work/dvpw" ||
+    fail "DVP words: VMI in what-if's text of a DVP snapshot"
+has "$work/dvpw" "DVP what-if" "cpu-model Westmere on 11 VirtualMachines (every VirtualMachine): takes effect after a restart, 11 running VirtualMachines restart"
+has "$work/dvpw" "DVP what-if restarts" "restarts: 11 running VirtualMachines"
+has "$work/dvpw" "DVP what-if --vmi" "--vmi nosuch: no VirtualMachine of that name"
 has "$work/dvp" "DVP wide head" "VIRTUALMACHINE "
 has "$work/dvp" "DVP --groups" "  VirtualMachines: dev/vm-windows prod/vm-features"
 has "$work/dvp" "DVP eviction-blocks-drain" "but the VirtualMachine cannot migrate: a drain of w5 waits forever"
