@@ -277,9 +277,10 @@ const kv_rule kv_rules[] = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies the CPU selectors",
 				"Use a named CPU model that the intended "
-				    "targets support (see namedModels and "
-				    "the trade-off table), or add a node of "
-				    "the same CPU class." },
+				    "targets support (the report's table of "
+				    "named models and their trade-offs, or "
+				    "kvscope models SNAPSHOT, lists them), or "
+				    "add a node of the same CPU class." },
 			[KV_FLAVOR_DECKHOUSE] = {
 				NULL,
 				"Use a VirtualMachineClass whose CPU the "

@@ -59,6 +59,11 @@ typedef struct kv_cmd {
 	int (*run)(const struct kv_cmd *cmd, int argc, char **argv);
 } kv_cmd;
 
+/* What an option's value names in the snapshot, for completion
+ * (complete.c): the names the snapshot on the command line holds. */
+enum cli_complete { CC_NONE, CC_NODE, CC_NAMESPACE, CC_VMI, CC_MODEL,
+	CC_STORAGECLASS };
+
 /* One option of the table in opts.c (for parsing and completion). */
 typedef struct cli_option {
 	const char *name;		/* long name */
@@ -66,6 +71,7 @@ typedef struct cli_option {
 	unsigned bit;			/* O_* */
 	const char *arg;		/* NULL: a flag; else its metavariable */
 	const char *values;		/* words to complete, or NULL */
+	enum cli_complete complete;	/* else names of the snapshot */
 } cli_option;
 extern const cli_option cli_options[];
 
@@ -193,7 +199,23 @@ int cli_junit_check(const kv_analysis *a, const kv_bits *pick,
 int cli_junit_drain(const kv_analysis *a, const kv_drain *d,
     size_t n, const cli_args *o, const char *suite, const kv_term *t,
     size_t *bad);
+/* what-if: whether b's VMI i (dv: its row of the diff, or NULL) fails,
+ * by default when it got worse, with --fail-on when its verdict, a code,
+ * its drain action after the change or "worse" is listed; how many do;
+ * and -o junit, a case per VMI of b. */
+struct kv_diff;
+struct kv_diff_vmi;
+bool cli_whatif_fails(const kv_analysis *b, const struct kv_diff_vmi *dv,
+    const cli_args *o, size_t i);
+size_t cli_whatif_bad(const kv_analysis *b, const struct kv_diff *d,
+    const cli_args *o);
+int cli_junit_whatif(const kv_analysis *b, const struct kv_diff *d,
+    const cli_args *o, const kv_term *t, size_t *bad);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
+/* kvscope __complete CMD WORD... (hidden; complete.c): the snapshot's
+ * names for the last word, one a line, exit 0; exit 1: not such a
+ * value, the script completes it. */
+int cmd_complete(int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 
 /* The command table's row for `convert` (cmd_convert.c). */

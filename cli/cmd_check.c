@@ -62,7 +62,8 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	cli_progress_end();
 	if (!kv_bits_any(&pick) && (o.namespaces.n || o.selectors.n)) {
 		/* as kubectl's "No resources found": not an error */
-		fprintf(stderr, "kvscope: check: no VMIs found\n");
+		fprintf(stderr, "kvscope: check: no %s found\n",
+		    kv_word(a, KV_WORD_VMS));
 		if (t.fmt == KV_OUT_TEXT)
 			goto out;
 	}

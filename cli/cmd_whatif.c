@@ -6,6 +6,7 @@
  * With --report DIR the report of the snapshot after (of NEW) is written
  * first, as `report` writes one, with the diff as its first section and
  * diff.json; then the answer, and in text the files, "report: PATH".
+ * what-if -o junit: a test case per VMI of the snapshot after (junit.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,7 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	kv_term t;
 	kv_err err = {0};
 	cli_list files = { 0, NULL };
+	size_t bad = 0;
 	int rc = 0;
 
 	kv_diff_build(a, b, skip, &d);
@@ -253,11 +255,15 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	}
 	cli_progress_end();
 	cli_term(o, &t);
-	if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
+	if (t.fmt == KV_OUT_JUNIT)
+		rc = cli_junit_whatif(b, &d, o, &t, &bad);
+	else if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
 	} else if ((rc = list_files(cmd, &t, &files)) == 0)
-		rc = d.worse ? EXIT_FINDINGS : 0;
+		bad = o->fail_on.n > 0 ? cli_whatif_bad(b, &d, o) : d.worse;
+	if (rc == 0 && bad > 0)
+		rc = EXIT_FINDINGS;
 out:
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
@@ -337,7 +343,7 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
-		    0, NULL, 0 };
+		    0, NULL, 0, m1->flavor->vocab };
 
 		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
@@ -396,7 +402,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0 };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL };
 	char *in[2] = { NULL, NULL }, *warn[2] = { NULL, NULL };
 	bool ours;
 	int rc;
@@ -409,6 +415,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 		goto out;
 	in[0] = input_line("old", o.pos[0], m0);
 	in[1] = input_line("new", o.pos[1], m1);
+	notes.words = m1->flavor->vocab;
 	notes.inputs = in;
 	notes.ninputs = 2;
 	notes.warnings = warn;

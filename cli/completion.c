@@ -1,7 +1,10 @@
 /*
  * completion.c - `kvscope completion bash|zsh|fish`: shell completion
  * scripts written from the command table and the option table, so they
- * cannot drift from what the parser takes.
+ * cannot drift from what the parser takes.  Values that name nodes,
+ * namespaces, VMIs, CPU models or storage classes (cli_option.complete)
+ * the scripts ask of `kvscope __complete` (complete.c), which reads the
+ * snapshot already on the command line.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,13 +41,19 @@ bash(const kv_cmd *cmds, size_t n)
 	printf("# bash completion for kvscope: source <(kvscope completion "
 	    "bash)\n_kvscope() {\n\tlocal cur=${COMP_WORDS[COMP_CWORD]}\n"
 	    "\tlocal prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]} "
-	    "opts\n\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+	    "opts words\n\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	    "\t\tCOMPREPLY=($(compgen -W \"");
 	for (size_t i = 0; i < n; i++)
 		printf("%s ", cmds[i].name);
 	printf("help --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	    "\tif [ \"$cmd\" = completion ]; then\n\t\tCOMPREPLY=($(compgen "
 	    "-W \"bash zsh fish\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
+	    "\t# names from the snapshot on the line (kvscope __complete)\n"
+	    "\tif words=$(\"${COMP_WORDS[0]}\" __complete "
+	    "\"${COMP_WORDS[@]:1:COMP_CWORD}\" 2>/dev/null); then\n"
+	    "\t\t[ \"$cur\" = = ] && cur=\n"
+	    "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+	    "\t\treturn\n\tfi\n"
 	    "\tcase $cmd:$prev in\n\t*:-d|*:--output-dir|*:--report) "
 	    "COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
 	    "\treport:-o|report:--output) COMPREPLY=($(compgen -W \"html "
@@ -78,6 +87,8 @@ bash(const kv_cmd *cmds, size_t n)
 static const char *
 zsh_free(const kv_cmd *cmd, const cli_option *op)
 {
+	if (op->complete != CC_NONE)
+		return "{_kvscope_names}";
 	if (strcmp(op->name, "output-file") == 0)
 		return "_files";
 	return strcmp(op->name, "output-dir") == 0 ||
@@ -109,6 +120,8 @@ zsh_options(const kv_cmd *cmd)
 	}
 	if (strcmp(cmd->name, "completion") == 0)
 		printf(" '1:shell:(bash zsh fish)' ;;\n");
+	else if (strstr(cmd->argnames, "NAME") != NULL)
+		printf(" '1:snapshot:_files' '2:VMI:{_kvscope_names}' ;;\n");
 	else
 		printf(" '*:snapshot:_files' ;;\n");
 }
@@ -117,12 +130,17 @@ static void
 zsh(const kv_cmd *cmds, size_t n)
 {
 	printf("#compdef kvscope\n# zsh completion for kvscope: kvscope "
-	    "completion zsh > \"${fpath[1]}/_kvscope\"\n_kvscope() {\n"
+	    "completion zsh > \"${fpath[1]}/_kvscope\"\n"
+	    "# names from the snapshot on the line (kvscope __complete)\n"
+	    "_kvscope_names() {\n\tlocal out\n\tout=$($_kvscope_bin "
+	    "__complete \"${(@)words[1,CURRENT]}\" 2>/dev/null) || "
+	    "return 1\n\tcompadd -- ${(f)out}\n}\n_kvscope() {\n"
 	    "\tlocal -a cmds\n\tcmds=(\n");
 	for (size_t i = 0; i < n; i++)
 		printf("\t\t'%s:%s'\n", cmds[i].name, cmds[i].summary);
 	printf("\t)\n\tif (( CURRENT == 2 )); then\n\t\t_describe command "
-	    "cmds\n\t\treturn\n\tfi\n\tshift words\n\t(( CURRENT-- ))\n"
+	    "cmds\n\t\treturn\n\tfi\n\t_kvscope_bin=$words[1]\n"
+	    "\tshift words\n\t(( CURRENT-- ))\n"
 	    "\tcase $words[1] in\n");
 	for (size_t i = 0; i < n; i++)
 		zsh_options(&cmds[i]);
@@ -135,7 +153,10 @@ fish(const kv_cmd *cmds, size_t n)
 {
 	printf("# fish completion for kvscope: kvscope completion fish > "
 	    "~/.config/fish/completions/kvscope.fish\ncomplete -c kvscope "
-	    "-f\n");
+	    "-f\n# names from the snapshot on the line (kvscope __complete)\n"
+	    "function __kvscope_names\n\tset -l w (commandline -opc)\n"
+	    "\tkvscope __complete $w[2..-1] (commandline -ct) 2>/dev/null\n"
+	    "end\n");
 	for (size_t i = 0; i < n; i++)
 		printf("complete -c kvscope -n __fish_use_subcommand -a %s "
 		    "-d '%s'\n", cmds[i].name, cmds[i].summary);
@@ -157,6 +178,8 @@ fish(const kv_cmd *cmds, size_t n)
 				printf(" -s %c", op->shortname);
 			if (op->arg && v)
 				printf(" -x -a '%s'", v);
+			else if (op->arg && op->complete != CC_NONE)
+				printf(" -x -a '(__kvscope_names)'");
 			else if (op->arg)
 				printf(" -r");
 			printf("\n");

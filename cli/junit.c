@@ -2,7 +2,7 @@
  * junit.c - `-o junit` of check, check --drain and plan, and --fail-on:
  * the test cases (one per VMI) the JUnit view (render/term/junit.c) writes,
  * each failing as --fail-on says (default: a VMI that would not migrate;
- * with a drain, one it stops or holds).
+ * with a drain, one it stops or holds; what-if: one that gets worse).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "render/render.h"
 #include "analyze/rules/rule.h"
+#include "analyze/change/diff.h"
 
 bool
 cli_fails_on(const kv_analysis *a, const cli_args *o, size_t i,
@@ -135,4 +136,109 @@ cli_junit_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 			(*bad)++;
 		}
 	return write_cases(a, suite, c, msg, k, t);
+}
+
+/* The diff's row of b's VMI i: d->vmis is a subsequence of b->vmis in
+ * the same (namespace, name) order, so *j walks along. */
+static const kv_diff_vmi *
+diff_row(const kv_analysis *b, const kv_diff *d, size_t i, size_t *j)
+{
+	const kv_diff_vmi *dv;
+
+	if (*j >= d->nvmis)
+		return NULL;
+	dv = &d->vmis[*j];
+	if (strcmp(dv->name, b->vmis[i].vmi->fullname) != 0)
+		return NULL;
+	(*j)++;
+	return dv;
+}
+
+static bool
+listed(const cli_list *l, const char *w)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (strcmp(l->v[k], w) == 0)
+			return true;
+	return false;
+}
+
+bool
+cli_whatif_fails(const kv_analysis *b, const kv_diff_vmi *dv,
+    const cli_args *o, size_t i)
+{
+	const kv_vmires *r = &b->vmis[i];
+	bool worse = dv != NULL && dv->worse;
+
+	if (r->verdict == V_NOT_RUNNING)
+		return false;
+	if (worse && listed(&o->fail_on, "worse"))
+		return true;
+	return cli_fails_on(b, o, i, kv_on_drain_names[r->on_drain], worse);
+}
+
+size_t
+cli_whatif_bad(const kv_analysis *b, const kv_diff *d, const cli_args *o)
+{
+	size_t j = 0, bad = 0;
+
+	for (size_t i = 0; i < b->nvmis; i++)
+		bad += cli_whatif_fails(b, diff_row(b, d, i, &j), o, i);
+	return bad;
+}
+
+/* "after the change: blocked: disk-not-shared (was ok); on a drain:
+ * shutdown (was migrate); adds ...; would not start again: WHY". */
+static const char *
+whatif_line(const kv_vmires *r, const kv_diff_vmi *dv, kv_buf *b)
+{
+	kv_buf_printf(b, "%s", dv != NULL ? "after the change: " : "");
+	verdict_line(r, b);
+	if (dv == NULL) {
+		kv_buf_printf(b, " (as before the change)");
+		return b->data;
+	}
+	if (dv->verdict[0] != dv->verdict[1])
+		kv_buf_printf(b, " (was %s)", kv_verdict_names[dv->verdict[0]]);
+	if (dv->drain[0] != dv->drain[1])
+		kv_buf_printf(b, "; on a drain: %s (was %s)",
+		    kv_on_drain_names[dv->drain[1]],
+		    kv_on_drain_names[dv->drain[0]]);
+	for (size_t k = 0; k < dv->added.n; k++)
+		kv_buf_printf(b, "%s%s", k ? ", " : "; adds ", dv->added.v[k]);
+	if (dv->nostart != NULL)
+		kv_buf_printf(b, "; would not start again: %s", dv->nostart);
+	return b->data;
+}
+
+/* what-if -o junit: a case per VMI of the snapshot after the changes,
+ * failing when it got worse (or as --fail-on says), skipped when it is
+ * not running after them. */
+int
+cli_junit_whatif(const kv_analysis *b, const kv_diff *d, const cli_args *o,
+    const kv_term *t, size_t *bad)
+{
+	kv_jcase *c = xcalloc(b->nvmis + 1, sizeof(kv_jcase));
+	kv_buf *msg = xcalloc(b->nvmis + 1, sizeof(kv_buf));
+	size_t j = 0;
+
+	*bad = 0;
+	for (size_t i = 0; i < b->nvmis; i++) {
+		const kv_vmires *r = &b->vmis[i];
+		const kv_diff_vmi *dv = diff_row(b, d, i, &j);
+
+		c[i] = (kv_jcase){ .vmi = i, .state = KV_JCASE_PASSED };
+		if (r->verdict == V_NOT_RUNNING) {
+			c[i].state = KV_JCASE_SKIPPED;
+			c[i].message = "not running after the change: not "
+			    "judged";
+		} else if (cli_whatif_fails(b, dv, o, i)) {
+			c[i].state = KV_JCASE_FAILED;
+			c[i].type = dv != NULL && dv->worse ? "worse" :
+			    kv_verdict_names[r->verdict];
+			c[i].message = whatif_line(r, dv, &msg[i]);
+			(*bad)++;
+		}
+	}
+	return write_cases(b, "kvscope what-if", c, msg, b->nvmis, t);
 }

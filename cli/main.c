@@ -174,8 +174,8 @@ static const kv_cmd commands[] = {
 	  "  --color WHEN          auto, always or never\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_ALL, 1, 1, "SNAPSHOT", cmd_pairs },
-	{ "what-if", "what-if SNAPSHOT CHANGE... [-o FORMAT] [--report DIR "
-	  "[--format LIST] [--force]]",
+	{ "what-if", "what-if SNAPSHOT CHANGE... [-o FORMAT] [--fail-on LIST] "
+	  "[--report DIR [--format LIST] [--force]]",
 	  "the snapshot after a change, against the snapshot as it is",
 	  "Analyses SNAPSHOT as it would be after the changes (combinable,\n"
 	  "applied in order) and prints what differs: VMIs whose verdict,\n"
@@ -210,11 +210,17 @@ static const kv_cmd commands[] = {
 	  "  -l, --selector SELECTOR   after a change: only the VMIs the label\n"
 	  "                            selector matches (as check -l)\n"
 	  REPORT_HELP
-	  "  -o, --output FORMAT       text (default), json or yaml\n"
+	  "  -o, --output FORMAT       text (default), json, yaml or junit\n"
+	  "                            (a test case per VMI after the\n"
+	  "                            changes, failing when it gets worse)\n"
+	  "  --fail-on LIST            what counts as failing (exit 1, a\n"
+	  "                            JUnit <failure>), after the changes:\n"
+	  "                            worse, verdicts, drain actions or\n"
+	  "                            codes, as in check; default: worse\n"
 	  "  --color WHEN              auto, always or never\n"
 	  "  -q, --quiet               no progress on stderr\n",
-	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR | REPORT_OPTS, 1,
-	  1, "SNAPSHOT",
+	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR | REPORT_OPTS |
+	  O_JUNIT, 1, 1, "SNAPSHOT",
 	  cmd_whatif },
 	{ "diff", "diff OLD NEW [-o FORMAT] [--strict] [--report DIR "
 	  "[--format LIST] [--force]]",
@@ -362,6 +368,8 @@ main(int argc, char **argv)
 		printf("kvscope %s\n", KV_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "__complete") == 0)	/* completion.c's */
+		return cmd_complete(argc - 2, argv + 2);
 	if (strcmp(argv[1], "help") == 0 && argc > 2)
 		return help_command(argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

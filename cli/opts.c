@@ -14,43 +14,44 @@
 #include "analyze/rules/rule.h"
 
 const cli_option cli_options[] = {
-	{ "output", 'o', O_OUTPUT, "FORMAT", "text json yaml wide" },
-	{ "namespace", 'n', O_NAMESPACE, "NS", NULL },
-	{ "all-namespaces", 'A', O_NAMESPACE, NULL, NULL },
-	{ "node", 0, O_NODE, "LIST", NULL },
-	{ "nodes", 0, O_NODE, "LIST", NULL },
-	{ "selector", 'l', O_SELECTOR, "SELECTOR", NULL },
-	{ "all", 0, O_ALL, NULL, NULL },
-	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all" },
-	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all" },
-	{ "force", 0, O_FORCE, NULL, NULL },
-	{ "output-dir", 'd', O_OUTDIR, "DIR", NULL },
-	{ "output-file", 'f', O_OUTFILE, "FILE", NULL },
-	{ "report", 0, O_REPORT, "DIR", NULL },
-	{ "color", 0, O_COLOR, "WHEN", "auto always never" },
-	{ "quiet", 'q', O_QUIET, NULL, NULL },
-	{ "drain", 0, O_DRAIN, "LIST", NULL },
-	{ "drain-selector", 0, O_DRAIN, "SELECTOR", NULL },
-	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL },
-	{ "allow-restart", 0, O_DRAIN, NULL, NULL },
-	{ "max-unavailable", 0, O_BATCH, "N", NULL },
-	{ "allow-block", 0, O_BATCH, NULL, NULL },
-	{ "groups", 0, O_GROUPS, NULL, NULL },
-	{ "strict", 0, O_STRICT, NULL, NULL },
-	{ "fail-on", 0, O_JUNIT, "LIST", NULL },
-	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL },
-	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL },
-	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL },
-	{ "cordon", 0, O_CHANGE, "NODE", NULL },
-	{ "uncordon", 0, O_CHANGE, "NODE", NULL },
-	{ "remove-node", 0, O_CHANGE, "NODE", NULL },
-	{ "add-node-like", 0, O_CHANGE, "NODE[=COUNT]", NULL },
+	{ "output", 'o', O_OUTPUT, "FORMAT", "text json yaml wide", CC_NONE },
+	{ "namespace", 'n', O_NAMESPACE, "NS", NULL, CC_NAMESPACE },
+	{ "all-namespaces", 'A', O_NAMESPACE, NULL, NULL, CC_NONE },
+	{ "node", 0, O_NODE, "LIST", NULL, CC_NODE },
+	{ "nodes", 0, O_NODE, "LIST", NULL, CC_NODE },
+	{ "selector", 'l', O_SELECTOR, "SELECTOR", NULL, CC_NONE },
+	{ "all", 0, O_ALL, NULL, NULL, CC_NONE },
+	{ "format", 0, O_FORMAT, "LIST", "html svg pdf json csv all", CC_NONE },
+	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all", CC_NONE },
+	{ "force", 0, O_FORCE, NULL, NULL, CC_NONE },
+	{ "output-dir", 'd', O_OUTDIR, "DIR", NULL, CC_NONE },
+	{ "output-file", 'f', O_OUTFILE, "FILE", NULL, CC_NONE },
+	{ "report", 0, O_REPORT, "DIR", NULL, CC_NONE },
+	{ "color", 0, O_COLOR, "WHEN", "auto always never", CC_NONE },
+	{ "quiet", 'q', O_QUIET, NULL, NULL, CC_NONE },
+	{ "drain", 0, O_DRAIN, "LIST", NULL, CC_NODE },
+	{ "drain-selector", 0, O_DRAIN, "SELECTOR", NULL, CC_NONE },
+	{ "allow-shutdown", 0, O_DRAIN, NULL, NULL, CC_NONE },
+	{ "allow-restart", 0, O_DRAIN, NULL, NULL, CC_NONE },
+	{ "max-unavailable", 0, O_BATCH, "N", NULL, CC_NONE },
+	{ "allow-block", 0, O_BATCH, NULL, NULL, CC_NONE },
+	{ "groups", 0, O_GROUPS, NULL, NULL, CC_NONE },
+	{ "strict", 0, O_STRICT, NULL, NULL, CC_NONE },
+	{ "fail-on", 0, O_JUNIT, "LIST", NULL, CC_NONE },
+	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL, CC_MODEL },
+	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL, CC_MODEL },
+	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL, CC_VMI },
+	{ "cordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
+	{ "uncordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
+	{ "remove-node", 0, O_CHANGE, "NODE", NULL, CC_NODE },
+	{ "add-node-like", 0, O_CHANGE, "NODE[=COUNT]", NULL, CC_NODE },
 	{ "eviction-strategy", 0, O_CHANGE, "STRATEGY",
-	  "LiveMigrate LiveMigrateIfPossible External None" },
-	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL },
-	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL },
-	{ "fix", 0, O_CHANGE, "GROUP[,GROUP...]|all", NULL },
-	{ NULL, 0, 0, NULL, NULL },
+	  "LiveMigrate LiveMigrateIfPossible External None", CC_NONE },
+	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL,
+	  CC_STORAGECLASS },
+	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL, CC_NONE },
+	{ "fix", 0, O_CHANGE, "GROUP[,GROUP...]|all", NULL, CC_NONE },
+	{ NULL, 0, 0, NULL, NULL, CC_NONE },
 };
 
 static void
@@ -575,7 +576,8 @@ report_output(const kv_cmd *cmd, cli_args *o)
 	return rc;
 }
 
-/* --fail-on: verdicts, drain actions or finding codes. */
+/* --fail-on: verdicts, drain actions or finding codes (what-if: also
+ * "worse"). */
 static int
 fail_on_words(const kv_cmd *cmd, const cli_list *l)
 {
@@ -588,11 +590,13 @@ fail_on_words(const kv_cmd *cmd, const cli_list *l)
 			    strcmp(w, kv_verdict_names[v]) == 0;
 		for (int d = 1; d < DRAIN_COUNT && !ok; d++)
 			ok = strcmp(w, kv_on_drain_names[d]) == 0;
+		ok = ok || ((cmd->opts & O_CHANGE) && strcmp(w, "worse") == 0);
 		if (!ok)
-			return cli_fail(cmd, "--fail-on: \"%s\" is no verdict "
-			    "(blocked, no-target, will-fail, stuck, ok, "
-			    "not-judged), drain action (block, shutdown, "
-			    "external, migrate) or finding code", w);
+			return cli_fail(cmd, "--fail-on: \"%s\" is no "
+			    "%sverdict (blocked, no-target, will-fail, stuck, "
+			    "ok, not-judged), drain action (block, shutdown, "
+			    "external, migrate) or finding code", w,
+			    (cmd->opts & O_CHANGE) ? "\"worse\", " : "");
 	}
 	return 0;
 }

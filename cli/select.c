@@ -48,8 +48,9 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 			any = strcmp(m->namespaces[i].name,
 			    o->namespaces.v[k]) == 0;	/* but no VMI */
 		if (!any)
-			return cli_error(cmd, "--namespace: no VMI in "
-			    "namespace \"%s\"", o->namespaces.v[k]);
+			return cli_error(cmd, "--namespace: no %s in "
+			    "namespace \"%s\"", kv_word(a, KV_WORD_VM),
+			    o->namespaces.v[k]);
 	}
 	for (size_t i = 0; i < a->nvmis; i++) {
 		const kv_vmi *v = a->vmis[i].vmi;
@@ -87,13 +88,15 @@ cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		free(list);
 		list = t;
 	}
-	rc = found > 1 ? cli_error(cmd, "%zu VMIs are named \"%s\" (%s): "
-	    "give NAMESPACE/NAME or --namespace", found, name, list) : 0;
+	rc = found > 1 ? cli_error(cmd, "%zu %s are named \"%s\" (%s): "
+	    "give NAMESPACE/NAME or --namespace", found,
+	    kv_word(a, KV_WORD_VMS), name, list) : 0;
 	free(list);
 	if (found >= 1)
 		return rc;
-	return cli_error(cmd, "no VMI \"%s\"%s%s in the snapshot (give "
-	    "NAMESPACE/NAME, or NAME with --namespace)", name,
+	return cli_error(cmd, "no %s \"%s\"%s%s in the snapshot (give "
+	    "NAMESPACE/NAME, or NAME with --namespace)",
+	    kv_word(a, KV_WORD_VM), name,
 	    o->namespaces.n ? " in namespace " : "",
 	    o->namespaces.n ? o->namespaces.v[0] : "");
 }

@@ -128,6 +128,8 @@ typedef struct kv_diff_notes {
 	size_t ninputs;
 	char *const *warnings;
 	size_t nwarnings;
+	const kv_vocab *words;		/* the flavor's (of the snapshot
+					 * after), or NULL: KubeVirt's */
 } kv_diff_notes;
 int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
     const kv_term *t, kv_err *err);

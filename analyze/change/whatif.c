@@ -173,11 +173,12 @@ bare_unique(apply_ctx *c, const kv_change *ch, const char *name, size_t n)
 		list = t;
 	}
 	if (hits > 1)
-		kv_seterr(c->err, "--vmi %.*s: %zu VMIs have that name (%s): "
-		    "give NAMESPACE/NAME", (int)n, name, hits, list);
+		kv_seterr(c->err, "--vmi %.*s: %zu %s have that name (%s): "
+		    "give NAMESPACE/NAME", (int)n, name, hits, kv_wi_vms(c, hits),
+		    list);
 	else if (hits == 0)
-		kv_seterr(c->err, "--vmi %.*s: no VMI of that name in the "
-		    "snapshot", (int)n, name);
+		kv_seterr(c->err, "--vmi %.*s: no %s of that name in the "
+		    "snapshot", (int)n, name, kv_wi_vms(c, 1));
 	free(list);
 	return hits == 1 ? KV_OK : KV_ERR;
 }
@@ -203,13 +204,35 @@ scope_prepare(apply_ctx *c, const kv_change *ch, kv_selector *sel)
 	return KV_OK;
 }
 
+/* The flavor's word for n VMIs: "VMI", "VMIs", "VirtualMachines". */
 const char *
-kv_wi_scope_text(const kv_change *ch)
+kv_wi_vms(const apply_ctx *c, size_t n)
 {
-	static const char *const w[] = { "every VMI", "namespace", "selector",
-	    "VMI", "the VMIs of" };
+	const kv_vocab *w = c->m->flavor->vocab;
 
-	return w[ch->scope];
+	return n == 1 ? w->vm : w->vms;
+}
+
+const char *
+kv_wi_scope_text(apply_ctx *c, const kv_change *ch)
+{
+	switch (ch->scope) {
+	case SC_NAMESPACE:
+		return "namespace";
+	case SC_SELECTOR:
+		return "selector";
+	case SC_ALL:
+		snprintf(c->scope, sizeof(c->scope), "every %s",
+		    kv_wi_vms(c, 1));
+		break;
+	case SC_PICK:
+		snprintf(c->scope, sizeof(c->scope), "the %s of",
+		    kv_wi_vms(c, 2));
+		break;
+	default:
+		return kv_wi_vms(c, 1);
+	}
+	return c->scope;
 }
 
 /* Why a VMI given CPU model name (label key) would not be scheduled
@@ -316,9 +339,9 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	kv_selector_free(&sel);
 	offs_text(offs, sizeof(offs), dead, nostart, off);
 	if (n == 0)
-		return kv_seterr(c->err, "--%s %s: no VMI in %s%s%s",
-		    kv_change_names[ch->kind], ch->value, kv_wi_scope_text(ch),
-		    ch->scope_value ? " " : "",
+		return kv_seterr(c->err, "--%s %s: no %s in %s%s%s",
+		    kv_change_names[ch->kind], ch->value, kv_wi_vms(c, 1),
+		    kv_wi_scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "");
 	how = dvp == 0 ? xstrdup("") : xasprintf("; on Deckhouse the CPU "
 	    "is the VirtualMachineClass's: %zu VM%s given a class of type "
@@ -326,19 +349,19 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	    "go; --class-cpu changes a class for all its VMs)", dvp,
 	    dvp == 1 ? "" : "s", ch->value);
 	if (ch->kind == CH_CPU_MODEL)
-		note(c->w, xasprintf("cpu-model %s on %zu VMI%s (%s%s%s): "
-		    "takes effect after a restart, %zu running VMI%s "
-		    "restart%s%s", ch->value, n, n == 1 ? "" : "s",
-		    kv_wi_scope_text(ch), ch->scope_value ? " " : "",
+		note(c->w, xasprintf("cpu-model %s on %zu %s (%s%s%s): "
+		    "takes effect after a restart, %zu running %s "
+		    "restart%s%s", ch->value, n, kv_wi_vms(c, n),
+		    kv_wi_scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
-		    nr == 1 ? "" : "s", offs, how));
+		    kv_wi_vms(c, nr), offs, how));
 	else
-		note(c->w, xasprintf("eviction-strategy %s on %zu VMI%s "
+		note(c->w, xasprintf("eviction-strategy %s on %zu %s "
 		    "(%s%s%s): takes effect after a restart, %zu running "
-		    "VMI%s restart", ch->value, n, n == 1 ? "" : "s",
-		    kv_wi_scope_text(ch), ch->scope_value ? " " : "",
+		    "%s restart", ch->value, n, kv_wi_vms(c, n),
+		    kv_wi_scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "", nr,
-		    nr == 1 ? "" : "s"));
+		    kv_wi_vms(c, nr)));
 	free(how);
 	return KV_OK;
 }
@@ -407,7 +430,8 @@ cluster_change(apply_ctx *c, const kv_change *ch)
 	if (ch->kind == CH_EVICTION) {
 		m->cluster.eviction = val;
 		note(c->w, xasprintf("eviction-strategy %s as the cluster "
-		    "default (VMIs without their own)", ch->value));
+		    "default (%s without their own)", ch->value,
+		    kv_wi_vms(c, 2)));
 		return KV_OK;
 	}
 	/* The webhook writes the default into every VMI it admits: a VMI
@@ -428,11 +452,11 @@ cluster_change(apply_ctx *c, const kv_change *ch)
 			kv_wi_restart(c, i, &nr);
 	}
 	m->cluster.cpu_model = val;
-	note(c->w, xasprintf("cluster-cpu-model %s for %zu VMI%s without "
+	note(c->w, xasprintf("cluster-cpu-model %s for %zu %s without "
 	    "their own model (or with the old default, %s, that the webhook "
-	    "wrote): takes effect after a restart, %zu running VMI%s "
-	    "restart", ch->value, n, n == 1 ? "" : "s", olddef, nr,
-	    nr == 1 ? "" : "s"));
+	    "wrote): takes effect after a restart, %zu running %s "
+	    "restart", ch->value, n, kv_wi_vms(c, n), olddef, nr,
+	    kv_wi_vms(c, nr)));
 	return KV_OK;
 }
 
@@ -525,9 +549,9 @@ remove_node(apply_ctx *c, const kv_change *ch)
 	c->w->removed_nodes = xreallocarray(c->w->removed_nodes,
 	    c->w->nremoved + 1, sizeof(char *));
 	c->w->removed_nodes[c->w->nremoved++] = n->name;
-	note(c->w, xasprintf("remove-node %s (%zu running VMI%s on it are "
+	note(c->w, xasprintf("remove-node %s (%zu running %s on it are "
 	    "left out of the comparison: they leave with the node)", n->name,
-	    on, on == 1 ? "" : "s"));
+	    on, kv_wi_vms(c, on)));
 	free(n->labels.v);
 	free(n->taints);
 	free(n->alloc_ext);
@@ -656,9 +680,9 @@ storage_rwx(apply_ctx *c, const kv_change *ch)
 		left = b.data ? b.data : xstrdup("");
 	}
 	note(c->w, xasprintf("storage-class-rwx %s (%s): %zu claim%s "
-	    "recreated ReadWriteMany%s, %zu running VMI%s stop for it",
+	    "recreated ReadWriteMany%s, %zu running %s stop for it",
 	    ch->value, what, nclaims, nclaims == 1 ? "" : "s", left, nr,
-	    nr == 1 ? "" : "s"));
+	    kv_wi_vms(c, nr)));
 	free(what);
 	free(left);
 	return KV_OK;
@@ -712,7 +736,8 @@ int
 kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
     kv_whatif *w, kv_err *err)
 {
-	apply_ctx c = { m, w, xcalloc(m->nvmis + 1, sizeof(bool)), err };
+	apply_ctx c = { .m = m, .w = w, .err = err,
+	    .restarted = xcalloc(m->nvmis + 1, sizeof(bool)) };
 	int rc = KV_OK;
 
 	memset(w, 0, sizeof(*w));

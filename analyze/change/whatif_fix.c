@@ -116,7 +116,7 @@ kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch)
 	if (nclaims == 0)
 		return kv_seterr(c->err, "claim-rwx %s: no claim of %s that is "
 		    "not ReadWriteMany in %s %s", ch->value, ch->subject,
-		    kv_wi_scope_text(ch), ch->scope_value ? ch->scope_value :
+		    kv_wi_scope_text(c, ch), ch->scope_value ? ch->scope_value :
 		    "");
 	kv_wi_note(c->w, xasprintf("claims of %s recreated ReadWriteMany on "
 	    "storage class %s (volumeMode kept): %zu claim%s of %zu VMI%s, "
@@ -165,7 +165,7 @@ kv_wi_binding(apply_ctx *c, const kv_change *ch)
 	kv_wi_note(c->w, xasprintf("pod network interface bound with "
 	    "masquerade: {} on %zu VMI%s (%s %s): takes effect after a "
 	    "restart, %zu running VMI%s restart", n, n == 1 ? "" : "s",
-	    kv_wi_scope_text(ch), ch->scope_value ? ch->scope_value : "", nr,
+	    kv_wi_scope_text(c, ch), ch->scope_value ? ch->scope_value : "", nr,
 	    nr == 1 ? "" : "s"));
 	return KV_OK;
 }

@@ -12,6 +12,7 @@ typedef struct apply_ctx {
 	kv_whatif *w;
 	bool *restarted;		/* per VMI */
 	kv_err *err;
+	char scope[80];			/* kv_wi_scope_text's words */
 } apply_ctx;
 
 /* One line of w's notes (line is w's now). */
@@ -19,8 +20,11 @@ void kv_wi_note(kv_whatif *w, char *line);
 bool kv_wi_running(const kv_vmi *v);
 /* VMI i restarts for the change (counted in *n, and once in w). */
 void kv_wi_restart(apply_ctx *c, size_t i, size_t *n);
-/* "every VMI", "namespace", ... for the notes. */
-const char *kv_wi_scope_text(const kv_change *ch);
+/* "every VMI", "namespace", ... for the notes, in the flavor's words
+ * (valid until the next call with c). */
+const char *kv_wi_scope_text(apply_ctx *c, const kv_change *ch);
+/* The flavor's word for n VMIs ("VMI", "VMIs", "VirtualMachines"). */
+const char *kv_wi_vms(const apply_ctx *c, size_t n);
 
 /* The changes only a group's fix makes (whatif_fix.c). */
 int kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch);

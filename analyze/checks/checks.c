@@ -691,18 +691,21 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 void
 check_eviction_blocks(rule_ctx *c, const kv_rule *r)
 {
+	const kv_vocab *w = c->m->flavor->vocab;	/* the flavor's words */
+
 	if (c->r->on_drain != DRAIN_BLOCK)
 		return;
 	if (c->r->verdict == V_OK)
 		rule_emit(c, r, "eviction strategy %s wants a live migration, "
-		    "but the VMI has no LiveMigratable=True condition, which "
-		    "KubeVirt's eviction webhook requires: a drain of %s waits "
-		    "forever", c->r->eviction, c->v->node ? c->v->node :
-		    "its node");
+		    "but the %s has no %s=True condition, which %s's eviction "
+		    "webhook requires: a drain of %s waits forever",
+		    c->r->eviction, w->vm, w->condition, w->product,
+		    c->v->node ? c->v->node : "its node");
 	else
 		rule_emit(c, r, "eviction strategy %s wants a live migration, "
-		    "but the VMI cannot migrate: a drain of %s waits forever",
-		    c->r->eviction, c->v->node ? c->v->node : "its node");
+		    "but the %s cannot migrate: a drain of %s waits forever",
+		    c->r->eviction, w->vm, c->v->node ? c->v->node :
+		    "its node");
 }
 
 void

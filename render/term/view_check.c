@@ -3,6 +3,7 @@
  * not migrate and a count (text), every running VMI in columns (wide), or
  * the findings.json objects of the failing VMIs (json, yaml); view.h.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "render/render.h"
@@ -125,12 +126,27 @@ tty_lines(const kv_analysis *a, const kv_bits *failing, const kv_term *t)
 	}
 }
 
+/* The name column's head: the flavor's word, upper case ("VMI",
+ * "VIRTUALMACHINE"). */
+static const char *
+column(const kv_analysis *a, char *buf, size_t n)
+{
+	const char *w = kv_word(a, KV_WORD_VM);
+	size_t k = 0;
+
+	for (; w[k] != '\0' && k + 1 < n; k++)
+		buf[k] = (char)toupper((unsigned char)w[k]);
+	buf[k] = '\0';
+	return buf;
+}
+
 int
 kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
     size_t *bad, kv_err *err)
 {
 	kv_bits failing;	/* and the not-judged: the VMIs listed */
 	size_t judged = 0, wname = 24, unjudged = 0;
+	char head[32];
 	int rc = KV_OK;
 
 	*bad = 0;
@@ -155,7 +171,8 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 	}
 	if (t->fmt == KV_OUT_WIDE)
 		fprintf(t->f, "%-*s %-12s %-11s %-16s %7s %s\n", (int)wname,
-		    "VMI", "NODE", "VERDICT", "OUTCOME", "TARGETS", "BLOCKERS");
+		    column(a, head, sizeof(head)), "NODE", "VERDICT",
+		    "OUTCOME", "TARGETS", "BLOCKERS");
 	KV_BITS_FOREACH(pick, i) {
 		const kv_vmires *r = &a->vmis[i];
 

@@ -170,8 +170,17 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 	return doc;
 }
 
+/* The flavor's word for n VMIs. */
+static const char *
+vms(const kv_diff_notes *n, size_t k)
+{
+	if (n->words == NULL)
+		return k == 1 ? "VMI" : "VMIs";
+	return k == 1 ? n->words->vm : n->words->vms;
+}
+
 static void
-text_groups(const kv_term *t, const kv_diff *d)
+text_groups(const kv_term *t, const kv_diff *d, const kv_diff_notes *n)
 {
 	if (d->ngroups > 0)
 		fputs("groups:\n", t->f);
@@ -181,7 +190,8 @@ text_groups(const kv_term *t, const kv_diff *d)
 		fprintf(t->f, "  %s %s (%s ", g->vmis[0] == 0 ? "new" :
 		    g->vmis[1] == 0 ? "resolved" : "changed", g->code, g->kind);
 		kv_term_puts(t->f, g->name);
-		fprintf(t->f, "): %zu -> %zu VMIs\n", g->vmis[0], g->vmis[1]);
+		fprintf(t->f, "): %zu -> %zu %s\n", g->vmis[0], g->vmis[1],
+		    vms(n, 2));
 	}
 }
 
@@ -256,7 +266,7 @@ text_vmi(const kv_term *t, const kv_diff_vmi *v)
 }
 
 static void
-text_sections(const kv_diff *d, const kv_term *t)
+text_sections(const kv_diff *d, const kv_diff_notes *n, const kv_term *t)
 {
 	FILE *f = t->f;
 
@@ -277,13 +287,13 @@ text_sections(const kv_diff *d, const kv_term *t)
 			fprintf(f, "%s%s", k ? ", " : "", c->many.v[k]);
 		fprintf(f, " %s\n", c->merged ? "(before)" : "(after)");
 	}
-	fprintf(f, "VMIs: %zu changed, %zu better, %zu worse\n", d->nvmis,
-	    d->nbetter, d->nworse);
+	fprintf(f, "%s: %zu changed, %zu better, %zu worse\n", vms(n, 2),
+	    d->nvmis, d->nbetter, d->nworse);
 	for (size_t i = 0; i < d->nvmis; i++)
 		text_vmi(t, &d->vmis[i]);
 	put_list(t, "added:", &d->vmis_added);
 	put_list(t, "removed:", &d->vmis_removed);
-	text_groups(t, d);
+	text_groups(t, d, n);
 	if (d->ndrains > 0)
 		fputs("drains (migrate/block/shutdown):\n", f);
 	for (size_t i = 0; i < d->ndrains; i++) {
@@ -326,10 +336,10 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 			kv_term_puts(f, n->notes[i]);
 			fputs("\n", f);
 		}
-		fprintf(f, "restarts: %zu running VMI%s\n", n->restarts,
-		    n->restarts == 1 ? "" : "s");
+		fprintf(f, "restarts: %zu running %s\n", n->restarts,
+		    vms(n, n->restarts));
 	}
-	text_sections(d, t);
+	text_sections(d, n, t);
 	fputs(d->worse ? "result: worse\n" : "result: nothing gets worse\n",
 	    f);
 	if (fflush(f) != 0 || ferror(f))

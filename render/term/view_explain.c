@@ -90,7 +90,7 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 /* The VirtualMachine behind the VMI, and a template that already differs
  * from it (condition RestartRequired). */
 static void
-print_vm(const kv_vmires *r, FILE *f)
+print_vm(const kv_analysis *a, const kv_vmires *r, FILE *f)
 {
 	if (r->vm == NULL)
 		return;
@@ -103,9 +103,10 @@ print_vm(const kv_vmires *r, FILE *f)
 		fputs("; RestartRequired: ", f);
 		kv_term_puts(f, r->vm->restart_message ?
 		    r->vm->restart_message : "(no message)");
-		fputs(" - its template differs from this VMI: the verdict "
-		    "is this VMI's; what-if's answers after a restart use "
-		    "the template", f);
+		fprintf(f, " - its template differs from this running %s: "
+		    "the verdict is this %s's; what-if's answers after a "
+		    "restart use the template", kv_word(a, KV_WORD_VM),
+		    kv_word(a, KV_WORD_VM));
 		if (r->vm->has_template) {
 			fputs(" (CPU model ", f);
 			kv_term_puts(f, r->vm->tmpl_cpu_model ?
@@ -159,7 +160,7 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    r->on_drain == DRAIN_NONE ? "has nothing to move (not running)" :
 	    "leaves it to an external controller");
 	print_restart(a, r, f);
-	print_vm(r, f);
+	print_vm(a, r, f);
 }
 
 static void

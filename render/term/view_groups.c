@@ -98,8 +98,9 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 	if (vmis) {
 		kv_tlist l;
 
-		fputs("  VMIs:", f);
-		kv_tlist_begin(&l, t, 7, 4, n, 3);
+		fprintf(f, "  %s:", kv_word(a, KV_WORD_VMS));
+		kv_tlist_begin(&l, t, 3 + strlen(kv_word(a, KV_WORD_VMS)), 4,
+		    n, 3);
 		for (size_t k = 0; k < g->nvmis; k++)
 			if (kv_bits_test(pick, g->vmis[k]))
 				kv_tlist_add(&l, a->vmis[g->vmis[k]].vmi->fullname);

@@ -734,6 +734,17 @@ run "check --drain --fail-on migrate" 1 check "$snap" --drain w2 --fail-on migra
 junit "check --drain --fail-on" "$work/out" prod/ok-vm
 run "check --fail-on bogus" 2 check "$snap" --fail-on bogus
 has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
+run "what-if -o junit" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit
+junit "what-if -o junit" "$work/out" prod/ok-vm
+has "$work/out" "what-if junit: what got worse" 'message="after the change: ok; on a drain: shutdown (was migrate); adds eviction-shutdown" type="worse"'
+has "$work/out" "what-if junit: the fix" "fix set-eviction-strategy: "
+has "$work/out" "what-if junit: skipped" '<skipped message="not running after the change: not judged"/>'
+run "what-if --fail-on" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit --fail-on worse,blocked
+junit "what-if --fail-on worse,blocked" "$work/out" prod/ok-vm prod/bridge-vm
+has "$work/out" "what-if --fail-on codes" "disk-not-shared: volume root"
+run "what-if --fail-on, text" 0 what-if "$snap" --eviction-strategy None -n prod,dev --fail-on stuck
+run "what-if --fail-on bogus" 2 what-if "$snap" --cordon w1 --fail-on bogus
+has "$work/err" "what-if --fail-on bogus" 'kvscope: what-if: --fail-on: "bogus" is no "worse", verdict'
 usage "explain -o junit" 'kvscope: explain: --output: unknown format "junit" (one of: text json yaml)' explain "$snap" ok-vm -o junit
 
 # --- issue 30: words and colour ------------------------------------------------
@@ -745,6 +756,9 @@ run "nothing to move" 1 check "$snap" --drain a1
 has "$work/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
 run "1 migrates" 0 check "$snap" --drain w2
 has "$work/out" "1 migrates" "; 1 migrates in about"
+run "no JSON key in prose" 0 explain "$snap" prod/amd-vm
+lacks "$work/out" "no JSON key in prose" "namedModels"
+has "$work/out" "no JSON key: words" "(the report's table of named models and their trade-offs, or kvscope models SNAPSHOT, lists them)"
 run "durations" 0 explain "$snap" prod/ok-vm
 lacks "$work/out" "durations: one style" "450s"
 if command -v scdoc >/dev/null && command -v man >/dev/null; then
@@ -757,10 +771,71 @@ if command -v scdoc >/dev/null && command -v man >/dev/null; then
 else
 	echo "scdoc or man missing: the man page's EXAMPLES not rendered"
 fi
+# DVP words in DVP mode (samples/deckhouse, flavor deckhouse): the
+# text views say VirtualMachine, never VMI
+D=samples/deckhouse
+: >"$work/dvp"
+for args in "check $D" "check $D -o wide" "check $D --groups" \
+    "check $D --drain w4" "check $D --drain w4 --groups" \
+    "plan $D --drain w1,w4" "explain $D prod/vm-features" \
+    "explain $D dev/vm-windows" "explain $D nosuch" "check $D -n nosuch"; do
+	# shellcheck disable=SC2086
+	"$KVSCOPE" $args -q >>"$work/dvp" 2>&1
+done
+checks=$((checks + 1))
+! grep -nwE 'VMIs?' "$work/dvp" ||
+    fail "DVP words: VMI in the text of a DVP snapshot"
+"$KVSCOPE" what-if "$D" --cpu-model Westmere -q >"$work/dvpw" 2>&1
+"$KVSCOPE" what-if "$D" --cpu-model Westmere --vmi nosuch -q >>"$work/dvpw" 2>&1
+checks=$((checks + 1))
+! grep -nwE 'VMIs?' "$work/dvpw" ||
+    fail "DVP words: VMI in what-if's text of a DVP snapshot"
+has "$work/dvpw" "DVP what-if" "cpu-model Westmere on 11 VirtualMachines (every VirtualMachine): takes effect after a restart, 11 running VirtualMachines restart"
+has "$work/dvpw" "DVP what-if restarts" "restarts: 11 running VirtualMachines"
+has "$work/dvpw" "DVP what-if --vmi" "--vmi nosuch: no VirtualMachine of that name"
+has "$work/dvp" "DVP wide head" "VIRTUALMACHINE "
+has "$work/dvp" "DVP --groups" "  VirtualMachines: dev/vm-windows prod/vm-features"
+has "$work/dvp" "DVP eviction-blocks-drain" "but the VirtualMachine cannot migrate: a drain of w5 waits forever"
+has "$work/dvp" "DVP explain nosuch" 'kvscope: explain: no VirtualMachine "nosuch" in the snapshot'
+has "$work/dvp" "DVP -n nosuch" 'kvscope: check: --namespace: no VirtualMachine in namespace "nosuch"'
 run "completion: convert -f files, no formats" 0 completion bash
 has "$work/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
 has "$work/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
 lacks "$work/out" "completion: convert -o" 'convert:-o'
+
+# complete NAME WANT WORD...: bash's _kvscope (kvscope completion bash)
+# with COMP_WORDS = kvscope WORD... offers exactly WANT (sorted, spaces)
+complete_is() {
+	local name=$1 want=$2 got
+	shift 2
+	checks=$((checks + 1))
+	got=$(bash -c 'source <("$1" completion bash); COMP_WORDS=("$@")
+	    COMP_CWORD=$(($# - 1)); _kvscope
+	    printf "%s\n" "${COMPREPLY[@]}"' _ "$KVSCOPE" "$@" |
+	    sort | tr '\n' ' ')
+	[ "$got" = "$want " ] || fail "$name: offers \"$got\", want \"$want\""
+}
+complete_is "complete --drain: nodes" "a1 cp1 w1 w2 w3" check "$snap" --drain ""
+complete_is "complete --drain LIST" "w1,w2 w1,w3" check "$snap" --drain w1,w
+complete_is "complete --node=" "w1 w2 w3" check "$snap" --node = w
+complete_is "complete -n: namespaces" "dev prod" check "$snap" -n ""
+complete_is "complete explain NAME" "prod/amd-vm prod/bridge-vm prod/ok-vm prod/stopped" \
+    explain "$snap" p
+complete_is "complete explain -n NS NAME" "ok-vm" explain "$snap" -n prod o
+complete_is "complete --vmi: no bare twin" "amd-vm bridge-vm cd-vm dev/cd-vm dev/ok-vm prod/amd-vm prod/bridge-vm prod/ok-vm prod/stopped stopped" \
+    what-if "$work/twin" --cpu-model Westmere --vmi ""
+complete_is "complete --vmi LIST" "prod/ok-vm,prod/amd-vm prod/ok-vm,prod/bridge-vm prod/ok-vm,prod/stopped" \
+    what-if "$snap" --eviction-strategy None --vmi prod/ok-vm,prod/
+complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
+complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
+complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
+complete_is "complete -n, no snapshot yet" "" check -n ""
+run "completion zsh" 0 completion zsh
+has "$work/out" "completion zsh: names" "'--drain=:LIST:{_kvscope_names}'"
+has "$work/out" "completion zsh: explain NAME" "'2:VMI:{_kvscope_names}'"
+run "completion fish" 0 completion fish
+has "$work/out" "completion fish: names" "-l drain -x -a '(__kvscope_names)'"
+run "__complete: not a name" 1 __complete check "$snap" -o ""
 
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]

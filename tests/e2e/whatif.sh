@@ -234,7 +234,7 @@ has "dvp model" "1 VM given a class of type Model with spec.cpu.model Cascadelak
 run "dvp class" 0 what-if $D --class-cpu amx=Cascadelake-Server-noTSX
 has "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
 has "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
-has "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VMIs"
+has "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VirtualMachines"
 # every VM of the class changes: both of class discovery lose targets
 run "dvp class worse" 1 what-if $D --class-cpu discovery=Icelake-Server -o json
 jqis "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
