@@ -51,7 +51,7 @@ static const char *const no_models[] = { NULL };
 /* KubeVirt v1.6 api/core/v1/types.go: VirtualMachineSpec.Template is
  * the VMI template, whose spec holds the pod's placement, the eviction
  * strategy and domain.cpu.model. */
-static const kv_fixrow kubevirt_fix = {
+const kv_fixrow kv_fixrow_kubevirt = {
 	.paths = {
 		[VMPATH_POD] = "spec.template.spec",
 		[VMPATH_NODE_SELECTOR] = "spec.template.spec.nodeSelector",
@@ -103,7 +103,7 @@ const kv_flavor kv_flavor_kubevirt = {
 	.rwo_note = "",
 	.migvol_why = "volume migration",
 	.lack_notes = kubevirt_lack_notes,
-	.fix = &kubevirt_fix,
+	.fix = &kv_fixrow_kubevirt,
 	.restarts = kv_restart_kubevirt,
 };
 

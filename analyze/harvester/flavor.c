@@ -69,6 +69,7 @@ const kv_flavor kv_flavor_harvester = {
 	.rwo_note = "",
 	.migvol_why = "volume migration",
 	.lack_notes = harvester_lack_notes,
+	.fix = &kv_fixrow_kubevirt,	/* its VMs are KubeVirt's */
 	.restarts = kv_restart_kubevirt,
 	.base = &kv_flavor_kubevirt,
 	.detect = kv_harvester_detect,

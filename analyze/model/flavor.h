@@ -124,6 +124,10 @@ typedef struct kv_fixrow {
 	    const char *name);
 } kv_fixrow;
 
+/* KubeVirt's own (analyze/flavor.c): the row of a distribution that
+ * writes KubeVirt's objects (Harvester) names it too. */
+extern const kv_fixrow kv_fixrow_kubevirt;
+
 typedef struct kv_flavor {
 	enum kv_flavor_id id;
 	const char *name;		/* manifest cluster.flavor */
