@@ -8,7 +8,7 @@
  *   headers a reader must refuse (links, devices, FIFOs, "../" or absolute
  *   paths, declared sizes the data does not have, names that are not
  *   UTF-8, manifest lies).
- * - Resources (test_cpu.c, test_drain.c, test_groups.c, test_rules.c): a
+ * - Resources (test_cpu.c, test_drain.c, test_groups.c, test_rules_*.c): a
  *   cluster described as jansson objects grouped by resource
  *   (kvsnap_add/addj/list/find/...), edited in place with the kvj_* path
  *   helpers; kvsnap_raw() adds a plain member (libvirt/cpu_map/x86_*.xml).
