@@ -1,6 +1,7 @@
 /*
- * test_rules_capacity.c - capacity on the target nodes (requested, no-capacity) and
- * pod (anti-)affinity and topology spread (podaffinity.h).
+ * test_rules_capacity.c - capacity on the target nodes (requested,
+ * no-capacity) and pod (anti-)affinity and topology spread
+ * (podaffinity.h).
  *
  * One of the test_rules_*.c binaries (split by rule family): each judges
  * small mutations of the base cluster of kvbase.h, written by the in-test

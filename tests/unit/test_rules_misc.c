@@ -1,7 +1,7 @@
 /*
- * test_rules_misc.c - the pod network, volumes and migration method, devices and
- * features, a pending migration's own selectors, consistency of the
- * analysis, and the rule rows themselves.
+ * test_rules_misc.c - the pod network, volumes and migration method,
+ * devices and features, a pending migration's own selectors,
+ * consistency of the analysis, and the rule rows themselves.
  *
  * One of the test_rules_*.c binaries (split by rule family): each judges
  * small mutations of the base cluster of kvbase.h, written by the in-test

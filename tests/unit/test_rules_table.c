@@ -1,7 +1,8 @@
 /*
- * test_rules_table.c - the rule table: one PASS and one FAIL case per blocker and
- * warning code (each a small mutation of the base), checked against the
- * code tables of rules-kubevirt.md, and the base that migrates.
+ * test_rules_table.c - the rule table: one PASS and one FAIL case per
+ * blocker and warning code (each a small mutation of the base), checked
+ * against the code tables of rules-kubevirt.md, and the base that
+ * migrates.
  *
  * One of the test_rules_*.c binaries (split by rule family): each judges
  * small mutations of the base cluster of kvbase.h, written by the in-test
