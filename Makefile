@@ -53,12 +53,17 @@ LIB_SRC   := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS)))) \
              $(GEN_SRC)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+# the unit tests' own library (the snapshot builder, shared helpers):
+# every tests/unit/*.c that is not a test_*.c, built once, linked into
+# every unit binary
+TEST_LIB_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 
 OBJ       := $(LIB_SRC:%.c=$(BUILD)/rel/%.o) $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
 ASAN_LIB  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_BIN  := $(BUILD)/asan/kvscope
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
+TEST_LIB  := $(sort $(TEST_LIB_SRC:%.c=$(BUILD)/asan/%.o))
 HEADERS   := $(wildcard $(addsuffix /*.h,$(SRC_DIRS) cli)) \
              analyze/read/resources.def
 
@@ -82,9 +87,10 @@ $(BUILD)/asan/%.o: %.c $(BUILD)/asan/%.d
 $(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
 	@echo "  LD      $@"; $(CC) $(SAN) -o $@ $^ $(KV_LIBS)
 
-$(BUILD)/asan/tests/%: tests/unit/%.c $(ASAN_LIB)
+$(BUILD)/asan/tests/%: tests/unit/%.c $(TEST_LIB) $(ASAN_LIB)
 	@mkdir -p $(dir $@)
-	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) -O1 -g $(SAN) $(DEPFLAGS) -o $@ $< \
+	@echo "  LD      $@"; $(CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) \
+	    -O1 -g $(SAN) $(DEPFLAGS) -o $@ $< $(TEST_LIB) \
 	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
 # Each template becomes a NUL-terminated char array named after its file
@@ -309,7 +315,8 @@ install: kvscope $(MAN_PAGES)
 # Every object's .d file is a target without a recipe, so an object
 # whose .d is missing (built before -MMD) is rebuilt once (the scheme of
 # GNU make's manual, "Generating Prerequisites Automatically").
-DEPFILES := $(OBJ:.o=.d) $(ASAN_LIB:.o=.d) $(ASAN_CLI:.o=.d)
+DEPFILES := $(OBJ:.o=.d) $(ASAN_LIB:.o=.d) $(ASAN_CLI:.o=.d) \
+            $(TEST_LIB:.o=.d)
 $(DEPFILES):
 -include $(wildcard $(DEPFILES) $(TEST_BIN:=.d) $(FUZZ_LIB:.o=.d))
 

@@ -4,13 +4,7 @@
 # one line naming KVSCOPE_MAX_CPU_CLASSES (exit 2, nothing written), and
 # the variable raises the limit.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 
 python3 tests/e2e/mksnap.py "$tmp/u5000" --unique-classes 5000
 start=$(date +%s%N)
@@ -23,7 +17,7 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
     "5000 CPU classes .*more than the limit of 1000 (KVSCOPE_MAX_CPU_CLASSES)" \
     "$tmp/err" && ok "one line naming the override" ||
 	{ bad "error line"; cat "$tmp/err"; }
-[ ! -e "$tmp/out/findings.json" ] && ok "nothing written" || bad "output left"
+check "nothing written" test ! -e "$tmp/out/findings.json"
 # under a second on an idle machine; sanitizers and a shared machine
 # get room
 [ "$ms" -lt 10000 ] && ok "refused in ${ms} ms" || bad "took ${ms} ms"
@@ -38,5 +32,4 @@ KVSCOPE_MAX_CPU_CLASSES=40 "$KVSCOPE" report "$tmp/u40" --format json \
     --output-dir "$tmp/o40" >/dev/null 2>"$tmp/err" &&
 	[ "$(jq '.hostModelPairs | length' "$tmp/o40/findings.json")" = 1600 ] &&
 	ok "raised to 40: 1600 pairs" || { bad "raised limit"; cat "$tmp/err"; }
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

@@ -5,21 +5,17 @@
 # class CPU mapping and the selectors DVP's fork renders.  Guards the golden
 # file tests/golden/deckhouse.findings.json against a wrong regeneration.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$KVSCOPE" report samples/deckhouse --format json --output-dir "$tmp/report" \
     2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 f=$tmp/report/findings.json
-pass=0 fail=0
 expect() {	# description, jq filter, expected compact JSON
 	local got
 	got=$(jq -c "$2" "$f")
 	if [ "$got" = "$3" ]; then
-		pass=$((pass + 1)); echo "PASS $1"
+		ok "$1"
 	else
-		fail=$((fail + 1)); echo "FAIL $1: got $got, want $3"
+		bad "$1" "got $got, want $3"
 	fi
 }
 vm() {	# name -> [verdict, blockers, warnings]
@@ -77,5 +73,4 @@ expect "vm-windows: Migratable False" \
 expect "vm-stopped is not listed" '[.vmis[]|select(.name=="dev/vm-stopped")]' '[]'
 expect "summary" '.summary|[.vmis,.ok,.blocked,.["no-target"],.conditionMismatch]' \
     '[11,6,4,1,4]'
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

@@ -10,19 +10,13 @@
 #     escapes the check;
 #  4. the docs the READMEs point to exist.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 KVSCOPE=$(cd "$(dirname "$KVSCOPE")" && pwd)/$(basename "$KVSCOPE")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; }
 
 # 1. links into ../shared
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	if hits=$(git grep -n '\.\./shared' -- '*.md'); then
-		ko "tracked .md files link into ../shared:"
+		bad "tracked .md files link into ../shared:"
 		printf '%s\n' "$hits" | sed 's/^/    /'
 	else
 		ok "no tracked .md links into ../shared"
@@ -30,7 +24,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	hits=$(grep -rn --include='*.md' '\.\./shared' . || true)
 	if [ -n "$hits" ]; then
-		ko "Markdown files link into ../shared:"
+		bad "Markdown files link into ../shared:"
 		printf '%s\n' "$hits" | sed 's/^/    /'
 	else
 		ok "no .md links into ../shared"
@@ -43,7 +37,7 @@ for d in docs/findings.md docs/snapshot-format.md docs/rules.md \
 	if [ -s "$d" ] && grep -q "$d" README.md; then
 		ok "$d exists and README.md links it"
 	else
-		ko "$d missing or not linked from README.md"
+		bad "$d missing or not linked from README.md"
 	fi
 done
 
@@ -59,7 +53,7 @@ for md in README.md samples/README.md samples/*/README.md \
 	    done
 done >"$tmp/broken"
 if [ -s "$tmp/broken" ]; then
-	ko "broken relative links:"; sed 's/^/    /' "$tmp/broken"
+	bad "broken relative links:"; sed 's/^/    /' "$tmp/broken"
 else
 	ok "relative links of the READMEs and docs/ resolve"
 fi
@@ -92,19 +86,19 @@ for sh in $(ls "$tmp"/ex.*.sh | sort -V); do
 	'<!-- jq: runnable -->') ;;
 	'<!-- jq: new in this release, not run -->')
 		nskip=$((nskip + 1)); continue ;;
-	*)	ko "example $n ($first) has no runnable / not-run marker"
+	*)	bad "example $n ($first) has no runnable / not-run marker"
 		continue ;;
 	esac
 	nrun=$((nrun + 1))
 	if ! got=$(cd "$tmp/x" && bash -o pipefail -e "$sh" 2>"$tmp/jqerr"); then
-		ko "example $n ($first) fails: $(head -c 300 "$tmp/jqerr")"
+		bad "example $n ($first) fails: $(head -c 300 "$tmp/jqerr")"
 		continue
 	fi
 	if [ -z "$got" ]; then
-		ko "example $n ($first) prints nothing"
+		bad "example $n ($first) prints nothing"
 	elif [ -e "$tmp/ex.$n.want" ] &&
 	    [ "$got" != "$(cat "$tmp/ex.$n.want")" ]; then
-		ko "example $n ($first) prints other than documented:"
+		bad "example $n ($first) prints other than documented:"
 		diff <(cat "$tmp/ex.$n.want") <(printf '%s\n' "$got") |
 		    sed 's/^/    /' || true
 	else
@@ -114,9 +108,8 @@ done
 # The page has examples of both kinds; a parser that found none would
 # pass vacuously.
 [ "$nrun" -ge 15 ] && ok "$nrun runnable examples run" ||
-    ko "only $nrun runnable examples found"
+    bad "only $nrun runnable examples found"
 [ "$nskip" -ge 5 ] && ok "$nskip examples marked not run" ||
-    ko "only $nskip not-run examples found"
+    bad "only $nskip not-run examples found"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

@@ -10,14 +10,8 @@
 # convert` writes a snapshot (deterministic, redacted, checked against its
 # manifest) with the same findings; convert refuses a snapshot.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; }
 strip() { jq -S 'del(.snapshot, .warnings)' "$1"; }
 
 for s in mixed pitfalls deckhouse hostile same-host-model; do
@@ -28,12 +22,12 @@ for s in mixed pitfalls deckhouse hostile same-host-model; do
 		out=$tmp/$s.$input.out
 		if ! "$KVSCOPE" report "$tmp/$s/$input" --format json \
 		    --output-dir "$out" >/dev/null 2>"$tmp/err"; then
-			ko "$s $input: $(cat "$tmp/err")"
+			bad "$s $input: $(cat "$tmp/err")"
 		elif [ "$(strip "$out/findings.json")" = \
 		    "$(strip "$tmp/$s.want/findings.json")" ]; then
 			ok "$s $input: same findings as the sample"
 		else
-			ko "$s $input: findings differ"
+			bad "$s $input: findings differ"
 			diff <(strip "$out/findings.json") \
 			    <(strip "$tmp/$s.want/findings.json") | head -10
 		fi
@@ -42,7 +36,7 @@ done
 
 warn() {	# description, findings.json, substring of a warning
 	if jq -e --arg w "$3" '[.snapshot.warnings[] | contains($w)] | any' \
-	    "$2" >/dev/null; then ok "$1"; else ko "$1: no warning \"$3\""; fi
+	    "$2" >/dev/null; then ok "$1"; else bad "$1: no warning \"$3\""; fi
 }
 m=$tmp/mixed
 warn "must-gather named" "$m.must-gather.out/findings.json" \
@@ -54,11 +48,11 @@ warn "plain files named" "$m.plain.out/findings.json" "input: plain kubectl outp
 got=$(jq -r .snapshot.createdAt "$m.must-gather.out/findings.json")
 [ "$got" = 2026-10-31T09:12:44Z ] &&
     ok "must-gather: taken when its timestamp files say" ||
-    ko "must-gather: createdAt $got"
+    bad "must-gather: createdAt $got"
 jq -e '[.snapshot.warnings[] | contains("capture time")] | any | not' \
     "$m.must-gather.out/findings.json" >/dev/null &&
     ok "must-gather: no capture time warning" ||
-    ko "must-gather: a capture time warning"
+    bad "must-gather: a capture time warning"
 warn "plain files: capture time unknown" "$m.plain.out/findings.json" \
     "capture time unknown (newest object 2026-10-28T06:12:45Z)"
 "$KVSCOPE" report "$m/plain" --format html --output-dir "$tmp/ph" \
@@ -66,46 +60,46 @@ warn "plain files: capture time unknown" "$m.plain.out/findings.json" \
 grep -q "Cluster (unnamed) · capture time unknown (newest object \
 2026-10-28T06:12:45Z) · kvscope" "$tmp/ph/report.html" &&
     ok "plain files: the report's masthead says so" ||
-    ko "plain files: masthead $(grep -o 'Cluster [^<]*' "$tmp/ph/report.html")"
+    bad "plain files: masthead $(grep -o 'Cluster [^<]*' "$tmp/ph/report.html")"
 "$KVSCOPE" report "$m/no-pods" --format json --output-dir "$tmp/np" >/dev/null
 warn "absent pods said" "$tmp/np/findings.json" \
     "pods: not in the input; containerDisk digests and host-model history not judged"
 
 # convert: a snapshot with a manifest, the same findings, the same bytes
 "$KVSCOPE" convert "$m/must-gather.tar.gz" --output-file "$tmp/c/snap.tar.gz" \
-    2>/dev/null && ko "convert into a missing directory succeeded" ||
+    2>/dev/null && bad "convert into a missing directory succeeded" ||
     ok "convert into a missing directory fails"
 mkdir -p "$tmp/c1" "$tmp/c2"
 "$KVSCOPE" convert "$m/must-gather.tar.gz" --output-file "$tmp/c1/snap.tar.gz"
 "$KVSCOPE" convert "$m/must-gather" --output-file "$tmp/c2/snap.tar.gz"
 cmp -s "$tmp/c1/snap.tar.gz" "$tmp/c2/snap.tar.gz" &&
-    ok "convert is deterministic" || ko "convert output differs"
+    ok "convert is deterministic" || bad "convert output differs"
 [ "$(ls -A "$tmp/c1")" = snap.tar.gz ] && ok "convert leaves no temporary" ||
-    ko "convert left: $(ls -A "$tmp/c1")"
+    bad "convert left: $(ls -A "$tmp/c1")"
 tar -xzf "$tmp/c1/snap.tar.gz" -C "$tmp/c1"
 man=$tmp/c1/snap/manifest.json
 [ "$(jq -r '.kind, .source.kind, (.files | length > 5)' "$man" | tr '\n' ' ')" \
     = "kvscope-snapshot must-gather true " ] && ok "converted manifest" ||
-    ko "converted manifest: $(jq -c '{kind, source}' "$man")"
+    bad "converted manifest: $(jq -c '{kind, source}' "$man")"
 jq -e '[.redactions[].field] | index("spec.containers[].command") != null' \
-    "$man" >/dev/null && ok "redactions counted" || ko "no redactions"
+    "$man" >/dev/null && ok "redactions counted" || bad "no redactions"
 if grep -q managedFields "$tmp"/c1/snap/resources/*.json ||
     grep -q last-applied-configuration "$tmp"/c1/snap/resources/*.json; then
-	ko "converted members keep managedFields or last-applied"
+	bad "converted members keep managedFields or last-applied"
 else
 	ok "converted members redacted"
 fi
 "$KVSCOPE" report "$tmp/c1/snap.tar.gz" --format json --output-dir "$tmp/cr" \
     >/dev/null
 [ "$(strip "$tmp/cr/findings.json")" = "$(strip "$m.want/findings.json")" ] &&
-    ok "converted snapshot: same findings" || ko "converted findings differ"
+    ok "converted snapshot: same findings" || bad "converted findings differ"
 # a damaged converted snapshot is caught by its manifest
 printf '{"kind":"Node"}\n' >>"$tmp/c1/snap/resources/nodes.json"
 if "$KVSCOPE" report "$tmp/c1/snap" --format json --output-dir "$tmp/cd" \
-    2>"$tmp/err"; then ko "edited converted snapshot accepted"
+    2>"$tmp/err"; then bad "edited converted snapshot accepted"
 else
 	grep -q "resources/nodes.json.*size differs" "$tmp/err" &&
-	    ok "edited converted snapshot refused" || ko "$(cat "$tmp/err")"
+	    ok "edited converted snapshot refused" || bad "$(cat "$tmp/err")"
 fi
 # every input form converts, with the sanitized build and with the
 # release one (whose parse arenas ASan does not see), to the same answers
@@ -120,15 +114,15 @@ for bin in "$KVSCOPE" ./kvscope; do
 		    "$(strip "$m.want/findings.json")" ]; then
 			ok "convert $input ($bin): same findings"
 		else
-			ko "convert $input ($bin): $(head -c 300 "$tmp/err")"
+			bad "convert $input ($bin): $(head -c 300 "$tmp/err")"
 		fi
 	done
 done
 if "$KVSCOPE" convert samples/mixed --output-file "$tmp/x.tar.gz" 2>"$tmp/err"; then
-	ko "convert of a snapshot succeeded"
+	bad "convert of a snapshot succeeded"
 else
 	grep -q "already a kvscope snapshot" "$tmp/err" &&
-	    ok "convert refuses a snapshot" || ko "$(cat "$tmp/err")"
+	    ok "convert refuses a snapshot" || bad "$(cat "$tmp/err")"
 fi
 # convert as a new user tries it (#25): a missing input, a wrong output
 # name, an existing output (--force replaces it), one line on success
@@ -142,23 +136,22 @@ conv() {	# name, want on stderr ("" = success), args...
 		[ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
 		    grep -q "^wrote .*: [0-9]* nodes, [0-9]* VMIs; redacted: " \
 		    "$tmp/out" && ok "convert $name: $(cat "$tmp/out")" ||
-		    ko "convert $name: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+		    bad "convert $name: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 	elif [ "$rc" = 2 ] && grep -qF "$want" "$tmp/err" &&
 	    [ "$(wc -l <"$tmp/err")" = 1 ]; then
 		ok "convert $name: $(cat "$tmp/err")"
 	else
-		ko "convert $name: exit $rc, want \"$want\": $(cat "$tmp/err")"
+		bad "convert $name: exit $rc, want \"$want\": $(cat "$tmp/err")"
 	fi
 }
 conv "of a missing input" "nosuch.tgz: no such file" "$tmp/nosuch.tgz" \
     --output-file "$tmp/y.tar.gz"
 conv "to a .zip name" "a snapshot is a .tar.gz" "$mg" --output-file "$tmp/x.zip"
 [ ! -e "$tmp/x.zip" ] && ok "convert to .zip wrote nothing" ||
-    ko "convert to .zip wrote $tmp/x.zip"
+    bad "convert to .zip wrote $tmp/x.zip"
 conv "to a new file" "" "$mg" --output-file "$tmp/new.tgz"
 conv "over an existing file" "exists; use --force" "$mg" \
     --output-file "$tmp/new.tgz"
 conv "over an existing file with --force" "" "$mg" --output-file \
     "$tmp/new.tgz" --force
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

@@ -8,18 +8,17 @@
 # so) where none can be mounted.  The same contract without a mount is
 # test_output.c's test_full_disk_bg_and_main (a failing write hook).
 set -u
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-mnt=$(mktemp -d)
-trap 'umount "$mnt" 2>/dev/null; rmdir "$mnt"' EXIT
+mnt=$tmp/mnt
+mkdir "$mnt"
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 if ! mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
 	echo "SKIP no tmpfs can be mounted here"
 	exit 0
 fi
 umount "$mnt"
-pass=0 fail=0
-check() {	# size formats
+fill() {	# size formats
 	local size=$1 fmt=$2 err rc lines left
 	mount -t tmpfs -o "size=$size" tmpfs "$mnt" || exit 1
 	err=$("$KVSCOPE" report samples/mixed ${fmt:+--format "$fmt"} \
@@ -31,20 +30,18 @@ check() {	# size formats
 	if [ "$rc" != 2 ] || [ "$lines" != 1 ] ||
 	    [[ $err != "kvscope: $mnt/a/b/report/"*": write error: No space left on device" ]] ||
 	    [ -n "$left" ]; then
-		echo "FAIL $size ${fmt:-all}: exit $rc, $lines lines: ${err:0:300}; left: $left"
-		fail=$((fail + 1))
+		bad "$size ${fmt:-all}" \
+		    "exit $rc, $lines lines: ${err:0:300}; left: $left"
 	else
-		echo "PASS $size ${fmt:-all}: ${err#kvscope: $mnt/}"
-		pass=$((pass + 1))
+		ok "$size ${fmt:-all}: ${err#kvscope: $mnt/}"
 	fi
 }
 # samples/mixed: findings 48 KB, HTML 122 KB, SVGs 37 KB, PDF 115 KB
 for size in 24k 96k 180k 200k 260k 300k; do
-	check "$size" ""
+	fill "$size" ""
 done
 for size in 24k 40k; do
-	check "$size" pdf
-	check "$size" json
+	fill "$size" pdf
+	fill "$size" json
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

@@ -5,17 +5,14 @@
 # twice in a row (determinism).  Regenerate after an intended change with
 # `make golden` and review the diff.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
 for golden in tests/golden/*.findings.json; do
 	[ -e "$golden" ] || continue
 	name=$(basename "$golden" .findings.json)
 	sample=samples/$name
 	if [ ! -d "$sample" ]; then
-		echo "FAIL $name: no sample $sample"; fail=$((fail + 1)); continue
+		bad "$name" "no sample $sample"
+		continue
 	fi
 	tar -C samples -czf "$tmp/$name.tar.gz" "$name"
 	ok=1
@@ -35,10 +32,9 @@ for golden in tests/golden/*.findings.json; do
 		fi
 	done
 	if [ $ok = 1 ]; then
-		echo "PASS $name"; pass=$((pass + 1))
+		ok "$name"
 	else
 		fail=$((fail + 1))
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

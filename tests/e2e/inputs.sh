@@ -5,14 +5,8 @@
 # findings.json and of every -o json|yaml document; a complete sample
 # prints no warning line.
 set -u
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
 
 # a folder with the VMIs of samples/mixed alone (no nodes, pods, PVCs)
 mkdir "$tmp/vmionly"
@@ -156,5 +150,4 @@ expected an object, got a number" \
 	fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

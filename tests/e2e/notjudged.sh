@@ -6,14 +6,8 @@
 # ones; without the StorageClasses the disk-not-shared fix says the input
 # lacks them, never "none in this cluster"; convert records them missing.
 set -u
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
 want() {	# name, want, got
 	if [ "$2" = "$3" ]; then ok "$1"
 	else bad "$1" "got [$3], want [$2]"; fi
@@ -123,5 +117,4 @@ $KVSCOPE check "$tmp/cv/s.tar.gz" 2>/dev/null | grep -q "storage classes \
 are not in the input" && ok "converted: the fix names the input" ||
     bad "converted" "the fix does not name the input"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

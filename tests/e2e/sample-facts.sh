@@ -4,21 +4,17 @@
 # vendors, host models, schedulability, VMI counts, CPU classes.  Guards
 # the golden file against being regenerated with a wrong answer.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$KVSCOPE" report samples/mixed --format json --output-dir "$tmp/report" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; exit 1; }
 f=$tmp/report/findings.json
-pass=0 fail=0
 expect() {	# description, jq filter, expected compact JSON
 	local got
 	got=$(jq -c "$2" "$f")
 	if [ "$got" = "$3" ]; then
-		pass=$((pass + 1)); echo "PASS $1"
+		ok "$1"
 	else
-		fail=$((fail + 1)); echo "FAIL $1: got $got, want $3"
+		bad "$1" "got $got, want $3"
 	fi
 }
 expect "node facts w1 (Xeon E5-2650 v3)" \
@@ -51,5 +47,4 @@ expect "vendor scopes" '[.namedModels.scopes[].scope]' '["all","vendor:AMD","ven
 expect "v4 tier excludes the Haswell and Broadwell nodes" \
     '.tradeoff[]|select(.scope=="vendor:Intel" and .tier=="x86-64-v4")|[.nodes,.of,.excluded]' \
     '[3,5,["w1","w2"]]'
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

@@ -8,11 +8,7 @@
 # findings with skipping on, with it off (KVSCOPE_NO_SKIP=1) and of the
 # sample itself must be the same bytes.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
 for s in samples/*/; do
 	n=$(basename "$s")
 	[ -f "$s/manifest.json" ] || continue
@@ -100,14 +96,13 @@ PY
 	    --output-dir "$tmp/$n.noskip" >/dev/null
 	if cmp -s "$tmp/$n.skip/findings.json" "$tmp/$n.noskip/findings.json" &&
 	    cmp -s "$tmp/$n.skip/findings.json" "$tmp/$n.orig/findings.json"; then
-		pass=$((pass + 1)); echo "PASS $n: skipped = not skipped = sample"
+		ok "$n: skipped = not skipped = sample"
 	else
-		fail=$((fail + 1)); echo "FAIL $n: findings differ"
+		bad "$n" "findings differ"
 		diff <(jq -S . "$tmp/$n.skip/findings.json") \
 		    <(jq -S . "$tmp/$n.noskip/findings.json") | head -20 || true
 		diff <(jq -S . "$tmp/$n.skip/findings.json") \
 		    <(jq -S . "$tmp/$n.orig/findings.json") | head -20 || true
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+test_done

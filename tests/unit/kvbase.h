@@ -1,6 +1,6 @@
 /*
  * kvbase.h - the base cluster of the rule, group and not-judged tests
- * (test_rules.c, test_groups.c, test_notjudged.c): Intel twins w1 and
+ * (test_rules_*.c, test_groups.c, test_notjudged.c): Intel twins w1 and
  * w2 (one CPU class), an AMD node a1, a control-plane node cp1 without KubeVirt labels, a KubeVirt CR with
  * evictionStrategy LiveMigrate, and the VMI prod/web on w1 (host-model, an
  * RWX PVC, a multus bridge, 2Gi, LiveMigratable=True) that migrates to w2;

@@ -5,7 +5,7 @@
  * requests of the node's pods; a node that does not list a resource;
  * the wording of no-capacity and of explain; a malformed quantity.
  *
- * The base cluster is the one of test_rules.c (kvbase.h): prod/web on w1
+ * The base cluster is the one of test_rules_*.c (kvbase.h): prod/web on w1
  * migrates to w2, its only CPU-compatible other node.
  */
 #include "kvtest.h"

@@ -8,7 +8,7 @@
  * analysed again, and the group's VMIs then have a target (and the code
  * is gone).
  *
- * The base cluster is the one of test_rules.c: Intel twins w1 and w2, an
+ * The base cluster is the one of test_rules_*.c: Intel twins w1 and w2, an
  * AMD node a1, a control-plane node cp1; prod/web on w1 migrates to w2.
  */
 #include "kvtest.h"

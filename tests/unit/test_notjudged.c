@@ -2,7 +2,7 @@
  * test_notjudged.c - the verdict not-judged (docs/findings.md): the rule
  * rows' needs column, and a VMI whose checks need a resource the input
  * lacks is not judged, naming it, instead of a verdict built on an empty
- * list.  On the base cluster of test_rules.c (kvbase.h): prod/web on w1,
+ * list.  On the base cluster of test_rules_*.c (kvbase.h): prod/web on w1,
  * an RWX PVC described in its volumeStatus, verdict ok.
  */
 #include "kvtest.h"
