@@ -5,7 +5,8 @@
 #
 # tests/collector/run-tests.sh [TEST...] runs only the tests named.
 # Environment: KVSCOPE = a kvscope binary; when set, every archive written
-# here must be readable by `kvscope check` (exit status 0 or 1).
+# here must be readable by `kvscope check` (exit status 0 or 1). The suite
+# sets KUBECTL for the collector itself (see the runner below).
 
 # jq programs are in single quotes on purpose.
 # shellcheck disable=SC2016
