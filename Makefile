@@ -7,7 +7,7 @@
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 60)
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make lint       C lines <= 80 columns, each header compiles on its own
-#                   (tools/lint.sh; not yet part of check)
+#                   (tools/lint.sh; the "lint" suite of check)
 #   make bench      scale benchmark (see README)
 #   make browser-check  the HTML report in headless Chromium: load times,
 #                   420/1280-px screenshots (tools/browser-check.sh)
@@ -143,10 +143,15 @@ check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    KVSCOPE=$(ASAN_BIN) KVSCOPE_FAST=$(CURDIR)/kvscope SHARED=$(SHARED) \
 	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) JOBS=$(JOBS) \
+	    LINT_CC="$(CC)" LINT_CPPFLAGS="$(LINT_CPPFLAGS)" \
 	    tests/run.sh $(TEST_BIN)
 
+# A header compiles on its own without the version define (its quotes
+# would not survive the word splitting of tools/lint.sh).
+LINT_CPPFLAGS = $(filter-out -DKV_VERSION=%,$(KV_CPPFLAGS))
+
 lint:
-	@tools/lint.sh "$(CC)" "$(KV_CPPFLAGS)"
+	@tools/lint.sh "$(CC)" "$(LINT_CPPFLAGS)"
 
 unit: $(TEST_BIN)
 	@for t in $(TEST_BIN); do $$t || exit 1; done

@@ -19,7 +19,8 @@ const kv_rule kv_rules[] = {
 				"Pod network bound with bridge",
 				"Bind the pod network with masquerade "
 				    "(or passt), or annotate the VMI with "
-				    "kubevirt.io/allow-pod-bridge-network-live-migration "
+				    "kubevirt.io/"
+				    "allow-pod-bridge-network-live-migration "
 				    "if the guest can take a new address "
 				    "after the move." },
 		},
@@ -38,7 +39,8 @@ const kv_rule kv_rules[] = {
 				"Use masquerade or passt on the pod "
 				    "network, or give the binding plugin a "
 				    "migration setting in the KubeVirt CR "
-				    "(spec.configuration.network.binding.<name>.migration)." },
+				    "(spec.configuration.network.binding."
+				    "<name>.migration)." },
 		},
 		.check = check_binding,
 		.grouping = &kv_grp_binding,
@@ -102,7 +104,8 @@ const kv_rule kv_rules[] = {
 		.code = "host-device", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.reasons = {
-			[KV_FLAVOR_KUBEVIRT] = { "HostDeviceNotLiveMigratable" },
+			[KV_FLAVOR_KUBEVIRT] = {
+				"HostDeviceNotLiveMigratable" },
 			[KV_FLAVOR_DECKHOUSE] = {
 				"VirtualMachineHostDevicesNotMigratable" },
 		},
@@ -146,7 +149,8 @@ const kv_rule kv_rules[] = {
 		.code = "tsc-frequency", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.reasons = {
-			[KV_FLAVOR_KUBEVIRT] = { "NoTSCFrequencyNotLiveMigratable" },
+			[KV_FLAVOR_KUBEVIRT] = {
+				"NoTSCFrequencyNotLiveMigratable" },
 		},
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
@@ -161,7 +165,8 @@ const kv_rule kv_rules[] = {
 				"DVP enables Hyper-V reenlightenment for "
 				    "osType Windows: make sure the nodes "
 				    "carry "
-				    "cpu-timer.node.virtualization.deckhouse.io "
+				    "cpu-timer.node.virtualization."
+				    "deckhouse.io "
 				    "tsc-frequency labels so the VM gets a "
 				    "TSC hint (restart it)." },
 		},
@@ -172,13 +177,15 @@ const kv_rule kv_rules[] = {
 		.code = "hyperv-passthrough", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.reasons = {
-			[KV_FLAVOR_KUBEVIRT] = { "HypervPassthroughNotLiveMigratable" },
+			[KV_FLAVOR_KUBEVIRT] = {
+				"HypervPassthroughNotLiveMigratable" },
 		},
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Hyper-V passthrough",
 				"Replace hypervPassthrough with an "
-				    "explicit list of Hyper-V enlightenments." },
+				    "explicit list of Hyper-V "
+				    "enlightenments." },
 		},
 		.check = check_hyperv_passthrough,
 		.grouping = &kv_grp_hyperv,
@@ -311,7 +318,8 @@ const kv_rule kv_rules[] = {
 				"Uncordon a node, relax the "
 				    "VirtualMachine's or its class's "
 				    "nodeSelector, affinity or tolerations, "
-				    "or free memory on a CPU-compatible node." },
+				    "or free memory on a CPU-compatible "
+				    "node." },
 		},
 		.check = check_no_placement,
 		.grouping = &kv_grp_placement,
@@ -341,7 +349,8 @@ const kv_rule kv_rules[] = {
 		.grouping = &kv_grp_capacity,
 	},
 	{
-		.code = "source-host-model-label-missing", .severity = SEV_BLOCKER,
+		.code = "source-host-model-label-missing",
+		.severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES),
 		.words = {
@@ -349,12 +358,14 @@ const kv_rule kv_rules[] = {
 				"Source node lacks its host-model label",
 				"Let the node labeller label the node "
 				    "(remove the skip-node annotation, check "
-				    "virt-handler), or use a named CPU model." },
+				    "virt-handler), or use a named CPU "
+				    "model." },
 			[KV_FLAVOR_DECKHOUSE] = {
 				NULL,
 				"Let virt-handler label the node (remove "
 				    "the "
-				    "node-labeller.virtualization.deckhouse.io/skip-node "
+				    "node-labeller.virtualization."
+				    "deckhouse.io/skip-node "
 				    "annotation), or use a class of type "
 				    "Model, Discovery or Features." },
 		},
@@ -572,7 +583,8 @@ const kv_rule kv_rules[] = {
 				"Keep the nodes on one kernel (and "
 				    "QEMU/libvirt) version, or keep the VMI "
 				    "on nodes of the source's version with a "
-				    "node selector until the upgrade is done." },
+				    "node selector until the upgrade is "
+				    "done." },
 			[KV_FLAVOR_DECKHOUSE] = {
 				NULL,
 				"Upgrade the nodes to one kernel version "
@@ -625,7 +637,8 @@ const kv_rule kv_rules[] = {
 		.check = kv_dvp_check_disks_should_migrate,
 	},
 	{
-		.code = "block-device-attachment-pending", .severity = SEV_WARNING,
+		.code = "block-device-attachment-pending",
+		.severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {

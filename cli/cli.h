@@ -69,7 +69,8 @@ typedef struct cli_option {
 	const char *name;		/* long name */
 	char shortname;			/* 0: none */
 	unsigned bit;			/* O_* */
-	const char *arg;		/* NULL: a flag; else its metavariable */
+	const char *arg;		/* NULL: a flag; else its
+					   metavariable */
 	const char *values;		/* words to complete, or NULL */
 	enum cli_complete complete;	/* else names of the snapshot */
 } cli_option;

@@ -157,7 +157,8 @@ pool_words(const cli_args *o)
 	kv_buf b = {0};
 
 	for (size_t i = 0; i < o->drain_selectors.n; i++)
-		kv_buf_printf(&b, "%s%s", i ? "," : "", o->drain_selectors.v[i]);
+		kv_buf_printf(&b, "%s%s", i ? "," : "",
+		    o->drain_selectors.v[i]);
 	for (size_t i = 0; i < o->drain.n; i++)
 		kv_buf_printf(&b, "%s%s", b.len ? "," : "", o->drain.v[i]);
 	return b.data ? b.data : xstrdup("");

@@ -1,8 +1,9 @@
 /*
  * cmd_whatif.c - `kvscope what-if` (the snapshot after some changes,
  * against the snapshot as it is) and `kvscope diff` (two snapshots of one
- * cluster): arguments in, analyze/change/whatif.c and analyze/change/diff.c, the diff
- * view (render/term/view_diff.c) out.  Exit 1 when something gets worse.
+ * cluster): arguments in, analyze/change/whatif.c and
+ * analyze/change/diff.c, the diff view (render/term/view_diff.c) out.
+ * Exit 1 when something gets worse.
  * With --report DIR the report of the snapshot after (of NEW) is written
  * first, as `report` writes one, with the diff as its first section and
  * diff.json; then the answer, and in text the files, "report: PATH".

@@ -17,7 +17,8 @@
 #define REPORT_HELP \
 	"  --report DIR              also write the report of the snapshot\n" \
 	"                            after (diff: of NEW) into DIR, as\n" \
-	"                            `report` does, opening with what changed,\n" \
+	"                            `report` does, opening with what " \
+	    "changed,\n" \
 	"                            and diff.json (the -o json document);\n" \
 	"                            in text the files follow the answer\n" \
 	"  --format LIST             with --report: html, svg, pdf, json,\n" \
@@ -83,9 +84,11 @@ static const kv_cmd commands[] = {
 	  "  --drain-selector SEL  drain the nodes the label selector\n"
 	  "                        matches (as -l, e.g.\n"
 	  "                        node-role.kubernetes.io/worker)\n"
-	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
+	  "  --allow-shutdown      accept the stops the VMs' own strategy "
+	      "asks\n"
 	  "                        for; only a blocked drain exits 1\n"
-	  "  --allow-restart       accept only the stops whose VirtualMachine\n"
+	  "  --allow-restart       accept only the stops whose "
+	      "VirtualMachine\n"
 	  "                        starts the VM again on another node\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
 	  "                        in columns; not with --drain), json,\n"
@@ -122,9 +125,11 @@ static const kv_cmd commands[] = {
 	  "  --max-unavailable N   nodes drained at once (default 1)\n"
 	  "  --allow-block         the nodes to fix first as last steps\n"
 	  "                        (-o junit: always, a case per VMI)\n"
-	  "  --allow-shutdown      accept the stops the VMs' own strategy asks\n"
+	  "  --allow-shutdown      accept the stops the VMs' own strategy "
+	      "asks\n"
 	  "                        for\n"
-	  "  --allow-restart       accept only the stops whose VirtualMachine\n"
+	  "  --allow-restart       accept only the stops whose "
+	      "VirtualMachine\n"
 	  "                        starts the VM again on another node\n"
 	  "  -o, --output FORMAT   text (default), wide (also every migration\n"
 	  "                        with its target), json, yaml or junit\n"
@@ -193,21 +198,24 @@ static const kv_cmd commands[] = {
 	  "  --cordon NODE, --uncordon NODE, --remove-node NODE\n"
 	  "  --add-node-like NODE[=COUNT]  new nodes NODE-whatif-1, ... with\n"
 	  "                            NODE's labels, taints and allocatable\n"
-	  "  --eviction-strategy STRATEGY  LiveMigrate, LiveMigrateIfPossible,\n"
+	  "  --eviction-strategy STRATEGY  LiveMigrate, "
+	      "LiveMigrateIfPossible,\n"
 	  "                            External or None; scoped like\n"
 	  "                            --cpu-model, else the cluster default\n"
 	  "  --storage-class-rwx CLASS claims of CLASS as if recreated RWX\n"
 	  "  --class-cpu CLASS=MODEL   Deckhouse: VirtualMachineClass CLASS\n"
 	  "                            as type Model with MODEL, for every VM\n"
 	  "                            of it (restarts); --cpu-model there\n"
-	  "                            gives the scoped VMs a Model class's CPU\n"
+	  "                            gives the scoped VMs a Model class's "
+	      "CPU\n"
 	  "  --fix G[,G...]|all        apply group G's fix (the groups check\n"
 	  "                            lists) as its text says, for its\n"
 	  "                            VMIs; one kvscope cannot write: a line\n"
 	  "  -n, --namespace NS,...    after a scoped change (--cpu-model,\n"
 	  "                            ...): only VMIs of these namespaces\n"
 	  "  -A, --all-namespaces      every namespace (the default scope)\n"
-	  "  -l, --selector SELECTOR   after a change: only the VMIs the label\n"
+	  "  -l, --selector SELECTOR   after a change: only the VMIs the "
+	      "label\n"
 	  "                            selector matches (as check -l)\n"
 	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json, yaml or junit\n"
@@ -241,7 +249,8 @@ static const kv_cmd commands[] = {
 	  "print a shell completion script",
 	  "Prints the completion script for the shell, e.g.\n"
 	  "  source <(kvscope completion bash)\n"
-	  "  kvscope completion fish > ~/.config/fish/completions/kvscope.fish\n",
+	  "  kvscope completion fish > "
+	      "~/.config/fish/completions/kvscope.fish\n",
 	  0, 1, 1, "SHELL", cmd_completion },
 	KV_CMD_CONVERT,
 };

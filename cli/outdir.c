@@ -80,7 +80,8 @@ cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
 			foreign = e->d_name;
 	if (foreign != NULL && !force) {
 		cli_error(cmd, "%s: not empty and not a kvscope report (it "
-		    "holds \"%s\"); use --force to write into it", dir, foreign);
+		    "holds \"%s\"); use --force to write into it", dir,
+		    foreign);
 		closedir(d);
 		return EXIT_TOOL;
 	}

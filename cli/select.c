@@ -43,7 +43,8 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		bool any = false;
 
 		for (size_t i = 0; i < a->nvmis && !any; i++)
-			any = strcmp(a->vmis[i].vmi->ns, o->namespaces.v[k]) == 0;
+			any = strcmp(a->vmis[i].vmi->ns,
+			    o->namespaces.v[k]) == 0;
 		for (size_t i = 0; i < m->nnamespaces && !any; i++)
 			any = strcmp(m->namespaces[i].name,
 			    o->namespaces.v[k]) == 0;	/* but no VMI */
@@ -79,7 +80,8 @@ cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		    strcmp(v->fullname, name) == 0 : strcmp(v->name, name) == 0;
 		char *t;
 
-		if (!hit || (o->namespaces.n && !in_list(&o->namespaces, v->ns)))
+		if (!hit || (o->namespaces.n &&
+		    !in_list(&o->namespaces, v->ns)))
 			continue;
 		if (found++ == 0)
 			*idx = i;

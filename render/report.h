@@ -194,7 +194,8 @@ enum kv_section {
 	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_CHANGES, SEC_COUNT
 };
 const char *section_id(enum kv_section sec);	/* "summary" */
-char *section_title(const kv_analysis *a, enum kv_section sec);	/* "1  Summary" */
+/* "1  Summary" */
+char *section_title(const kv_analysis *a, enum kv_section sec);
 /* "KubeVirt live-migration report" in the flavor's words. */
 char *report_title(const kv_analysis *a);
 

@@ -2,7 +2,9 @@
 # Run every test of `make check`: the cmocka unit binaries given as
 # arguments, then each tests/e2e/*.sh and tests/*/run-tests.sh suite.
 # Environment: KVSCOPE = the (sanitized) kvscope binary, SHARED = ../shared,
-# JOBS = how many suites run at once (default: the number of CPUs).
+# JOBS = how many suites run at once (default: the number of CPUs);
+# LINT_CC and LINT_CPPFLAGS, when set, add the "lint" suite
+# (tools/lint.sh: 80 columns, every header on its own).
 # Suites are independent (each makes its own temporary directory and picks
 # its own ports), so they run side by side; the longest known ones start
 # first. One line per suite as it ends (a failing suite's log follows its
@@ -26,6 +28,10 @@ slow="collector samples versions fuzz hostile"
 for s in $slow; do
 	[ -e "tests/$s/run-tests.sh" ] && add "$s" "bash tests/$s/run-tests.sh"
 done
+if [ -n "${LINT_CC:-}" ]; then
+	# shellcheck disable=SC2016 # expanded by the suite's own bash
+	add lint 'bash tools/lint.sh "$LINT_CC" "${LINT_CPPFLAGS:-}"'
+fi
 for t in "$@"; do
 	add "unit/$(basename "$t")" "$t"
 done

@@ -101,7 +101,8 @@ main(int argc, char **argv)
 						doc = json_loadb(buf + start,
 						    i - start, 0, &jerr);
 						if (doc == NULL) {
-							fprintf(stderr, "%s: %s: "
+							fprintf(stderr,
+							    "%s: %s: "
 							    "%s\n", argv[1],
 							    name, jerr.text);
 							return 1;

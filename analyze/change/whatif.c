@@ -654,7 +654,8 @@ storage_rwx(apply_ctx *c, const kv_change *ch)
 				continue;
 			any = true;
 			for (size_t s = 0; s < v->nvolstatus; s++)
-				if (v->volstatus[s].name == v->volumes[k].name) {
+				if (v->volstatus[s].name ==
+				    v->volumes[k].name) {
 					v->volstatus[s].rwx = true;
 					v->volstatus[s].modes = rwx;
 				}

@@ -16,7 +16,7 @@
 #include "analyze/model/index.h"
 #include "analyze/rules/storage.h"
 
-/* --- shared helpers --------------------------------------------------------------- */
+/* --- shared helpers ----------------------------------------------------- */
 
 typedef struct podnet {
 	bool present;		/* the VMI is on the pod network */
@@ -88,7 +88,7 @@ cond_reason_is(const rule_ctx *c, const char *reason)
 	    strcmp(c->v->cond_reason, reason) == 0;
 }
 
-/* --- blockers ----------------------------------------------------------------------- */
+/* --- blockers ----------------------------------------------------------- */
 
 void
 check_pod_bridge(rule_ctx *c, const kv_rule *r)
@@ -107,8 +107,8 @@ check_pod_bridge(rule_ctx *c, const kv_rule *r)
 	else if (p.implicit)
 		rule_emit(c, r, "no network is declared, so the pod network "
 		    "gets the cluster default binding (bridge), which cannot "
-		    "migrate without the allow-pod-bridge-network-live-migration "
-		    "annotation");
+		    "migrate without the "
+		    "allow-pod-bridge-network-live-migration annotation");
 	else
 		rule_emit(c, r, "interface %s binds the pod network with "
 		    "bridge and the VMI lacks the "
@@ -245,7 +245,8 @@ check_disk_not_shared(rule_ctx *c, const kv_rule *r)
 				continue;
 		} else if (vol->kind != VOL_PVC && vol->kind != VOL_DATAVOLUME)
 			continue;
-		if (kv_claim_state(c->m, c->v, vol, &modes) != CLAIM_NOT_SHARED ||
+		if (kv_claim_state(c->m, c->v, vol, &modes) !=
+		    CLAIM_NOT_SHARED ||
 		    kv_volume_migrated(c->v, vol->name) ||
 		    kv_volume_migrates(c->r, vol))
 			continue;
@@ -254,8 +255,8 @@ check_disk_not_shared(rule_ctx *c, const kv_rule *r)
 		    modes);
 		kv_describe_claim(c->m, c->v->ns, vol->claim, &b);
 		rule_emit(c, r, "volume %s: %s; live migration needs "
-		    "ReadWriteMany, even on shared storage%s", vol->name, b.data,
-		    c->m->flavor->rwo_note);
+		    "ReadWriteMany, even on shared storage%s", vol->name,
+		    b.data, c->m->flavor->rwo_note);
 		kv_buf_free(&b);
 	}
 }
@@ -531,7 +532,7 @@ check_no_capacity(rule_ctx *c, const kv_rule *r)
 	kv_buf_free(&b);
 }
 
-/* --- warnings ----------------------------------------------------------------------- */
+/* --- warnings ----------------------------------------------------------- */
 
 void
 check_block_migration(rule_ctx *c, const kv_rule *r)

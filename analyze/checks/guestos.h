@@ -20,7 +20,7 @@ typedef struct kv_guestos {
 	const char *family;	/* "RHEL", "AlmaLinux", ... (static) */
 	int major;		/* major version */
 	int level;		/* x86-64 level the OS needs (1..4) */
-	const char *from;	/* where it was read, e.g. "status.guestOSInfo" */
+	const char *from;	/* where it was read ("status.guestOSInfo") */
 	const char *value;	/* the value read there */
 } kv_guestos;
 

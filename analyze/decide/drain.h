@@ -82,7 +82,7 @@ typedef struct kv_plan_step {
 	size_t *nodes;			/* the batch, in the order chosen */
 	kv_drain *drains;		/* one per node of the batch */
 	int64_t seconds;
-	size_t deferred;		/* nodes tried first that found no room */
+	size_t deferred;		/* nodes tried first, found no room */
 } kv_plan_step;
 
 typedef struct kv_plan {

@@ -261,9 +261,10 @@ no_model(const kv_analysis *a, kv_group *g, const char *vendor)
 	g->fix.action = FIX_NONE;
 	g->fix.checked = true;
 	if (vendor == NULL)
-		g->fix.text = xasprintf("The source nodes (%s) are of different "
-		    "CPU vendors and VMs never move between vendors: no single "
-		    "CPU model helps; split the group by vendor", nodes);
+		g->fix.text = xasprintf("The source nodes (%s) are of "
+		    "different CPU vendors and VMs never move between "
+		    "vendors: no single CPU model helps; split the group by "
+		    "vendor", nodes);
 	else if (others == 0)
 		g->fix.text = xasprintf("%s is the only schedulable KubeVirt "
 		    "node of vendor %s, and a VM only moves between nodes of "

@@ -216,8 +216,8 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 	who = kv_group_count_words(a, g);
 
 	g->summary = xasprintf("%s %s a %s disk on %s%s that is not "
-	    "ReadWriteMany", who, kv_group_verb(g, "have"), mode_words(want), cur ? "storage class " :
-	    "claim ", g->name);
+	    "ReadWriteMany", who, kv_group_verb(g, "have"), mode_words(want),
+	    cur ? "storage class " : "claim ", g->name);
 	g->fix.action = FIX_RECREATE_CLAIM_RWX;
 	g->fix.path = "spec.accessModes";
 	g->fix.restart = true;
@@ -239,11 +239,12 @@ resolve_claim_rwx(const kv_analysis *a, kv_group *g)
 		g->fix.fixes = g->nvmis;
 		g->fix.text = xasprintf("Recreate the claims (%s) as "
 		    "ReadWriteMany, volumeMode %s, on storage class %s "
-		    "(ReadWriteMany %s %s%s), e.g. by cloning each into a new %s and "
-		    "pointing the VM at it; %s", names.data ? names.data : "-",
-		    mode_words(want), cls, mode_words(want), strncmp(why, "per ",
-		    4) ? "per its provisioner " : "", why, fr->rwx_clone,
-		    fr->rwx_after);
+		    "(ReadWriteMany %s %s%s), e.g. by cloning each into a "
+		    "new %s and pointing the VM at it; %s",
+		    names.data ? names.data : "-",
+		    mode_words(want), cls, mode_words(want),
+		    strncmp(why, "per ", 4) ? "per its provisioner " : "", why,
+		    fr->rwx_clone, fr->rwx_after);
 	}
 	kv_buf_free(&names);
 	free(who);

@@ -30,7 +30,7 @@ set_fix(kv_group *g, enum kv_fix_action act, const char *value,
 	g->fix.fixes = fixes;
 }
 
-/* --- CPU ---------------------------------------------------------------------- */
+/* --- CPU ---------------------------------------------------------------- */
 
 static void
 key_cpu(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
@@ -94,7 +94,7 @@ resolve_cpu(const kv_analysis *a, kv_group *g)
 
 const kv_grouping kv_grp_cpu = { SUBJ_CPU_CLASS, key_cpu, resolve_cpu };
 
-/* --- network -------------------------------------------------------------------- */
+/* --- network ------------------------------------------------------------ */
 
 static void
 key_bridge(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
@@ -113,8 +113,8 @@ resolve_bridge(const kv_analysis *a, kv_group *g)
 	char *ex = kv_group_examples(a, g, 5);
 	bool implicit = strcmp(g->name, "bridge") != 0;
 
-	g->summary = xasprintf("%s %s the pod network with %s", who, kv_group_verb(g, "bind"),
-	    g->name);
+	g->summary = xasprintf("%s %s the pod network with %s", who,
+	    kv_group_verb(g, "bind"), g->name);
 	set_fix(g, FIX_CHANGE_BINDING, "masquerade", implicit ?
 	    "spec.template.spec.domain.devices.interfaces" :
 	    "spec.template.spec.domain.devices.interfaces[].masquerade",
@@ -150,7 +150,8 @@ key_binding(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 		if (v->ifaces[i].name &&
 		    strcmp(v->ifaces[i].name, v->pod_network) == 0) {
 			if (v->ifaces[i].binding == BIND_PLUGIN)
-				kv_gkey_addf(k, "plugin %s", v->ifaces[i].plugin ?
+				kv_gkey_addf(k, "plugin %s",
+				    v->ifaces[i].plugin ?
 				    v->ifaces[i].plugin : "(unnamed)");
 			else
 				kv_gkey_add(k, n[v->ifaces[i].binding]);
@@ -185,7 +186,7 @@ const kv_grouping kv_grp_binding = {
 	SUBJ_BINDING, key_binding, resolve_binding,
 };
 
-/* --- devices and features ----------------------------------------------------- */
+/* --- devices and features ----------------------------------------------- */
 
 static void
 key_device(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
@@ -261,7 +262,8 @@ resolve_hyperv(const kv_analysis *a, kv_group *g)
 	char *who = kv_group_count_words(a, g);
 	char *ex = kv_group_examples(a, g, 5);
 
-	g->summary = xasprintf("%s %s Hyper-V passthrough", who, kv_group_verb(g, "enable"));
+	g->summary = xasprintf("%s %s Hyper-V passthrough", who,
+	    kv_group_verb(g, "enable"));
 	set_fix(g, FIX_NONE, NULL, "spec.template.spec.domain.features."
 	    "hypervPassthrough", true, 0);
 	g->fix.text = xasprintf("No setting kvscope can pick: replace "
@@ -283,7 +285,7 @@ key_hyperv(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 
 const kv_grouping kv_grp_hyperv = { SUBJ_DEVICE, key_hyperv, resolve_hyperv };
 
-/* --- nodes ---------------------------------------------------------------------- */
+/* --- nodes -------------------------------------------------------------- */
 
 static void
 key_source(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
@@ -324,8 +326,8 @@ resolve_host_model_label(const kv_analysis *a, kv_group *g)
 	bool skip = n != NULL && n->skip_labeller;
 
 	g->summary = xasprintf("%s %s host-model on node %s, which has no "
-	    "host-model-cpu label: their migrations stay Pending", who, kv_group_verb(g, "run"),
-	    g->name);
+	    "host-model-cpu label: their migrations stay Pending", who,
+	    kv_group_verb(g, "run"), g->name);
 	set_fix(g, FIX_RELABEL_NODE, g->name, "metadata.labels", false,
 	    g->nvmis);
 	if (n == NULL)
@@ -370,7 +372,7 @@ const kv_grouping kv_grp_source_node = {
 	SUBJ_NODE, key_source, resolve_source_node,
 };
 
-/* --- images --------------------------------------------------------------------- */
+/* --- images ------------------------------------------------------------- */
 
 /* Whether a message starts "volume <name>:". */
 static bool
@@ -395,7 +397,8 @@ key_image(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
 				if (r->blockers[b].rule == rule &&
 				    names_volume(r->blockers[b].message,
 				    r->vmi->volumes[i].name))
-					kv_gkey_add(k, r->vmi->volumes[i].image ?
+					kv_gkey_add(k,
+					    r->vmi->volumes[i].image ?
 					    r->vmi->volumes[i].image : "?");
 }
 
@@ -406,15 +409,16 @@ resolve_image(const kv_analysis *a, kv_group *g, bool config)
 	char *nodes = kv_group_node_list(a, g);
 
 	g->summary = xasprintf("%s %s containerDisk %s, whose image ID on "
-	    "the node has %s", who, kv_group_verb(g, "use"), g->name, config ? "no repository digest" :
-	    "no sha256 digest at all");
+	    "the node has %s", who, kv_group_verb(g, "use"), g->name,
+	    config ? "no repository digest" : "no sha256 digest at all");
 	set_fix(g, FIX_REPULL_IMAGE, g->name, NULL, true, g->nvmis);
 	if (config)
 		g->fix.text = xasprintf("Re-pull the image from its registry "
-		    "through the CRI on %s (crictl pull %s), so the node records "
-		    "its repository digest, then restart the VMs so their "
-		    "launcher pods report it; or reference the image by "
-		    "@sha256 digest in %s.volumes[].containerDisk.image", nodes,
+		    "through the CRI on %s (crictl pull %s), so the node "
+		    "records its repository digest, then restart the VMs so "
+		    "their launcher pods report it; or reference the image "
+		    "by @sha256 digest in %s.volumes[].containerDisk.image",
+		    nodes,
 		    g->name, tmpl(a));
 	else
 		g->fix.text = xasprintf("Reference the image by @sha256 digest "

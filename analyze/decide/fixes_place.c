@@ -133,7 +133,8 @@ resolve_placement(const kv_analysis *a, kv_group *g)
 	else
 		g->fix.text = xasprintf("The CPU-compatible nodes (%s) fail "
 		    "%s: %s %s in the VirtualMachines (%s)%s, or change the "
-		    "nodes", nodes, g->name, path ? "relax" : "remove the cause;",
+		    "nodes", nodes, g->name,
+		    path ? "relax" : "remove the cause;",
 		    full ? full : "see kvscope explain", ex, path ?
 		    " and restart them" : "");
 	free(full);
@@ -146,7 +147,7 @@ const kv_grouping kv_grp_placement = {
 	SUBJ_PLACEMENT, key_placement, resolve_placement,
 };
 
-/* --- operations and conditions (Deckhouse) ------------------------------------ */
+/* --- operations and conditions (Deckhouse) ------------------------------ */
 
 static void
 key_operation(kv_gkeys *k, const kv_analysis *a, const kv_vmires *r,
@@ -277,7 +278,7 @@ const kv_grouping kv_grp_condition_false = {
 	SUBJ_CONDITION, NULL, resolve_condition_false,
 };
 
-/* --- drain ---------------------------------------------------------------------- */
+/* --- drain -------------------------------------------------------------- */
 
 /* How many of g's VMIs could migrate (verdict ok). */
 static size_t

@@ -336,7 +336,7 @@ kv_group_by_id(const kv_analysis *a, const char *id)
 	return NULL;
 }
 
-/* --- words ---------------------------------------------------------------------- */
+/* --- words -------------------------------------------------------------- */
 
 char *
 kv_group_count_words(const kv_analysis *a, const kv_group *g)

@@ -136,8 +136,8 @@ kv_dvp_check_bda_pending(rule_ctx *c, const kv_rule *r)
 
 		rule_emit(c, r, "VirtualMachineBlockDeviceAttachment %s (%s "
 		    "%s) is %s%s%s: a migration waits for it "
-		    "(WaitingForBlockDeviceAttachment) and fails if it does not "
-		    "finish within 5 minutes", b->name, b->kind ? b->kind :
+		    "(WaitingForBlockDeviceAttachment) and fails if it does "
+		    "not finish within 5 minutes", b->name, b->kind ? b->kind :
 		    "device", b->ref ? b->ref : "?", *b->phase ? b->phase :
 		    "not processed yet", b->reason ? ", reason " : "",
 		    b->reason ? b->reason : "");

@@ -94,7 +94,7 @@ bool kv_vmop_is_migration(const kv_vmop *op);
 /* §2, §4.7: who created an Evict VMOP, from its name prefix. */
 typedef struct kv_vmop_origin {
 	const char *prefix;		/* "evacuation-" */
-	const char *what;		/* "node drain or load redistribution" */
+	const char *what;	/* "node drain or load redistribution" */
 } kv_vmop_origin;
 /* The system origin of op, or NULL for an operation a user created. */
 const kv_vmop_origin *kv_vmop_system_origin(const kv_vmop *op);

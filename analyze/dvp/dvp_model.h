@@ -53,15 +53,17 @@ typedef struct kv_dclass {	/* VirtualMachineClass */
 
 typedef struct kv_vdisk {	/* VirtualDisk */
 	const char *ns, *name;
-	const char *claim;		/* status.target.persistentVolumeClaimName */
+	const char *claim;		/* status.target.
+					   persistentVolumeClaimName */
 	const char *storage_class;	/* status.storageClassName */
-	const char *want_class;		/* spec.persistentVolumeClaim.storageClassName */
+	const char *want_class;		/* spec.persistentVolumeClaim.
+					   storageClassName */
 	const char *phase;
 } kv_vdisk;
 
 typedef struct kv_vmop {	/* VirtualMachineOperation */
 	const char *ns, *name;
-	const char *type;		/* Migrate Evict Restart Start Stop ... */
+	const char *type;		/* Migrate Evict Restart Start ... */
 	const char *vm;			/* spec.virtualMachineName */
 	int force;			/* -1 unset, 0 false, 1 true */
 	const char *phase;		/* status.phase or "" */
@@ -95,7 +97,7 @@ typedef struct kv_dvp {
 	size_t ndisks;
 	kv_vdisk *disks;		/* sorted by namespace, name */
 	size_t nby_claim;
-	const kv_vdisk **by_claim;	/* those with a PVC, by namespace, claim */
+	const kv_vdisk **by_claim;	/* with a PVC, by namespace, claim */
 	size_t nvmops;
 	kv_vmop *vmops;			/* by namespace, VM, created, name */
 	size_t nvmbdas;

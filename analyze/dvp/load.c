@@ -98,7 +98,7 @@ dvp_get(kv_model *m)
 	return m->dvp;
 }
 
-/* --- loaders --------------------------------------------------------------- */
+/* --- loaders ------------------------------------------------------------ */
 
 static int
 dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
@@ -281,7 +281,7 @@ dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	return KV_OK;
 }
 
-/* --- after loading ------------------------------------------------------------ */
+/* --- after loading ------------------------------------------------------ */
 
 static int
 vm_cmp(const void *x, const void *y)

@@ -93,7 +93,8 @@ kv_dvp_disk_by_claim(const kv_model *m, const char *ns, const char *claim)
 	size_t lo_ = 0, hi_ = (n);					\
 	while (lo_ < hi_) {						\
 		size_t mid_ = (lo_ + hi_) / 2;				\
-		if (kv_nscmp((arr)[mid_].ns, (arr)[mid_].vm, (ns_), (vm_)) < 0) \
+		if (kv_nscmp((arr)[mid_].ns, (arr)[mid_].vm, (ns_),	\
+		    (vm_)) < 0)						\
 			lo_ = mid_ + 1;					\
 		else							\
 			hi_ = mid_;					\

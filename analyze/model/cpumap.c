@@ -706,7 +706,8 @@ cpumap_finish_with(cpumap_builder *b, const cpudb_correction *corr,
 
 	*out = NULL;
 	if (b->nmodels > 0)
-		kv_qsort(b->models, b->nmodels, sizeof(*b->models), cm_modelcmp);
+		kv_qsort(b->models, b->nmodels, sizeof(*b->models),
+		    cm_modelcmp);
 	if (cm_check_unique(b, err) != KV_OK)
 		goto out;
 	for (size_t i = 0; i < b->nmodels; i++)

@@ -131,7 +131,8 @@ extern const kv_fixrow kv_fixrow_kubevirt;
 typedef struct kv_flavor {
 	enum kv_flavor_id id;
 	const char *name;		/* manifest cluster.flavor */
-	const char *short_name;		/* "Deckhouse", for the inference note */
+	const char *short_name;		/* "Deckhouse", for the inference
+					   note */
 	const char *api_suffix;		/* its own API groups end so, or NULL */
 	const char *const *foreign_groups; /* NULL-terminated: groups of the
 					   other flavors that it lacks */

@@ -65,11 +65,11 @@ kv_load_unique(kv_load *ls, jctx *c, const char *what, const char *name)
 	return KV_OK;
 }
 
-/* --- dispatch ------------------------------------------------------------------- */
+/* --- dispatch ----------------------------------------------------------- */
 
 /* resources.def's rows: file name and loader, resolved once. */
 typedef struct loader {
-	char *file;			/* "resources/<plural>[.<group>].json" */
+	char *file;		/* "resources/<plural>[.<group>].json" */
 	const char *group;
 	kv_object_fn fn;
 } loader;
@@ -260,7 +260,7 @@ sink_end(void *state, kv_err *err)
 	return rc;
 }
 
-/* --- after loading ---------------------------------------------------------------- */
+/* --- after loading ------------------------------------------------------ */
 
 static int
 node_cmp(const void *a, const void *b)

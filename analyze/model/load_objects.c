@@ -1,7 +1,8 @@
 /*
  * load_objects.c - the core's object loaders (load.h) for nodes, pods
- * (launchers in full, every other one its resources), storage, namespaces, MigrationPolicies, VMIMs and the KubeVirt CR,
- * and the toleration and affinity readers they share with load_vmi.c.
+ * (launchers in full, every other one its resources), storage, namespaces,
+ * MigrationPolicies, VMIMs and the KubeVirt CR, and the toleration and
+ * affinity readers they share with load_vmi.c.
  * Only the fields the analysis reads are kept (rules-kubevirt.md §6).
  */
 #include <stdio.h>
@@ -87,7 +88,8 @@ load_affinity(jctx *c, json_t *o, kv_affinity *aff)
 				q->field = fields == 1;
 				jwhere(c, "%s[%zu].%s[%zu].", path, i, list, j);
 				if (!json_is_object(r))
-					return jerr(c, "", "expected an object");
+					return jerr(c, "",
+					    "expected an object");
 				if (jstr(c, r, "key", &q->key) ||
 				    jstr(c, r, "operator", &op) ||
 				    jstrarray(c, r, "values", &q->values,
@@ -111,7 +113,7 @@ load_affinity(jctx *c, json_t *o, kv_affinity *aff)
 	return KV_OK;
 }
 
-/* --- nodes ------------------------------------------------------------------ */
+/* --- nodes -------------------------------------------------------------- */
 
 int
 load_node(kv_load *ls, jctx *c, json_t *o)
@@ -168,7 +170,7 @@ out:
 	return rc;
 }
 
-/* --- pods --------------------------------------------------------------------- */
+/* --- pods --------------------------------------------------------------- */
 
 /* The compute container's image (the launcher's version, kvversion.h). */
 static int
@@ -324,7 +326,7 @@ out:
 	return rc;
 }
 
-/* --- storage ---------------------------------------------------------------- */
+/* --- storage ------------------------------------------------------------ */
 
 int
 load_pvc(kv_load *ls, jctx *c, json_t *o)
@@ -432,7 +434,7 @@ load_datavolume(kv_load *ls, jctx *c, json_t *o)
 	return KV_OK;
 }
 
-/* --- migration objects -------------------------------------------------------- */
+/* --- migration objects -------------------------------------------------- */
 
 int
 load_policy(kv_load *ls, jctx *c, json_t *o)
@@ -445,10 +447,12 @@ load_policy(kv_load *ls, jctx *c, json_t *o)
 	p = KV_PUSH(m->policies, m->npolicies, ls->cap_pol);
 	if (jmeta(c, o, &p->name, NULL, false) ||
 	    jget(c, o, "spec.selectors", JSON_OBJECT, &sel) ||
-	    jlabels(c, o, "spec.selectors.namespaceSelector", &p->ns_selector) ||
+	    jlabels(c, o, "spec.selectors.namespaceSelector",
+	    &p->ns_selector) ||
 	    jlabels(c, o, "spec.selectors.virtualMachineInstanceSelector",
 	    &p->vmi_selector) ||
-	    jint(c, o, "spec.completionTimeoutPerGiB", &p->completion_per_gib) ||
+	    jint(c, o, "spec.completionTimeoutPerGiB",
+	    &p->completion_per_gib) ||
 	    jquantity(c, o, "spec.bandwidthPerMigration", &p->bandwidth) ||
 	    jbool(c, o, "spec.allowPostCopy", &b))
 		return KV_ERR;
@@ -488,9 +492,8 @@ load_vmim(kv_load *ls, jctx *c, json_t *o)
 		n = strtoll(s, &end, 10);
 		if (*s == '\0' || *end != '\0' || n < 0) {
 			jerr(c, "metadata.annotations", "%s: expected whole "
-			    "seconds, got \"%s\"", kv_flavor_kubevirt.keys[i ? KEY_PENDING_TIMEOUT :
-			    KEY_UNSCHED_TIMEOUT],
-			    s);
+			    "seconds, got \"%s\"", kv_flavor_kubevirt.keys[i ?
+			    KEY_PENDING_TIMEOUT : KEY_UNSCHED_TIMEOUT], s);
 			goto out;
 		}
 		*slot = n;

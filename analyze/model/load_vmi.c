@@ -9,7 +9,7 @@
 
 #include "analyze/model/load.h"
 
-/* --- VMIs ------------------------------------------------------------------- */
+/* --- VMIs --------------------------------------------------------------- */
 
 static const struct {
 	const char *key;
@@ -213,7 +213,8 @@ load_vmi_devices(jctx *c, json_t *o, kv_vmi *v)
 			jwhere(c, "spec.domain.devices.filesystems[%zu].", i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &v->filesystems[v->nfilesystems]))
+			if (jstr(c, e, "name",
+			    &v->filesystems[v->nfilesystems]))
 				return KV_ERR;
 			if (v->filesystems[v->nfilesystems] != NULL)
 				v->nfilesystems++;
@@ -350,7 +351,8 @@ load_vmi_volumes(jctx *c, json_t *o, kv_vmi *v)
 			jwhere(c, "status.migratedVolumes[%zu].", i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "volumeName", &v->migrated[v->nmigrated]))
+			if (jstr(c, e, "volumeName",
+			    &v->migrated[v->nmigrated]))
 				return KV_ERR;
 			if (v->migrated[v->nmigrated] != NULL)
 				v->nmigrated++;

@@ -35,7 +35,7 @@ typedef struct kv_podsel {		/* a metav1.LabelSelector */
 	size_t nkeys;
 	const char **keys;		/* matchLabelKeys, then
 					   mismatchLabelKeys */
-	size_t nmatch_keys;		/* how many of keys are matchLabelKeys */
+	size_t nmatch_keys;		/* how many are matchLabelKeys */
 } kv_podsel;
 
 typedef struct kv_podterm {		/* a required PodAffinityTerm */
@@ -137,7 +137,8 @@ typedef struct kv_iface {
 
 typedef struct kv_cpufeat {
 	const char *name;
-	const char *policy;		/* "" require force optional disable forbid */
+	const char *policy;		/* "" require force optional
+					   disable forbid */
 } kv_cpufeat;
 
 /* Hyper-V features that may add node selectors (HypervStrictCheck). */
@@ -187,7 +188,8 @@ typedef struct kv_vmi {
 	size_t nvolstatus;
 	kv_volstatus *volstatus;
 	size_t nmigrated;
-	const char **migrated;		/* status.migratedVolumes[].volumeName */
+	const char **migrated;		/* status.migratedVolumes[].
+					   volumeName */
 
 	int64_t memory;			/* guest or requests.memory; -1 */
 	kv_labels node_selector;
@@ -214,7 +216,8 @@ typedef struct kv_vmi {
 	const char *os_kernel;		/* status.guestOSInfo.kernelRelease */
 	const char *os_annotation;	/* vm.kubevirt.io/os (annotation or
 					   label) */
-	const char *os_preference;	/* kubevirt.io/(cluster-)preference-name */
+	const char *os_preference;	/* kubevirt.io/(cluster-)
+					   preference-name */
 } kv_vmi;
 
 typedef struct kv_imageid {
@@ -237,7 +240,8 @@ typedef struct kv_pod {
 	size_t nimagerefs;
 	kv_label *imagerefs;		/* spec.volumes[].image.reference */
 	size_t npr;
-	const char **pr;		/* pr.kubevirt.io/<pvc uid> label keys */
+	const char **pr;		/* pr.kubevirt.io/<pvc uid> label
+					   keys */
 	/* resource facts of every pod (load_capacity.c) */
 	bool launcher;			/* a virt-launcher pod */
 	bool terminating;		/* metadata.deletionTimestamp set */

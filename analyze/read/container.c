@@ -174,7 +174,7 @@ count_entry(walker *r)
 	return KV_OK;
 }
 
-/* --- archive front end ----------------------------------------------------- */
+/* --- archive front end -------------------------------------------------- */
 
 /*
  * Decompressed bytes (headers and padding included, as the tar reader
@@ -450,7 +450,7 @@ out:
 	return rc;
 }
 
-/* --- directory front end --------------------------------------------------- */
+/* --- directory front end ------------------------------------------------ */
 
 static int
 read_file_member(walker *r, int dirfd, const char *name, const char *rel,

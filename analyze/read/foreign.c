@@ -240,7 +240,7 @@ yaml_cb(void *arg, json_t *doc, size_t line, kv_err *err)
 	return object_cb(arg, doc, line, err);
 }
 
-/* --- the files of the input ------------------------------------------------- */
+/* --- the files of the input --------------------------------------------- */
 
 static bool
 has_component(const char *path, const char *comp)
@@ -464,7 +464,7 @@ f_end(void *arg, kv_err *err)
 	return rc;
 }
 
-/* --- the virtual snapshot ------------------------------------------------------- */
+/* --- the virtual snapshot ----------------------------------------------- */
 
 static int
 rec_cmp(const void *a, const void *b)
@@ -593,7 +593,7 @@ foreign_free(foreign_input *fi)
 	free(fi);
 }
 
-/* --- the synthesized manifest ---------------------------------------------- */
+/* --- the synthesized manifest ------------------------------------------- */
 
 static const char *const input_words[SNAP_INPUT_COUNT] = {
 	[SNAP_INPUT_SNAPSHOT] = "a kvscope snapshot",

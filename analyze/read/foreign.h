@@ -10,9 +10,10 @@
  * single objects, List and <Kind>List (items without a kind take it from
  * the list), multi-document YAML.  Only the kinds of analyze/read/resources.def
  * are kept (a YAML document of another kind is dropped unbuilt once its
- * apiVersion and kind are read) (kind -> plural for exactly those rows), each object once (by
- * metadata.uid, or namespace/name without one), sorted by namespace and
- * name.  They become the members of a virtual snapshot, one JSON Lines
+ * apiVersion and kind are read) (kind -> plural for exactly those rows),
+ * each object once (by metadata.uid, or namespace/name without one),
+ * sorted by namespace and name.  They become the members of a virtual
+ * snapshot, one JSON Lines
  * member per resource (resources/<plural>[.<group>].json), and a
  * synthesized manifest (snapshot.h: input kind, no integrity check,
  * status missing for a needed resource, or one of the core or

@@ -186,7 +186,7 @@ keep_in(json_items *s, kv_buf *b, char c, kv_err *err)
 	return KV_OK;
 }
 
-/* --- structure ----------------------------------------------------------------- */
+/* --- structure ---------------------------------------------------------- */
 
 static void
 start_item(json_items *s, unsigned depth)
@@ -333,7 +333,7 @@ structural(json_items *s, char c, kv_err *err)
 	}
 }
 
-/* --- the byte loop ------------------------------------------------------------- */
+/* --- the byte loop ------------------------------------------------------ */
 
 /* Bytes that need a look inside an item, below its top level: everything
  * else (numbers, literals, ',', ':' and whitespace) only matters at depth

@@ -110,7 +110,7 @@ arena_release(arena *a)
 	}
 }
 
-/* --- the parse workers ------------------------------------------------------ */
+/* --- the parse workers -------------------------------------------------- */
 
 /* A batch of items for one worker: their bytes back to back, and the
  * parsed objects. */
@@ -239,7 +239,7 @@ job_free(job *j)
 }
 
 
-/* --- big integers ---------------------------------------------------------- */
+/* --- big integers ------------------------------------------------------- */
 
 /* Copy text with every integer literal of more than 18 digits turned into
  * a real ("...0" + ".0", or 1e300 when strtod would overflow). */
@@ -281,7 +281,8 @@ reals_for_big_ints(const char *t, size_t len, kv_buf *out)
 				kv_buf_append(out, t + i, j - i);
 				kv_buf_append(out, ".0", 2);
 			} else
-				kv_buf_printf(out, "%s1e300", c == '-' ? "-" : "");
+				kv_buf_printf(out, "%s1e300",
+				    c == '-' ? "-" : "");
 		} else
 			kv_buf_append(out, t + i, j - i);
 		i = j;

@@ -101,7 +101,7 @@ skip_profile(const char *file)
 	return P_ANY;
 }
 
-/* --- skipping ---------------------------------------------------------------- */
+/* --- skipping ----------------------------------------------------------- */
 
 static enum key
 key_id(const json_items *s)

@@ -185,7 +185,8 @@ kv_redact_object(json_t *o, const char *plural, const char *group,
 	if (strcmp(plural, "pods") == 0)
 		redact_containers(o, counts);
 	else if (strcmp(plural, "virtualmachineinstances") == 0 ||
-	    strcmp(plural, "internalvirtualizationvirtualmachineinstances") == 0)
+	    strcmp(plural,
+	    "internalvirtualizationvirtualmachineinstances") == 0)
 		redact_volumes(spec, counts);
 	else if (strcmp(plural, "virtualmachines") == 0 ||
 	    strcmp(plural, "internalvirtualizationvirtualmachines") == 0) {
@@ -202,7 +203,8 @@ kv_redact_object(json_t *o, const char *plural, const char *group,
 	} else if (strcmp(plural, "storageclasses") == 0) {
 		m = json_object_get(o, "parameters");
 		json_object_foreach_safe(m, tmp, k, spec)
-			if (!kv_startswith(k, "local.csi.storage.deckhouse.io/"))
+			if (!kv_startswith(k,
+			    "local.csi.storage.deckhouse.io/"))
 				replace(m, k, counts, "parameters");
 	}
 	(void)group;

@@ -203,7 +203,7 @@ member_abort(void *arg)
 	r->cur_path = NULL;
 }
 
-/* --- manifest -------------------------------------------------------------- */
+/* --- manifest ----------------------------------------------------------- */
 
 static char *
 mstr(reader *r, json_t *obj, const char *key, const char *where, bool req,
@@ -255,8 +255,8 @@ parse_manifest_files(reader *r, json_t *files)
 
 		snprintf(where, sizeof(where), "files[%zu].", i);
 		if (!json_is_object(f))
-			return kv_seterr(r->err, "%s: manifest.json: files[%zu]:"
-			    " expected an object", r->snap, i);
+			return kv_seterr(r->err, "%s: manifest.json: "
+			    "files[%zu]: expected an object", r->snap, i);
 		e->path = mstr(r, f, "path", where, true, &rc);
 		e->sha256 = mstr(r, f, "sha256", where, true, &rc);
 		r->nexpect++;

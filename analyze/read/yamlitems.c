@@ -370,7 +370,8 @@ yaml_documents(const char *file, const char *text, size_t len,
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&p, &ev)) {
-			rc = kv_seterr(err, "%s: line %zu: not valid YAML: %s%s%s",
+			rc = kv_seterr(err,
+			    "%s: line %zu: not valid YAML: %s%s%s",
 			    file, p.problem_mark.line + 1,
 			    p.problem ? p.problem : "error",
 			    p.context ? " " : "", p.context ? p.context : "");

@@ -34,7 +34,8 @@ typedef struct kv_config {
 	size_t nobsolete;
 	const char **obsolete;		/* sorted */
 	/* derived */
-	const char *domain;		/* node.kubevirt.io | node.virtualization.deckhouse.io */
+	const char *domain;		/* node.kubevirt.io |
+					   node.virtualization.deckhouse.io */
 	const char *kv_prefix;		/* "kubevirt.io/" or the DVP rewrite */
 	bool gate_hyperv_strict, gate_vgpu;
 	const char *default_iface;	/* "bridge" unless configured */
@@ -43,7 +44,8 @@ typedef struct kv_config {
 	bool since[SINCE_COUNT];	/* the version table's rows that
 					   hold for it (versions.c) */
 	/* Deckhouse (rules-deckhouse.md §5) */
-	int64_t sync_per_node;		/* DVP sync slots per source; 0 = none */
+	int64_t sync_per_node;		/* DVP sync slots per source;
+					   0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
 } kv_config;
 
@@ -64,7 +66,8 @@ typedef struct kv_nodeinfo {
 	int level;			/* -1 = null */
 	bool avx2, avx512f;
 	size_t nvmis;			/* running VMIs */
-	int64_t free_memory;		/* allocatable - launcher requests; -1 */
+	int64_t free_memory;		/* allocatable - launcher requests;
+					   -1 */
 	kv_res allocatable, requested, free;
 					/* requested/free meaningful only when
 					 * a->capacity_known */
@@ -282,7 +285,8 @@ typedef struct kv_vmires {
 					   by its vmi hook, else NULL */
 	kv_vmifacts facts;		/* the flavor's facts for the core */
 	bool searched;			/* targets judged (findings: null
-					   when not, e.g. no host-model label) */
+					   when not, e.g. no host-model
+					   label) */
 	kv_res need;			/* what the target pod requests:
 					 * the source launcher pod's
 					 * requests per findings.md */

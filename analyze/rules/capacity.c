@@ -12,7 +12,8 @@
 bool
 kv_res_base_fits(const kv_res *free, const kv_res *need)
 {
-	return (need->cpu_millis <= 0 || free->cpu_millis >= need->cpu_millis) &&
+	return (need->cpu_millis <= 0 ||
+	    free->cpu_millis >= need->cpu_millis) &&
 	    (need->memory <= 0 || free->memory >= need->memory) &&
 	    (need->pods <= 0 || free->pods >= need->pods);
 }

@@ -130,7 +130,7 @@ node_facts(kv_analysis *a)
 	}
 }
 
-/* --- classes ------------------------------------------------------------------ */
+/* --- classes ------------------------------------------------------------ */
 
 static char *
 class_key(const kv_analysis *a, const kv_node *n)
@@ -271,13 +271,14 @@ build_pairs(kv_analysis *a)
 				if (!class_has(a, tgt, k))
 					miss[p->nmissing++] = k;
 			}
-			kv_qsort(miss, p->nmissing, sizeof(char *), kv_strptrcmp);
+			kv_qsort(miss, p->nmissing, sizeof(char *),
+			    kv_strptrcmp);
 			p->ok = p->nmissing == 0;
 		}
 	}
 }
 
-/* --- named models --------------------------------------------------------------- */
+/* --- named models ------------------------------------------------------- */
 
 static bool
 is_obsolete(const kv_analysis *a, const char *model)
@@ -420,7 +421,7 @@ build_scopes(kv_analysis *a)
 	free(vendors);
 }
 
-/* --- trade-off table -------------------------------------------------------------- */
+/* --- trade-off table ---------------------------------------------------- */
 
 static const struct {
 	const char *name;

@@ -287,7 +287,8 @@ kv_pr_conflict(const kv_analysis *a, const kv_vmi *v, const char *node)
 		for (size_t i = 0; i < v->nvolumes && pvc == NULL; i++)
 			if (strcmp(v->volumes[i].name, v->disks[d].name) == 0 &&
 			    v->volumes[i].claim != NULL)
-				pvc = kv_model_pvc(m, v->ns, v->volumes[i].claim);
+				pvc = kv_model_pvc(m, v->ns,
+				    v->volumes[i].claim);
 		if (pvc == NULL || pvc->uid == NULL)
 			continue;
 		k = xasprintf("pr.kubevirt.io/%s", pvc->uid);
@@ -319,7 +320,7 @@ kv_has_reservation(const kv_vmi *v)
 	return false;
 }
 
-/* --- one node at a time ---------------------------------------------------------- */
+/* --- one node at a time ------------------------------------------------- */
 
 /* Whether a node (its labels, or its name for matchFields) satisfies q. */
 bool

@@ -87,7 +87,7 @@ struct kv_podaff {
 	GHashTable *evals;		/* kv_vmires * -> pa_eval */
 };
 
-/* --- cache ---------------------------------------------------------------------- */
+/* --- cache -------------------------------------------------------------- */
 
 static guint
 entry_hash(gconstpointer p)
@@ -184,7 +184,7 @@ keydom(const kv_analysis *a, kv_podaff *pa, const char *key)
 	return k;
 }
 
-/* --- building -------------------------------------------------------------------- */
+/* --- building ----------------------------------------------------------- */
 
 kv_podaff *
 kv_podaff_build(const kv_analysis *a)
@@ -245,7 +245,7 @@ kv_podaff_free(kv_podaff *pa)
 	free(pa);
 }
 
-/* --- the constraints of one VMI --------------------------------------------------- */
+/* --- the constraints of one VMI ----------------------------------------- */
 
 /* The nodes that pass a term of the VMI's own anti-affinity. */
 static const pa_entry *
@@ -282,8 +282,9 @@ matches_all(const kv_podplace *pp, const char *ns, const kv_labels *pl,
     const char *x_ns, const kv_labels *x_nsl, const kv_labels *x_labels)
 {
 	for (size_t t = 0; t < pp->nterms; t++)
-		if (!pp->terms[t].anti && (!kv_podterm_ns(&pp->terms[t], ns, x_ns,
-		    x_nsl) || !kv_podsel_match(&pp->terms[t].sel, pl, x_labels)))
+		if (!pp->terms[t].anti &&
+		    (!kv_podterm_ns(&pp->terms[t], ns, x_ns, x_nsl) ||
+		    !kv_podsel_match(&pp->terms[t].sel, pl, x_labels)))
 			return false;
 	return true;
 }
@@ -581,7 +582,8 @@ eval_build(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 			}
 	}
 	for (size_t t = 0; t < pp->nterms; t++)
-		if (pp->terms[t].anti && kv_podsel_judged(a->m, &pp->terms[t].sel)) {
+		if (pp->terms[t].anti &&
+		    kv_podsel_judged(a->m, &pp->terms[t].sel)) {
 			eval_push(ev, &cap, PA_ANTI, &own_anti(a, pa,
 			    r->vmi->ns, &ev->labels, &pp->terms[t])->bits[0]);
 			ev->v[ev->n - 1].term = &pp->terms[t];
@@ -663,7 +665,7 @@ kv_podaff_apply(const kv_analysis *a, const kv_place *p,
 		eval_free(ev);
 }
 
-/* --- explaining ------------------------------------------------------------------ */
+/* --- explaining --------------------------------------------------------- */
 
 /* The first running pod in node n's domain of t.topologyKey that t
  * (a VMI's anti-affinity term) matches, or NULL. */

@@ -16,7 +16,7 @@
 #include "analyze/rules/podaffinity.h"
 
 
-/* --- selector rendering ------------------------------------------------------- */
+/* --- selector rendering ------------------------------------------------- */
 
 typedef struct selbuild {
 	kv_intern *strs;
@@ -226,7 +226,8 @@ node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 		const kv_label *l = &src->labels.v[i];
 
 		if (kv_startswith(l->key, hm)) {
-			sel_setf(&s, l->value, "%s%s", mig, l->key + strlen(hm));
+			sel_setf(&s, l->value, "%s%s", mig,
+			    l->key + strlen(hm));
 			nc->host_model = true;
 		} else if (kv_startswith(l->key, req))
 			sel_setf(&s, l->value, "%s%s", feat,
@@ -307,7 +308,7 @@ sel_share(const kv_place *p, selbuild *s, kv_labels *out)
 	*out = *have;
 }
 
-/* --- target search ------------------------------------------------------------ */
+/* --- target search ------------------------------------------------------ */
 
 static void
 key_put(kv_buf *b, const void *p, size_t n)

@@ -34,8 +34,8 @@
 /* The HTML report's sections, in order: the answer and the problems
  * first, the CPU detail, the nodes and the full list after. */
 enum hsec {
-	H_CHANGES, H_SUMMARY, H_GROUPS, H_DRAIN, H_ATTENTION, H_CLASSES, H_MODELS,
-	H_TRADEOFF, H_CLUSTER, H_VMS, H_GLOSSARY, H_COUNT
+	H_CHANGES, H_SUMMARY, H_GROUPS, H_DRAIN, H_ATTENTION, H_CLASSES,
+	H_MODELS, H_TRADEOFF, H_CLUSTER, H_VMS, H_GLOSSARY, H_COUNT
 };
 static const struct {
 	const char *id;
@@ -428,7 +428,8 @@ sec_models(hdoc *h, xmlNodePtr main)
 		xmlNodePtr tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
 
 		h_elc(tr, "td", "mono wrap", nm->model);
-		h_el(tr, "td", cm ? cm->vendor ? cm->vendor : SYM_NONE : "unknown");
+		h_el(tr, "td", cm ? cm->vendor ? cm->vendor : SYM_NONE :
+		    "unknown");
 		if (cm != NULL)
 			h_el_own(tr, "td", "num", xasprintf("v%d", cm->level));
 		else
@@ -524,10 +525,12 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		h_num_cell(tr, d->migrate);
 		td = h_num_cell(tr, d->block);
 		if (d->block)
-			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-fail");
+			xmlSetProp(td, BAD_CAST "class",
+			    BAD_CAST "num tone-fail");
 		td = h_num_cell(tr, d->shutdown);
 		if (d->shutdown)
-			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-warn");
+			xmlSetProp(td, BAD_CAST "class",
+			    BAD_CAST "num tone-warn");
 		h_num_cell(tr, d->external);
 		td = h_el_own(tr, "td", "num", kv_fmt_bytes(d->memory));
 		v = xasprintf("%lld", (long long)d->memory);
@@ -585,7 +588,8 @@ sec_glossary(hdoc *h, xmlNodePtr main)
 			    SYM_WARN " warning");
 		td = h_num_cell(tr, count[i]);
 		if (count[i] == 0)
-			xmlSetProp(td, BAD_CAST "class", BAD_CAST "num tone-none");
+			xmlSetProp(td, BAD_CAST "class",
+			    BAD_CAST "num tone-none");
 		kv_rule_text(h->a, r, &title, &remedy);
 		h_el(tr, "td", title);
 		h_el(tr, "td", remedy);

@@ -37,8 +37,8 @@ drain_headline(const kv_analysis *a)
 		nstop += d->shutdown > 0;
 		nhold += d->block > 0;
 	}
-	kv_buf_printf(&b, "Drained one at a time, %zu of the %zu nodes that run "
-	    "%s %s safe to drain now", safe, a->ndrain, vms,
+	kv_buf_printf(&b, "Drained one at a time, %zu of the %zu nodes that "
+	    "run %s %s safe to drain now", safe, a->ndrain, vms,
 	    safe == 1 ? "is" : "are");
 	if (safe > 0 && safe <= 8) {
 		size_t k = 0;

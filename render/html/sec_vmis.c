@@ -210,7 +210,8 @@ data_row(const kv_analysis *a, const kv_vmires *r, strtab *st,
 	char *id = xasprintf("vmi-%s-%s", r->vmi->ns, r->vmi->name);
 
 	for (size_t k = 0; k < r->ngroups; k++)
-		json_array_append_new(g, json_integer((json_int_t)r->groups[k]));
+		json_array_append_new(g,
+		    json_integer((json_int_t)r->groups[k]));
 	json_array_append_new(row, vis(id));
 	json_array_append_new(row, vis(r->vmi->fullname));
 	json_array_append_new(row, intern(st, xstrdup(r->vmi->ns)));
@@ -236,7 +237,8 @@ data_row(const kv_analysis *a, const kv_vmires *r, strtab *st,
 static void
 data_tables(json_t *root, const kv_analysis *a)
 {
-	json_t *nodes = json_array(), *verd = json_array(), *tone = json_array();
+	json_t *nodes = json_array(), *verd = json_array();
+	json_t *tone = json_array();
 	json_t *code = json_array(), *grp = json_array(), *dr = json_array();
 
 	for (size_t i = 0; i < a->m->nnodes; i++)

@@ -251,7 +251,7 @@ tradeoff_json(const kv_analysis *a, size_t i)
 	return o;
 }
 
-/* --- the vmis emitter ----------------------------------------------------------- */
+/* --- the vmis emitter --------------------------------------------------- */
 
 typedef struct emitter {
 	FILE *f;

@@ -30,7 +30,7 @@
 #include "render/pdf/pdf.h"
 
 #define W(w)		kv_word(a, KV_WORD_##w)
-/* --- the title page ------------------------------------------------------------ */
+/* --- the title page ----------------------------------------------------- */
 
 /* A two-column table of facts, without a header, at most lines lines a
  * cell (0: any); takes v over. */
@@ -116,7 +116,7 @@ title_page(pdoc *d)
 	free(sub);
 }
 
-/* --- the sections -------------------------------------------------------------- */
+/* --- the sections ------------------------------------------------------- */
 
 #define SUMMARY_GROUPS	10	/* the largest groups in the summary */
 
@@ -383,7 +383,7 @@ pdf_titles(pdoc *d)
 	}
 }
 
-/* --- the document ---------------------------------------------------------------- */
+/* --- the document ------------------------------------------------------- */
 
 static cairo_status_t
 write_fn(void *closure, const unsigned char *data, unsigned int len)

@@ -11,8 +11,8 @@
  * where it differs from the group's, and its namespace only where it
  * differs from the name's before it in the row ("ns/a  b  c").  With
  * thousands of failing VMIs in a few large groups that is a few names a
- * line instead of one, and the rows flow through two text columns.  --pdf-detail all keeps the list
- * one line per VMI (pdf_sec_attention).
+ * line instead of one, and the rows flow through two text columns.
+ * --pdf-detail all keeps the list one line per VMI (pdf_sec_attention).
  */
 #include <stdint.h>
 #include <stdio.h>

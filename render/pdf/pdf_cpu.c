@@ -279,11 +279,13 @@ pdf_sec_tradeoff(pdoc *d)
 	const kv_analysis *a = d->a;
 	static const pcol cols[] = {
 		{ "Scope", 0.14, false }, { "Tier", 0.1, false },
-		{ "Nodes", 0.09, true }, { "Models reaching them", 0.45, false },
+		{ "Nodes", 0.09, true },
+		{ "Models reaching them", 0.45, false },
 		{ "Nodes left out", 0.22, false },
 	}, gcols[] = {	/* a guest OS needs x86-64-v2 or more */
 		{ "Scope", 0.12, false }, { "Tier", 0.1, false },
-		{ "Nodes", 0.08, true }, { "Models reaching them", 0.33, false },
+		{ "Nodes", 0.08, true },
+		{ "Models reaching them", 0.33, false },
 		{ "Nodes left out", 0.17, false },
 		{ "Guests it is too old for", 0.2, false },
 	};

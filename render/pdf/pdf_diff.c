@@ -92,9 +92,10 @@ vmis(pdoc *d, const kv_diff *x)
 	else
 		pdf_tbl_free(&t);
 	if (quiet > 0)
-		pdf_para_own(d, xasprintf("%s%zu %s changed only their number "
-		    "of targets; diff.json lists them, and so does this section "
-		    "with --pdf-detail all.", x->nvmis > quiet ? "Besides, " : "",
+		pdf_para_own(d, xasprintf("%s%zu %s changed only their "
+		    "number of targets; diff.json lists them, and so does "
+		    "this section with --pdf-detail all.",
+		    x->nvmis > quiet ? "Besides, " : "",
 		    quiet, plural(quiet, W(VM), W(VMS))), FONT_REGULAR, BODY,
 		    COL_INK);
 	free(title);
@@ -180,9 +181,10 @@ classes(pdoc *d, const kv_diff *x)
 		const kv_diff_class *c = &x->classes[i];
 		char *many = str_list(c->many.v, c->many.n, c->many.n);
 
-		pdf_para_own(d, c->merged ? xasprintf("\u2022 %s merged into %s",
-		    many, c->one) : xasprintf("\u2022 %s split into %s", c->one,
-		    many), FONT_REGULAR, BODY, COL_INK);
+		pdf_para_own(d, c->merged ?
+		    xasprintf("\u2022 %s merged into %s", many, c->one) :
+		    xasprintf("\u2022 %s split into %s", c->one, many),
+		    FONT_REGULAR, BODY, COL_INK);
 		free(many);
 	}
 }
@@ -208,7 +210,8 @@ drains(pdoc *d, const kv_diff *x)
 		pdf_cell(&row[1], diff_pair(r->migrate[0], r->migrate[1]),
 		    FONT_REGULAR, COL_INK);
 		pdf_cell(&row[2], diff_pair(r->block[0], r->block[1]),
-		    FONT_REGULAR, r->block[1] > r->block[0] ? COL_FAIL : COL_INK);
+		    FONT_REGULAR,
+		    r->block[1] > r->block[0] ? COL_FAIL : COL_INK);
 		pdf_cell(&row[3], diff_pair(r->shutdown[0], r->shutdown[1]),
 		    FONT_REGULAR, r->shutdown[1] > r->shutdown[0] ? COL_WARN :
 		    COL_INK);

@@ -356,8 +356,10 @@ pdf_sec_vmis(pdoc *d, const char *title)
 	const kv_analysis *a = d->a;
 	const pcol cols[] = {
 		{ W(VM), 0.18, false }, { "Verdict", 0.13, false },
-		{ "CPU", 0.13, false }, { "Blockers and warnings", 0.27, false },
-		{ "Targets", 0.15, false }, { "Outcome and drain", 0.14, false },
+		{ "CPU", 0.13, false },
+		{ "Blockers and warnings", 0.27, false },
+		{ "Targets", 0.15, false },
+		{ "Outcome and drain", 0.14, false },
 	};
 	size_t *order = vmis_by_node(a);
 	ptable t;
@@ -553,7 +555,8 @@ pdf_sec_attention(pdoc *d, const char *title)
 	    "one.", W(VM)) : d->all ? xasprintf("%zu %s would not migrate, "
 	    "or a drain of their node would stop them or wait for them, by "
 	    "node; the groups they belong to (section %d) say what to "
-	    "change.", n, n == 1 ? W(VM) : W(VMS), atoi(d->sections[PS_GROUPS])) :
+	    "change.", n, n == 1 ? W(VM) : W(VMS),
+	    atoi(d->sections[PS_GROUPS])) :
 	    xasprintf("%zu %s would not migrate, or a drain of their node "
 	    "would stop them or wait for them: under the group of their "
 	    "cause (section %d), by node; a name's verdict or drain is in "

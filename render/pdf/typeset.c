@@ -67,14 +67,16 @@ pdf_page_furniture(pdoc *d)
 	if (d->cr == NULL)
 		return;
 	if (d->page > 1) {
-		double sw = d->section == NULL ? 0 : pdf_label(d, PAGE_W - MX, 34,
-		    d->section, FONT_BOLD, SMALL, COL_MUTED, true);
+		double sw = d->section == NULL ? 0 :
+		    pdf_label(d, PAGE_W - MX, 34, d->section, FONT_BOLD,
+		    SMALL, COL_MUTED, true);
 		char *full = xasprintf("%s \u00b7 %s", d->title,
 		    mf->context ? mf->context : "(unnamed cluster)");
 
 		/* a long cluster name yields to the section title */
 		left = text_fit(d->t, full, FONT_REGULAR, SMALL, CW - sw - 16);
-		pdf_label(d, MX, 34, left, FONT_REGULAR, SMALL, COL_MUTED, false);
+		pdf_label(d, MX, 34, left, FONT_REGULAR, SMALL, COL_MUTED,
+		    false);
 		pdf_hrule(d, MX, 47, CW, 0.5, COL_RULE);
 		free(full);
 		free(left);
@@ -82,7 +84,8 @@ pdf_page_furniture(pdoc *d)
 	pdf_hrule(d, MX, BOTTOM + 22, CW, 0.5, COL_RULE);
 	left = xasprintf("Snapshot taken %s", d->snapdate);
 	right = xasprintf("Page %d of %d", d->page, d->npages);
-	pdf_label(d, MX, BOTTOM + 28, left, FONT_REGULAR, SMALL, COL_MUTED, false);
+	pdf_label(d, MX, BOTTOM + 28, left, FONT_REGULAR, SMALL, COL_MUTED,
+	    false);
 	pdf_label(d, PAGE_W - MX, BOTTOM + 28, right, FONT_REGULAR, SMALL,
 	    COL_MUTED, true);
 	free(left);
@@ -113,7 +116,7 @@ pdf_need(pdoc *d, double h)
 }
 
 
-/* --- paragraphs ------------------------------------------------------------ */
+/* --- paragraphs --------------------------------------------------------- */
 
 /* Text wrapped to width w at x, line by line across pages. */
 void
@@ -744,7 +747,7 @@ pdf_tbl_emit(pdoc *d, ptable *t)
 	pdf_tbl_free(t);
 }
 
-/* --- figures ---------------------------------------------------------------- */
+/* --- figures ------------------------------------------------------------ */
 
 /* f at most max times its size, never wider than the text; the figure's
  * own padding sits in the margin, so its content lines up with the text */

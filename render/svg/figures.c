@@ -181,7 +181,8 @@ fig_verdicts(const kv_analysis *a, kv_text *t)
 		double w = bar_w * (double)s->verdicts[v] / max;
 		char *n = xasprintf("%zu", s->verdicts[v]);
 		char *tip = xasprintf("%s: %zu %s. %s", kv_verdict_names[v],
-		    s->verdicts[v], W(VMS), verdict_meaning((enum kv_verdict)v));
+		    s->verdicts[v], W(VMS),
+		    verdict_meaning((enum kv_verdict)v));
 
 		text(f, PAD, y + 12, verdict_symbol((enum kv_verdict)v),
 		    FONT_BOLD, BODY_SIZE, ANCHOR_START, tone_ink(tone), NULL);
@@ -447,7 +448,7 @@ fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 	return f;
 }
 
-/* --- the AVX2 / AVX-512 trade-off ------------------------------------------ */
+/* --- the AVX2 / AVX-512 trade-off --------------------------------------- */
 
 kv_fig *
 fig_tradeoff(const kv_analysis *a, kv_text *t)
@@ -527,7 +528,7 @@ fig_tradeoff(const kv_analysis *a, kv_text *t)
 	return f;
 }
 
-/* --- the drain plan -------------------------------------------------------- */
+/* --- the drain plan ----------------------------------------------------- */
 
 static int
 drain_rank(const void *x, const void *y, void *arg)
@@ -606,7 +607,8 @@ fig_drain(const kv_analysis *a, kv_text *t)
 	}
 	qsort_r(order, a->ndrain, sizeof(size_t), drain_rank, (void *)a);
 	for (size_t k = 0; k < n; k++) {
-		double w = width_of(t, a->m->nodes[a->drain[order[k]].node].name,
+		double w = width_of(t,
+		    a->m->nodes[a->drain[order[k]].node].name,
 		    FONT_REGULAR, BODY_SIZE) + 12;
 
 		if (w > label_w)
@@ -647,7 +649,7 @@ fig_drain(const kv_analysis *a, kv_text *t)
 	return f;
 }
 
-/* --- cairo backend ------------------------------------------------------------ */
+/* --- cairo backend ------------------------------------------------------ */
 
 static void
 set_rgb(cairo_t *cr, uint32_t c)

@@ -94,8 +94,8 @@ mview_cell_title(const kv_mview *v, const kv_analysis *a, size_t i, size_t j)
 	else if (p->ok)
 		s = xasprintf("%s \u2192 %s: ok", from, to);
 	else if (p->nmissing == 0)
-		s = xasprintf("%s \u2192 %s: the source class has no host-model "
-		    "CPU", from, to);
+		s = xasprintf("%s \u2192 %s: the source class has no "
+		    "host-model CPU", from, to);
 	else {
 		list = str_list(p->missing, p->nmissing, p->nmissing);
 		s = xasprintf("%s \u2192 %s: missing %zu %s: %s", from, to,

@@ -102,7 +102,8 @@ shape_svg(const kv_shape *s, xmlNodePtr parent)
 		if (s->fill != COL_INK)
 			prop_rgb(n, "fill", s->fill);
 		if (s->rotate != 0) {
-			char *tr = g_strdup_printf("rotate(%d ", (int)s->rotate);
+			char *tr = g_strdup_printf("rotate(%d ",
+			    (int)s->rotate);
 			char x[G_ASCII_DTOSTR_BUF_SIZE],
 			    y[G_ASCII_DTOSTR_BUF_SIZE], *all;
 

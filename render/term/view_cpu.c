@@ -200,7 +200,8 @@ print_classes(const kv_analysis *a, const kv_term *t)
 		char head[96];
 		kv_tlist l;
 
-		fprintf(t->f, "  %-4s %-6s ", c->id, c->vendor ? c->vendor : "-");
+		fprintf(t->f, "  %-4s %-6s ", c->id,
+		    c->vendor ? c->vendor : "-");
 		kv_term_puts(t->f, c->host_model ? c->host_model : "-");
 		snprintf(head, sizeof(head), " (x86-64-v%d%s%s):", c->level,
 		    c->avx2 ? ", AVX2" : "", c->avx512f ? ", AVX-512" : "");

@@ -165,7 +165,8 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 		json_object_set_new(sum, kv_verdict_names[v],
 		    pair_int(d->verdicts[0][v], d->verdicts[1][v]));
 	json_object_set_new(doc, "verdicts", sum);
-	json_object_set_new(doc, "better", json_integer((json_int_t)d->nbetter));
+	json_object_set_new(doc, "better",
+	    json_integer((json_int_t)d->nbetter));
 	json_object_set_new(doc, "worse", json_integer((json_int_t)d->nworse));
 	return doc;
 }

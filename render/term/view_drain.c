@@ -117,8 +117,8 @@ room_note(const kv_analysis *a, const kv_term *t)
 	else
 		fprintf(t->f, "Room on the targets not checked: the snapshot "
 		    "holds only the launcher pods, so each %s goes to the "
-		    "first of its targets (in a plan, of those drained before if "
-		    "any).\n", kv_word(a, KV_WORD_VM));
+		    "first of its targets (in a plan, of those drained before "
+		    "if any).\n", kv_word(a, KV_WORD_VM));
 }
 
 static void
@@ -277,7 +277,7 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 	return KV_OK;
 }
 
-/* --- plan ------------------------------------------------------------------ */
+/* --- plan --------------------------------------------------------------- */
 
 static char *
 rule_text(const kv_plan *p)
@@ -534,7 +534,8 @@ cannot_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
 			if (r == NULL)
 				continue;
 			if (n++ == 0)
-				fputs("Nodes whose drain cannot succeed:\n", t->f);
+				fputs("Nodes whose drain cannot succeed:\n",
+				    t->f);
 			fputs("  ", t->f);
 			kv_term_paint(t, KV_C_RED, a->m->nodes[d->node].name);
 			fprintf(t->f, " (step %zu): ", i + 1);
@@ -624,8 +625,8 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 	free(dur);
 	if (p->twice > 0)
 		fprintf(t->f, "%zu VM%s move%s twice: at %s first move no node "
-		    "drained before could take %s, so %s went to a node drained "
-		    "later.\n", p->twice, p->twice == 1 ? "" : "s",
+		    "drained before could take %s, so %s went to a node "
+		    "drained later.\n", p->twice, p->twice == 1 ? "" : "s",
 		    p->twice == 1 ? "s" : "", p->twice == 1 ? "its" : "their",
 		    p->twice == 1 ? "it" : "them", p->twice == 1 ? "it" :
 		    "they");

@@ -103,7 +103,8 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 		    n, 3);
 		for (size_t k = 0; k < g->nvmis; k++)
 			if (kv_bits_test(pick, g->vmis[k]))
-				kv_tlist_add(&l, a->vmis[g->vmis[k]].vmi->fullname);
+				kv_tlist_add(&l,
+				    a->vmis[g->vmis[k]].vmi->fullname);
 		kv_tlist_end(&l);
 	}
 }

@@ -294,7 +294,7 @@ node_class(const kv_analysis *a, size_t node)
 	return c >= 0 ? a->classes[c].id : SYM_NONE;
 }
 
-/* --- facts ------------------------------------------------------------------ */
+/* --- facts -------------------------------------------------------------- */
 
 static void
 fact_add(kv_fact **v, size_t *n, const char *key, char *value)
@@ -382,7 +382,7 @@ facts_free(kv_fact *v, size_t n)
 	free(v);
 }
 
-/* --- fixed explanations ------------------------------------------------------ */
+/* --- fixed explanations ------------------------------------------------- */
 
 size_t *
 code_counts(const kv_analysis *a)

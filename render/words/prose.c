@@ -159,8 +159,8 @@ prose_matrix(const kv_analysis *a)
 	char *s;
 
 	if (n == 0)
-		return xstrdup("No node carries the node labeller's CPU labels: "
-		    "there is no CPU class to compare.");
+		return xstrdup("No node carries the node labeller's CPU "
+		    "labels: there is no CPU class to compare.");
 	for (size_t c = 0; c < n; c++) {
 		if (class_can_leave(a, c))
 			leave++;
@@ -233,7 +233,8 @@ prose_named(const kv_analysis *a)
 		if (level >= 1)
 			kv_buf_printf(&b, " (x86-64-v%d)", level);
 		if (s->nbest > 1)
-			kv_buf_printf(&b, ", or %zu equally good", s->nbest - 1);
+			kv_buf_printf(&b, ", or %zu equally good",
+			    s->nbest - 1);
 		kv_buf_printf(&b, "%s", ".");
 	}
 	return b.data;
@@ -253,11 +254,12 @@ prose_vendor_rule(const kv_analysis *a)
 	if (!all || !vendor)
 		return NULL;
 	if (!a->m->flavor->vendor_selector)
-		return "DVP's KubeVirt (a fork of v1.6) gives a migration target "
-		    "no CPU-vendor selector: a VM of a Model, Discovery or "
-		    "Features class can move between Intel and AMD nodes that "
-		    "both offer its CPU, so the \"all\" scope holds for moves "
-		    "too; the vendor scopes show the choice within one vendor.";
+		return "DVP's KubeVirt (a fork of v1.6) gives a migration "
+		    "target no CPU-vendor selector: a VM of a Model, "
+		    "Discovery or Features class can move between Intel and "
+		    "AMD nodes that both offer its CPU, so the \"all\" scope "
+		    "holds for moves too; the vendor scopes show the choice "
+		    "within one vendor.";
 	return "Since KubeVirt v1.8 every migration target also needs the "
 	    "source node's vendor label, so VMs never move between Intel and "
 	    "AMD nodes, whatever their CPU model: the \"all\" scope says where "
@@ -571,4 +573,4 @@ prose_mismatch(const kv_analysis *a)
 	    a->summary.mismatch, W(VMS), W(CONDITION));
 }
 
-/* --- the glossary ---------------------------------------------------------- */
+/* --- the glossary ------------------------------------------------------- */

@@ -4,9 +4,9 @@
  * A Deckhouse Virtualization Platform operator reads VirtualMachine,
  * Migratable, VirtualMachineOperation and liveMigrationPolicy where a
  * KubeVirt operator reads VMI, LiveMigratable, VirtualMachineInstance-
- * Migration and MigrationPolicy (docs/rules.md).  The
- * words are the flavor row's vocabulary (analyze/model/flavor.h); a rule's title
- * and remediation are its row's, in the flavor's words (analyze/rules/rule.h).
+ * Migration and MigrationPolicy (docs/rules.md).  The words are the flavor
+ * row's vocabulary (analyze/model/flavor.h); a rule's title and
+ * remediation are its row's, in the flavor's words (analyze/rules/rule.h).
  */
 #include "render/render.h"
 
