@@ -174,8 +174,8 @@ bare_unique(apply_ctx *c, const kv_change *ch, const char *name, size_t n)
 	}
 	if (hits > 1)
 		kv_seterr(c->err, "--vmi %.*s: %zu %s have that name (%s): "
-		    "give NAMESPACE/NAME", (int)n, name, hits, kv_wi_vms(c, hits),
-		    list);
+		    "give NAMESPACE/NAME", (int)n, name, hits,
+		    kv_wi_vms(c, hits), list);
 	else if (hits == 0)
 		kv_seterr(c->err, "--vmi %.*s: no %s of that name in the "
 		    "snapshot", (int)n, name, kv_wi_vms(c, 1));
