@@ -73,6 +73,8 @@ bool text_invisible(gunichar c);
  * wrap_w > 0 wraps at that width (words, then characters). */
 PangoLayout *text_layout(kv_text *t, const char *s, enum kv_font font,
     double size, double wrap_w);
+/* After l's text was shortened: its attributes end with the text. */
+void text_clip_attrs(PangoLayout *l);
 /* Cut the text of l (laid out in font at size, wrapped at wrap_w) to at
  * most lines lines, the last one ending in an ellipsis, in the text
  * itself (the ellipsis is extracted with it); attributes of the part

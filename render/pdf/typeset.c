@@ -518,7 +518,11 @@ cell_layout(pdoc *d, const ptable *t, const pcell *c, double w, bool head,
 	PangoLayout *l = text_layout(d->t, c->text ? c->text : "",
 	    head ? FONT_BOLD : c->font, t->size, w - 2 * t->pad);
 
-	if (c->attrs != NULL) {
+	/* the attributes' byte ranges are of c->text: only while the
+	 * layout shows it unchanged (text_clean shows invisible
+	 * characters as <U+...>, which moves every byte after them) */
+	if (c->attrs != NULL && c->text != NULL &&
+	    strcmp(pango_layout_get_text(l), c->text) == 0) {
 		PangoAttrList *al = pango_attr_list_copy(c->attrs);
 
 		pango_layout_set_attributes(l, al);

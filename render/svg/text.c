@@ -158,6 +158,38 @@ text_layout(kv_text *t, const char *s, enum kv_font font, double size,
 	return l;
 }
 
+/* pango_attr_list_filter's callback: drop what starts at or past the
+ * text's length (*data), end the rest there. */
+static gboolean
+clip_attr(PangoAttribute *at, gpointer data)
+{
+	guint len = *(const guint *)data;
+
+	if (at->start_index >= len && at->start_index != 0)
+		return TRUE;
+	if (at->end_index > len && at->end_index != G_MAXUINT)
+		at->end_index = len;
+	return FALSE;
+}
+
+void
+text_clip_attrs(PangoLayout *l)
+{
+	PangoAttrList *al = pango_layout_get_attributes(l);
+	guint len = (guint)strlen(pango_layout_get_text(l));
+	PangoAttrList *gone;
+
+	if (al == NULL)
+		return;
+	pango_attr_list_ref(al);
+	gone = pango_attr_list_filter(al, clip_attr, &len);
+	if (gone != NULL)
+		pango_attr_list_unref(gone);
+	/* set again: the layout recomputes its lines */
+	pango_layout_set_attributes(l, al);
+	pango_attr_list_unref(al);
+}
+
 bool
 text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
     double wrap_w, int lines)
@@ -181,6 +213,7 @@ text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
 	fit = text_fit(t, tail, font, size, wrap_w);
 	cut = xasprintf("%.*s%s", last->start_index, s, fit);
 	pango_layout_set_text(l, cut, -1);
+	text_clip_attrs(l);	/* the attributes' bytes past the cut */
 	free(tail);
 	free(fit);
 	free(cut);
