@@ -46,7 +46,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "disk-not-shared", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_PVCS),
+		.needs = KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS),
 		.flags = RULE_VOLUME_MIGRATION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "DisksNotLiveMigratable" },
@@ -295,7 +295,8 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-placement-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS),
+		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
+		    KV_NEED_BIT(NEED_VDISKS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies every placement "
@@ -404,6 +405,7 @@ const kv_rule kv_rules[] = {
 				    "the Migrate operation (d8 v migrate)." },
 		},
 		.check = kv_dvp_check_vmop_in_progress,
+		.needs = KV_NEED_BIT(NEED_VMOPS),
 		.grouping = &kv_grp_operation,
 	},
 	{
@@ -420,6 +422,7 @@ const kv_rule kv_rules[] = {
 				    "PreferForced." },
 		},
 		.check = kv_dvp_check_policy_force,
+		.needs = KV_NEED_BIT(NEED_VMOPS),
 		.grouping = &kv_grp_force,
 	},
 	{
@@ -622,6 +625,7 @@ const kv_rule kv_rules[] = {
 				    "storage class." },
 		},
 		.check = kv_dvp_check_disks_should_migrate,
+		.needs = KV_NEED_BIT(NEED_VDISKS),
 	},
 	{
 		.code = "block-device-attachment-pending", .severity = SEV_WARNING,
@@ -636,6 +640,7 @@ const kv_rule kv_rules[] = {
 				    "most 5 minutes." },
 		},
 		.check = kv_dvp_check_bda_pending,
+		.needs = KV_NEED_BIT(NEED_VMBDAS),
 	},
 	{
 		.code = "eviction-blocks-drain", .severity = SEV_WARNING,
