@@ -48,7 +48,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "disk-not-shared", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_PVCS),
+		.needs = KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS),
 		.flags = RULE_VOLUME_MIGRATION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "DisksNotLiveMigratable" },
@@ -303,7 +303,8 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-placement-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS),
+		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
+		    KV_NEED_BIT(NEED_VDISKS),
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies every placement "
@@ -416,6 +417,7 @@ const kv_rule kv_rules[] = {
 				    "the Migrate operation (d8 v migrate)." },
 		},
 		.check = kv_dvp_check_vmop_in_progress,
+		.needs = KV_NEED_BIT(NEED_VMOPS),
 		.grouping = &kv_grp_operation,
 	},
 	{
@@ -432,6 +434,7 @@ const kv_rule kv_rules[] = {
 				    "PreferForced." },
 		},
 		.check = kv_dvp_check_policy_force,
+		.needs = KV_NEED_BIT(NEED_VMOPS),
 		.grouping = &kv_grp_force,
 	},
 	{
@@ -635,6 +638,7 @@ const kv_rule kv_rules[] = {
 				    "storage class." },
 		},
 		.check = kv_dvp_check_disks_should_migrate,
+		.needs = KV_NEED_BIT(NEED_VDISKS),
 	},
 	{
 		.code = "block-device-attachment-pending",
@@ -650,6 +654,7 @@ const kv_rule kv_rules[] = {
 				    "most 5 minutes." },
 		},
 		.check = kv_dvp_check_bda_pending,
+		.needs = KV_NEED_BIT(NEED_VMBDAS),
 	},
 	{
 		.code = "eviction-blocks-drain", .severity = SEV_WARNING,

@@ -131,6 +131,11 @@ typedef struct kv_diff_notes {
 	const kv_vocab *words;		/* the flavor's (of the snapshot
 					 * after), or NULL: KubeVirt's */
 } kv_diff_notes;
+/* "not judged in new: 3 VMIs (nodes: not in the input)" for side s
+ * (0 before, 1 after) in the words of a diff (old, new) or a what-if
+ * (before, after); NULL when the side judged every running VMI.  The
+ * caller's string. */
+char *kv_diff_untold(const struct kv_diff *d, int s, bool whatif);
 int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
     const kv_term *t, kv_err *err);
 /* The JSON document of kv_view_diff's -o json (the caller's). */

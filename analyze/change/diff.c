@@ -228,6 +228,7 @@ vmi_pair(const kv_vmires *x, const kv_vmires *y, kv_diff *d)
 	strs_delta(&cx, &cy, &dv.removed, &dv.added);
 	free(cx.v);
 	free(cy.v);
+	dv.untold = x->verdict == V_NOT_JUDGED || y->verdict == V_NOT_JUDGED;
 	dv.worse = (x->verdict == V_OK && y->verdict != V_OK) ||
 	    (drain_moves(x->on_drain) && !drain_moves(y->on_drain) &&
 	    y->on_drain != DRAIN_NONE);
@@ -236,11 +237,14 @@ vmi_pair(const kv_vmires *x, const kv_vmires *y, kv_diff *d)
 			dv.worse = true;
 	dv.nostart = y->vmi->nostart;
 	dv.worse |= dv.nostart != NULL;
+	dv.worse &= !dv.untold;		/* cannot tell */
 	if (dv.verdict[0] == dv.verdict[1] && dv.targets[0] == dv.targets[1]
 	    && dv.drain[0] == dv.drain[1] && dv.added.n + dv.removed.n == 0 &&
 	    dv.nostart == NULL)
 		return;
-	if (dv.worse)
+	if (dv.untold)
+		d->nuntold++;
+	else if (dv.worse)
 		d->nworse++;
 	else if ((x->verdict != V_OK && y->verdict == V_OK) ||
 	    (!drain_moves(x->on_drain) && drain_moves(y->on_drain)))
@@ -255,6 +259,20 @@ static bool
 skipped(const kv_strs *skip, const kv_vmi *v)
 {
 	return v->node != NULL && in_strs(skip, v->node);
+}
+
+/* The verdicts of side s, and what its not-judged VMIs lack. */
+static void
+tally(const kv_analysis *a, int s, kv_diff *d)
+{
+	for (size_t k = 0; k < a->nvmis; k++) {
+		d->verdicts[s][a->vmis[k].verdict]++;
+		if (a->vmis[k].verdict == V_NOT_JUDGED)
+			d->lacks[s] |= a->vmis[k].not_judged;
+	}
+	for (int n = 0; n < NEED_COUNT; n++)
+		if (d->lacks[s] & KV_NEED_BIT(n))
+			d->lack_words[s][n] = kv_model_lack_words(a->m, n);
 }
 
 static void
@@ -281,10 +299,8 @@ diff_vmis(const kv_analysis *a, const kv_analysis *b, const kv_strs *skip,
 			i++, j++;
 		}
 	}
-	for (size_t k = 0; k < a->nvmis; k++)
-		d->verdicts[0][a->vmis[k].verdict]++;
-	for (size_t k = 0; k < b->nvmis; k++)
-		d->verdicts[1][b->vmis[k].verdict]++;
+	tally(a, 0, d);
+	tally(b, 1, d);
 }
 
 static bool

@@ -12,8 +12,11 @@
  *
  * "Worse": a running VMI that migrates before does not after, a VMI that
  * a drain moves before is stopped or waited on after, or a VMI gains
- * guest-cpu-floor.  The diff borrows both analyses (and their models),
- * which must outlive it; kv_diff_free releases the rest.
+ * guest-cpu-floor.  A VMI not judged on either side (verdict
+ * not-judged: the input lacks what its checks need) is "cannot tell":
+ * neither worse nor better, counted apart (nuntold) with the resources
+ * each side lacks (lacks, lack_words).  The diff borrows both analyses
+ * (and their models), which must outlive it; kv_diff_free releases the rest.
  */
 #ifndef KV_DIFF_H
 #define KV_DIFF_H
@@ -48,6 +51,7 @@ typedef struct kv_diff_vmi {
 	kv_strs added, removed;		/* blocker and warning codes */
 	const char *nostart;		/* would not start again: why */
 	bool worse;
+	bool untold;			/* not judged before or after */
 } kv_diff_vmi;
 
 typedef struct kv_diff_drain {
@@ -79,6 +83,11 @@ typedef struct kv_diff {
 	kv_diff_group *groups;		/* by code, kind, subject */
 	size_t verdicts[2][V_COUNT];	/* summary before, after */
 	size_t nworse, nbetter;		/* VMIs */
+	size_t nuntold;			/* changed VMIs that cannot tell */
+	/* per side: the resources (KV_NEED_BIT) its not-judged VMIs lack,
+	 * and the manifest's words for each (kv_model_lack_words) */
+	unsigned lacks[2];
+	const char *lack_words[2][NEED_COUNT];
 	bool worse;
 } kv_diff;
 

@@ -10,6 +10,12 @@ const kv_need_row kv_need_rows[NEED_COUNT] = {
 	[NEED_PODS] = { "pods", "" },
 	[NEED_PVCS] = { "persistentvolumeclaims", "" },
 	[NEED_STORAGECLASSES] = { "storageclasses", "storage.k8s.io" },
+	[NEED_VMOPS] = { "virtualmachineoperations",
+	    "virtualization.deckhouse.io", true },
+	[NEED_VMBDAS] = { "virtualmachineblockdeviceattachments",
+	    "virtualization.deckhouse.io", true },
+	[NEED_VDISKS] = { "virtualdisks", "virtualization.deckhouse.io",
+	    true },
 };
 
 /* The manifest's entry of resource n, or NULL. */
@@ -31,6 +37,8 @@ kv_model_lacks(const kv_model *m, enum kv_need n)
 {
 	const snap_resource *r = entry(m, n);
 
+	if (kv_need_rows[n].dvp && m->flavor->id != KV_FLAVOR_DECKHOUSE)
+		return false;
 	return r == NULL || (strcmp(r->status, "ok") != 0 &&
 	    strcmp(r->status, "absent") != 0);
 }

@@ -11,8 +11,11 @@
 
 #include "analyze/model/model.h"
 
+/* NEED_VMOPS ... NEED_VDISKS: Deckhouse resources, needed only in the
+ * deckhouse flavor (a KubeVirt cluster serves none of them). */
 enum kv_need {
-	NEED_NODES, NEED_PODS, NEED_PVCS, NEED_STORAGECLASSES, NEED_COUNT
+	NEED_NODES, NEED_PODS, NEED_PVCS, NEED_STORAGECLASSES,
+	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_COUNT
 };
 
 #define KV_NEED_BIT(n) (1u << (n))
@@ -20,12 +23,14 @@ enum kv_need {
 /* The resources.def row of each bit (plural and group). */
 typedef struct kv_need_row {
 	const char *resource, *group;
+	bool dvp;		/* needed in the deckhouse flavor only */
 } kv_need_row;
 extern const kv_need_row kv_need_rows[NEED_COUNT];
 
 /* Whether the input lacks resource n: its manifest entry has a status
  * other than ok or absent (missing, forbidden, error), or there is no
- * entry.  absent is the API's word that the cluster has none. */
+ * entry.  absent is the API's word that the cluster has none.  A row
+ * of the deckhouse flavor is never lacking in another flavor's input. */
 bool kv_model_lacks(const kv_model *m, enum kv_need n);
 /* The bits of every resource of mask the input lacks. */
 unsigned kv_model_lacking(const kv_model *m, unsigned mask);

@@ -628,12 +628,15 @@ foreign_summary(const foreign_input *fi)
 }
 
 /* Whether a row not found in a foreign input is missing from the input
- * rather than absent from the API: a needed one, and every row of the
- * core and storage.k8s.io groups, which every cluster serves. */
+ * rather than absent from the API: a needed one, every row of the
+ * core and storage.k8s.io groups, which every cluster serves, and in a
+ * DVP input every row of virtualization.deckhouse.io, which DVP serves. */
 static bool
 lacking_row(size_t i, const char *want)
 {
 	return strcmp(rows[i].need, "ALWAYS") == 0 ||
+	    (strcmp(want, "DECKHOUSE") == 0 &&
+	    strcmp(rows[i].group, "virtualization.deckhouse.io") == 0) ||
 	    strcmp(rows[i].need, want) == 0 || *rows[i].group == '\0' ||
 	    strcmp(rows[i].group, "storage.k8s.io") == 0;
 }

@@ -7,7 +7,9 @@
  * pods are read for containerDisk digests and pod (anti-)affinity or
  * topology spread; PVCs for a claim the VMI's volumeStatus does not
  * describe (KubeVirt itself reads the access modes there first,
- * kubevirt v1.9.0 pkg/storage/types/pvc.go:72-79).
+ * kubevirt v1.9.0 pkg/storage/types/pvc.go:72-79); a DVP VMI's checks
+ * read its VM's VirtualMachineOperations and block device attachments,
+ * and the VirtualDisks behind its claims.
  *
  * Without nodes nothing is judged: KubeVirt renders no target pod
  * without the source Node (docs/rules.md §2.3).  Otherwise vmi.c skips
@@ -29,6 +31,10 @@ static const char *const need_words[NEED_COUNT] = {
 	[NEED_PVCS] = "claims the VMI's volumeStatus does not describe "
 	    "cannot be judged",
 	[NEED_STORAGECLASSES] = "no storage class can be named for a fix",
+	[NEED_VMOPS] = "operations in progress cannot be judged",
+	[NEED_VMBDAS] = "disk attachments in progress cannot be judged",
+	[NEED_VDISKS] = "whether disks are copied with the VM cannot be "
+	    "judged",
 };
 
 void
@@ -68,6 +74,16 @@ has_containerdisk(const kv_vmi *v)
 	return false;
 }
 
+static bool
+has_claim(const kv_vmi *v)
+{
+	for (size_t i = 0; i < v->nvolumes; i++)
+		if (v->volumes[i].kind == VOL_PVC ||
+		    v->volumes[i].kind == VOL_DATAVOLUME)
+			return true;
+	return false;
+}
+
 /* The resources r's checks read, by its spec (the header comment). */
 static unsigned
 vmi_reads(const kv_vmires *r)
@@ -80,6 +96,9 @@ vmi_reads(const kv_vmires *r)
 		u |= KV_NEED_BIT(NEED_PODS);
 	if (claim_undescribed(v))
 		u |= KV_NEED_BIT(NEED_PVCS);
+	if (r->dvp != NULL)	/* a DVP VMI: its operations, attachments */
+		u |= KV_NEED_BIT(NEED_VMOPS) | KV_NEED_BIT(NEED_VMBDAS) |
+		    (has_claim(v) ? KV_NEED_BIT(NEED_VDISKS) : 0);
 	return u;
 }
 

@@ -403,6 +403,19 @@ excused_by_volume_migration(const rule_ctx *c)
 	    (rule->flags & RULE_VOLUME_MIGRATION) && !rule_has(c, rule);
 }
 
+/* A stored reason volume migration could excuse, when the VirtualDisks
+ * that say whether it does are not in the input (notjudged.c). */
+static bool
+excuse_unknown(const rule_ctx *c, unsigned miss)
+{
+	const kv_rule *rule = kv_rule_by_reason(KV_FLAVOR_KUBEVIRT,
+	    c->v->cond_reason);
+
+	return c->v->cond == 'F' && (miss & KV_NEED_BIT(NEED_VDISKS)) &&
+	    rule != NULL && (rule->flags & RULE_VOLUME_MIGRATION) &&
+	    !rule_has(c, rule);
+}
+
 /* A stored False condition is KubeVirt's word for node-local facts we
  * cannot see: keep it even when no check of ours fired, under the code
  * that names its reason (§3.1) when no check gave that code. */
@@ -462,7 +475,11 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 	r->source_pod = kv_place_source_pod(place, r->vmi);
 	kv_target_build(a, place, r, &c.ti);
 	run_rules(&c, PHASE_TARGETS, &sk);
-	if (stored_condition(&c)) {
+	if (excuse_unknown(&c, miss)) {
+		sk.needs |= KV_NEED_BIT(NEED_VDISKS);
+		if (verdict_rank(V_BLOCKED) > sk.rank)
+			sk.rank = verdict_rank(V_BLOCKED);
+	} else if (stored_condition(&c)) {
 		r->verdict = V_BLOCKED;
 		rank = verdict_rank(V_BLOCKED);
 	}

@@ -78,6 +78,16 @@ diff_answer(const kv_analysis *a, const kv_report_diff *rd)
 		kv_buf_printf(&b, "; %zu running %s %s to restart for it",
 		    rd->notes->restarts, plural(rd->notes->restarts, W(VM),
 		    W(VMS)), rd->notes->restarts == 1 ? "has" : "have");
+	if (d->nuntold > 0)
+		kv_buf_printf(&b, "; cannot tell for %zu %s", d->nuntold,
+		    plural(d->nuntold, W(VM), W(VMS)));
+	for (int s = 0; s < 2; s++) {
+		char *l = kv_diff_untold(d, s, wi);
+
+		if (l != NULL)
+			kv_buf_printf(&b, "; %s", l);
+		free(l);
+	}
 	kv_buf_printf(&b, ".");
 	return b.data;
 }

@@ -4,6 +4,7 @@
  * JSON / YAML document ("kind": "kvscope-whatif" | "kvscope-diff"),
  * which the --report folder holds as diff.json.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/change/diff.h"
@@ -69,14 +70,14 @@ vmis_doc(const kv_diff *d)
 		const kv_diff_vmi *v = &d->vmis[i];
 
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:o, "
-		    "s:o, s:s?, s:b}", "name", v->name, "verdict",
+		    "s:o, s:s?, s:b, s:b}", "name", v->name, "verdict",
 		    pair_str(kv_verdict_names[v->verdict[0]],
 		    kv_verdict_names[v->verdict[1]]), "targetCount",
 		    pair_int(v->targets[0], v->targets[1]), "onDrain",
 		    pair_str(drain_name(v->drain[0]), drain_name(v->drain[1])),
 		    "codesAdded", jstrs(&v->added), "codesRemoved",
 		    jstrs(&v->removed), "wouldNotStart", v->nostart,
-		    "worse", v->worse));
+		    "worse", v->worse, "cannotTell", v->untold));
 	}
 	return a;
 }
@@ -126,6 +127,50 @@ lines_doc(char *const *v, size_t n)
 	return a;
 }
 
+char *
+kv_diff_untold(const kv_diff *d, int s, bool whatif)
+{
+	static const char *const side[2][2] = {
+		{ "in old", "in new" }, { "before", "after" }
+	};
+	size_t n = d->verdicts[s][V_NOT_JUDGED];
+	kv_buf b = {0};
+	const char *sep = " (";
+
+	if (n == 0)
+		return NULL;
+	kv_buf_printf(&b, "not judged %s: %zu VMI%s", side[whatif][s], n,
+	    n == 1 ? "" : "s");
+	for (int k = 0; k < NEED_COUNT; k++)
+		if (d->lacks[s] & KV_NEED_BIT(k)) {
+			kv_buf_printf(&b, "%s%s: %s", sep,
+			    kv_need_rows[k].resource, d->lack_words[s][k]);
+			sep = "; ";
+		}
+	kv_buf_printf(&b, "%s", d->lacks[s] ? ")" : "");
+	return b.data;
+}
+
+/* The not-judged counts of both sides and their lines (kv_diff_untold). */
+static json_t *
+untold_doc(const kv_diff *d, bool whatif)
+{
+	json_t *o = json_object(), *lines = json_array();
+
+	json_object_set_new(o, "vmis", json_integer((json_int_t)d->nuntold));
+	json_object_set_new(o, "notJudged", pair_int(
+	    d->verdicts[0][V_NOT_JUDGED], d->verdicts[1][V_NOT_JUDGED]));
+	for (int s = 0; s < 2; s++) {
+		char *l = kv_diff_untold(d, s, whatif);
+
+		if (l != NULL)
+			json_array_append_new(lines, json_string(l));
+		free(l);
+	}
+	json_object_set_new(o, "lines", lines);
+	return o;
+}
+
 json_t *
 kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 {
@@ -168,6 +213,7 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 	json_object_set_new(doc, "better",
 	    json_integer((json_int_t)d->nbetter));
 	json_object_set_new(doc, "worse", json_integer((json_int_t)d->nworse));
+	json_object_set_new(doc, "cannotTell", untold_doc(d, n->notes != NULL));
 	return doc;
 }
 
@@ -263,7 +309,26 @@ text_vmi(const kv_term *t, const kv_diff_vmi *v)
 		    v->removed.v[i]);
 	fprintf(f, "%s%s%s%s\n", v->added.n + v->removed.n ? ")" : "",
 	    v->nostart ? ", would not start: " : "", v->nostart ?
-	    v->nostart : "", v->worse ? "  WORSE" : "");
+	    v->nostart : "", v->worse ? "  WORSE" : v->untold ?
+	    "  CANNOT TELL" : "");
+}
+
+static void
+text_untold(const kv_diff *d, const kv_diff_notes *n, const kv_term *t)
+{
+	if (d->nuntold > 0)
+		fprintf(t->f, "  cannot tell for %zu %s:\n", d->nuntold,
+		    vms(n, d->nuntold));
+	for (int s = 0; s < 2; s++) {
+		char *l = kv_diff_untold(d, s, n->notes != NULL);
+
+		if (l != NULL) {
+			fputs("    ", t->f);
+			kv_term_puts(t->f, l);
+			fputs("\n", t->f);
+		}
+		free(l);
+	}
 }
 
 static void
@@ -288,8 +353,12 @@ text_sections(const kv_diff *d, const kv_diff_notes *n, const kv_term *t)
 			fprintf(f, "%s%s", k ? ", " : "", c->many.v[k]);
 		fprintf(f, " %s\n", c->merged ? "(before)" : "(after)");
 	}
-	fprintf(f, "%s: %zu changed, %zu better, %zu worse\n", vms(n, 2),
+	fprintf(f, "%s: %zu changed, %zu better, %zu worse", vms(n, 2),
 	    d->nvmis, d->nbetter, d->nworse);
+	if (d->nuntold > 0)
+		fprintf(f, ", %zu cannot tell", d->nuntold);
+	fputs("\n", f);
+	text_untold(d, n, t);
 	for (size_t i = 0; i < d->nvmis; i++)
 		text_vmi(t, &d->vmis[i]);
 	put_list(t, "added:", &d->vmis_added);
@@ -341,8 +410,11 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 		    vms(n, n->restarts));
 	}
 	text_sections(d, n, t);
-	fputs(d->worse ? "result: worse\n" : "result: nothing gets worse\n",
-	    f);
+	fputs(d->worse ? "result: worse" : "result: nothing gets worse", f);
+	if (d->nuntold > 0)
+		fprintf(f, " (cannot tell for %zu %s)", d->nuntold,
+		    vms(n, d->nuntold));
+	fputs("\n", f);
 	if (fflush(f) != 0 || ferror(f))
 		return kv_seterr(err, "stdout: write error");
 	return KV_OK;

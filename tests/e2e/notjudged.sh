@@ -117,4 +117,41 @@ $KVSCOPE check "$tmp/cv/s.tar.gz" 2>/dev/null | grep -q "storage classes \
 are not in the input" && ok "converted: the fix names the input" ||
     bad "converted" "the fix does not name the input"
 
+# DVP: the checks of a DVP VMI read its VirtualMachineOperations and the
+# VirtualDisks behind its claims; without them it is not judged
+dvp() {	# folder, file to leave out
+	mkdir "$tmp/$1"
+	cp samples/deckhouse/resources/*.json "$tmp/$1/"
+	rm "$tmp/$1/$2.virtualization.deckhouse.io.json"
+}
+dvp novmop virtualmachineoperations
+rc=0
+$KVSCOPE check "$tmp/novmop" >"$tmp/out" 2>"$tmp/err" || rc=$?
+want "novmop: check exits 1 (dev/vm-windows still judged blocked)" 1 "$rc"
+grep -q "^prod/vm-busy on w2: not-judged (not in the input: \
+virtualmachineoperations)$" "$tmp/out" && ok "novmop: vm-busy not judged" ||
+    bad "novmop" "$(grep vm-busy "$tmp/out")"
+grep -q "^dev/vm-windows on w4: blocked (tsc-frequency)" "$tmp/out" &&
+    ok "novmop: vm-windows judged" || bad "novmop" "vm-windows"
+want "novmop: the count line" "1 of 11 running VirtualMachines would not \
+migrate; 10 not judged: the input lacks what their checks need" \
+    "$(grep "would not migrate" "$tmp/out")"
+grep -q "^kvscope: warning: virtualmachineoperations.virtualization.\
+deckhouse.io: not in the input" "$tmp/err" && ok "novmop: warning line" ||
+    bad "novmop: warning" "$(head -c 300 "$tmp/err")"
+$KVSCOPE report "$tmp/novmop" --format json -d "$tmp/dv" >/dev/null 2>&1
+want "novmop: notJudged names virtualmachineoperations" \
+    "virtualmachineoperations: not in the input; operations in progress \
+cannot be judged" "$(jq -r '[.vmis[] | select(.name == "prod/vm-busy") |
+    .notJudged[] | .message] | join("|")' "$tmp/dv/findings.json")"
+dvp novdisk virtualdisks
+$KVSCOPE check "$tmp/novdisk" >"$tmp/out" 2>/dev/null
+grep -q "^prod/vm-local-disk on w1: not-judged (not in the input: \
+virtualdisks)$" "$tmp/out" && ok "novdisk: vm-local-disk not judged" ||
+    bad "novdisk" "$(grep vm-local-disk "$tmp/out")"
+# a KubeVirt input needs no DVP resource
+$KVSCOPE report samples/mixed --format json -d "$tmp/kv" >/dev/null 2>&1
+want "kubevirt: no DVP resource lacking" 0 "$(jq '[.vmis[] |
+    .notJudged[]] | length' "$tmp/kv/findings.json")"
+
 test_done

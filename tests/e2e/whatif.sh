@@ -332,6 +332,37 @@ run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
 has "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
 
+# the newer input lacks the nodes: its VMIs are not judged, which is
+# "cannot tell", neither worse nor better (exit 0)
+mkdir "$work/nj-old" "$work/nj-new"
+cp $S/resources/*.json "$work/nj-old/"
+cp $S/resources/*.json "$work/nj-new/"
+rm "$work/nj-new/nodes.json"
+run "diff not judged" 0 diff "$work/nj-old" "$work/nj-new"
+has "diff not judged" "VMIs: 11 changed, 0 better, 0 worse, 11 cannot tell"
+has "diff not judged" \
+    "    not judged in new: 11 VMIs (nodes: not in the input)"
+has "diff not judged" "prod/db-0: ok -> not-judged"
+lacks "diff not judged" "WORSE"
+has "diff not judged" "result: nothing gets worse (cannot tell for 11 VMIs)"
+run "diff not judged json" 0 diff "$work/nj-old" "$work/nj-new" -o json
+jqis "diff not judged json" '"\(.worse) \(.better) \(.cannotTell.vmis)"' \
+    "0 0 11"
+jqis "diff not judged json" '.cannotTell.notJudged | "\(.before) \(.after)"' \
+    "0 11"
+jqis "diff not judged json" '.cannotTell.lines[0]' \
+    "not judged in new: 11 VMIs (nodes: not in the input)"
+jqis "diff not judged json" \
+    '[.vmis[] | select(.cannotTell and (.worse | not))] | length' 11
+run "diff not judged back" 0 diff "$work/nj-new" "$work/nj-old" -o yaml
+has "diff not judged back" \
+    "- 'not judged in old: 11 VMIs (nodes: not in the input)'"
+run "diff not judged report" 0 diff "$work/nj-old" "$work/nj-new" \
+    --report "$work/njr" --format html
+grep -qF "Nothing got worse: 0 VMIs better, 0 worse, 11 changed in all; \
+cannot tell for 11 VMIs; not judged in new: 11 VMIs (nodes: not in the \
+input)." "$work/njr/report.html" || fail "diff not judged report: answer"
+
 # the header names both inputs; other clusters and swapped dates are one
 # warning line each, and --strict makes them a usage error
 run "diff header" 0 diff $S $S

@@ -67,7 +67,19 @@ test_needs_column(void **state)
 	assert_int_equal(kv_rule_find("no-cpu-target")->needs,
 	    KV_NEED_BIT(NEED_NODES));
 	assert_int_equal(kv_rule_find("no-placement-target")->needs,
-	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS));
+	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
+	    KV_NEED_BIT(NEED_VDISKS));
+	/* DVP's own: a VM's operations, attachments and VirtualDisks */
+	assert_int_equal(kv_rule_find("vmop-in-progress")->needs,
+	    KV_NEED_BIT(NEED_VMOPS));
+	assert_int_equal(kv_rule_find("live-migration-policy-force")->needs,
+	    KV_NEED_BIT(NEED_VMOPS));
+	assert_int_equal(kv_rule_find("block-device-attachment-pending")->needs,
+	    KV_NEED_BIT(NEED_VMBDAS));
+	assert_int_equal(kv_rule_find("disk-not-shared")->needs,
+	    KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS));
+	assert_true(kv_need_rows[NEED_VDISKS].dvp);
+	assert_false(kv_need_rows[NEED_PODS].dvp);
 	assert_int_equal(kv_rule_find("containerdisk-no-digest")->needs,
 	    KV_NEED_BIT(NEED_PODS));
 	assert_int_equal(kv_rule_find("disk-claim-unknown")->needs,
