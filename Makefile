@@ -64,6 +64,8 @@ ASAN_CLI  := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_BIN  := $(BUILD)/asan/kvscope
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/tests/%)
 TEST_LIB  := $(sort $(TEST_LIB_SRC:%.c=$(BUILD)/asan/%.o))
+# kept between runs (make would delete them as intermediates)
+.SECONDARY: $(TEST_LIB)
 HEADERS   := $(wildcard $(addsuffix /*.h,$(SRC_DIRS) cli)) \
              analyze/read/resources.def
 

@@ -6,10 +6,11 @@
 #include <string.h>
 
 const kv_need_row kv_need_rows[NEED_COUNT] = {
-	[NEED_NODES] = { "nodes", "" },
-	[NEED_PODS] = { "pods", "" },
-	[NEED_PVCS] = { "persistentvolumeclaims", "" },
-	[NEED_STORAGECLASSES] = { "storageclasses", "storage.k8s.io" },
+	[NEED_NODES] = { "nodes", "", false },
+	[NEED_PODS] = { "pods", "", false },
+	[NEED_PVCS] = { "persistentvolumeclaims", "", false },
+	[NEED_STORAGECLASSES] = { "storageclasses", "storage.k8s.io",
+	    false },
 	[NEED_VMOPS] = { "virtualmachineoperations",
 	    "virtualization.deckhouse.io", true },
 	[NEED_VMBDAS] = { "virtualmachineblockdeviceattachments",
