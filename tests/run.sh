@@ -37,6 +37,7 @@ for t in "$@"; do
 done
 for t in tests/e2e/*.sh; do
 	[ -e "$t" ] || continue
+	[ "$(basename "$t")" = lib.sh ] && continue	# sourced, not a suite
 	add "e2e/$(basename "$t" .sh)" "bash $t"
 done
 for t in tests/*/run-tests.sh; do
