@@ -31,8 +31,9 @@ static const kv_cmd commands[] = {
 	{ "report", "report SNAPSHOT [-o|--format html,svg,pdf,json,csv] "
 	  "[--pdf-detail failing|all] [-d|--output-dir DIR] [--force] [-q]",
 	  "write the report (HTML, SVG figures, PDF, findings.json)",
-	  "Analyses SNAPSHOT (a .tar.gz, .tar or directory written by\n"
-	  "kvscope-collect) and writes the chosen formats into DIR\n"
+	  "Analyses SNAPSHOT (what kvscope-collect writes, a must-gather,\n"
+	  "a kubectl get file or - for standard input: kvscope help) and\n"
+	  "writes the chosen formats into DIR\n"
 	  "(default: kvscope-report), all or nothing, then prints the files\n"
 	  "it wrote, one per line.  A report written over an older one\n"
 	  "replaces every file of it.\n"
@@ -268,7 +269,11 @@ usage_all(FILE *f)
 {
 	fprintf(f, "usage: kvscope COMMAND [ARGS]\n\n"
 	    "Offline KubeVirt live-migration analysis of a kvscope snapshot."
-	    "\n\ncommands:\n");
+	    "\n\nSNAPSHOT: what kvscope-collect writes (.tar.gz, .tar, or the "
+	    "folder\nunpacked), a must-gather, oc adm inspect or "
+	    "support-bundle-kit\narchive or folder, a .zip of one, one "
+	    "kubectl get -o json|yaml file,\nor - for any of these on "
+	    "standard input.\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name,
 		    commands[i].summary);

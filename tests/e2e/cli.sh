@@ -521,6 +521,9 @@ run "--version" 0 --version
 checks=$((checks + 1))
 grep -qE '^kvscope [0-9]+\.[0-9]+\.[0-9]+$' "$work/out" || fail "--version: $(cat "$work/out")"
 run "--help" 0 --help
+has "$work/out" "--help: what a SNAPSHOT may be" \
+    "or - for any of these on standard input."
+has "$work/out" "--help: kubectl files" "kubectl get -o json|yaml file"
 cmds=$(sed -n '/^commands:/,/^$/p' "$work/out" | awk 'NR > 1 && NF { print $1 }')
 checks=$((checks + 1))
 [ "$(echo "$cmds" | wc -w)" -ge 5 ] || fail "--help lists too few commands: $cmds"
