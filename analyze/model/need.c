@@ -6,17 +6,15 @@
 #include <string.h>
 
 const kv_need_row kv_need_rows[NEED_COUNT] = {
-	[NEED_NODES] = { "nodes", "", false },
-	[NEED_PODS] = { "pods", "", false },
-	[NEED_PVCS] = { "persistentvolumeclaims", "", false },
-	[NEED_STORAGECLASSES] = { "storageclasses", "storage.k8s.io",
-	    false },
+	[NEED_NODES] = { "nodes", "" },
+	[NEED_PODS] = { "pods", "" },
+	[NEED_PVCS] = { "persistentvolumeclaims", "" },
+	[NEED_STORAGECLASSES] = { "storageclasses", "storage.k8s.io" },
 	[NEED_VMOPS] = { "virtualmachineoperations",
-	    "virtualization.deckhouse.io", true },
+	    "virtualization.deckhouse.io" },
 	[NEED_VMBDAS] = { "virtualmachineblockdeviceattachments",
-	    "virtualization.deckhouse.io", true },
-	[NEED_VDISKS] = { "virtualdisks", "virtualization.deckhouse.io",
-	    true },
+	    "virtualization.deckhouse.io" },
+	[NEED_VDISKS] = { "virtualdisks", "virtualization.deckhouse.io" },
 };
 
 /* The manifest's entry of resource n, or NULL. */
@@ -38,7 +36,9 @@ kv_model_lacks(const kv_model *m, enum kv_need n)
 {
 	const snap_resource *r = entry(m, n);
 
-	if (kv_need_rows[n].dvp && m->flavor->id != KV_FLAVOR_DECKHOUSE)
+	/* another flavor's resource (a DVP one on KubeVirt) is never
+	 * lacking: this flavor's checks do not read it */
+	if (kv_flavor_foreign_group(m->flavor, kv_need_rows[n].group))
 		return false;
 	return r == NULL || (strcmp(r->status, "ok") != 0 &&
 	    strcmp(r->status, "absent") != 0);

@@ -22,8 +22,8 @@ enum kv_need {
 
 /* The resources.def row of each bit (plural and group). */
 typedef struct kv_need_row {
-	const char *resource, *group;
-	bool dvp;		/* needed in the deckhouse flavor only */
+	const char *resource, *group;	/* a flavor's own group: needed in
+					   that flavor only */
 } kv_need_row;
 extern const kv_need_row kv_need_rows[NEED_COUNT];
 

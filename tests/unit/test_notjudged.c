@@ -78,8 +78,13 @@ test_needs_column(void **state)
 	    KV_NEED_BIT(NEED_VMBDAS));
 	assert_int_equal(kv_rule_find("disk-not-shared")->needs,
 	    KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS));
-	assert_true(kv_need_rows[NEED_VDISKS].dvp);
-	assert_false(kv_need_rows[NEED_PODS].dvp);
+	/* VirtualDisks are DVP's own: needed there, foreign to KubeVirt */
+	assert_true(kv_flavor_foreign_group(&kv_flavor_kubevirt,
+	    kv_need_rows[NEED_VDISKS].group));
+	assert_false(kv_flavor_foreign_group(&kv_flavor_deckhouse,
+	    kv_need_rows[NEED_VDISKS].group));
+	assert_false(kv_flavor_foreign_group(&kv_flavor_kubevirt,
+	    kv_need_rows[NEED_PODS].group));
 	assert_int_equal(kv_rule_find("containerdisk-no-digest")->needs,
 	    KV_NEED_BIT(NEED_PODS));
 	assert_int_equal(kv_rule_find("disk-claim-unknown")->needs,
