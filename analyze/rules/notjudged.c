@@ -26,14 +26,16 @@
 /* What the checks read from each resource, for the message. */
 static const char *const need_words[NEED_COUNT] = {
 	[NEED_NODES] = "no source or target node can be judged",
-	[NEED_PODS] = "containerDisk digests and pod affinity cannot be "
-	    "judged",
+	[NEED_PODS] = "room on the nodes, containerDisk digests and pod "
+	    "affinity cannot be judged",
 	[NEED_PVCS] = "claims the VMI's volumeStatus does not describe "
 	    "cannot be judged",
 	[NEED_STORAGECLASSES] = "no storage class can be named for a fix",
 	[NEED_VMOPS] = "operations in progress cannot be judged",
 	[NEED_VMBDAS] = "disk attachments in progress cannot be judged",
 	[NEED_VDISKS] = "whether disks are copied with the VM cannot be "
+	    "judged",
+	[NEED_VMCLASSES] = "a CPU that comes from the VM's class cannot be "
 	    "judged",
 };
 
@@ -84,28 +86,64 @@ has_claim(const kv_vmi *v)
 	return false;
 }
 
-/* The resources r's checks read, by its spec (the header comment). */
-static unsigned
-vmi_reads(const kv_vmires *r)
+/* Whether v's CPU is its class's (DVP §6.1: the KVVMI names none, so
+ * the loader derives it from the VirtualMachineClass, or cannot). */
+static bool
+cpu_of_class(const kv_vmi *v)
+{
+	return v->cpu_from_class || ((v->cpu_model == NULL ||
+	    *v->cpu_model == '\0') && v->nfeatures == 0);
+}
+
+/* Whether a check reads a resource when w for r (need.h). */
+static bool
+when_holds(const kv_vmires *r, enum kv_need_when w)
 {
 	const kv_vmi *v = r->vmi;
-	unsigned u = KV_NEED_BIT(NEED_NODES);
 
-	if (has_containerdisk(v) || v->pod_place.nterms > 0 ||
-	    v->pod_place.nspreads > 0)
-		u |= KV_NEED_BIT(NEED_PODS);
-	if (claim_undescribed(v))
-		u |= KV_NEED_BIT(NEED_PVCS);
-	if (r->dvp != NULL)	/* a DVP VMI: its operations, attachments */
-		u |= KV_NEED_BIT(NEED_VMOPS) | KV_NEED_BIT(NEED_VMBDAS) |
-		    (has_claim(v) ? KV_NEED_BIT(NEED_VDISKS) : 0);
-	return u;
+	switch (w) {
+	case WHEN_ALWAYS:
+		return true;
+	case WHEN_CONTAINERDISK:
+		return has_containerdisk(v);
+	case WHEN_POD_PLACEMENT:
+		return v->pod_place.nterms > 0 || v->pod_place.nspreads > 0;
+	case WHEN_CLAIM_UNDESCRIBED:
+		return claim_undescribed(v);
+	case WHEN_DVP:
+		return r->dvp != NULL;
+	case WHEN_DVP_CLAIM:
+		return r->dvp != NULL && has_claim(v);
+	case WHEN_DVP_CLASS_CPU:
+		return r->dvp != NULL && cpu_of_class(v);
+	}
+	return true;
+}
+
+unsigned
+kv_rule_lacks(const kv_analysis *a, const kv_vmires *r,
+    const kv_rule *rule)
+{
+	unsigned out = 0;
+
+	if ((rule->needs & a->lacking) == 0 ||
+	    !kv_rule_applies(rule, a->m->flavor->id))
+		return 0;
+	for (int n = 0; n < NEED_COUNT; n++)
+		if ((rule->needs & a->lacking & KV_NEED_BIT(n)) &&
+		    when_holds(r, rule->when[n]))
+			out |= KV_NEED_BIT(n);
+	return out;
 }
 
 unsigned
 kv_vmi_lacks(const kv_analysis *a, const kv_vmires *r)
 {
-	return a->lacking != 0 ? vmi_reads(r) & a->lacking : 0;
+	unsigned out = a->lacking & KV_NEED_BIT(NEED_NODES);
+
+	for (size_t i = 0; a->lacking != 0 && i < kv_nrules; i++)
+		out |= kv_rule_lacks(a, r, &kv_rules[i]);
+	return out;
 }
 
 unsigned
