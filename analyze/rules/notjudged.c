@@ -1,22 +1,22 @@
 /*
  * notjudged.c - the verdict not-judged (findings.md "not-judged"): what
  * the input lacks of the resources the checks need (need.h), and which
- * of them one VMI's checks would read.  A rule row names its resources
- * (rule.h "needs"); the VMI's own spec says whether a check reads them
- * for it: every running VMI has a source node and targets to search;
- * pods are read for containerDisk digests and pod (anti-)affinity or
- * topology spread; PVCs for a claim the VMI's volumeStatus does not
- * describe (KubeVirt itself reads the access modes there first,
+ * of them each check reads for one VMI.  A rule row names its resources
+ * (rule.h "needs") and, per resource, when it reads it ("when"): the
+ * room on the nodes (no-capacity) reads the pods for every VMI, the
+ * digest checks for a containerDisk, placement for pod (anti-)affinity
+ * or topology spread; PVCs are read for a claim the VMI's volumeStatus
+ * does not describe (KubeVirt itself reads the access modes there first,
  * kubevirt v1.9.0 pkg/storage/types/pvc.go:72-79); a DVP VMI's checks
  * read its VM's VirtualMachineOperations and block device attachments,
- * and the VirtualDisks behind its claims.
+ * the VirtualDisks behind its claims, and its VirtualMachineClass when
+ * its KVVMI names no CPU (the loader derives it from the class).
  *
  * Without nodes nothing is judged: KubeVirt renders no target pod
  * without the source Node (docs/rules.md §2.3).  Otherwise vmi.c skips
- * each check whose row needs a resource the VMI lacks and keeps the
- * verdict the other checks give when no skipped blocker could give a
- * verdict of higher precedence (a VMI blocked by its pod network is
- * blocked whatever the pods say); else the VMI is not judged.
+ * each check that lacks what it reads for the VMI; a check that ran and
+ * fails the VMI gives the verdict, and a VMI none fails is not judged
+ * when a skipped blocker could have failed it.
  */
 #include <string.h>
 

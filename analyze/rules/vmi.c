@@ -434,11 +434,12 @@ stored_condition(rule_ctx *c)
 	return true;
 }
 
-/* The checks the input lacks data for (notjudged.c): the resources,
- * and the highest precedence a skipped blocker could have given. */
+/* The checks the input lacks data for (notjudged.c): the resources
+ * they read for this VMI, and the highest precedence a skipped blocker
+ * could have given (0: only warnings were skipped). */
 typedef struct skipped {
 	unsigned miss;			/* what the VMI lacks (in) */
-	unsigned needs;			/* of it, what skipped rows need */
+	unsigned needs;			/* of it, what skipped rows read */
 	int rank;
 } skipped;
 
