@@ -32,8 +32,8 @@ static const kv_vocab kubevirt_vocab = {
 };
 
 static const kv_lack_note kubevirt_lack_notes[] = {
-	{ "pods", "", "containerDisk digests and host-model history not "
-	  "judged" },
+	{ "pods", "", "room on the nodes, containerDisk digests and "
+	  "host-model history not judged" },
 	{ "persistentvolumeclaims", "", "PVC access modes taken from VMI "
 	  "status only" },
 	{ "storageclasses", "storage.k8s.io", "storage classes not named" },

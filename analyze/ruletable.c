@@ -49,6 +49,8 @@ const kv_rule kv_rules[] = {
 		.code = "disk-not-shared", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS),
+		.when = { [NEED_PVCS] = WHEN_CLAIM_UNDESCRIBED,
+		    [NEED_VDISKS] = WHEN_DVP_CLAIM },
 		.flags = RULE_VOLUME_MIGRATION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "DisksNotLiveMigratable" },
@@ -77,6 +79,7 @@ const kv_rule kv_rules[] = {
 		.code = "disk-claim-unknown", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_PVCS),
+		.when = { [NEED_PVCS] = WHEN_CLAIM_UNDESCRIBED },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Disk claim cannot be resolved",
@@ -258,7 +261,9 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "host-model-unsupported", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES),
+		.needs = KV_NEED_BIT(NEED_NODES) |
+		    KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "CPUModeLiveMigratable" },
 		},
@@ -279,7 +284,9 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-cpu-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES),
+		.needs = KV_NEED_BIT(NEED_NODES) |
+		    KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies the CPU selectors",
@@ -304,7 +311,10 @@ const kv_rule kv_rules[] = {
 		.code = "no-placement-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
-		    KV_NEED_BIT(NEED_VDISKS),
+		    KV_NEED_BIT(NEED_VDISKS) | KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_PODS] = WHEN_POD_PLACEMENT,
+		    [NEED_VDISKS] = WHEN_DVP_CLAIM,
+		    [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies every placement "
@@ -328,7 +338,9 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-capacity", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS),
+		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
+		    KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No placeable node has room",
@@ -353,7 +365,9 @@ const kv_rule kv_rules[] = {
 		.code = "source-host-model-label-missing",
 		.severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES),
+		.needs = KV_NEED_BIT(NEED_NODES) |
+		    KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Source node lacks its host-model label",
@@ -377,6 +391,7 @@ const kv_rule kv_rules[] = {
 		.code = "containerdisk-config-digest", .severity = SEV_BLOCKER,
 		.verdict = V_WILL_FAIL, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_PODS),
+		.when = { [NEED_PODS] = WHEN_CONTAINERDISK },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"containerDisk image without repository "
@@ -393,6 +408,7 @@ const kv_rule kv_rules[] = {
 		.code = "containerdisk-no-digest", .severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_PODS),
+		.when = { [NEED_PODS] = WHEN_CONTAINERDISK },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"containerDisk image without digest",
@@ -418,6 +434,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_vmop_in_progress,
 		.needs = KV_NEED_BIT(NEED_VMOPS),
+		.when = { [NEED_VMOPS] = WHEN_DVP },
 		.grouping = &kv_grp_operation,
 	},
 	{
@@ -435,6 +452,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_policy_force,
 		.needs = KV_NEED_BIT(NEED_VMOPS),
+		.when = { [NEED_VMOPS] = WHEN_DVP },
 		.grouping = &kv_grp_force,
 	},
 	{
@@ -517,7 +535,9 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "passthrough-cpu-differs", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES),
+		.needs = KV_NEED_BIT(NEED_NODES) |
+		    KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"host-passthrough across different CPUs",
@@ -600,7 +620,9 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "guest-cpu-floor", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
-		.needs = KV_NEED_BIT(NEED_NODES),
+		.needs = KV_NEED_BIT(NEED_NODES) |
+		    KV_NEED_BIT(NEED_VMCLASSES),
+		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Guest OS needs a higher x86-64 level",
@@ -639,6 +661,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_disks_should_migrate,
 		.needs = KV_NEED_BIT(NEED_VDISKS),
+		.when = { [NEED_VDISKS] = WHEN_DVP_CLAIM },
 	},
 	{
 		.code = "block-device-attachment-pending",
@@ -655,6 +678,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_bda_pending,
 		.needs = KV_NEED_BIT(NEED_VMBDAS),
+		.when = { [NEED_VMBDAS] = WHEN_DVP },
 	},
 	{
 		.code = "eviction-blocks-drain", .severity = SEV_WARNING,

@@ -226,7 +226,15 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 	char *ex = kv_group_examples(a, g, 5);
 	kv_buf b = {0};
 
-	if (a->m->flavor->fix->cpu_fix != NULL)
+	if (a->m->flavor->fix->cpu_fix != NULL &&
+	    kv_model_lacks(a->m, NEED_VMCLASSES))
+		/* the input, not the cluster, lacks the classes: one of
+		 * type Model may already give the model */
+		kv_buf_printf(&b, "VirtualMachineClasses are not in the "
+		    "input; on the cluster, look for a class of type Model "
+		    "with spec.cpu.model %s (or create one), give it to the "
+		    "VirtualMachines (%s) and restart them", f->value, ex);
+	else if (a->m->flavor->fix->cpu_fix != NULL)
 		kv_buf_printf(&b, a->m->flavor->fix->cpu_fix, ex, f->value);
 	else
 		vm_words(a, g, &b);
@@ -242,8 +250,9 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 		    "explain)");
 	if (a->vmis[g->vmis[0]].facts.cpu_from_object &&
 	    a->vmis[g->vmis[0]].vmi->nfeatures > 0)
-		kv_buf_printf(&b, "; the guest loses the CPU features the "
-		    "current class requires");
+		kv_buf_printf(&b, "; the guest loses the CPU features %s",
+		    kv_model_lacks(a->m, NEED_VMCLASSES) ? "its spec names" :
+		    "the current class requires");
 	f->text = b.data;
 	free(ex);
 }

@@ -15,6 +15,8 @@ const kv_need_row kv_need_rows[NEED_COUNT] = {
 	[NEED_VMBDAS] = { "virtualmachineblockdeviceattachments",
 	    "virtualization.deckhouse.io" },
 	[NEED_VDISKS] = { "virtualdisks", "virtualization.deckhouse.io" },
+	[NEED_VMCLASSES] = { "virtualmachineclasses",
+	    "virtualization.deckhouse.io" },
 };
 
 /* The manifest's entry of resource n, or NULL. */

@@ -11,11 +11,23 @@
 
 #include "analyze/model/model.h"
 
-/* NEED_VMOPS ... NEED_VDISKS: Deckhouse resources, needed only in the
- * deckhouse flavor (a KubeVirt cluster serves none of them). */
+/* NEED_VMOPS ... NEED_VMCLASSES: Deckhouse resources, needed only in
+ * the deckhouse flavor (a KubeVirt cluster serves none of them). */
 enum kv_need {
 	NEED_NODES, NEED_PODS, NEED_PVCS, NEED_STORAGECLASSES,
-	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_COUNT
+	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_VMCLASSES, NEED_COUNT
+};
+
+/* When a check reads a resource of its row's needs for one VMI (the
+ * row's when column, per resource; notjudged.c decides it). */
+enum kv_need_when {
+	WHEN_ALWAYS,		/* every running VMI */
+	WHEN_CONTAINERDISK,	/* a containerDisk volume: its digest */
+	WHEN_POD_PLACEMENT,	/* pod (anti-)affinity or topology spread */
+	WHEN_CLAIM_UNDESCRIBED,	/* a claim its volumeStatus lacks */
+	WHEN_DVP,		/* a DVP VMI (its VirtualMachine's) */
+	WHEN_DVP_CLAIM,		/* a DVP VMI with a claim */
+	WHEN_DVP_CLASS_CPU,	/* a DVP VMI whose CPU is its class's */
 };
 
 #define KV_NEED_BIT(n) (1u << (n))

@@ -437,10 +437,13 @@ void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
 bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
 
 /* notjudged.c: the resources the input lacks (a->lacking, a->lack_msg,
- * before kv_snapshot_warnings); the bits of them the checks of r would
- * read (0: nothing r's checks need is lacking); of the bits miss, those
- * some rule row needs. */
+ * before kv_snapshot_warnings); the bits of them rule's check would read
+ * for r (0: it runs); the bits of them any check of r would read, nodes
+ * always (0: nothing r's checks need is lacking); of the bits miss,
+ * those some rule row needs. */
 void kv_lacking_analyze(kv_analysis *a);
+unsigned kv_rule_lacks(const kv_analysis *a, const kv_vmires *r,
+    const struct kv_rule *rule);
 unsigned kv_vmi_lacks(const kv_analysis *a, const kv_vmires *r);
 unsigned kv_rules_need(unsigned miss);
 

@@ -1,22 +1,22 @@
 /*
  * notjudged.c - the verdict not-judged (findings.md "not-judged"): what
  * the input lacks of the resources the checks need (need.h), and which
- * of them one VMI's checks would read.  A rule row names its resources
- * (rule.h "needs"); the VMI's own spec says whether a check reads them
- * for it: every running VMI has a source node and targets to search;
- * pods are read for containerDisk digests and pod (anti-)affinity or
- * topology spread; PVCs for a claim the VMI's volumeStatus does not
- * describe (KubeVirt itself reads the access modes there first,
+ * of them each check reads for one VMI.  A rule row names its resources
+ * (rule.h "needs") and, per resource, when it reads it ("when"): the
+ * room on the nodes (no-capacity) reads the pods for every VMI, the
+ * digest checks for a containerDisk, placement for pod (anti-)affinity
+ * or topology spread; PVCs are read for a claim the VMI's volumeStatus
+ * does not describe (KubeVirt itself reads the access modes there first,
  * kubevirt v1.9.0 pkg/storage/types/pvc.go:72-79); a DVP VMI's checks
  * read its VM's VirtualMachineOperations and block device attachments,
- * and the VirtualDisks behind its claims.
+ * the VirtualDisks behind its claims, and its VirtualMachineClass when
+ * its KVVMI names no CPU (the loader derives it from the class).
  *
  * Without nodes nothing is judged: KubeVirt renders no target pod
  * without the source Node (docs/rules.md §2.3).  Otherwise vmi.c skips
- * each check whose row needs a resource the VMI lacks and keeps the
- * verdict the other checks give when no skipped blocker could give a
- * verdict of higher precedence (a VMI blocked by its pod network is
- * blocked whatever the pods say); else the VMI is not judged.
+ * each check that lacks what it reads for the VMI; a check that ran and
+ * fails the VMI gives the verdict, and a VMI none fails is not judged
+ * when a skipped blocker could have failed it.
  */
 #include <string.h>
 
@@ -26,14 +26,16 @@
 /* What the checks read from each resource, for the message. */
 static const char *const need_words[NEED_COUNT] = {
 	[NEED_NODES] = "no source or target node can be judged",
-	[NEED_PODS] = "containerDisk digests and pod affinity cannot be "
-	    "judged",
+	[NEED_PODS] = "room on the nodes, containerDisk digests and pod "
+	    "affinity cannot be judged",
 	[NEED_PVCS] = "claims the VMI's volumeStatus does not describe "
 	    "cannot be judged",
 	[NEED_STORAGECLASSES] = "no storage class can be named for a fix",
 	[NEED_VMOPS] = "operations in progress cannot be judged",
 	[NEED_VMBDAS] = "disk attachments in progress cannot be judged",
 	[NEED_VDISKS] = "whether disks are copied with the VM cannot be "
+	    "judged",
+	[NEED_VMCLASSES] = "a CPU that comes from the VM's class cannot be "
 	    "judged",
 };
 
@@ -84,28 +86,64 @@ has_claim(const kv_vmi *v)
 	return false;
 }
 
-/* The resources r's checks read, by its spec (the header comment). */
-static unsigned
-vmi_reads(const kv_vmires *r)
+/* Whether v's CPU is its class's (DVP §6.1: the KVVMI names none, so
+ * the loader derives it from the VirtualMachineClass, or cannot). */
+static bool
+cpu_of_class(const kv_vmi *v)
+{
+	return v->cpu_from_class || ((v->cpu_model == NULL ||
+	    *v->cpu_model == '\0') && v->nfeatures == 0);
+}
+
+/* Whether a check reads a resource when w for r (need.h). */
+static bool
+when_holds(const kv_vmires *r, enum kv_need_when w)
 {
 	const kv_vmi *v = r->vmi;
-	unsigned u = KV_NEED_BIT(NEED_NODES);
 
-	if (has_containerdisk(v) || v->pod_place.nterms > 0 ||
-	    v->pod_place.nspreads > 0)
-		u |= KV_NEED_BIT(NEED_PODS);
-	if (claim_undescribed(v))
-		u |= KV_NEED_BIT(NEED_PVCS);
-	if (r->dvp != NULL)	/* a DVP VMI: its operations, attachments */
-		u |= KV_NEED_BIT(NEED_VMOPS) | KV_NEED_BIT(NEED_VMBDAS) |
-		    (has_claim(v) ? KV_NEED_BIT(NEED_VDISKS) : 0);
-	return u;
+	switch (w) {
+	case WHEN_ALWAYS:
+		return true;
+	case WHEN_CONTAINERDISK:
+		return has_containerdisk(v);
+	case WHEN_POD_PLACEMENT:
+		return v->pod_place.nterms > 0 || v->pod_place.nspreads > 0;
+	case WHEN_CLAIM_UNDESCRIBED:
+		return claim_undescribed(v);
+	case WHEN_DVP:
+		return r->dvp != NULL;
+	case WHEN_DVP_CLAIM:
+		return r->dvp != NULL && has_claim(v);
+	case WHEN_DVP_CLASS_CPU:
+		return r->dvp != NULL && cpu_of_class(v);
+	}
+	return true;
+}
+
+unsigned
+kv_rule_lacks(const kv_analysis *a, const kv_vmires *r,
+    const kv_rule *rule)
+{
+	unsigned out = 0;
+
+	if ((rule->needs & a->lacking) == 0 ||
+	    !kv_rule_applies(rule, a->m->flavor->id))
+		return 0;
+	for (int n = 0; n < NEED_COUNT; n++)
+		if ((rule->needs & a->lacking & KV_NEED_BIT(n)) &&
+		    when_holds(r, rule->when[n]))
+			out |= KV_NEED_BIT(n);
+	return out;
 }
 
 unsigned
 kv_vmi_lacks(const kv_analysis *a, const kv_vmires *r)
 {
-	return a->lacking != 0 ? vmi_reads(r) & a->lacking : 0;
+	unsigned out = a->lacking & KV_NEED_BIT(NEED_NODES);
+
+	for (size_t i = 0; a->lacking != 0 && i < kv_nrules; i++)
+		out |= kv_rule_lacks(a, r, &kv_rules[i]);
+	return out;
 }
 
 unsigned

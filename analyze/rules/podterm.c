@@ -257,6 +257,10 @@ kv_podaff_warnings(kv_analysis *a)
 	const kv_model *m = a->m;
 	size_t n = 0;
 
+	/* no pods at all: the missing-resource warning says so, and
+	 * their checks are skipped (notjudged.c) */
+	if (a->lacking & KV_NEED_BIT(NEED_PODS))
+		return;
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmires r = { .vmi = &m->vmis[i] };
 

@@ -65,6 +65,9 @@ typedef struct kv_rule {
 	/* the resources its check reads (KV_NEED_BIT of need.h): a VMI
 	 * the check applies to is not judged when the input lacks one */
 	unsigned needs;
+	/* per bit of needs, when the check reads it for a VMI (enum
+	 * kv_need_when; WHEN_ALWAYS unless set) */
+	unsigned char when[NEED_COUNT];
 	/* the flavor's condition reasons this code names, NULL-padded */
 	const char *reasons[KV_NFLAVORS][KV_RULE_REASONS];
 	kv_rule_words words[KV_NFLAVORS];	/* [KV_FLAVOR_KUBEVIRT] set */

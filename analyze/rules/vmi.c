@@ -434,11 +434,12 @@ stored_condition(rule_ctx *c)
 	return true;
 }
 
-/* The checks the input lacks data for (notjudged.c): the resources,
- * and the highest precedence a skipped blocker could have given. */
+/* The checks the input lacks data for (notjudged.c): the resources
+ * they read for this VMI, and the highest precedence a skipped blocker
+ * could have given (0: only warnings were skipped). */
 typedef struct skipped {
 	unsigned miss;			/* what the VMI lacks (in) */
-	unsigned needs;			/* of it, what skipped rows need */
+	unsigned needs;			/* of it, what skipped rows read */
 	int rank;
 } skipped;
 
@@ -447,15 +448,17 @@ run_rules(rule_ctx *c, enum kv_rule_phase phase, skipped *sk)
 {
 	for (size_t i = 0; i < kv_nrules; i++) {
 		const kv_rule *rule = &kv_rules[i];
+		unsigned lack;
 
 		if (rule->phase != phase ||
 		    !kv_rule_applies(rule, c->m->flavor->id))
 			continue;
-		if ((rule->needs & sk->miss) == 0) {
+		lack = kv_rule_lacks(c->a, c->r, rule);
+		if (lack == 0) {
 			rule->check(c, rule);
 			continue;
 		}
-		sk->needs |= rule->needs & sk->miss;
+		sk->needs |= lack;
 		if (rule->severity == SEV_BLOCKER &&
 		    verdict_rank(rule->verdict) > sk->rank)
 			sk->rank = verdict_rank(rule->verdict);
@@ -494,12 +497,12 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 	}
 	if (rank == 0)
 		r->verdict = V_OK;
-	if (sk.rank > rank) {
-		/* a skipped check could give a verdict of higher
-		 * precedence: none is built on the missing data */
+	/* a check that ran fails it: it fails whatever the skipped ones
+	 * say (they could only make the failure an earlier one); else a
+	 * skipped blocker could: no verdict is built on the missing data */
+	r->not_judged = sk.needs;
+	if (rank == 0 && sk.rank > 0)
 		r->verdict = V_NOT_JUDGED;
-		r->not_judged = sk.needs;
-	}
 	outcome(a, ix, r);
 	drain_behaviour(a, r);
 	if (r->verdict == V_NOT_JUDGED)

@@ -466,7 +466,27 @@ em_sets(emitter *e, bool lines)
 
 /* One VMI, fields in findings.md order (as the jansson writer of the
  * other sections would lay them out). */
-/* ,"notJudged":[{"resource": ..., "message": ...}] (findings.md) */
+/* ,"checks":[...]: the codes of the checks skipped for want of n */
+static void
+em_skipped(emitter *e, const kv_analysis *a, const kv_vmires *r,
+    enum kv_need n)
+{
+	bool first = true;
+
+	em_lit(e, ",\"checks\":[");
+	for (size_t i = 0; i < kv_nrules; i++) {
+		if (!(kv_rule_lacks(a, r, &kv_rules[i]) & KV_NEED_BIT(n)))
+			continue;
+		if (!first)
+			em_lit(e, ",");
+		em_istr(e, kv_rules[i].code);
+		first = false;
+	}
+	em_lit(e, "]");
+}
+
+/* ,"notJudged":[{"resource": ..., "message": ..., "checks": [...]}]
+ * (findings.md) */
 static void
 em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
 {
@@ -482,6 +502,7 @@ em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
 		em_istr(e, kv_need_rows[n].resource);
 		em_lit(e, ",\"message\":");
 		em_str(e, a->lack_msg[n]);
+		em_skipped(e, a, r, n);
 		em_lit(e, "}");
 		first = false;
 	}

@@ -15,11 +15,13 @@ fails(const kv_vmires *r)
 	return kv_verdict_fails(r->verdict);
 }
 
-/* "ns/name on node: verdict (codes) [Cond=True]" */
+/* "ns/name on node: verdict (codes; not in the input: res) [Cond=True]";
+ * a VMI no check could fail: "(not in the input: res)" alone */
 static void
 check_line(const kv_vmires *r, const kv_term *t)
 {
 	FILE *f = t->f;
+	const char *sep = " (";
 
 	kv_term_puts(f, r->vmi->fullname);
 	fputs(" on ", f);
@@ -27,24 +29,24 @@ check_line(const kv_vmires *r, const kv_term *t)
 	fputs(": ", f);
 	kv_term_paint(t, kv_vmi_color(r->verdict, r->on_drain),
 	    kv_verdict_names[r->verdict]);
-	for (int n = 0, k = 0; n < NEED_COUNT; n++)
-		if (r->not_judged & KV_NEED_BIT(n))
-			fprintf(f, "%s%s", k++ ? ", " : " (not in the input: ",
-			    kv_need_rows[n].resource);
-	if (r->not_judged && r->nblockers == 0)
-		fputs(")", f);
 	for (size_t k = 0; k < r->nblockers; k++) {
-		fputs(k ? ", " : r->not_judged ? "; " : " (", f);
+		fputs(sep, f);
 		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
+		sep = ", ";
 	}
 	if (r->nblockers == 0 && r->cond_reason != NULL &&
 	    r->verdict != V_NOT_JUDGED) {
 		/* KubeVirt's word alone: a reason no check maps */
-		fprintf(f, " (%s=False: ", r->cond_type);
+		fprintf(f, "%s%s=False: ", sep, r->cond_type);
 		kv_term_puts(f, r->cond_reason);
-		fputs(")", f);
+		sep = ", ";
 	}
-	fprintf(f, "%s%s%s%s\n", r->nblockers ? ")" : "",
+	for (int n = 0, k = 0; n < NEED_COUNT; n++)
+		if (r->not_judged & KV_NEED_BIT(n))
+			fprintf(f, "%s%s", k++ ? ", " : *sep == ',' ?
+			    "; not in the input: " : " (not in the input: ",
+			    kv_need_rows[n].resource);
+	fprintf(f, "%s%s%s%s\n", *sep == ',' || r->not_judged ? ")" : "",
 	    r->mismatch ? " [" : "", r->mismatch ? r->cond_type : "",
 	    r->mismatch ? "=True]" : "");
 }

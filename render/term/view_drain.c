@@ -115,10 +115,12 @@ room_note(const kv_analysis *a, const kv_term *t)
 		    "allocatable; each placement uses up its target's room.\n",
 		    t->f);
 	else
-		fprintf(t->f, "Room on the targets not checked: the snapshot "
-		    "holds only the launcher pods, so each %s goes to the "
-		    "first of its targets (in a plan, of those drained before "
-		    "if any).\n", kv_word(a, KV_WORD_VM));
+		fprintf(t->f, "Room on the targets not checked: %s, so each "
+		    "%s goes to the first of its targets (in a plan, of those "
+		    "drained before if any).\n", a->lacking &
+		    KV_NEED_BIT(NEED_PODS) ? "pods are not in the input" :
+		    "the snapshot holds only the launcher pods",
+		    kv_word(a, KV_WORD_VM));
 }
 
 static void

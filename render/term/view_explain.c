@@ -251,13 +251,24 @@ print_not_judged(const kv_analysis *a, const kv_vmires *r, FILE *f)
 {
 	if (r->not_judged == 0)
 		return;
-	fprintf(f, "\nnot judged: the input lacks what its checks need:\n");
-	for (int n = 0; n < NEED_COUNT; n++)
-		if (r->not_judged & KV_NEED_BIT(n)) {
-			fputs("  ", f);
-			kv_term_puts(f, a->lack_msg[n]);
-			fputc('\n', f);
-		}
+	fprintf(f, "\n%s:\n", r->verdict == V_NOT_JUDGED ?
+	    "not judged: the input lacks what its checks need" :
+	    "checks skipped: the input lacks what they need");
+	for (int n = 0; n < NEED_COUNT; n++) {
+		const char *sep = " (skipped: ";
+
+		if (!(r->not_judged & KV_NEED_BIT(n)))
+			continue;
+		fputs("  ", f);
+		kv_term_puts(f, a->lack_msg[n]);
+		for (size_t i = 0; i < kv_nrules; i++)
+			if (kv_rule_lacks(a, r, &kv_rules[i]) &
+			    KV_NEED_BIT(n)) {
+				fprintf(f, "%s%s", sep, kv_rules[i].code);
+				sep = ", ";
+			}
+		fputs(*sep == ',' ? ")\n" : "\n", f);
+	}
 }
 
 /* "OK", "cpu" (fits the CPU, fails another constraint) or "no". */

@@ -63,7 +63,8 @@ grep -q "Cluster (unnamed) · capture time unknown (newest object \
     bad "plain files: masthead $(grep -o 'Cluster [^<]*' "$tmp/ph/report.html")"
 "$KVSCOPE" report "$m/no-pods" --format json --output-dir "$tmp/np" >/dev/null
 warn "absent pods said" "$tmp/np/findings.json" \
-    "pods: not in the input; containerDisk digests and host-model history not judged"
+    "pods: not in the input; room on the nodes, containerDisk digests and \
+host-model history not judged"
 
 # convert: a snapshot with a manifest, the same findings, the same bytes
 "$KVSCOPE" convert "$m/must-gather.tar.gz" --output-file "$tmp/c/snap.tar.gz" \

@@ -59,17 +59,43 @@ want "vmionly: not-running keeps notJudged []" "[]" \
     "$(jq -c '[.vmis[] | select(.verdict == "not-running") |
     .notJudged[]]' "$f")"
 
-# without the pods: only the VMIs whose checks read pods are not judged
+# without the pods: per check.  Room (no-capacity) reads the pods for
+# every VMI, so a VMI is judged only when a check that ran fails it:
+# web-0 (a containerDisk, so its digest checks are skipped) is no-target
+# by no-cpu-target, ledger by no-placement-target (which reads pods only
+# for pod affinity); the other 7 are not judged.
 without nopods pods.json
 rc=0
 $KVSCOPE check "$tmp/nopods" >"$tmp/out" 2>/dev/null || rc=$?
 want "nopods: check exits 1 (judged failures)" 1 "$rc"
-want "nopods: the count line" "3 of 11 running VMIs would not migrate; 3 \
+want "nopods: the count line" "4 of 11 running VMIs would not migrate; 7 \
 not judged: the input lacks what their checks need" \
     "$(grep "running VMIs would not migrate" "$tmp/out")"
+grep -qx "prod/web-0 on w1: no-target (no-cpu-target; not in the input: \
+pods) \[LiveMigratable=True\]" "$tmp/out" &&
+    ok "nopods: web-0 judged by the check that ran" ||
+    bad "nopods: web-0" "$(grep web-0 "$tmp/out")"
+$KVSCOPE report "$tmp/nopods" --format json -d "$tmp/np" >/dev/null 2>&1
+want "nopods: verdicts per VMI" "dev/build-runner=not-judged \
+dev/legacy-app=not-judged dev/win-app=not-judged infra/ledger=no-target \
+prod/analytics=no-target prod/cache-0=not-judged prod/db-0=not-judged \
+prod/db-1=not-judged prod/files-rwo=blocked prod/reporting=not-judged \
+prod/web-0=no-target" "$(jq -r '[.vmis[] | select(.phase == "Running") |
+    "\(.name)=\(.verdict)"] | join(" ")' "$tmp/np/findings.json")"
+want "nopods: ledger's blocker, the checks skipped" \
+    "no-placement-target|no-capacity" "$(jq -r '.vmis[] |
+    select(.name == "infra/ledger") | [.blockers[0].code,
+    (.notJudged[0].checks | join(","))] | join("|")' "$tmp/np/findings.json")"
+want "nopods: web-0's checks skipped" "pods:no-capacity,\
+containerdisk-config-digest,containerdisk-no-digest" "$(jq -r '.vmis[] |
+    select(.name == "prod/web-0") | .notJudged[] |
+    "\(.resource):\(.checks | join(","))"' "$tmp/np/findings.json")"
+want "nopods: summary counts" "1 3 7" "$(jq -r '[.summary.blocked,
+    .summary["no-target"], .summary.notJudged] | join(" ")' \
+    "$tmp/np/findings.json")"
 rc=0
 $KVSCOPE check -n dev "$tmp/nopods" >"$tmp/out" 2>/dev/null || rc=$?
-want "nopods: check -n dev exits 0 (none judged failing)" 0 "$rc"
+want "nopods: check -n dev exits 2 (none judged)" 2 "$rc"
 grep -q "^dev/build-runner on w5: not-judged (not in the input: pods)$" \
     "$tmp/out" && ok "nopods: dev/build-runner not judged" ||
     bad "nopods" "$(cat "$tmp/out")"
@@ -131,10 +157,14 @@ want "novmop: check exits 1 (dev/vm-windows still judged blocked)" 1 "$rc"
 grep -q "^prod/vm-busy on w2: not-judged (not in the input: \
 virtualmachineoperations)$" "$tmp/out" && ok "novmop: vm-busy not judged" ||
     bad "novmop" "$(grep vm-busy "$tmp/out")"
-grep -q "^dev/vm-windows on w4: blocked (tsc-frequency)" "$tmp/out" &&
+grep -q "^dev/vm-windows on w4: blocked (tsc-frequency; not in the input: \
+virtualmachineoperations)" "$tmp/out" &&
     ok "novmop: vm-windows judged" || bad "novmop" "vm-windows"
-want "novmop: the count line" "1 of 11 running VirtualMachines would not \
-migrate; 10 not judged: the input lacks what their checks need" \
+grep -q "^prod/vm-features on w5: no-target (no-cpu-target; not in the \
+input: virtualmachineoperations)" "$tmp/out" &&
+    ok "novmop: vm-features judged" || bad "novmop" "vm-features"
+want "novmop: the count line" "2 of 11 running VirtualMachines would not \
+migrate; 9 not judged: the input lacks what their checks need" \
     "$(grep "would not migrate" "$tmp/out")"
 grep -q "^kvscope: warning: virtualmachineoperations.virtualization.\
 deckhouse.io: not in the input" "$tmp/err" && ok "novmop: warning line" ||
@@ -149,6 +179,66 @@ $KVSCOPE check "$tmp/novdisk" >"$tmp/out" 2>/dev/null
 grep -q "^prod/vm-local-disk on w1: not-judged (not in the input: \
 virtualdisks)$" "$tmp/out" && ok "novdisk: vm-local-disk not judged" ||
     bad "novdisk" "$(grep vm-local-disk "$tmp/out")"
+# DVP without its VirtualMachineClasses: a VM whose KVVMI names its CPU
+# is judged (vm-features, no-cpu-target), and the fix says the classes
+# are not in the input; one whose CPU comes from its class (vm-model,
+# its KVVMI's cpu taken out) is not judged
+dvp nocls virtualmachineclasses
+f=internalvirtualizationvirtualmachineinstances.internal.virtualization.\
+deckhouse.io.json
+jq '(.items[] | select(.metadata.name == "vm-model") | .spec.domain) |=
+    del(.cpu)' "$tmp/nocls/$f" >"$tmp/kvvmi" && mv "$tmp/kvvmi" "$tmp/nocls/$f"
+cp -r "$tmp/nocls" "$tmp/cls"
+cp samples/deckhouse/resources/virtualmachineclasses.*.json "$tmp/cls/"
+$KVSCOPE report "$tmp/cls" --format json -d "$tmp/c1" >/dev/null 2>&1
+want "classes: vm-model's CPU from its class" "ok Nehalem" \
+    "$(jq -r '.vmis[] | select(.name == "prod/vm-model") |
+    "\(.verdict) \(.cpu.model)"' "$tmp/c1/findings.json")"
+$KVSCOPE report "$tmp/nocls" --format json -d "$tmp/c2" >/dev/null 2>&1
+want "nocls: vm-model not judged, naming the classes" "not-judged \
+virtualmachineclasses: not in the input; a CPU that comes from the VM's \
+class cannot be judged" "$(jq -r '.vmis[] | select(.name ==
+    "prod/vm-model") | "\(.verdict) \(.notJudged[0].message)"' \
+    "$tmp/c2/findings.json")"
+want "nocls: vm-features judged" no-target "$(jq -r '.vmis[] |
+    select(.name == "prod/vm-features") | .verdict' "$tmp/c2/findings.json")"
+want "nocls: the others as with the classes" "$(jq -r '[.vmis[] |
+    select(.name != "prod/vm-model") | .verdict] | join(",")' \
+    "$tmp/c1/findings.json")" "$(jq -r '[.vmis[] | select(.name !=
+    "prod/vm-model") | .verdict] | join(",")' "$tmp/c2/findings.json")"
+fix=$(jq -r '.groups[] | select(.code == "no-cpu-target") | .fix.text' \
+    "$tmp/c2/findings.json")
+case $fix in
+"VirtualMachineClasses are not in the input; on the cluster, look for a \
+class of type Model with spec.cpu.model "*) ok "nocls: the fix names the input" ;;
+*) bad "nocls: the fix" "$fix" ;;
+esac
+case $fix in
+*"the current class requires"*) bad "nocls: the fix names a class" "$fix" ;;
+*) ok "nocls: the fix claims no class it cannot see" ;;
+esac
+
+# pods missing from a snapshot (samples/capacity): no room is claimed
+cp -r samples/capacity "$tmp/capm"
+rm "$tmp/capm/resources/pods.json"
+jq '(.resources[] | select(.resource == "pods")) |= (.status = "missing" |
+    del(.file) | del(.count) | del(.scope)) |
+    .files |= map(select(.path != "resources/pods.json"))' \
+    samples/capacity/manifest.json >"$tmp/capm/manifest.json"
+rc=0
+$KVSCOPE check "$tmp/capm" --drain c1 >"$tmp/out" 2>"$tmp/err" || rc=$?
+want "capm: drain of c1 fails on its not-judged VMI" 1 "$rc"
+grep -qx "Room on the targets not checked: pods are not in the input, so \
+each VMI goes to the first of its targets (in a plan, of those drained \
+before if any)." "$tmp/out" && ok "capm: the room note names the input" ||
+    bad "capm: room note" "$(grep Room "$tmp/out")"
+grep -q "launcher pods only" "$tmp/out" "$tmp/err" &&
+    bad "capm" "says the snapshot holds launcher pods" ||
+    ok "capm: no launcher-pods claim"
+$KVSCOPE report "$tmp/capm" --format json -d "$tmp/cm" >/dev/null 2>&1
+want "capm: no capacity group without the pods" 0 "$(jq '[.groups[] |
+    select(.code == "no-capacity")] | length' "$tmp/cm/findings.json")"
+
 # a KubeVirt input needs no DVP resource
 $KVSCOPE report samples/mixed --format json -d "$tmp/kv" >/dev/null 2>&1
 want "kubevirt: no DVP resource lacking" 0 "$(jq '[.vmis[] |

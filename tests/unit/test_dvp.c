@@ -27,6 +27,7 @@ typedef struct fx {
 	json_t *nodes, *kvvmis, *vms, *classes, *disks, *vmops, *vmbdas;
 	json_t *pvcs, *kubevirt;	/* kubevirt: NULL = none */
 	json_t *kvvms;			/* NULL: no KVVM file */
+	bool no_classes;		/* no VirtualMachineClasses file */
 	kv_model *m;
 	kv_analysis *a;
 	char *dir;
@@ -153,17 +154,23 @@ fx_write_only(fx *f)
 {
 	json_t *files = json_array(), *res = json_array(), *man;
 	char *sub, *path;
+	json_t *pods = json_array();
 
 	f->dir = kvtest_tmpdir();
 	sub = xasprintf("%s/resources", f->dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	free(sub);
 	put_file(f, files, res, "nodes", "", f->nodes);
+	/* the pods, none: room is judged (no-capacity reads them) */
+	put_file(f, files, res, "pods", "", pods);
+	json_decref(pods);
 	put_file(f, files, res, "persistentvolumeclaims", "", f->pvcs);
 	put_file(f, files, res, "internalvirtualizationvirtualmachineinstances",
 	    INTERNAL, f->kvvmis);
 	put_file(f, files, res, "virtualmachines", DVP, f->vms);
-	put_file(f, files, res, "virtualmachineclasses", DVP, f->classes);
+	if (!f->no_classes)
+		put_file(f, files, res, "virtualmachineclasses", DVP,
+		    f->classes);
 	put_file(f, files, res, "virtualdisks", DVP, f->disks);
 	put_file(f, files, res, "virtualmachineoperations", DVP, f->vmops);
 	put_file(f, files, res, "virtualmachineblockdeviceattachments", DVP,
@@ -483,7 +490,7 @@ test_flavor_inferred(void **state)
 	fx_run(&f);
 	assert_true(f.m->flavor_inferred);
 	assert_string_equal(f.m->flavor->name, "deckhouse");
-	/* after the resources the input lacks (pods, storage classes) */
+	/* after the resources the input lacks (storage classes) */
 	for (i = 0; i < f.a->nwarnings; i++)
 		if (strstr(f.a->warnings[i], "deckhouse inferred") != NULL)
 			break;
@@ -516,6 +523,32 @@ test_class_cpu_derived(void **state)
 	assert_null(kv_labels_get(&r->selectors, "cpu-feature" DOM "svm"));
 	assert_null(kv_labels_get(&r->selectors, "cpu-model" DOM "qemu64"));
 	assert_int_equal(r->verdict, V_OK);
+	fx_free(&f);
+}
+
+/* Without the VirtualMachineClasses a VM whose KVVMI names no CPU is
+ * not judged (its CPU is its class's); one whose KVVMI names it is. */
+static void
+test_class_missing(void **state)
+{
+	fx f;
+	const kv_vmires *r;
+
+	(void)state;
+	fx_init(&f);
+	f.no_classes = true;
+	r = fx_run(&f);
+	assert_int_equal(r->verdict, V_OK);
+	assert_int_equal(r->not_judged, 0);
+	fx_free(&f);
+	fx_init(&f);
+	f.no_classes = true;
+	json_object_del(json_object_get(json_object_get(json_object_get(
+	    vmi_of(&f), "spec"), "domain"), "cpu"), "model");
+	r = fx_run(&f);
+	assert_false(r->vmi->cpu_from_class);
+	assert_int_equal(r->verdict, V_NOT_JUDGED);
+	assert_int_equal(r->not_judged, KV_NEED_BIT(NEED_VMCLASSES));
 	fx_free(&f);
 }
 
@@ -877,6 +910,7 @@ main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_flavor_inferred),
 		cmocka_unit_test(test_class_cpu_derived),
+		cmocka_unit_test(test_class_missing),
 		cmocka_unit_test(test_vmop_in_progress),
 		cmocka_unit_test(test_policy_force_rule),
 		cmocka_unit_test(test_vmop_not_applicable),

@@ -65,10 +65,21 @@ test_needs_column(void **state)
 {
 	(void)state;
 	assert_int_equal(kv_rule_find("no-cpu-target")->needs,
-	    KV_NEED_BIT(NEED_NODES));
+	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_VMCLASSES));
+	assert_int_equal(kv_rule_find("no-cpu-target")->when[NEED_VMCLASSES],
+	    WHEN_DVP_CLASS_CPU);
 	assert_int_equal(kv_rule_find("no-placement-target")->needs,
 	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
-	    KV_NEED_BIT(NEED_VDISKS));
+	    KV_NEED_BIT(NEED_VDISKS) | KV_NEED_BIT(NEED_VMCLASSES));
+	/* placement reads pods for pod affinity only; room always */
+	assert_int_equal(kv_rule_find("no-placement-target")->when[NEED_PODS],
+	    WHEN_POD_PLACEMENT);
+	assert_int_equal(kv_rule_find("no-capacity")->when[NEED_PODS],
+	    WHEN_ALWAYS);
+	assert_int_equal(kv_rule_find("containerdisk-no-digest")->when[
+	    NEED_PODS], WHEN_CONTAINERDISK);
+	assert_string_equal(kv_need_rows[NEED_VMCLASSES].resource,
+	    "virtualmachineclasses");
 	/* DVP's own: a VM's operations, attachments and VirtualDisks */
 	assert_int_equal(kv_rule_find("vmop-in-progress")->needs,
 	    KV_NEED_BIT(NEED_VMOPS));
@@ -159,20 +170,44 @@ m_containerdisk_pods_missing(kvsnap *s)
 	kvsnap_status(s, "pods", "", "missing");
 }
 
-/* Pods: read for a containerDisk's digest; a VMI without one is still
- * judged. */
+/* The codes notJudged[0].checks lists, comma-joined. */
+static void
+assert_skipped(json_t *v, const char *want)
+{
+	json_t *a = json_object_get(json_array_get(json_object_get(v,
+	    "notJudged"), 0), "checks");
+	kv_buf b = {0};
+	size_t k;
+	json_t *c;
+
+	json_array_foreach(a, k, c)
+		kv_buf_printf(&b, "%s%s", k ? "," : "", json_string_value(c));
+	assert_string_equal(b.data ? b.data : "", want);
+	kv_buf_free(&b);
+}
+
+/* Pods: read for room on the nodes (no-capacity), a containerDisk's
+ * digest, pod affinity.  A VMI no check that ran fails is not judged:
+ * room alone could make it no-target. */
 static void
 test_pods_missing(void **state)
 {
 	kvres r = run(m_pods_missing);
+	json_t *v = kvres_vmi(&r, WEB);
 
 	(void)state;
-	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
-	assert_jstr(kvres_vmi(&r, WEB), "onDrain", "migrate");
-	assert_int_equal(kvres_vmires(&r, WEB)->not_judged, 0);
+	assert_not_judged(v, "pods");
+	assert_jstr(v, "notJudged[0].message", "pods: not in the input; "
+	    "room on the nodes, containerDisk digests and pod affinity "
+	    "cannot be judged");
+	assert_skipped(v, "no-capacity");
+	assert_jint(r.findings, "summary.notJudged", 1);
 	kvres_free(&r);
 	r = run(m_containerdisk_pods_missing);
-	assert_not_judged(kvres_vmi(&r, WEB), "pods");
+	v = kvres_vmi(&r, WEB);
+	assert_not_judged(v, "pods");
+	assert_skipped(v, "no-capacity,containerdisk-config-digest,"
+	    "containerdisk-no-digest");
 	assert_jint(r.findings, "summary.stuck", 0);
 	kvres_free(&r);
 }
@@ -191,9 +226,12 @@ m_cordoned_containerdisk_pods_missing(kvsnap *s)
 	cordon(s, "w2");
 }
 
-/* The skipped rows' precedence: a blocker that needs nothing (the pod
- * network, blocked) outranks what the digest checks could give
- * (stuck), so the verdict stands; a no-target does not. */
+/* A check that ran fails it: its verdict stands whatever the skipped
+ * ones say (they could only make the failure an earlier one), and
+ * notJudged still names what was skipped.  The pod network (blocked,
+ * needs nothing); the only target cordoned (no-placement-target, which
+ * reads pods only for pod affinity, so it runs for a containerDisk
+ * VMI). */
 static void
 test_verdict_stands(void **state)
 {
@@ -203,11 +241,19 @@ test_verdict_stands(void **state)
 	(void)state;
 	assert_jstr(v, "verdict", "blocked");
 	assert_jstr(v, "blockers[0].code", "network-pod-bridge");
-	assert_int_equal(json_array_size(json_object_get(v, "notJudged")), 0);
+	assert_jstr(v, "notJudged[0].resource", "pods");
+	assert_skipped(v, "no-capacity,containerdisk-config-digest,"
+	    "containerdisk-no-digest");
+	assert_jint(r.findings, "summary.notJudged", 0);
 	kvres_free(&r);
 	r = run(m_cordoned_containerdisk_pods_missing);
 	v = kvres_vmi(&r, WEB);
-	assert_not_judged(v, "pods");
+	assert_jstr(v, "verdict", "no-target");
+	assert_jstr(v, "blockers[0].code", "no-placement-target");
+	assert_jstr(v, "outcome.kind", "unschedulable");
+	assert_jstr(v, "notJudged[0].resource", "pods");
+	assert_jint(r.findings, "summary.no-target", 1);
+	assert_jint(r.findings, "summary.notJudged", 0);
 	kvres_free(&r);
 }
 

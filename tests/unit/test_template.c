@@ -36,6 +36,7 @@ cluster(bool restart_required)
 	kvsnap_kvnode(s, "w1", &intel);
 	kvsnap_kvnode(s, "w2", &intel);
 	kvsnap_kvnode(s, "a1", &amd);
+	kvsnap_list(s, "pods", "");	/* none: room is judged */
 	kvsnap_addj(s, VMIS, "{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
 	    "\"VirtualMachineInstance\", \"metadata\": {\"name\": \"web\", "
 	    "\"namespace\": \"prod\", \"uid\": \"uid-web\"}, \"spec\": {"
