@@ -485,14 +485,14 @@ em_skipped(emitter *e, const kv_analysis *a, const kv_vmires *r,
 	em_lit(e, "]");
 }
 
-/* ,"notJudged":[{"resource": ..., "message": ..., "checks": [...]}]
- * (findings.md) */
+/* The resources r lacked: [{"resource": ..., "message": ...,
+ * "checks": [...]}] (findings.md). */
 static void
-em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
+em_lacks(emitter *e, const kv_analysis *a, const kv_vmires *r)
 {
 	bool first = true;
 
-	em_lit(e, ",\"notJudged\":[");
+	em_lit(e, "[");
 	for (int n = 0; n < NEED_COUNT; n++) {
 		if (!(r->not_judged & KV_NEED_BIT(n)))
 			continue;
@@ -507,6 +507,26 @@ em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
 		first = false;
 	}
 	em_lit(e, "]");
+}
+
+/* ,"notJudged":[...],"unchecked":[...]: what the input lacked goes into
+ * notJudged for a not-judged VMI ([] otherwise, as findings.md says),
+ * into unchecked for a VMI a check that ran judged anyway. */
+static void
+em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
+{
+	bool nj = r->verdict == V_NOT_JUDGED;
+
+	em_lit(e, ",\"notJudged\":");
+	if (nj)
+		em_lacks(e, a, r);
+	else
+		em_lit(e, "[]");
+	em_lit(e, ",\"unchecked\":");
+	if (!nj)
+		em_lacks(e, a, r);
+	else
+		em_lit(e, "[]");
 }
 
 static void

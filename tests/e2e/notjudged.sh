@@ -85,11 +85,14 @@ prod/web-0=no-target" "$(jq -r '[.vmis[] | select(.phase == "Running") |
 want "nopods: ledger's blocker, the checks skipped" \
     "no-placement-target|no-capacity" "$(jq -r '.vmis[] |
     select(.name == "infra/ledger") | [.blockers[0].code,
-    (.notJudged[0].checks | join(","))] | join("|")' "$tmp/np/findings.json")"
+    (.unchecked[0].checks | join(","))] | join("|")' "$tmp/np/findings.json")"
 want "nopods: web-0's checks skipped" "pods:no-capacity,\
 containerdisk-config-digest,containerdisk-no-digest" "$(jq -r '.vmis[] |
-    select(.name == "prod/web-0") | .notJudged[] |
+    select(.name == "prod/web-0") | .unchecked[] |
     "\(.resource):\(.checks | join(","))"' "$tmp/np/findings.json")"
+want "nopods: a judged VMI's notJudged stays []" "0" "$(jq '[.vmis[] |
+    select(.verdict != "not-judged") | .notJudged[]] | length' \
+    "$tmp/np/findings.json")"
 want "nopods: summary counts" "1 3 7" "$(jq -r '[.summary.blocked,
     .summary["no-target"], .summary.notJudged] | join(" ")' \
     "$tmp/np/findings.json")"
@@ -242,6 +245,6 @@ want "capm: no capacity group without the pods" 0 "$(jq '[.groups[] |
 # a KubeVirt input needs no DVP resource
 $KVSCOPE report samples/mixed --format json -d "$tmp/kv" >/dev/null 2>&1
 want "kubevirt: no DVP resource lacking" 0 "$(jq '[.vmis[] |
-    .notJudged[]] | length' "$tmp/kv/findings.json")"
+    .notJudged[], .unchecked[]] | length' "$tmp/kv/findings.json")"
 
 test_done

@@ -5,6 +5,8 @@
  * list.  On the base cluster of test_rules_*.c (kvbase.h): prod/web on w1,
  * an RWX PVC described in its volumeStatus, verdict ok.
  */
+#include <string.h>
+
 #include "kvtest.h"
 
 #include "kvsnap.h"
@@ -170,12 +172,15 @@ m_containerdisk_pods_missing(kvsnap *s)
 	kvsnap_status(s, "pods", "", "missing");
 }
 
-/* The codes notJudged[0].checks lists, comma-joined. */
+/* The codes notJudged[0].checks (or, for a judged VMI, unchecked[0]
+ * .checks) lists, comma-joined. */
 static void
 assert_skipped(json_t *v, const char *want)
 {
+	const char *key = strcmp(json_string_value(json_object_get(v,
+	    "verdict")), "not-judged") == 0 ? "notJudged" : "unchecked";
 	json_t *a = json_object_get(json_array_get(json_object_get(v,
-	    "notJudged"), 0), "checks");
+	    key), 0), "checks");
 	kv_buf b = {0};
 	size_t k;
 	json_t *c;
@@ -228,10 +233,10 @@ m_cordoned_containerdisk_pods_missing(kvsnap *s)
 
 /* A check that ran fails it: its verdict stands whatever the skipped
  * ones say (they could only make the failure an earlier one), and
- * notJudged still names what was skipped.  The pod network (blocked,
- * needs nothing); the only target cordoned (no-placement-target, which
- * reads pods only for pod affinity, so it runs for a containerDisk
- * VMI). */
+ * unchecked names what was skipped (notJudged stays []).  The pod
+ * network (blocked, needs nothing); the only target cordoned
+ * (no-placement-target, which reads pods only for pod affinity, so it
+ * runs for a containerDisk VMI). */
 static void
 test_verdict_stands(void **state)
 {
@@ -241,7 +246,9 @@ test_verdict_stands(void **state)
 	(void)state;
 	assert_jstr(v, "verdict", "blocked");
 	assert_jstr(v, "blockers[0].code", "network-pod-bridge");
-	assert_jstr(v, "notJudged[0].resource", "pods");
+	assert_jstr(v, "unchecked[0].resource", "pods");
+	assert_int_equal(json_array_size(json_object_get(v, "notJudged")),
+	    0);
 	assert_skipped(v, "no-capacity,containerdisk-config-digest,"
 	    "containerdisk-no-digest");
 	assert_jint(r.findings, "summary.notJudged", 0);
@@ -251,7 +258,7 @@ test_verdict_stands(void **state)
 	assert_jstr(v, "verdict", "no-target");
 	assert_jstr(v, "blockers[0].code", "no-placement-target");
 	assert_jstr(v, "outcome.kind", "unschedulable");
-	assert_jstr(v, "notJudged[0].resource", "pods");
+	assert_jstr(v, "unchecked[0].resource", "pods");
 	assert_jint(r.findings, "summary.no-target", 1);
 	assert_jint(r.findings, "summary.notJudged", 0);
 	kvres_free(&r);
