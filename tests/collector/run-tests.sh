@@ -6,7 +6,10 @@
 # tests/collector/run-tests.sh [TEST...] runs only the tests named.
 # Environment: KVSCOPE = a kvscope binary; when set, every archive written
 # here must be readable by `kvscope check` (exit status 0 or 1). The suite
-# sets KUBECTL for the collector itself (see the runner below).
+# sets KUBECTL for the collector itself (see the runner below). COLLECT = a
+# collector to test instead of snapshot/kvscope-collect; KEEP_ARCHIVES = a
+# directory that gets every archive the tests wrote, named TEST-N.tar.gz
+# (two runs can then be compared file by file).
 
 # jq programs are in single quotes on purpose.
 # shellcheck disable=SC2016
@@ -14,12 +17,13 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 HERE=$ROOT/tests/collector
-COLLECT=$ROOT/snapshot/kvscope-collect
+COLLECT=${COLLECT:-$ROOT/snapshot/kvscope-collect}
 export SOURCE_DATE_EPOCH=1790000000   # 2026-09-21T14:13:20Z
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/kvscope-collect-tests.XXXXXX")
 mkdir -p "$BASE/keep"
-trap 'rm -rf "$BASE"' EXIT
+trap '[ -z "${KEEP_ARCHIVES:-}" ] || cp "$BASE"/keep/*.tar.gz "$KEEP_ARCHIVES"/
+	rm -rf "$BASE"' EXIT
 pass=0
 fail=0
 
@@ -113,7 +117,11 @@ expect_rc() {
 }
 
 # keep ARCHIVE: for the kvscope-read test.
-keep() { cp "$1" "$(mktemp "$BASE/keep/$(basename "$T")-XXXXXX.tar.gz")"; }
+KEPT=0
+keep() {
+	KEPT=$((KEPT + 1))
+	cp "$1" "$BASE/keep/$(basename "$T")-$KEPT.tar.gz"
+}
 
 manifest() { tar -xzf "$1" -O --wildcards '*/manifest.json'; }
 
