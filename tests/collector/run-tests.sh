@@ -413,9 +413,15 @@ test_generated_cluster() {
 	python3 tools/gen-large.py --nodes 12 --vmis 600 --no-node-files --out "$T/gen.tar.gz" >/dev/null ||
 		die "gen-large"
 	start_server --from-snapshot "$T/gen.tar.gz" --forbid ''
-	collect -q --output "$T/out/gen.tar.gz"
+	KVSCOPE_COLLECT_TIMING=$T/times collect -q --output "$T/out/gen.tar.gz"
 	expect_rc 0
 	python3 "$HERE/check.py" layout "$T/out/gen.tar.gz" || die "layout"
+	# make bench-collect's times: a line a list, "NAME COUNT SECONDS FETCH
+	# REDACT", the fetch and the redaction each within the whole
+	awk '$1 == "virtualmachineinstances.kubevirt.io" && $2 == 600 { v++ }
+	     NF != 5 || $4 > $3 || $5 > $3 { bad++ }
+	     END { exit !(v == 1 && !bad && NR >= 8) }' "$T/times" ||
+		die "timing lines: $(cat "$T/times")"
 	python3 "$HERE/check.py" same "$T/gen.tar.gz" "$T/out/gen.tar.gz" || die "not the same objects"
 	[ "$(grep -c '^GET /apis/kubevirt.io/v1/virtualmachineinstances?' "$T/server.log")" = 2 ] ||
 		die "VMIs not in 2 pages"
