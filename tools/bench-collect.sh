@@ -139,8 +139,9 @@ for size in $SIZES; do
 		echo
 		echo "### $server: $nodes nodes / $vmis VMIs, $objects objects"
 		echo
-		printf '| %s | %s | %s | %s | %s | %s | %s |\n' resource objects \
-			'fetch s' 'redact s' 'collect s' 'kubectl s' ratio
+		printf '| %s ' resource objects 'fetch s' 'redact s' \
+			'collect s' 'kubectl s' ratio
+		echo '|'
 		echo "| --- | --- | --- | --- | --- | --- | --- |"
 		awk 'NR == FNR { k[$1] = $2; next }
 		     { r = ($1 in k && k[$1] > 0) ? sprintf("%.2f", $3 / k[$1]) : "-"
@@ -148,10 +149,11 @@ for size in $SIZES; do
 		       printf "| %s | %d | %.1f | %.1f | %.1f | %s | %s |\n",
 		              $1, $2, $4, $5, $3,
 		              ($1 in k ? sprintf("%.1f", k[$1]) : "-"), r }
-		     END { printf "| sum of the lists | | %.1f | %.1f | | | |\n",
-		                  f, d }' \
+		     END { printf "| sum of the lists | | %.1f | %.1f |", f, d
+		           print " | | |" }' \
 			"$WORK/k.times" "$WORK/c.times"
-		printf '| **total** (incl. discovery, archive) | %s | | ' "$objects"
+		printf '| **total** (incl. discovery, archive) | %s ' "$objects"
+		printf '| | '
 		printf '| %s | %s | %s |\n' "$c_secs" "$k_secs" "$ratio"
 		echo
 		echo "collect RSS $c_rss MB, kubectl RSS $k_rss MB, archive $mb MB"
