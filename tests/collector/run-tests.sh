@@ -6,7 +6,10 @@
 # tests/collector/run-tests.sh [TEST...] runs only the tests named.
 # Environment: KVSCOPE = a kvscope binary; when set, every archive written
 # here must be readable by `kvscope check` (exit status 0 or 1). The suite
-# sets KUBECTL for the collector itself (see the runner below).
+# sets KUBECTL for the collector itself (see the runner below). COLLECT = a
+# collector to test instead of snapshot/kvscope-collect; KEEP_ARCHIVES = a
+# directory that gets every archive the tests wrote, named TEST-N.tar.gz
+# (two runs can then be compared file by file).
 
 # jq programs are in single quotes on purpose.
 # shellcheck disable=SC2016
@@ -14,12 +17,13 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 HERE=$ROOT/tests/collector
-COLLECT=$ROOT/snapshot/kvscope-collect
+COLLECT=${COLLECT:-$ROOT/snapshot/kvscope-collect}
 export SOURCE_DATE_EPOCH=1790000000   # 2026-09-21T14:13:20Z
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/kvscope-collect-tests.XXXXXX")
 mkdir -p "$BASE/keep"
-trap 'rm -rf "$BASE"' EXIT
+trap '[ -z "${KEEP_ARCHIVES:-}" ] || cp "$BASE"/keep/*.tar.gz "$KEEP_ARCHIVES"/
+	rm -rf "$BASE"' EXIT
 pass=0
 fail=0
 
@@ -113,7 +117,11 @@ expect_rc() {
 }
 
 # keep ARCHIVE: for the kvscope-read test.
-keep() { cp "$1" "$(mktemp "$BASE/keep/$(basename "$T")-XXXXXX.tar.gz")"; }
+KEPT=0
+keep() {
+	KEPT=$((KEPT + 1))
+	cp "$1" "$BASE/keep/$(basename "$T")-$KEPT.tar.gz"
+}
 
 manifest() { tar -xzf "$1" -O --wildcards '*/manifest.json'; }
 
@@ -405,9 +413,15 @@ test_generated_cluster() {
 	python3 tools/gen-large.py --nodes 12 --vmis 600 --no-node-files --out "$T/gen.tar.gz" >/dev/null ||
 		die "gen-large"
 	start_server --from-snapshot "$T/gen.tar.gz" --forbid ''
-	collect -q --output "$T/out/gen.tar.gz"
+	KVSCOPE_COLLECT_TIMING=$T/times collect -q --output "$T/out/gen.tar.gz"
 	expect_rc 0
 	python3 "$HERE/check.py" layout "$T/out/gen.tar.gz" || die "layout"
+	# make bench-collect's times: a line a list, "NAME COUNT SECONDS FETCH
+	# REDACT", the fetch and the redaction each within the whole
+	awk '$1 == "virtualmachineinstances.kubevirt.io" && $2 == 600 { v++ }
+	     NF != 5 || $4 > $3 || $5 > $3 { bad++ }
+	     END { exit !(v == 1 && !bad && NR >= 8) }' "$T/times" ||
+		die "timing lines: $(cat "$T/times")"
 	python3 "$HERE/check.py" same "$T/gen.tar.gz" "$T/out/gen.tar.gz" || die "not the same objects"
 	[ "$(grep -c '^GET /apis/kubevirt.io/v1/virtualmachineinstances?' "$T/server.log")" = 2 ] ||
 		die "VMIs not in 2 pages"
