@@ -40,3 +40,11 @@ kv_restart_kubevirt(const kv_vmires *r, const char **why)
 	*why = words[r->vm->run];
 	return r->vm->run == RS_ALWAYS;
 }
+
+const kv_vmi *
+kv_vmi_after_restart(const kv_vmires *r)
+{
+	if (r->vm != NULL && r->vm->restart_required && r->vm->after != NULL)
+		return r->vm->after;
+	return r->vmi;
+}

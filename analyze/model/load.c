@@ -365,6 +365,7 @@ finish_model(kv_load *ls, kv_err *err)
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
 	kv_qsort(m->profiles, m->nprofiles, sizeof(kv_sprofile), profile_cmp);
 	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
+	kv_model_link_templates(m);
 	m->flavor = pick_flavor(ls);
 	for (size_t i = 0; i < KV_NFLAVORS; i++)
 		if (kv_flavors[i]->load_finish != NULL &&

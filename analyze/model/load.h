@@ -55,6 +55,9 @@ int load_sc(kv_load *ld, jctx *c, json_t *o);
 int load_storageprofile(kv_load *ld, jctx *c, json_t *o);
 int load_datavolume(kv_load *ld, jctx *c, json_t *o);
 int load_vmi(kv_load *ld, jctx *c, json_t *o);
+/* What a VMI and a VirtualMachine's spec.template both hold (o is either
+ * object): metadata labels and annotations, and the spec. */
+int load_vmi_spec(jctx *c, json_t *o, kv_vmi *v);
 int load_vmim(kv_load *ld, jctx *c, json_t *o);
 int load_vm(kv_load *ld, jctx *c, json_t *o);	/* load_vm.c */
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);

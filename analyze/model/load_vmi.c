@@ -423,29 +423,41 @@ load_vmi_os(kv_vmi *v, const kv_labels *ann)
 		    "kubevirt.io/cluster-preference-name");
 }
 
-int
-load_vmi(kv_load *ls, jctx *c, json_t *o)
+/* spec.networks: how many, and the one with pod: {}. */
+static int
+load_vmi_networks(jctx *c, json_t *o, kv_vmi *v)
 {
-	kv_model *m = ls->m;
-	kv_vmi *v;
+	json_t *nets, *e;
+	size_t i;
+
+	if (jget(c, o, "spec.networks", JSON_ARRAY, &nets))
+		return KV_ERR;
+	v->nnetworks = nets ? json_array_size(nets) : 0;
+	if (nets == NULL)
+		return KV_OK;
+	json_array_foreach(nets, i, e) {
+		json_t *pod;
+
+		jwhere(c, "spec.networks[%zu].", i);
+		if (!json_is_object(e))
+			return jerr(c, "", "expected an object");
+		if (jget(c, e, "pod", JSON_OBJECT, &pod))
+			return KV_ERR;
+		if (pod != NULL && v->pod_network == NULL &&
+		    jstr(c, e, "name", &v->pod_network))
+			return KV_ERR;
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}
+
+int
+load_vmi_spec(jctx *c, json_t *o, kv_vmi *v)
+{
 	kv_labels ann = {0};
 	int rc = KV_ERR;
 
-	v = KV_PUSH(m->vmis, m->nvmis, ls->cap_vmis);
-	v->memory = -1;
-	v->tsc_hint = -1;
-	if (jmeta(c, o, &v->name, &v->ns, true))
-		goto out;
-	{
-		char *full = xasprintf("%s/%s", v->ns, v->name);
-
-		v->fullname = kv_intern_str(m->strs, full);
-		free(full);
-	}
-	jname(c, v->fullname);
-	if (kv_load_unique(ls, c, "VMI", v->fullname) ||
-	    jstr(c, o, "metadata.uid", &v->uid) ||
-	    jlabels(c, o, "metadata.labels", &v->labels) ||
+	if (jlabels(c, o, "metadata.labels", &v->labels) ||
 	    jlabels(c, o, "metadata.annotations", &ann) ||
 	    jstr(c, o, "spec.architecture", &v->arch) ||
 	    jstr(c, o, "spec.domain.machine.type", &v->machine_spec) ||
@@ -457,7 +469,7 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	    &v->ntolerations) ||
 	    load_vmi_cpu(c, o, v) || load_vmi_features(c, o, v) ||
 	    load_vmi_devices(c, o, v) || load_vmi_volumes(c, o, v) ||
-	    load_vmi_status(c, o, v))
+	    load_vmi_networks(c, o, v))
 		goto out;
 	v->allow_pod_bridge = kv_flavor_label(&ann, KEY_POD_BRIDGE) != NULL;
 	load_vmi_os(v, &ann);
@@ -466,32 +478,31 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	if (v->memory < 0 && jquantity(c, o,
 	    "spec.domain.resources.requests.memory", &v->memory))
 		goto out;
-	{
-		json_t *nets, *e;
-		size_t i;
-
-		if (jget(c, o, "spec.networks", JSON_ARRAY, &nets))
-			goto out;
-		v->nnetworks = nets ? json_array_size(nets) : 0;
-		if (nets != NULL)
-			json_array_foreach(nets, i, e) {
-				json_t *pod;
-
-				jwhere(c, "spec.networks[%zu].", i);
-				if (!json_is_object(e)) {
-					jerr(c, "", "expected an object");
-					goto out;
-				}
-				if (jget(c, e, "pod", JSON_OBJECT, &pod))
-					goto out;
-				if (pod != NULL && v->pod_network == NULL &&
-				    jstr(c, e, "name", &v->pod_network))
-					goto out;
-			}
-		jwhere(c, "%s", "");
-	}
 	rc = KV_OK;
 out:
 	free(ann.v);
 	return rc;
+}
+
+int
+load_vmi(kv_load *ls, jctx *c, json_t *o)
+{
+	kv_model *m = ls->m;
+	kv_vmi *v;
+	char *full;
+
+	v = KV_PUSH(m->vmis, m->nvmis, ls->cap_vmis);
+	v->memory = -1;
+	v->tsc_hint = -1;
+	if (jmeta(c, o, &v->name, &v->ns, true))
+		return KV_ERR;
+	full = xasprintf("%s/%s", v->ns, v->name);
+	v->fullname = kv_intern_str(m->strs, full);
+	free(full);
+	jname(c, v->fullname);
+	if (kv_load_unique(ls, c, "VMI", v->fullname) ||
+	    jstr(c, o, "metadata.uid", &v->uid) ||
+	    load_vmi_spec(c, o, v) || load_vmi_status(c, o, v))
+		return KV_ERR;
+	return KV_OK;
 }

@@ -205,6 +205,23 @@ affinity_free(kv_affinity *a)
 }
 
 void
+kv_vmi_release(kv_vmi *v)
+{
+	free(v->labels.v);
+	free(v->features);
+	free(v->ifaces);
+	free(v->volumes);
+	free(v->disks);
+	free(v->filesystems);
+	free(v->volstatus);
+	free(v->migrated);
+	free(v->node_selector.v);
+	affinity_free(&v->affinity);
+	kv_podplace_free(&v->pod_place);
+	free(v->tolerations);
+}
+
+void
 kv_model_free(kv_model *m)
 {
 	if (m == NULL)
@@ -215,22 +232,8 @@ kv_model_free(kv_model *m)
 		free(m->nodes[i].alloc_ext);
 	}
 	free(m->nodes);
-	for (size_t i = 0; i < m->nvmis; i++) {
-		kv_vmi *v = &m->vmis[i];
-
-		free(v->labels.v);
-		free(v->features);
-		free(v->ifaces);
-		free(v->volumes);
-		free(v->disks);
-		free(v->filesystems);
-		free(v->volstatus);
-		free(v->migrated);
-		free(v->node_selector.v);
-		affinity_free(&v->affinity);
-		kv_podplace_free(&v->pod_place);
-		free(v->tolerations);
-	}
+	for (size_t i = 0; i < m->nvmis; i++)
+		kv_vmi_release(&m->vmis[i]);
 	free(m->vmis);
 	for (size_t i = 0; i < m->npods; i++) {
 		free(m->pods[i].node_selector.v);
@@ -256,6 +259,11 @@ kv_model_free(kv_model *m)
 	for (size_t i = 0; i < m->nvmims; i++)
 		free(m->vmims[i].added_selector.v);
 	free(m->vmims);
+	for (size_t i = 0; i < m->nvms; i++)
+		if (m->vms[i].after != NULL) {
+			kv_vmi_release(m->vms[i].after);
+			free(m->vms[i].after);
+		}
 	free(m->vms);
 	free(m->cluster.obsolete);
 	free(m->cluster.gates);

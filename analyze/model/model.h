@@ -129,6 +129,10 @@ enum kv_binding {
 	BIND_SLIRP, BIND_MACVTAP, BIND_PLUGIN, BIND_OTHER
 };
 
+/* The binding's key in an interface ("binding" for a plugin, "none",
+ * "other"; template.c). */
+extern const char *const kv_binding_names[BIND_OTHER + 1];
+
 typedef struct kv_iface {
 	const char *name;
 	enum kv_binding binding;
@@ -326,7 +330,23 @@ typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
 	bool has_template;
 	const char *tmpl_cpu_model;	/* domain.cpu.model or NULL */
 	const char *tmpl_eviction;	/* evictionStrategy or NULL */
+	/* with RestartRequired and a template: the VMI the restart
+	 * creates (template.c): the template's metadata and spec, the
+	 * running VMI's name, node and status; owned; NULL otherwise */
+	kv_vmi *after;
+	unsigned differs;		/* 1u << kv_tmpl_field where the
+					   template differs from the VMI */
 } kv_vm;
+
+/* The fields of a template that a rule reads and that may differ from
+ * the running VMI (kv_vm.differs; names: kv_tmpl_field_names). */
+enum kv_tmpl_field {
+	TF_CPU_MODEL, TF_CPU_FEATURES, TF_EVICTION, TF_NODE_SELECTOR,
+	TF_AFFINITY, TF_TOLERATIONS, TF_INTERFACES, TF_NETWORKS,
+	TF_VOLUMES, TF_DEVICES, TF_MEMORY, TF_MACHINE, TF_COUNT
+};
+extern const char *const kv_tmpl_field_names[TF_COUNT];
+
 
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
 typedef struct kv_cluster {
@@ -423,6 +443,16 @@ const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
 /* The VirtualMachine ns/name (the VMI's owner has its name), or NULL. */
 const kv_vm *kv_model_vm(const kv_model *m, const char *ns,
     const char *name);
+/* Link each VirtualMachine's after to its running VMI (template.c):
+ * name and status from the VMI, volumeStatus only of the volumes whose
+ * claim stays, and `differs`.  Once, after the arrays are sorted. */
+void kv_model_link_templates(kv_model *m);
+/* A what-if's restart of v, whose VM is vm: v becomes vm->after (what
+ * a change already wrote into v's volumeStatus stays), vm->after holds
+ * the old VMI until the model is freed, and RestartRequired is gone. */
+void kv_vm_take_after(kv_vm *vm, kv_vmi *v);
+/* Release what a kv_vmi owns (model.c); not v itself. */
+void kv_vmi_release(kv_vmi *v);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
 const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */

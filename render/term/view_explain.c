@@ -87,6 +87,23 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 	fputs("\n", f);
 }
 
+/* "; the template differs in cpuModel, nodeSelector" */
+static void
+print_differs(const kv_vm *vm, FILE *f)
+{
+	const char *sep = "; the template differs in ";
+
+	if (vm->after == NULL)
+		return;
+	for (int k = 0; k < TF_COUNT; k++)
+		if (vm->differs & (1u << k)) {
+			fprintf(f, "%s%s", sep, kv_tmpl_field_names[k]);
+			sep = ", ";
+		}
+	if (vm->differs == 0)
+		fputs("; the template differs in nothing kvscope reads", f);
+}
+
 /* The VirtualMachine behind the VMI, and a template that already differs
  * from it (condition RestartRequired). */
 static void
@@ -104,9 +121,9 @@ print_vm(const kv_analysis *a, const kv_vmires *r, FILE *f)
 		kv_term_puts(f, r->vm->restart_message ?
 		    r->vm->restart_message : "(no message)");
 		fprintf(f, " - its template differs from this running %s: "
-		    "the verdict is this %s's; what-if's answers after a "
-		    "restart use the template", kv_word(a, KV_WORD_VM),
-		    kv_word(a, KV_WORD_VM));
+		    "the verdict is this %s's; the fixes and what-if's "
+		    "answers after a restart use the template",
+		    kv_word(a, KV_WORD_VM), kv_word(a, KV_WORD_VM));
 		if (r->vm->has_template) {
 			fputs(" (CPU model ", f);
 			kv_term_puts(f, r->vm->tmpl_cpu_model ?
@@ -116,8 +133,53 @@ print_vm(const kv_analysis *a, const kv_vmires *r, FILE *f)
 			    r->vm->tmpl_eviction : "cluster default");
 			fputs(")", f);
 		}
+		print_differs(r->vm, f);
 	}
 	fputs("\n", f);
+}
+
+/* The names of the template's fields that differ from the VMI. */
+static json_t *
+differs_json(const kv_vm *vm)
+{
+	json_t *d = json_array();
+
+	for (int f = 0; f < TF_COUNT; f++)
+		if (vm->differs & (1u << f))
+			json_array_append_new(d,
+			    json_string(kv_tmpl_field_names[f]));
+	return d;
+}
+
+/* What the restart brings (findings.md "explain"), null without
+ * RestartRequired. */
+static json_t *
+template_json(const kv_vm *vm)
+{
+	const kv_vmi *t = vm->after;
+	json_t *sel = json_object(), *ifs = json_array(), *vols = json_array();
+
+	if (!vm->restart_required || t == NULL) {
+		json_decref(sel);
+		json_decref(ifs);
+		json_decref(vols);
+		return json_null();
+	}
+	for (size_t i = 0; i < t->node_selector.n; i++)
+		json_object_set_new(sel, t->node_selector.v[i].key,
+		    json_string(t->node_selector.v[i].value));
+	for (size_t i = 0; i < t->nifaces; i++)
+		json_array_append_new(ifs, json_pack("{s:s?, s:s}", "name",
+		    t->ifaces[i].name, "binding",
+		    kv_binding_names[t->ifaces[i].binding]));
+	for (size_t i = 0; i < t->nvolumes; i++)
+		json_array_append_new(vols, json_pack("{s:s, s:s?}", "name",
+		    t->volumes[i].name, "claim", t->volumes[i].claim));
+	return json_pack("{s:o, s:s?, s:s?, s:o, s:o, s:o, s:o}",
+	    "differs", differs_json(vm), "cpuModel", t->cpu_model,
+	    "evictionStrategy", t->eviction, "nodeSelector", sel,
+	    "interfaces", ifs, "volumes", vols, "memory", t->memory < 0 ?
+	    json_null() : json_integer(t->memory));
 }
 
 /* The head: name, phase, CPU, condition, verdict, drain. */
@@ -349,12 +411,12 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 	}
 	json_object_set_new(doc, "nodes", nodes);
 	json_object_set_new(doc, "virtualMachine", r->vm == NULL ?
-	    json_null() : json_pack("{s:s, s:s, s:b, s:s?}", "name",
+	    json_null() : json_pack("{s:s, s:s, s:b, s:s?, s:o}", "name",
 	    r->vm->fullname, "runStrategy", r->vm->run == RS_OTHER &&
 	    r->vm->run_text != NULL ? r->vm->run_text :
 	    kv_run_strategy_names[r->vm->run], "restartRequired",
 	    r->vm->restart_required, "restartMessage",
-	    r->vm->restart_message));
+	    r->vm->restart_message, "template", template_json(r->vm)));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;
