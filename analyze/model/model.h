@@ -196,6 +196,22 @@ typedef struct kv_vmi {
 					   volumeName */
 
 	int64_t memory;			/* guest or requests.memory; -1 */
+	/* what virt-controller renders into the launcher pod's requests
+	 * (podreq.c), for a VMI whose launcher is not in the input */
+	int64_t req_cpu;		/* resources.requests.cpu, millis;
+					   -1 */
+	int64_t req_memory;		/* resources.requests.memory, else
+					   .limits.memory; -1 */
+	int64_t guest_memory;		/* memory.guest; -1 */
+	const char *hugepages;		/* memory.hugepages.pageSize */
+	int64_t vcpus;			/* sockets x cores x threads */
+	size_t ndevnames;
+	const char **devnames;		/* gpus[], hostDevices[] deviceName
+					   (device plugins, no claim) */
+	size_t nmultus;
+	const char **multus;		/* networks[].multus.networkName */
+	bool virtio_iface;		/* an interface of model virtio */
+	bool vsock;			/* autoattachVSOCK */
 	kv_labels node_selector;
 	kv_affinity affinity;
 	kv_podplace pod_place;		/* spec.affinity pod (anti-)affinity,
@@ -299,6 +315,13 @@ typedef struct kv_policy {
 	int allow_postcopy;		/* -1 unset */
 } kv_policy;
 
+/* A NetworkAttachmentDefinition (k8s.cni.cncf.io): the device-plugin
+ * resource its annotation k8s.v1.cni.cncf.io/resourceName names. */
+typedef struct kv_nad {
+	const char *ns, *name;
+	const char *resource;		/* NULL: none */
+} kv_nad;
+
 typedef struct kv_vmim {
 	const char *ns, *name, *vmi;
 	const char *phase;
@@ -366,6 +389,10 @@ typedef struct kv_cluster {
 	const char **disabled_gates;
 	kv_labels node_selectors;	/* developerConfiguration */
 	int64_t min_tsc;		/* -1 unset */
+	int use_emulation;		/* developerConfiguration.
+					   useEmulation: -1 unset */
+	int64_t cpu_ratio;		/* ...cpuAllocationRatio; -1 */
+	int64_t mem_overcommit;		/* ...memoryOvercommit; -1 */
 	const char *default_iface;	/* network.defaultNetworkInterface */
 	size_t nmigratable_bindings;
 	const char **migratable_bindings;	/* binding.X with migration */
@@ -414,6 +441,8 @@ typedef struct kv_model {
 	kv_policy *policies;		/* sorted by name */
 	size_t nvmims;
 	kv_vmim *vmims;
+	size_t nnads;
+	kv_nad *nads;			/* in input order */
 	size_t nvms;
 	kv_vm *vms;			/* VirtualMachines, sorted by
 					   namespace, name */
@@ -443,6 +472,24 @@ const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
 /* The VirtualMachine ns/name (the VMI's owner has its name), or NULL. */
 const kv_vm *kv_model_vm(const kv_model *m, const char *ns,
     const char *name);
+/* The NetworkAttachmentDefinition a VMI of namespace ns names by
+ * networkName ("name" or "ns/name"), or NULL. */
+const kv_nad *kv_model_nad(const kv_model *m, const char *ns,
+    const char *network_name);
+/* What virt-controller requests for v's launcher pod (podreq.c): CPU
+ * (millis), memory without the launcher's overhead (a lower bound), and
+ * the extended resources and hugepages (kv_qty, interned names). */
+typedef struct kv_podreq {
+	int64_t cpu_millis, memory;
+	size_t n;
+	kv_qty q[KV_MAX_RESNAMES];
+	size_t nunknown;		/* multus networks whose
+					   NetworkAttachmentDefinition is
+					   not in the input */
+	const char *unknown;		/* the first of them */
+} kv_podreq;
+void kv_vmi_podreq(const kv_model *m, const kv_vmi *v, kv_podreq *p);
+
 /* Link each VirtualMachine's after to its running VMI (template.c):
  * name and status from the VMI, volumeStatus only of the volumes whose
  * claim stays, and `differs`.  Once, after the arrays are sorted. */

@@ -290,6 +290,12 @@ typedef struct kv_vmires {
 	kv_res need;			/* what the target pod requests:
 					 * the source launcher pod's
 					 * requests per findings.md */
+	/* no source pod: need derived from the VMI (podreq.c), its
+	 * memory a lower bound; multus networks whose resource is not
+	 * known (their NetworkAttachmentDefinition not in the input) */
+	bool need_derived;
+	size_t need_unknown_nets;
+	const char *need_unknown_net;	/* the first of them */
 	size_t ngroups;
 	size_t *groups;			/* group indexes,
 					 * sorted (groups branch fills) */
