@@ -206,8 +206,8 @@ typedef struct kv_vmi {
 	const char *hugepages;		/* memory.hugepages.pageSize */
 	int64_t vcpus;			/* sockets x cores x threads */
 	size_t ndevnames;
-	const char **devnames;		/* gpus[], hostDevices[] deviceName
-					   (device plugins, no claim) */
+	const char **devnames;		/* gpus[], hostDevices[]
+					   deviceName (device plugins) */
 	size_t nmultus;
 	const char **multus;		/* networks[].multus.networkName */
 	bool virtio_iface;		/* an interface of model virtio */

@@ -4,9 +4,11 @@
  * node with the first constraint it fails, every blocker with its fix);
  * view.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/decide/groups.h"
+#include "analyze/rules/capacity.h"
 #include "render/render.h"
 #include "analyze/rules/target.h"
 #include "render/view.h"
@@ -287,6 +289,46 @@ print_selector(const kv_vmires *r, FILE *f)
 	print_terms(r, f);
 }
 
+/* A VMI without its launcher pod in the input: the requests derived from
+ * it (podreq.c), and what they leave out. */
+static void
+print_need(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	char *base;
+
+	if (!r->need_derived)
+		return;
+	base = kv_res_fmt(&r->need);
+	fprintf(f, "\ntarget pod requests, derived from the %s (its launcher "
+	    "pod is not in the input): %s", kv_word(a, KV_WORD_VM), base);
+	free(base);
+	for (size_t k = 0; k < a->m->nresnames; k++) {
+		const char *name = a->m->resnames[k];
+		char *q;
+
+		if (r->need.ext[k] <= 0)
+			continue;
+		q = kv_startswith(name, "hugepages-") ||
+		    strcmp(name, "ephemeral-storage") == 0 ?
+		    kv_fmt_bytes(r->need.ext[k]) :
+		    xasprintf("%lld", (long long)r->need.ext[k]);
+		fputs(", ", f);
+		kv_term_puts(f, name);
+		fprintf(f, " %s", q);
+		free(q);
+	}
+	fputs("; memory without the launcher's overhead: a lower bound\n",
+	    f);
+	if (r->need_unknown_nets > 0) {
+		fputs("  network ", f);
+		kv_term_puts(f, r->need_unknown_net);
+		fprintf(f, "%s: its NetworkAttachmentDefinition is not in the "
+		    "input, so the device-plugin resource it may name (SR-IOV) "
+		    "is not counted\n", r->need_unknown_nets > 1 ?
+		    " and others" : "");
+	}
+}
+
 /* The pod (anti-)affinity and spread terms left out of the search. */
 static void
 print_unjudged(const kv_analysis *a, const kv_vmires *r, FILE *f)
@@ -410,6 +452,10 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 		kv_buf_free(&why);
 	}
 	json_object_set_new(doc, "nodes", nodes);
+	json_object_set_new(doc, "derivedNeed", !r->need_derived ?
+	    json_null() : json_pack("{s:b, s:I, s:s?}", "memoryLowerBound",
+	    1, "unknownNetworks", (json_int_t)r->need_unknown_nets,
+	    "unknownNetwork", r->need_unknown_net));
 	json_object_set_new(doc, "virtualMachine", r->vm == NULL ?
 	    json_null() : json_pack("{s:s, s:s, s:b, s:s?, s:o}", "name",
 	    r->vm->fullname, "runStrategy", r->vm->run == RS_OTHER &&
@@ -435,6 +481,7 @@ kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
 	print_not_judged(a, r, t->f);
 	if (r->verdict != V_NOT_RUNNING && r->verdict != V_NOT_JUDGED) {
 		print_selector(r, t->f);
+		print_need(a, r, t->f);
 		print_unjudged(a, r, t->f);
 		print_nodes(a, r, t);
 	}
