@@ -188,6 +188,14 @@ test_fix_from_template(void **state)
 		assert_string_equal(kv_fix_names[g->fix.action], rr == 1 ?
 		    "none" : "set-cpu-model");
 		assert_int_equal(g->fix.fixes, rr == 1 ? 0 : 1);
+		if (rr == 1)
+			assert_non_null(strstr(g->fix.text, "; the restart "
+			    "brings the template of prod/web (RestartRequired; "
+			    "it differs from the running VMI in nodeSelector), "
+			    "and the re-analysis ran on it"));
+		else
+			assert_null(strstr(g->fix.text, "brings the "
+			    "template"));
 		kvres_free(&r);
 		kvsnap_free(s);
 	}
