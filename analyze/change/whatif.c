@@ -70,21 +70,17 @@ static void
 from_template(apply_ctx *c, kv_vmi *v)
 {
 	kv_vm *vm = (kv_vm *)kv_model_vm(c->m, v->ns, v->name);
-	kv_buf b = {0};
+	char *what;
 
 	if (vm == NULL || !vm->restart_required || vm->after == NULL)
 		return;
-	for (int f = 0; f < TF_COUNT; f++)
-		if (vm->differs & (1u << f))
-			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
-			    kv_tmpl_field_names[f]);
+	what = kv_vm_differs_text(vm);
 	note(c->w, xasprintf("%s restarts from its VirtualMachine's template "
 	    "(RestartRequired): CPU model %s, evictionStrategy %s; the "
 	    "template differs in %s", v->fullname, vm->tmpl_cpu_model ?
 	    vm->tmpl_cpu_model : "(cluster default)", vm->tmpl_eviction ?
-	    vm->tmpl_eviction : "(cluster default)", b.data ? b.data :
-	    "nothing kvscope reads"));
-	kv_buf_free(&b);
+	    vm->tmpl_eviction : "(cluster default)", what));
+	free(what);
 	kv_vm_take_after(vm, v);
 }
 

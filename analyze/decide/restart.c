@@ -55,19 +55,6 @@ kv_vmi_after_restart(const kv_vmires *r)
 	return r->vmi;
 }
 
-/* "cpuModel, nodeSelector" (caller frees). */
-static char *
-differs_text(const kv_vm *vm)
-{
-	kv_buf b = {0};
-
-	for (int f = 0; f < TF_COUNT; f++)
-		if (vm->differs & (1u << f))
-			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
-			    kv_tmpl_field_names[f]);
-	return b.data ? b.data : xstrdup("nothing kvscope reads");
-}
-
 void
 kv_fix_template_note(const kv_analysis *a, kv_group *g)
 {
@@ -87,7 +74,7 @@ kv_fix_template_note(const kv_analysis *a, kv_group *g)
 	}
 	if (n == 0)
 		return;
-	what = differs_text(vm);
+	what = kv_vm_differs_text(vm);
 	text = xasprintf("%s; the restart brings the template of %s%s "
 	    "(RestartRequired; it differs from the running VMI in %s)%s",
 	    g->fix.text, vm->fullname, n > 1 ? " and others" : "", what,

@@ -481,7 +481,8 @@ load_vmi_resources(jctx *c, json_t *o, kv_vmi *v)
 	if (v->req_memory < 0 && jquantity(c, o,
 	    "spec.domain.resources.limits.memory", &v->req_memory))
 		return KV_ERR;
-	/* unset counts are 1 (the defaults virt-api's mutator writes) */
+	/* unset counts are 1 (the topology virt-api's webhook writes:
+	 * kubevirt v1.9.0 pkg/defaults/defaults.go:198) */
 	v->vcpus = (sockets > 0 ? sockets : 1) * (cores > 0 ? cores : 1) *
 	    (threads > 0 ? threads : 1);
 	return KV_OK;

@@ -494,6 +494,9 @@ void kv_vmi_podreq(const kv_model *m, const kv_vmi *v, kv_podreq *p);
  * name and status from the VMI, volumeStatus only of the volumes whose
  * claim stays, and `differs`.  Once, after the arrays are sorted. */
 void kv_model_link_templates(kv_model *m);
+/* The names of vm->differs, comma-separated, or "nothing kvscope
+ * reads" (caller frees). */
+char *kv_vm_differs_text(const kv_vm *vm);
 /* A what-if's restart of v, whose VM is vm: v becomes vm->after (what
  * a change already wrote into v's volumeStatus stays), vm->after holds
  * the old VMI until the model is freed, and RestartRequired is gone. */

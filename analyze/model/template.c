@@ -10,7 +10,15 @@
  * kvscope reads are the running VMI's.  A volume whose claim the template
  * changes gets a fresh volumeStatus (virt-controller fills it for the new
  * claim): the old claim's entry is dropped, and the claim object judges.
+ *
+ * What virt-api's mutating webhook writes into a new VMI where the
+ * template leaves a field out is no difference: the cluster's CPU model
+ * (host-model without one), evictionStrategy and machine type, and the
+ * default pod interface of a template without interfaces and networks
+ * (kubevirt v1.9.0 pkg/defaults/defaults.go:193-226, :310-326,
+ * SetDefaultVirtualMachineInstanceSpec, setDefaultCPUModel).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/model/model.h"
@@ -105,15 +113,35 @@ same_volumes(const kv_vmi *a, const kv_vmi *b)
 	return true;
 }
 
-static unsigned
-differs(const kv_vmi *v, const kv_vmi *t)
+/* A field the template leaves out and the webhook fills: equal when the
+ * VMI has the default (or, def NULL, any value). */
+static bool
+same_or_default(const char *vmi, const char *tmpl, const char *def)
 {
+	return vmi == tmpl || ((tmpl == NULL || *tmpl == '\0') && (def == NULL ||
+	    (vmi != NULL && strcmp(vmi, def) == 0)));
+}
+
+static bool
+default_iface(const kv_vmi *v, const kv_vmi *t)
+{
+	return t->nifaces == 0 && t->nnetworks == 0 && v->nifaces == 1 &&
+	    v->nnetworks == 1 && v->pod_network != NULL;
+}
+
+static unsigned
+differs(const kv_model *m, const kv_vmi *v, const kv_vmi *t)
+{
+	const char *model = m->cluster.cpu_model && *m->cluster.cpu_model ?
+	    m->cluster.cpu_model : "host-model";
 	unsigned d = 0;
 
-	d |= (unsigned)(v->cpu_model != t->cpu_model) << TF_CPU_MODEL;
+	d |= (unsigned)!same_or_default(v->cpu_model, t->cpu_model, model) <<
+	    TF_CPU_MODEL;
 	d |= (unsigned)!same_ptrs(v->features, v->nfeatures, t->features,
 	    t->nfeatures, sizeof(kv_cpufeat)) << TF_CPU_FEATURES;
-	d |= (unsigned)(v->eviction != t->eviction) << TF_EVICTION;
+	d |= (unsigned)!same_or_default(v->eviction, t->eviction,
+	    m->cluster.eviction) << TF_EVICTION;
 	d |= (unsigned)!same_labels(&v->node_selector, &t->node_selector) <<
 	    TF_NODE_SELECTOR;
 	d |= (unsigned)!same_affinity(&v->affinity, &t->affinity) <<
@@ -121,15 +149,18 @@ differs(const kv_vmi *v, const kv_vmi *t)
 	d |= (unsigned)!same_ptrs(v->tolerations, v->ntolerations,
 	    t->tolerations, t->ntolerations, sizeof(kv_toleration)) <<
 	    TF_TOLERATIONS;
-	d |= (unsigned)!same_ifaces(v, t) << TF_INTERFACES;
-	d |= (unsigned)(v->nnetworks != t->nnetworks ||
-	    v->pod_network != t->pod_network) << TF_NETWORKS;
+	d |= (unsigned)(!same_ifaces(v, t) && !default_iface(v, t)) <<
+	    TF_INTERFACES;
+	d |= (unsigned)((v->nnetworks != t->nnetworks ||
+	    v->pod_network != t->pod_network) && !default_iface(v, t)) <<
+	    TF_NETWORKS;
 	d |= (unsigned)!same_volumes(v, t) << TF_VOLUMES;
 	d |= (unsigned)(v->nhostdevices != t->nhostdevices ||
 	    v->ngpus != t->ngpus || v->gpu_device != t->gpu_device) <<
 	    TF_DEVICES;
 	d |= (unsigned)(v->memory != t->memory) << TF_MEMORY;
-	d |= (unsigned)(v->machine_spec != t->machine_spec) << TF_MACHINE;
+	d |= (unsigned)!same_or_default(v->machine_spec, t->machine_spec,
+	    NULL) << TF_MACHINE;
 	return d;
 }
 
@@ -156,7 +187,7 @@ keep_volstatus(kv_vmi *t, const kv_vmi *v)
 }
 
 static void
-link_one(kv_vm *vm, const kv_vmi *v)
+link_one(const kv_model *m, kv_vm *vm, const kv_vmi *v)
 {
 	kv_vmi *t = vm->after;
 
@@ -178,7 +209,7 @@ link_one(kv_vm *vm, const kv_vmi *v)
 	t->os_version = v->os_version;
 	t->os_kernel = v->os_kernel;
 	keep_volstatus(t, v);
-	vm->differs = differs(v, t);
+	vm->differs = differs(m, v, t);
 }
 
 void
@@ -189,8 +220,20 @@ kv_model_link_templates(kv_model *m)
 		kv_vm *vm = (kv_vm *)kv_model_vm(m, v->ns, v->name);
 
 		if (vm != NULL && vm->after != NULL)
-			link_one(vm, v);
+			link_one(m, vm, v);
 	}
+}
+
+char *
+kv_vm_differs_text(const kv_vm *vm)
+{
+	kv_buf b = {0};
+
+	for (int f = 0; f < TF_COUNT; f++)
+		if (vm->differs & (1u << f))
+			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
+			    kv_tmpl_field_names[f]);
+	return b.data ? b.data : xstrdup("nothing kvscope reads");
 }
 
 void

@@ -93,17 +93,14 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 static void
 print_differs(const kv_vm *vm, FILE *f)
 {
-	const char *sep = "; the template differs in ";
+	char *what;
 
 	if (vm->after == NULL)
 		return;
-	for (int k = 0; k < TF_COUNT; k++)
-		if (vm->differs & (1u << k)) {
-			fprintf(f, "%s%s", sep, kv_tmpl_field_names[k]);
-			sep = ", ";
-		}
-	if (vm->differs == 0)
-		fputs("; the template differs in nothing kvscope reads", f);
+	what = kv_vm_differs_text(vm);
+	fputs("; the template differs in ", f);
+	kv_term_puts(f, what);
+	free(what);
 }
 
 /* The VirtualMachine behind the VMI, and a template that already differs
