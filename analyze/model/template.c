@@ -118,8 +118,10 @@ same_volumes(const kv_vmi *a, const kv_vmi *b)
 static bool
 same_or_default(const char *vmi, const char *tmpl, const char *def)
 {
-	return vmi == tmpl || ((tmpl == NULL || *tmpl == '\0') && (def == NULL ||
-	    (vmi != NULL && strcmp(vmi, def) == 0)));
+	if (vmi == tmpl)
+		return true;
+	return (tmpl == NULL || *tmpl == '\0') && (def == NULL ||
+	    (vmi != NULL && strcmp(vmi, def) == 0));
 }
 
 static bool

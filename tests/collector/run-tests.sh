@@ -232,9 +232,10 @@ test_layout_manifest() {
 	cmp -s "$T/want-rows" "$T/got-rows" || die "manifest resources differ from resources.def: $(diff "$T/want-rows" "$T/got-rows")"
 	jq_is "$a" '.resources[] | select(.resource == "persistentvolumes") | [.status, (.message | test("cannot list resource \"persistentvolumes\""))]' \
 		'["forbidden",true]'
-	# the missing API group (cdi) and the Deckhouse groups
+	# the missing API groups (cdi, the NADs' k8s.cni.cncf.io) and the
+	# Deckhouse groups
 	jq_is "$a" '[.resources[] | select(.status == "absent") | .group] | unique' \
-		'["cdi.kubevirt.io","harvesterhci.io","hco.kubevirt.io","internal.virtualization.deckhouse.io","virtualization.deckhouse.io"]'
+		'["cdi.kubevirt.io","harvesterhci.io","hco.kubevirt.io","internal.virtualization.deckhouse.io","k8s.cni.cncf.io","virtualization.deckhouse.io"]'
 	jq_is "$a" '[.resources[] | select(.message) | .resource]' '["persistentvolumes"]'
 	jq_is "$a" '.files | map(.path)' '["resources/kubevirts.kubevirt.io.json","resources/migrationpolicies.migrations.kubevirt.io.json","resources/namespaces.json","resources/nodes.json","resources/persistentvolumeclaims.json","resources/pods.json","resources/storageclasses.storage.k8s.io.json","resources/virtualmachineinstancemigrations.kubevirt.io.json","resources/virtualmachineinstances.kubevirt.io.json","resources/virtualmachines.kubevirt.io.json"]'
 	# progress: which resource, how many objects
