@@ -245,7 +245,7 @@ test_layout_manifest() {
 	# not a terminal: one line a phase, no steps, the resources not served
 	# are one fact of the summary
 	! grep -q -E ': (absent|not served|listing)' "$T/stderr" || die "noise: $(cat "$T/stderr")"
-	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 14 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
+	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 15 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
 		"$T/stderr" || die "no summary: $(tail -n 1 "$T/stderr")"
 	# a second run gives the same bytes; on a terminal its phases are
 	# rewritten in place and only the summary and the path stay
@@ -560,7 +560,7 @@ test_distributions() {
 		jq -e '.items[0] | .metadata.name == "kubevirt-hyperconverged"
 		       and .spec.liveMigrationConfig.parallelMigrationsPerCluster == 5
 		       and .status.versions[0].version == "4.16.3"' >/dev/null || die "HyperConverged CR"
-	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
+	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
 	stop_server
 	start_server --distro harvester
 	collect --anonymize --output "$T/out/hv.tar.gz"
