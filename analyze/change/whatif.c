@@ -63,22 +63,25 @@ kv_wi_running(const kv_vmi *v)
 /* A VM whose template differs from its VMI (RestartRequired): the
  * restart creates the new VMI from spec.template (kubevirt v1.9.0
  * pkg/virt-controller/watch/vm/vm.go:1868-1874 SetupVMIFromVM copies
- * vm.Spec.Template.Spec), so the CPU model
- * and eviction strategy are the template's before the change's own. */
+ * vm.Spec.Template), so the VMI becomes the template's (kv_vm.after:
+ * CPU, eviction strategy, placement, interfaces, volumes, devices,
+ * memory) before the change's own edits. */
 static void
 from_template(apply_ctx *c, kv_vmi *v)
 {
-	const kv_vm *vm = kv_model_vm(c->m, v->ns, v->name);
+	kv_vm *vm = (kv_vm *)kv_model_vm(c->m, v->ns, v->name);
+	char *what;
 
-	if (vm == NULL || !vm->restart_required || !vm->has_template)
+	if (vm == NULL || !vm->restart_required || vm->after == NULL)
 		return;
-	v->cpu_model = vm->tmpl_cpu_model;
-	v->eviction = vm->tmpl_eviction;
+	what = kv_vm_differs_text(vm);
 	note(c->w, xasprintf("%s restarts from its VirtualMachine's template "
-	    "(RestartRequired): CPU model %s, evictionStrategy %s",
-	    v->fullname, vm->tmpl_cpu_model ? vm->tmpl_cpu_model :
-	    "(cluster default)", vm->tmpl_eviction ? vm->tmpl_eviction :
-	    "(cluster default)"));
+	    "(RestartRequired): CPU model %s, evictionStrategy %s; the "
+	    "template differs in %s", v->fullname, vm->tmpl_cpu_model ?
+	    vm->tmpl_cpu_model : "(cluster default)", vm->tmpl_eviction ?
+	    vm->tmpl_eviction : "(cluster default)", what));
+	free(what);
+	kv_vm_take_after(vm, v);
 }
 
 /* A running VMI the change restarts.  KubeVirt computes LiveMigratable

@@ -158,9 +158,10 @@ kv_wi_binding(apply_ctx *c, const kv_change *ch)
 	for (size_t i = 0; i < m->nvmis; i++) {
 		if (!picked(ch, i))
 			continue;
+		/* the restart first: it may bring the template's interfaces */
+		kv_wi_restart(c, i, &nr);
 		bind_pod(m, &m->vmis[i], BIND_MASQUERADE);
 		n++;
-		kv_wi_restart(c, i, &nr);
 	}
 	kv_wi_note(c->w, xasprintf("pod network interface bound with "
 	    "masquerade: {} on %zu VMI%s (%s %s): takes effect after a "

@@ -116,11 +116,13 @@ candidates(const kv_analysis *a, const kv_group *g, const char *vendor,
 }
 
 /* Whether VMI r would have a migration target with CPU model `model`
- * written into its spec: the target search of the analysis, again. */
+ * written into its spec: the target search of the analysis, again.  The
+ * fix comes with a restart: a VM with RestartRequired then runs its
+ * template (its placement, features), so that is what is searched. */
 static bool
 target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
 {
-	kv_vmi v = *r->vmi;
+	kv_vmi v = *kv_vmi_after_restart(r);
 	kv_vmires t = *r;	/* the VMI's own placement inputs (added
 				 * selector, affinity), fresh outputs */
 	kv_target_info ti;

@@ -301,6 +301,7 @@ kv_groups_analyze(kv_analysis *a)
 			c.how[i]->resolve(a, &a->groups[i]);
 		else
 			resolve_plain(a, &a->groups[i]);
+		kv_fix_template_note(a, &a->groups[i]);
 	}
 	free(c.how);
 }

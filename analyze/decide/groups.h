@@ -147,6 +147,11 @@ char *kv_drain_blockers(const kv_analysis *a, const kv_group *g,
 /* The rule's remediation in the flavor's words. */
 const char *kv_group_remedy(const kv_analysis *a, const kv_group *g);
 
+/* After g's resolve (restart.c): a fix that needs a restart or was
+ * checked by re-analysis, of VMIs whose VirtualMachine has
+ * RestartRequired, says that the restart brings the template and what
+ * it changes (the re-analysis ran on it). */
+void kv_fix_template_note(const kv_analysis *a, kv_group *g);
 /* set-cpu-model (fix_cpu.c): the chosen model for g, checked. */
 void kv_fix_cpu_model(const kv_analysis *a, kv_group *g);
 /* What storage class name gives as ReadWriteMany (RWX_*), from its

@@ -18,10 +18,16 @@
  *   Manual          starts only on a start request (1088-1113);
  *   Halted          never runs a VMI (1115-1139).
  * A VMI without a VirtualMachine has no controller to start it again.
+ *
+ * A restart of a VM whose template already differs from its VMI
+ * (RestartRequired) brings the template (kv_vm.after, template.c):
+ * kv_vmi_after_restart() is what every "after the restart" answer reads,
+ * and kv_fix_template_note() says so in a fix that needs the restart.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "analyze/rules/analysis.h"
+#include "analyze/decide/groups.h"
 
 bool
 kv_restart_kubevirt(const kv_vmires *r, const char **why)
@@ -39,4 +45,41 @@ kv_restart_kubevirt(const kv_vmires *r, const char **why)
 	}
 	*why = words[r->vm->run];
 	return r->vm->run == RS_ALWAYS;
+}
+
+const kv_vmi *
+kv_vmi_after_restart(const kv_vmires *r)
+{
+	if (r->vm != NULL && r->vm->restart_required && r->vm->after != NULL)
+		return r->vm->after;
+	return r->vmi;
+}
+
+void
+kv_fix_template_note(const kv_analysis *a, kv_group *g)
+{
+	const kv_vm *vm = NULL;
+	size_t n = 0;
+	char *what, *text;
+
+	if (g->fix.text == NULL || (!g->fix.restart && !g->fix.checked))
+		return;
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
+
+		if (kv_vmi_after_restart(r) == r->vmi)
+			continue;
+		if (n++ == 0)
+			vm = r->vm;
+	}
+	if (n == 0)
+		return;
+	what = kv_vm_differs_text(vm);
+	text = xasprintf("%s; the restart brings the template of %s%s "
+	    "(RestartRequired; it differs from the running VMI in %s)%s",
+	    g->fix.text, vm->fullname, n > 1 ? " and others" : "", what,
+	    g->fix.checked ? ", and the re-analysis ran on it" : "");
+	free(what);
+	free(g->fix.text);
+	g->fix.text = text;
 }

@@ -58,8 +58,8 @@ jerr(jctx *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return kv_seterr(c->err, "%s: %s%s: %s", c->what ? c->what : "object",
-	    c->where, path, msg);
+	return kv_seterr(c->err, "%s: %s%s%s: %s", c->what ? c->what :
+	    "object", c->root ? c->root : "", c->where, path, msg);
 }
 
 void

@@ -26,6 +26,8 @@ typedef struct jctx {
 	size_t index;		/* item index in its file */
 	char whatbuf[256];
 	char where[160];	/* prefix for paths: "spec.volumes[2]." */
+	const char *root;	/* before where, or NULL: a part read as an
+				   object of its own ("spec.template.") */
 } jctx;
 
 /* The value at a dotted path, NULL when absent; KV_ERR when a step or the

@@ -95,6 +95,7 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_datavolume", load_datavolume },
 	{ "load_vmi", load_vmi },
 	{ "load_vmim", load_vmim },
+	{ "load_nad", load_nad },
 	{ "load_vm", load_vm },
 	{ "load_kubevirt", load_kubevirt },
 	{ "load_policy", load_policy },
@@ -365,6 +366,7 @@ finish_model(kv_load *ls, kv_err *err)
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
 	kv_qsort(m->profiles, m->nprofiles, sizeof(kv_sprofile), profile_cmp);
 	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
+	kv_model_link_templates(m);
 	m->flavor = pick_flavor(ls);
 	for (size_t i = 0; i < KV_NFLAVORS; i++)
 		if (kv_flavors[i]->load_finish != NULL &&
@@ -403,6 +405,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
 	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
+	m->cluster.use_emulation = -1;
+	m->cluster.cpu_ratio = m->cluster.mem_overcommit = -1;
 	rc = kv_input_read(path, lim, &sink, &m->manifest, err);
 	if (rc == KV_OK && ls.cpumap != NULL) {
 		rc = cpumap_finish(ls.cpumap, &m->cpumap, err);

@@ -24,7 +24,7 @@ typedef struct kv_load {
 	const char *file;	/* the member being read, interned */
 	GHashTable *sets;	/* what -> (interned key -> seen_at) */
 	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
-	    cap_pol, cap_vmims, cap_profiles, cap_vms;
+	    cap_pol, cap_vmims, cap_profiles, cap_vms, cap_nads;
 	cpumap_builder *cpumap;
 	size_t ncpumap;
 	void *state[KV_NFLAVORS];	/* kv_load_state() */
@@ -55,7 +55,11 @@ int load_sc(kv_load *ld, jctx *c, json_t *o);
 int load_storageprofile(kv_load *ld, jctx *c, json_t *o);
 int load_datavolume(kv_load *ld, jctx *c, json_t *o);
 int load_vmi(kv_load *ld, jctx *c, json_t *o);
+/* What a VMI and a VirtualMachine's spec.template both hold (o is either
+ * object): metadata labels and annotations, and the spec. */
+int load_vmi_spec(jctx *c, json_t *o, kv_vmi *v);
 int load_vmim(kv_load *ld, jctx *c, json_t *o);
+int load_nad(kv_load *ld, jctx *c, json_t *o);
 int load_vm(kv_load *ld, jctx *c, json_t *o);	/* load_vm.c */
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);
 int load_policy(kv_load *ld, jctx *c, json_t *o);
@@ -69,7 +73,8 @@ int load_harvester_setting(kv_load *ld, jctx *c, json_t *o);
 int load_pod_resources(kv_model *m, jctx *c, json_t *o, kv_pod *p);
 /* A node's status.allocatable beyond cpu, memory and pods (kv_qty). */
 int load_node_allocatable(jctx *c, json_t *o, kv_node *n);
-/* Sort m->resnames once every pod is loaded. */
+/* Add the names VMIs would request (podreq.c) to m->resnames and sort
+ * them, once every pod and VMI is loaded. */
 void load_resnames_finish(kv_model *m);
 int load_pods_scope(kv_model *m, const char *path, kv_err *err);
 

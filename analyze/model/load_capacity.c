@@ -194,6 +194,15 @@ name_cmp(const void *x, const void *y)
 void
 load_resnames_finish(kv_model *m)
 {
+	/* and what a VMI without its launcher in the input would request
+	 * (podreq.c): beyond the table's size such a name is not counted */
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_podreq p;
+
+		kv_vmi_podreq(m, &m->vmis[i], &p);
+		for (size_t k = 0; k < p.n; k++)
+			(void)resname_add(m, p.q[k].name);
+	}
 	if (m->nresnames > 1)
 		kv_qsort(m->resnames, m->nresnames, sizeof(const char *),
 		    name_cmp);

@@ -461,6 +461,28 @@ load_policy(kv_load *ls, jctx *c, json_t *o)
 	return KV_OK;
 }
 
+/* A NetworkAttachmentDefinition: the resource KubeVirt requests for a
+ * VMI's network on it (kubevirt v1.9.0 pkg/network/multus/nad.go:52-72,
+ * annotation.go:42). */
+int
+load_nad(kv_load *ls, jctx *c, json_t *o)
+{
+	kv_model *m = ls->m;
+	kv_nad *n = KV_PUSH(m->nads, m->nnads, ls->cap_nads);
+	kv_labels ann = {0};
+
+	if (jmeta(c, o, &n->name, &n->ns, true) ||
+	    jlabels(c, o, "metadata.annotations", &ann)) {
+		free(ann.v);
+		return KV_ERR;
+	}
+	n->resource = kv_labels_get(&ann, "k8s.v1.cni.cncf.io/resourceName");
+	if (n->resource != NULL && *n->resource == '\0')
+		n->resource = NULL;
+	free(ann.v);
+	return KV_OK;
+}
+
 int
 load_vmim(kv_load *ls, jctx *c, json_t *o)
 {
@@ -601,6 +623,12 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 	    "nodeSelectors", &k->node_selectors) ||
 	    jint(c, o, "spec.configuration.developerConfiguration."
 	    "minimumClusterTSCFrequency", &k->min_tsc) ||
+	    jbool(c, o, "spec.configuration.developerConfiguration."
+	    "useEmulation", &k->use_emulation) ||
+	    jint(c, o, "spec.configuration.developerConfiguration."
+	    "cpuAllocationRatio", &k->cpu_ratio) ||
+	    jint(c, o, "spec.configuration.developerConfiguration."
+	    "memoryOvercommit", &k->mem_overcommit) ||
 	    jstr(c, o, "spec.configuration.network.defaultNetworkInterface",
 	    &k->default_iface) ||
 	    jget(c, o, "spec.configuration.network.binding", JSON_OBJECT,

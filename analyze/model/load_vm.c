@@ -3,8 +3,12 @@
  * does when its VMI ends (spec.runStrategy, spec.running) and whether
  * its template already differs from the running VMI (condition
  * RestartRequired), and of the template what a what-if's restart reads
- * (whatif.c): the CPU model and the eviction strategy.  Only those fields
- * are kept.
+ * (whatif.c): the CPU model and the eviction strategy.  With
+ * RestartRequired the whole template is read as the VMI it becomes
+ * (kv_vm.after, load_vmi_spec of load_vmi.c): the restart creates the
+ * new VMI from it (kubevirt v1.9.0 pkg/virt-controller/watch/vm/
+ * vm.go:1868-1874 SetupVMIFromVM copies vm.Spec.Template's metadata and
+ * spec); template.c links it to the running VMI.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +67,23 @@ vm_conditions(jctx *c, json_t *o, kv_vm *vm)
 	return KV_OK;
 }
 
+/* spec.template as a VMI of its own; errors name spec.template.<path>. */
+static int
+vm_after(jctx *c, json_t *o, kv_vm *vm)
+{
+	json_t *t = json_object_get(json_object_get(o, "spec"), "template");
+	int rc;
+
+	vm->after = xcalloc(1, sizeof(*vm->after));
+	vm->after->memory = -1;
+	vm->after->tsc_hint = -1;
+	vm->after->phase = "";
+	c->root = "spec.template.";
+	rc = load_vmi_spec(c, t, vm->after);
+	c->root = NULL;
+	return rc;
+}
+
 int
 load_vm(kv_load *ls, jctx *c, json_t *o)
 {
@@ -86,6 +107,9 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 		return KV_ERR;
 	vm->has_template = tmpl != NULL;
 	vm_strategy(vm, text, running);
+	if (vm->restart_required && tmpl != NULL &&
+	    vm_after(c, o, vm) != KV_OK)
+		return KV_ERR;
 	full = xasprintf("%s/%s", vm->ns, vm->name);
 	vm->fullname = kv_intern_str(m->strs, full);
 	free(full);

@@ -126,6 +126,7 @@ load_vmi_ifaces(jctx *c, json_t *o, kv_vmi *v)
 {
 	json_t *arr, *e;
 	size_t i;
+	const char *model;
 
 	if (jget(c, o, "spec.domain.devices.interfaces", JSON_ARRAY, &arr))
 		return KV_ERR;
@@ -138,8 +139,11 @@ load_vmi_ifaces(jctx *c, json_t *o, kv_vmi *v)
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
 			if (jstr(c, e, "name", &f->name) ||
-			    jstr(c, e, "binding.name", &f->plugin))
+			    jstr(c, e, "binding.name", &f->plugin) ||
+			    jstr(c, e, "model", &model))
 				return KV_ERR;
+			v->virtio_iface |= model == NULL ||
+			    strcmp(model, "virtio") == 0;
 			f->binding = BIND_NONE;
 			for (size_t k = 0; k < sizeof(bindings) /
 			    sizeof(bindings[0]); k++) {
@@ -423,29 +427,108 @@ load_vmi_os(kv_vmi *v, const kv_labels *ann)
 		    "kubevirt.io/cluster-preference-name");
 }
 
-int
-load_vmi(kv_load *ls, jctx *c, json_t *o)
+/* The deviceName of each entry of a device list that a device plugin
+ * serves (no claimRequest: DRA), interned into *names. */
+static int
+load_devnames(jctx *c, json_t *o, const char *path, kv_vmi *v)
 {
-	kv_model *m = ls->m;
-	kv_vmi *v;
+	json_t *arr, *e, *claim;
+	size_t i;
+	const char *name;
+
+	if (jget(c, o, path, JSON_ARRAY, &arr))
+		return KV_ERR;
+	if (arr == NULL)
+		return KV_OK;
+	v->devnames = xreallocarray(v->devnames, v->ndevnames +
+	    json_array_size(arr) + 1, sizeof(char *));
+	json_array_foreach(arr, i, e) {
+		jwhere(c, "%s[%zu].", path, i);
+		if (!json_is_object(e))
+			return jerr(c, "", "expected an object");
+		if (jstr(c, e, "deviceName", &name) ||
+		    jget(c, e, "claimRequest", JSON_OBJECT, &claim))
+			return KV_ERR;
+		if (name != NULL && *name != '\0' && claim == NULL)
+			v->devnames[v->ndevnames++] = name;
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}
+
+/* What the launcher's requests are rendered from (podreq.c). */
+static int
+load_vmi_resources(jctx *c, json_t *o, kv_vmi *v)
+{
+	int64_t sockets, cores, threads;
+	int b;
+
+	if (jquantity_milli(c, o, "spec.domain.resources.requests.cpu",
+	    &v->req_cpu) ||
+	    jquantity(c, o, "spec.domain.resources.requests.memory",
+	    &v->req_memory) ||
+	    jquantity(c, o, "spec.domain.memory.guest", &v->guest_memory) ||
+	    jstr(c, o, "spec.domain.memory.hugepages.pageSize",
+	    &v->hugepages) ||
+	    jint(c, o, "spec.domain.cpu.sockets", &sockets) ||
+	    jint(c, o, "spec.domain.cpu.cores", &cores) ||
+	    jint(c, o, "spec.domain.cpu.threads", &threads) ||
+	    jbool(c, o, "spec.domain.devices.autoattachVSOCK", &b) ||
+	    load_devnames(c, o, "spec.domain.devices.gpus", v) ||
+	    load_devnames(c, o, "spec.domain.devices.hostDevices", v))
+		return KV_ERR;
+	v->vsock = b == 1;
+	if (v->req_memory < 0 && jquantity(c, o,
+	    "spec.domain.resources.limits.memory", &v->req_memory))
+		return KV_ERR;
+	/* unset counts are 1 (the topology virt-api's webhook writes:
+	 * kubevirt v1.9.0 pkg/defaults/defaults.go:198) */
+	v->vcpus = (sockets > 0 ? sockets : 1) * (cores > 0 ? cores : 1) *
+	    (threads > 0 ? threads : 1);
+	return KV_OK;
+}
+
+/* spec.networks: how many, and the one with pod: {}. */
+static int
+load_vmi_networks(jctx *c, json_t *o, kv_vmi *v)
+{
+	json_t *nets, *e;
+	size_t i;
+	const char *name;
+
+	if (jget(c, o, "spec.networks", JSON_ARRAY, &nets))
+		return KV_ERR;
+	v->nnetworks = nets ? json_array_size(nets) : 0;
+	if (nets == NULL)
+		return KV_OK;
+	v->multus = xcalloc(v->nnetworks + 1, sizeof(char *));
+	json_array_foreach(nets, i, e) {
+		json_t *pod;
+
+		jwhere(c, "spec.networks[%zu].", i);
+		if (!json_is_object(e))
+			return jerr(c, "", "expected an object");
+		if (jget(c, e, "pod", JSON_OBJECT, &pod))
+			return KV_ERR;
+		if (pod != NULL && v->pod_network == NULL &&
+		    jstr(c, e, "name", &v->pod_network))
+			return KV_ERR;
+		if (jstr(c, e, "multus.networkName", &name))
+			return KV_ERR;
+		if (name != NULL)
+			v->multus[v->nmultus++] = name;
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}
+
+int
+load_vmi_spec(jctx *c, json_t *o, kv_vmi *v)
+{
 	kv_labels ann = {0};
 	int rc = KV_ERR;
 
-	v = KV_PUSH(m->vmis, m->nvmis, ls->cap_vmis);
-	v->memory = -1;
-	v->tsc_hint = -1;
-	if (jmeta(c, o, &v->name, &v->ns, true))
-		goto out;
-	{
-		char *full = xasprintf("%s/%s", v->ns, v->name);
-
-		v->fullname = kv_intern_str(m->strs, full);
-		free(full);
-	}
-	jname(c, v->fullname);
-	if (kv_load_unique(ls, c, "VMI", v->fullname) ||
-	    jstr(c, o, "metadata.uid", &v->uid) ||
-	    jlabels(c, o, "metadata.labels", &v->labels) ||
+	if (jlabels(c, o, "metadata.labels", &v->labels) ||
 	    jlabels(c, o, "metadata.annotations", &ann) ||
 	    jstr(c, o, "spec.architecture", &v->arch) ||
 	    jstr(c, o, "spec.domain.machine.type", &v->machine_spec) ||
@@ -457,7 +540,7 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	    &v->ntolerations) ||
 	    load_vmi_cpu(c, o, v) || load_vmi_features(c, o, v) ||
 	    load_vmi_devices(c, o, v) || load_vmi_volumes(c, o, v) ||
-	    load_vmi_status(c, o, v))
+	    load_vmi_networks(c, o, v) || load_vmi_resources(c, o, v))
 		goto out;
 	v->allow_pod_bridge = kv_flavor_label(&ann, KEY_POD_BRIDGE) != NULL;
 	load_vmi_os(v, &ann);
@@ -466,32 +549,31 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	if (v->memory < 0 && jquantity(c, o,
 	    "spec.domain.resources.requests.memory", &v->memory))
 		goto out;
-	{
-		json_t *nets, *e;
-		size_t i;
-
-		if (jget(c, o, "spec.networks", JSON_ARRAY, &nets))
-			goto out;
-		v->nnetworks = nets ? json_array_size(nets) : 0;
-		if (nets != NULL)
-			json_array_foreach(nets, i, e) {
-				json_t *pod;
-
-				jwhere(c, "spec.networks[%zu].", i);
-				if (!json_is_object(e)) {
-					jerr(c, "", "expected an object");
-					goto out;
-				}
-				if (jget(c, e, "pod", JSON_OBJECT, &pod))
-					goto out;
-				if (pod != NULL && v->pod_network == NULL &&
-				    jstr(c, e, "name", &v->pod_network))
-					goto out;
-			}
-		jwhere(c, "%s", "");
-	}
 	rc = KV_OK;
 out:
 	free(ann.v);
 	return rc;
+}
+
+int
+load_vmi(kv_load *ls, jctx *c, json_t *o)
+{
+	kv_model *m = ls->m;
+	kv_vmi *v;
+	char *full;
+
+	v = KV_PUSH(m->vmis, m->nvmis, ls->cap_vmis);
+	v->memory = -1;
+	v->tsc_hint = -1;
+	if (jmeta(c, o, &v->name, &v->ns, true))
+		return KV_ERR;
+	full = xasprintf("%s/%s", v->ns, v->name);
+	v->fullname = kv_intern_str(m->strs, full);
+	free(full);
+	jname(c, v->fullname);
+	if (kv_load_unique(ls, c, "VMI", v->fullname) ||
+	    jstr(c, o, "metadata.uid", &v->uid) ||
+	    load_vmi_spec(c, o, v) || load_vmi_status(c, o, v))
+		return KV_ERR;
+	return KV_OK;
 }

@@ -204,6 +204,41 @@ affinity_free(kv_affinity *a)
 	free(a->terms);
 }
 
+const kv_nad *
+kv_model_nad(const kv_model *m, const char *ns, const char *network_name)
+{
+	const char *slash = strchr(network_name, '/');
+	size_t nslen = slash ? (size_t)(slash - network_name) : strlen(ns);
+	const char *nsp = slash ? network_name : ns;
+	const char *name = slash ? slash + 1 : network_name;
+
+	for (size_t i = 0; i < m->nnads; i++)
+		if (strlen(m->nads[i].ns) == nslen &&
+		    strncmp(m->nads[i].ns, nsp, nslen) == 0 &&
+		    strcmp(m->nads[i].name, name) == 0)
+			return &m->nads[i];
+	return NULL;
+}
+
+void
+kv_vmi_release(kv_vmi *v)
+{
+	free(v->labels.v);
+	free(v->features);
+	free(v->ifaces);
+	free(v->volumes);
+	free(v->disks);
+	free(v->filesystems);
+	free(v->volstatus);
+	free(v->migrated);
+	free(v->node_selector.v);
+	affinity_free(&v->affinity);
+	kv_podplace_free(&v->pod_place);
+	free(v->tolerations);
+	free(v->devnames);
+	free(v->multus);
+}
+
 void
 kv_model_free(kv_model *m)
 {
@@ -215,22 +250,8 @@ kv_model_free(kv_model *m)
 		free(m->nodes[i].alloc_ext);
 	}
 	free(m->nodes);
-	for (size_t i = 0; i < m->nvmis; i++) {
-		kv_vmi *v = &m->vmis[i];
-
-		free(v->labels.v);
-		free(v->features);
-		free(v->ifaces);
-		free(v->volumes);
-		free(v->disks);
-		free(v->filesystems);
-		free(v->volstatus);
-		free(v->migrated);
-		free(v->node_selector.v);
-		affinity_free(&v->affinity);
-		kv_podplace_free(&v->pod_place);
-		free(v->tolerations);
-	}
+	for (size_t i = 0; i < m->nvmis; i++)
+		kv_vmi_release(&m->vmis[i]);
 	free(m->vmis);
 	for (size_t i = 0; i < m->npods; i++) {
 		free(m->pods[i].node_selector.v);
@@ -256,6 +277,12 @@ kv_model_free(kv_model *m)
 	for (size_t i = 0; i < m->nvmims; i++)
 		free(m->vmims[i].added_selector.v);
 	free(m->vmims);
+	free(m->nads);
+	for (size_t i = 0; i < m->nvms; i++)
+		if (m->vms[i].after != NULL) {
+			kv_vmi_release(m->vms[i].after);
+			free(m->vms[i].after);
+		}
 	free(m->vms);
 	free(m->cluster.obsolete);
 	free(m->cluster.gates);

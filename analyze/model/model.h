@@ -129,6 +129,10 @@ enum kv_binding {
 	BIND_SLIRP, BIND_MACVTAP, BIND_PLUGIN, BIND_OTHER
 };
 
+/* The binding's key in an interface ("binding" for a plugin, "none",
+ * "other"; template.c). */
+extern const char *const kv_binding_names[BIND_OTHER + 1];
+
 typedef struct kv_iface {
 	const char *name;
 	enum kv_binding binding;
@@ -192,6 +196,22 @@ typedef struct kv_vmi {
 					   volumeName */
 
 	int64_t memory;			/* guest or requests.memory; -1 */
+	/* what virt-controller renders into the launcher pod's requests
+	 * (podreq.c), for a VMI whose launcher is not in the input */
+	int64_t req_cpu;		/* resources.requests.cpu, millis;
+					   -1 */
+	int64_t req_memory;		/* resources.requests.memory, else
+					   .limits.memory; -1 */
+	int64_t guest_memory;		/* memory.guest; -1 */
+	const char *hugepages;		/* memory.hugepages.pageSize */
+	int64_t vcpus;			/* sockets x cores x threads */
+	size_t ndevnames;
+	const char **devnames;		/* gpus[], hostDevices[]
+					   deviceName (device plugins) */
+	size_t nmultus;
+	const char **multus;		/* networks[].multus.networkName */
+	bool virtio_iface;		/* an interface of model virtio */
+	bool vsock;			/* autoattachVSOCK */
 	kv_labels node_selector;
 	kv_affinity affinity;
 	kv_podplace pod_place;		/* spec.affinity pod (anti-)affinity,
@@ -295,6 +315,13 @@ typedef struct kv_policy {
 	int allow_postcopy;		/* -1 unset */
 } kv_policy;
 
+/* A NetworkAttachmentDefinition (k8s.cni.cncf.io): the device-plugin
+ * resource its annotation k8s.v1.cni.cncf.io/resourceName names. */
+typedef struct kv_nad {
+	const char *ns, *name;
+	const char *resource;		/* NULL: none */
+} kv_nad;
+
 typedef struct kv_vmim {
 	const char *ns, *name, *vmi;
 	const char *phase;
@@ -326,7 +353,23 @@ typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
 	bool has_template;
 	const char *tmpl_cpu_model;	/* domain.cpu.model or NULL */
 	const char *tmpl_eviction;	/* evictionStrategy or NULL */
+	/* with RestartRequired and a template: the VMI the restart
+	 * creates (template.c): the template's metadata and spec, the
+	 * running VMI's name, node and status; owned; NULL otherwise */
+	kv_vmi *after;
+	unsigned differs;		/* 1u << kv_tmpl_field where the
+					   template differs from the VMI */
 } kv_vm;
+
+/* The fields of a template that a rule reads and that may differ from
+ * the running VMI (kv_vm.differs; names: kv_tmpl_field_names). */
+enum kv_tmpl_field {
+	TF_CPU_MODEL, TF_CPU_FEATURES, TF_EVICTION, TF_NODE_SELECTOR,
+	TF_AFFINITY, TF_TOLERATIONS, TF_INTERFACES, TF_NETWORKS,
+	TF_VOLUMES, TF_DEVICES, TF_MEMORY, TF_MACHINE, TF_COUNT
+};
+extern const char *const kv_tmpl_field_names[TF_COUNT];
+
 
 /* KubeVirt CR spec.configuration, raw (defaults applied in analysis). */
 typedef struct kv_cluster {
@@ -346,6 +389,10 @@ typedef struct kv_cluster {
 	const char **disabled_gates;
 	kv_labels node_selectors;	/* developerConfiguration */
 	int64_t min_tsc;		/* -1 unset */
+	int use_emulation;		/* developerConfiguration.
+					   useEmulation: -1 unset */
+	int64_t cpu_ratio;		/* ...cpuAllocationRatio; -1 */
+	int64_t mem_overcommit;		/* ...memoryOvercommit; -1 */
 	const char *default_iface;	/* network.defaultNetworkInterface */
 	size_t nmigratable_bindings;
 	const char **migratable_bindings;	/* binding.X with migration */
@@ -394,6 +441,8 @@ typedef struct kv_model {
 	kv_policy *policies;		/* sorted by name */
 	size_t nvmims;
 	kv_vmim *vmims;
+	size_t nnads;
+	kv_nad *nads;			/* in input order */
 	size_t nvms;
 	kv_vm *vms;			/* VirtualMachines, sorted by
 					   namespace, name */
@@ -423,6 +472,37 @@ const kv_namespace *kv_model_namespace(const kv_model *m, const char *name);
 /* The VirtualMachine ns/name (the VMI's owner has its name), or NULL. */
 const kv_vm *kv_model_vm(const kv_model *m, const char *ns,
     const char *name);
+/* The NetworkAttachmentDefinition a VMI of namespace ns names by
+ * networkName ("name" or "ns/name"), or NULL. */
+const kv_nad *kv_model_nad(const kv_model *m, const char *ns,
+    const char *network_name);
+/* What virt-controller requests for v's launcher pod (podreq.c): CPU
+ * (millis), memory without the launcher's overhead (a lower bound), and
+ * the extended resources and hugepages (kv_qty, interned names). */
+typedef struct kv_podreq {
+	int64_t cpu_millis, memory;
+	size_t n;
+	kv_qty q[KV_MAX_RESNAMES];
+	size_t nunknown;		/* multus networks whose
+					   NetworkAttachmentDefinition is
+					   not in the input */
+	const char *unknown;		/* the first of them */
+} kv_podreq;
+void kv_vmi_podreq(const kv_model *m, const kv_vmi *v, kv_podreq *p);
+
+/* Link each VirtualMachine's after to its running VMI (template.c):
+ * name and status from the VMI, volumeStatus only of the volumes whose
+ * claim stays, and `differs`.  Once, after the arrays are sorted. */
+void kv_model_link_templates(kv_model *m);
+/* The names of vm->differs, comma-separated, or "nothing kvscope
+ * reads" (caller frees). */
+char *kv_vm_differs_text(const kv_vm *vm);
+/* A what-if's restart of v, whose VM is vm: v becomes vm->after (what
+ * a change already wrote into v's volumeStatus stays), vm->after holds
+ * the old VMI until the model is freed, and RestartRequired is gone. */
+void kv_vm_take_after(kv_vm *vm, kv_vmi *v);
+/* Release what a kv_vmi owns (model.c); not v itself. */
+void kv_vmi_release(kv_vmi *v);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
 const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */

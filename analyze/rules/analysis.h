@@ -290,6 +290,12 @@ typedef struct kv_vmires {
 	kv_res need;			/* what the target pod requests:
 					 * the source launcher pod's
 					 * requests per findings.md */
+	/* no source pod: need derived from the VMI (podreq.c), its
+	 * memory a lower bound; multus networks whose resource is not
+	 * known (their NetworkAttachmentDefinition not in the input) */
+	bool need_derived;
+	size_t need_unknown_nets;
+	const char *need_unknown_net;	/* the first of them */
 	size_t ngroups;
 	size_t *groups;			/* group indexes,
 					 * sorted (groups branch fills) */
@@ -435,6 +441,10 @@ void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
 /* The kubevirt flavor's restarts hook (restart.c, flavor.h). */
 bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
+/* The VMI a restart of r's VM brings (restart.c): with RestartRequired
+ * its template (kv_vm.after), else r's VMI.  What every "after the
+ * restart" answer reads: the fixes' re-analysis, what-if. */
+const kv_vmi *kv_vmi_after_restart(const kv_vmires *r);
 
 /* notjudged.c: the resources the input lacks (a->lacking, a->lack_msg,
  * before kv_snapshot_warnings); the bits of them rule's check would read

@@ -118,6 +118,42 @@ kv_pod_request(const kv_model *m, const kv_pod *p)
 	return r;
 }
 
+/* Whether some node's allocatable lists name: KubeVirt's own device
+ * plugins (virt-handler) register devices.kubevirt.io/kvm and the like on
+ * every node they run on, so a snapshot whose nodes list none of them
+ * does not record them, and they are not counted from the VMI. */
+static bool
+any_node_lists(const kv_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nnodes; i++)
+		for (size_t k = 0; k < m->nodes[i].nalloc_ext; k++)
+			if (m->nodes[i].alloc_ext[k].name == name)
+				return true;
+	return false;
+}
+
+void
+kv_need_from_vmi(const kv_model *m, kv_vmires *r)
+{
+	kv_podreq p;
+	size_t n = 0;
+
+	kv_vmi_podreq(m, r->vmi, &p);
+	for (size_t k = 0; k < p.n; k++)
+		if (!kv_startswith(p.q[k].name, "devices.kubevirt.io/") ||
+		    any_node_lists(m, p.q[k].name))
+			p.q[n++] = p.q[k];
+	p.n = n;
+	memset(&r->need, 0, sizeof(r->need));
+	r->need.cpu_millis = p.cpu_millis;
+	r->need.memory = p.memory;
+	r->need.pods = 1;
+	ext_fill(m, p.q, p.n, r->need.ext);
+	r->need_derived = true;
+	r->need_unknown_nets = p.nunknown;
+	r->need_unknown_net = p.unknown;
+}
+
 /* A pod that holds its node's resources: phase not Succeeded or Failed. */
 static bool
 holds(const kv_pod *p)

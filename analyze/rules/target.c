@@ -707,11 +707,8 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	render_selectors(a, p, r, src, ti);
 	if (r->source_pod != NULL)
 		r->need = kv_pod_request(m, r->source_pod);
-	else {
-		memset(&r->need, 0, sizeof(r->need));
-		r->need.memory = v->memory > 0 ? v->memory : 0;
-		r->need.pods = 1;
-	}
+	else
+		kv_need_from_vmi(m, r);
 	need = kv_room_need(a, r);
 	ti->need_memory = need.memory;
 	r->searched = !ti->host_model_missing;

@@ -4,9 +4,11 @@
  * node with the first constraint it fails, every blocker with its fix);
  * view.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/decide/groups.h"
+#include "analyze/rules/capacity.h"
 #include "render/render.h"
 #include "analyze/rules/target.h"
 #include "render/view.h"
@@ -87,6 +89,20 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 	fputs("\n", f);
 }
 
+/* "; the template differs in cpuModel, nodeSelector" */
+static void
+print_differs(const kv_vm *vm, FILE *f)
+{
+	char *what;
+
+	if (vm->after == NULL)
+		return;
+	what = kv_vm_differs_text(vm);
+	fputs("; the template differs in ", f);
+	kv_term_puts(f, what);
+	free(what);
+}
+
 /* The VirtualMachine behind the VMI, and a template that already differs
  * from it (condition RestartRequired). */
 static void
@@ -104,9 +120,9 @@ print_vm(const kv_analysis *a, const kv_vmires *r, FILE *f)
 		kv_term_puts(f, r->vm->restart_message ?
 		    r->vm->restart_message : "(no message)");
 		fprintf(f, " - its template differs from this running %s: "
-		    "the verdict is this %s's; what-if's answers after a "
-		    "restart use the template", kv_word(a, KV_WORD_VM),
-		    kv_word(a, KV_WORD_VM));
+		    "the verdict is this %s's; the fixes and what-if's "
+		    "answers after a restart use the template",
+		    kv_word(a, KV_WORD_VM), kv_word(a, KV_WORD_VM));
 		if (r->vm->has_template) {
 			fputs(" (CPU model ", f);
 			kv_term_puts(f, r->vm->tmpl_cpu_model ?
@@ -116,8 +132,53 @@ print_vm(const kv_analysis *a, const kv_vmires *r, FILE *f)
 			    r->vm->tmpl_eviction : "cluster default");
 			fputs(")", f);
 		}
+		print_differs(r->vm, f);
 	}
 	fputs("\n", f);
+}
+
+/* The names of the template's fields that differ from the VMI. */
+static json_t *
+differs_json(const kv_vm *vm)
+{
+	json_t *d = json_array();
+
+	for (int f = 0; f < TF_COUNT; f++)
+		if (vm->differs & (1u << f))
+			json_array_append_new(d,
+			    json_string(kv_tmpl_field_names[f]));
+	return d;
+}
+
+/* What the restart brings (findings.md "explain"), null without
+ * RestartRequired. */
+static json_t *
+template_json(const kv_vm *vm)
+{
+	const kv_vmi *t = vm->after;
+	json_t *sel = json_object(), *ifs = json_array(), *vols = json_array();
+
+	if (!vm->restart_required || t == NULL) {
+		json_decref(sel);
+		json_decref(ifs);
+		json_decref(vols);
+		return json_null();
+	}
+	for (size_t i = 0; i < t->node_selector.n; i++)
+		json_object_set_new(sel, t->node_selector.v[i].key,
+		    json_string(t->node_selector.v[i].value));
+	for (size_t i = 0; i < t->nifaces; i++)
+		json_array_append_new(ifs, json_pack("{s:s?, s:s}", "name",
+		    t->ifaces[i].name, "binding",
+		    kv_binding_names[t->ifaces[i].binding]));
+	for (size_t i = 0; i < t->nvolumes; i++)
+		json_array_append_new(vols, json_pack("{s:s, s:s?}", "name",
+		    t->volumes[i].name, "claim", t->volumes[i].claim));
+	return json_pack("{s:o, s:s?, s:s?, s:o, s:o, s:o, s:o}",
+	    "differs", differs_json(vm), "cpuModel", t->cpu_model,
+	    "evictionStrategy", t->eviction, "nodeSelector", sel,
+	    "interfaces", ifs, "volumes", vols, "memory", t->memory < 0 ?
+	    json_null() : json_integer(t->memory));
 }
 
 /* The head: name, phase, CPU, condition, verdict, drain. */
@@ -223,6 +284,46 @@ print_selector(const kv_vmires *r, FILE *f)
 		fprintf(f, "\n");
 	}
 	print_terms(r, f);
+}
+
+/* A VMI without its launcher pod in the input: the requests derived from
+ * it (podreq.c), and what they leave out. */
+static void
+print_need(const kv_analysis *a, const kv_vmires *r, FILE *f)
+{
+	char *base;
+
+	if (!r->need_derived)
+		return;
+	base = kv_res_fmt(&r->need);
+	fprintf(f, "\ntarget pod requests, derived from the %s (its launcher "
+	    "pod is not in the input): %s", kv_word(a, KV_WORD_VM), base);
+	free(base);
+	for (size_t k = 0; k < a->m->nresnames; k++) {
+		const char *name = a->m->resnames[k];
+		char *q;
+
+		if (r->need.ext[k] <= 0)
+			continue;
+		q = kv_startswith(name, "hugepages-") ||
+		    strcmp(name, "ephemeral-storage") == 0 ?
+		    kv_fmt_bytes(r->need.ext[k]) :
+		    xasprintf("%lld", (long long)r->need.ext[k]);
+		fputs(", ", f);
+		kv_term_puts(f, name);
+		fprintf(f, " %s", q);
+		free(q);
+	}
+	fputs("; memory without the launcher's overhead: a lower bound\n",
+	    f);
+	if (r->need_unknown_nets > 0) {
+		fputs("  network ", f);
+		kv_term_puts(f, r->need_unknown_net);
+		fprintf(f, "%s: its NetworkAttachmentDefinition is not in the "
+		    "input, so the device-plugin resource it may name (SR-IOV) "
+		    "is not counted\n", r->need_unknown_nets > 1 ?
+		    " and others" : "");
+	}
 }
 
 /* The pod (anti-)affinity and spread terms left out of the search. */
@@ -359,13 +460,17 @@ explain_doc(const kv_analysis *a, size_t i, const kv_term *t, kv_err *err)
 		kv_buf_free(&why);
 	}
 	json_object_set_new(doc, "nodes", nodes);
+	json_object_set_new(doc, "derivedNeed", !r->need_derived ?
+	    json_null() : json_pack("{s:b, s:I, s:s?}", "memoryLowerBound",
+	    1, "unknownNetworks", (json_int_t)r->need_unknown_nets,
+	    "unknownNetwork", r->need_unknown_net));
 	json_object_set_new(doc, "virtualMachine", r->vm == NULL ?
-	    json_null() : json_pack("{s:s, s:s, s:b, s:s?}", "name",
+	    json_null() : json_pack("{s:s, s:s, s:b, s:s?, s:o}", "name",
 	    r->vm->fullname, "runStrategy", r->vm->run == RS_OTHER &&
 	    r->vm->run_text != NULL ? r->vm->run_text :
 	    kv_run_strategy_names[r->vm->run], "restartRequired",
 	    r->vm->restart_required, "restartMessage",
-	    r->vm->restart_message));
+	    r->vm->restart_message, "template", template_json(r->vm)));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
 	return rc;
@@ -384,6 +489,7 @@ kv_view_explain(const kv_analysis *a, size_t i, const kv_term *t,
 	print_not_judged(a, r, t->f);
 	if (r->verdict != V_NOT_RUNNING && r->verdict != V_NOT_JUDGED) {
 		print_selector(r, t->f);
+		print_need(a, r, t->f);
 		print_unjudged(a, r, t->f);
 		print_nodes(a, r, t);
 	}

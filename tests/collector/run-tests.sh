@@ -240,9 +240,10 @@ test_layout_manifest() {
 	cmp -s "$T/want-rows" "$T/got-rows" || die "manifest resources differ from resources.def: $(diff "$T/want-rows" "$T/got-rows")"
 	jq_is "$a" '.resources[] | select(.resource == "persistentvolumes") | [.status, (.message | test("cannot list resource \"persistentvolumes\""))]' \
 		'["forbidden",true]'
-	# the missing API group (cdi) and the Deckhouse groups
+	# the missing API groups (cdi, the NADs' k8s.cni.cncf.io) and the
+	# Deckhouse groups
 	jq_is "$a" '[.resources[] | select(.status == "absent") | .group] | unique' \
-		'["cdi.kubevirt.io","harvesterhci.io","hco.kubevirt.io","internal.virtualization.deckhouse.io","virtualization.deckhouse.io"]'
+		'["cdi.kubevirt.io","harvesterhci.io","hco.kubevirt.io","internal.virtualization.deckhouse.io","k8s.cni.cncf.io","virtualization.deckhouse.io"]'
 	jq_is "$a" '[.resources[] | select(.message) | .resource]' '["persistentvolumes"]'
 	jq_is "$a" '.files | map(.path)' '["resources/kubevirts.kubevirt.io.json","resources/migrationpolicies.migrations.kubevirt.io.json","resources/namespaces.json","resources/nodes.json","resources/persistentvolumeclaims.json","resources/pods.json","resources/storageclasses.storage.k8s.io.json","resources/virtualmachineinstancemigrations.kubevirt.io.json","resources/virtualmachineinstances.kubevirt.io.json","resources/virtualmachines.kubevirt.io.json"]'
 	# progress: which resource, how many objects
@@ -252,7 +253,7 @@ test_layout_manifest() {
 	# not a terminal: one line a phase, no steps, the resources not served
 	# are one fact of the summary
 	! grep -q -E ': (absent|not served|listing)' "$T/stderr" || die "noise: $(cat "$T/stderr")"
-	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 14 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
+	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 15 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
 		"$T/stderr" || die "no summary: $(tail -n 1 "$T/stderr")"
 	# a second run gives the same bytes; on a terminal its phases are
 	# rewritten in place and only the summary and the path stay
@@ -573,7 +574,7 @@ test_distributions() {
 		jq -e '.items[0] | .metadata.name == "kubevirt-hyperconverged"
 		       and .spec.liveMigrationConfig.parallelMigrationsPerCluster == 5
 		       and .status.versions[0].version == "4.16.3"' >/dev/null || die "HyperConverged CR"
-	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
+	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
 	stop_server
 	start_server --distro harvester
 	collect --anonymize --output "$T/out/hv.tar.gz"

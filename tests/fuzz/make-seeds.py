@@ -25,7 +25,7 @@ import tarfile
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MAX_SEED = 256 * 1024
 
-ROW = re.compile(r'^KV_RESOURCE\("([a-z0-9.]+)", "([a-z0-9.]*)", [A-Z]+, '
+ROW = re.compile(r'^KV_RESOURCE\("([a-z0-9.-]+)", "([a-z0-9.]*)", [A-Z]+, '
                  r'"[a-z]+", [0-9]+, [a-z_]+, [A-Z]+\)$')
 
 

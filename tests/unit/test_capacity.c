@@ -4,6 +4,9 @@
  * as the launcher pod requests them, against allocatable less the
  * requests of the node's pods; a node that does not list a resource;
  * the wording of no-capacity and of explain; a malformed quantity.
+ * Without the launcher pod in the input the need is derived from the VMI
+ * as virt-controller renders it (podreq.c): hugepages, SR-IOV through the
+ * NetworkAttachmentDefinition's resourceName, GPUs by deviceName, kvm.
  *
  * The base cluster is the one of test_rules_*.c (kvbase.h): prod/web on w1
  * migrates to w2, its only CPU-compatible other node.
@@ -15,6 +18,7 @@
 #include "kvsnap.h"
 #include "analyze/rules/capacity.h"
 #include "analyze/rules/target.h"
+#include "render/view.h"
 
 /* the base cluster's helpers this file does not need */
 #pragma GCC diagnostic push
@@ -312,6 +316,142 @@ test_sriov(void **state)
 	kvres_free(&r);
 }
 
+/* ---- no launcher pod in the input --------------------------------- */
+
+static void
+no_pod(kvsnap *s)
+{
+	pods_all(s);
+	assert_true(kvsnap_remove(s, "pods", "", POD_NAME));
+}
+
+/* 4Gi of 1Gi pages, no memory request: hugepages-1Gi = the guest. */
+static void
+m_nopod_huge(kvsnap *s)
+{
+	no_pod(s);
+	kvj_setj(vmi(s), "spec.domain.memory", "{\"guest\": \"4Gi\", "
+	    "\"hugepages\": {\"pageSize\": \"1Gi\"}}");
+	kvj_del(vmi(s), "spec.domain.resources");
+	alloc(s, "w1", "hugepages-1Gi", "8Gi");
+	alloc(s, "w2", "hugepages-1Gi", "2Gi");
+}
+
+#define NAD "{\"apiVersion\": \"k8s.cni.cncf.io/v1\", \"kind\": " \
+	"\"NetworkAttachmentDefinition\", \"metadata\": {\"name\": " \
+	"\"vlan10\", \"namespace\": \"prod\", \"annotations\": " \
+	"{\"k8s.v1.cni.cncf.io/resourceName\": \"" VF "\"}}}"
+
+/* the base VMI's network vlan10 as SR-IOV, VFs on w1 only */
+static void
+m_nopod_vf(kvsnap *s)
+{
+	no_pod(s);
+	kvj_setj(vmi(s), "spec.domain.devices.interfaces",
+	    "[{\"name\": \"vlan\", \"sriov\": {}}]");
+	alloc(s, "w1", VF, "4");
+	kvsnap_addj(s, "network-attachment-definitions", "k8s.cni.cncf.io",
+	    NAD);
+}
+
+static void
+m_nopod_vf_no_nad(kvsnap *s)
+{
+	m_nopod_vf(s);
+	assert_true(kvsnap_remove(s, "network-attachment-definitions",
+	    "k8s.cni.cncf.io", "vlan10"));
+}
+
+/* a GPU by device plugin, and kvm listed on w1 alone */
+static void
+m_nopod_gpu_kvm(kvsnap *s)
+{
+	no_pod(s);
+	kvj_setj(vmi(s), "spec.domain.devices.gpus", "[{\"name\": \"g\", "
+	    "\"deviceName\": \"nvidia.com/GA102\"}]");
+	alloc(s, "w1", "nvidia.com/GA102", "1");
+	alloc(s, "w2", "nvidia.com/GA102", "1");
+	alloc(s, "w1", "devices.kubevirt.io/kvm", "110");
+}
+
+/* explain's text for prod/web (caller frees). */
+static char *
+explain_text(const kvres *r)
+{
+	const kv_vmires *vr = kvres_vmires(r, WEB);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	kv_term t = { .f = f, .fmt = KV_OUT_TEXT, .width = 400 };
+	kv_err err = {0};
+
+	assert_non_null(f);
+	assert_int_equal(kv_view_explain(r->a, (size_t)(vr - r->a->vmis), &t,
+	    &err), KV_OK);
+	fclose(f);
+	return out;
+}
+
+static void
+test_no_pod(void **state)
+{
+	kvres r = run(m_nopod_huge);
+	json_t *v = kvres_vmi(&r, WEB);
+	const kv_vmires *vr = kvres_vmires(&r, WEB);
+	int k = kv_resname_index(r.m, "hugepages-1Gi");
+	char *why;
+
+	(void)state;
+	assert_true(vr->need_derived);
+	assert_true(k >= 0);
+	assert_int_equal(vr->need.ext[k], 4LL << 30);
+	assert_int_equal(vr->need.memory, 0);
+	/* cores 2 / cpuAllocationRatio 10 */
+	assert_int_equal(vr->need.cpu_millis, 200);
+	assert_codes(v, "blockers", "no-capacity");
+	assert_has(message(v, "no-capacity"),
+	    "not enough hugepages-1Gi on w2: 2 of 2 left, needs 4");
+	kvres_free(&r);
+
+	r = run(m_nopod_vf);
+	v = kvres_vmi(&r, WEB);
+	vr = kvres_vmires(&r, WEB);
+	assert_int_equal(vr->need_unknown_nets, 0);
+	assert_codes(v, "blockers", "no-capacity");
+	assert_has(message(v, "no-capacity"), "no " VF " on w2: the node's "
+	    "allocatable does not list it, needs 1");
+	kvres_free(&r);
+
+	/* without the NAD the VF is not known: not counted, and said */
+	r = run(m_nopod_vf_no_nad);
+	v = kvres_vmi(&r, WEB);
+	vr = kvres_vmires(&r, WEB);
+	assert_int_equal(vr->need_unknown_nets, 1);
+	assert_string_equal(vr->need_unknown_net, "vlan10");
+	assert_jstr(v, "verdict", "ok");
+	why = explain_text(&r);
+	assert_has(why, "target pod requests, derived from the VMI (its "
+	    "launcher pod is not in the input): 200m CPU, 2.0 GiB, 1 pod, "
+	    "ephemeral-storage ");
+	assert_has(why, "; memory without the launcher's overhead: a lower "
+	    "bound\n  network vlan10: its NetworkAttachmentDefinition is not "
+	    "in the input");
+	free(why);
+	kvres_free(&r);
+
+	/* a GPU blocks the migration itself; the need still counts it */
+	r = run(m_nopod_gpu_kvm);
+	v = kvres_vmi(&r, WEB);
+	vr = kvres_vmires(&r, WEB);
+	k = kv_resname_index(r.m, "nvidia.com/GA102");
+	assert_true(k >= 0);
+	assert_int_equal(vr->need.ext[k], 1);
+	assert_codes(v, "blockers", "host-device,no-capacity");
+	assert_has(message(v, "no-capacity"), "no devices.kubevirt.io/kvm on "
+	    "w2: the node's allocatable does not list it, needs 1");
+	kvres_free(&r);
+}
+
 /* A quantity that does not parse names its pod and field. */
 static void
 test_bad_quantity(void **state)
@@ -352,6 +492,7 @@ main(void)
 		cmocka_unit_test(test_hugepages),
 		cmocka_unit_test(test_sriov),
 		cmocka_unit_test(test_bad_quantity),
+		cmocka_unit_test(test_no_pod),
 	};
 
 	return cmocka_run_group_tests_name("capacity", tests, group_setup,
