@@ -133,8 +133,8 @@ int kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err);
 
 /* How a group's fix was checked (format.c), for every writer beside
  * the fix text: " (proven: fixes 3 of 4)", with ", 1 worse" when it
- * makes VMIs worse; " (not proven: kvscope cannot write this change)";
- * "" for none.  Caller frees. */
+ * makes VMIs worse; " (not proven)" when kvscope cannot write the
+ * change (the text says why); "" for none.  Caller frees. */
 struct kv_group;
 char *kv_fix_badge(const struct kv_group *g);
 

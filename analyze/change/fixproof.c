@@ -244,23 +244,55 @@ run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
 	subset_free(a->m, &s);
 }
 
+/* The other groups of g's code that hold one of g's VMIs, "G2, G5",
+ * or NULL. */
+static char *
+same_code(const kv_analysis *a, const kv_group *g)
+{
+	bool *in = xcalloc(a->ngroups + 1, sizeof(bool));
+	kv_buf b = {0};
+
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
+
+		for (size_t j = 0; j < r->ngroups; j++)
+			in[r->groups[j]] = true;
+	}
+	for (size_t j = 0; j < a->ngroups; j++)
+		if (in[j] && &a->groups[j] != g &&
+		    strcmp(a->groups[j].code, g->code) == 0)
+			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
+			    a->groups[j].id);
+	free(in);
+	return b.data;
+}
+
 /* What would help g's VMIs instead: the rule's remedy, or for a drain
- * group the groups that keep its VMIs from migrating. */
+ * group the groups that keep its VMIs from migrating; and the other
+ * groups of the code, whose changes they need as well. */
 static char *
 what_helps(const kv_analysis *a, const kv_group *g)
 {
 	const char *remedy = kv_group_remedy(a, g);
-	char *ids;
-	char *s;
+	char *also = same_code(a, g), *ids;
+	kv_buf b = {0};
 
 	if (*remedy != '\0')
-		return xstrdup(remedy);
-	ids = kv_drain_blockers(a, g, NULL);
-	s = strcmp(ids, "none") == 0 ? xstrdup("nothing kvscope can name") :
-	    xasprintf("fixing what keeps them from migrating (groups %s)",
-	    ids);
-	free(ids);
-	return s;
+		kv_buf_printf(&b, "%s", remedy);
+	else {
+		ids = kv_drain_blockers(a, g, NULL);
+		if (strcmp(ids, "none") == 0)
+			kv_buf_printf(&b, "nothing kvscope can name");
+		else
+			kv_buf_printf(&b, "fixing what keeps them from "
+			    "migrating (groups %s)", ids);
+		free(ids);
+	}
+	if (also != NULL)
+		kv_buf_printf(&b, "; they are also in this code's groups %s, "
+		    "whose changes they need as well", also);
+	free(also);
+	return b.data;
 }
 
 /* g's fix, which helps none of its VMIs (why), as `none`. */
@@ -305,6 +337,17 @@ place(const kv_analysis *a, const kv_group *g, bool ***marks, size_t *nb)
 	return b;
 }
 
+/* g's fix, which kvscope cannot write, kept with the reason. */
+static void
+unproven(kv_group *g, const char *why)
+{
+	char *t = xasprintf("%s (kvscope cannot apply this fix to prove it: "
+	    "%s)", g->fix.text ? g->fix.text : "", why);
+
+	free(g->fix.text);
+	g->fix.text = t;
+}
+
 /* The groups whose fix gives a change, as jobs; the others unproven
  * (none changes nothing: its 0 is exact). */
 static size_t
@@ -323,6 +366,8 @@ make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
 		j->pick = xcalloc(a->nvmis + 1, sizeof(bool));
 		if (!kv_fix_change(a, g, j->pick, &j->ch, &why)) {
 			free(j->pick);
+			if (!g->fix.proven)
+				unproven(g, why);
 			continue;
 		}
 		j->g = g;

@@ -546,8 +546,7 @@ kv_fix_badge(const kv_group *g)
 	if (f->action == FIX_NONE)
 		return xstrdup("");
 	if (!f->proven)
-		return xstrdup(" (not proven: kvscope cannot write this "
-		    "change)");
+		return xstrdup(" (not proven)");
 	if (f->worse > 0)
 		return xasprintf(" (proven: fixes %zu of %zu, %zu worse)",
 		    f->fixes, g->nvmis, f->worse);
