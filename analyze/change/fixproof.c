@@ -27,7 +27,7 @@ typedef struct subset {
 	kv_dvp dvp;
 	size_t *sub;			/* per VMI of the analysis: its index
 					 * in the copy */
-	bool own_pods;
+	bool own_pods, own_nodes;
 } subset;
 
 static void *
@@ -71,6 +71,14 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 		}
 	if (kinds[CH_CLAIM_RWX])
 		s->m.pvcs = dup_array(m->pvcs, m->npvcs, sizeof(kv_pvc));
+	s->own_nodes = kinds[CH_NODE_LABEL];
+	if (s->own_nodes) {
+		s->m.nodes = dup_array(m->nodes, m->nnodes, sizeof(kv_node));
+		for (size_t i = 0; i < m->nnodes; i++)
+			s->m.nodes[i].labels.v = dup_array(
+			    m->nodes[i].labels.v, m->nodes[i].labels.n,
+			    sizeof(kv_label));
+	}
 	s->own_pods = kinds[CH_IMAGE_DIGEST];
 	if (s->own_pods) {
 		s->m.pods = dup_array(m->pods, m->npods, sizeof(kv_pod));
@@ -97,6 +105,10 @@ subset_free(const kv_model *m, subset *s)
 	free(s->m.vmis);
 	if (s->m.pvcs != m->pvcs)
 		free(s->m.pvcs);
+	for (size_t i = 0; s->own_nodes && i < s->m.nnodes; i++)
+		free(s->m.nodes[i].labels.v);
+	if (s->own_nodes)
+		free(s->m.nodes);
 	for (size_t i = 0; s->own_pods && i < s->m.npods; i++)
 		free(s->m.pods[i].imageids);
 	if (s->own_pods)
@@ -314,15 +326,19 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 }
 
 /* The batch of job j: the first whose VMIs g's do not meet (marks[b]
- * marks batch b's VMIs), else a new one; *nb batches so far. */
+ * marks batch b's VMIs), else a new one; *nb batches so far.  A change
+ * of a node (alone) may touch any VMI of it: its batch is its own. */
 static size_t
-place(const kv_analysis *a, const kv_group *g, bool ***marks, size_t *nb)
+place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
+    size_t *nb)
 {
 	size_t b;
 
-	for (b = 0; b < *nb; b++) {
+	for (b = 0; !alone && b < *nb; b++) {
 		size_t i;
 
+		if ((*marks)[b][a->nvmis])
+			continue;
 		for (i = 0; i < g->nvmis && !(*marks)[b][g->vmis[i]]; i++)
 			;
 		if (i == g->nvmis)
@@ -334,6 +350,8 @@ place(const kv_analysis *a, const kv_group *g, bool ***marks, size_t *nb)
 	}
 	for (size_t i = 0; i < g->nvmis; i++)
 		(*marks)[b][g->vmis[i]] = true;
+	if (alone)		/* nothing else joins it */
+		(*marks)[b][a->nvmis] = true;
 	return b;
 }
 
@@ -371,7 +389,8 @@ make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
 			continue;
 		}
 		j->g = g;
-		j->batch = place(a, g, marks, nb);
+		j->batch = place(a, g, j->ch.kind == CH_NODE_LABEL, marks,
+		    nb);
 		nj++;
 	}
 	return nj;

@@ -16,12 +16,14 @@
  *
  * Groups whose VMIs do not overlap share one copy (their changes touch
  * only their own VMIs), so the copies hold about as many VMIs as the
- * groups do, each once per layer of overlap.  A fix that fixes none (or
- * whose change cannot be written, e.g. no claim to recreate) becomes
- * `none`, its text the reason and what would help.  relabel-node,
- * relax-placement and free-capacity give no change: they stay as the
- * groups wrote them, fix.proven false.  The analysis' model is not
- * changed (strings may be interned into its table).
+ * groups do, each once per layer of overlap; a node's relabel, which
+ * may touch any VMI of the node, gets a copy of its own.  A fix that
+ * fixes none (or whose change cannot be written, e.g. no claim to
+ * recreate) becomes `none`, its text the reason and what would help.
+ * relax-placement, free-capacity and a relabel-node whose value no
+ * selector names give no change: they stay as the groups wrote them,
+ * fix.proven false, the reason added to the text.  The analysis' model
+ * is not changed (strings may be interned into its table).
  */
 #ifndef KV_FIXPROOF_H
 #define KV_FIXPROOF_H

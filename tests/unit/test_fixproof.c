@@ -9,7 +9,9 @@
  * counted; they must equal what kv_fix_prove wrote.  And a fix whose
  * old reasoning claimed a VMI but that helps none once applied (a VMI
  * with claims of two storage classes: recreating one class's claims
- * leaves it disk-not-shared) becomes `none`, with the reason.
+ * leaves it disk-not-shared) becomes `none`, with the reason.  A
+ * relabel-node fix is applied when a selector names the label (the
+ * launcher pod of a migrated host-model VMI), else stays unproven.
  */
 #include "kvtest.h"
 
@@ -240,6 +242,100 @@ test_helps_none_becomes_none(void **state)
 	kvsnap_free(s);
 }
 
+/* ---- relabel-node with the value a selector names ------------------------ */
+
+/* w1 without its host-model-cpu label; with `named` the launcher pod
+ * of prod/web (a migration target pod) selects it. */
+static kv_analysis *
+relabel_run(bool named, kv_model **m, char **dirp)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kv_analysis *a;
+	char *dir;
+
+	kvj_key(node(s, "w1"), "metadata.labels",
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS", NULL);
+	if (named)
+		kvj_key(pod(s), "spec.nodeSelector",
+		    "host-model-cpu." DOM "/Skylake-Client-IBRS", "true");
+	dir = kvsnap_write(s);
+	load(dir, m, &a);
+	kv_fix_prove(a);
+	*dirp = dir;
+	kvsnap_free(s);
+	return a;
+}
+
+static void
+rm_dir(char *dir)
+{
+	kvsnap_rmtree(dir);
+	free(dir);
+}
+
+static const kv_group *
+group_of_code(const kv_analysis *a, const char *code)
+{
+	for (size_t i = 0; i < a->ngroups; i++)
+		if (strcmp(a->groups[i].code, code) == 0)
+			return &a->groups[i];
+	fail_msg("no group %s", code);
+	return NULL;
+}
+
+static void
+test_relabel_proven(void **state)
+{
+	kv_model *m;
+	char *dir;
+	kv_analysis *a = relabel_run(true, &m, &dir);
+	const kv_group *g = group_of_code(a,
+	    "source-host-model-label-missing");
+	bool *pick = xcalloc(a->nvmis + 1, sizeof(bool));
+	kv_change ch;
+	const char *why;
+	size_t fixes, nworse;
+
+	(void)state;
+	assert_int_equal(g->fix.action, FIX_RELABEL_NODE);
+	assert_true(g->fix.proven);
+	assert_int_equal(g->fix.fixes, 1);
+	assert_int_equal(g->fix.worse, 0);
+	assert_true(kv_fix_change(a, g, pick, &ch, &why));
+	assert_int_equal(ch.kind, CH_NODE_LABEL);
+	assert_string_equal(ch.value,
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS=true");
+	assert_string_equal(ch.subject, "w1");
+	/* the whole snapshot relabelled says the same */
+	assert_true(full_proof(dir, a, (size_t)(g - a->groups), &fixes,
+	    &nworse));
+	assert_int_equal(fixes, 1);
+	assert_int_equal(nworse, 0);
+	free(pick);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	rm_dir(dir);
+}
+
+static void
+test_relabel_unknown(void **state)
+{
+	kv_model *m;
+	char *dir;
+	kv_analysis *a = relabel_run(false, &m, &dir);
+	const kv_group *g = group_of_code(a,
+	    "source-host-model-label-missing");
+
+	(void)state;
+	assert_int_equal(g->fix.action, FIX_RELABEL_NODE);
+	assert_false(g->fix.proven);
+	assert_non_null(strstr(g->fix.text, "kvscope cannot apply this fix "
+	    "to prove it: the label's value is the node's own"));
+	kv_analysis_free(a);
+	kv_model_free(m);
+	rm_dir(dir);
+}
+
 static int
 setup(void **state)
 {
@@ -262,6 +358,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_restricted_equals_full),
 		cmocka_unit_test(test_helps_none_becomes_none),
+		cmocka_unit_test(test_relabel_proven),
+		cmocka_unit_test(test_relabel_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
