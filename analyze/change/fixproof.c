@@ -222,6 +222,17 @@ apply_one(subset *s, job *j)
 	free(pick);
 }
 
+/* g's fix, which kvscope cannot write, kept with the reason. */
+static void
+unproven(kv_group *g, const char *why)
+{
+	char *t = xasprintf("%s (kvscope cannot apply this fix to prove it: "
+	    "%s)", g->fix.text ? g->fix.text : "", why);
+
+	free(g->fix.text);
+	g->fix.text = t;
+}
+
 /* The jobs of batch bi (their VMIs marked in mark) applied to one copy
  * and measured. */
 static void
@@ -242,11 +253,8 @@ run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
 			apply_one(&s, &jobs[j]);
 	if (kv_analyze(&s.m, &b, &err) != KV_OK) {
 		for (size_t j = 0; j < nj; j++)
-			if (jobs[j].batch == bi && !jobs[j].failed) {
-				jobs[j].failed = true;
-				jobs[j].why = xasprintf("its after-state "
-				    "cannot be analysed: %s", err.msg);
-			}
+			if (jobs[j].batch == bi && !jobs[j].failed)
+				unproven(jobs[j].g, err.msg);
 	} else {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
@@ -353,17 +361,6 @@ place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
 	if (alone)		/* nothing else joins it */
 		(*marks)[b][a->nvmis] = true;
 	return b;
-}
-
-/* g's fix, which kvscope cannot write, kept with the reason. */
-static void
-unproven(kv_group *g, const char *why)
-{
-	char *t = xasprintf("%s (kvscope cannot apply this fix to prove it: "
-	    "%s)", g->fix.text ? g->fix.text : "", why);
-
-	free(g->fix.text);
-	g->fix.text = t;
 }
 
 /* The groups whose fix gives a change, as jobs; the others unproven
