@@ -14,7 +14,8 @@ no_change_why(enum kv_fix_action act)
 	switch (act) {
 	case FIX_RELABEL_NODE:
 		return "the label's value is the node's own (virt-handler's "
-		    "node labeller writes it) and no VMI's selector names it";
+		    "node labeller writes it) and no selector of the group "
+		    "names it";
 	case FIX_RELAX_PLACEMENT:
 		return "which placement rule to relax is the owner's choice";
 	case FIX_FREE_CAPACITY:

@@ -176,6 +176,15 @@ still_message(const kv_analysis *b, size_t k, const char *code)
 	return NULL;
 }
 
+/* The flavor's word for n VMIs ("VMI", "VirtualMachines"). */
+static const char *
+vms(const kv_analysis *a, size_t n)
+{
+	const kv_vocab *w = a->m->flavor->vocab;
+
+	return n == 1 ? w->vm : w->vms;
+}
+
 /* j's fixes and worse from b, the analysis of s after its changes. */
 static void
 measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
@@ -198,8 +207,8 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 		return;
 	msg = still_message(b, s->sub[g->vmis[0]], g->code);
 	j->why = xasprintf("applied to the %s and analysed again, every one "
-	    "is still %s%s%s%s", g->nvmis == 1 ? "VMI" : "VMIs", g->code,
-	    msg ? " (" : "", msg ? msg : "", msg ? ")" : "");
+	    "is still %s%s%s%s", vms(a, g->nvmis), g->code, msg ? " (" : "",
+	    msg ? msg : "", msg ? ")" : "");
 }
 
 /* j's change written into s; j->failed and why when it cannot be. */
@@ -321,9 +330,9 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 {
 	char *helps = what_helps(a, g);
 	char *text = xasprintf("No fix offered: %s %s helps none of these %zu "
-	    "VMI%s (%s); what would help: %s", kv_fix_names[g->fix.action],
-	    g->fix.value ? g->fix.value : "", g->nvmis, g->nvmis == 1 ? "" :
-	    "s", why, helps);
+	    "%s (%s); what would help: %s", kv_fix_names[g->fix.action],
+	    g->fix.value ? g->fix.value : "", g->nvmis, vms(a, g->nvmis), why,
+	    helps);
 
 	free(helps);
 	free(g->fix.value);
