@@ -19,6 +19,7 @@
 #include "render/render.h"
 #include "analyze/change/whatif.h"
 #include "analyze/change/fixapply.h"
+#include "analyze/change/fixproof.h"
 
 static const char *const strategies[] = { "LiveMigrate",
 	"LiveMigrateIfPossible", "External", "None" };
@@ -309,6 +310,7 @@ load_changed(const kv_cmd *cmd, const char *path, const kv_change *ch,
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		return EXIT_TOOL;
 	}
+	kv_fix_prove(*a);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "analyze/change/fixproof.h"
 #include "analyze/read/limits.h"
 #include "render/render.h"
 
@@ -327,6 +328,7 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	    (*m)->nnodes, (*m)->nvmis, cli_lap());
 	if (kv_analyze(*m, a, &err) != KV_OK)
 		goto fail;
+	kv_fix_prove(*a);
 	cli_progress("analyse: %zu VMIs, %zu CPU classes (%.1f s)",
 	    (*a)->nvmis, (*a)->nclasses, cli_lap());
 	cli_warnings(*a);

@@ -131,6 +131,13 @@ int kv_write_diff_json(const kv_analysis *a, FILE *f, void *arg,
 /* Every standalone SVG figure (svg.c), staged into o. */
 int kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err);
 
+/* How a group's fix was checked (format.c), for every writer beside
+ * the fix text: " (proven: fixes 3 of 4)", with ", 1 worse" when it
+ * makes VMIs worse; " (not proven)" when kvscope cannot write the
+ * change (the text says why); "" for none.  Caller frees. */
+struct kv_group;
+char *kv_fix_badge(const struct kv_group *g);
+
 /* The flavor's word for a thing (vocab.c): "VirtualMachine" for a DVP
  * cluster where KubeVirt says "VMI", and so on. */
 enum kv_word {

@@ -14,7 +14,8 @@ no_change_why(enum kv_fix_action act)
 	switch (act) {
 	case FIX_RELABEL_NODE:
 		return "the label's value is the node's own (virt-handler's "
-		    "node labeller writes it), which kvscope cannot know";
+		    "node labeller writes it) and no selector of the group "
+		    "names it";
 	case FIX_RELAX_PLACEMENT:
 		return "which placement rule to relax is the owner's choice";
 	case FIX_FREE_CAPACITY:
@@ -25,6 +26,69 @@ no_change_why(enum kv_fix_action act)
 	default:
 		return "no change kvscope can write";
 	}
+}
+
+/* The label key of labels l with prefix and value "true", or NULL. */
+static const char *
+key_in_labels(const kv_labels *l, const char *prefix)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (kv_startswith(l->v[i].key, prefix) &&
+		    strcmp(l->v[i].value, "true") == 0)
+			return l->v[i].key;
+	return NULL;
+}
+
+/* The same in a required node affinity: KEY In (true). */
+static const char *
+key_in_affinity(const kv_affinity *f, const char *prefix)
+{
+	for (size_t t = 0; t < f->nterms; t++)
+		for (size_t k = 0; k < f->terms[t].nreqs; k++) {
+			const kv_nsreq *q = &f->terms[t].reqs[k];
+
+			if (!q->field && q->op == OP_IN && q->nvalues == 1 &&
+			    kv_startswith(q->key, prefix) &&
+			    strcmp(q->values[0], "true") == 0)
+				return q->key;
+		}
+	return NULL;
+}
+
+/* The label a relabel-node fix of g (source-host-model-label-missing)
+ * gives its node, "host-model-cpu.DOMAIN/MODEL=true", when a VMI of g
+ * names it: in its nodeSelector, its required node affinity or its
+ * launcher pod's nodeSelector (the target pod of a host-model
+ * migration selects host-model-cpu.DOMAIN/MODEL=true of the source's
+ * model: KubeVirt's migration controller, pkg/virt-controller/watch/
+ * migration.go, the host-model selector of the target pod; seen in a
+ * pre-v1.0 tree, the v1.9.0 line not checked); interned in a's model,
+ * or NULL. */
+static const char *
+relabel_value(const kv_analysis *a, const kv_group *g)
+{
+	char *prefix = xasprintf("host-model-cpu.%s/", a->cfg.domain);
+	const char *key = NULL, *val = NULL;
+	char *s;
+
+	for (size_t i = 0; key == NULL && i < g->nvmis; i++) {
+		const kv_vmires *r = &a->vmis[g->vmis[i]];
+
+		key = key_in_labels(&r->vmi->node_selector, prefix);
+		if (key == NULL)
+			key = key_in_affinity(&r->vmi->affinity, prefix);
+		if (key == NULL && r->source_pod != NULL)
+			key = key_in_labels(&r->source_pod->node_selector,
+			    prefix);
+	}
+	free(prefix);
+	if (key == NULL || g->rule != kv_rule_find(
+	    "source-host-model-label-missing"))
+		return NULL;
+	s = xasprintf("%s=true", key);
+	val = kv_intern_str(a->m->strs, s);
+	free(s);
+	return val;
 }
 
 bool
@@ -43,16 +107,20 @@ kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
 		[FIX_FREE_CAPACITY] = CH_COUNT, [FIX_NONE] = CH_COUNT,
 	};
 	enum kv_change_kind k = kinds[g->fix.action];
+	const char *value = g->fix.value;
 
 	*why = NULL;
-	if (k == CH_COUNT || g->fix.value == NULL) {
+	if (g->fix.action == FIX_RELABEL_NODE &&
+	    (value = relabel_value(a, g)) != NULL)
+		k = CH_NODE_LABEL;
+	if (k == CH_COUNT || value == NULL) {
 		*why = no_change_why(k == CH_COUNT ? g->fix.action : FIX_NONE);
 		return false;
 	}
 	memset(pick, 0, a->nvmis * sizeof(bool));
 	for (size_t i = 0; i < g->nvmis; i++)
 		pick[g->vmis[i]] = g->fix.pick == NULL || g->fix.pick[i];
-	*ch = (kv_change){ .kind = k, .value = g->fix.value, .count = 1,
+	*ch = (kv_change){ .kind = k, .value = value, .count = 1,
 	    .scope = SC_PICK, .pick = pick, .subject = g->name };
 	return true;
 }
@@ -96,8 +164,7 @@ expand_one(const kv_analysis *a, const kv_group *g, kv_fixset *s)
 	    sizeof(kv_group *));
 	s->applied[s->napplied++] = g;
 	add_note(s, xasprintf("fix %s (%s, %s): %s %s, as its fix says",
-	    g->id, g->code, g->name, kv_fix_names[g->fix.action],
-	    g->fix.value));
+	    g->id, g->code, g->name, kv_fix_names[g->fix.action], ch.value));
 }
 
 static int

@@ -11,10 +11,15 @@
  *  change-binding V         the pod network interface bound with V
  *  wait-operation           the group's operations finished
  *  repull-image I           the image IDs of I as REPO@sha256:HEX
+ *  relabel-node N           the group's node N labelled
+ *                           host-model-cpu.DOMAIN/MODEL=true, when a VMI
+ *                           of the group names that label in a selector
+ *                           or required affinity term (or its launcher
+ *                           pod's selector does)
  *
- * Every other fix (none, relax-placement, free-capacity, relabel-node)
- * names a change kvscope cannot write: kv_fix_changes gives
- * no change and the reason.
+ * Every other fix (none, relax-placement, free-capacity, relabel-node
+ * without a value a selector names) names a change kvscope cannot
+ * write: kv_fix_change gives no change and the reason.
  */
 #ifndef KV_FIXAPPLY_H
 #define KV_FIXAPPLY_H

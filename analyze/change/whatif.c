@@ -39,6 +39,7 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_BINDING] = "binding",
 	[CH_OPERATION_DONE] = "operation-done",
 	[CH_IMAGE_DIGEST] = "image-digest",
+	[CH_NODE_LABEL] = "node-label",
 };
 
 void
@@ -786,6 +787,9 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 			break;
 		case CH_IMAGE_DIGEST:
 			rc = kv_wi_image_digest(&c, ch);
+			break;
+		case CH_NODE_LABEL:
+			rc = kv_wi_node_label(&c, ch);
 			break;
 		case CH_COUNT:
 			break;

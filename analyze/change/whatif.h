@@ -22,6 +22,7 @@ enum kv_change_kind {
 	CH_CLASS_CPU,
 	/* only from a group's fix (--fix, fixapply.h): no option of its own */
 	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE, CH_IMAGE_DIGEST,
+	CH_NODE_LABEL,
 	CH_COUNT
 };
 /* the option names, "cpu-model", ... */
@@ -41,7 +42,8 @@ typedef struct kv_change {
 	const char *scope_value;	/* NS, K=V or NS/NAME */
 	const bool *pick;		/* SC_PICK: per VMI of the model */
 	/* claim-rwx: the storage class or NS/CLAIM whose claims change;
-	 * operation-done: "TYPE PHASE" of the operations that finish */
+	 * operation-done: "TYPE PHASE" of the operations that finish;
+	 * node-label: the node that gets value, KEY=VALUE */
 	const char *subject;
 } kv_change;
 

@@ -12,7 +12,9 @@
  *                    digest): the launcher pods of the VMIs record its
  *                    image ID as REPO@sha256:HEX, the form the check
  *                    judges (HEX: the recorded one, else zeros; the
- *                    value is the registry's).
+ *                    value is the registry's);
+ *  node-label K=V    the subject node carries label K=V (a relabel-node
+ *                    fix whose value a VMI's selector names): no restart.
  *
  * Each acts on the VMIs of the change's scope (the group's) and restarts
  * the running ones where the fix says so (not for operation-done).
@@ -273,5 +275,41 @@ kv_wi_image_digest(apply_ctx *c, const kv_change *ch)
 	    "ID%s recorded as REPO@sha256:DIGEST (the digest's value is the "
 	    "registry's), %zu running VMI%s restart", ch->value, n,
 	    n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	return KV_OK;
+}
+
+static int
+label_cmp(const void *x, const void *y)
+{
+	return strcmp(((const kv_label *)x)->key, ((const kv_label *)y)->key);
+}
+
+int
+kv_wi_node_label(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const kv_node *cn = kv_model_node(m, ch->subject);
+	const char *eq = strchr(ch->value, '=');
+	kv_node *n;
+	const char *key;
+
+	if (cn == NULL || eq == NULL)
+		return kv_seterr(c->err, "node-label %s: no node %s in the "
+		    "snapshot, or no KEY=VALUE", ch->value, ch->subject);
+	n = &m->nodes[cn - m->nodes];
+	key = kv_intern_strn(m->strs, ch->value, (size_t)(eq - ch->value));
+	for (size_t i = 0; i < n->labels.n; i++)
+		if (strcmp(n->labels.v[i].key, key) == 0) {
+			n->labels.v[i].value = kv_intern_str(m->strs, eq + 1);
+			goto done;
+		}
+	n->labels.v = xreallocarray(n->labels.v, n->labels.n + 2,
+	    sizeof(kv_label));
+	n->labels.v[n->labels.n++] = (kv_label){ key,
+	    kv_intern_str(m->strs, eq + 1) };
+	kv_qsort(n->labels.v, n->labels.n, sizeof(kv_label), label_cmp);
+done:
+	kv_wi_note(c->w, xasprintf("node %s labelled %s: takes effect "
+	    "without a restart", n->name, ch->value));
 	return KV_OK;
 }

@@ -31,5 +31,6 @@ int kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch);
 int kv_wi_binding(apply_ctx *c, const kv_change *ch);
 int kv_wi_operation_done(apply_ctx *c, const kv_change *ch);
 int kv_wi_image_digest(apply_ctx *c, const kv_change *ch);
+int kv_wi_node_label(apply_ctx *c, const kv_change *ch);
 
 #endif

@@ -53,6 +53,11 @@ typedef struct kv_fix {
 	bool restart;
 	size_t fixes;			/* VMIs of the group it helps */
 	bool checked;			/* fixes found by re-analysis */
+	/* set by the proof (analyze/change/fixproof.h): fixes and worse
+	 * are the after-state's of the fix applied; false: kvscope cannot
+	 * apply it (fixes is then its own reading) */
+	bool proven;
+	size_t worse;			/* VMIs the applied fix makes worse */
 	kv_fix_effect effect;
 	char *text;
 	/* the VMIs the fix is for, by index in the group's vmis (the text

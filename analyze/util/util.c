@@ -272,6 +272,14 @@ kv_startswith(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+static bool timing_held;
+
+void
+kv_timing_hold(bool hold)
+{
+	timing_held = hold;
+}
+
 void
 kv_timing(const char *phase)
 {
@@ -285,7 +293,7 @@ kv_timing(const char *phase)
 		on = e != NULL && *e != '\0';
 		clock_gettime(CLOCK_MONOTONIC, &last);
 	}
-	if (!on)
+	if (!on || timing_held)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (phase != NULL) {

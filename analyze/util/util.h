@@ -136,5 +136,8 @@ bool kv_startswith(const char *s, const char *prefix);
  * (make bench reads these lines); NULL only starts the clock.  Otherwise
  * nothing. */
 void kv_timing(const char *phase);
+/* Hold (true) or resume kv_timing: while held it prints nothing and
+ * the phase that follows the hold counts the held time too. */
+void kv_timing_hold(bool hold);
 
 #endif

@@ -35,7 +35,7 @@ static void
 group_item(xmlNodePtr ol, const kv_analysis *a, const kv_group *g)
 {
 	xmlNodePtr li = h_elc(ol, "li", NULL, NULL), p;
-	char *id = xasprintf("group-%s", g->id), *head;
+	char *id = xasprintf("group-%s", g->id), *head, *badge;
 
 	h_attr(li, "id", id);
 	p = h_elc(li, "span", "group-head", NULL);
@@ -47,8 +47,10 @@ group_item(xmlNodePtr ol, const kv_analysis *a, const kv_group *g)
 	h_txt(p, head);
 	p = h_elc(li, "p", "fix", NULL);
 	h_elc(p, "span", "mono", kv_fix_names[g->fix.action]);
-	xmlNodeAddContent(p, BAD_CAST (g->fix.checked ?
-	    " (checked by re-analysis): " : ": "));
+	badge = kv_fix_badge(g);
+	xmlNodeAddContent(p, BAD_CAST badge);
+	xmlNodeAddContent(p, BAD_CAST ": ");
+	free(badge);
 	h_txt(p, g->fix.text);
 	p = h_elc(li, "p", "wrap", NULL);
 	for (size_t k = 0; k < g->nvmis && k < 50; k++) {

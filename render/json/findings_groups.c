@@ -27,6 +27,8 @@ fix_json(const kv_fix *f)
 	json_object_set_new(o, "path", jstr_or_null(f->path));
 	json_object_set_new(o, "restart", json_boolean(f->restart));
 	json_object_set_new(o, "fixes", json_integer((json_int_t)f->fixes));
+	json_object_set_new(o, "worse", json_integer((json_int_t)f->worse));
+	json_object_set_new(o, "proven", json_boolean(f->proven));
 	if (f->effect.set)
 		json_object_set_new(o, "effect", json_pack("{s:I, s:I, s:o, "
 		    "s:b, s:b}", "nodes", (json_int_t)f->effect.nodes, "of",

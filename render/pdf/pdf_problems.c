@@ -38,13 +38,16 @@ action_word(enum kv_on_drain act)
 
 /* --- groups ------------------------------------------------------------- */
 
-/* "set-cpu-model (checked by re-analysis): text" */
+/* "set-cpu-model (proven: fixes 1 of 1): text" */
 char *
 pdf_fix_line(const kv_group *g)
 {
-	return xasprintf("%s%s: %s", kv_fix_names[g->fix.action],
-	    g->fix.checked ? " (checked by re-analysis)" : "",
+	char *badge = kv_fix_badge(g);
+	char *s = xasprintf("%s%s: %s", kv_fix_names[g->fix.action], badge,
 	    g->fix.text ? g->fix.text : "");
+
+	free(badge);
+	return s;
 }
 
 void

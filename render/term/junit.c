@@ -10,6 +10,7 @@
  */
 #include <libxml/tree.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/decide/groups.h"
@@ -38,9 +39,12 @@ failure_text(const kv_analysis *a, const kv_vmires *r, const char *msg)
 		    r->blockers[k].message ? r->blockers[k].message : "");
 	for (size_t k = 0; k < r->ngroups; k++) {
 		const kv_group *g = &a->groups[r->groups[k]];
+		char *badge = kv_fix_badge(g);
 
-		kv_buf_printf(&b, "%s %s: %s\n  fix %s: %s\n", g->id, g->code,
-		    g->summary, kv_fix_names[g->fix.action], g->fix.text);
+		kv_buf_printf(&b, "%s %s: %s\n  fix %s%s: %s\n", g->id,
+		    g->code, g->summary, kv_fix_names[g->fix.action], badge,
+		    g->fix.text);
+		free(badge);
 	}
 	kv_buf_append(&b, "", 1);
 	return b.data;

@@ -33,6 +33,7 @@ print_issue(const kv_analysis *a, const kv_vmires *r, const kv_issue *is,
 	const char *title, *fix;
 	size_t w = strlen(is->rule->code);
 	const kv_group *g = group_of(a, r, is->rule);
+	char *badge;
 
 	kv_rule_text(a, is->rule, &title, &fix);
 	fputs("  ", t->f);
@@ -42,9 +43,10 @@ print_issue(const kv_analysis *a, const kv_vmires *r, const kv_issue *is,
 	fprintf(t->f, "\n  %-32s fix: %s\n", "", fix);
 	if (g == NULL)
 		return;
+	badge = kv_fix_badge(g);
 	fprintf(t->f, "  %-32s group %s, %s%s: ", "", g->id,
-	    kv_fix_names[g->fix.action], g->fix.checked ?
-	    " (checked by re-analysis)" : "");
+	    kv_fix_names[g->fix.action], badge);
+	free(badge);
 	kv_term_puts(t->f, g->fix.text);
 	fputs("\n", t->f);
 }

@@ -79,7 +79,7 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 	FILE *f = t->f;
 	size_t n = picked(g, pick);
 	const char *act = kv_fix_names[g->fix.action];
-	const char *chk = g->fix.checked ? ", checked by re-analysis" : "";
+	char *chk = kv_fix_badge(g);
 	char *s = fitted(t, strlen(g->id) + strlen(g->code) + 3, g->summary);
 
 	kv_term_paint(t, KV_C_BOLD, g->id);
@@ -94,6 +94,7 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 	s = fitted(t, 8 + strlen(act) + strlen(chk), g->fix.text);
 	kv_term_puts(f, s);
 	free(s);
+	free(chk);
 	fputs("\n", f);
 	if (vmis) {
 		kv_tlist l;

@@ -537,3 +537,18 @@ drain_word(enum kv_on_drain on_drain)
 
 	return words[on_drain];
 }
+
+char *
+kv_fix_badge(const kv_group *g)
+{
+	const kv_fix *f = &g->fix;
+
+	if (f->action == FIX_NONE)
+		return xstrdup("");
+	if (!f->proven)
+		return xstrdup(" (not proven)");
+	if (f->worse > 0)
+		return xasprintf(" (proven: fixes %zu of %zu, %zu worse)",
+		    f->fixes, g->nvmis, f->worse);
+	return xasprintf(" (proven: fixes %zu of %zu)", f->fixes, g->nvmis);
+}

@@ -216,7 +216,7 @@ run "check" 1 check "$snap"
 sed '/^$/,$d' "$work/out" >"$work/head"
 lines "$work/head" "check" 4
 has "$work/out" "check" "groups, largest first:"
-has "$work/out" "check" "fix change-binding: "
+has "$work/out" "check" "fix change-binding (proven: fixes 1 of 1): "
 has "$work/out" "check" "dev/cd-vm on w1: will-fail (containerdisk-config-digest) [LiveMigratable=True]"
 has "$work/out" "check" "prod/amd-vm on a1: no-target (no-cpu-target) [LiveMigratable=True]"
 has "$work/out" "check" "prod/bridge-vm on w1: blocked (disk-not-shared, network-pod-bridge)"
@@ -740,7 +740,7 @@ has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verd
 run "what-if -o junit" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit
 junit "what-if -o junit" "$work/out" prod/ok-vm
 has "$work/out" "what-if junit: what got worse" 'message="after the change: ok; on a drain: shutdown (was migrate); adds eviction-shutdown" type="worse"'
-has "$work/out" "what-if junit: the fix" "fix set-eviction-strategy: "
+has "$work/out" "what-if junit: the fix" "fix set-eviction-strategy (proven: fixes "
 has "$work/out" "what-if junit: skipped" '<skipped message="not running after the change: not judged"/>'
 run "what-if --fail-on" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit --fail-on worse,blocked
 junit "what-if --fail-on worse,blocked" "$work/out" prod/ok-vm prod/bridge-vm

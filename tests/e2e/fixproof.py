@@ -7,19 +7,22 @@ For each sample: `kvscope report --format json` gives the groups and each
 VMI's groups; then for every group G, `kvscope what-if SAMPLE --fix G
 --report DIR --format json` writes the snapshot after G's fix.  The VMIs
 of G that are in no group of G's code afterwards are what the fix fixes:
-their count must equal G's fix.fixes.  A fix what-if cannot apply (exit 2,
-"nothing to apply") must count 0, except the actions in UNPROVEN: their
-value is a fact kvscope cannot know (printed as "unproven", not failed).  Prints one line
-per mismatch and "fixproof: N groups, M mismatches"; exit 1 on any.
+their count must equal G's fix.fixes (which kvscope proves on a copy
+holding only G's VMIs: this is the full re-analysis it must agree with),
+and the VMIs of G made worse (verdict ok before and not after, a drain
+that moved them and no longer does, a blocker code gained) must equal
+fix.worse.  A fix what-if cannot apply (exit 2, "nothing to apply") must
+count 0 and be `none`, except fix.proven false (relax-placement,
+free-capacity, relabel-node without a known value): printed as
+"unproven", not failed.  Prints one line per mismatch and "fixproof: N
+groups, M mismatches"; exit 1 on any.
 """
 import json
 import os
 import subprocess
 import sys
 
-# relabel-node: the label's value (the host's CPU model, its TSC
-# frequency) is virt-handler's node labeller's to write.
-UNPROVEN = {"relabel-node"}
+MOVES = {"migrate", "external"}
 
 def findings(kv, args, out):
     dest = ["-d", out] if args[0] == "report" else ["--report", out]
@@ -54,6 +57,23 @@ def after_count(doc, vmis, code):
     return sum(1 for n in vmis if n not in still)
 
 
+def worse_count(before, after, vmis):
+    """How many of vmis after is worse for than before (fixproof.h)."""
+    b = {v["name"]: v for v in before["vmis"]}
+    a = {v["name"]: v for v in after["vmis"]}
+    n = 0
+    for name in vmis:
+        x, y = b[name], a.get(name)
+        if y is None or "not-judged" in (x["verdict"], y["verdict"]):
+            continue
+        gained = ({i["code"] for i in y["blockers"]} -
+                  {i["code"] for i in x["blockers"]})
+        n += bool((x["verdict"] == "ok" and y["verdict"] != "ok") or
+                  (x["onDrain"] in MOVES and y["onDrain"] not in MOVES
+                   and y["onDrain"] is not None) or gained)
+    return n
+
+
 def check_sample(kv, work, sample, bad):
     base = os.path.join(work, os.path.basename(sample.rstrip("/")))
     _, before = findings(kv, ["report", sample], base + "-before")
@@ -70,9 +90,9 @@ def check_sample(kv, work, sample, bad):
             if "nothing to apply" not in r.stderr:
                 bad.append("%s: what-if exit 2: %s" % (name,
                            r.stderr.strip().splitlines()[0]))
-            elif fix["fixes"] != 0 and fix["action"] in UNPROVEN:
+            elif not fix["proven"]:
                 print("unproven: %s: fixes %d" % (name, fix["fixes"]))
-            elif fix["fixes"] != 0:
+            elif fix["fixes"] != 0 or fix["action"] != "none":
                 bad.append("%s: cannot be applied, but fixes %d" %
                            (name, fix["fixes"]))
             continue
@@ -84,6 +104,13 @@ def check_sample(kv, work, sample, bad):
         if got != fix["fixes"]:
             bad.append("%s: fixes %d, the after-state shows %d" %
                        (name, fix["fixes"], got))
+        if not fix["proven"] or got == 0:
+            bad.append("%s: applied, fixes %d, but proven %s, action %s" %
+                       (name, got, fix["proven"], fix["action"]))
+        worse = worse_count(before, after, members.get(gid, []))
+        if worse != fix["worse"]:
+            bad.append("%s: worse %d, the after-state shows %d" %
+                       (name, fix["worse"], worse))
     return n
 
 

@@ -277,7 +277,7 @@ pdftotext "$work/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that n
 
 run "capacity groups" 1 check samples/capacity --groups
 has "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
-has "capacity groups" "fix free-capacity: Make room on c2"
+has "capacity groups" "fix free-capacity (not proven): Make room on c2"
 has "capacity groups" "--add-node-like c2"
 run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
 has "capacity fix proven" "prod/stuck-vm: no-target -> ok"

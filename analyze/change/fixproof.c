@@ -1,0 +1,428 @@
+/*
+ * fixproof.c - every group's fix proven by applying it (fixproof.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/change/fixapply.h"
+#include "analyze/change/fixproof.h"
+#include "analyze/dvp/dvp_model.h"
+#include "analyze/pipeline.h"
+
+/* One group's fix to prove: its change (pick per VMI of the analysis). */
+typedef struct job {
+	kv_group *g;
+	kv_change ch;
+	bool *pick;
+	size_t batch;
+	bool failed;			/* the change could not be written */
+	char *why;			/* then: the error */
+} job;
+
+/* The model copy of one batch: its VMIs, and the arrays the fix
+ * changes write into (whatif.c, whatif_fix.c), copied. */
+typedef struct subset {
+	kv_model m;
+	kv_dvp dvp;
+	size_t *sub;			/* per VMI of the analysis: its index
+					 * in the copy */
+	bool own_pods, own_nodes;
+} subset;
+
+static void *
+dup_array(const void *p, size_t n, size_t size)
+{
+	void *q;
+
+	if (p == NULL)
+		return NULL;
+	q = xcalloc(n + 1, size);
+	memcpy(q, p, n * size);
+	return q;
+}
+
+/* VMI v's copy: the arrays a change frees or writes into, its own. */
+static void
+vmi_copy(kv_vmi *d, const kv_vmi *v)
+{
+	*d = *v;
+	d->features = dup_array(v->features, v->nfeatures,
+	    sizeof(*v->features));
+	d->ifaces = dup_array(v->ifaces, v->nifaces, sizeof(*v->ifaces));
+	d->volstatus = dup_array(v->volstatus, v->nvolstatus,
+	    sizeof(*v->volstatus));
+}
+
+/* The copy of m holding the VMIs mark marks; the kinds the batch's
+ * changes are of (per kv_change_kind) say which other arrays it needs. */
+static void
+subset_make(const kv_model *m, const bool *mark, const bool *kinds,
+    subset *s)
+{
+	s->m = *m;
+	s->m.vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmi));
+	s->m.nvmis = 0;
+	s->sub = xcalloc(m->nvmis + 1, sizeof(size_t));
+	for (size_t i = 0; i < m->nvmis; i++)
+		if (mark[i]) {
+			s->sub[i] = s->m.nvmis;
+			vmi_copy(&s->m.vmis[s->m.nvmis++], &m->vmis[i]);
+		}
+	if (kinds[CH_CLAIM_RWX])
+		s->m.pvcs = dup_array(m->pvcs, m->npvcs, sizeof(kv_pvc));
+	s->own_nodes = kinds[CH_NODE_LABEL];
+	if (s->own_nodes) {
+		s->m.nodes = dup_array(m->nodes, m->nnodes, sizeof(kv_node));
+		for (size_t i = 0; i < m->nnodes; i++)
+			s->m.nodes[i].labels.v = dup_array(
+			    m->nodes[i].labels.v, m->nodes[i].labels.n,
+			    sizeof(kv_label));
+	}
+	s->own_pods = kinds[CH_IMAGE_DIGEST];
+	if (s->own_pods) {
+		s->m.pods = dup_array(m->pods, m->npods, sizeof(kv_pod));
+		for (size_t i = 0; i < m->npods; i++)
+			s->m.pods[i].imageids = dup_array(m->pods[i].imageids,
+			    m->pods[i].nimageids, sizeof(kv_imageid));
+	}
+	if (kinds[CH_OPERATION_DONE] && m->dvp != NULL) {
+		s->dvp = *m->dvp;
+		s->dvp.vmops = dup_array(m->dvp->vmops, m->dvp->nvmops,
+		    sizeof(kv_vmop));
+		s->m.dvp = &s->dvp;
+	}
+}
+
+static void
+subset_free(const kv_model *m, subset *s)
+{
+	for (size_t i = 0; i < s->m.nvmis; i++) {
+		free(s->m.vmis[i].features);
+		free(s->m.vmis[i].ifaces);
+		free(s->m.vmis[i].volstatus);
+	}
+	free(s->m.vmis);
+	if (s->m.pvcs != m->pvcs)
+		free(s->m.pvcs);
+	for (size_t i = 0; s->own_nodes && i < s->m.nnodes; i++)
+		free(s->m.nodes[i].labels.v);
+	if (s->own_nodes)
+		free(s->m.nodes);
+	for (size_t i = 0; s->own_pods && i < s->m.npods; i++)
+		free(s->m.pods[i].imageids);
+	if (s->own_pods)
+		free(s->m.pods);
+	if (s->m.dvp == &s->dvp)
+		free(s->dvp.vmops);
+	free(s->sub);
+}
+
+/* Whether VMI i of b is in a group of code. */
+static bool
+in_code(const kv_analysis *b, size_t i, const char *code)
+{
+	const kv_vmires *r = &b->vmis[i];
+
+	for (size_t k = 0; k < r->ngroups; k++)
+		if (strcmp(b->groups[r->groups[k]].code, code) == 0)
+			return true;
+	return false;
+}
+
+static bool
+has_rule(const kv_vmires *r, const kv_rule *rule)
+{
+	for (size_t k = 0; k < r->nblockers; k++)
+		if (r->blockers[k].rule == rule)
+			return true;
+	return false;
+}
+
+static bool
+moves(enum kv_on_drain d)
+{
+	return d == DRAIN_MIGRATE || d == DRAIN_EXTERNAL;
+}
+
+/* Whether y (after the change) is worse than x: as kvscope diff judges
+ * a VMI (diff.c), and a blocker y has that x has not. */
+static bool
+made_worse(const kv_vmires *x, const kv_vmires *y)
+{
+	if (x->verdict == V_NOT_JUDGED || y->verdict == V_NOT_JUDGED)
+		return false;
+	if (y->vmi->nostart != NULL ||
+	    (x->verdict == V_OK && y->verdict != V_OK) ||
+	    (moves(x->on_drain) && !moves(y->on_drain) &&
+	    y->on_drain != DRAIN_NONE))
+		return true;
+	for (size_t k = 0; k < y->nblockers; k++)
+		if (!has_rule(x, y->blockers[k].rule))
+			return true;
+	return false;
+}
+
+/* The message of the blocker of code that VMI k of b still has, or
+ * NULL (the drain codes have none). */
+static const char *
+still_message(const kv_analysis *b, size_t k, const char *code)
+{
+	const kv_vmires *r = &b->vmis[k];
+
+	for (size_t i = 0; i < r->nblockers; i++)
+		if (strcmp(r->blockers[i].rule->code, code) == 0)
+			return r->blockers[i].message;
+	return NULL;
+}
+
+/* The flavor's word for n VMIs ("VMI", "VirtualMachines"). */
+static const char *
+vms(const kv_analysis *a, size_t n)
+{
+	const kv_vocab *w = a->m->flavor->vocab;
+
+	return n == 1 ? w->vm : w->vms;
+}
+
+/* j's fixes and worse from b, the analysis of s after its changes. */
+static void
+measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
+    job *j)
+{
+	kv_group *g = j->g;
+	size_t fixes = 0, worse = 0;
+	const char *msg;
+
+	for (size_t i = 0; i < g->nvmis; i++) {
+		size_t v = g->vmis[i], k = s->sub[v];
+
+		fixes += !in_code(b, k, g->code);
+		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
+	}
+	g->fix.fixes = fixes;
+	g->fix.worse = worse;
+	g->fix.proven = g->fix.checked = true;
+	if (fixes > 0)
+		return;
+	msg = still_message(b, s->sub[g->vmis[0]], g->code);
+	j->why = xasprintf("applied to the %s and analysed again, every one "
+	    "is still %s%s%s%s", vms(a, g->nvmis), g->code, msg ? " (" : "",
+	    msg ? msg : "", msg ? ")" : "");
+}
+
+/* j's change written into s; j->failed and why when it cannot be. */
+static void
+apply_one(subset *s, job *j)
+{
+	bool *pick = xcalloc(s->m.nvmis + 1, sizeof(bool));
+	kv_change ch = j->ch;
+	kv_whatif w = {0};
+	kv_err err = {0};
+
+	for (size_t i = 0; i < j->g->nvmis; i++)
+		pick[s->sub[j->g->vmis[i]]] = j->pick[j->g->vmis[i]];
+	ch.pick = pick;
+	if (kv_whatif_apply(&s->m, &ch, 1, &w, &err) != KV_OK) {
+		j->failed = true;
+		j->why = xasprintf("it cannot be written: %s", err.msg);
+	}
+	kv_whatif_free(&w);
+	free(pick);
+}
+
+/* g's fix, which kvscope cannot write, kept with the reason. */
+static void
+unproven(kv_group *g, const char *why)
+{
+	char *t = xasprintf("%s (kvscope cannot apply this fix to prove it: "
+	    "%s)", g->fix.text ? g->fix.text : "", why);
+
+	free(g->fix.text);
+	g->fix.text = t;
+}
+
+/* The jobs of batch bi (their VMIs marked in mark) applied to one copy
+ * and measured. */
+static void
+run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
+    const bool *mark)
+{
+	bool kinds[CH_COUNT] = { false };
+	subset s;
+	kv_analysis *b = NULL;
+	kv_err err = {0};
+
+	for (size_t j = 0; j < nj; j++)
+		if (jobs[j].batch == bi)
+			kinds[jobs[j].ch.kind] = true;
+	subset_make(a->m, mark, kinds, &s);
+	for (size_t j = 0; j < nj; j++)
+		if (jobs[j].batch == bi)
+			apply_one(&s, &jobs[j]);
+	if (kv_analyze(&s.m, &b, &err) != KV_OK) {
+		for (size_t j = 0; j < nj; j++)
+			if (jobs[j].batch == bi && !jobs[j].failed)
+				unproven(jobs[j].g, err.msg);
+	} else {
+		for (size_t j = 0; j < nj; j++)
+			if (jobs[j].batch == bi && !jobs[j].failed)
+				measure(a, b, &s, &jobs[j]);
+	}
+	kv_analysis_free(b);
+	subset_free(a->m, &s);
+}
+
+/* The other groups of g's code that hold one of g's VMIs, "G2, G5",
+ * or NULL. */
+static char *
+same_code(const kv_analysis *a, const kv_group *g)
+{
+	bool *in = xcalloc(a->ngroups + 1, sizeof(bool));
+	kv_buf b = {0};
+
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
+
+		for (size_t j = 0; j < r->ngroups; j++)
+			in[r->groups[j]] = true;
+	}
+	for (size_t j = 0; j < a->ngroups; j++)
+		if (in[j] && &a->groups[j] != g &&
+		    strcmp(a->groups[j].code, g->code) == 0)
+			kv_buf_printf(&b, "%s%s", b.data ? ", " : "",
+			    a->groups[j].id);
+	free(in);
+	return b.data;
+}
+
+/* What would help g's VMIs instead: the rule's remedy, or for a drain
+ * group the groups that keep its VMIs from migrating; and the other
+ * groups of the code, whose changes they need as well. */
+static char *
+what_helps(const kv_analysis *a, const kv_group *g)
+{
+	const char *remedy = kv_group_remedy(a, g);
+	char *also = same_code(a, g), *ids;
+	kv_buf b = {0};
+
+	if (*remedy != '\0')
+		kv_buf_printf(&b, "%s", remedy);
+	else {
+		ids = kv_drain_blockers(a, g, NULL);
+		if (strcmp(ids, "none") == 0)
+			kv_buf_printf(&b, "nothing kvscope can name");
+		else
+			kv_buf_printf(&b, "fixing what keeps them from "
+			    "migrating (groups %s)", ids);
+		free(ids);
+	}
+	if (also != NULL)
+		kv_buf_printf(&b, "; they are also in this code's groups %s, "
+		    "whose changes they need as well", also);
+	free(also);
+	return b.data;
+}
+
+/* g's fix, which helps none of its VMIs (why), as `none`. */
+static void
+demote(const kv_analysis *a, kv_group *g, const char *why)
+{
+	char *helps = what_helps(a, g);
+	char *text = xasprintf("No fix offered: %s %s helps none of these %zu "
+	    "%s (%s); what would help: %s", kv_fix_names[g->fix.action],
+	    g->fix.value ? g->fix.value : "", g->nvmis, vms(a, g->nvmis), why,
+	    helps);
+
+	free(helps);
+	free(g->fix.value);
+	free(g->fix.text);
+	free(g->fix.pick);
+	g->fix = (kv_fix){ .action = FIX_NONE, .text = text, .proven = true,
+	    .checked = g->fix.checked };
+}
+
+/* The batch of job j: the first whose VMIs g's do not meet (marks[b]
+ * marks batch b's VMIs), else a new one; *nb batches so far.  A change
+ * of a node (alone) may touch any VMI of it: its batch is its own. */
+static size_t
+place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
+    size_t *nb)
+{
+	size_t b;
+
+	for (b = 0; !alone && b < *nb; b++) {
+		size_t i;
+
+		if ((*marks)[b][a->nvmis])
+			continue;
+		for (i = 0; i < g->nvmis && !(*marks)[b][g->vmis[i]]; i++)
+			;
+		if (i == g->nvmis)
+			break;
+	}
+	if (b == *nb) {
+		*marks = xreallocarray(*marks, *nb + 1, sizeof(bool *));
+		(*marks)[(*nb)++] = xcalloc(a->nvmis + 1, sizeof(bool));
+	}
+	for (size_t i = 0; i < g->nvmis; i++)
+		(*marks)[b][g->vmis[i]] = true;
+	if (alone)		/* nothing else joins it */
+		(*marks)[b][a->nvmis] = true;
+	return b;
+}
+
+/* The groups whose fix gives a change, as jobs; the others unproven
+ * (none changes nothing: its 0 is exact). */
+static size_t
+make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
+{
+	size_t nj = 0;
+
+	for (size_t i = 0; i < a->ngroups; i++) {
+		kv_group *g = &a->groups[i];
+		job *j = &jobs[nj];
+		const char *why;
+
+		g->fix.proven = g->fix.action == FIX_NONE;
+		if (g->nvmis == 0)
+			continue;
+		j->pick = xcalloc(a->nvmis + 1, sizeof(bool));
+		if (!kv_fix_change(a, g, j->pick, &j->ch, &why)) {
+			free(j->pick);
+			if (!g->fix.proven)
+				unproven(g, why);
+			continue;
+		}
+		j->g = g;
+		j->batch = place(a, g, j->ch.kind == CH_NODE_LABEL, marks,
+		    nb);
+		nj++;
+	}
+	return nj;
+}
+
+void
+kv_fix_prove(kv_analysis *a)
+{
+	job *jobs = xcalloc(a->ngroups + 1, sizeof(job));
+	bool **marks = NULL;
+	size_t nb = 0, nj;
+
+	kv_timing_hold(true);
+	nj = make_jobs(a, jobs, &marks, &nb);
+	for (size_t b = 0; b < nb; b++)
+		run_batch(a, jobs, nj, b, marks[b]);
+	for (size_t j = 0; j < nj; j++) {
+		if (jobs[j].why != NULL)
+			demote(a, jobs[j].g, jobs[j].why);
+		free(jobs[j].why);
+		free(jobs[j].pick);
+	}
+	for (size_t b = 0; b < nb; b++)
+		free(marks[b]);
+	free(marks);
+	free(jobs);
+	kv_timing_hold(false);
+	kv_timing("proof");
+}

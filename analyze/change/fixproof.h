@@ -1,0 +1,35 @@
+/*
+ * fixproof.h - every group's fix proven by applying it (issue 28): the
+ * phase after kv_analyze (analyze/pipeline.h) that rewrites each group's
+ * fix.fixes and fix.worse from the after-state.
+ *
+ * For a group whose fix gives a change (kv_fix_change, fixapply.h, the
+ * same change `what-if --fix G` applies), the change is written into a
+ * copy of the model that holds only the group's VMIs (every node, pod,
+ * claim and other object kept, so room, placement and pod affinity are
+ * those of the snapshot) and that copy is analysed again:
+ *
+ *  fixes  the group's VMIs in no group of its code afterwards;
+ *  worse  the VMIs the change is for whose verdict turns from ok, whose
+ *         drain stops moving them, that gain a blocker, or that would
+ *         not start again after the restart.
+ *
+ * Groups whose VMIs do not overlap share one copy (their changes touch
+ * only their own VMIs), so the copies hold about as many VMIs as the
+ * groups do, each once per layer of overlap; a node's relabel, which
+ * may touch any VMI of the node, gets a copy of its own.  A fix that
+ * fixes none (or whose change cannot be written, e.g. no claim to
+ * recreate) becomes `none`, its text the reason and what would help.
+ * relax-placement, free-capacity and a relabel-node whose value no
+ * selector names give no change: they stay as the groups wrote them,
+ * fix.proven false, the reason added to the text.  The analysis' model
+ * is not changed (strings may be interned into its table).
+ */
+#ifndef KV_FIXPROOF_H
+#define KV_FIXPROOF_H
+
+#include "analyze/rules/analysis.h"
+
+void kv_fix_prove(kv_analysis *a);
+
+#endif

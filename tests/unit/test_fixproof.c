@@ -1,0 +1,366 @@
+/*
+ * test_fixproof.c - every group's fix proven by applying it
+ * (analyze/change/fixproof.h).
+ *
+ * The restricted re-analysis (a model copy holding only the group's
+ * VMIs, groups of disjoint VMIs sharing one) must give the numbers the
+ * full one gives: on every sample, each group's change is applied to
+ * the whole snapshot loaded again, analysed, and its fixes and worse
+ * counted; they must equal what kv_fix_prove wrote.  And a fix whose
+ * old reasoning claimed a VMI but that helps none once applied (a VMI
+ * with claims of two storage classes: recreating one class's claims
+ * leaves it disk-not-shared) becomes `none`, with the reason.  A
+ * relabel-node fix is applied when a selector names the label (the
+ * launcher pod of a migrated host-model VMI), else stays unproven.
+ */
+#include "kvtest.h"
+
+#include <unistd.h>
+
+#include "kvsnap.h"
+#include "analyze/change/fixapply.h"
+#include "analyze/change/fixproof.h"
+#include "analyze/decide/groups.h"
+#include "analyze/pipeline.h"
+#include "analyze/read/limits.h"
+
+#include "kvbase.h"
+
+static void
+load(const char *path, kv_model **m, kv_analysis **a)
+{
+	kv_limits lim;
+	kv_err err = {0};
+
+	if (kv_limits_init(&lim, &err) != KV_OK ||
+	    kv_model_load(path, &lim, m, &err) != KV_OK ||
+	    kv_analyze(*m, a, &err) != KV_OK)
+		fail_msg("%s: %s", path, err.msg);
+}
+
+static bool
+in_code(const kv_analysis *b, size_t i, const char *code)
+{
+	for (size_t k = 0; k < b->vmis[i].ngroups; k++)
+		if (strcmp(b->groups[b->vmis[i].groups[k]].code, code) == 0)
+			return true;
+	return false;
+}
+
+static bool
+moves(enum kv_on_drain d)
+{
+	return d == DRAIN_MIGRATE || d == DRAIN_EXTERNAL;
+}
+
+/* fixproof.h's "worse", written out again here. */
+static bool
+worse(const kv_vmires *x, const kv_vmires *y)
+{
+	if (x->verdict == V_NOT_JUDGED || y->verdict == V_NOT_JUDGED)
+		return false;
+	if (y->vmi->nostart != NULL || (x->verdict == V_OK &&
+	    y->verdict != V_OK) || (moves(x->on_drain) &&
+	    !moves(y->on_drain) && y->on_drain != DRAIN_NONE))
+		return true;
+	for (size_t k = 0; k < y->nblockers; k++) {
+		bool had = false;
+
+		for (size_t j = 0; j < x->nblockers; j++)
+			had |= x->blockers[j].rule == y->blockers[k].rule;
+		if (!had)
+			return true;
+	}
+	return false;
+}
+
+/* Group i of a0 (unproven) applied to the whole snapshot at path:
+ * *fixes and *nworse as the full re-analysis counts them; false when
+ * the fix gives no change. */
+static bool
+full_proof(const char *path, const kv_analysis *a0, size_t i,
+    size_t *fixes, size_t *nworse)
+{
+	const kv_group *g = &a0->groups[i];
+	bool *pick = xcalloc(a0->nvmis + 1, sizeof(bool));
+	const char *why;
+	kv_change ch;
+	kv_whatif w = {0};
+	kv_limits lim;
+	kv_err err = {0};
+	kv_model *m = NULL;
+	kv_analysis *b = NULL;
+	bool ok = kv_fix_change(a0, g, pick, &ch, &why);
+
+	*fixes = *nworse = 0;
+	if (ok) {
+		if (kv_limits_init(&lim, &err) != KV_OK ||
+		    kv_model_load(path, &lim, &m, &err) != KV_OK)
+			fail_msg("%s: %s", path, err.msg);
+		/* a change that cannot be written fixes none */
+		if (kv_whatif_apply(m, &ch, 1, &w, &err) != KV_OK ||
+		    kv_analyze(m, &b, &err) != KV_OK) {
+			kv_analysis_free(b);
+			b = NULL;
+		}
+		for (size_t k = 0; b != NULL && k < g->nvmis; k++) {
+			size_t v = g->vmis[k];
+
+			*fixes += !in_code(b, v, g->code);
+			*nworse += pick[v] && worse(&a0->vmis[v], &b->vmis[v]);
+		}
+	}
+	kv_whatif_free(&w);
+	kv_analysis_free(b);
+	kv_model_free(m);
+	free(pick);
+	return ok;
+}
+
+static size_t
+check_sample(const char *path)
+{
+	kv_model *m0, *m1;
+	kv_analysis *a0, *a1;
+	size_t n = 0;
+
+	load(path, &m0, &a0);
+	load(path, &m1, &a1);
+	kv_fix_prove(a1);
+	assert_int_equal(a0->ngroups, a1->ngroups);
+	for (size_t i = 0; i < a0->ngroups; i++) {
+		const kv_fix *f = &a1->groups[i].fix;
+		size_t fixes, nworse;
+
+		if (!full_proof(path, a0, i, &fixes, &nworse)) {
+			assert_false(f->proven && f->action != FIX_NONE);
+			continue;
+		}
+		if (fixes != f->fixes || nworse != f->worse || !f->proven)
+			fail_msg("%s %s (%s): restricted fixes %zu worse %zu, "
+			    "full %zu, %zu", path, a1->groups[i].id,
+			    a1->groups[i].code, f->fixes, f->worse, fixes,
+			    nworse);
+		assert_true(fixes > 0 || f->action == FIX_NONE);
+		n++;
+	}
+	kv_analysis_free(a0);
+	kv_analysis_free(a1);
+	kv_model_free(m0);
+	kv_model_free(m1);
+	return n;
+}
+
+static void
+test_restricted_equals_full(void **state)
+{
+	static const char *const samples[] = { "samples/mixed",
+	    "samples/pitfalls", "samples/deckhouse", "samples/capacity",
+	    "samples/hostile" };
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(*samples); i++)
+		n += check_sample(samples[i]);
+	/* 20 groups of the samples give a change (tests/e2e/fixproof.py
+	 * applies them too) */
+	assert_int_equal(n, 20);
+}
+
+/* ---- a fix the old reasoning claimed, which helps none ------------------- */
+
+/* prod/web with its root claim RWO Block on ceph-rbd (RBD serves RWX
+ * Block) and a second claim, RWO Filesystem, on nfs-csi. */
+static void
+two_classes(kvsnap *s)
+{
+	json_t *pvc = kvsnap_find(s, "persistentvolumeclaims", "", "web-root");
+
+	kvj_setj(pvc, "spec.accessModes", "[\"ReadWriteOnce\"]");
+	kvj_setj(vmi(s), "status.volumeStatus[0].persistentVolumeClaimInfo."
+	    "accessModes", "[\"ReadWriteOnce\"]");
+	kvsnap_addj(s, "storageclasses", "storage.k8s.io", "{\"apiVersion\": "
+	    "\"storage.k8s.io/v1\", \"kind\": \"StorageClass\", \"metadata\": "
+	    "{\"name\": \"nfs-csi\"}, \"provisioner\": \"nfs.csi.k8s.io\"}");
+	kvsnap_addj(s, "persistentvolumeclaims", "", "{\"apiVersion\": \"v1\","
+	    "\"kind\": \"PersistentVolumeClaim\", \"metadata\": {\"name\": "
+	    "\"web-data\", \"namespace\": \"prod\"}, \"spec\": {\"accessModes\":"
+	    " [\"ReadWriteOnce\"], \"storageClassName\": \"nfs-csi\", "
+	    "\"volumeMode\": \"Filesystem\"}, \"status\": {\"phase\": "
+	    "\"Bound\"}}");
+	add_disk(s, "data", "{\"name\": \"data\", \"persistentVolumeClaim\": "
+	    "{\"claimName\": \"web-data\"}}");
+	kvj_pushj(vmi(s), "status.volumeStatus", "{\"name\": \"data\", "
+	    "\"target\": \"vdb\", \"persistentVolumeClaimInfo\": {\"claimName\":"
+	    " \"web-data\", \"accessModes\": [\"ReadWriteOnce\"], "
+	    "\"volumeMode\": \"Filesystem\"}}");
+}
+
+static void
+test_helps_none_becomes_none(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+	char *dir;
+	kv_model *m;
+	kv_analysis *a;
+	size_t n = 0;
+
+	(void)state;
+	two_classes(s);
+	dir = kvsnap_write(s);
+	load(dir, &m, &a);
+	/* before the proof: two groups, each claiming its VMI */
+	for (size_t i = 0; i < a->ngroups; i++)
+		if (strcmp(a->groups[i].code, "disk-not-shared") == 0) {
+			assert_int_equal(a->groups[i].fix.action,
+			    FIX_RECREATE_CLAIM_RWX);
+			assert_int_equal(a->groups[i].fix.fixes, 1);
+			n++;
+		}
+	assert_int_equal(n, 2);
+	kv_fix_prove(a);
+	for (size_t i = 0; i < a->ngroups; i++) {
+		const kv_group *g = &a->groups[i];
+		const char *other = strcmp(g->id, "G1") == 0 ? "G2" : "G1";
+
+		if (strcmp(g->code, "disk-not-shared") != 0)
+			continue;
+		assert_int_equal(g->fix.action, FIX_NONE);
+		assert_int_equal(g->fix.fixes, 0);
+		assert_null(g->fix.value);
+		assert_true(g->fix.proven);
+		assert_non_null(strstr(g->fix.text, "No fix offered: "
+		    "recreate-claim-rwx "));
+		assert_non_null(strstr(g->fix.text, "every one is still "
+		    "disk-not-shared"));
+		assert_non_null(strstr(g->fix.text, other));
+	}
+	kv_analysis_free(a);
+	kv_model_free(m);
+	kvsnap_rmtree(dir);
+	free(dir);
+	kvsnap_free(s);
+}
+
+/* ---- relabel-node with the value a selector names ------------------------ */
+
+/* w1 without its host-model-cpu label; with `named` the launcher pod
+ * of prod/web (a migration target pod) selects it. */
+static kv_analysis *
+relabel_run(bool named, kv_model **m, char **dirp)
+{
+	kvsnap *s = kvsnap_copy(base);
+	kv_analysis *a;
+	char *dir;
+
+	kvj_key(node(s, "w1"), "metadata.labels",
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS", NULL);
+	if (named)
+		kvj_key(pod(s), "spec.nodeSelector",
+		    "host-model-cpu." DOM "/Skylake-Client-IBRS", "true");
+	dir = kvsnap_write(s);
+	load(dir, m, &a);
+	kv_fix_prove(a);
+	*dirp = dir;
+	kvsnap_free(s);
+	return a;
+}
+
+static void
+rm_dir(char *dir)
+{
+	kvsnap_rmtree(dir);
+	free(dir);
+}
+
+static const kv_group *
+group_of_code(const kv_analysis *a, const char *code)
+{
+	for (size_t i = 0; i < a->ngroups; i++)
+		if (strcmp(a->groups[i].code, code) == 0)
+			return &a->groups[i];
+	fail_msg("no group %s", code);
+	return NULL;
+}
+
+static void
+test_relabel_proven(void **state)
+{
+	kv_model *m;
+	char *dir;
+	kv_analysis *a = relabel_run(true, &m, &dir);
+	const kv_group *g = group_of_code(a,
+	    "source-host-model-label-missing");
+	bool *pick = xcalloc(a->nvmis + 1, sizeof(bool));
+	kv_change ch;
+	const char *why;
+	size_t fixes, nworse;
+
+	(void)state;
+	assert_int_equal(g->fix.action, FIX_RELABEL_NODE);
+	assert_true(g->fix.proven);
+	assert_int_equal(g->fix.fixes, 1);
+	assert_int_equal(g->fix.worse, 0);
+	assert_true(kv_fix_change(a, g, pick, &ch, &why));
+	assert_int_equal(ch.kind, CH_NODE_LABEL);
+	assert_string_equal(ch.value,
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS=true");
+	assert_string_equal(ch.subject, "w1");
+	/* the whole snapshot relabelled says the same */
+	assert_true(full_proof(dir, a, (size_t)(g - a->groups), &fixes,
+	    &nworse));
+	assert_int_equal(fixes, 1);
+	assert_int_equal(nworse, 0);
+	free(pick);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	rm_dir(dir);
+}
+
+static void
+test_relabel_unknown(void **state)
+{
+	kv_model *m;
+	char *dir;
+	kv_analysis *a = relabel_run(false, &m, &dir);
+	const kv_group *g = group_of_code(a,
+	    "source-host-model-label-missing");
+
+	(void)state;
+	assert_int_equal(g->fix.action, FIX_RELABEL_NODE);
+	assert_false(g->fix.proven);
+	assert_non_null(strstr(g->fix.text, "kvscope cannot apply this fix "
+	    "to prove it: the label's value is the node's own"));
+	kv_analysis_free(a);
+	kv_model_free(m);
+	rm_dir(dir);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	base = build_base();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	kvsnap_free(base);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_restricted_equals_full),
+		cmocka_unit_test(test_helps_none_becomes_none),
+		cmocka_unit_test(test_relabel_proven),
+		cmocka_unit_test(test_relabel_unknown),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
