@@ -8,9 +8,6 @@
 
 #include <string.h>
 
-#include "analyze/rules/analysis.h"
-#include "analyze/model/model.h"
-#include "analyze/util/util.h"
 
 static const kv_vocab kubevirt_vocab = {
 	.vm = "VMI",
@@ -156,14 +153,4 @@ kv_flavor_unlabelled_model(const kv_flavor *f, const char *model)
 		if (strcmp(f->unlabelled_models[i], model) == 0)
 			return true;
 	return false;
-}
-
-const char *
-kv_flavor_label(const kv_labels *l, enum kv_key k)
-{
-	const char *v = NULL;
-
-	for (size_t i = 0; v == NULL && i < KV_NFLAVORS; i++)
-		v = kv_labels_get(l, kv_flavors[i]->keys[k]);
-	return v;
 }

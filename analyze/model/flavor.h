@@ -193,11 +193,10 @@ const kv_flavor *kv_flavor_find(const char *name);
 bool kv_flavor_foreign_group(const kv_flavor *f, const char *group);
 /* Whether f's API groups include group (group ends with api_suffix). */
 bool kv_flavor_owns_group(const kv_flavor *f, const char *group);
-/* The value of key k in l in the first flavor's spelling present, or
- * NULL (the flavor is known only after loading). */
-struct kv_labels;
-const char *kv_flavor_label(const struct kv_labels *l, enum kv_key k);
 /* Whether a named model gets no cpu-model label under f. */
 bool kv_flavor_unlabelled_model(const kv_flavor *f, const char *model);
+/* The kubevirt flavor's restarts hook (decide/restart.c), which the
+ * rows of flavor.c and harvester/flavor.c name. */
+bool kv_restart_kubevirt(const struct kv_vmires *r, const char **why);
 
 #endif

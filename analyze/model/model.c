@@ -28,6 +28,16 @@ kv_labels_get(const kv_labels *l, const char *key)
 	return NULL;
 }
 
+const char *
+kv_flavor_label(const kv_labels *l, enum kv_key k)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; v == NULL && i < KV_NFLAVORS; i++)
+		v = kv_labels_get(l, kv_flavors[i]->keys[k]);
+	return v;
+}
+
 /* rules §0: explicitly enabled > explicitly disabled > Beta-on > off. */
 bool
 kv_gate_on(const kv_cluster *k, const char *gate)

@@ -431,6 +431,9 @@ int kv_nscmp(const char *ans, const char *an, const char *bns,
 /* Whether the KubeVirt config enables feature gate gate (rules §0: the
  * gates we read are Alpha, off unless named). */
 bool kv_gate_on(const kv_cluster *k, const char *gate);
+/* The value of key k in l in the first flavor's spelling present, or
+ * NULL (the flavor is known only after loading). */
+const char *kv_flavor_label(const kv_labels *l, enum kv_key k);
 /* true when the manifest says the resource was taken (status ok). */
 bool kv_model_has(const kv_model *m, const char *resource,
     const char *group);

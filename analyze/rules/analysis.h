@@ -433,8 +433,6 @@ void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
-/* The kubevirt flavor's restarts hook (restart.c, flavor.h). */
-bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
 
 /* notjudged.c: the resources the input lacks (a->lacking, a->lack_msg,
  * before kv_snapshot_warnings); the bits of them the checks of r would
