@@ -231,6 +231,9 @@ typedef struct kv_vmifacts {
 					   object: a new model drops them */
 	const char *os_type;		/* the OS its VM declares, or NULL */
 	const char *policy;		/* its live-migration policy, or NULL */
+	unsigned reads;			/* the resources (KV_NEED_BIT) its
+					   flavor's checks read for it
+					   beyond the core's (notjudged.c) */
 	size_t nops;
 	kv_vmiop *ops;			/* unfinished operations, oldest
 					   first */

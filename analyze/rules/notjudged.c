@@ -74,16 +74,6 @@ has_containerdisk(const kv_vmi *v)
 	return false;
 }
 
-static bool
-has_claim(const kv_vmi *v)
-{
-	for (size_t i = 0; i < v->nvolumes; i++)
-		if (v->volumes[i].kind == VOL_PVC ||
-		    v->volumes[i].kind == VOL_DATAVOLUME)
-			return true;
-	return false;
-}
-
 /* The resources r's checks read, by its spec (the header comment). */
 static unsigned
 vmi_reads(const kv_vmires *r)
@@ -96,10 +86,8 @@ vmi_reads(const kv_vmires *r)
 		u |= KV_NEED_BIT(NEED_PODS);
 	if (claim_undescribed(v))
 		u |= KV_NEED_BIT(NEED_PVCS);
-	if (r->dvp != NULL)	/* a DVP VMI: its operations, attachments */
-		u |= KV_NEED_BIT(NEED_VMOPS) | KV_NEED_BIT(NEED_VMBDAS) |
-		    (has_claim(v) ? KV_NEED_BIT(NEED_VDISKS) : 0);
-	return u;
+	return u | r->facts.reads;	/* the flavor's (DVP: operations,
+					   attachments, VirtualDisks) */
 }
 
 unsigned
