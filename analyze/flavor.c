@@ -75,6 +75,7 @@ const kv_flavor kv_flavor_kubevirt = {
 	.short_name = "KubeVirt",
 	.api_suffix = NULL,
 	.foreign_groups = no_models,
+	.served_group = NULL,
 	.label_domain = "node.kubevirt.io",
 	.kv_prefix = "kubevirt.io/",
 	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model",

@@ -80,6 +80,7 @@ const kv_flavor kv_flavor_deckhouse = {
 	.short_name = "Deckhouse",
 	.api_suffix = "deckhouse.io",
 	.foreign_groups = kubevirt_groups,
+	.served_group = "virtualization.deckhouse.io",
 	.label_domain = "node.virtualization.deckhouse.io",
 	.kv_prefix = DVP_KV "/",
 	.obsolete_key = "node-labeller.internal.virtualization.deckhouse.io/"

@@ -46,6 +46,7 @@ const kv_flavor kv_flavor_harvester = {
 	.short_name = "Harvester",
 	.api_suffix = NULL,
 	.foreign_groups = none,
+	.served_group = NULL,
 	.label_domain = "node.kubevirt.io",
 	.kv_prefix = "kubevirt.io/",
 	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model",

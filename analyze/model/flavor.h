@@ -136,6 +136,10 @@ typedef struct kv_flavor {
 	const char *api_suffix;		/* its own API groups end so, or NULL */
 	const char *const *foreign_groups; /* NULL-terminated: groups of the
 					   other flavors that it lacks */
+	const char *served_group;	/* the API group whose every resource
+					   an input of it holds (a foreign
+					   archive lacks what it misses), or
+					   NULL */
 
 	/* labels and KubeVirt facts */
 	const char *label_domain;	/* "node.kubevirt.io" */
