@@ -67,6 +67,7 @@ const kv_fixrow kv_fixrow_kubevirt = {
 	.cpu_fix = NULL,
 	.drain_block_fix = NULL,
 	.cpu_by_class = NULL,
+	.class_cpu = NULL,
 };
 
 const kv_flavor kv_flavor_kubevirt = {

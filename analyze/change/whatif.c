@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/dvp/dvp.h"
 #include "analyze/decide/groups.h"
 #include "analyze/model/labelsel.h"
 #include "analyze/rules/rule.h"
@@ -366,56 +365,40 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	return KV_OK;
 }
 
-/* --class-cpu CLASS=MODEL (Deckhouse): the class's spec.cpu as type
- * Model with that model (host-model: Host, host-passthrough:
- * HostPassthrough), and every VMI of the class rendered from it again. */
+/* --class-cpu CLASS=MODEL (Deckhouse): the flavor's class hook sets the
+ * class's CPU and renders every VMI of it again; those restart. */
 static int
 class_cpu(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
 	const char *eq = strchr(ch->value, '=');
 	char *name = xstrndup(ch->value, (size_t)(eq - ch->value));
-	kv_dclass *k = (kv_dclass *)kv_dvp_class(m, name);
 	const char *model = eq + 1, *type = "Model";
+	bool *hit = xcalloc(m->nvmis + 1, sizeof(bool));
 	size_t n = 0, nr = 0;
+	int rc = KV_OK;
 
-	if (k == NULL) {
-		kv_seterr(c->err, "--class-cpu %s: no VirtualMachineClass %s "
-		    "in the snapshot (a Deckhouse one)", ch->value, name);
-		free(name);
-		return KV_ERR;
+	if (m->flavor->fix->class_cpu == NULL ||
+	    !m->flavor->fix->class_cpu(m, name, model, &type, hit)) {
+		rc = kv_seterr(c->err, "--class-cpu %s: no VirtualMachineClass "
+		    "%s in the snapshot (a Deckhouse one)", ch->value, name);
+		goto out;
 	}
-	if (strcmp(model, "host-model") == 0)
-		type = "Host";
-	else if (strcmp(model, "host-passthrough") == 0)
-		type = "HostPassthrough";
-	k->cpu_type = kv_intern_str(m->strs, type);
-	k->model = kv_intern_str(m->strs, model);
-	k->nfeatures = k->nenabled = 0;
-	for (size_t i = 0; i < m->nvmis; i++) {
-		kv_vmi *v = &m->vmis[i];
-		const kv_dvm *vm = kv_dvp_vm(m, v->ns, v->name);
-
-		if (vm == NULL || vm->class_name == NULL ||
-		    strcmp(vm->class_name, k->name) != 0)
-			continue;
-		free(v->features);
-		v->features = NULL;
-		v->nfeatures = 0;
-		kv_dvp_class_cpu(m->strs, k, &v->cpu_model, &v->features,
-		    &v->nfeatures);
-		v->cpu_from_class = true;
-		n++;
-		kv_wi_restart(c, i, &nr);
-	}
+	for (size_t i = 0; i < m->nvmis; i++)
+		if (hit[i]) {
+			n++;
+			kv_wi_restart(c, i, &nr);
+		}
 	note(c->w, xasprintf("class-cpu %s: VirtualMachineClass %s as type "
 	    "%s%s%s, for its %zu VM%s (spec.cpu is immutable: recreate the "
 	    "class, or create one and move the VMs to it); takes effect after "
-	    "a restart, %zu running VM%s restart", ch->value, k->name, type,
+	    "a restart, %zu running VM%s restart", ch->value, name, type,
 	    *type == 'M' ? " with spec.cpu.model " : "", *type == 'M' ? model :
 	    "", n, n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+out:
+	free(hit);
 	free(name);
-	return KV_OK;
+	return rc;
 }
 
 /* --cluster-cpu-model, --eviction-strategy without a scope: the

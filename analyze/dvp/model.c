@@ -2,6 +2,7 @@
  * dvp/model.c - lookups in the Deckhouse objects of the model (dvp.h).
  * The arrays are sorted by dvp/load.c; every lookup is a binary search.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/dvp/dvp.h"
@@ -162,4 +163,41 @@ kv_dvp_kvvm(const kv_model *m, const char *ns, const char *name)
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* The class's spec.cpu as type Model with that model (host-model: Host,
+ * host-passthrough: HostPassthrough), and every VMI of the class rendered
+ * from it again. */
+bool
+kv_dvp_set_class_cpu(kv_model *m, const char *name, const char *model,
+    const char **type, bool *hit)
+{
+	kv_dclass *k = (kv_dclass *)kv_dvp_class(m, name);
+
+	if (k == NULL)
+		return false;
+	*type = "Model";
+	if (strcmp(model, "host-model") == 0)
+		*type = "Host";
+	else if (strcmp(model, "host-passthrough") == 0)
+		*type = "HostPassthrough";
+	k->cpu_type = kv_intern_str(m->strs, *type);
+	k->model = kv_intern_str(m->strs, model);
+	k->nfeatures = k->nenabled = 0;
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		const kv_dvm *vm = kv_dvp_vm(m, v->ns, v->name);
+
+		if (vm == NULL || vm->class_name == NULL ||
+		    strcmp(vm->class_name, k->name) != 0)
+			continue;
+		free(v->features);
+		v->features = NULL;
+		v->nfeatures = 0;
+		kv_dvp_class_cpu(m->strs, k, &v->cpu_model, &v->features,
+		    &v->nfeatures);
+		v->cpu_from_class = true;
+		hit[i] = true;
+	}
+	return true;
 }

@@ -122,6 +122,13 @@ typedef struct kv_fixrow {
 	 * (the class is replaced, its features go), or NULL: none does */
 	bool (*cpu_by_class)(const struct kv_model *m, const char *ns,
 	    const char *name);
+	/* the what-if --class-cpu NAME=MODEL: class name's CPU set to model
+	 * (*type: its new type, "Model", "Host" or "HostPassthrough", its
+	 * features dropped) and every VMI of it given the class's CPU again,
+	 * marked in hit (one per VMI of m); false when m holds no such
+	 * class; NULL: the flavor has no classes */
+	bool (*class_cpu)(struct kv_model *m, const char *name,
+	    const char *model, const char **type, bool *hit);
 } kv_fixrow;
 
 /* KubeVirt's own (analyze/flavor.c): the row of a distribution that
