@@ -135,6 +135,44 @@ typedef struct kv_fixrow {
  * writes KubeVirt's objects (Harvester) names it too. */
 extern const kv_fixrow kv_fixrow_kubevirt;
 
+/* KubeVirt's own spellings and words, shared initializers of its row
+ * (flavor.c) and of a distribution that runs it unchanged (Harvester):
+ * the label domain and keys of a kv_flavor, the words of a kv_vocab but
+ * product and drain_by*, and the fixed messages of a kv_flavor. */
+#define KV_KUBEVIRT_LABELS \
+	.label_domain = "node.kubevirt.io", \
+	.kv_prefix = "kubevirt.io/", \
+	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model", \
+	.keys = { \
+		[KEY_LAUNCHER] = "kubevirt.io", \
+		[KEY_CREATED_BY] = "kubevirt.io/created-by", \
+		[KEY_JOB_UID] = "kubevirt.io/migrationJobUID", \
+		[KEY_SKIP_NODE] = "node-labeller.kubevirt.io/skip-node", \
+		[KEY_POD_BRIDGE] = "kubevirt.io/" \
+		    "allow-pod-bridge-network-live-migration", \
+		[KEY_UNSCHED_TIMEOUT] = "kubevirt.io/" \
+		    "migrationUnschedulablePodTimeoutSeconds", \
+		[KEY_PENDING_TIMEOUT] = "kubevirt.io/" \
+		    "migrationPendingPodTimeoutSeconds", \
+	}
+#define KV_KUBEVIRT_WORDS \
+	.vm = "VMI", \
+	.vms = "VMIs", \
+	.condition = "LiveMigratable", \
+	.migration = "VirtualMachineInstanceMigration", \
+	.policy = "MigrationPolicy", \
+	.cpu = "CPU model", \
+	.config = "KubeVirt CR", \
+	.strategy = "evictionStrategy", \
+	.target_wait = "a migration whose target pod does not schedule " \
+	    "fails after the unschedulable timeout and the evacuation " \
+	    "tries again"
+#define KV_KUBEVIRT_NOTES \
+	.no_config = "no KubeVirt CR in the snapshot; KubeVirt defaults " \
+	    "assumed", \
+	.rwo_note = "", \
+	.migvol_why = "volume migration"
+
 typedef struct kv_flavor {
 	enum kv_flavor_id id;
 	const char *name;		/* manifest cluster.flavor */
