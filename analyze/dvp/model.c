@@ -20,22 +20,8 @@ const kv_dvm *
 kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
 {
 	const kv_dvp *d = dvp_of(m);
-	size_t lo = 0, hi = d->nvms;
 
-	if (ns == NULL || name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = kv_nscmp(d->vms[mid].ns, d->vms[mid].name, ns, name);
-
-		if (c == 0)
-			return &d->vms[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return KV_FIND_NSNAME(d->vms, d->nvms, kv_dvm, ns, name);
 }
 
 bool
@@ -146,23 +132,8 @@ const kv_kvvm *
 kv_dvp_kvvm(const kv_model *m, const char *ns, const char *name)
 {
 	const kv_dvp *d = dvp_of(m);
-	size_t lo = 0, hi = d->nkvvms;
 
-	if (ns == NULL || name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = kv_nscmp(d->kvvms[mid].ns, d->kvvms[mid].name, ns,
-		    name);
-
-		if (c == 0)
-			return &d->kvvms[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return KV_FIND_NSNAME(d->kvvms, d->nkvvms, kv_kvvm, ns, name);
 }
 
 /* The class's spec.cpu as type Model with that model (host-model: Host,
