@@ -4,11 +4,13 @@
  * verdict of a VMI), small cluster edits (the KubeVirt CR, taints,
  * migrations, policies, pods and their requests), the two capacity
  * mutations of the rule table, and the cmocka group setup and teardown
- * that build and free the base.  Static inline functions; include after
- * kvbase.h.
+ * that build and free the base.  Static inline functions (it includes
+ * kvbase.h).
  */
 #ifndef KV_TEST_RULES_H
 #define KV_TEST_RULES_H
+
+#include "kvbase.h"
 
 static inline json_t *
 kubevirt(kvsnap *s)
