@@ -10,22 +10,7 @@
 #include "kvsnap.h"
 #include "analyze/rules/rule.h"
 
-#include "kvbase.h"
-
-typedef void (*mutation)(kvsnap *s);
-
-static kvres
-run(mutation mut)
-{
-	kvsnap *s = kvsnap_copy(base);
-	kvres r;
-
-	if (mut != NULL)
-		mut(s);
-	r = kvsnap_run(s);
-	kvsnap_free(s);
-	return r;
-}
+#include "kvrules.h"
 
 /* The coded warning messages, one per line. */
 static char *
@@ -254,22 +239,6 @@ test_judged(void **state)
 	kvres_free(&r);
 }
 
-static int
-setup(void **state)
-{
-	(void)state;
-	base = build_base();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	kvsnap_free(base);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -282,5 +251,5 @@ main(void)
 		cmocka_unit_test(test_judged),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
