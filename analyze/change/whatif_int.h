@@ -5,7 +5,8 @@
 #ifndef KV_WHATIF_INT_H
 #define KV_WHATIF_INT_H
 
-#include "analyze/change/whatif.h"
+#include "analyze/change/change.h"
+#include "analyze/model/model.h"
 
 typedef struct apply_ctx {
 	kv_model *m;
