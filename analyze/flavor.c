@@ -8,27 +8,15 @@
 
 #include <string.h>
 
-#include "analyze/rules/analysis.h"
-#include "analyze/model/model.h"
-#include "analyze/util/util.h"
 
 static const kv_vocab kubevirt_vocab = {
-	.vm = "VMI",
-	.vms = "VMIs",
-	.condition = "LiveMigratable",
-	.migration = "VirtualMachineInstanceMigration",
-	.policy = "MigrationPolicy",
-	.cpu = "CPU model",
-	.config = "KubeVirt CR",
+	KV_KUBEVIRT_WORDS,
 	.product = "KubeVirt",
 	.drain_by = "KubeVirt's pod eviction webhook and evacuation "
 	    "controller",
 	.drain_by_pdb = "KubeVirt's PodDisruptionBudgets "
 	    "(kubevirt-disruption-budget-*, one per migratable VMI up to "
 	    "v1.5) and evacuation controller",
-	.strategy = "evictionStrategy",
-	.target_wait = "a migration whose target pod does not schedule fails "
-	    "after the unschedulable timeout and the evacuation tries again",
 };
 
 static const kv_lack_note kubevirt_lack_notes[] = {
@@ -70,6 +58,7 @@ const kv_fixrow kv_fixrow_kubevirt = {
 	.cpu_fix = NULL,
 	.drain_block_fix = NULL,
 	.cpu_by_class = NULL,
+	.class_cpu = NULL,
 };
 
 const kv_flavor kv_flavor_kubevirt = {
@@ -78,30 +67,14 @@ const kv_flavor kv_flavor_kubevirt = {
 	.short_name = "KubeVirt",
 	.api_suffix = NULL,
 	.foreign_groups = no_models,
-	.label_domain = "node.kubevirt.io",
-	.kv_prefix = "kubevirt.io/",
-	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model",
-	.keys = {
-		[KEY_LAUNCHER] = "kubevirt.io",
-		[KEY_CREATED_BY] = "kubevirt.io/created-by",
-		[KEY_JOB_UID] = "kubevirt.io/migrationJobUID",
-		[KEY_SKIP_NODE] = "node-labeller.kubevirt.io/skip-node",
-		[KEY_POD_BRIDGE] = "kubevirt.io/"
-		    "allow-pod-bridge-network-live-migration",
-		[KEY_UNSCHED_TIMEOUT] = "kubevirt.io/"
-		    "migrationUnschedulablePodTimeoutSeconds",
-		[KEY_PENDING_TIMEOUT] = "kubevirt.io/"
-		    "migrationPendingPodTimeoutSeconds",
-	},
+	.served_group = NULL,
+	KV_KUBEVIRT_LABELS,
 	/* the vendor rule: KubeVirt v1.8.0, backported to v1.6.4 and v1.7.1
 	 * (versions.c SINCE_VENDOR decides by version) */
 	.vendor_selector = true,
 	.unlabelled_models = no_models,
 	.vocab = &kubevirt_vocab,
-	.no_config = "no KubeVirt CR in the snapshot; KubeVirt defaults "
-	    "assumed",
-	.rwo_note = "",
-	.migvol_why = "volume migration",
+	KV_KUBEVIRT_NOTES,
 	.lack_notes = kubevirt_lack_notes,
 	.fix = &kv_fixrow_kubevirt,
 	.restarts = kv_restart_kubevirt,
@@ -156,14 +129,4 @@ kv_flavor_unlabelled_model(const kv_flavor *f, const char *model)
 		if (strcmp(f->unlabelled_models[i], model) == 0)
 			return true;
 	return false;
-}
-
-const char *
-kv_flavor_label(const kv_labels *l, enum kv_key k)
-{
-	const char *v = NULL;
-
-	for (size_t i = 0; v == NULL && i < KV_NFLAVORS; i++)
-		v = kv_labels_get(l, kv_flavors[i]->keys[k]);
-	return v;
 }

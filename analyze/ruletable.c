@@ -50,7 +50,7 @@ const kv_rule kv_rules[] = {
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS),
 		.when = { [NEED_PVCS] = WHEN_CLAIM_UNDESCRIBED,
-		    [NEED_VDISKS] = WHEN_DVP_CLAIM },
+		    [NEED_VDISKS] = WHEN_FLAVOR },
 		.flags = RULE_VOLUME_MIGRATION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "DisksNotLiveMigratable" },
@@ -263,7 +263,7 @@ const kv_rule kv_rules[] = {
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
-		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "CPUModeLiveMigratable" },
 		},
@@ -286,7 +286,7 @@ const kv_rule kv_rules[] = {
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
-		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies the CPU selectors",
@@ -313,8 +313,8 @@ const kv_rule kv_rules[] = {
 		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
 		    KV_NEED_BIT(NEED_VDISKS) | KV_NEED_BIT(NEED_VMCLASSES),
 		.when = { [NEED_PODS] = WHEN_POD_PLACEMENT,
-		    [NEED_VDISKS] = WHEN_DVP_CLAIM,
-		    [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		    [NEED_VDISKS] = WHEN_FLAVOR,
+		    [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No node satisfies every placement "
@@ -340,7 +340,7 @@ const kv_rule kv_rules[] = {
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
-		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"No placeable node has room",
@@ -367,7 +367,7 @@ const kv_rule kv_rules[] = {
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
-		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Source node lacks its host-model label",
@@ -434,7 +434,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_vmop_in_progress,
 		.needs = KV_NEED_BIT(NEED_VMOPS),
-		.when = { [NEED_VMOPS] = WHEN_DVP },
+		.when = { [NEED_VMOPS] = WHEN_FLAVOR },
 		.grouping = &kv_grp_operation,
 	},
 	{
@@ -452,7 +452,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_policy_force,
 		.needs = KV_NEED_BIT(NEED_VMOPS),
-		.when = { [NEED_VMOPS] = WHEN_DVP },
+		.when = { [NEED_VMOPS] = WHEN_FLAVOR },
 		.grouping = &kv_grp_force,
 	},
 	{
@@ -537,7 +537,7 @@ const kv_rule kv_rules[] = {
 		.verdict = 0, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
-		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"host-passthrough across different CPUs",
@@ -622,7 +622,7 @@ const kv_rule kv_rules[] = {
 		.verdict = 0, .phase = PHASE_TARGETS,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
-		.when = { [NEED_VMCLASSES] = WHEN_DVP_CLASS_CPU },
+		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Guest OS needs a higher x86-64 level",
@@ -661,7 +661,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_disks_should_migrate,
 		.needs = KV_NEED_BIT(NEED_VDISKS),
-		.when = { [NEED_VDISKS] = WHEN_DVP_CLAIM },
+		.when = { [NEED_VDISKS] = WHEN_FLAVOR },
 	},
 	{
 		.code = "block-device-attachment-pending",
@@ -678,7 +678,7 @@ const kv_rule kv_rules[] = {
 		},
 		.check = kv_dvp_check_bda_pending,
 		.needs = KV_NEED_BIT(NEED_VMBDAS),
-		.when = { [NEED_VMBDAS] = WHEN_DVP },
+		.when = { [NEED_VMBDAS] = WHEN_FLAVOR },
 	},
 	{
 		.code = "eviction-blocks-drain", .severity = SEV_WARNING,

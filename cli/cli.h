@@ -215,8 +215,9 @@ int cli_junit_whatif(const kv_analysis *b, const struct kv_diff *d,
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 /* kvscope __complete CMD WORD... (hidden; complete.c): the snapshot's
  * names for the last word, one a line, exit 0; exit 1: not such a
- * value, the script completes it. */
-int cmd_complete(int argc, char **argv);
+ * value, the script completes it.  cmds[0..n): the command table
+ * (main.c's, handed down). */
+int cmd_complete(const kv_cmd *cmds, size_t n, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 
 /* The command table's row for `convert` (cmd_convert.c). */

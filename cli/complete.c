@@ -258,11 +258,9 @@ offer_all(const want *x, const kv_model *m)
 }
 
 int
-cmd_complete(int argc, char **argv)
+cmd_complete(const kv_cmd *cmds, size_t n, int argc, char **argv)
 {
 	want x = { 0 };
-	size_t n;
-	const kv_cmd *cmds = cli_commands(&n);
 	kv_model *m = NULL;
 	kv_limits lim;
 	kv_err err = { 0 };

@@ -385,7 +385,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "__complete") == 0)	/* completion.c's */
-		return cmd_complete(argc - 2, argv + 2);
+		return cmd_complete(commands, NCOMMANDS, argc - 2,
+		    argv + 2);
 	if (strcmp(argv[1], "help") == 0 && argc > 2)
 		return help_command(argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -26,6 +26,68 @@ count_values(json_t *v)
 	return json_is_array(items) ? json_array_size(items) : 1;
 }
 
+/* The current member's bytes into *buf (grown to *cap), *len of them;
+ * -1 after printing the error. */
+static int
+read_member(struct archive *a, const char *file, const char *name,
+    char **buf, size_t *cap, size_t *len)
+{
+	la_ssize_t n;
+
+	*len = 0;
+	for (;;) {
+		if (*cap - *len < 1 << 16) {
+			*cap = *cap ? *cap * 2 : 1 << 20;
+			if ((*buf = realloc(*buf, *cap)) == NULL) {
+				perror("realloc");
+				return -1;
+			}
+		}
+		n = archive_read_data(a, *buf + *len, *cap - *len);
+		if (n < 0) {
+			fprintf(stderr, "%s: %s: %s\n", file, name,
+			    archive_error_string(a));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		*len += (size_t)n;
+	}
+}
+
+/* A .json member parsed whole, else as JSON Lines (one document per
+ * line), its objects added to *values; -1 after printing the error. */
+static int
+parse_member(const char *buf, size_t len, const char *file,
+    const char *name, size_t *values)
+{
+	json_error_t jerr;
+	json_t *doc = json_loadb(buf, len, 0, &jerr);
+	size_t start = 0;
+
+	if (doc != NULL) {
+		*values += count_values(doc);
+		json_decref(doc);
+		return 0;
+	}
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && buf[i] != '\n')
+			continue;
+		if (i > start) {
+			doc = json_loadb(buf + start, i - start, 0, &jerr);
+			if (doc == NULL) {
+				fprintf(stderr, "%s: %s: %s\n", file, name,
+				    jerr.text);
+				return -1;
+			}
+			*values += count_values(doc);
+			json_decref(doc);
+		}
+		start = i + 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -51,8 +113,7 @@ main(int argc, char **argv)
 	for (;;) {
 		int ar = archive_read_next_header(a, &ent);
 		const char *name;
-		size_t len = 0, nl;
-		la_ssize_t n;
+		size_t len, nl;
 
 		if (ar == ARCHIVE_EOF)
 			break;
@@ -65,58 +126,14 @@ main(int argc, char **argv)
 		if (archive_entry_filetype(ent) != AE_IFREG)
 			continue;
 		name = archive_entry_pathname(ent);
-		for (;;) {
-			if (cap - len < 1 << 16) {
-				cap = cap ? cap * 2 : 1 << 20;
-				if ((buf = realloc(buf, cap)) == NULL) {
-					perror("realloc");
-					return 1;
-				}
-			}
-			n = archive_read_data(a, buf + len, cap - len);
-			if (n < 0) {
-				fprintf(stderr, "%s: %s: %s\n", argv[1], name,
-				    archive_error_string(a));
-				return 1;
-			}
-			if (n == 0)
-				break;
-			len += (size_t)n;
-		}
+		if (read_member(a, argv[1], name, &buf, &cap, &len) != 0)
+			return 1;
 		members++;
 		bytes += len;
 		nl = strlen(name);
-		if (nl > 5 && strcmp(name + nl - 5, ".json") == 0) {
-			json_error_t jerr;
-			json_t *doc = json_loadb(buf, len, 0, &jerr);
-
-			if (doc == NULL) {
-				/* JSON Lines: one document per line */
-				size_t start = 0;
-
-				for (size_t i = 0; i <= len; i++) {
-					if (i < len && buf[i] != '\n')
-						continue;
-					if (i > start) {
-						doc = json_loadb(buf + start,
-						    i - start, 0, &jerr);
-						if (doc == NULL) {
-							fprintf(stderr,
-							    "%s: %s: "
-							    "%s\n", argv[1],
-							    name, jerr.text);
-							return 1;
-						}
-						values += count_values(doc);
-						json_decref(doc);
-					}
-					start = i + 1;
-				}
-				continue;
-			}
-			values += count_values(doc);
-			json_decref(doc);
-		}
+		if (nl > 5 && strcmp(name + nl - 5, ".json") == 0 &&
+		    parse_member(buf, len, argv[1], name, &values) != 0)
+			return 1;
 	}
 	archive_read_free(a);
 	free(buf);

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/dvp/dvp.h"
 #include "analyze/decide/groups.h"
 #include "analyze/model/labelsel.h"
 #include "analyze/rules/rule.h"
@@ -42,72 +41,10 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_NODE_LABEL] = "node-label",
 };
 
-void
-kv_wi_note(kv_whatif *w, char *line)
-{
-	w->notes = xreallocarray(w->notes, w->nnotes + 1, sizeof(char *));
-	w->notes[w->nnotes++] = line;
-}
-
 static void
 note(kv_whatif *w, char *line)
 {
 	kv_wi_note(w, line);
-}
-
-bool
-kv_wi_running(const kv_vmi *v)
-{
-	return strcmp(v->phase, "Running") == 0;
-}
-
-/* A VM whose template differs from its VMI (RestartRequired): the
- * restart creates the new VMI from spec.template (kubevirt v1.9.0
- * pkg/virt-controller/watch/vm/vm.go:1868-1874 SetupVMIFromVM copies
- * vm.Spec.Template), so the VMI becomes the template's (kv_vm.after:
- * CPU, eviction strategy, placement, interfaces, volumes, devices,
- * memory) before the change's own edits. */
-static void
-from_template(apply_ctx *c, kv_vmi *v)
-{
-	kv_vm *vm = (kv_vm *)kv_model_vm(c->m, v->ns, v->name);
-	char *what;
-
-	if (vm == NULL || !vm->restart_required || vm->after == NULL)
-		return;
-	what = kv_vm_differs_text(vm);
-	note(c->w, xasprintf("%s restarts from its VirtualMachine's template "
-	    "(RestartRequired): CPU model %s, evictionStrategy %s; the "
-	    "template differs in %s", v->fullname, vm->tmpl_cpu_model ?
-	    vm->tmpl_cpu_model : "(cluster default)", vm->tmpl_eviction ?
-	    vm->tmpl_eviction : "(cluster default)", what));
-	free(what);
-	kv_vm_take_after(vm, v);
-}
-
-/* A running VMI the change restarts.  KubeVirt computes LiveMigratable
- * again for the new VMI: a stored False whose reason a check of ours
- * judges is dropped, and that check judges the changed facts. */
-void
-kv_wi_restart(apply_ctx *c, size_t i, size_t *n)
-{
-	kv_vmi *v = &c->m->vmis[i];
-
-	if (!kv_wi_running(v))
-		return;
-	if (!c->restarted[i])
-		from_template(c, v);
-	v->restarted = true;
-	if (v->cond == 'F' && v->cond_reason != NULL &&
-	    kv_rule_by_reason(c->m->flavor->id, v->cond_reason) != NULL) {
-		v->cond = 'T';
-		v->cond_reason = v->cond_message = NULL;
-	}
-	(*n)++;
-	if (!c->restarted[i]) {
-		c->restarted[i] = true;
-		c->w->restarts++;
-	}
 }
 
 /* The VMI's evictionStrategy: its own, else the KubeVirt CR's. */
@@ -206,37 +143,6 @@ scope_prepare(apply_ctx *c, const kv_change *ch, kv_selector *sel)
 		p += n + 1;
 	}
 	return KV_OK;
-}
-
-/* The flavor's word for n VMIs: "VMI", "VMIs", "VirtualMachines". */
-const char *
-kv_wi_vms(const apply_ctx *c, size_t n)
-{
-	const kv_vocab *w = c->m->flavor->vocab;
-
-	return n == 1 ? w->vm : w->vms;
-}
-
-const char *
-kv_wi_scope_text(apply_ctx *c, const kv_change *ch)
-{
-	switch (ch->scope) {
-	case SC_NAMESPACE:
-		return "namespace";
-	case SC_SELECTOR:
-		return "selector";
-	case SC_ALL:
-		snprintf(c->scope, sizeof(c->scope), "every %s",
-		    kv_wi_vms(c, 1));
-		break;
-	case SC_PICK:
-		snprintf(c->scope, sizeof(c->scope), "the %s of",
-		    kv_wi_vms(c, 2));
-		break;
-	default:
-		return kv_wi_vms(c, 1);
-	}
-	return c->scope;
 }
 
 /* Why a VMI given CPU model name (label key) would not be scheduled
@@ -370,56 +276,40 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	return KV_OK;
 }
 
-/* --class-cpu CLASS=MODEL (Deckhouse): the class's spec.cpu as type
- * Model with that model (host-model: Host, host-passthrough:
- * HostPassthrough), and every VMI of the class rendered from it again. */
+/* --class-cpu CLASS=MODEL (Deckhouse): the flavor's class hook sets the
+ * class's CPU and renders every VMI of it again; those restart. */
 static int
 class_cpu(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
 	const char *eq = strchr(ch->value, '=');
 	char *name = xstrndup(ch->value, (size_t)(eq - ch->value));
-	kv_dclass *k = (kv_dclass *)kv_dvp_class(m, name);
 	const char *model = eq + 1, *type = "Model";
+	bool *hit = xcalloc(m->nvmis + 1, sizeof(bool));
 	size_t n = 0, nr = 0;
+	int rc = KV_OK;
 
-	if (k == NULL) {
-		kv_seterr(c->err, "--class-cpu %s: no VirtualMachineClass %s "
-		    "in the snapshot (a Deckhouse one)", ch->value, name);
-		free(name);
-		return KV_ERR;
+	if (m->flavor->fix->class_cpu == NULL ||
+	    !m->flavor->fix->class_cpu(m, name, model, &type, hit)) {
+		rc = kv_seterr(c->err, "--class-cpu %s: no VirtualMachineClass "
+		    "%s in the snapshot (a Deckhouse one)", ch->value, name);
+		goto out;
 	}
-	if (strcmp(model, "host-model") == 0)
-		type = "Host";
-	else if (strcmp(model, "host-passthrough") == 0)
-		type = "HostPassthrough";
-	k->cpu_type = kv_intern_str(m->strs, type);
-	k->model = kv_intern_str(m->strs, model);
-	k->nfeatures = k->nenabled = 0;
-	for (size_t i = 0; i < m->nvmis; i++) {
-		kv_vmi *v = &m->vmis[i];
-		const kv_dvm *vm = kv_dvp_vm(m, v->ns, v->name);
-
-		if (vm == NULL || vm->class_name == NULL ||
-		    strcmp(vm->class_name, k->name) != 0)
-			continue;
-		free(v->features);
-		v->features = NULL;
-		v->nfeatures = 0;
-		kv_dvp_class_cpu(m->strs, k, &v->cpu_model, &v->features,
-		    &v->nfeatures);
-		v->cpu_from_class = true;
-		n++;
-		kv_wi_restart(c, i, &nr);
-	}
+	for (size_t i = 0; i < m->nvmis; i++)
+		if (hit[i]) {
+			n++;
+			kv_wi_restart(c, i, &nr);
+		}
 	note(c->w, xasprintf("class-cpu %s: VirtualMachineClass %s as type "
 	    "%s%s%s, for its %zu VM%s (spec.cpu is immutable: recreate the "
 	    "class, or create one and move the VMs to it); takes effect after "
-	    "a restart, %zu running VM%s restart", ch->value, k->name, type,
+	    "a restart, %zu running VM%s restart", ch->value, name, type,
 	    *type == 'M' ? " with spec.cpu.model " : "", *type == 'M' ? model :
 	    "", n, n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+out:
+	free(hit);
 	free(name);
-	return KV_OK;
+	return rc;
 }
 
 /* --cluster-cpu-model, --eviction-strategy without a scope: the

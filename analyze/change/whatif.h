@@ -14,46 +14,11 @@
 #ifndef KV_WHATIF_H
 #define KV_WHATIF_H
 
+#include "analyze/change/change.h"
 #include "analyze/model/model.h"
 
-enum kv_change_kind {
-	CH_CPU_MODEL, CH_CLUSTER_CPU_MODEL, CH_CORDON, CH_UNCORDON,
-	CH_REMOVE_NODE, CH_ADD_NODE_LIKE, CH_EVICTION, CH_STORAGE_RWX,
-	CH_CLASS_CPU,
-	/* only from a group's fix (--fix, fixapply.h): no option of its own */
-	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE, CH_IMAGE_DIGEST,
-	CH_NODE_LABEL,
-	CH_COUNT
-};
 /* the option names, "cpu-model", ... */
 extern const char *const kv_change_names[CH_COUNT];
-
-/* SC_PICK: the VMIs pick marks (by index in the model's vmis, the same
- * in every load of one snapshot); scope_value then names them ("group
- * G3") in the notes. */
-enum kv_scope_kind { SC_ALL, SC_NAMESPACE, SC_SELECTOR, SC_VMI, SC_PICK };
-
-typedef struct kv_change {
-	enum kv_change_kind kind;
-	const char *value;		/* model, node, strategy, class,
-					 * CLASS=MODEL (class-cpu) */
-	size_t count;			/* add-node-like copies (>= 1) */
-	enum kv_scope_kind scope;	/* cpu-model, eviction-strategy */
-	const char *scope_value;	/* NS, K=V or NS/NAME */
-	const bool *pick;		/* SC_PICK: per VMI of the model */
-	/* claim-rwx: the storage class or NS/CLAIM whose claims change;
-	 * operation-done: "TYPE PHASE" of the operations that finish;
-	 * node-label: the node that gets value, KEY=VALUE */
-	const char *subject;
-} kv_change;
-
-typedef struct kv_whatif {
-	size_t nnotes;
-	char **notes;			/* one line per change */
-	size_t restarts;		/* running VMIs the changes restart */
-	size_t nremoved;
-	const char **removed_nodes;	/* interned, in the changed model */
-} kv_whatif;
 
 /* Apply changes[0..n) to m, in order.  KV_ERR with err set when a change
  * names something m lacks or is not well formed. */

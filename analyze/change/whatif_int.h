@@ -1,11 +1,13 @@
 /*
  * whatif_int.h - what the change functions of whatif.c and whatif_fix.c
- * share: the state of one kv_whatif_apply and its helpers.
+ * share: the state of one kv_whatif_apply and its helpers (whatif_int.c),
+ * below both of them.
  */
 #ifndef KV_WHATIF_INT_H
 #define KV_WHATIF_INT_H
 
-#include "analyze/change/whatif.h"
+#include "analyze/change/change.h"
+#include "analyze/model/model.h"
 
 typedef struct apply_ctx {
 	kv_model *m;

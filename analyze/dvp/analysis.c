@@ -173,12 +173,37 @@ notes(const kv_vmires *r, kv_vmifacts *f)
 	f->nnotes = n;
 }
 
+static bool
+has_claim(const kv_vmi *v)
+{
+	for (size_t i = 0; i < v->nvolumes; i++)
+		if (v->volumes[i].kind == VOL_PVC ||
+		    v->volumes[i].kind == VOL_DATAVOLUME)
+			return true;
+	return false;
+}
+
+/* Whether v's CPU is its class's (DVP §6.1: the KVVMI names none, so
+ * the loader derives it from the VirtualMachineClass, or cannot). */
+static bool
+cpu_of_class(const kv_vmi *v)
+{
+	return v->cpu_from_class || ((v->cpu_model == NULL ||
+	    *v->cpu_model == '\0') && v->nfeatures == 0);
+}
+
 /* What the core reads of DVP (kv_vmifacts), from r->dvp-> */
 static void
 facts(kv_vmires *r)
 {
 	const kv_dvpres *d = r->dvp;
 	kv_vmifacts *f = &r->facts;
+
+	/* its checks read the VM's operations and block device attachments,
+	 * and the VirtualDisks behind its claims (notjudged.c) */
+	f->reads = KV_NEED_BIT(NEED_VMOPS) | KV_NEED_BIT(NEED_VMBDAS) |
+	    (has_claim(r->vmi) ? KV_NEED_BIT(NEED_VDISKS) : 0) |
+	    (cpu_of_class(r->vmi) ? KV_NEED_BIT(NEED_VMCLASSES) : 0);
 
 	f->cpu_object = d->vm ? d->vm->class_name : NULL;
 	f->cpu_object_loaded = d->cls ? d->cls->name : NULL;

@@ -42,6 +42,9 @@ void kv_dvp_result_free(struct kv_vmires *r);
  * sets its CPU. */
 bool kv_dvp_cpu_by_class(const kv_model *m, const char *ns,
     const char *name);
+/* The what-if hook of --class-cpu (kv_fixrow.class_cpu). */
+bool kv_dvp_set_class_cpu(kv_model *m, const char *name, const char *model,
+    const char **type, bool *hit);
 /* "VirtualDisk x, " for a volume whose claim is a VirtualDisk's. */
 void kv_dvp_describe_volume(const kv_model *m, const char *ns,
     const kv_volume *vol, kv_buf *b);

@@ -72,6 +72,7 @@ static const kv_fixrow dvp_fix = {
 	    "VirtualMachines before draining %s: DVP evacuates VMs by live "
 	    "migration only",
 	.cpu_by_class = kv_dvp_cpu_by_class,
+	.class_cpu = kv_dvp_set_class_cpu,
 };
 
 const kv_flavor kv_flavor_deckhouse = {
@@ -80,6 +81,7 @@ const kv_flavor kv_flavor_deckhouse = {
 	.short_name = "Deckhouse",
 	.api_suffix = "deckhouse.io",
 	.foreign_groups = kubevirt_groups,
+	.served_group = "virtualization.deckhouse.io",
 	.label_domain = "node.virtualization.deckhouse.io",
 	.kv_prefix = DVP_KV "/",
 	.obsolete_key = "node-labeller.internal.virtualization.deckhouse.io/"

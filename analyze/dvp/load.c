@@ -22,42 +22,6 @@ typedef struct dvp_loadcap {
 
 /* --- helpers ------------------------------------------------------------- */
 
-/* A condition of type `type` in status.conditions: 'T', 'F' or 0. */
-static int
-condition(jctx *c, json_t *o, const char *type, char *st,
-    const char **reason, const char **message)
-{
-	json_t *conds, *e;
-	size_t i;
-
-	*st = 0;
-	if (reason != NULL)
-		*reason = NULL;
-	if (message != NULL)
-		*message = NULL;
-	if (jget(c, o, "status.conditions", JSON_ARRAY, &conds))
-		return KV_ERR;
-	if (conds == NULL)
-		return KV_OK;
-	json_array_foreach(conds, i, e) {
-		const char *t, *s;
-
-		jwhere(c, "status.conditions[%zu].", i);
-		if (!json_is_object(e))
-			return jerr(c, "", "expected an object");
-		if (jstr(c, e, "type", &t) || jstr(c, e, "status", &s))
-			return KV_ERR;
-		if (t == NULL || strcmp(t, type) != 0)
-			continue;
-		if ((reason != NULL && jstr(c, e, "reason", reason)) ||
-		    (message != NULL && jstr(c, e, "message", message)))
-			return KV_ERR;
-		*st = s != NULL && strcmp(s, "True") == 0 ? 'T' : 'F';
-	}
-	jwhere(c, "%s", "");
-	return KV_OK;
-}
-
 /* Names of the VirtualDisk entries of a blockDeviceRefs list. */
 static int
 disk_refs(jctx *c, json_t *o, const char *path, kv_dvm *vm)
@@ -114,9 +78,9 @@ dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	    jstr(c, o, "spec.osType", &vm->os_type) ||
 	    jstr(c, o, "status.phase", &vm->phase) ||
 	    jstr(c, o, "status.nodeName", &vm->node) ||
-	    condition(c, o, "Migratable", &vm->migratable,
+	    jcondition(c, o, "Migratable", &vm->migratable,
 	    &vm->migratable_reason, &vm->migratable_message) ||
-	    condition(c, o, "Migrating", &vm->migrating,
+	    jcondition(c, o, "Migrating", &vm->migrating,
 	    &vm->migrating_reason, NULL) ||
 	    disk_refs(c, o, "spec.blockDeviceRefs", vm) ||
 	    disk_refs(c, o, "status.blockDeviceRefs", vm))
@@ -189,7 +153,7 @@ dvp_load_vmop(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	    jstr(c, o, "status.phase", &op->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &op->created) ||
 	    jstr(c, o, "metadata.deletionTimestamp", &del) ||
-	    condition(c, o, "Completed", &st, &op->reason, NULL))
+	    jcondition(c, o, "Completed", &st, &op->reason, NULL))
 		return KV_ERR;
 	if (op->type == NULL)
 		return jerr(c, "spec.type", "missing");
@@ -270,7 +234,7 @@ dvp_load_vmbda(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	    jstr(c, o, "spec.blockDeviceRef.kind", &b->kind) ||
 	    jstr(c, o, "spec.blockDeviceRef.name", &b->ref) ||
 	    jstr(c, o, "status.phase", &b->phase) ||
-	    condition(c, o, "Attached", &st, &b->reason, NULL))
+	    jcondition(c, o, "Attached", &st, &b->reason, NULL))
 		return KV_ERR;
 	if (b->vm == NULL && jstr(c, o, "status.virtualMachineName", &b->vm))
 		return KV_ERR;

@@ -2,6 +2,7 @@
  * dvp/model.c - lookups in the Deckhouse objects of the model (dvp.h).
  * The arrays are sorted by dvp/load.c; every lookup is a binary search.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/dvp/dvp.h"
@@ -19,22 +20,8 @@ const kv_dvm *
 kv_dvp_vm(const kv_model *m, const char *ns, const char *name)
 {
 	const kv_dvp *d = dvp_of(m);
-	size_t lo = 0, hi = d->nvms;
 
-	if (ns == NULL || name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = kv_nscmp(d->vms[mid].ns, d->vms[mid].name, ns, name);
-
-		if (c == 0)
-			return &d->vms[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return KV_FIND_NSNAME(d->vms, d->nvms, kv_dvm, ns, name);
 }
 
 bool
@@ -145,21 +132,43 @@ const kv_kvvm *
 kv_dvp_kvvm(const kv_model *m, const char *ns, const char *name)
 {
 	const kv_dvp *d = dvp_of(m);
-	size_t lo = 0, hi = d->nkvvms;
 
-	if (ns == NULL || name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = kv_nscmp(d->kvvms[mid].ns, d->kvvms[mid].name, ns,
-		    name);
+	return KV_FIND_NSNAME(d->kvvms, d->nkvvms, kv_kvvm, ns, name);
+}
 
-		if (c == 0)
-			return &d->kvvms[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* The class's spec.cpu as type Model with that model (host-model: Host,
+ * host-passthrough: HostPassthrough), and every VMI of the class rendered
+ * from it again. */
+bool
+kv_dvp_set_class_cpu(kv_model *m, const char *name, const char *model,
+    const char **type, bool *hit)
+{
+	kv_dclass *k = (kv_dclass *)kv_dvp_class(m, name);
+
+	if (k == NULL)
+		return false;
+	*type = "Model";
+	if (strcmp(model, "host-model") == 0)
+		*type = "Host";
+	else if (strcmp(model, "host-passthrough") == 0)
+		*type = "HostPassthrough";
+	k->cpu_type = kv_intern_str(m->strs, *type);
+	k->model = kv_intern_str(m->strs, model);
+	k->nfeatures = k->nenabled = 0;
+	for (size_t i = 0; i < m->nvmis; i++) {
+		kv_vmi *v = &m->vmis[i];
+		const kv_dvm *vm = kv_dvp_vm(m, v->ns, v->name);
+
+		if (vm == NULL || vm->class_name == NULL ||
+		    strcmp(vm->class_name, k->name) != 0)
+			continue;
+		free(v->features);
+		v->features = NULL;
+		v->nfeatures = 0;
+		kv_dvp_class_cpu(m->strs, k, &v->cpu_model, &v->features,
+		    &v->nfeatures);
+		v->cpu_from_class = true;
+		hit[i] = true;
 	}
-	return NULL;
+	return true;
 }

@@ -10,22 +10,13 @@
 #include "analyze/rules/analysis.h"
 
 static const kv_vocab harvester_vocab = {
-	.vm = "VMI",
-	.vms = "VMIs",
-	.condition = "LiveMigratable",
-	.migration = "VirtualMachineInstanceMigration",
-	.policy = "MigrationPolicy",
-	.cpu = "CPU model",
-	.config = "KubeVirt CR",
+	KV_KUBEVIRT_WORDS,
 	.product = "Harvester",
 	.drain_by = "Harvester's maintenance mode (a node drain through "
 	    "KubeVirt's eviction webhook and evacuation controller)",
 	.drain_by_pdb = "Harvester's maintenance mode and KubeVirt's "
 	    "PodDisruptionBudgets (kubevirt-disruption-budget-*, up to "
 	    "KubeVirt v1.5)",
-	.strategy = "evictionStrategy",
-	.target_wait = "a migration whose target pod does not schedule fails "
-	    "after the unschedulable timeout and the evacuation tries again",
 };
 
 static const kv_lack_note harvester_lack_notes[] = {
@@ -46,28 +37,12 @@ const kv_flavor kv_flavor_harvester = {
 	.short_name = "Harvester",
 	.api_suffix = NULL,
 	.foreign_groups = none,
-	.label_domain = "node.kubevirt.io",
-	.kv_prefix = "kubevirt.io/",
-	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model",
-	.keys = {
-		[KEY_LAUNCHER] = "kubevirt.io",
-		[KEY_CREATED_BY] = "kubevirt.io/created-by",
-		[KEY_JOB_UID] = "kubevirt.io/migrationJobUID",
-		[KEY_SKIP_NODE] = "node-labeller.kubevirt.io/skip-node",
-		[KEY_POD_BRIDGE] = "kubevirt.io/"
-		    "allow-pod-bridge-network-live-migration",
-		[KEY_UNSCHED_TIMEOUT] = "kubevirt.io/"
-		    "migrationUnschedulablePodTimeoutSeconds",
-		[KEY_PENDING_TIMEOUT] = "kubevirt.io/"
-		    "migrationPendingPodTimeoutSeconds",
-	},
+	.served_group = NULL,
+	KV_KUBEVIRT_LABELS,
 	.vendor_selector = true,	/* by version, as KubeVirt's */
 	.unlabelled_models = none,
 	.vocab = &harvester_vocab,
-	.no_config = "no KubeVirt CR in the snapshot; KubeVirt defaults "
-	    "assumed",
-	.rwo_note = "",
-	.migvol_why = "volume migration",
+	KV_KUBEVIRT_NOTES,
 	.lack_notes = harvester_lack_notes,
 	.fix = &kv_fixrow_kubevirt,	/* its VMs are KubeVirt's */
 	.restarts = kv_restart_kubevirt,

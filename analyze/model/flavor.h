@@ -122,11 +122,56 @@ typedef struct kv_fixrow {
 	 * (the class is replaced, its features go), or NULL: none does */
 	bool (*cpu_by_class)(const struct kv_model *m, const char *ns,
 	    const char *name);
+	/* the what-if --class-cpu NAME=MODEL: class name's CPU set to model
+	 * (*type: its new type, "Model", "Host" or "HostPassthrough", its
+	 * features dropped) and every VMI of it given the class's CPU again,
+	 * marked in hit (one per VMI of m); false when m holds no such
+	 * class; NULL: the flavor has no classes */
+	bool (*class_cpu)(struct kv_model *m, const char *name,
+	    const char *model, const char **type, bool *hit);
 } kv_fixrow;
 
 /* KubeVirt's own (analyze/flavor.c): the row of a distribution that
  * writes KubeVirt's objects (Harvester) names it too. */
 extern const kv_fixrow kv_fixrow_kubevirt;
+
+/* KubeVirt's own spellings and words, shared initializers of its row
+ * (flavor.c) and of a distribution that runs it unchanged (Harvester):
+ * the label domain and keys of a kv_flavor, the words of a kv_vocab but
+ * product and drain_by*, and the fixed messages of a kv_flavor. */
+#define KV_KUBEVIRT_LABELS \
+	.label_domain = "node.kubevirt.io", \
+	.kv_prefix = "kubevirt.io/", \
+	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model", \
+	.keys = { \
+		[KEY_LAUNCHER] = "kubevirt.io", \
+		[KEY_CREATED_BY] = "kubevirt.io/created-by", \
+		[KEY_JOB_UID] = "kubevirt.io/migrationJobUID", \
+		[KEY_SKIP_NODE] = "node-labeller.kubevirt.io/skip-node", \
+		[KEY_POD_BRIDGE] = "kubevirt.io/" \
+		    "allow-pod-bridge-network-live-migration", \
+		[KEY_UNSCHED_TIMEOUT] = "kubevirt.io/" \
+		    "migrationUnschedulablePodTimeoutSeconds", \
+		[KEY_PENDING_TIMEOUT] = "kubevirt.io/" \
+		    "migrationPendingPodTimeoutSeconds", \
+	}
+#define KV_KUBEVIRT_WORDS \
+	.vm = "VMI", \
+	.vms = "VMIs", \
+	.condition = "LiveMigratable", \
+	.migration = "VirtualMachineInstanceMigration", \
+	.policy = "MigrationPolicy", \
+	.cpu = "CPU model", \
+	.config = "KubeVirt CR", \
+	.strategy = "evictionStrategy", \
+	.target_wait = "a migration whose target pod does not schedule " \
+	    "fails after the unschedulable timeout and the evacuation " \
+	    "tries again"
+#define KV_KUBEVIRT_NOTES \
+	.no_config = "no KubeVirt CR in the snapshot; KubeVirt defaults " \
+	    "assumed", \
+	.rwo_note = "", \
+	.migvol_why = "volume migration"
 
 typedef struct kv_flavor {
 	enum kv_flavor_id id;
@@ -136,6 +181,10 @@ typedef struct kv_flavor {
 	const char *api_suffix;		/* its own API groups end so, or NULL */
 	const char *const *foreign_groups; /* NULL-terminated: groups of the
 					   other flavors that it lacks */
+	const char *served_group;	/* the API group whose every resource
+					   an input of it holds (a foreign
+					   archive lacks what it misses), or
+					   NULL */
 
 	/* labels and KubeVirt facts */
 	const char *label_domain;	/* "node.kubevirt.io" */
@@ -193,11 +242,10 @@ const kv_flavor *kv_flavor_find(const char *name);
 bool kv_flavor_foreign_group(const kv_flavor *f, const char *group);
 /* Whether f's API groups include group (group ends with api_suffix). */
 bool kv_flavor_owns_group(const kv_flavor *f, const char *group);
-/* The value of key k in l in the first flavor's spelling present, or
- * NULL (the flavor is known only after loading). */
-struct kv_labels;
-const char *kv_flavor_label(const struct kv_labels *l, enum kv_key k);
 /* Whether a named model gets no cpu-model label under f. */
 bool kv_flavor_unlabelled_model(const kv_flavor *f, const char *model);
+/* The kubevirt flavor's restarts hook (decide/restart.c), which the
+ * rows of flavor.c and harvester/flavor.c name. */
+bool kv_restart_kubevirt(const struct kv_vmires *r, const char **why);
 
 #endif

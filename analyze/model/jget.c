@@ -308,3 +308,38 @@ jmeta(jctx *c, json_t *o, const char **name, const char **ns,
 		return jerr(c, "metadata.namespace", "missing");
 	return KV_OK;
 }
+
+int
+jcondition(jctx *c, json_t *o, const char *type, char *st,
+    const char **reason, const char **message)
+{
+	json_t *conds, *e;
+	size_t i;
+
+	*st = 0;
+	if (reason != NULL)
+		*reason = NULL;
+	if (message != NULL)
+		*message = NULL;
+	if (jget(c, o, "status.conditions", JSON_ARRAY, &conds))
+		return KV_ERR;
+	if (conds == NULL)
+		return KV_OK;
+	json_array_foreach(conds, i, e) {
+		const char *t, *s;
+
+		jwhere(c, "status.conditions[%zu].", i);
+		if (!json_is_object(e))
+			return jerr(c, "", "expected an object");
+		if (jstr(c, e, "type", &t) || jstr(c, e, "status", &s))
+			return KV_ERR;
+		if (t == NULL || strcmp(t, type) != 0)
+			continue;
+		if ((reason != NULL && jstr(c, e, "reason", reason)) ||
+		    (message != NULL && jstr(c, e, "message", message)))
+			return KV_ERR;
+		*st = s != NULL && strcmp(s, "True") == 0 ? 'T' : 'F';
+	}
+	jwhere(c, "%s", "");
+	return KV_OK;
+}

@@ -48,6 +48,11 @@ int jstrarray(jctx *c, json_t *o, const char *path, const char ***out,
     size_t *n);
 /* metadata.name (required, names the object in later errors) and, when
  * namespaced, metadata.namespace (required); both interned. */
+/* The condition of type `type` in o's status.conditions (the last one
+ * listed): *st 'T', 'F', or 0 when absent; its reason and message when
+ * reason, message are not NULL (else NULL). */
+int jcondition(jctx *c, json_t *o, const char *type, char *st,
+    const char **reason, const char **message);
 int jmeta(jctx *c, json_t *o, const char **name, const char **ns,
     bool namespaced);
 /* Name the object in later errors: "item <index> (<name>)". */

@@ -369,8 +369,6 @@ load_vmi_volumes(jctx *c, json_t *o, kv_vmi *v)
 static int
 load_vmi_status(jctx *c, json_t *o, kv_vmi *v)
 {
-	json_t *conds, *e;
-	size_t i;
 	int b;
 
 	if (jstr(c, o, "status.phase", &v->phase) ||
@@ -385,30 +383,12 @@ load_vmi_status(jctx *c, json_t *o, kv_vmi *v)
 	    jstr(c, o, "status.guestOSInfo.versionId", &v->os_version) ||
 	    jstr(c, o, "status.guestOSInfo.kernelRelease", &v->os_kernel) ||
 	    jbool(c, o, "status.migrationState.completed", &b) ||
-	    jget(c, o, "status.conditions", JSON_ARRAY, &conds))
+	    jcondition(c, o, "LiveMigratable", &v->cond, &v->cond_reason,
+	    &v->cond_message))
 		return KV_ERR;
 	v->migration_completed = b == 1;
 	if (v->phase == NULL)
 		v->phase = "";
-	if (conds == NULL)
-		return KV_OK;
-	json_array_foreach(conds, i, e) {
-		const char *type, *status;
-
-		jwhere(c, "status.conditions[%zu].", i);
-		if (!json_is_object(e))
-			return jerr(c, "", "expected an object");
-		if (jstr(c, e, "type", &type) || jstr(c, e, "status", &status))
-			return KV_ERR;
-		if (type == NULL || strcmp(type, "LiveMigratable") != 0)
-			continue;
-		if (jstr(c, e, "reason", &v->cond_reason) ||
-		    jstr(c, e, "message", &v->cond_message))
-			return KV_ERR;
-		v->cond = status != NULL && strcmp(status, "True") == 0 ? 'T' :
-		    'F';
-	}
-	jwhere(c, "%s", "");
 	return KV_OK;
 }
 

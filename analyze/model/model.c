@@ -28,6 +28,16 @@ kv_labels_get(const kv_labels *l, const char *key)
 	return NULL;
 }
 
+const char *
+kv_flavor_label(const kv_labels *l, enum kv_key k)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; v == NULL && i < KV_NFLAVORS; i++)
+		v = kv_labels_get(l, kv_flavors[i]->keys[k]);
+	return v;
+}
+
 /* rules §0: explicitly enabled > explicitly disabled > Beta-on > off. */
 bool
 kv_gate_on(const kv_cluster *k, const char *gate)
@@ -79,21 +89,23 @@ kv_model_node_key_prefix(const kv_model *m, const char *prefix)
 	return false;
 }
 
-const kv_pvc *
-kv_model_pvc(const kv_model *m, const char *ns, const char *name)
+const void *
+kv_find_nsname(const void *arr, size_t n, size_t size, size_t ns_at,
+    size_t name_at, const char *ns, const char *name)
 {
-	size_t lo = 0, hi = m->npvcs;
+	const char *base = arr;
+	size_t lo = 0, hi = n;
 
 	if (ns == NULL || name == NULL)
 		return NULL;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(m->pvcs[mid].ns, ns);
+		const char *e = base + mid * size;
+		int c = kv_nscmp(*(const char *const *)(e + ns_at),
+		    *(const char *const *)(e + name_at), ns, name);
 
 		if (c == 0)
-			c = strcmp(m->pvcs[mid].name, name);
-		if (c == 0)
-			return &m->pvcs[mid];
+			return e;
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -102,25 +114,16 @@ kv_model_pvc(const kv_model *m, const char *ns, const char *name)
 	return NULL;
 }
 
+const kv_pvc *
+kv_model_pvc(const kv_model *m, const char *ns, const char *name)
+{
+	return KV_FIND_NSNAME(m->pvcs, m->npvcs, kv_pvc, ns, name);
+}
+
 const kv_vm *
 kv_model_vm(const kv_model *m, const char *ns, const char *name)
 {
-	size_t lo = 0, hi = m->nvms;
-
-	if (ns == NULL || name == NULL)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = kv_nscmp(m->vms[mid].ns, m->vms[mid].name, ns, name);
-
-		if (c == 0)
-			return &m->vms[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return KV_FIND_NSNAME(m->vms, m->nvms, kv_vm, ns, name);
 }
 
 /* Both arrays are sorted by name (load.c); names may repeat, and the

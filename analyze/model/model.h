@@ -508,9 +508,23 @@ const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */
 int kv_nscmp(const char *ans, const char *an, const char *bns,
     const char *bn);
+/* The element of arr[0..n) (of size bytes, sorted by kv_nscmp of the
+ * strings at offsets ns_at and name_at) that is ns/name, or NULL (also
+ * when ns or name is NULL): the one binary search of the model's
+ * namespaced objects.  KV_FIND_NSNAME(arr, n, type, want_ns, want_name)
+ * takes the offsets of type's fields ns and name. */
+const void *kv_find_nsname(const void *arr, size_t n, size_t size,
+    size_t ns_at, size_t name_at, const char *ns, const char *name);
+#define KV_FIND_NSNAME(arr, n, type, want_ns, want_name) \
+	((const type *)kv_find_nsname((arr), (n), sizeof(type), \
+	    offsetof(type, ns), offsetof(type, name), (want_ns), \
+	    (want_name)))
 /* Whether the KubeVirt config enables feature gate gate (rules §0: the
  * gates we read are Alpha, off unless named). */
 bool kv_gate_on(const kv_cluster *k, const char *gate);
+/* The value of key k in l in the first flavor's spelling present, or
+ * NULL (the flavor is known only after loading). */
+const char *kv_flavor_label(const kv_labels *l, enum kv_key k);
 /* true when the manifest says the resource was taken (status ok). */
 bool kv_model_has(const kv_model *m, const char *resource,
     const char *group);

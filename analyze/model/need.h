@@ -25,9 +25,10 @@ enum kv_need_when {
 	WHEN_CONTAINERDISK,	/* a containerDisk volume: its digest */
 	WHEN_POD_PLACEMENT,	/* pod (anti-)affinity or topology spread */
 	WHEN_CLAIM_UNDESCRIBED,	/* a claim its volumeStatus lacks */
-	WHEN_DVP,		/* a DVP VMI (its VirtualMachine's) */
-	WHEN_DVP_CLAIM,		/* a DVP VMI with a claim */
-	WHEN_DVP_CLASS_CPU,	/* a DVP VMI whose CPU is its class's */
+	WHEN_FLAVOR,		/* a VMI its flavor's vmi hook says reads it
+				 * (kv_vmifacts.reads: DVP's operations,
+				 * attachments, the VirtualDisks of its claims,
+				 * the class its CPU comes from) */
 };
 
 #define KV_NEED_BIT(n) (1u << (n))

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "analyze/model/flavor.h"
 #include "analyze/read/container.h"
 #include "analyze/read/jsonitems.h"
 #include "analyze/read/mgtime.h"
@@ -602,21 +604,25 @@ static const char *const input_words[SNAP_INPUT_COUNT] = {
 	[SNAP_INPUT_PLAIN] = "plain kubectl output",
 };
 
-static const char *
+/* The flavor whose own API groups the input holds objects of (DVP's
+ * deckhouse.io), unless it holds KubeVirt's own VMIs: plain KubeVirt. */
+static const kv_flavor *
 flavor_of(const foreign_input *fi)
 {
-	bool dh = false, kv_vmis = false;
+	const kv_flavor *own = NULL;
+	bool kv_vmis = false;
 
 	for (size_t i = 0; i < NROWS; i++) {
 		if (fi->count[i] == 0)
 			continue;
-		if (strstr(rows[i].group, "deckhouse.io") != NULL)
-			dh = true;
+		for (size_t f = 0; f < KV_NFLAVORS; f++)
+			if (kv_flavor_owns_group(kv_flavors[f], rows[i].group))
+				own = kv_flavors[f];
 		if (strcmp(rows[i].plural, "virtualmachineinstances") == 0 &&
 		    strcmp(rows[i].group, "kubevirt.io") == 0)
 			kv_vmis = true;
 	}
-	return dh && !kv_vmis ? "deckhouse" : "kubevirt";
+	return own != NULL && !kv_vmis ? own : &kv_flavor_kubevirt;
 }
 
 char *
@@ -627,26 +633,26 @@ foreign_summary(const foreign_input *fi)
 	    fi->skipped_files, fi->dups);
 }
 
-/* Whether a row not found in a foreign input is missing from the input
- * rather than absent from the API: a needed one, every row of the
- * core and storage.k8s.io groups, which every cluster serves, and in a
- * DVP input every row of virtualization.deckhouse.io, which DVP serves. */
+/* Whether a row not found in a foreign input of flavor f is missing
+ * from the input rather than absent from the API: a needed one (need
+ * ALWAYS, or f's name), every row of the core and storage.k8s.io groups,
+ * which every cluster serves, and every row of the group f always serves
+ * (DVP's virtualization.deckhouse.io). */
 static bool
-lacking_row(size_t i, const char *want)
+lacking_row(size_t i, const kv_flavor *f)
 {
 	return strcmp(rows[i].need, "ALWAYS") == 0 ||
-	    (strcmp(want, "DECKHOUSE") == 0 &&
-	    strcmp(rows[i].group, "virtualization.deckhouse.io") == 0) ||
-	    strcmp(rows[i].need, want) == 0 || *rows[i].group == '\0' ||
+	    (f->served_group != NULL &&
+	    strcmp(rows[i].group, f->served_group) == 0) ||
+	    strcasecmp(rows[i].need, f->name) == 0 ||
+	    *rows[i].group == '\0' ||
 	    strcmp(rows[i].group, "storage.k8s.io") == 0;
 }
 
 void
 foreign_manifest(const foreign_input *fi, snap_manifest *m)
 {
-	const char *flavor = flavor_of(fi);
-	const char *want = strcmp(flavor, "deckhouse") == 0 ? "DECKHOUSE" :
-	    "KUBEVIRT";
+	const kv_flavor *flavor = flavor_of(fi);
 	char *summary = foreign_summary(fi);
 
 	memset(m, 0, sizeof(*m));
@@ -658,7 +664,7 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 	    SNAP_TIME_NEWEST_OBJECT : SNAP_TIME_UNKNOWN;
 	m->created_at = xstrdup(fi->captured ? fi->captured : fi->newest ?
 	    fi->newest : "1970-01-01T00:00:00Z");
-	m->flavor = xstrdup(flavor);
+	m->flavor = xstrdup(flavor->name);
 	m->resources = xcalloc(NROWS, sizeof(*m->resources));
 	for (size_t i = 0; i < NROWS; i++) {
 		snap_resource *r = &m->resources[m->nresources++];
@@ -667,7 +673,7 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 		r->group = xstrdup(rows[i].group);
 		r->file = fi->paths[i] ? xstrdup(fi->paths[i]) : NULL;
 		r->status = xstrdup(fi->count[i] > 0 ? "ok" :
-		    lacking_row(i, want) ? "missing" : "absent");
+		    lacking_row(i, flavor) ? "missing" : "absent");
 		r->count = (long long)fi->count[i];
 	}
 	m->notes = xcalloc(2, sizeof(char *));

@@ -231,6 +231,9 @@ typedef struct kv_vmifacts {
 					   object: a new model drops them */
 	const char *os_type;		/* the OS its VM declares, or NULL */
 	const char *policy;		/* its live-migration policy, or NULL */
+	unsigned reads;			/* the resources (KV_NEED_BIT) its
+					   flavor's checks read for it
+					   beyond the core's (notjudged.c) */
 	size_t nops;
 	kv_vmiop *ops;			/* unfinished operations, oldest
 					   first */
@@ -439,8 +442,6 @@ void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */
-/* The kubevirt flavor's restarts hook (restart.c, flavor.h). */
-bool kv_restart_kubevirt(const kv_vmires *r, const char **why);
 /* The VMI a restart of r's VM brings (restart.c): with RestartRequired
  * its template (kv_vm.after), else r's VMI.  What every "after the
  * restart" answer reads: the fixes' re-analysis, what-if. */

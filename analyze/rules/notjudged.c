@@ -76,28 +76,9 @@ has_containerdisk(const kv_vmi *v)
 	return false;
 }
 
+/* Whether a check reads resource n when w for r (need.h). */
 static bool
-has_claim(const kv_vmi *v)
-{
-	for (size_t i = 0; i < v->nvolumes; i++)
-		if (v->volumes[i].kind == VOL_PVC ||
-		    v->volumes[i].kind == VOL_DATAVOLUME)
-			return true;
-	return false;
-}
-
-/* Whether v's CPU is its class's (DVP §6.1: the KVVMI names none, so
- * the loader derives it from the VirtualMachineClass, or cannot). */
-static bool
-cpu_of_class(const kv_vmi *v)
-{
-	return v->cpu_from_class || ((v->cpu_model == NULL ||
-	    *v->cpu_model == '\0') && v->nfeatures == 0);
-}
-
-/* Whether a check reads a resource when w for r (need.h). */
-static bool
-when_holds(const kv_vmires *r, enum kv_need_when w)
+when_holds(const kv_vmires *r, enum kv_need_when w, int n)
 {
 	const kv_vmi *v = r->vmi;
 
@@ -110,12 +91,8 @@ when_holds(const kv_vmires *r, enum kv_need_when w)
 		return v->pod_place.nterms > 0 || v->pod_place.nspreads > 0;
 	case WHEN_CLAIM_UNDESCRIBED:
 		return claim_undescribed(v);
-	case WHEN_DVP:
-		return r->dvp != NULL;
-	case WHEN_DVP_CLAIM:
-		return r->dvp != NULL && has_claim(v);
-	case WHEN_DVP_CLASS_CPU:
-		return r->dvp != NULL && cpu_of_class(v);
+	case WHEN_FLAVOR:	/* the flavor's vmi hook says (kv_vmifacts) */
+		return (r->facts.reads & KV_NEED_BIT(n)) != 0;
 	}
 	return true;
 }
@@ -131,7 +108,7 @@ kv_rule_lacks(const kv_analysis *a, const kv_vmires *r,
 		return 0;
 	for (int n = 0; n < NEED_COUNT; n++)
 		if ((rule->needs & a->lacking & KV_NEED_BIT(n)) &&
-		    when_holds(r, rule->when[n]))
+		    when_holds(r, rule->when[n], n))
 			out |= KV_NEED_BIT(n);
 	return out;
 }

@@ -179,12 +179,12 @@ void pdf_sec_groups(pdoc *d, const char *title);
 void pdf_sec_drain(pdoc *d, const char *title);
 void pdf_sec_attention(pdoc *d, const char *title);
 void pdf_sec_vmis(pdoc *d, const char *title);	/* --pdf-detail all */
-/* Would not migrate, or its drain row stops or blocks (row: NULL when
- * it has none). */
-bool pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row);
 
 /* pdf_attention.c: the default attention table, each group's VMIs by
  * node (rows: plan row per VMI; *n: the VMIs listed) */
+/* Would not migrate, or its drain row stops or blocks (row: NULL when
+ * it has none). */
+bool pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row);
 void pdf_attention_compact(pdoc *d, ptable *t, const kv_drain_row **rows,
     size_t *n);
 /* pdf_diff.c: what a what-if or diff changed (d->diff) */

@@ -27,6 +27,16 @@
 #define NAME_WHOLE	52	/* a name up to this long is never broken
 				 * (a longer one would leave the column) */
 
+bool
+pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row)
+{
+	bool fails = r->verdict == V_BLOCKED || r->verdict == V_NO_TARGET ||
+	    r->verdict == V_WILL_FAIL || r->verdict == V_STUCK;
+
+	return fails || (row != NULL && (row->action == DRAIN_SHUTDOWN ||
+	    row->action == DRAIN_BLOCK));
+}
+
 static bool
 same_node(const char *x, const char *y)
 {

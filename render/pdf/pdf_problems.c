@@ -438,16 +438,6 @@ rows_by_vmi(const kv_analysis *a)
 	return v;
 }
 
-bool
-pdf_needs_attention(const kv_vmires *r, const kv_drain_row *row)
-{
-	bool fails = r->verdict == V_BLOCKED || r->verdict == V_NO_TARGET ||
-	    r->verdict == V_WILL_FAIL || r->verdict == V_STUCK;
-
-	return fails || (row != NULL && (row->action == DRAIN_SHUTDOWN ||
-	    row->action == DRAIN_BLOCK));
-}
-
 /* The blockers' codes, then the drain's reason when it is not one. */
 static char *
 attention_codes(const kv_vmires *r, const kv_drain_row *row)

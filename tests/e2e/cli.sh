@@ -16,50 +16,7 @@
 # failing VMIs of its findings.json (needs jq).
 set -u
 
-KVSCOPE=${KVSCOPE:-./kvscope}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# run NAME WANT_RC CMD...: run a kvscope command, keep stdout/stderr in
-# $work/out and $work/err, check the exit status.
-run() {
-	local name=$1 want=$2 rc
-	shift 2
-	checks=$((checks + 1))
-	"$KVSCOPE" "$@" >"$work/out" 2>"$work/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		fail "$name: exit $rc, want $want"
-		sed 's/^/    out| /' "$work/out" | head -20
-		sed 's/^/    err| /' "$work/err" | head -20
-	fi
-}
-
-# has FILE NAME TEXT: FILE has a line containing TEXT (fixed string).
-has() {
-	checks=$((checks + 1))
-	grep -qF -- "$3" "$1" || { fail "$2: no line with \"$3\""; sed 's/^/    | /' "$1" | head -40; }
-}
-
-lacks() {
-	checks=$((checks + 1))
-	! grep -qF -- "$3" "$1" || fail "$2: unexpected \"$3\""
-}
-
-# lines FILE NAME N: FILE has exactly N lines.
-lines() {
-	checks=$((checks + 1))
-	local n
-	n=$(wc -l <"$1")
-	[ "$n" = "$3" ] || { fail "$2: $n lines, want $3"; sed 's/^/    | /' "$1"; }
-}
+. "$(dirname "$0")/lib.sh"
 
 # --- the snapshot ---------------------------------------------------------
 
@@ -203,77 +160,76 @@ write_snapshot() {
 EOF
 }
 
-snap=$work/snap
-good=$work/good
+snap=$tmp/snap
+good=$tmp/good
 write_snapshot "$snap" full
-twin=1 write_snapshot "$work/twin" full	# also dev/ok-vm
+twin=1 write_snapshot "$tmp/twin" full	# also dev/ok-vm
 write_snapshot "$good" good
 
 # --- check ------------------------------------------------------------------
 
 run "check" 1 check "$snap"
 # the VMI lines and the count; the groups follow after a blank line
-sed '/^$/,$d' "$work/out" >"$work/head"
-lines "$work/head" "check" 4
-has "$work/out" "check" "groups, largest first:"
-has "$work/out" "check" "fix change-binding (proven: fixes 1 of 1): "
-has "$work/out" "check" "dev/cd-vm on w1: will-fail (containerdisk-config-digest) [LiveMigratable=True]"
-has "$work/out" "check" "prod/amd-vm on a1: no-target (no-cpu-target) [LiveMigratable=True]"
-has "$work/out" "check" "prod/bridge-vm on w1: blocked (disk-not-shared, network-pod-bridge)"
-has "$work/out" "check" "3 of 4 running VMIs would not migrate"
-lacks "$work/out" "check" "ok-vm"
-lacks "$work/out" "check" "stopped"
-checks=$((checks + 1))
-head -n 3 "$work/out" | sort -c 2>/dev/null || fail "check: VMI lines not sorted"
+sed '/^$/,$d' "$tmp/out" >"$tmp/head"
+lines "$tmp/head" "check" 4
+has "$tmp/out" "check" "groups, largest first:"
+has "$tmp/out" "check" "fix change-binding (proven: fixes 1 of 1): "
+has "$tmp/out" "check" "dev/cd-vm on w1: will-fail (containerdisk-config-digest) [LiveMigratable=True]"
+has "$tmp/out" "check" "prod/amd-vm on a1: no-target (no-cpu-target) [LiveMigratable=True]"
+has "$tmp/out" "check" "prod/bridge-vm on w1: blocked (disk-not-shared, network-pod-bridge)"
+has "$tmp/out" "check" "3 of 4 running VMIs would not migrate"
+lacks "$tmp/out" "check" "ok-vm"
+lacks "$tmp/out" "check" "stopped"
+head -n 3 "$tmp/out" | sort -c 2>/dev/null || bad "check: VMI lines not sorted"
 
 run "check --node w1" 1 check "$snap" --node w1
-sed '/^$/,$d' "$work/out" >"$work/head"
-lines "$work/head" "check --node w1" 3
-has "$work/out" "check --node w1" "(2 selected)"
+sed '/^$/,$d' "$tmp/out" >"$tmp/head"
+lines "$tmp/head" "check --node w1" 3
+has "$tmp/out" "check --node w1" "(2 selected)"
 
-has "$work/out" "check --node w1" "2 of 2 running VMIs would not migrate"
-lacks "$work/out" "check --node w1" "amd-vm"
+has "$tmp/out" "check --node w1" "2 of 2 running VMIs would not migrate"
+lacks "$tmp/out" "check --node w1" "amd-vm"
 
 run "check --groups" 1 check "$snap" --groups
-has "$work/out" "check --groups" "groups, largest first:"
-has "$work/out" "check --groups" "  VMIs: prod/bridge-vm"
-lacks "$work/out" "check --groups" "would not migrate"
+has "$tmp/out" "check --groups" "groups, largest first:"
+has "$tmp/out" "check --groups" "  VMIs: prod/bridge-vm"
+lacks "$tmp/out" "check --groups" "would not migrate"
 
 run "check --node w1 --node a1" 1 check "$snap" --node w1 --node a1
-has "$work/out" "check --node w1 --node a1" "3 of 3 running VMIs would not migrate"
+has "$tmp/out" "check --node w1 --node a1" "3 of 3 running VMIs would not migrate"
 
 run "check --node w2" 0 check "$snap" --node w2
-lines "$work/out" "check --node w2" 1
-has "$work/out" "check --node w2" "0 of 1 running VMI would not migrate"
+lines "$tmp/out" "check --node w2" 1
+has "$tmp/out" "check --node w2" "0 of 1 running VMI would not migrate"
 
 run "check --node a1" 1 check "$snap" --node a1
-has "$work/out" "check --node a1" "1 of 1 running VMI would not migrate"
+has "$tmp/out" "check --node a1" "1 of 1 running VMI would not migrate"
 
 run "check good" 0 check "$good"
-has "$work/out" "check good" "0 of 1 running VMI would not migrate"
+has "$tmp/out" "check good" "0 of 1 running VMI would not migrate"
 
 run "check --node nosuch" 2 check "$snap" --node nosuch
-has "$work/err" "check --node nosuch" 'no node "nosuch" in the snapshot'
-lines "$work/out" "check --node nosuch" 0
+has "$tmp/err" "check --node nosuch" 'no node "nosuch" in the snapshot'
+lines "$tmp/out" "check --node nosuch" 0
 
 run "check without a snapshot" 2 check
-has "$work/err" "check without a snapshot" "usage: kvscope check"
+has "$tmp/err" "check without a snapshot" "usage: kvscope check"
 run "check, two snapshots" 2 check "$snap" "$good"
 run "check, unknown option" 2 check "$snap" --bogus
-run "check, missing snapshot" 2 check "$work/nothing-here"
-has "$work/err" "check, missing snapshot" "$work/nothing-here"
+run "check, missing snapshot" 2 check "$tmp/nothing-here"
+has "$tmp/err" "check, missing snapshot" "$tmp/nothing-here"
 
 # a member edited after the manifest was written
-cp -r "$snap" "$work/edited"
-sed -i 's/"2Gi"/"3Gi"/' "$work/edited/resources/virtualmachineinstances.kubevirt.io.json"
-run "check, edited snapshot" 2 check "$work/edited"
-has "$work/err" "check, edited snapshot" "virtualmachineinstances.kubevirt.io.json"
-has "$work/err" "check, edited snapshot" "differs"
+cp -r "$snap" "$tmp/edited"
+sed -i 's/"2Gi"/"3Gi"/' "$tmp/edited/resources/virtualmachineinstances.kubevirt.io.json"
+run "check, edited snapshot" 2 check "$tmp/edited"
+has "$tmp/err" "check, edited snapshot" "virtualmachineinstances.kubevirt.io.json"
+has "$tmp/err" "check, edited snapshot" "differs"
 
 # --- explain ----------------------------------------------------------------
 
 run "explain bridge-vm" 0 explain "$snap" prod/bridge-vm
-out=$work/out
+out=$tmp/out
 has "$out" "explain" "VMI prod/bridge-vm"
 has "$out" "explain" "LiveMigratable False InterfaceNotLiveMigratable"
 has "$out" "explain" "verdict blocked, outcome rejected after 0 s"
@@ -290,47 +246,45 @@ has "$out" "explain" "  no   cp1: label cpu-feature.node.kubevirt.io/md-clear=tr
 has "$out" "explain" "  no   w1: source node"
 has "$out" "explain" "  OK   w2"
 has "$out" "explain" "  cpu  w3: cordoned: taint node.kubernetes.io/unschedulable:NoSchedule not tolerated"
-checks=$((checks + 1))
-[ "$(sed -n '/^nodes/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || fail "explain: not one line per node"
+[ "$(sed -n '/^nodes/,/^$/p' "$out" | grep -c '^  ')" = 5 ] || bad "explain: not one line per node"
 # every blocker with its fix
 has "$out" "explain" "blockers:"
 has "$out" "explain" "  disk-not-shared                  volume root: PVC root is ReadWriteOnce"
 has "$out" "explain" "  network-pod-bridge               no network is declared"
-checks=$((checks + 1))
-[ "$(sed -n '/^blockers:/,/^warnings:/p' "$out" | grep -c 'fix: ')" = 2 ] || fail "explain: not one fix per blocker"
+[ "$(sed -n '/^blockers:/,/^warnings:/p' "$out" | grep -c 'fix: ')" = 2 ] || bad "explain: not one fix per blocker"
 has "$out" "explain" "fix: Move the disk to a ReadWriteMany PVC"
 has "$out" "explain" "fix: Bind the pod network with masquerade"
 has "$out" "explain" "warnings:"
 has "$out" "explain" "  eviction-blocks-drain"
 
 run "explain ok-vm" 0 explain "$snap" prod/ok-vm
-has "$work/out" "explain ok-vm" "verdict ok, outcome migrates"
-has "$work/out" "explain ok-vm" "  OK   w1"
-has "$work/out" "explain ok-vm" "  no   w2: source node"
-has "$work/out" "explain ok-vm" "blockers: none"
-has "$work/out" "explain ok-vm" "warnings: none"
-has "$work/out" "explain ok-vm" "LiveMigration, completion timeout 450 s, eviction LiveMigrate: a drain migrates it"
+has "$tmp/out" "explain ok-vm" "verdict ok, outcome migrates"
+has "$tmp/out" "explain ok-vm" "  OK   w1"
+has "$tmp/out" "explain ok-vm" "  no   w2: source node"
+has "$tmp/out" "explain ok-vm" "blockers: none"
+has "$tmp/out" "explain ok-vm" "warnings: none"
+has "$tmp/out" "explain ok-vm" "LiveMigration, completion timeout 450 s, eviction LiveMigrate: a drain migrates it"
 
 run "explain cd-vm" 0 explain "$snap" dev/cd-vm
-has "$work/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900 s  (LiveMigratable says True: mismatch)"
-has "$work/out" "explain cd-vm" "would pull registry.local/cd@sha256:$HEX"
+has "$tmp/out" "explain cd-vm" "verdict will-fail, outcome pending-timeout after 900 s  (LiveMigratable says True: mismatch)"
+has "$tmp/out" "explain cd-vm" "would pull registry.local/cd@sha256:$HEX"
 
 run "explain amd-vm" 0 explain "$snap" prod/amd-vm
-has "$work/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300 s"
-has "$work/out" "explain amd-vm" "  no-cpu-target"
+has "$tmp/out" "explain amd-vm" "verdict no-target, outcome unschedulable after 300 s"
+has "$tmp/out" "explain amd-vm" "  no-cpu-target"
 
 run "explain stopped" 0 explain "$snap" prod/stopped
-has "$work/out" "explain stopped" "verdict not-running, outcome none"
-lacks "$work/out" "explain stopped" "target pod node selector:"
+has "$tmp/out" "explain stopped" "verdict not-running, outcome none"
+lacks "$tmp/out" "explain stopped" "target pod node selector:"
 
 run "explain unknown VMI" 2 explain "$snap" prod/nosuch
-has "$work/err" "explain unknown VMI" 'no VMI "prod/nosuch" in the snapshot'
-lines "$work/out" "explain unknown VMI" 0
+has "$tmp/err" "explain unknown VMI" 'no VMI "prod/nosuch" in the snapshot'
+lines "$tmp/out" "explain unknown VMI" 0
 # a NAME without namespace is looked up in every namespace
 run "explain without namespace" 0 explain "$snap" bridge-vm
-has "$work/out" "explain without namespace" "VMI prod/bridge-vm"
+has "$tmp/out" "explain without namespace" "VMI prod/bridge-vm"
 run "explain, missing argument" 2 explain "$snap"
-has "$work/err" "explain, missing argument" "usage: kvscope explain"
+has "$tmp/err" "explain, missing argument" "usage: kvscope explain"
 
 # --- check agrees with findings.json on every sample ---------------------------
 
@@ -341,26 +295,24 @@ if command -v jq >/dev/null; then
 		sample=${sample%/}
 		[ -e "$sample/manifest.json" ] || continue
 		name=$(basename "$sample")
-		"$KVSCOPE" report "$sample" --format json --output-dir "$work/r-$name" \
-		    >/dev/null 2>&1 || { fail "report $sample"; continue; }
+		"$KVSCOPE" report "$sample" --format json --output-dir "$tmp/r-$name" \
+		    >/dev/null 2>&1 || { bad "report $sample"; continue; }
 		jq -r '.vmis[] | select(.verdict != "ok" and .verdict != "not-running")
 		    | "\(.name) on \(.node): \(.verdict)" +
 		      (if (.blockers | length) > 0 then
 		         " (" + ([.blockers[].code] | join(", ")) + ")" else "" end)' \
-		    "$work/r-$name/findings.json" >"$work/want"
-		run "check $sample" "$([ -s "$work/want" ] && echo 1 || echo 0)" \
+		    "$tmp/r-$name/findings.json" >"$tmp/want"
+		run "check $sample" "$([ -s "$tmp/want" ] && echo 1 || echo 0)" \
 		    check "$sample"
 		# the groups follow a blank line after the count
-		sed '/^$/,$d' "$work/out" >"$work/lines"
-		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$work/lines" >"$work/got"
-		checks=$((checks + 1))
-		diff -u "$work/want" "$work/got" >"$work/diff" ||
-		    { fail "check $sample disagrees with findings.json"; cat "$work/diff"; }
+		sed '/^$/,$d' "$tmp/out" >"$tmp/lines"
+		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$tmp/lines" >"$tmp/got"
+		diff -u "$tmp/want" "$tmp/got" >"$tmp/diff" ||
+		    { bad "check $sample disagrees with findings.json"; cat "$tmp/diff"; }
 		running=$(jq '[.vmis[] | select(.verdict != "not-running")] | length' \
-		    "$work/r-$name/findings.json")
-		checks=$((checks + 1))
-		tail -n 1 "$work/lines" | grep -qE "^$(wc -l <"$work/want") of $running running [A-Za-z]+ would not migrate\$" ||
-		    fail "check $sample: summary line \"$(tail -n 1 "$work/lines")\""
+		    "$tmp/r-$name/findings.json")
+		tail -n 1 "$tmp/lines" | grep -qE "^$(wc -l <"$tmp/want") of $running running [A-Za-z]+ would not migrate\$" ||
+		    bad "check $sample: summary line \"$(tail -n 1 "$tmp/lines")\""
 	done
 else
 	echo "jq not found: samples not cross-checked"
@@ -370,71 +322,74 @@ fi
 
 # json FILE EXPR WANT: python's value of EXPR over the JSON document in FILE
 json() {
-	checks=$((checks + 1))
 	local got
 	got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>&1)
-	[ "$got" = "$3" ] || { fail "json $2: got \"$got\", want \"$3\""; head -c 600 "$1"; }
+	if [ "$got" = "$3" ]; then
+		ok "json $2"
+	else
+		bad "json $2" "got \"$got\", want \"$3\""
+		head -c 600 "$1"
+	fi
 }
 
 run "check -o json" 1 check "$snap" -o json
-json "$work/out" 'd["kind"]' kvscope-check
-json "$work/out" 'd["summary"]' \
+json "$tmp/out" 'd["kind"]' kvscope-check
+json "$tmp/out" 'd["summary"]' \
     "{'running': 4, 'wouldNotMigrate': 3, 'notJudged': 0}"
-json "$work/out" '[v["name"] for v in d["vmis"]]' "['dev/cd-vm', 'prod/amd-vm', 'prod/bridge-vm']"
-json "$work/out" '[b["code"] for b in d["vmis"][2]["blockers"]]' "['disk-not-shared', 'network-pod-bridge']"
-json "$work/out" 'd["vmis"][1]["cpuTargets"]' "{'set': 'N3', 'minus': ['a1']}"
-json "$work/out" '[s for s in d["nodeSets"] if s["id"] == "N3"][0]["nodes"]' "['a1']"
-json "$work/out" '[d["vmis"][1]["cpuTargetCount"], d["vmis"][1]["targetCount"]]' "[0, 0]"
-cp "$work/out" "$work/check.json"
+json "$tmp/out" '[v["name"] for v in d["vmis"]]' "['dev/cd-vm', 'prod/amd-vm', 'prod/bridge-vm']"
+json "$tmp/out" '[b["code"] for b in d["vmis"][2]["blockers"]]' "['disk-not-shared', 'network-pod-bridge']"
+json "$tmp/out" 'd["vmis"][1]["cpuTargets"]' "{'set': 'N3', 'minus': ['a1']}"
+json "$tmp/out" '[s for s in d["nodeSets"] if s["id"] == "N3"][0]["nodes"]' "['a1']"
+json "$tmp/out" '[d["vmis"][1]["cpuTargetCount"], d["vmis"][1]["targetCount"]]' "[0, 0]"
+cp "$tmp/out" "$tmp/check.json"
 if python3 -c 'import yaml' 2>/dev/null; then
 	run "check -o yaml" 1 check "$snap" -o yaml
-	checks=$((checks + 1))
 	python3 -c 'import json, sys, yaml; sys.exit(yaml.safe_load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
-	    "$work/out" "$work/check.json" || fail "check -o yaml differs from -o json"
-	has "$work/out" "check -o yaml" "kind: kvscope-check"
-	has "$work/out" "check -o yaml" "status: 'True'"
+	    "$tmp/out" "$tmp/check.json" || bad "check -o yaml differs from -o json"
+	has "$tmp/out" "check -o yaml" "kind: kvscope-check"
+	has "$tmp/out" "check -o yaml" "status: 'True'"
 else
 	echo "python3 yaml not found: YAML compared by kind only"
 	run "check -o yaml" 1 check "$snap" -o yaml
-	has "$work/out" "check -o yaml" "kind: kvscope-check"
+	has "$tmp/out" "check -o yaml" "kind: kvscope-check"
 fi
 run "check -o wide" 1 check "$snap" -o wide
-has "$work/out" "check -o wide" "VMI"
-has "$work/out" "check -o wide" "prod/ok-vm"
-lines "$work/out" "check -o wide" 6
+has "$tmp/out" "check -o wide" "VMI"
+has "$tmp/out" "check -o wide" "prod/ok-vm"
+lines "$tmp/out" "check -o wide" 6
 run "explain -o json" 0 explain "$snap" prod/bridge-vm -o json
-json "$work/out" 'd["vmi"]["verdict"]' blocked
-json "$work/out" 'sorted({d["vmi"]["cpuTargets"]["set"], d["vmi"]["targets"]["set"]}) == [s["id"] for s in d["nodeSets"]]' True
-json "$work/out" '[(n["name"], n["fit"]) for n in d["nodes"]]' "[('a1', 'no'), ('cp1', 'no'), ('w1', 'no'), ('w2', 'ok'), ('w3', 'cpu')]"
+json "$tmp/out" 'd["vmi"]["verdict"]' blocked
+json "$tmp/out" 'sorted({d["vmi"]["cpuTargets"]["set"], d["vmi"]["targets"]["set"]}) == [s["id"] for s in d["nodeSets"]]' True
+json "$tmp/out" '[(n["name"], n["fit"]) for n in d["nodes"]]' "[('a1', 'no'), ('cp1', 'no'), ('w1', 'no'), ('w2', 'ok'), ('w3', 'cpu')]"
 run "models -o json" 0 models "$snap" --nodes w1,w2 -o json
-json "$work/out" 'd["nodes"]' "['w1', 'w2']"
-json "$work/out" '[m["model"] for m in d["common"]]' "['Haswell-noTSX', 'Westmere']"
+json "$tmp/out" 'd["nodes"]' "['w1', 'w2']"
+json "$tmp/out" '[m["model"] for m in d["common"]]' "['Haswell-noTSX', 'Westmere']"
 run "pairs -o json" 0 pairs "$snap" -o json
-json "$work/out" 'sorted(d)' "['cpuClasses', 'hostModelPairs', 'kind', 'warnings']"
-json "$work/out" 'len(d["hostModelPairs"]) == len(d["cpuClasses"]) ** 2' True
+json "$tmp/out" 'sorted(d)' "['cpuClasses', 'hostModelPairs', 'kind', 'warnings']"
+json "$tmp/out" 'len(d["hostModelPairs"]) == len(d["cpuClasses"]) ** 2' True
 run "pairs -o xml" 2 pairs "$snap" -o xml
-has "$work/err" "pairs -o xml" 'kvscope: pairs: --output: unknown format "xml"'
+has "$tmp/err" "pairs -o xml" 'kvscope: pairs: --output: unknown format "xml"'
 
 run "check -n prod" 1 check "$snap" -n prod
-has "$work/out" "check -n prod" "2 of 3 running VMIs would not migrate"
+has "$tmp/out" "check -n prod" "2 of 3 running VMIs would not migrate"
 run "check -n prod,dev" 1 check "$snap" --namespace prod,dev
-has "$work/out" "check -n prod,dev" "3 of 4 running VMIs would not migrate"
+has "$tmp/out" "check -n prod,dev" "3 of 4 running VMIs would not migrate"
 run "check -n dev -n prod" 1 check "$snap" -n dev -n prod
-has "$work/out" "check -n dev -n prod" "3 of 4 running VMIs would not migrate"
+has "$tmp/out" "check -n dev -n prod" "3 of 4 running VMIs would not migrate"
 run "check -A" 1 check "$snap" -A
-has "$work/out" "check -A" "3 of 4 running VMIs would not migrate"
+has "$tmp/out" "check -A" "3 of 4 running VMIs would not migrate"
 run "check -n nosuch" 2 check "$snap" -n nosuch
-has "$work/err" "check -n nosuch" 'kvscope: check: --namespace: no VMI in namespace "nosuch"'
+has "$tmp/err" "check -n nosuch" 'kvscope: check: --namespace: no VMI in namespace "nosuch"'
 run "check --selector" 0 check "$snap" --selector app=ok-vm
-has "$work/out" "check --selector" "0 of 1 running VMI would not migrate"
+has "$tmp/out" "check --selector" "0 of 1 running VMI would not migrate"
 run "check -l app=bridge-vm,app=x" 0 check "$snap" -l app=bridge-vm,app=x
-has "$work/err" "check -l no match" "kvscope: check: no VMIs found"
+has "$tmp/err" "check -l no match" "kvscope: check: no VMIs found"
 run "check --node w2,w1" 1 check "$snap" --node w2,w1
-has "$work/out" "check --node w2,w1" "2 of 3 running VMIs would not migrate"
+has "$tmp/out" "check --node w2,w1" "2 of 3 running VMIs would not migrate"
 run "explain -n prod NAME" 0 explain "$snap" -n prod bridge-vm
-has "$work/out" "explain -n prod NAME" "VMI prod/bridge-vm"
+has "$tmp/out" "explain -n prod NAME" "VMI prod/bridge-vm"
 run "explain -n dev NAME" 2 explain "$snap" -n dev bridge-vm
-has "$work/err" "explain -n dev NAME" 'kvscope: explain: no VMI "bridge-vm" in namespace dev'
+has "$tmp/err" "explain -n dev NAME" 'kvscope: explain: no VMI "bridge-vm" in namespace dev'
 
 # --- usage errors: each its own reason, then the usage line --------------------
 
@@ -443,13 +398,10 @@ usage() {
 	local name=$1 reason=$2
 	shift 2
 	run "$name" 2 "$@"
-	checks=$((checks + 1))
-	[ "$(sed -n 1p "$work/err")" = "$reason" ] ||
-	    fail "$name: first line \"$(sed -n 1p "$work/err")\", want \"$reason\""
-	checks=$((checks + 1))
-	sed -n 2p "$work/err" | grep -q '^usage: kvscope ' || fail "$name: no usage line"
-	lines "$work/err" "$name" 2
-	lines "$work/out" "$name" 0
+	same "$name: first line" "$(sed -n 1p "$tmp/err")" "$reason"
+	check "$name: usage line" grep -q '^usage: kvscope ' <(sed -n 2p "$tmp/err")
+	lines "$tmp/err" "$name" 2
+	lines "$tmp/out" "$name" 0
 }
 usage "pairs --bogus" 'kvscope: pairs: unknown option "--bogus"' pairs "$snap" --bogus
 usage "check -x" 'kvscope: check: unknown option "-x"' check "$snap" -x
@@ -469,116 +421,107 @@ usage "color sometimes" 'kvscope: check: --color: unknown value "sometimes" (one
 usage "-A and -n" 'kvscope: check: --all-namespaces and --namespace exclude each other' check "$snap" -A -n prod
 usage "completion tcsh" 'kvscope: completion: unknown shell "tcsh" (bash, zsh or fish)' completion tcsh
 run "models no node matches" 2 models "$snap" --selector pool=gpu
-has "$work/err" "models no node matches" "kvscope: models: --selector: no node matches"
-lines "$work/out" "models no node matches" 0
+has "$tmp/err" "models no node matches" "kvscope: models: --selector: no node matches"
+lines "$tmp/out" "models no node matches" 0
 run "models --nodes w3,w1" 0 models "$snap" --nodes w3,w1
-has "$work/out" "models --nodes w3,w1" "2 nodes: w1 w3"
+has "$tmp/out" "models --nodes w3,w1" "2 nodes: w1 w3"
 run "models --nodes nosuch" 2 models "$snap" --nodes w1,nosuch
-has "$work/err" "models --nodes nosuch" 'kvscope: models: --nodes: no node "nosuch" in the snapshot'
+has "$tmp/err" "models --nodes nosuch" 'kvscope: models: --nodes: no node "nosuch" in the snapshot'
 
 # --- colour, progress, width ----------------------------------------------------
 
 ESC=$(printf '\033')
 run "--color always" 1 check "$snap" --color always
-has "$work/out" "--color always" "${ESC}[31mblocked${ESC}[0m"
+has "$tmp/out" "--color always" "${ESC}[31mblocked${ESC}[0m"
 run "not a terminal" 1 check "$snap"
-lacks "$work/out" "not a terminal" "$ESC"
-lines "$work/err" "not a terminal: no progress" 0
+lacks "$tmp/out" "not a terminal" "$ESC"
+lines "$tmp/err" "not a terminal: no progress" 0
 NO_COLOR=1 run "NO_COLOR + always" 1 check "$snap" --color always
-has "$work/out" "NO_COLOR + always" "$ESC["
+has "$tmp/out" "NO_COLOR + always" "$ESC["
 if command -v script >/dev/null; then
 	# on a terminal (script(1) gives one): colour and progress
-	tty() { script -qec "$*" /dev/null </dev/null >"$work/tty" 2>&1; }
+	tty() { script -qec "$*" /dev/null </dev/null >"$tmp/tty" 2>&1; }
 	tty "env -u NO_COLOR $KVSCOPE check $snap -n prod"
-	has "$work/tty" "tty" "${ESC}[31mblocked"
-	has "$work/tty" "tty: progress" "kvscope: load: 5 nodes, 5 VMIs"
-	has "$work/tty" "tty: progress rewritten in place" "${ESC}[K"
+	has "$tmp/tty" "tty" "${ESC}[31mblocked"
+	has "$tmp/tty" "tty: progress" "kvscope: load: 5 nodes, 5 VMIs"
+	has "$tmp/tty" "tty: progress rewritten in place" "${ESC}[K"
 	tty "NO_COLOR=1 $KVSCOPE check $snap -n prod --quiet"
-	lacks "$work/tty" "tty NO_COLOR" "${ESC}[31m"
-	lacks "$work/tty" "tty --quiet" "kvscope: load:"
+	lacks "$tmp/tty" "tty NO_COLOR" "${ESC}[31m"
+	lacks "$tmp/tty" "tty --quiet" "kvscope: load:"
 	tty "env -u NO_COLOR $KVSCOPE check $snap --color never"
-	lacks "$work/tty" "tty --color never" "${ESC}[31m"
+	lacks "$tmp/tty" "tty --color never" "${ESC}[31m"
 else
 	echo "script(1) not found: terminal colour and progress not tested"
 fi
 
 # long lists: wrapped to COLUMNS, cut with "... and N more", whole with --all
 COLUMNS=60 run "pairs wrapped" 0 pairs samples/mixed
-checks=$((checks + 1))
-[ "$(sed -n '/^refused pairs:/,$p' "$work/out" | awk 'length > 60' | wc -l)" = 0 ] ||
-    fail "pairs: refused-pair lines wider than COLUMNS=60"
-has "$work/out" "pairs wrapped" "... and "
+[ "$(sed -n '/^refused pairs:/,$p' "$tmp/out" | awk 'length > 60' | wc -l)" = 0 ] ||
+    bad "pairs: refused-pair lines wider than COLUMNS=60"
+has "$tmp/out" "pairs wrapped" "... and "
 COLUMNS=60 run "pairs --all" 0 pairs samples/mixed --all
-lacks "$work/out" "pairs --all" "... and "
-checks=$((checks + 1))
-[ "$(grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' "$work/out" | wc -l)" -gt \
+lacks "$tmp/out" "pairs --all" "... and "
+[ "$(grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' "$tmp/out" | wc -l)" -gt \
   "$(COLUMNS=60 "$KVSCOPE" pairs samples/mixed | grep -o 'cpu-feature.node.kubevirt.io/[a-z0-9_.-]*' | wc -l)" ] ||
-    fail "pairs --all: not more labels than the cut list"
+    bad "pairs --all: not more labels than the cut list"
 
 # --- help and version ---------------------------------------------------------
 
 run "--version" 0 --version
-checks=$((checks + 1))
-grep -qE '^kvscope [0-9]+\.[0-9]+\.[0-9]+$' "$work/out" || fail "--version: $(cat "$work/out")"
+grep -qE '^kvscope [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || bad "--version: $(cat "$tmp/out")"
 run "--help" 0 --help
-has "$work/out" "--help: what a SNAPSHOT may be" \
+has "$tmp/out" "--help: what a SNAPSHOT may be" \
     "or - for any of these on standard input."
-has "$work/out" "--help: kubectl files" "kubectl get -o json|yaml file"
-cmds=$(sed -n '/^commands:/,/^$/p' "$work/out" | awk 'NR > 1 && NF { print $1 }')
-checks=$((checks + 1))
-[ "$(echo "$cmds" | wc -w)" -ge 5 ] || fail "--help lists too few commands: $cmds"
+has "$tmp/out" "--help: kubectl files" "kubectl get -o json|yaml file"
+cmds=$(sed -n '/^commands:/,/^$/p' "$tmp/out" | awk 'NR > 1 && NF { print $1 }')
+[ "$(echo "$cmds" | wc -w)" -ge 5 ] || bad "--help lists too few commands: $cmds"
 for c in $cmds; do
 	run "$c --help" 0 "$c" --help
-	has "$work/out" "$c --help" "usage: kvscope $c"
+	has "$tmp/out" "$c --help" "usage: kvscope $c"
 	run "$c -h" 0 "$c" -h
 done
 run "no command" 2
 run "unknown command" 2 frobnicate
-has "$work/err" "unknown command" 'unknown command "frobnicate"'
+has "$tmp/err" "unknown command" 'unknown command "frobnicate"'
 
 # --- issue 30: -o is the format everywhere ---------------------------------
 
 # one_line NAME TEXT: exit 2 was checked; stderr is exactly this one line
 one_line() {
-	checks=$((checks + 1))
-	[ "$(cat "$work/err")" = "$2" ] ||
-	    fail "$1: stderr \"$(cat "$work/err")\", want \"$2\""
+	same "$1: stderr" "$(cat "$tmp/err")" "$2"
 }
-run "report -o json -d" 0 report "$snap" -o json -d "$work/r30" -q
-has "$work/out" "report -o json -d" "$work/r30/findings.json"
-lines "$work/out" "report -o json -d: only findings.json" 1
+run "report -o json -d" 0 report "$snap" -o json -d "$tmp/r30" -q
+has "$tmp/out" "report -o json -d" "$tmp/r30/findings.json"
+lines "$tmp/out" "report -o json -d: only findings.json" 1
 run "report --output-dir=" 0 report "$snap" --output=json,csv \
-    --output-dir="$work/r30b" -q
-lines "$work/out" "report -o json,csv" 3
-run "report -o DIR (old)" 2 report "$snap" -o "$work/r30c"
-one_line "report -o DIR (old)" "kvscope: report: --output: \"$work/r30c\" is no format (html, svg, pdf, json, csv or all); the folder to write into is --output-dir DIR (-d DIR)"
-checks=$((checks + 1))
-[ ! -e "$work/r30c" ] || fail "report -o DIR (old): wrote the folder"
-python3 tests/foreign/gen.py "$good" "$work/fg" >/dev/null 2>&1 ||
-    python3 tests/foreign/gen.py samples/mixed "$work/fg" >/dev/null
-mkdir -p "$work/c30" "$work/c30f"
-run "convert IN OUT" 0 convert "$work/fg/plain" "$work/c30/s.tar.gz"
-checks=$((checks + 1))
-[ -s "$work/c30/s.tar.gz" ] || fail "convert IN OUT: no snapshot written"
-run "convert -f" 0 convert "$work/fg/plain" -f "$work/c30f/s.tar.gz"
-checks=$((checks + 1))
-cmp -s "$work/c30/s.tar.gz" "$work/c30f/s.tar.gz" || fail "convert -f differs"
-run "convert -o (old)" 2 convert "$work/fg/plain" -o "$work/c30o.tar.gz"
+    --output-dir="$tmp/r30b" -q
+lines "$tmp/out" "report -o json,csv" 3
+run "report -o DIR (old)" 2 report "$snap" -o "$tmp/r30c"
+one_line "report -o DIR (old)" "kvscope: report: --output: \"$tmp/r30c\" is no format (html, svg, pdf, json, csv or all); the folder to write into is --output-dir DIR (-d DIR)"
+[ ! -e "$tmp/r30c" ] || bad "report -o DIR (old): wrote the folder"
+python3 tests/foreign/gen.py "$good" "$tmp/fg" >/dev/null 2>&1 ||
+    python3 tests/foreign/gen.py samples/mixed "$tmp/fg" >/dev/null
+mkdir -p "$tmp/c30" "$tmp/c30f"
+run "convert IN OUT" 0 convert "$tmp/fg/plain" "$tmp/c30/s.tar.gz"
+[ -s "$tmp/c30/s.tar.gz" ] || bad "convert IN OUT: no snapshot written"
+run "convert -f" 0 convert "$tmp/fg/plain" -f "$tmp/c30f/s.tar.gz"
+cmp -s "$tmp/c30/s.tar.gz" "$tmp/c30f/s.tar.gz" || bad "convert -f differs"
+run "convert -o (old)" 2 convert "$tmp/fg/plain" -o "$tmp/c30o.tar.gz"
 one_line "convert -o (old)" "kvscope: convert: -o is no longer accepted: the snapshot to write is --output-file FILE (-f FILE) or the second argument"
-run "convert --output (old)" 2 convert "$work/fg/plain" --output="$work/x"
-has "$work/err" "convert --output (old)" "kvscope: convert: --output is no longer accepted"
-run "convert no SNAP" 2 convert "$work/fg/plain"
-has "$work/err" "convert no SNAP" "kvscope: convert: missing SNAP"
+run "convert --output (old)" 2 convert "$tmp/fg/plain" --output="$tmp/x"
+has "$tmp/err" "convert --output (old)" "kvscope: convert: --output is no longer accepted"
+run "convert no SNAP" 2 convert "$tmp/fg/plain"
+has "$tmp/err" "convert no SNAP" "kvscope: convert: missing SNAP"
 run "completion: report -o formats" 0 completion bash
-has "$work/out" "completion report -o" 'report:-o|report:--output) COMPREPLY=($(compgen -W "html svg pdf json csv all"'
-lacks "$work/out" "completion: convert -o" 'convert) opts="-o'
+has "$tmp/out" "completion report -o" 'report:-o|report:--output) COMPREPLY=($(compgen -W "html svg pdf json csv all"'
+lacks "$tmp/out" "completion: convert -o" 'convert) opts="-o'
 
 # --- issue 30: label selectors, -o=FORMAT, commas, bare names --------------
 
 # sel NAME WANT_RC SUMMARY SELECTOR: check -l SELECTOR ends in SUMMARY
 sel() {
 	run "check -l $4" "$2" check "$snap" -l "$4"
-	has "$work/out" "check -l $4" "$3"
+	has "$tmp/out" "check -l $4" "$3"
 }
 sel "!=" 1 "2 of 3 running VMIs would not migrate" 'app!=bridge-vm'
 sel "==" 0 "0 of 1 running VMI would not migrate" 'app==ok-vm'
@@ -588,123 +531,114 @@ sel "exists" 1 "3 of 4 running VMIs would not migrate" 'app'
 sel "AND" 1 "1 of 1 running VMI would not migrate" 'app,app in (amd-vm,x),app!=ok-vm'
 sel "!key and =" 1 "1 of 1 running VMI would not migrate" '!nolabel,app=cd-vm'
 run "check -l app in (" 2 check "$snap" -l 'app in (ok-vm'
-has "$work/err" "check -l app in (" "kvscope: check: --selector: \"app in (ok-vm\": found '', expected: ',' or ')'"
+has "$tmp/err" "check -l app in (" "kvscope: check: --selector: \"app in (ok-vm\": found '', expected: ',' or ')'"
 run "check -l bad key" 2 check "$snap" -l 'a/b/c=d'
-has "$work/err" "check -l bad key" 'key "a/b/c": the prefix must be a DNS subdomain'
+has "$tmp/err" "check -l bad key" 'key "a/b/c": the prefix must be a DNS subdomain'
 run "check -l bad value" 2 check "$snap" -l 'app=-x'
-has "$work/err" "check -l bad value" 'value "-x" of app'
+has "$tmp/err" "check -l bad value" 'value "-x" of app'
 run "check -l !k=v" 2 check "$snap" -l '!app=x'
-has "$work/err" "check -l !k=v" "found '=', expected: ',' or 'end of string'"
+has "$tmp/err" "check -l !k=v" "found '=', expected: ',' or 'end of string'"
 run "--drain-selector exists" 1 check "$snap" --drain-selector \
     cpu-vendor.node.kubevirt.io/AMD
-has "$work/out" "--drain-selector exists" "prod/amd-vm"
-lacks "$work/out" "--drain-selector exists" "prod/ok-vm"
+has "$tmp/out" "--drain-selector exists" "prod/amd-vm"
+lacks "$tmp/out" "--drain-selector exists" "prod/ok-vm"
 run "-o=json" 1 check "$snap" -o=json
-json "$work/out" 'd["kind"]' kvscope-check
+json "$tmp/out" 'd["kind"]' kvscope-check
 run "--namespace=prod -ojson" 1 check "$snap" --namespace=prod -ojson
-json "$work/out" 'd["summary"]["running"]' 3
+json "$tmp/out" 'd["summary"]["running"]' 3
 run "what-if -n a,b" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o json
-has "$work/out" "what-if -n a,b" "on 5 VMIs"
+has "$tmp/out" "what-if -n a,b" "on 5 VMIs"
 run "what-if --vmi bare,list" 1 what-if "$snap" --eviction-strategy None \
     --vmi ok-vm,dev/cd-vm -o json
-has "$work/out" "what-if --vmi bare" "on 2 VMIs"
+has "$tmp/out" "what-if --vmi bare" "on 2 VMIs"
 run "what-if -l in" 1 what-if "$snap" --eviction-strategy None \
     -l 'app in (ok-vm,cd-vm)' -o json
-has "$work/out" "what-if -l in" "on 2 VMIs"
-run "what-if --vmi ambiguous" 2 what-if "$work/twin" --cpu-model Westmere --vmi ok-vm
-has "$work/err" "what-if --vmi ambiguous" "--vmi ok-vm: 2 VMIs have that name (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME"
-run "explain ambiguous" 2 explain "$work/twin" ok-vm
-has "$work/err" "explain ambiguous" 'kvscope: explain: 2 VMIs are named "ok-vm" (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME or --namespace'
+has "$tmp/out" "what-if -l in" "on 2 VMIs"
+run "what-if --vmi ambiguous" 2 what-if "$tmp/twin" --cpu-model Westmere --vmi ok-vm
+has "$tmp/err" "what-if --vmi ambiguous" "--vmi ok-vm: 2 VMIs have that name (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME"
+run "explain ambiguous" 2 explain "$tmp/twin" ok-vm
+has "$tmp/err" "explain ambiguous" 'kvscope: explain: 2 VMIs are named "ok-vm" (dev/ok-vm, prod/ok-vm): give NAMESPACE/NAME or --namespace'
 
 # --- issue 30: help and errors from the one table ---------------------------
 
-"$KVSCOPE" completion bash >"$work/comp.bash"
+"$KVSCOPE" completion bash >"$tmp/comp.bash"
 for c in report check plan explain models pairs what-if diff completion convert; do
-	checks=$((checks + 1))
 	h=$("$KVSCOPE" "$c" --help | grep -oE '(^|[ ,])--[a-z-]+' | tr -d ' ,' | sort -u | tr '\n' ' ')
-	tb=$(grep "^	$c) opts=" "$work/comp.bash" | grep -oE -- '--[a-z-]+' | grep -vx -- '--help' | sort -u | tr '\n' ' ')
-	[ "$h" = "$tb" ] || fail "$c --help lists \"$h\", the option table \"$tb\""
+	tb=$(grep "^	$c) opts=" "$tmp/comp.bash" | grep -oE -- '--[a-z-]+' | grep -vx -- '--help' | sort -u | tr '\n' ' ')
+	[ "$h" = "$tb" ] || bad "$c --help lists \"$h\", the option table \"$tb\""
 done
 run "help check" 0 help check
-"$KVSCOPE" check --help >"$work/help2"
-checks=$((checks + 1))
-cmp -s "$work/out" "$work/help2" || fail "kvscope help check differs from check --help"
+"$KVSCOPE" check --help >"$tmp/help2"
+cmp -s "$tmp/out" "$tmp/help2" || bad "kvscope help check differs from check --help"
 run "help nosuch" 2 help chek
-has "$work/err" "help nosuch" 'kvscope: unknown command "chek" (did you mean check?)'
+has "$tmp/err" "help nosuch" 'kvscope: unknown command "chek" (did you mean check?)'
 usage "--namspace" 'kvscope: check: unknown option "--namspace" (did you mean --namespace?)' check "$snap" --namspace prod
 usage "--drian" 'kvscope: plan: unknown option "--drian" (did you mean --drain?)' plan "$snap" --drian w1
 usage "--zzz" 'kvscope: check: unknown option "--zzz"' check "$snap" --zzz
 run "unknown command" 2 chek "$snap"
-has "$work/err" "unknown command" 'kvscope: unknown command "chek" (did you mean check?)'
+has "$tmp/err" "unknown command" 'kvscope: unknown command "chek" (did you mean check?)'
 usage "explain -o wide" 'kvscope: explain: --output: unknown format "wide" (one of: text json yaml)' explain "$snap" ok-vm -o wide
 usage "models -o wide" 'kvscope: models: --output: unknown format "wide" (one of: text json yaml)' models "$snap" -o wide
 run "check --all" 1 check "$snap" --all
 run "--help exit status" 0 --help
-has "$work/out" "--help exit status" "a drain (check --drain, plan) would stop or block one, or what-if or diff found something worse"
+has "$tmp/out" "--help exit status" "a drain (check --drain, plan) would stop or block one, or what-if or diff found something worse"
 run "check -n default (exists, no VMI)" 0 check samples/mixed -n default
-has "$work/err" "check -n default" "kvscope: check: no VMIs found"
-lines "$work/out" "check -n default: no stdout" 0
+has "$tmp/err" "check -n default" "kvscope: check: no VMIs found"
+lines "$tmp/out" "check -n default: no stdout" 0
 run "check -n default -o json" 0 check samples/mixed -n default -o json
-json "$work/out" 'd["summary"]["running"]' 0
+json "$tmp/out" 'd["summary"]["running"]' 0
 run "check -l none" 0 check samples/mixed -l app=nosuch
-has "$work/err" "check -l none" "kvscope: check: no VMIs found"
+has "$tmp/err" "check -l none" "kvscope: check: no VMIs found"
 run "check --drain --groups" 1 check samples/mixed --drain w3 --groups
-has "$work/out" "check --drain --groups" "VMIs: infra/ledger"
-lacks "$work/out" "check --drain --groups" "kubectl drain of"
-lacks "$work/out" "check --drain --groups: only the VMIs it holds" "prod/db-0"
+has "$tmp/out" "check --drain --groups" "VMIs: infra/ledger"
+lacks "$tmp/out" "check --drain --groups" "kubectl drain of"
+lacks "$tmp/out" "check --drain --groups: only the VMIs it holds" "prod/db-0"
 
 # --- issue 30: one document answers: the groups its VMIs refer to -----------
 
 run "check -o json groups" 1 check samples/mixed -o json
-json "$work/out" '[g["id"] for g in d["groups"]] == sorted({x for v in d["vmis"] for x in v["groups"]}, key=lambda s: int(s[1:])) and len(d["groups"]) > 0' True
-json "$work/out" 'all(g["fix"]["text"] for g in d["groups"])' True
+json "$tmp/out" '[g["id"] for g in d["groups"]] == sorted({x for v in d["vmis"] for x in v["groups"]}, key=lambda s: int(s[1:])) and len(d["groups"]) > 0' True
+json "$tmp/out" 'all(g["fix"]["text"] for g in d["groups"])' True
 run "explain -o yaml groups" 0 explain samples/mixed infra/ledger -o json
-json "$work/out" '[g["id"] for g in d["groups"]] == d["vmi"]["groups"] and len(d["groups"]) > 0' True
+json "$tmp/out" '[g["id"] for g in d["groups"]] == d["vmi"]["groups"] and len(d["groups"]) > 0' True
 run "check --drain -o json groups" 1 check samples/mixed --drain w3 -o json
-json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+json "$tmp/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
 run "plan -o json groups" 1 plan samples/mixed --drain w3 -o json
-json "$work/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
+json "$tmp/out" '[g["id"] for g in d["groups"]]' "['G1', 'G6']"
 
 # --- issue 30: a screen-sized answer on a terminal ----------------------------
 
 run "explain: working nodes first" 0 explain samples/mixed prod/db-0
-checks=$((checks + 1))
-[ "$(sed -n '/^nodes/{n;p;}' "$work/out" | awk '{print $1}')" = OK ] ||
-    fail "explain: the first node listed does not work: $(sed -n '/^nodes/,/^$/p' "$work/out")"
+[ "$(sed -n '/^nodes/{n;p;}' "$tmp/out" | awk '{print $1}')" = OK ] ||
+    bad "explain: the first node listed does not work: $(sed -n '/^nodes/,/^$/p' "$tmp/out")"
 if command -v script >/dev/null; then
 	nocol() { sed 's/\x1b\[[0-9;]*[mK]//g; s/\r$//' "$1"; }
-	script -qec "env COLUMNS=100 $KVSCOPE check $snap -q" /dev/null </dev/null >"$work/tty"
-	checks=$((checks + 1))
-	[ "$(nocol "$work/tty" | sed -n 1p)" = "3 of 4 running VMIs would not migrate" ] ||
-	    fail "tty check: the summary is not first: $(nocol "$work/tty" | head -3)"
-	checks=$((checks + 1))
-	[ "$(nocol "$work/tty" | grep -n 'prod/bridge-vm on' | cut -d: -f1)" -gt \
-	  "$(nocol "$work/tty" | grep -n '^G1 ' | cut -d: -f1)" ] ||
-	    fail "tty check: the VMI lines come before the groups"
-	big=$work/big.tar.gz
+	script -qec "env COLUMNS=100 $KVSCOPE check $snap -q" /dev/null </dev/null >"$tmp/tty"
+	[ "$(nocol "$tmp/tty" | sed -n 1p)" = "3 of 4 running VMIs would not migrate" ] ||
+	    bad "tty check: the summary is not first: $(nocol "$tmp/tty" | head -3)"
+	[ "$(nocol "$tmp/tty" | grep -n 'prod/bridge-vm on' | cut -d: -f1)" -gt \
+	  "$(nocol "$tmp/tty" | grep -n '^G1 ' | cut -d: -f1)" ] ||
+	    bad "tty check: the VMI lines come before the groups"
+	big=$tmp/big.tar.gz
 	if [ -n "${SHARED:-}" ] && python3 tools/gen-large.py --nodes 500 \
 	    --vmis 10000 --seed 1 --shared "$SHARED" --out "$big" >/dev/null 2>&1; then
 		# the optimised build: the same code, without ASan's 3 minutes
 		rel=./kvscope; [ -x "$rel" ] || rel=$KVSCOPE
 		script -qec "env COLUMNS=100 $rel check $big -q" /dev/null \
-		    </dev/null >"$work/bigtty"
-		nocol "$work/bigtty" >"$work/bigtty.txt"
-		checks=$((checks + 1))
-		n=$(wc -l <"$work/bigtty.txt")
-		[ "$n" -le 200 ] || fail "10,000 VMIs on a 100-column tty: $n lines (at most 200)"
-		checks=$((checks + 1))
-		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigtty.txt")
-		[ "$w" -le 400 ] || fail "10,000 VMIs on a tty: a line of $w characters (at most 400)"
-		has "$work/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
-		has "$work/bigtty.txt" "tty: node lists cut" " in all)"
-		"$rel" check "$big" -q >"$work/bigpipe"
-		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$work/bigpipe" | cut -d' ' -f1)
-		checks=$((checks + 1))
-		[ "$(grep -cE '^[^ ]+/[^ ]+ on [^ ]+: ' "$work/bigpipe")" = "$bad" ] ||
-		    fail "piped check at 10,000: not one line per failing VMI ($bad)"
-		checks=$((checks + 1))
-		w=$(awk '{ if (length > m) m = length } END { print m }' "$work/bigpipe")
-		[ "$w" -le 1000 ] || fail "piped check at 10,000: a line of $w characters"
+		    </dev/null >"$tmp/bigtty"
+		nocol "$tmp/bigtty" >"$tmp/bigtty.txt"
+		n=$(wc -l <"$tmp/bigtty.txt")
+		[ "$n" -le 200 ] || bad "10,000 VMIs on a 100-column tty: $n lines (at most 200)"
+		w=$(awk '{ if (length > m) m = length } END { print m }' "$tmp/bigtty.txt")
+		[ "$w" -le 400 ] || bad "10,000 VMIs on a tty: a line of $w characters (at most 400)"
+		has "$tmp/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
+		has "$tmp/bigtty.txt" "tty: node lists cut" " in all)"
+		"$rel" check "$big" -q >"$tmp/bigpipe"
+		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$tmp/bigpipe" | cut -d' ' -f1)
+		[ "$(grep -cE '^[^ ]+/[^ ]+ on [^ ]+: ' "$tmp/bigpipe")" = "$bad" ] ||
+		    bad "piped check at 10,000: not one line per failing VMI ($bad)"
+		w=$(awk '{ if (length > m) m = length } END { print m }' "$tmp/bigpipe")
+		[ "$w" -le 1000 ] || bad "piped check at 10,000: a line of $w characters"
 		echo "10,000 VMIs: tty $n lines, piped lines at most $w characters"
 	else
 		echo "tools/gen-large.py (SHARED) unavailable: the 10,000-VMI screen not tested"
@@ -717,106 +651,105 @@ fi
 junit() {
 	local name=$1
 	shift
-	checks=$((checks + 1))
-	python3 tests/e2e/junit_check.py "$@" 2>"$work/jerr" ||
-	    { fail "$name: $(tail -1 "$work/jerr")"; head -20 "$1"; }
+	if python3 tests/e2e/junit_check.py "$@" 2>"$tmp/jerr"; then
+		ok "$name"
+	else
+		bad "$name" "$(tail -1 "$tmp/jerr")"
+		head -20 "$1"
+	fi
 }
 run "check -o junit" 1 check "$snap" -o junit
-junit "check -o junit" "$work/out" dev/cd-vm prod/amd-vm prod/bridge-vm
-has "$work/out" "check -o junit: skipped" '<skipped message="not running: not judged"/>'
-has "$work/out" "check -o junit: the fix" "fix "
+junit "check -o junit" "$tmp/out" dev/cd-vm prod/amd-vm prod/bridge-vm
+has "$tmp/out" "check -o junit: skipped" '<skipped message="not running: not judged"/>'
+has "$tmp/out" "check -o junit: the fix" "fix "
 run "check --drain -o junit" 1 check "$snap" --drain w1 -o junit
-junit "check --drain -o junit" "$work/out" dev/cd-vm prod/bridge-vm
-has "$work/out" "check --drain junit message" 'message="holds on the drain of w1'
+junit "check --drain -o junit" "$tmp/out" dev/cd-vm prod/bridge-vm
+has "$tmp/out" "check --drain junit message" 'message="holds on the drain of w1'
 run "plan -o junit" 1 plan "$snap" --drain w1,a1 -o junit
-junit "plan -o junit" "$work/out" dev/cd-vm prod/amd-vm prod/bridge-vm
+junit "plan -o junit" "$tmp/out" dev/cd-vm prod/amd-vm prod/bridge-vm
 run "check --fail-on code" 1 check "$snap" -o junit --fail-on disk-not-shared
-junit "check --fail-on code" "$work/out" prod/bridge-vm
+junit "check --fail-on code" "$tmp/out" prod/bridge-vm
 run "check --fail-on verdict, text" 0 check "$snap" --fail-on stuck
 run "check --drain --fail-on migrate" 1 check "$snap" --drain w2 --fail-on migrate -o junit
-junit "check --drain --fail-on" "$work/out" prod/ok-vm
+junit "check --drain --fail-on" "$tmp/out" prod/ok-vm
 run "check --fail-on bogus" 2 check "$snap" --fail-on bogus
-has "$work/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
+has "$tmp/err" "--fail-on bogus" 'kvscope: check: --fail-on: "bogus" is no verdict'
 run "what-if -o junit" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit
-junit "what-if -o junit" "$work/out" prod/ok-vm
-has "$work/out" "what-if junit: what got worse" 'message="after the change: ok; on a drain: shutdown (was migrate); adds eviction-shutdown" type="worse"'
-has "$work/out" "what-if junit: the fix" "fix set-eviction-strategy (proven: fixes "
-has "$work/out" "what-if junit: skipped" '<skipped message="not running after the change: not judged"/>'
+junit "what-if -o junit" "$tmp/out" prod/ok-vm
+has "$tmp/out" "what-if junit: what got worse" 'message="after the change: ok; on a drain: shutdown (was migrate); adds eviction-shutdown" type="worse"'
+has "$tmp/out" "what-if junit: the fix" "fix set-eviction-strategy (proven: fixes "
+has "$tmp/out" "what-if junit: skipped" '<skipped message="not running after the change: not judged"/>'
 run "what-if --fail-on" 1 what-if "$snap" --eviction-strategy None -n prod,dev -o junit --fail-on worse,blocked
-junit "what-if --fail-on worse,blocked" "$work/out" prod/ok-vm prod/bridge-vm
-has "$work/out" "what-if --fail-on codes" "disk-not-shared: volume root"
+junit "what-if --fail-on worse,blocked" "$tmp/out" prod/ok-vm prod/bridge-vm
+has "$tmp/out" "what-if --fail-on codes" "disk-not-shared: volume root"
 run "what-if --fail-on, text" 0 what-if "$snap" --eviction-strategy None -n prod,dev --fail-on stuck
 run "what-if --fail-on bogus" 2 what-if "$snap" --cordon w1 --fail-on bogus
-has "$work/err" "what-if --fail-on bogus" 'kvscope: what-if: --fail-on: "bogus" is no "worse", verdict'
+has "$tmp/err" "what-if --fail-on bogus" 'kvscope: what-if: --fail-on: "bogus" is no "worse", verdict'
 usage "explain -o junit" 'kvscope: explain: --output: unknown format "junit" (one of: text json yaml)' explain "$snap" ok-vm -o junit
 
 # --- issue 30: words and colour ------------------------------------------------
 
 run "drain-shutdown not green" 1 check samples/mixed --color always
-has "$work/out" "drain-shutdown yellow" "${ESC}[33mdrain-shutdown"
-lacks "$work/out" "drain-shutdown not green" "${ESC}[32mdrain-"
+has "$tmp/out" "drain-shutdown yellow" "${ESC}[33mdrain-shutdown"
+lacks "$tmp/out" "drain-shutdown not green" "${ESC}[32mdrain-"
 run "nothing to move" 1 check "$snap" --drain a1
-has "$work/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
+has "$tmp/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
 run "1 migrates" 0 check "$snap" --drain w2
-has "$work/out" "1 migrates" "; 1 migrates in about"
+has "$tmp/out" "1 migrates" "; 1 migrates in about"
 run "no JSON key in prose" 0 explain "$snap" prod/amd-vm
-lacks "$work/out" "no JSON key in prose" "namedModels"
-has "$work/out" "no JSON key: words" "(the report's table of named models and their trade-offs, or kvscope models SNAPSHOT, lists them)"
+lacks "$tmp/out" "no JSON key in prose" "namedModels"
+has "$tmp/out" "no JSON key: words" "(the report's table of named models and their trade-offs, or kvscope models SNAPSHOT, lists them)"
 run "durations" 0 explain "$snap" prod/ok-vm
-lacks "$work/out" "durations: one style" "450s"
+lacks "$tmp/out" "durations: one style" "450s"
 if command -v scdoc >/dev/null && command -v man >/dev/null; then
-	scdoc <docs/man/kvscope.1.scd >"$work/kvscope.1"
-	MANWIDTH=200 man -l "$work/kvscope.1" 2>/dev/null | col -b >"$work/man.txt"
-	checks=$((checks + 1))
-	sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$work/man.txt" |
+	scdoc <docs/man/kvscope.1.scd >"$tmp/kvscope.1"
+	MANWIDTH=200 man -l "$tmp/kvscope.1" 2>/dev/null | col -b >"$tmp/man.txt"
+	sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$tmp/man.txt" |
 	    grep -qE '^[[:space:]]+kvscope check cluster.tar.gz --drain worker-3,worker-4[[:space:]]*$' ||
-	    { fail "man EXAMPLES: not one example per line"; sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$work/man.txt"; }
+	    { bad "man EXAMPLES: not one example per line"; sed -n '/^EXAMPLES/,/^SEE ALSO/p' "$tmp/man.txt"; }
 else
 	echo "scdoc or man missing: the man page's EXAMPLES not rendered"
 fi
 # DVP words in DVP mode (samples/deckhouse, flavor deckhouse): the
 # text views say VirtualMachine, never VMI
 D=samples/deckhouse
-: >"$work/dvp"
+: >"$tmp/dvp"
 for args in "check $D" "check $D -o wide" "check $D --groups" \
     "check $D --drain w4" "check $D --drain w4 --groups" \
     "plan $D --drain w1,w4" "explain $D prod/vm-features" \
     "explain $D dev/vm-windows" "explain $D nosuch" "check $D -n nosuch"; do
 	# shellcheck disable=SC2086
-	"$KVSCOPE" $args -q >>"$work/dvp" 2>&1
+	"$KVSCOPE" $args -q >>"$tmp/dvp" 2>&1
 done
-checks=$((checks + 1))
-! grep -nwE 'VMIs?' "$work/dvp" ||
-    fail "DVP words: VMI in the text of a DVP snapshot"
-"$KVSCOPE" what-if "$D" --cpu-model Westmere -q >"$work/dvpw" 2>&1
-"$KVSCOPE" what-if "$D" --cpu-model Westmere --vmi nosuch -q >>"$work/dvpw" 2>&1
-checks=$((checks + 1))
-! grep -nwE 'VMIs?' "$work/dvpw" ||
-    fail "DVP words: VMI in what-if's text of a DVP snapshot"
-has "$work/dvpw" "DVP what-if" "cpu-model Westmere on 11 VirtualMachines (every VirtualMachine): takes effect after a restart, 11 running VirtualMachines restart"
-has "$work/dvpw" "DVP what-if restarts" "restarts: 11 running VirtualMachines"
-has "$work/dvpw" "DVP what-if --vmi" "--vmi nosuch: no VirtualMachine of that name"
-has "$work/dvp" "DVP wide head" "VIRTUALMACHINE "
-has "$work/dvp" "DVP --groups" "  VirtualMachines: dev/vm-windows prod/vm-features"
-has "$work/dvp" "DVP eviction-blocks-drain" "but the VirtualMachine cannot migrate: a drain of w5 waits forever"
-has "$work/dvp" "DVP explain nosuch" 'kvscope: explain: no VirtualMachine "nosuch" in the snapshot'
-has "$work/dvp" "DVP -n nosuch" 'kvscope: check: --namespace: no VirtualMachine in namespace "nosuch"'
+! grep -nwE 'VMIs?' "$tmp/dvp" ||
+    bad "DVP words: VMI in the text of a DVP snapshot"
+"$KVSCOPE" what-if "$D" --cpu-model Westmere -q >"$tmp/dvpw" 2>&1
+"$KVSCOPE" what-if "$D" --cpu-model Westmere --vmi nosuch -q >>"$tmp/dvpw" 2>&1
+! grep -nwE 'VMIs?' "$tmp/dvpw" ||
+    bad "DVP words: VMI in what-if's text of a DVP snapshot"
+has "$tmp/dvpw" "DVP what-if" "cpu-model Westmere on 11 VirtualMachines (every VirtualMachine): takes effect after a restart, 11 running VirtualMachines restart"
+has "$tmp/dvpw" "DVP what-if restarts" "restarts: 11 running VirtualMachines"
+has "$tmp/dvpw" "DVP what-if --vmi" "--vmi nosuch: no VirtualMachine of that name"
+has "$tmp/dvp" "DVP wide head" "VIRTUALMACHINE "
+has "$tmp/dvp" "DVP --groups" "  VirtualMachines: dev/vm-windows prod/vm-features"
+has "$tmp/dvp" "DVP eviction-blocks-drain" "but the VirtualMachine cannot migrate: a drain of w5 waits forever"
+has "$tmp/dvp" "DVP explain nosuch" 'kvscope: explain: no VirtualMachine "nosuch" in the snapshot'
+has "$tmp/dvp" "DVP -n nosuch" 'kvscope: check: --namespace: no VirtualMachine in namespace "nosuch"'
 run "completion: convert -f files, no formats" 0 completion bash
-has "$work/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
-has "$work/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
-lacks "$work/out" "completion: convert -o" 'convert:-o'
+has "$tmp/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
+has "$tmp/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
+lacks "$tmp/out" "completion: convert -o" 'convert:-o'
 
 # complete NAME WANT WORD...: bash's _kvscope (kvscope completion bash)
 # with COMP_WORDS = kvscope WORD... offers exactly WANT (sorted, spaces)
 complete_is() {
 	local name=$1 want=$2 got
 	shift 2
-	checks=$((checks + 1))
 	got=$(bash -c 'source <("$1" completion bash); COMP_WORDS=("$@")
 	    COMP_CWORD=$(($# - 1)); _kvscope
 	    printf "%s\n" "${COMPREPLY[@]}"' _ "$KVSCOPE" "$@" |
 	    sort | tr '\n' ' ')
-	[ "$got" = "$want " ] || fail "$name: offers \"$got\", want \"$want\""
+	same "$name: offers" "$got" "$want "
 }
 complete_is "complete --drain: nodes" "a1 cp1 w1 w2 w3" check "$snap" --drain ""
 complete_is "complete --drain LIST" "w1,w2 w1,w3" check "$snap" --drain w1,w
@@ -826,7 +759,7 @@ complete_is "complete explain NAME" "prod/amd-vm prod/bridge-vm prod/ok-vm prod/
     explain "$snap" p
 complete_is "complete explain -n NS NAME" "ok-vm" explain "$snap" -n prod o
 complete_is "complete --vmi: no bare twin" "amd-vm bridge-vm cd-vm dev/cd-vm dev/ok-vm prod/amd-vm prod/bridge-vm prod/ok-vm prod/stopped stopped" \
-    what-if "$work/twin" --cpu-model Westmere --vmi ""
+    what-if "$tmp/twin" --cpu-model Westmere --vmi ""
 complete_is "complete --vmi LIST" "prod/ok-vm,prod/amd-vm prod/ok-vm,prod/bridge-vm prod/ok-vm,prod/stopped" \
     what-if "$snap" --eviction-strategy None --vmi prod/ok-vm,prod/
 complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
@@ -834,11 +767,10 @@ complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
 complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
 complete_is "complete -n, no snapshot yet" "" check -n ""
 run "completion zsh" 0 completion zsh
-has "$work/out" "completion zsh: names" "'--drain=:LIST:{_kvscope_names}'"
-has "$work/out" "completion zsh: explain NAME" "'2:VMI:{_kvscope_names}'"
+has "$tmp/out" "completion zsh: names" "'--drain=:LIST:{_kvscope_names}'"
+has "$tmp/out" "completion zsh: explain NAME" "'2:VMI:{_kvscope_names}'"
 run "completion fish" 0 completion fish
-has "$work/out" "completion fish: names" "-l drain -x -a '(__kvscope_names)'"
+has "$tmp/out" "completion fish: names" "-l drain -x -a '(__kvscope_names)'"
 run "__complete: not a name" 1 __complete check "$snap" -o ""
 
-echo "$checks checks, $fails failed"
-[ "$fails" = 0 ]
+test_done

@@ -10,66 +10,36 @@
 # Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
 set -u
 
-KVSCOPE=${KVSCOPE:-./kvscope}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-run() {
-	local name=$1 want=$2 rc
-	shift 2
-	"$KVSCOPE" "$@" >"$work/out" 2>"$work/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		fail "$name: exit $rc, want $want"
-		sed 's/^/    out| /' "$work/out" | head -20
-		sed 's/^/    err| /' "$work/err" | head -5
-	fi
-}
-
-has() {
-	grep -qF -- "$2" "$work/out" || { fail "$1: no line with \"$2\""; sed 's/^/    | /' "$work/out" | head -30; }
-}
-
-jq_is() {
-	local got
-	got=$(jq -r "$2" "$work/out" 2>&1)
-	[ "$got" = "$3" ] || fail "$1: $2 = $got, want $3"
-}
+. "$(dirname "$0")/lib.sh"
 
 M=samples/mixed
 
 run "drain w2 stops a VM" 1 check $M --drain w2
-has "drain w2" "prod/cache-0: stops, starts again on w3 (runStrategy Always; eviction-shutdown)"
-has "drain w2" "w2: 1 VMI, 0 migrate, 1 stop (1 starts again), 0 block"
-has "drain w2" "1 of 1 VMI on the drained node would stop or block the drain"
-has "drain w2" "Room on the targets not checked"
+has "$tmp/out" "drain w2" "prod/cache-0: stops, starts again on w3 (runStrategy Always; eviction-shutdown)"
+has "$tmp/out" "drain w2" "w2: 1 VMI, 0 migrate, 1 stop (1 starts again), 0 block"
+has "$tmp/out" "drain w2" "1 of 1 VMI on the drained node would stop or block the drain"
+has "$tmp/out" "drain w2" "Room on the targets not checked"
 run "drain w2 --allow-shutdown" 0 check $M --drain w2 --allow-shutdown
-has "allow-shutdown" "0 of 1 VMI on the drained node would block the drain (1 stop accepted)"
+has "$tmp/out" "allow-shutdown" "0 of 1 VMI on the drained node would block the drain (1 stop accepted)"
 run "drain w2 --allow-restart" 0 check $M --drain w2 --allow-restart
-has "allow-restart" "0 of 1 VMI on the drained node would stop or block the drain (1 stop accepted)"
+has "$tmp/out" "allow-restart" "0 of 1 VMI on the drained node would stop or block the drain (1 stop accepted)"
 run "drain w2 -o json" 1 check $M --drain w2 -o json
 jq_is "drain json" '.drain[0].plan[0].restartOn' "w3"
 jq_is "drain json" '.summary.restart' "1"
 jq_is "drain json" '.allowRestart' "false"
 run "fixes name the VM" 1 check $M --groups
-has "fixes name the VM" "in the VirtualMachines (prod/web-0) and restart them (for prod/web-0: kubectl patch vm web-0 -n prod --type merge -p"
+has "$tmp/out" "fixes name the VM" "in the VirtualMachines (prod/web-0) and restart them (for prod/web-0: kubectl patch vm web-0 -n prod --type merge -p"
 run "explain names the VM" 0 explain $M prod/cache-0
-has "explain names the VM" "a drain stops it, and it starts again on w3 (runStrategy Always)"
-has "explain names the VM" "VirtualMachine prod/cache-0, runStrategy Always"
+has "$tmp/out" "explain names the VM" "a drain stops it, and it starts again on w3 (runStrategy Always)"
+has "$tmp/out" "explain names the VM" "VirtualMachine prod/cache-0, runStrategy Always"
 run "--node keeps its meaning" 0 check $M --node w2
 run "drain w5 migrates" 0 check $M --drain w5
-has "drain w5" "dev/build-runner: migrates to "
+has "$tmp/out" "drain w5" "dev/build-runner: migrates to "
 run "drain together" 1 check $M --drain w3,w4
-has "together" "kubectl drain of 2 nodes together"
-has "together" "prod/files-rwo: blocks the drain, waits forever (disk-not-shared)"
-if grep -q "migrates to w[34]" "$work/out"; then
-	fail "together: a VMI migrates to a node drained with it"
+has "$tmp/out" "together" "kubectl drain of 2 nodes together"
+has "$tmp/out" "together" "prod/files-rwo: blocks the drain, waits forever (disk-not-shared)"
+if grep -q "migrates to w[34]" "$tmp/out"; then
+	bad "together: a VMI migrates to a node drained with it"
 fi
 run "drain json" 1 check $M --drain w2,w3 -o json
 jq_is "drain json" '.kind' kvscope-drain
@@ -79,19 +49,19 @@ jq_is "drain json" '.drain[0].plan[0] | "\(.vmi) \(.action) \(.target) \(.reason
     "prod/cache-0 shutdown null eviction-shutdown"
 jq_is "drain json" '[.drain[1].plan[] | select(.action == "migrate") | .target] | unique | join(",")' "w4"
 run "drain yaml" 1 check $M --drain w2 -o yaml
-has "drain yaml" "kind: kvscope-drain"
+has "$tmp/out" "drain yaml" "kind: kvscope-drain"
 run "drain selector" 1 check $M --drain-selector kubernetes.io/hostname=w2
-has "drain selector" "prod/cache-0: stops"
+has "$tmp/out" "drain selector" "prod/cache-0: stops"
 
 # plan: the whole pool, then a pool that drains cleanly
 run "plan pool" 1 plan $M --drain-selector kubernetes.io/os=linux --allow-block
-has "plan" "Order: Nodes with a VM that blocks the drain go last (fix their groups first: their drain waits forever); before them, nodes whose VMs have the most alternatives go first"
-has "plan" "Nodes whose drain cannot succeed:"
-has "plan" "w4 (step "
-has "plan" "prod/files-rwo waits forever (disk-not-shared)"
-has "plan" "Total: 7 steps"
+has "$tmp/out" "plan" "Order: Nodes with a VM that blocks the drain go last (fix their groups first: their drain waits forever); before them, nodes whose VMs have the most alternatives go first"
+has "$tmp/out" "plan" "Nodes whose drain cannot succeed:"
+has "$tmp/out" "plan" "w4 (step "
+has "$tmp/out" "plan" "prod/files-rwo waits forever (disk-not-shared)"
+has "$tmp/out" "plan" "Total: 7 steps"
 run "plan w5" 0 plan $M --drain w5
-has "plan w5" "Every node's drain can finish."
+has "$tmp/out" "plan w5" "Every node's drain can finish."
 run "plan json" 1 plan $M --drain-selector kubernetes.io/os=linux --max-unavailable 2 --allow-block -o json
 jq_is "plan json" '.kind' kvscope-plan
 jq_is "plan json" '.maxUnavailable' 2
@@ -107,7 +77,7 @@ jq_is "plan moved twice" '.movedTwice' 2
 # and prod/reporting leave w3 once (not w3 -> w4 -> w3)
 jq_is "plan drained first" '[.steps[].drain[].plan[] | select(.vmi == "dev/legacy-app" or .vmi == "prod/db-0" or .vmi == "prod/reporting") | "\(.vmi)>\(.target)"] | join(",")' "dev/legacy-app>w5,prod/db-0>w5,prod/reporting>w5"
 run "plan twice text" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block
-has "plan twice text" "2 VMs move twice: at their first move no node drained before could take them"
+has "$tmp/out" "plan twice text" "2 VMs move twice: at their first move no node drained before could take them"
 run "plan capacity" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux --allow-block -o json
 jq_is "plan capacity" '[.steps[].nodes[]] | join(",")' "c2,cp1,g1,c1,g2"
 jq_is "plan capacity" '.fixFirst | length' 0
@@ -119,26 +89,26 @@ jq_is "plan fix first" '[.fixFirst[] | "\(.node):\(.vmis | join("+")):\(.groups 
 jq_is "plan fix first" '.cannotDrain | length' 0
 jq_is "plan fix first" '.nodes' 6
 run "plan fix first text" 1 plan $M --drain-selector node-role.kubernetes.io/worker=
-has "plan fix first text" "Order: Nodes with a VM that blocks the drain are no steps: fix their groups first"
-has "plan fix first text" "Fix first (not drained: a VM blocks the drain; --allow-block drains them last):"
-has "plan fix first text" "  a1: prod/analytics blocks (groups G5)"
-has "plan fix first text" "  w4: prod/files-rwo blocks (groups G2)"
-has "plan fix first text" "Total: 2 steps"
-grep -qF "step 3:" "$work/out" && fail "plan fix first text: a blocked node is a step"
+has "$tmp/out" "plan fix first text" "Order: Nodes with a VM that blocks the drain are no steps: fix their groups first"
+has "$tmp/out" "plan fix first text" "Fix first (not drained: a VM blocks the drain; --allow-block drains them last):"
+has "$tmp/out" "plan fix first text" "  a1: prod/analytics blocks (groups G5)"
+has "$tmp/out" "plan fix first text" "  w4: prod/files-rwo blocks (groups G2)"
+has "$tmp/out" "plan fix first text" "Total: 2 steps"
+grep -qF "step 3:" "$tmp/out" && bad "plan fix first text: a blocked node is a step"
 run "plan wide moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block -o wide
-has "plan wide moves" "Moves of each VM across the plan:"
-has "plan wide moves" "  dev/build-runner: w5 -> w1 (step 2), w1 -> w5 (step 4)"
-has "plan wide moves" "  prod/cache-0: w2 -> w3 (step 1, stops and starts again), w3 -> w5 (step 5, stops and starts again)"
-has "plan wide moves" "  prod/db-0: w3 -> w5 (step 5)"
+has "$tmp/out" "plan wide moves" "Moves of each VM across the plan:"
+has "$tmp/out" "plan wide moves" "  dev/build-runner: w5 -> w1 (step 2), w1 -> w5 (step 4)"
+has "$tmp/out" "plan wide moves" "  prod/cache-0: w2 -> w3 (step 1, stops and starts again), w3 -> w5 (step 5, stops and starts again)"
+has "$tmp/out" "plan wide moves" "  prod/db-0: w3 -> w5 (step 5)"
 run "plan text no moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block
-grep -qF "Moves of each VM" "$work/out" && fail "plan text: the moves are -o wide's"
+grep -qF "Moves of each VM" "$tmp/out" && bad "plan text: the moves are -o wide's"
 run "plan capacity fix first" 1 plan samples/capacity --drain-selector kubernetes.io/os=linux -o json
 jq_is "plan capacity fix first" '[.steps[].nodes[]] | join(",")' "c2,cp1,g1"
 jq_is "plan capacity fix first" '[.fixFirst[] | "\(.node):\(.vmis | join("+")):\(.groups | join("+"))"] | join(",")' \
     "c1:prod/stuck-vm:G2,g2:prod/apart-vm:G3"
-"$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/a" 2>/dev/null
-"$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$work/b" 2>/dev/null
-cmp -s "$work/a" "$work/b" || fail "plan is not deterministic"
+"$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$tmp/a" 2>/dev/null
+"$KVSCOPE" plan $M --drain-selector kubernetes.io/os=linux >"$tmp/b" 2>/dev/null
+cmp -s "$tmp/a" "$tmp/b" || bad "plan is not deterministic"
 
 # DVP words
 # every node at once: no VM has a target left
@@ -147,21 +117,17 @@ jq_is "dvp drain" '.kind' kvscope-drain
 jq_is "dvp drain" '.summary.block' 11
 jq_is "dvp drain" '[.drain[].plan[].reason] | unique | join(",")' "no-cpu-target,no-placement-target,tsc-frequency"
 run "dvp text" 1 check samples/deckhouse --drain-selector kubernetes.io/os=linux
-has "dvp text" "Evict operations"
-has "dvp text" "within 5 minutes"
-has "dvp text" "liveMigrationPolicy"
+has "$tmp/out" "dvp text" "Evict operations"
+has "$tmp/out" "dvp text" "within 5 minutes"
+has "$tmp/out" "dvp text" "liveMigrationPolicy"
 
 # usage
 run "allow-shutdown alone" 2 check $M --allow-shutdown
 run "drain with node" 2 check $M --drain w2 --node w1
 run "drain unknown node" 2 check $M --drain nope
-grep -qF 'no node "nope"' "$work/err" || fail "unknown node: $(cat "$work/err")"
+grep -qF 'no node "nope"' "$tmp/err" || bad "unknown node: $(cat "$tmp/err")"
 run "plan without pool" 2 plan $M
 run "plan bad count" 2 plan $M --drain w1 --max-unavailable 0
 run "plan no match" 2 plan $M --drain-selector no=such
 
-if [ "$fails" -gt 0 ]; then
-	echo "$fails failed"
-	exit 1
-fi
-echo "drain: all passed"
+test_done

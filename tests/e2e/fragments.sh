@@ -9,15 +9,9 @@
 #
 #   KVSCOPE  the kvscope binary (make check passes the sanitized one)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
 
 "$KVSCOPE" report samples/mixed --format html --output-dir "$tmp/m" \
     >/dev/null
@@ -27,26 +21,26 @@ html=$tmp/m/report.html
 for n in w1 w4 a1; do
 	if grep -q "id=\"node-$n\"" "$html" &&
 	    grep -q "href=\"#node-$n\"" "$html"; then
-		pass "node $n anchored and linked by name"
+		ok "node $n anchored and linked by name"
 	else
-		fail "node $n anchored and linked by name"
+		bad "node $n anchored and linked by name"
 	fi
 done
 if grep -Eq '(id|href)="#?node-[0-9]+"' "$html"; then
-	fail "no node anchor by index" \
+	bad "no node anchor by index" \
 	    "$(grep -Eo '(id|href)="#?node-[0-9]+"' "$html" | head -1)"
 else
-	pass "no node anchor by index"
+	ok "no node anchor by index"
 fi
 if grep -q '\["G4","set-cpu-model","no-cpu-target:C3"\]' "$html"; then
-	pass "the data names group G4 no-cpu-target:C3"
+	ok "the data names group G4 no-cpu-target:C3"
 else
-	fail "the data names group G4 no-cpu-target:C3"
+	bad "the data names group G4 no-cpu-target:C3"
 fi
 
 if ! command -v node >/dev/null 2>&1; then
 	echo "SKIP the script's fragments: no node"
-	[ "$fails" -eq 0 ]
+	test_done
 	exit
 fi
 
@@ -74,11 +68,9 @@ frags=()
 while IFS= read -r l; do frags+=("${l%%$t*}"); done < "$tmp/want"
 if node tests/e2e/fragments.js "$html" "${frags[@]}" > "$tmp/got" 2>&1 &&
     diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
-	pass "the list's fragments by name (${#frags[@]} fragments)"
+	ok "the list's fragments by name (${#frags[@]} fragments)"
 else
-	fail "the list's fragments by name" "$(head -20 "$tmp/diff" "$tmp/got")"
+	bad "the list's fragments by name" "$(head -20 "$tmp/diff" "$tmp/got")"
 fi
 
-echo
-[ "$fails" -eq 0 ] && echo "all fragments checks passed" || echo "$fails failed"
-[ "$fails" -eq 0 ]
+test_done

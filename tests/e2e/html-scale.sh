@@ -17,23 +17,13 @@
 # No browser is needed (`make browser-check` measures one).  KVSCOPE is
 # the kvscope binary; SHARED the shared data (gen-large.py's CPU data).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 # the generated 10,000-VMI cluster runs the optimised build (make check
 # passes it): the same code, ASan covers it on the samples and the fuzzers
 FAST=${KVSCOPE_FAST:-$KVSCOPE}
 SHARED=${SHARED:-../shared}
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
-check() {
-	local name=$1 res; shift
-	if res=$("$@" 2>&1); then pass "$name"; else fail "$name" "$res"; fi
-}
 
 cat > "$tmp/structure.py" <<'EOF'
 import base64, hashlib, json, re, sys, urllib.parse
@@ -228,17 +218,15 @@ if python3 tools/gen-large.py --nodes 500 --vmis 10000 --seed 1 \
 	    python3 "$tmp/structure.py" "$tmp/big" large
 	size=$(stat -c %s "$tmp/big/report.html")
 	if [ "$size" -le 8000000 ]; then
-		pass "10,000 VMIs: report.html is $size bytes (at most 8 MB)"
+		ok "10,000 VMIs: report.html is $size bytes (at most 8 MB)"
 	else
-		fail "10,000 VMIs: report.html size" "$size bytes"
+		bad "10,000 VMIs: report.html size" "$size bytes"
 	fi
 	report "$big" "$tmp/big2" "$FAST"
 	check "10,000 VMIs: two runs give identical HTML" \
 	    cmp "$tmp/big/report.html" "$tmp/big2/report.html"
 else
-	fail "generate a 10,000-VMI snapshot" "tools/gen-large.py failed"
+	bad "generate a 10,000-VMI snapshot" "tools/gen-large.py failed"
 fi
 
-echo
-[ "$fails" -eq 0 ] && echo "all html-scale checks passed" || echo "$fails failed"
-[ "$fails" -eq 0 ]
+test_done

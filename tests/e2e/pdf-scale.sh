@@ -14,8 +14,7 @@
 # would stop or wait for; --pdf-detail all adds every VMI; two runs give
 # the same bytes.  Skipped without poppler-utils.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 # --pdf-detail all and the 10,000-VMI budget run the optimised build (make
 # check passes it); the 2,000-VMI default report stays sanitized
 FAST=${KVSCOPE_FAST:-$KVSCOPE}
@@ -27,15 +26,6 @@ if ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null; then
 	echo "SKIP pdf-scale: poppler-utils missing"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
-check() {
-	local name=$1 res; shift
-	if res=$("$@" 2>&1); then pass "$name"; else fail "$name" "$res"; fi
-}
 
 python3 tools/gen-large.py --nodes 100 --vmis 2000 --seed 1 \
     --shared "$SHARED" --out "$tmp/snap.tar.gz" >/dev/null 2>&1 ||
@@ -52,14 +42,14 @@ p=$(pages "$tmp/d/report.pdf")
 pa=$(pages "$tmp/all/report.pdf")
 # 2,000 VMIs, about 700 of them to list: 10,000 VMIs stay within 60
 if [ "$p" -ge 12 ] && [ "$p" -le 36 ]; then
-	pass "default pdf has $p pages (12..36)"
+	ok "default pdf has $p pages (12..36)"
 else
-	fail "default pdf page count" "$p pages, expected 12..36"
+	bad "default pdf page count" "$p pages, expected 12..36"
 fi
 if [ "$pa" -gt $((p + 20)) ]; then
-	pass "--pdf-detail all has $pa pages (more than $p + 20)"
+	ok "--pdf-detail all has $pa pages (more than $p + 20)"
 else
-	fail "--pdf-detail all page count" "$pa pages, default $p"
+	bad "--pdf-detail all page count" "$pa pages, default $p"
 fi
 check "two runs give identical pdf bytes" \
     cmp "$tmp/d/report.pdf" "$tmp/again/report.pdf"
@@ -229,11 +219,9 @@ python3 tests/e2e/mksnap.py "$tmp/many" --nodes 500 --vmis-per-node 20 \
 "$FAST" report "$tmp/many" --format pdf --output-dir "$tmp/m" -q >/dev/null
 pm=$(pages "$tmp/m/report.pdf")
 if [ "$pm" -le 60 ] && [ "$pm" -ge 10 ]; then
-	pass "10,000 VMIs, 2,650 failing: $pm pages (at most 60)"
+	ok "10,000 VMIs, 2,650 failing: $pm pages (at most 60)"
 else
-	fail "10,000 VMIs, 2,650 failing" "$pm pages, at most 60"
+	bad "10,000 VMIs, 2,650 failing" "$pm pages, at most 60"
 fi
 
-echo
-[ "$fails" -eq 0 ] && echo "all pdf-scale checks passed" || echo "$fails failed"
-[ "$fails" -eq 0 ]
+test_done

@@ -17,27 +17,12 @@
 # the PDF dates; a cluster beyond 200 CPU classes is aggregated.
 # Prints one PASS/FAIL line per check; exits 1 when any failed.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 # the 230-class cluster runs the optimised build (make check passes it)
 FAST=${KVSCOPE_FAST:-$KVSCOPE}
 # fontconfig keeps a few bytes for the life of the process
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 unset SOURCE_DATE_EPOCH
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
-check() {	# check NAME COMMAND...: PASS when the command succeeds
-	local name=$1 res; shift
-	if res=$("$@" 2>&1); then pass "$name"; else fail "$name" "$res"; fi
-}
-
-# fresh directory per test
-fresh() { mktemp -d "$tmp/t.XXXXXX"; }
 
 snap_hostile=$(fresh); python3 tests/e2e/mksnap.py "$snap_hostile/s" --hostile
 
@@ -50,9 +35,9 @@ report() {	# report SNAPSHOT OUTDIR [format]
 need_report() {	# need_report NAME SNAPSHOT OUTDIR [format]
 	local name=$1 res; shift
 	if res=$(report "$@" 2>&1); then
-		pass "$name"
+		ok "$name"
 	else
-		fail "$name" "$res"
+		bad "$name" "$res"
 		echo "cannot check the report without it; stopping"
 		exit 1
 	fi
@@ -64,7 +49,7 @@ out=$(fresh)
 need_report "report writes every format" samples/mixed "$out"
 for f in report.html report.pdf findings.json verdicts.svg \
     hostmodel-matrix.svg tradeoff.svg drain.svg; do
-	[ -s "$out/$f" ] || fail "report writes $f" "missing or empty"
+	[ -s "$out/$f" ] || bad "report writes $f" "missing or empty"
 done
 
 # libxml2's HTML parser (2.9) knows HTML 4 only: the HTML5 sectioning
@@ -80,10 +65,10 @@ check "html parses with libxml2's HTML parser" html_parses "$out/report.html"
 check "html starts with <!DOCTYPE html>" \
     sh -c "head -c 15 '$out/report.html' | grep -qx '<!DOCTYPE html>'"
 if grep -Eiq 'https?://' "$out/report.html"; then
-	fail "html references no http:// or https:// resource" \
+	bad "html references no http:// or https:// resource" \
 	    "$(grep -Eio '.{20}https?://.{20}' "$out/report.html" | head -3)"
 else
-	pass "html references no http:// or https:// resource"
+	ok "html references no http:// or https:// resource"
 fi
 
 # structure of the HTML: the CSP, its hashes, no external references
@@ -172,9 +157,9 @@ headline="$bad of $running running VMIs would not migrate; $mism of"
 
 pages=$(pdfinfo "$out/report.pdf" | awk '/^Pages:/ { print $2 }')
 if [ "$pages" -ge 10 ] && [ "$pages" -le 24 ]; then
-	pass "pdf has $pages pages (10..24)"
+	ok "pdf has $pages pages (10..24)"
 else
-	fail "pdf page count" "$pages pages, expected 10..24"
+	bad "pdf page count" "$pages pages, expected 10..24"
 fi
 fonts_embedded() {
 	local list
@@ -247,13 +232,13 @@ check "pdf: a long model list is cut, names whole" pdf_has \
 
 again=$(fresh)
 report samples/mixed "$again"
-same() {
+same_bytes() {
 	for f in report.pdf report.html verdicts.svg hostmodel-matrix.svg \
 	    tradeoff.svg drain.svg; do
 		cmp "$1/$f" "$2/$f" || return 1
 	done
 }
-check "two runs give identical PDF, HTML and SVG bytes" same "$out" "$again"
+check "two runs give identical PDF, HTML and SVG bytes" same_bytes "$out" "$again"
 # the PDF is typeset on a thread of its own beside the other writers;
 # on one thread (KVSCOPE_THREADS=1) every file is the same, and listed in
 # the same order
@@ -261,7 +246,7 @@ one=$(fresh)
 KVSCOPE_THREADS=1 "$KVSCOPE" report samples/mixed --output-dir "$one" \
     >"$tmp/list.one"
 "$KVSCOPE" report samples/mixed --output-dir "$again" >"$tmp/list.bg"
-check "PDF beside the others = PDF on the main thread" same "$out" "$one"
+check "PDF beside the others = PDF on the main thread" same_bytes "$out" "$one"
 check "files listed in the same order either way" sh -c \
     "sed 's|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^findings.json report.html report.pdf '"
 check "pdf dates are the snapshot's createdAt" sh -c \
@@ -273,9 +258,9 @@ check "SOURCE_DATE_EPOCH sets the pdf dates" sh -c \
     "pdfinfo -isodates '$epoch/report.pdf' | grep -q '^CreationDate: *2023-11-14T22:13:20Z' &&
      pdfinfo -isodates '$epoch/report.pdf' | grep -q '^ModDate: *2023-11-14T22:13:20Z'"
 if cmp -s "$out/report.pdf" "$epoch/report.pdf"; then
-	fail "SOURCE_DATE_EPOCH changes the pdf" "identical bytes"
+	bad "SOURCE_DATE_EPOCH changes the pdf" "identical bytes"
 else
-	pass "SOURCE_DATE_EPOCH changes the pdf"
+	ok "SOURCE_DATE_EPOCH changes the pdf"
 fi
 
 # --- hostile names ---------------------------------------------------------------
@@ -757,12 +742,10 @@ check "matrix aggregates beyond 200 classes" pdf_has "$bout/report.html" \
     "C200–C230 (31 classes)"
 bpages=$(pdfinfo "$bout/report.pdf" | awk '/^Pages:/ { print $2 }')
 if [ "$bpages" -ge 40 ] && [ "$bpages" -le 400 ]; then
-	pass "pdf of 230 classes has $bpages pages (tiles, tables paginate)"
+	ok "pdf of 230 classes has $bpages pages (tiles, tables paginate)"
 else
-	fail "pdf of 230 classes" "$bpages pages, expected 40..400"
+	bad "pdf of 230 classes" "$bpages pages, expected 40..400"
 fi
 check "svg of 230 classes is well-formed" svg_wellformed "$bout"
 
-echo
-[ "$fails" -eq 0 ] && echo "all report checks passed" || echo "$fails failed"
-[ "$fails" -eq 0 ]
+test_done

@@ -8,20 +8,9 @@
 #
 #   KVSCOPE  the kvscope binary (make check passes the sanitized one)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; fails=$((fails + 1)); }
-count() {	# count NAME WANT FILE FIXED-STRING
-	local n
-	n=$({ grep -oF -- "$4" "$3" || true; } | wc -l)
-	if [ "$n" -eq "$2" ]; then pass "$1"; else fail "$1" "$n, want $2"; fi
-}
 
 "$KVSCOPE" report samples/mixed --format html,svg --output-dir "$tmp/m" \
     >/dev/null
@@ -53,6 +42,4 @@ grep -F "prod/cache-0" "$tmp/wide" > "$tmp/cache" || true
 count "terminal: prod/cache-0 ok in yellow" 1 "$tmp/cache" "${ESC}[33mok"
 count "terminal: prod/cache-0 not green" 0 "$tmp/cache" "${ESC}[32m"
 
-echo
-[ "$fails" -eq 0 ] && echo "all tones checks passed" || echo "$fails failed"
-[ "$fails" -eq 0 ]
+test_done

@@ -14,53 +14,12 @@
 # Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
 set -u
 
-KVSCOPE=${KVSCOPE:-./kvscope}
+. "$(dirname "$0")/lib.sh"
 # the reports (--report, the trade-off check) reach fontconfig through
 # pango: its configuration lives as long as the process (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-checks=0
 S=samples/mixed
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# run NAME WANT_RC CMD...: stdout in $work/out, stderr in $work/err.
-run() {
-	local name=$1 want=$2 rc
-	shift 2
-	checks=$((checks + 1))
-	"$KVSCOPE" "$@" -q >"$work/out" 2>"$work/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		fail "$name: exit $rc, want $want"
-		sed 's/^/    out| /' "$work/out" | head -20
-		sed 's/^/    err| /' "$work/err" | head -5
-	fi
-}
-
-# has NAME TEXT: the last stdout holds TEXT (a fixed string).
-has() {
-	grep -qF -- "$2" "$work/out" || { fail "$1: no \"$2\" in"; \
-	    sed 's/^/    out| /' "$work/out" | head -20; }
-}
-
-has_err() { grep -qF -- "$2" "$work/err" || fail "$1: stderr lacks \"$2\""; }
-
-lacks() {
-	! grep -qF -- "$2" "$work/out" || fail "$1: \"$2\" printed"
-}
-
-# jqis NAME FILTER WANT: jq -r FILTER of the last stdout is WANT.
-jqis() {
-	local got
-	got=$(jq -r "$2" "$work/out" 2>&1)
-	[ "$got" = "$3" ] || fail "$1: $2 = \"$got\", want \"$3\""
-}
+RUN_TAIL=-q	# every run of kvscope is quiet
 
 # edit SRC DST OP...: copy snapshot SRC to DST, apply the operations
 # (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE | date ISO:
@@ -124,103 +83,103 @@ PY
 
 # a named model gives the blocked host-model VMI a target
 run "model fixes" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0
-has "model fixes" "cpu-model Haswell-noTSX on 1 VMI (VMI prod/web-0): takes effect after a restart, 1 running VMI restart"
-has "model fixes" "prod/web-0: no-target -> ok, targets 0 -> 3, drain block -> migrate (-eviction-blocks-drain -no-cpu-target)"
-has "model fixes" "w1: 1/1/0 -> 2/0/0"
-has "model fixes" "VMIs: 1 changed, 1 better, 0 worse"
-has "model fixes" "result: nothing gets worse"
+has "$tmp/out" "model fixes" "cpu-model Haswell-noTSX on 1 VMI (VMI prod/web-0): takes effect after a restart, 1 running VMI restart"
+has "$tmp/out" "model fixes" "prod/web-0: no-target -> ok, targets 0 -> 3, drain block -> migrate (-eviction-blocks-drain -no-cpu-target)"
+has "$tmp/out" "model fixes" "w1: 1/1/0 -> 2/0/0"
+has "$tmp/out" "model fixes" "VMIs: 1 changed, 1 better, 0 worse"
+has "$tmp/out" "model fixes" "result: nothing gets worse"
 # the group that fix removes is said so, by code and subject
-has "model fixes" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "$tmp/out" "model fixes" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
 run "model fixes json" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 -o json
-jqis "model fixes json" '.groups[] | select(.code == "no-cpu-target") | "\(.change) \(.ids[0]) \(.vmis.after)"' "resolved G4 0"
+jq_is "model fixes json" '.groups[] | select(.code == "no-cpu-target") | "\(.change) \(.ids[0]) \(.vmis.after)"' "resolved G4 0"
 
 # a model only the VMI's own node runs leaves it without a target
 run "model breaks" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner
-has "model breaks" "dev/build-runner: ok -> no-target, targets 3 -> 0, drain migrate -> block (+eviction-blocks-drain +no-cpu-target -passthrough-cpu-differs)  WORSE"
-has "model breaks" "result: worse"
+has "$tmp/out" "model breaks" "dev/build-runner: ok -> no-target, targets 3 -> 0, drain migrate -> block (+eviction-blocks-drain +no-cpu-target -passthrough-cpu-differs)  WORSE"
+has "$tmp/out" "model breaks" "result: worse"
 
 # JSON of the same
 run "model breaks json" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner -o json
-jqis "json kind" '.kind' kvscope-whatif
-jqis "json restarts" '.restarts' 1
-jqis "json vmi" '.vmis[0] | "\(.name) \(.verdict.before) \(.verdict.after) \(.targetCount.after) \(.worse) \(.codesAdded|join(","))"' \
+jq_is "json kind" '.kind' kvscope-whatif
+jq_is "json restarts" '.restarts' 1
+jq_is "json vmi" '.vmis[0] | "\(.name) \(.verdict.before) \(.verdict.after) \(.targetCount.after) \(.worse) \(.codesAdded|join(","))"' \
     "dev/build-runner ok no-target 0 true eviction-blocks-drain,no-cpu-target"
-jqis "json worse" '.worse' 1
+jq_is "json worse" '.worse' 1
 
 # cordoning both of prod/db-0's targets: exit 1
 run "cordon" 1 what-if $S --cordon w4 --cordon w5
-has "cordon" "prod/db-0: ok -> no-target, targets 2 -> 0"
-has "cordon" "+no-placement-target"
+has "$tmp/out" "cordon" "prod/db-0: ok -> no-target, targets 2 -> 0"
+has "$tmp/out" "cordon" "+no-placement-target"
 
 # cordon then uncordon: nothing changes
 run "uncordon" 0 what-if $S --cordon w4 --uncordon w4
-has "uncordon" "VMIs: 0 changed, 0 better, 0 worse"
+has "$tmp/out" "uncordon" "VMIs: 0 changed, 0 better, 0 worse"
 
 # w2 is cordoned in the sample and carries the cordon's taint: uncordon
 # removes both, so w2 becomes a target (dev/legacy-app, dev/build-runner)
 run "uncordon w2" 0 what-if $S --uncordon w2
-has "uncordon w2" "taint node.kubernetes.io/unschedulable:NoSchedule removed"
-has "uncordon w2" "dev/legacy-app: ok -> ok, targets 3 -> 4"
+has "$tmp/out" "uncordon w2" "taint node.kubernetes.io/unschedulable:NoSchedule removed"
+has "$tmp/out" "uncordon w2" "dev/legacy-app: ok -> ok, targets 3 -> 4"
 
 # a second AMD node gives the lone AMD VMI a target
 run "add node" 0 what-if $S --add-node-like a1=2 -o yaml
-has "add node" "kind: kvscope-whatif"
+has "$tmp/out" "add node" "kind: kvscope-whatif"
 run "add node text" 0 what-if $S --add-node-like a1=2
-has "add node text" "added: a1-whatif-1 a1-whatif-2"
-has "add node text" "prod/analytics: no-target -> ok, targets 0 -> 2"
+has "$tmp/out" "add node text" "added: a1-whatif-1 a1-whatif-2"
+has "$tmp/out" "add node text" "prod/analytics: no-target -> ok, targets 0 -> 2"
 
 # the KubeVirt CR default: VMIs without their own model restart
 run "cluster model" 0 what-if $S --cluster-cpu-model Haswell-noTSX -o json
-jqis "cluster model" '[.restarts > 0, (.vmis | map(select(.name == "prod/web-0"))[0].verdict.after)] | join(" ")' "true ok"
+jq_is "cluster model" '[.restarts > 0, (.vmis | map(select(.name == "prod/web-0"))[0].verdict.after)] | join(" ")' "true ok"
 
 # eviction strategy None on a namespace: drains stop the VMs (worse)
 run "eviction" 1 what-if $S --eviction-strategy None -n dev
-has "eviction" "drain migrate -> shutdown"
+has "$tmp/out" "eviction" "drain migrate -> shutdown"
 
 # a CPU model no one knows is a usage error with the nearest names
 # (libvirt's names are case-sensitive)
 run "model typo" 2 what-if $S --cpu-model Haswel --vmi prod/web-0
-has_err "model typo" "--cpu-model Haswel: no CPU model of that name"
-has_err "model typo" "did you mean Haswell?"
+has "$tmp/err" "model typo" "--cpu-model Haswel: no CPU model of that name"
+has "$tmp/err" "model typo" "did you mean Haswell?"
 run "model case" 2 what-if $S --cpu-model haswell-notsx --vmi prod/web-0
-has_err "model case" "did you mean Haswell-noTSX?"
+has "$tmp/err" "model case" "did you mean Haswell-noTSX?"
 # a model KubeVirt knows but no node runs: the VM would not start again
 # after its restart, which is worse even for a VMI without a target
 run "model nowhere" 1 what-if $S --cpu-model SapphireRapids --vmi prod/web-0
-has "model nowhere" "1 would not start again after the restart: no node runs SapphireRapids"
-has "model nowhere" "would not start: no node runs SapphireRapids  WORSE"
+has "$tmp/out" "model nowhere" "1 would not start again after the restart: no node runs SapphireRapids"
+has "$tmp/out" "model nowhere" "would not start: no node runs SapphireRapids  WORSE"
 run "model nowhere json" 1 what-if $S --cpu-model SapphireRapids --vmi prod/db-0 -o json
-jqis "model nowhere json" '.vmis[] | select(.name == "prod/db-0") | "\(.wouldNotStart) \(.worse)"' "no node runs SapphireRapids true"
+jq_is "model nowhere json" '.vmis[] | select(.name == "prod/db-0") | "\(.wouldNotStart) \(.worse)"' "no node runs SapphireRapids true"
 
 # a VM's evictionStrategy reaches its VMI with a restart (no live
 # update): what G1's fix says for prod/files-rwo (LiveMigratable=False),
 # and the drain of w4 then evicts it instead of waiting
 run "eviction restart" 0 what-if $S --eviction-strategy LiveMigrateIfPossible --vmi prod/files-rwo
-has "eviction restart" "takes effect after a restart, 1 running VMI restart"
-has "eviction restart" "restarts: 1 running VMI"
-has "eviction restart" "prod/files-rwo: blocked -> blocked, drain block -> shutdown"
+has "$tmp/out" "eviction restart" "takes effect after a restart, 1 running VMI restart"
+has "$tmp/out" "eviction restart" "restarts: 1 running VMI"
+has "$tmp/out" "eviction restart" "prod/files-rwo: blocked -> blocked, drain block -> shutdown"
 # prod/web-0 is LiveMigratable: LiveMigrateIfPossible still waits, None ends it
 run "eviction tried" 0 what-if $S --eviction-strategy LiveMigrateIfPossible --vmi prod/web-0
-has "eviction tried" "VMIs: 0 changed"
+has "$tmp/out" "eviction tried" "VMIs: 0 changed"
 run "eviction none" 0 what-if $S --eviction-strategy None --vmi prod/web-0
-has "eviction none" "drain block -> shutdown"
+has "$tmp/out" "eviction none" "drain block -> shutdown"
 
 # a local-path claim as if recreated RWX: the VMI's stored
 # DisksNotLiveMigratable is computed again after the restart
 run "storage rwx" 0 what-if samples/pitfalls --storage-class-rwx local-path
-has "storage rwx" "1 claim recreated ReadWriteMany, 1 running VMI stop for it"
-has "storage rwx" "pit/local-path: blocked -> ok"
+has "$tmp/out" "storage rwx" "1 claim recreated ReadWriteMany, 1 running VMI stop for it"
+has "$tmp/out" "storage rwx" "pit/local-path: blocked -> ok"
 
 # ceph-rbd (rbd.csi.ceph.com) gives ReadWriteMany for Block only: its one
 # claim that is not RWX is Filesystem (prod/files-rwo), so it cannot be
 run "storage rwx block only" 2 what-if $S --storage-class-rwx ceph-rbd
-has_err "storage rwx block only" "the class gives ReadWriteMany for Block only (per its provisioner rbd.csi.ceph.com)"
-has_err "storage rwx block only" "its 1 claim not ReadWriteMany is of another volume mode"
+has "$tmp/err" "storage rwx block only" "the class gives ReadWriteMany for Block only (per its provisioner rbd.csi.ceph.com)"
+has "$tmp/err" "storage rwx block only" "its 1 claim not ReadWriteMany is of another volume mode"
 
 # a removed node's VMIs leave with it; the others lose it as a target
 run "remove node" 0 what-if samples/pitfalls --remove-node p2
-has "remove node" "removed: p2"
-lacks "remove node" "pit/local-path"
+has "$tmp/out" "remove node" "removed: p2"
+lacks "$tmp/out" "remove node" "pit/local-path"
 
 # --- Deckhouse: the CPU is the VirtualMachineClass's ------------------------
 # samples/deckhouse: prod/vm-features (class amx, type Features: three AMX
@@ -229,157 +188,154 @@ lacks "remove node" "pit/local-path"
 # prod/vm-discovery on w2) runs on every worker; Icelake-Server on w3 alone.
 D=samples/deckhouse
 run "dvp model" 0 what-if $D --cpu-model Cascadelake-Server-noTSX --vmi prod/vm-features
-has "dvp model" "prod/vm-features: no-target -> ok, targets 0 -> 4"
-has "dvp model" "1 VM given a class of type Model with spec.cpu.model Cascadelake-Server-noTSX"
+has "$tmp/out" "dvp model" "prod/vm-features: no-target -> ok, targets 0 -> 4"
+has "$tmp/out" "dvp model" "1 VM given a class of type Model with spec.cpu.model Cascadelake-Server-noTSX"
 run "dvp class" 0 what-if $D --class-cpu amx=Cascadelake-Server-noTSX
-has "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
-has "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
-has "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VirtualMachines"
+has "$tmp/out" "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
+has "$tmp/out" "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
+has "$tmp/out" "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VirtualMachines"
 # every VM of the class changes: both of class discovery lose targets
 run "dvp class worse" 1 what-if $D --class-cpu discovery=Icelake-Server -o json
-jqis "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
+jq_is "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
     "2 dev/vm-evacuating 0,prod/vm-discovery 1"
 run "dvp class unknown" 2 what-if $D --class-cpu nope=Nehalem
-has_err "dvp class unknown" "--class-cpu nope=Nehalem: no VirtualMachineClass nope"
+has "$tmp/err" "dvp class unknown" "--class-cpu nope=Nehalem: no VirtualMachineClass nope"
 run "dvp class form" 2 what-if $D --class-cpu amx
-has_err "dvp class form" '--class-cpu: "amx" is not CLASS=MODEL'
+has "$tmp/err" "dvp class form" '--class-cpu: "amx" is not CLASS=MODEL'
 run "class on kubevirt" 2 what-if $S --class-cpu generic=Nehalem
 
 # --- the guest's floor -----------------------------------------------------
 
-edit $S "$work/rhel" annotate dev/legacy-app vm.kubevirt.io/os rhel10
-run "floor v2" 1 what-if "$work/rhel" --cpu-model Nehalem --vmi dev/legacy-app
-has "floor v2" "dev/legacy-app: ok -> ok"
-has "floor v2" "+guest-cpu-floor"
-run "floor v3" 0 what-if "$work/rhel" --cpu-model Haswell-noTSX --vmi dev/legacy-app
-lacks "floor v3" "guest-cpu-floor"
-run "floor check" 0 explain "$work/rhel" dev/legacy-app -o json
-checks=$((checks + 1))
-"$KVSCOPE" report "$work/rhel" --format json --output-dir "$work/rep" -q >/dev/null ||
-    fail "report of the RHEL copy"
+edit $S "$tmp/rhel" annotate dev/legacy-app vm.kubevirt.io/os rhel10
+run "floor v2" 1 what-if "$tmp/rhel" --cpu-model Nehalem --vmi dev/legacy-app
+has "$tmp/out" "floor v2" "dev/legacy-app: ok -> ok"
+has "$tmp/out" "floor v2" "+guest-cpu-floor"
+run "floor v3" 0 what-if "$tmp/rhel" --cpu-model Haswell-noTSX --vmi dev/legacy-app
+lacks "$tmp/out" "floor v3" "guest-cpu-floor"
+run "floor check" 0 explain "$tmp/rhel" dev/legacy-app -o json
+"$KVSCOPE" report "$tmp/rhel" --format json --output-dir "$tmp/rep" -q >/dev/null ||
+    bad "report of the RHEL copy"
 jq -e '.vmis[] | select(.name == "dev/legacy-app") | .warnings | map(.code) | index("guest-cpu-floor") == null' \
-    "$work/rep/findings.json" >/dev/null || fail "host-model on a v3 node: no floor warning"
+    "$tmp/rep/findings.json" >/dev/null || bad "host-model on a v3 node: no floor warning"
 # the trade-off table: the tiers below x86-64-v3 leave the RHEL 10 guest
 # behind (the any and x86-64-v2 rows of the three scopes), the others do not
-checks=$((checks + 1))
-"$KVSCOPE" report "$work/rhel" --format html,pdf --output-dir "$work/rep2" -q >/dev/null ||
-    fail "report html of the RHEL copy"
-n=$(grep -oF "guests that need x86-64-v3: 1 VMI<" "$work/rep2/report.html" | wc -l)
-[ "$n" = 6 ] || fail "trade-off: $n rows with \"guests that need x86-64-v3: 1 VMI\", want 6"
-pdftotext "$work/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that need x86-64-v3: 1 VMI" ||
-    fail "trade-off: no guests line in the PDF"
-"$KVSCOPE" report $S --format html --output-dir "$work/rep3" -q >/dev/null
-! grep -qF "Guests it is too old for" "$work/rep3/report.html" ||
-    fail "trade-off: a guests column without a guest that needs it"
+"$KVSCOPE" report "$tmp/rhel" --format html,pdf --output-dir "$tmp/rep2" -q >/dev/null ||
+    bad "report html of the RHEL copy"
+n=$(grep -oF "guests that need x86-64-v3: 1 VMI<" "$tmp/rep2/report.html" | wc -l)
+[ "$n" = 6 ] || bad "trade-off: $n rows with \"guests that need x86-64-v3: 1 VMI\", want 6"
+pdftotext "$tmp/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that need x86-64-v3: 1 VMI" ||
+    bad "trade-off: no guests line in the PDF"
+"$KVSCOPE" report $S --format html --output-dir "$tmp/rep3" -q >/dev/null
+! grep -qF "Guests it is too old for" "$tmp/rep3/report.html" ||
+    bad "trade-off: a guests column without a guest that needs it"
 
 # --- the free-capacity fix, proven: the what-if its text names -------------------
 # samples/capacity: prod/stuck-vm's only placeable node c2 has no room.
 
 run "capacity groups" 1 check samples/capacity --groups
-has "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
-has "capacity groups" "fix free-capacity (not proven): Make room on c2"
-has "capacity groups" "--add-node-like c2"
+has "$tmp/out" "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
+has "$tmp/out" "capacity groups" "fix free-capacity (not proven): Make room on c2"
+has "$tmp/out" "capacity groups" "--add-node-like c2"
 run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
-has "capacity fix proven" "prod/stuck-vm: no-target -> ok"
+has "$tmp/out" "capacity fix proven" "prod/stuck-vm: no-target -> ok"
 run "capacity json" 1 check samples/capacity -o json
-checks=$((checks + 1))
-"$KVSCOPE" report samples/capacity --format json --output-dir "$work/cap" -q >/dev/null 2>&1
+"$KVSCOPE" report samples/capacity --format json --output-dir "$tmp/cap" -q >/dev/null 2>&1
 jq -e '.groups[] | select(.code == "no-capacity") |
     .subject == {"kind": "node", "name": "c2"} and .fix.action == "free-capacity"' \
-    "$work/cap/findings.json" >/dev/null || fail "capacity group in findings.json"
+    "$tmp/cap/findings.json" >/dev/null || bad "capacity group in findings.json"
 
 # --- usage errors: exit 2, one message ----------------------------------
 
 run "no change" 2 what-if $S
-has_err "no change" "kvscope: what-if: no change given"
+has "$tmp/err" "no change" "kvscope: what-if: no change given"
 run "unknown node" 2 what-if $S --cordon nope
-has_err "unknown node" "--cordon nope: no such node in the snapshot"
+has "$tmp/err" "unknown node" "--cordon nope: no such node in the snapshot"
 run "scope first" 2 what-if $S -n dev --cpu-model Nehalem
-has_err "scope first" "--namespace scopes the --cpu-model"
+has "$tmp/err" "scope first" "--namespace scopes the --cpu-model"
 run "bad strategy" 2 what-if $S --eviction-strategy Sometimes
 run "bad count" 2 what-if $S --add-node-like a1=0
 run "no vmi" 2 what-if $S --cpu-model Nehalem --vmi prod/nope
-has_err "no vmi" "no VMI in VMI prod/nope"
+has "$tmp/err" "no vmi" "no VMI in VMI prod/nope"
 run "no class" 2 what-if $S --storage-class-rwx nope
-[ -s "$work/out" ] && fail "usage error wrote stdout"
+[ -s "$tmp/out" ] && bad "usage error wrote stdout"
 
 # --- diff ----------------------------------------------------------------
 
 run "diff same" 0 diff $S $S
-has "diff same" "VMIs: 0 changed, 0 better, 0 worse"
+has "$tmp/out" "diff same" "VMIs: 0 changed, 0 better, 0 worse"
 
 # an "upgrade": w4 loses cpu-feature pku; its class splits off w3's
-edit $S "$work/new" drop w4 cpu-feature.node.kubevirt.io/pku
-run "diff upgrade" 0 diff $S "$work/new"
-has "diff upgrade" "features lost: pku"
-has "diff upgrade" "prod/db-0: ok -> ok, targets 2 -> 1"
+edit $S "$tmp/new" drop w4 cpu-feature.node.kubevirt.io/pku
+run "diff upgrade" 0 diff $S "$tmp/new"
+has "$tmp/out" "diff upgrade" "features lost: pku"
+has "$tmp/out" "diff upgrade" "prod/db-0: ok -> ok, targets 2 -> 1"
 # prod/web-0's class (w1) is renumbered by the split, not changed: its
 # group is matched by the class's content, so no group changes
-lacks "diff upgrade" "no-cpu-target"
-lacks "diff upgrade" "prod/web-0"
-run "diff upgrade json" 0 diff $S "$work/new" -o json
-jqis "diff json" '.nodes.cpuChanged[0] | "\(.name) \(.featuresLost|join(",")) \(.featuresGained|length)"' "w4 pku 0"
-jqis "diff split" '.cpuClasses[0] | "\(.kind) \(.after|length)"' "split 2"
-jqis "diff kind" '.kind' kvscope-diff
+lacks "$tmp/out" "diff upgrade" "no-cpu-target"
+lacks "$tmp/out" "diff upgrade" "prod/web-0"
+run "diff upgrade json" 0 diff $S "$tmp/new" -o json
+jq_is "diff json" '.nodes.cpuChanged[0] | "\(.name) \(.featuresLost|join(",")) \(.featuresGained|length)"' "w4 pku 0"
+jq_is "diff split" '.cpuClasses[0] | "\(.kind) \(.after|length)"' "split 2"
+jq_is "diff kind" '.kind' kvscope-diff
 
 # with w5 cordoned before and after, the upgrade takes db-0's last target
-edit $S "$work/old2" cordon w5
-edit "$work/old2" "$work/new2" drop w4 cpu-feature.node.kubevirt.io/pku
-run "diff worse" 1 diff "$work/old2" "$work/new2"
-has "diff worse" "prod/db-0: ok -> no-target, targets 1 -> 0"
-has "diff worse" "result: worse"
-run "diff yaml" 1 diff "$work/old2" "$work/new2" -o yaml
-has "diff yaml" "kind: kvscope-diff"
+edit $S "$tmp/old2" cordon w5
+edit "$tmp/old2" "$tmp/new2" drop w4 cpu-feature.node.kubevirt.io/pku
+run "diff worse" 1 diff "$tmp/old2" "$tmp/new2"
+has "$tmp/out" "diff worse" "prod/db-0: ok -> no-target, targets 1 -> 0"
+has "$tmp/out" "diff worse" "result: worse"
+run "diff yaml" 1 diff "$tmp/old2" "$tmp/new2" -o yaml
+has "$tmp/out" "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
 
 # the newer input lacks the nodes: its VMIs are not judged, which is
 # "cannot tell", neither worse nor better (exit 0)
-mkdir "$work/nj-old" "$work/nj-new"
-cp $S/resources/*.json "$work/nj-old/"
-cp $S/resources/*.json "$work/nj-new/"
-rm "$work/nj-new/nodes.json"
-run "diff not judged" 0 diff "$work/nj-old" "$work/nj-new"
-has "diff not judged" "VMIs: 11 changed, 0 better, 0 worse, 11 cannot tell"
-has "diff not judged" \
+mkdir "$tmp/nj-old" "$tmp/nj-new"
+cp $S/resources/*.json "$tmp/nj-old/"
+cp $S/resources/*.json "$tmp/nj-new/"
+rm "$tmp/nj-new/nodes.json"
+run "diff not judged" 0 diff "$tmp/nj-old" "$tmp/nj-new"
+has "$tmp/out" "diff not judged" "VMIs: 11 changed, 0 better, 0 worse, 11 cannot tell"
+has "$tmp/out" "diff not judged" \
     "    not judged in new: 11 VMIs (nodes: not in the input)"
-has "diff not judged" "prod/db-0: ok -> not-judged"
-lacks "diff not judged" "WORSE"
-has "diff not judged" "result: nothing gets worse (cannot tell for 11 VMIs)"
-run "diff not judged json" 0 diff "$work/nj-old" "$work/nj-new" -o json
-jqis "diff not judged json" '"\(.worse) \(.better) \(.cannotTell.vmis)"' \
+has "$tmp/out" "diff not judged" "prod/db-0: ok -> not-judged"
+lacks "$tmp/out" "diff not judged" "WORSE"
+has "$tmp/out" "diff not judged" "result: nothing gets worse (cannot tell for 11 VMIs)"
+run "diff not judged json" 0 diff "$tmp/nj-old" "$tmp/nj-new" -o json
+jq_is "diff not judged json" '"\(.worse) \(.better) \(.cannotTell.vmis)"' \
     "0 0 11"
-jqis "diff not judged json" '.cannotTell.notJudged | "\(.before) \(.after)"' \
+jq_is "diff not judged json" '.cannotTell.notJudged | "\(.before) \(.after)"' \
     "0 11"
-jqis "diff not judged json" '.cannotTell.lines[0]' \
+jq_is "diff not judged json" '.cannotTell.lines[0]' \
     "not judged in new: 11 VMIs (nodes: not in the input)"
-jqis "diff not judged json" \
+jq_is "diff not judged json" \
     '[.vmis[] | select(.cannotTell and (.worse | not))] | length' 11
-run "diff not judged back" 0 diff "$work/nj-new" "$work/nj-old" -o yaml
-has "diff not judged back" \
+run "diff not judged back" 0 diff "$tmp/nj-new" "$tmp/nj-old" -o yaml
+has "$tmp/out" "diff not judged back" \
     "- 'not judged in old: 11 VMIs (nodes: not in the input)'"
-run "diff not judged report" 0 diff "$work/nj-old" "$work/nj-new" \
-    --report "$work/njr" --format html
+run "diff not judged report" 0 diff "$tmp/nj-old" "$tmp/nj-new" \
+    --report "$tmp/njr" --format html
 grep -qF "Nothing got worse: 0 VMIs better, 0 worse, 11 changed in all; \
 cannot tell for 11 VMIs; not judged in new: 11 VMIs (nodes: not in the \
-input)." "$work/njr/report.html" || fail "diff not judged report: answer"
+input)." "$tmp/njr/report.html" || bad "diff not judged report: answer"
 
 # the header names both inputs; other clusters and swapped dates are one
 # warning line each, and --strict makes them a usage error
 run "diff header" 0 diff $S $S
-has "diff header" "old: samples/mixed (context lab-mixed, collected 2026-10-31T09:12:44Z, collector kvscope-samples 1.0.0)"
-has "diff header" "new: samples/mixed (context lab-mixed"
-lacks "diff header" "warning:"
+has "$tmp/out" "diff header" "old: samples/mixed (context lab-mixed, collected 2026-10-31T09:12:44Z, collector kvscope-samples 1.0.0)"
+has "$tmp/out" "diff header" "new: samples/mixed (context lab-mixed"
+lacks "$tmp/out" "diff header" "warning:"
 run "diff clusters" 0 diff $S samples/same-host-model
-has "diff clusters" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-gnr)"
+has "$tmp/out" "diff clusters" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-gnr)"
 run "diff clusters strict" 2 diff $S samples/same-host-model --strict
-has_err "diff clusters strict" "--strict: OLD and NEW are of different clusters"
-[ -s "$work/out" ] && fail "diff --strict wrote stdout"
-edit $S "$work/older" date 2026-09-30T08:00:00Z
-run "diff backwards" 0 diff $S "$work/older" -o json
-jqis "diff backwards" '.warnings | length' 1
-jqis "diff backwards text" '.warnings[0]' "NEW (collected 2026-09-30T08:00:00Z) is older than OLD (collected 2026-10-31T09:12:44Z): the changes read backwards"
-run "diff backwards strict" 2 diff $S "$work/older" --strict
-run "diff forwards strict" 0 diff "$work/older" $S --strict
+has "$tmp/err" "diff clusters strict" "--strict: OLD and NEW are of different clusters"
+[ -s "$tmp/out" ] && bad "diff --strict wrote stdout"
+edit $S "$tmp/older" date 2026-09-30T08:00:00Z
+run "diff backwards" 0 diff $S "$tmp/older" -o json
+jq_is "diff backwards" '.warnings | length' 1
+jq_is "diff backwards text" '.warnings[0]' "NEW (collected 2026-09-30T08:00:00Z) is older than OLD (collected 2026-10-31T09:12:44Z): the changes read backwards"
+run "diff backwards strict" 2 diff $S "$tmp/older" --strict
+run "diff forwards strict" 0 diff "$tmp/older" $S --strict
 
 # --- --report DIR: the report after the change, opening with it -----------
 
@@ -387,159 +343,142 @@ run "diff forwards strict" 0 diff "$work/older" $S --strict
 section() {
 	sed -n "/<section id=\"$1\">/,/<\/section>/p" "$2"
 }
-R=$work/wi-report
+R=$tmp/wi-report
 run "report what-if" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R"
-has "report what-if" "dev/build-runner: ok -> no-target"
-has "report what-if" "report: $R/report.html"
-has "report what-if" "report: $R/diff.json"
-checks=$((checks + 1))
-section changes "$R/report.html" >"$work/sec"
-grep -qF "<h2>1  What the change does</h2>" "$work/sec" || fail "report: no section 1 What the change does"
-grep -qF "<td class=\"name\">dev/build-runner</td>" "$work/sec" || fail "report: dev/build-runner not in the Changes section"
-grep -qF "no-target</span>" "$work/sec" || fail "report: the verdict after not in the Changes section"
-grep -qF "cpu-model Icelake-Server on 1 VMI" "$work/sec" || fail "report: the change applied not named"
-grep -qF "<h2>2  Summary</h2>" "$R/report.html" || fail "report: the summary is not section 2"
+has "$tmp/out" "report what-if" "dev/build-runner: ok -> no-target"
+has "$tmp/out" "report what-if" "report: $R/report.html"
+has "$tmp/out" "report what-if" "report: $R/diff.json"
+section changes "$R/report.html" >"$tmp/sec"
+grep -qF "<h2>1  What the change does</h2>" "$tmp/sec" || bad "report: no section 1 What the change does"
+grep -qF "<td class=\"name\">dev/build-runner</td>" "$tmp/sec" || bad "report: dev/build-runner not in the Changes section"
+grep -qF "no-target</span>" "$tmp/sec" || bad "report: the verdict after not in the Changes section"
+grep -qF "cpu-model Icelake-Server on 1 VMI" "$tmp/sec" || bad "report: the change applied not named"
+grep -qF "<h2>2  Summary</h2>" "$R/report.html" || bad "report: the summary is not section 2"
 # the title says it is hypothetical: <title>, masthead, PDF title page,
 # running head and metadata
-checks=$((checks + 1))
 wt="What if: cpu-model Icelake-Server on 1 VMI"
-grep -qF "<title>$wt: lab-mixed," "$R/report.html" || fail "report: <title> not '$wt'"
-grep -qF "<h1>$wt</h1>" "$R/report.html" || fail "report: masthead not '$wt'"
+grep -qF "<title>$wt: lab-mixed," "$R/report.html" || bad "report: <title> not '$wt'"
+grep -qF "<h1>$wt</h1>" "$R/report.html" || bad "report: masthead not '$wt'"
 pdftotext -l 1 "$R/report.pdf" - | tr -s " \n" "  " | grep -qF "$wt" ||
-    fail "pdf: title page not '$wt'"
+    bad "pdf: title page not '$wt'"
 pdftotext -f 3 -l 3 "$R/report.pdf" - | head -1 | grep -qxF "$wt · lab-mixed" ||
-    fail "pdf: running head not '$wt'"
+    bad "pdf: running head not '$wt'"
 pdfinfo "$R/report.pdf" | grep -qF "Title:           $wt: lab-mixed" ||
-    fail "pdf: metadata title not '$wt'"
-checks=$((checks + 1))
-pdftotext "$R/report.pdf" - | tr -s " \n" "  " >"$work/pdf"
-grep -qF "1 What the change does" "$work/pdf" || fail "pdf: no section 1 What the change does"
-grep -qF "dev/build-runner" "$work/pdf" || fail "pdf: no dev/build-runner"
-grep -qF "3 What to change: the groups" "$work/pdf" || fail "pdf: the groups are not section 3"
+    bad "pdf: metadata title not '$wt'"
+pdftotext "$R/report.pdf" - | tr -s " \n" "  " >"$tmp/pdf"
+grep -qF "1 What the change does" "$tmp/pdf" || bad "pdf: no section 1 What the change does"
+grep -qF "dev/build-runner" "$tmp/pdf" || bad "pdf: no dev/build-runner"
+grep -qF "3 What to change: the groups" "$tmp/pdf" || bad "pdf: the groups are not section 3"
 # the PDF lists the VMIs whose verdict, drain or codes change; those whose
 # target count alone moves are counted (cordoning w4 takes a target from
 # five), and listed with --pdf-detail all
-R2=$work/wi-cordon
+R2=$tmp/wi-cordon
 run "report cordon" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 --cordon w4 --report "$R2" --format pdf
-checks=$((checks + 1))
 # page 3 is section 1 (title page, contents, then the changes)
-pdftotext -f 3 -l 3 "$R2/report.pdf" - | tr -s " \n" "  " >"$work/pdf2"
-grep -qF "What the change does" "$work/pdf2" || fail "pdf cordon: page 3 is not section 1"
-grep -qF "prod/web-0" "$work/pdf2" || fail "pdf cordon: prod/web-0 (no-target -> ok) not listed"
-grep -qF "dev/build-runner" "$work/pdf2" && fail "pdf cordon: a VMI whose target count alone changed is listed"
-grep -qF "Besides, 5 VMIs changed only their number of targets" "$work/pdf2" || fail "pdf cordon: the target-only changes are not counted"
+pdftotext -f 3 -l 3 "$R2/report.pdf" - | tr -s " \n" "  " >"$tmp/pdf2"
+grep -qF "What the change does" "$tmp/pdf2" || bad "pdf cordon: page 3 is not section 1"
+grep -qF "prod/web-0" "$tmp/pdf2" || bad "pdf cordon: prod/web-0 (no-target -> ok) not listed"
+grep -qF "dev/build-runner" "$tmp/pdf2" && bad "pdf cordon: a VMI whose target count alone changed is listed"
+grep -qF "Besides, 5 VMIs changed only their number of targets" "$tmp/pdf2" || bad "pdf cordon: the target-only changes are not counted"
 run "report cordon all" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 --cordon w4 --report "$R2" --format pdf --pdf-detail all
-checks=$((checks + 1))
-pdftotext -f 3 -l 3 "$R2/report.pdf" - | tr -s " \n" "  " >"$work/pdf2"
-grep -qF "dev/build-runner" "$work/pdf2" || fail "pdf cordon all: dev/build-runner not listed"
-grep -qF "changed only their number" "$work/pdf2" && fail "pdf cordon all: target-only VMIs counted, not listed"
+pdftotext -f 3 -l 3 "$R2/report.pdf" - | tr -s " \n" "  " >"$tmp/pdf2"
+grep -qF "dev/build-runner" "$tmp/pdf2" || bad "pdf cordon all: dev/build-runner not listed"
+grep -qF "changed only their number" "$tmp/pdf2" && bad "pdf cordon all: target-only VMIs counted, not listed"
 run "report what-if json" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner -o json
-checks=$((checks + 1))
-cmp -s "$work/out" "$R/diff.json" || fail "diff.json differs from -o json"
+cmp -s "$tmp/out" "$R/diff.json" || bad "diff.json differs from -o json"
 # the report is of the snapshot after the change: findings.json says so
-jqis "report after" '.kind' kvscope-whatif
-checks=$((checks + 1))
+jq_is "report after" '.kind' kvscope-whatif
 [ "$(jq -r '.vmis[] | select(.name == "dev/build-runner") | .verdict' "$R/findings.json")" = no-target ] ||
-    fail "report: findings.json is not of the snapshot after the change"
+    bad "report: findings.json is not of the snapshot after the change"
 # with -o json stdout stays the one document
 run "report json stdout" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R" -o json
-jqis "report json stdout" '.kind' kvscope-whatif
+jq_is "report json stdout" '.kind' kvscope-whatif
 # written again over itself (its own diff.json is no foreign file), html only
 run "report again" 1 what-if $S --cpu-model Icelake-Server --vmi dev/build-runner --report "$R" --format html
-checks=$((checks + 1))
-[ "$(ls "$R" | tr '\n' ' ')" = "diff.json report.html " ] || fail "report again: $(ls "$R" | tr '\n' ' ')"
+[ "$(ls "$R" | tr '\n' ' ')" = "diff.json report.html " ] || bad "report again: $(ls "$R" | tr '\n' ' ')"
 
 # a diff: both snapshots' dates
-edit $S "$work/old3" date 2026-09-30T08:00:00Z
-edit $S "$work/new3" drop w4 cpu-feature.node.kubevirt.io/pku date 2026-10-31T10:00:00Z
-run "report diff" 0 diff "$work/old3" "$work/new3" --report "$work/dr" --format html,pdf
-has "report diff" "report: $work/dr/report.pdf"
-checks=$((checks + 1))
-section changes "$work/dr/report.html" >"$work/sec"
-grep -qF "<h2>1  Since the older snapshot</h2>" "$work/sec" || fail "diff report: no section 1"
-grep -qF "taken 2026-09-30T08:00:00Z, the snapshot of this report 2026-10-31T10:00:00Z" "$work/sec" ||
-    fail "diff report: not both dates"
-grep -qF "<td class=\"name\">w4</td>" "$work/sec" || fail "diff report: node w4 not listed"
-grep -qF "pku" "$work/sec" || fail "diff report: feature pku not listed"
-pdftotext "$work/dr/report.pdf" - | tr -s " \n" "  " | grep -qF "2026-09-30T08:00:00Z" ||
-    fail "diff report pdf: no older date"
-checks=$((checks + 1))
+edit $S "$tmp/old3" date 2026-09-30T08:00:00Z
+edit $S "$tmp/new3" drop w4 cpu-feature.node.kubevirt.io/pku date 2026-10-31T10:00:00Z
+run "report diff" 0 diff "$tmp/old3" "$tmp/new3" --report "$tmp/dr" --format html,pdf
+has "$tmp/out" "report diff" "report: $tmp/dr/report.pdf"
+section changes "$tmp/dr/report.html" >"$tmp/sec"
+grep -qF "<h2>1  Since the older snapshot</h2>" "$tmp/sec" || bad "diff report: no section 1"
+grep -qF "taken 2026-09-30T08:00:00Z, the snapshot of this report 2026-10-31T10:00:00Z" "$tmp/sec" ||
+    bad "diff report: not both dates"
+grep -qF "<td class=\"name\">w4</td>" "$tmp/sec" || bad "diff report: node w4 not listed"
+grep -qF "pku" "$tmp/sec" || bad "diff report: feature pku not listed"
+pdftotext "$tmp/dr/report.pdf" - | tr -s " \n" "  " | grep -qF "2026-09-30T08:00:00Z" ||
+    bad "diff report pdf: no older date"
 dt="Difference: 2026-09-30T08:00:00Z → 2026-10-31T10:00:00Z"
-grep -qF "<h1>$dt</h1>" "$work/dr/report.html" || fail "diff report: masthead not '$dt'"
-grep -qF "<title>$dt: " "$work/dr/report.html" || fail "diff report: <title> not '$dt'"
-pdftotext -f 3 -l 3 "$work/dr/report.pdf" - | head -1 | grep -qF "$dt" ||
-    fail "diff report pdf: running head not '$dt'"
+grep -qF "<h1>$dt</h1>" "$tmp/dr/report.html" || bad "diff report: masthead not '$dt'"
+grep -qF "<title>$dt: " "$tmp/dr/report.html" || bad "diff report: <title> not '$dt'"
+pdftotext -f 3 -l 3 "$tmp/dr/report.pdf" - | head -1 | grep -qF "$dt" ||
+    bad "diff report pdf: running head not '$dt'"
 # three changes and more: the first two, then how many more
-run "report what-if 3" 0 what-if $S --cordon w4 --uncordon w4 --cordon w3 --report "$work/wi3" --format html
-checks=$((checks + 1))
-grep -qF "<h1>What if: cordon w4; uncordon w4 and 1 more change</h1>" "$work/wi3/report.html" ||
-    fail "report 3 changes: $(grep -o '<h1>[^<]*' "$work/wi3/report.html")"
+run "report what-if 3" 0 what-if $S --cordon w4 --uncordon w4 --cordon w3 --report "$tmp/wi3" --format html
+grep -qF "<h1>What if: cordon w4; uncordon w4 and 1 more change</h1>" "$tmp/wi3/report.html" ||
+    bad "report 3 changes: $(grep -o '<h1>[^<]*' "$tmp/wi3/report.html")"
 
 # a foreign non-empty folder: exit 2, nothing written, no answer
-mkdir -p "$work/foreign"
-echo keep >"$work/foreign/notes.txt"
-run "report foreign" 2 what-if $S --cordon w4 --report "$work/foreign"
-has_err "report foreign" "not empty and not a kvscope report"
-checks=$((checks + 1))
-[ "$(ls "$work/foreign")" = notes.txt ] || fail "report foreign: wrote $(ls "$work/foreign")"
-[ -s "$work/out" ] && fail "report foreign: an answer on stdout"
-run "report foreign force" 0 what-if $S --cordon w4 --uncordon w4 --report "$work/foreign" --force --format json
-checks=$((checks + 1))
-[ "$(ls "$work/foreign" | tr '\n' ' ')" = "diff.json findings.json notes.txt " ] ||
-    fail "report force: $(ls "$work/foreign" | tr '\n' ' ')"
-run "report diff foreign" 2 diff $S $S --report "$work/foreign"
+mkdir -p "$tmp/foreign"
+echo keep >"$tmp/foreign/notes.txt"
+run "report foreign" 2 what-if $S --cordon w4 --report "$tmp/foreign"
+has "$tmp/err" "report foreign" "not empty and not a kvscope report"
+[ "$(ls "$tmp/foreign")" = notes.txt ] || bad "report foreign: wrote $(ls "$tmp/foreign")"
+[ -s "$tmp/out" ] && bad "report foreign: an answer on stdout"
+run "report foreign force" 0 what-if $S --cordon w4 --uncordon w4 --report "$tmp/foreign" --force --format json
+[ "$(ls "$tmp/foreign" | tr '\n' ' ')" = "diff.json findings.json notes.txt " ] ||
+    bad "report force: $(ls "$tmp/foreign" | tr '\n' ' ')"
+run "report diff foreign" 2 diff $S $S --report "$tmp/foreign"
 
 # --report is what-if's and diff's; its companions need it
-run "report on check" 2 check $S --report "$work/x"
-has_err "report on check" 'unknown option "--report"'
-run "report on report" 2 report $S --report "$work/x"
-has_err "report on report" 'unknown option "--report"'
+run "report on check" 2 check $S --report "$tmp/x"
+has "$tmp/err" "report on check" 'unknown option "--report"'
+run "report on report" 2 report $S --report "$tmp/x"
+has "$tmp/err" "report on report" 'unknown option "--report"'
 run "format without report" 2 what-if $S --cordon w4 --format html
-has_err "format without report" "--format, --pdf-detail and --force go with --report DIR"
+has "$tmp/err" "format without report" "--format, --pdf-detail and --force go with --report DIR"
 run "force without report" 2 diff $S $S --force
-checks=$((checks + 1))
-[ -e "$work/x" ] && fail "a rejected --report created its folder"
+[ -e "$tmp/x" ] && bad "a rejected --report created its folder"
 
 # --fix: a group's fix applied as its text says
 run "fix G4" 0 what-if $S --fix G4
-has "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fix says"
-has "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
-has "fix G4" "prod/web-0: no-target -> ok, targets 0 -> 3"
-has "fix G4" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
-has "fix G4" "after fix G4: 1 of its 1 VMI in no no-cpu-target group (fix.fixes 1)"
+has "$tmp/out" "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fix says"
+has "$tmp/out" "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
+has "$tmp/out" "fix G4" "prod/web-0: no-target -> ok, targets 0 -> 3"
+has "$tmp/out" "fix G4" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "$tmp/out" "fix G4" "after fix G4: 1 of its 1 VMI in no no-cpu-target group (fix.fixes 1)"
 # G1's value is for the one VMI KubeVirt does not report LiveMigratable
 run "fix G1" 0 what-if $S --fix G1 -o json
-jqis "fix G1" '.vmis | map(.name) | join(",")' "prod/files-rwo"
-jqis "fix G1" '.vmis[0].onDrain.after' "shutdown"
-jqis "fix G1" '.restarts' "1"
-jqis "fix G1" '.changes[-1]' "after fix G1: 1 of its 4 VMIs in no drain-block group (fix.fixes 1)"
+jq_is "fix G1" '.vmis | map(.name) | join(",")' "prod/files-rwo"
+jq_is "fix G1" '.vmis[0].onDrain.after' "shutdown"
+jq_is "fix G1" '.restarts' "1"
+jq_is "fix G1" '.changes[-1]' "after fix G1: 1 of its 4 VMIs in no drain-block group (fix.fixes 1)"
 run "fix G2" 0 what-if $S --fix G2 -o yaml
-has "fix G2" "claims of ceph-rbd recreated ReadWriteMany on storage class nfs-csi"
+has "$tmp/out" "fix G2" "claims of ceph-rbd recreated ReadWriteMany on storage class nfs-csi"
 run "fix commas" 0 what-if $S --fix G2,G4
-has "fix commas" "prod/files-rwo: blocked -> ok"
-has "fix commas" "prod/web-0: no-target -> ok"
+has "$tmp/out" "fix commas" "prod/files-rwo: blocked -> ok"
+has "$tmp/out" "fix commas" "prod/web-0: no-target -> ok"
 run "fix all" 0 what-if $S --fix all -o json
-jqis "fix all" '[.changes[] | select(test("nothing to apply"))] | length' "2"
-jqis "fix all" '[.vmis[] | select(.verdict.after == "ok")] | length' "3"
-jqis "fix all" '[.groups[] | select(.change == "resolved") | .code] | join(",")' \
+jq_is "fix all" '[.changes[] | select(test("nothing to apply"))] | length' "2"
+jq_is "fix all" '[.vmis[] | select(.verdict.after == "ok")] | length' "3"
+jq_is "fix all" '[.groups[] | select(.change == "resolved") | .code] | join(",")' \
     "disk-not-shared,drain-shutdown,no-cpu-target"
 run "fix none" 2 what-if $S --fix G5
-has_err "fix none" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
+has "$tmp/err" "fix none" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
 run "fix none and one" 0 what-if $S --fix G5 --fix G4
-has "fix none and one" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
+has "$tmp/out" "fix none and one" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
 run "fix unknown" 2 what-if $S --fix G99
-has_err "fix unknown" "--fix G99: no such group (the groups: G1, G2, G3, G4, G5, G6)"
-run "fix report" 0 what-if $S --fix G4 --report "$work/fixrep" --format json
-checks=$((checks + 1))
+has "$tmp/err" "fix unknown" "--fix G99: no such group (the groups: G1, G2, G3, G4, G5, G6)"
+run "fix report" 0 what-if $S --fix G4 --report "$tmp/fixrep" --format json
 [ "$(jq -r '.vmis[] | select(.name == "prod/web-0") | .verdict' \
-    "$work/fixrep/findings.json")" = ok ] || fail "fix report: web-0 not ok after"
+    "$tmp/fixrep/findings.json")" = ok ] || bad "fix report: web-0 not ok after"
 # every group of every sample: fix.fixes is what the after-state shows
-checks=$((checks + 1))
-mkdir -p "$work/proof"
-python3 tests/e2e/fixproof.py "$KVSCOPE" "$work/proof" samples/mixed \
+mkdir -p "$tmp/proof"
+python3 tests/e2e/fixproof.py "$KVSCOPE" "$tmp/proof" samples/mixed \
     samples/capacity samples/deckhouse samples/hostile samples/pitfalls \
-    samples/same-host-model >"$work/proof.out" ||
-    { fail "fixproof"; sed 's/^/    | /' "$work/proof.out"; }
+    samples/same-host-model >"$tmp/proof.out" ||
+    { bad "fixproof"; sed 's/^/    | /' "$tmp/proof.out"; }
 
-echo "$((checks - fails)) of $checks checks passed"
-[ "$fails" -eq 0 ]
+test_done

@@ -5,11 +5,12 @@
  * evictionStrategy LiveMigrate, and the VMI prod/web on w1 (host-model, an
  * RWX PVC, a multus bridge, 2Gi, LiveMigratable=True) that migrates to w2;
  * the helpers that find and edit its objects (pod network, cordon).
- * Static inline functions, for any test program; include after
- * kvsnap.h.
+ * Static inline functions, for any test program (it includes kvsnap.h).
  */
 #ifndef KV_TEST_BASE_H
 #define KV_TEST_BASE_H
+
+#include "kvsnap.h"
 
 #define DOM "node.kubevirt.io"
 #define VMIS "virtualmachineinstances", "kubevirt.io"

@@ -2,10 +2,12 @@
  * kvmut.h - the mutations of the base cluster (kvbase.h) that the rule
  * table of test_rules_table.c names, one or two per blocker and warning
  * code, shared with the test_rules_*.c binaries that reuse them.  Static
- * inline functions; include after kvrules.h.
+ * inline functions (it includes kvrules.h).
  */
 #ifndef KV_TEST_MUT_H
 #define KV_TEST_MUT_H
+
+#include "kvrules.h"
 
 /* ---- one PASS and one FAIL per code ----------------------------------------- */
 

@@ -4,11 +4,14 @@
  * verdict of a VMI), small cluster edits (the KubeVirt CR, taints,
  * migrations, policies, pods and their requests), the two capacity
  * mutations of the rule table, and the cmocka group setup and teardown
- * that build and free the base.  Static inline functions; include after
- * kvbase.h.
+ * that build and free the base.  Static inline functions (it includes
+ * kvbase.h).
  */
 #ifndef KV_TEST_RULES_H
 #define KV_TEST_RULES_H
+
+#include "kvbase.h"
+#include "analyze/rules/target.h"
 
 static inline json_t *
 kubevirt(kvsnap *s)
@@ -135,6 +138,20 @@ has_code(json_t *v, const char *which, const char *code)
 		    code) == 0)
 			return true;
 	return false;
+}
+
+/* What explain says of node w2 for prod/web: the first constraint it
+ * fails, "" when it takes the pod (caller frees). */
+static inline char *
+explain_w2(const kvres *r)
+{
+	const kv_vmires *vr = kvres_vmires(r, WEB);
+	kv_buf b = {0};
+
+	for (size_t n = 0; n < r->m->nnodes; n++)
+		if (strcmp(r->m->nodes[n].name, "w2") == 0)
+			kv_target_explain(r->a, r->a->place, vr, n, &b);
+	return b.data ? b.data : xstrdup("");
 }
 
 /* The message of the first issue with code (blockers, then warnings). */

@@ -20,63 +20,7 @@
 #include "analyze/rules/target.h"
 #include "render/view.h"
 
-/* the base cluster's helpers this file does not need */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "kvbase.h"
-#pragma GCC diagnostic pop
-
-typedef void (*mutation)(kvsnap *s);
-
-static kvres
-run(mutation mut)
-{
-	kvsnap *s = kvsnap_copy(base);
-	kvres r;
-
-	mut(s);
-	r = kvsnap_run(s);
-	kvsnap_free(s);
-	return r;
-}
-
-static char *
-codes(json_t *v, const char *which)
-{
-	json_t *arr = json_object_get(v, which), *e;
-	kv_buf b = {0};
-	size_t i;
-
-	json_array_foreach(arr, i, e)
-		kv_buf_printf(&b, "%s%s", i ? "," : "",
-		    json_string_value(json_object_get(e, "code")));
-	return b.data ? b.data : xstrdup("");
-}
-
-#define assert_codes(v, which, want)                                        \
-	do {                                                                \
-		char *got_ = codes((v), (which));                           \
-		if (strcmp(got_, (want)) != 0)                              \
-			fail_msg("%s: got [%s], want [%s]", (which), got_,  \
-			    (want));                                        \
-		free(got_);                                                 \
-	} while (0)
-
-/* The message of the blocker with code. */
-static const char *
-message(json_t *v, const char *code)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(v, "blockers"), i, e)
-		if (strcmp(json_string_value(json_object_get(e, "code")),
-		    code) == 0)
-			return json_string_value(json_object_get(e,
-			    "message"));
-	fail_msg("no blocker %s", code);
-	return NULL;
-}
+#include "kvrules.h"
 
 #define assert_has(s, needle)                                               \
 	do {                                                                \
@@ -84,44 +28,6 @@ message(json_t *v, const char *code)
 		if (strstr(s_, (needle)) == NULL)                           \
 			fail_msg("\"%s\" lacks \"%s\"", s_, (needle));      \
 	} while (0)
-
-/* What explain says of w2 for prod/web ("" when it takes the pod). */
-static char *
-explain_w2(const kvres *r)
-{
-	const kv_vmires *vr = kvres_vmires(r, WEB);
-	kv_buf b = {0};
-
-	for (size_t n = 0; n < r->m->nnodes; n++)
-		if (strcmp(r->m->nodes[n].name, "w2") == 0)
-			kv_target_explain(r->a, r->a->place, vr, n, &b);
-	return b.data ? b.data : xstrdup("");
-}
-
-/* The manifest says the snapshot holds every pod. */
-static void
-pods_all(kvsnap *s)
-{
-	char *f = kvsnap_file("pods", "");
-
-	kvsnap_list(s, "pods", "");
-	json_object_set_new(json_object_get(s->res, f), "scope",
-	    json_string("all"));
-	free(f);
-}
-
-/* A running pod on w2 with the containers' requests given. */
-static void
-add_pod(kvsnap *s, const char *name, const char *spec)
-{
-	char *j = xasprintf("{\"apiVersion\": \"v1\", \"kind\": \"Pod\", "
-	    "\"metadata\": {\"name\": \"%s\", \"namespace\": \"db\"}, "
-	    "\"spec\": {\"nodeName\": \"w2\", %s}, \"status\": {\"phase\": "
-	    "\"Running\"}}", name, spec);
-
-	kvsnap_addj(s, "pods", "", j);
-	free(j);
-}
 
 static void
 alloc(kvsnap *s, const char *nodename, const char *res, const char *q)
@@ -153,7 +59,7 @@ hugepages(kvsnap *s, const char *w2_pages, const char *w2_used)
 		    "\"resources\": {\"requests\": {\"memory\": \"1Gi\", "
 		    "\"hugepages-1Gi\": \"%s\"}}}]", w2_used);
 
-		add_pod(s, "db-huge", spec);
+		add_pod(s, "db-huge", "w2", "Running", spec);
 		free(spec);
 	}
 }
@@ -243,7 +149,7 @@ sriov(kvsnap *s, const char *w2_vfs, const char *w2_used)
 		    "\"initContainers\": [{\"name\": \"i\", \"resources\": "
 		    "{\"requests\": {\"" VF "\": \"%s\"}}}]", w2_used);
 
-		add_pod(s, "db-vf", spec);
+		add_pod(s, "db-vf", "w2", "Running", spec);
 		free(spec);
 	}
 }
@@ -467,22 +373,6 @@ test_bad_quantity(void **state)
 	assert_has(err, "spec.containers[0].resources.requests." VF);
 	free(err);
 	kvsnap_free(s);
-}
-
-static int
-group_setup(void **state)
-{
-	(void)state;
-	base = build_base();
-	return 0;
-}
-
-static int
-group_teardown(void **state)
-{
-	(void)state;
-	kvsnap_free(base);
-	return 0;
 }
 
 int

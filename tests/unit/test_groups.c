@@ -19,30 +19,9 @@
 #include "analyze/decide/groups.h"
 #include "analyze/rules/rule.h"
 
-#include "kvbase.h"
+#include "kvrules.h"
 
 /* ---- running and asserting ------------------------------------------------ */
-
-typedef void (*mutation)(kvsnap *s);
-
-static kvres
-run_snap(kvsnap *s)
-{
-	return kvsnap_run(s);
-}
-
-static kvres
-run(mutation mut)
-{
-	kvsnap *s = kvsnap_copy(base);
-	kvres r;
-
-	if (mut != NULL)
-		mut(s);
-	r = run_snap(s);
-	kvsnap_free(s);
-	return r;
-}
 
 /* findings.json's group with code (and subject name, unless NULL), or
  * NULL. */
@@ -123,7 +102,7 @@ prove_cpu_model(mutation mut, json_t *g, const char *name)
 
 	mut(s);
 	set_cpu(s, json_string_value(kvj_at(g, "fix.value")));
-	r = run_snap(s);
+	r = kvsnap_run(s);
 	kvsnap_free(s);
 	assert_true(kvres_vmires(&r, name)->ntargets > 0);
 	assert_jstr(kvres_vmi(&r, name), "verdict", "ok");
@@ -273,7 +252,7 @@ prove_claim(mutation mut, const char *cls)
 	kvj_sets(pvc, "spec.storageClassName", cls);
 	kvj_setj(vmi(s), "status.volumeStatus[0].persistentVolumeClaimInfo."
 	    "accessModes", "[\"ReadWriteMany\"]");
-	r = run_snap(s);
+	r = kvsnap_run(s);
 	kvsnap_free(s);
 	assert_null(find_group(&r, "disk-not-shared", NULL));
 	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
@@ -427,7 +406,7 @@ test_change_binding(void **state)
 	/* the proof: the interface bound with the fix's value */
 	s = kvsnap_copy(base);
 	set_podnet(s, "{\"name\": \"default\", \"masquerade\": {}}");
-	r = run_snap(s);
+	r = kvsnap_run(s);
 	kvsnap_free(s);
 	assert_null(find_group(&r, "network-pod-bridge", NULL));
 	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
@@ -525,7 +504,7 @@ test_set_eviction_strategy(void **state)
 	s = kvsnap_copy(base);
 	evict_none(s);
 	kvj_sets(vmi(s), "spec.evictionStrategy", "LiveMigrate");
-	r = run_snap(s);
+	r = kvsnap_run(s);
 	kvsnap_free(s);
 	assert_int_equal(json_array_size(json_object_get(r.findings,
 	    "groups")), 0);
@@ -576,7 +555,7 @@ prove_drain(mutation mut, json_t *g, const char *what)
 	mut(s);
 	kvj_sets(vmi(s), "spec.evictionStrategy",
 	    json_string_value(kvj_at(g, "fix.value")));
-	r = run_snap(s);
+	r = kvsnap_run(s);
 	kvsnap_free(s);
 	assert_null(find_group(&r, "drain-block", NULL));
 	assert_jstr(kvres_vmi(&r, WEB), "onDrain", what);
@@ -688,22 +667,6 @@ test_fix_none(void **state)
 	kvres_free(&r);
 }
 
-static int
-setup(void **state)
-{
-	(void)state;
-	base = build_base();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	kvsnap_free(base);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -724,5 +687,5 @@ main(void)
 		cmocka_unit_test(test_fix_none),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

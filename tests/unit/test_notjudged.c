@@ -12,22 +12,7 @@
 #include "kvsnap.h"
 #include "analyze/rules/rule.h"
 
-#include "kvbase.h"
-
-typedef void (*mutation)(kvsnap *s);
-
-static kvres
-run(mutation mut)
-{
-	kvsnap *s = kvsnap_copy(base);
-	kvres r;
-
-	if (mut != NULL)
-		mut(s);
-	r = kvsnap_run(s);
-	kvsnap_free(s);
-	return r;
-}
+#include "kvrules.h"
 
 /* The coded warning messages, one per line. */
 static char *
@@ -69,7 +54,7 @@ test_needs_column(void **state)
 	assert_int_equal(kv_rule_find("no-cpu-target")->needs,
 	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_VMCLASSES));
 	assert_int_equal(kv_rule_find("no-cpu-target")->when[NEED_VMCLASSES],
-	    WHEN_DVP_CLASS_CPU);
+	    WHEN_FLAVOR);
 	assert_int_equal(kv_rule_find("no-placement-target")->needs,
 	    KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
 	    KV_NEED_BIT(NEED_VDISKS) | KV_NEED_BIT(NEED_VMCLASSES));
@@ -307,22 +292,6 @@ test_judged(void **state)
 	kvres_free(&r);
 }
 
-static int
-setup(void **state)
-{
-	(void)state;
-	base = build_base();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	kvsnap_free(base);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -335,5 +304,5 @@ main(void)
 		cmocka_unit_test(test_judged),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

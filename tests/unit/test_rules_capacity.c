@@ -461,19 +461,6 @@ m_launchers_judged(kvsnap *s)
 	    "\"uid-dbvm\"}", "");
 }
 
-/* The first constraint node w2 fails for prod/web. */
-static char *
-explain_w2(const kvres *r)
-{
-	const kv_vmires *vr = kvres_vmires(r, WEB);
-	kv_buf b = {0};
-
-	for (size_t n = 0; n < r->m->nnodes; n++)
-		if (strcmp(r->m->nodes[n].name, "w2") == 0)
-			kv_target_explain(r->a, r->a->place, vr, n, &b);
-	return b.data ? b.data : xstrdup("");
-}
-
 static void
 test_pod_affinity(void **state)
 {
