@@ -833,6 +833,12 @@ complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
 complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
 complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
 complete_is "complete -n, no snapshot yet" "" check -n ""
+complete_is "complete --fix: group ids" "G1 G2 G3 G4 G5 all" \
+    what-if "$snap" --fix ""
+complete_is "complete --fix LIST" "G4,G1 G4,G2 G4,G3 G4,G5" \
+    what-if "$snap" --fix G4,G
+complete_is "complete --fix=" "all" what-if "$snap" --fix = a
+complete_is "complete --fix, no snapshot yet" "" what-if --fix ""
 run "completion zsh" 0 completion zsh
 has "$work/out" "completion zsh: names" "'--drain=:LIST:{_kvscope_names}'"
 has "$work/out" "completion zsh: explain NAME" "'2:VMI:{_kvscope_names}'"
