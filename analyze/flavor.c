@@ -61,6 +61,8 @@ const kv_fixrow kv_fixrow_kubevirt = {
 		[VMPATH_CPU_MODEL] = "spec.template.spec.domain.cpu.model",
 	},
 	.migrate_cli = "virtctl migrate",
+	.patch_cli = "kubectl patch vm %s -n %s --type merge -p '%s'",
+	.restart_cli = "virtctl restart %s -n %s",
 	.kernel_note = "",
 	.rwx_copy = ", or copy the disks with volume migration",
 	.rwx_clone = "DataVolume",
@@ -68,6 +70,8 @@ const kv_fixrow kv_fixrow_kubevirt = {
 	    "(spec.updateVolumesStrategy: Migration) copy them live",
 	.cpu_object = NULL,
 	.cpu_fix = NULL,
+	.model_class = NULL,
+	.class_patch = NULL,
 	.drain_block_fix = NULL,
 	.cpu_by_class = NULL,
 };
