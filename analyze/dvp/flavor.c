@@ -65,8 +65,9 @@ static const kv_fixrow dvp_fix = {
 	 * api/core/v1alpha2/virtual_machine.go, VirtualMachineSpec) and
 	 * d8's restart (src/cli/README.md "restart": d8 v restart myvm -n
 	 * mynamespace) */
-	.patch_cli = "kubectl patch virtualmachines.virtualization.deckhouse.io "
-	    "%s -n %s --type merge -p '%s'",
+	.patch_cli = "kubectl patch "
+	    "virtualmachines.virtualization.deckhouse.io %s -n %s "
+	    "--type merge -p '%s'",
 	.restart_cli = "d8 v restart %s -n %s",
 	.kernel_note = "; DVP requires the same kernel on every node",
 	.rwx_copy = "",

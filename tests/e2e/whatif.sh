@@ -130,7 +130,7 @@ has "model fixes" "w1: 1/1/0 -> 2/0/0"
 has "model fixes" "VMIs: 1 changed, 1 better, 0 worse"
 has "model fixes" "result: nothing gets worse"
 # the group that fix removes is said so, by code and subject
-has "model fixes" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "model fixes" "resolved no-cpu-target (CPU class: C3): 1 -> 0 VMIs"
 run "model fixes json" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 -o json
 jqis "model fixes json" '.groups[] | select(.code == "no-cpu-target") | "\(.change) \(.ids[0]) \(.vmis.after)"' "resolved G4 0"
 
@@ -234,7 +234,7 @@ has "dvp model" "1 VM given a class of type Model with spec.cpu.model Cascadelak
 run "dvp class" 0 what-if $D --class-cpu amx=Cascadelake-Server-noTSX
 has "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
 has "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
-has "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VirtualMachines"
+has "dvp class" "resolved no-cpu-target (CPU model: VirtualMachineClass amx): 1 -> 0 VirtualMachines"
 # every VM of the class changes: both of class discovery lose targets
 run "dvp class worse" 1 what-if $D --class-cpu discovery=Icelake-Server -o json
 jqis "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
@@ -362,6 +362,39 @@ run "diff not judged report" 0 diff "$work/nj-old" "$work/nj-new" \
 grep -qF "Nothing got worse: 0 VMIs better, 0 worse, 11 changed in all; \
 cannot tell for 11 VMIs; not judged in new: 11 VMIs (nodes: not in the \
 input)." "$work/njr/report.html" || fail "diff not judged report: answer"
+# the same on DVP: its words in the terminal and the HTML alike, the
+# cannot-tell mark of each VM in both
+mkdir "$work/dnj-old" "$work/dnj-new"
+cp samples/deckhouse/resources/*.json "$work/dnj-old/"
+cp samples/deckhouse/resources/*.json "$work/dnj-new/"
+rm "$work/dnj-new/nodes.json"
+run "DVP diff not judged" 0 diff "$work/dnj-old" "$work/dnj-new"
+has "DVP diff not judged" \
+    "    not judged in new: 11 VirtualMachines (nodes: not in the input)"
+has "DVP diff not judged" "prod/vm-host: ok -> not-judged"
+run "DVP diff not judged report" 0 diff "$work/dnj-old" "$work/dnj-new" \
+    --report "$work/dnjr" --format html
+sed -n '/<section id="changes">/,/<\/section>/p' "$work/dnjr/report.html" \
+    >"$work/sec"
+grep -qF "cannot tell for 11 VirtualMachines; not judged in new: 11 \
+VirtualMachines (nodes: not in the input)." "$work/sec" ||
+    fail "DVP diff report: answer not in DVP words"
+! grep -q "VMI" "$work/sec" || fail "DVP diff report: says VMI"
+[ "$(grep -c '> cannot tell</span>' "$work/sec")" = 11 ] ||
+    fail "DVP diff report: not 11 VMs marked cannot tell"
+# a group's subject in words, not its JSON kind, in both views
+run "DVP what-if groups" 0 what-if samples/deckhouse --cpu-model Nehalem \
+    --vmi prod/vm-features --report "$work/dwi" --format html
+has "DVP what-if groups" \
+    "resolved no-cpu-target (CPU model: VirtualMachineClass amx): 1 -> 0"
+has "DVP what-if groups" \
+    "changed drain-block (eviction strategy: LiveMigrate): 2 -> 1"
+sed -n '/<section id="changes">/,/<\/section>/p' "$work/dwi/report.html" \
+    >"$work/sec"
+grep -qF '<td class="wrap">CPU model: VirtualMachineClass amx</td>' \
+    "$work/sec" || fail "DVP what-if report: subject not in words"
+! grep -qE "cpuModel|evictionStrategy" "$work/sec" ||
+    fail "DVP what-if report: a JSON kind in the groups"
 
 # the header names both inputs; other clusters and swapped dates are one
 # warning line each, and --strict makes them a usage error
@@ -505,7 +538,7 @@ run "fix G4" 0 what-if $S --fix G4
 has "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fix says"
 has "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
 has "fix G4" "prod/web-0: no-target -> ok, targets 0 -> 3"
-has "fix G4" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "fix G4" "resolved no-cpu-target (CPU class: C3): 1 -> 0 VMIs"
 has "fix G4" "after fix G4: 1 of its 1 VMI in no no-cpu-target group (fix.fixes 1)"
 # G1's value is for the one VMI KubeVirt does not report LiveMigratable
 run "fix G1" 0 what-if $S --fix G1 -o json
