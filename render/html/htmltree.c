@@ -231,8 +231,18 @@ h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
 
 	h_attr(t, "class", "facts");
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
-	for (size_t i = 0; i < n; i++)
-		fact(tb, v[i].key, v[i].value);
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr tr;
+
+		if (v[i].names == NULL) {
+			fact(tb, v[i].key, v[i].value);
+			continue;
+		}
+		tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+		h_attr(h_el(tr, "th", v[i].key), "scope", "row");
+		h_names(h_elc(tr, "td", "wrap", NULL), v[i].names,
+		    v[i].nnames, KV_FACT_NAMES);
+	}
 	facts_free(v, n);
 }
 
