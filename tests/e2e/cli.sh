@@ -697,6 +697,9 @@ if command -v script >/dev/null; then
 		[ "$w" -le 400 ] || fail "10,000 VMIs on a tty: a line of $w characters (at most 400)"
 		has "$work/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
 		has "$work/bigtty.txt" "tty: node lists cut" " in all)"
+		checks=$((checks + 1))
+		! grep -E "more and [0-9]+ more" "$work/bigtty.txt" ||
+		    fail "10,000 VMIs on a tty: a list cut twice, two counts"
 		"$rel" check "$big" -q >"$work/bigpipe"
 		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$work/bigpipe" | cut -d' ' -f1)
 		checks=$((checks + 1))
