@@ -368,6 +368,9 @@ mkdir "$work/dnj-old" "$work/dnj-new"
 cp samples/deckhouse/resources/*.json "$work/dnj-old/"
 cp samples/deckhouse/resources/*.json "$work/dnj-new/"
 rm "$work/dnj-new/nodes.json"
+run "DVP check without nodes" 2 check "$work/dnj-new"
+has_err "DVP check without nodes" \
+    "kvscope: warning: the input has no nodes: no VirtualMachine is judged"
 run "DVP diff not judged" 0 diff "$work/dnj-old" "$work/dnj-new"
 has "DVP diff not judged" \
     "    not judged in new: 11 VirtualMachines (nodes: not in the input)"
