@@ -175,6 +175,7 @@ enum kv_tone vmi_tone(enum kv_verdict v, enum kv_on_drain d);
 struct kv_group;
 enum kv_tone group_tone(const struct kv_group *g);	/* its VMIs' */
 const char *verdict_symbol(enum kv_verdict v);
+const char *tone_symbol(enum kv_tone t);	/* ✓ ⚠ ✗ – */
 /* One sentence per verdict, for the legend and the glossary. */
 const char *verdict_meaning(enum kv_verdict v);
 uint32_t tone_ink(enum kv_tone t);

@@ -188,7 +188,13 @@ group_tone(const kv_group *g)
 const char *
 verdict_symbol(enum kv_verdict v)
 {
-	switch (verdict_tone(v)) {
+	return tone_symbol(verdict_tone(v));
+}
+
+const char *
+tone_symbol(enum kv_tone t)
+{
+	switch (t) {
 	case TONE_OK:
 		return SYM_OK;
 	case TONE_NONE:
