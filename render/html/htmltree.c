@@ -208,8 +208,19 @@ h_section(xmlNodePtr main, const char *id, const char *title)
 {
 	xmlNodePtr s = xmlNewChild(main, NULL, BAD_CAST "section", NULL);
 
+	size_t k = strspn(title, "0123456789");
+	xmlNodePtr h;
+
 	h_attr(s, "id", id);
-	h_el(s, "h2", title);
+	if (k == 0 || strncmp(title + k, "  ", 2) != 0) {
+		h_el(s, "h2", title);
+		return s;
+	}
+	/* "4  VMIs that need attention": the section's number set apart,
+	 * not read as a count of VMIs */
+	h = h_el(s, "h2", NULL);
+	h_el_own(h, "span", "secno", xstrndup(title, k));
+	h_txt(h, title + k);
 	return s;
 }
 

@@ -430,11 +430,11 @@ has "report what-if" "report: $R/report.html"
 has "report what-if" "report: $R/diff.json"
 checks=$((checks + 1))
 section changes "$R/report.html" >"$work/sec"
-grep -qF "<h2>1  What the change does</h2>" "$work/sec" || fail "report: no section 1 What the change does"
+grep -qF "<span class=\"secno\">1</span>  What the change does</h2>" "$work/sec" || fail "report: no section 1 What the change does"
 grep -qF "<td class=\"name\">dev/build-runner</td>" "$work/sec" || fail "report: dev/build-runner not in the Changes section"
 grep -qF "no-target</span>" "$work/sec" || fail "report: the verdict after not in the Changes section"
 grep -qF "cpu-model Icelake-Server on 1 VMI" "$work/sec" || fail "report: the change applied not named"
-grep -qF "<h2>2  Summary</h2>" "$R/report.html" || fail "report: the summary is not section 2"
+grep -qF "<span class=\"secno\">2</span>  Summary</h2>" "$R/report.html" || fail "report: the summary is not section 2"
 # the title says it is hypothetical: <title>, masthead, PDF title page,
 # running head and metadata
 checks=$((checks + 1))
@@ -492,7 +492,7 @@ run "report diff" 0 diff "$work/old3" "$work/new3" --report "$work/dr" --format 
 has "report diff" "report: $work/dr/report.pdf"
 checks=$((checks + 1))
 section changes "$work/dr/report.html" >"$work/sec"
-grep -qF "<h2>1  Since the older snapshot</h2>" "$work/sec" || fail "diff report: no section 1"
+grep -qF "<span class=\"secno\">1</span>  Since the older snapshot</h2>" "$work/sec" || fail "diff report: no section 1"
 grep -qF "taken 2026-09-30T08:00:00Z, the snapshot of this report 2026-10-31T10:00:00Z" "$work/sec" ||
     fail "diff report: not both dates"
 grep -qF "<td class=\"name\">w4</td>" "$work/sec" || fail "diff report: node w4 not listed"
