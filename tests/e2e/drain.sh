@@ -90,6 +90,10 @@ has "plan" "Nodes whose drain cannot succeed:"
 has "plan" "w4 (step "
 has "plan" "prod/files-rwo waits forever (disk-not-shared)"
 has "plan" "Total: 7 steps"
+# a step where nothing migrates says so, not "about 0 s"
+has "plan: nothing to move" "step 2: w2 (no VM migrates)"
+has "plan: a step's time" "step 3: w5 (about 1 min 14 s)"
+grep -qF "(about 0 s)" "$work/out" && fail "plan: a step of about 0 s"
 run "plan w5" 0 plan $M --drain w5
 has "plan w5" "Every node's drain can finish."
 run "plan json" 1 plan $M --drain-selector kubernetes.io/os=linux --max-unavailable 2 --allow-block -o json
