@@ -60,9 +60,10 @@ typedef struct kv_cmd {
 } kv_cmd;
 
 /* What an option's value names in the snapshot, for completion
- * (complete.c): the names the snapshot on the command line holds. */
+ * (complete.c): the names the snapshot on the command line holds, or
+ * (CC_GROUP) the ids of the groups its analysis forms. */
 enum cli_complete { CC_NONE, CC_NODE, CC_NAMESPACE, CC_VMI, CC_MODEL,
-	CC_STORAGECLASS };
+	CC_STORAGECLASS, CC_GROUP };
 
 /* One option of the table in opts.c (for parsing and completion). */
 typedef struct cli_option {

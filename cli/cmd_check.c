@@ -21,7 +21,8 @@ viewed(int rc, const kv_err *err)
 
 /* Whether the picked VMIs hold running ones and none of them is judged
  * (findings "not-judged"): the input cannot answer the gate, exit 2.
- * The warnings said why ("the input has no nodes: no VMI is judged"). */
+ * The warnings said why ("the input has no nodes: no VMI is judged", in
+ * the flavor's word). */
 static bool
 none_judged(const kv_analysis *a, const kv_bits *pick)
 {

@@ -6,13 +6,14 @@
  * It prints the candidates that start with it, one a line, and exits 0;
  * exit 1 when the word is no such value (an option, a file, a format:
  * the script completes those itself).  The snapshot is read once (the
- * model, not analysed).
+ * model; analysed only for --fix's group ids).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "analyze/decide/groups.h"
 #include "analyze/read/limits.h"
 
 /* What the word being completed is. */
@@ -231,6 +232,22 @@ models(const want *x, const kv_model *m)
 	free(seen);
 }
 
+/* --fix: "all" and the ids of the snapshot's groups (G1, G2, ...), in
+ * the analysis's order; nothing when it cannot be analysed. */
+static void
+group_ids(const want *x, const kv_model *m)
+{
+	kv_analysis *a = NULL;
+	kv_err err = { 0 };
+
+	if (kv_analyze(m, &a, &err) != KV_OK)
+		return;
+	offer(x, "all");
+	for (size_t i = 0; i < a->ngroups; i++)
+		offer(x, a->groups[i].id);
+	kv_analysis_free(a);
+}
+
 static void
 offer_all(const want *x, const kv_model *m)
 {
@@ -251,6 +268,9 @@ offer_all(const want *x, const kv_model *m)
 	case CC_STORAGECLASS:
 		for (size_t i = 0; i < m->nscs; i++)
 			offer(x, m->scs[i].name);
+		break;
+	case CC_GROUP:
+		group_ids(x, m);
 		break;
 	case CC_NONE:
 		break;

@@ -50,7 +50,7 @@ const cli_option cli_options[] = {
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL,
 	  CC_STORAGECLASS },
 	{ "class-cpu", 0, O_CHANGE, "CLASS=MODEL", NULL, CC_NONE },
-	{ "fix", 0, O_CHANGE, "GROUP[,GROUP...]|all", NULL, CC_NONE },
+	{ "fix", 0, O_CHANGE, "GROUP[,GROUP...]|all", NULL, CC_GROUP },
 	{ NULL, 0, 0, NULL, NULL, CC_NONE },
 };
 

@@ -175,6 +175,7 @@ enum kv_tone vmi_tone(enum kv_verdict v, enum kv_on_drain d);
 struct kv_group;
 enum kv_tone group_tone(const struct kv_group *g);	/* its VMIs' */
 const char *verdict_symbol(enum kv_verdict v);
+const char *tone_symbol(enum kv_tone t);	/* ✓ ⚠ ✗ – */
 /* One sentence per verdict, for the legend and the glossary. */
 const char *verdict_meaning(enum kv_verdict v);
 uint32_t tone_ink(enum kv_tone t);
@@ -267,8 +268,13 @@ size_t *code_counts(const kv_analysis *a);
  * values the caller's (facts_free). */
 typedef struct kv_fact {
 	const char *key;
-	char *value;
+	char *value;			/* NULL when names is set */
+	/* a list (the analysis's), which the writers summarise: the first
+	 * KV_FACT_NAMES "and N more (all in findings.json)" */
+	const char *const *names;
+	size_t nnames;
 } kv_fact;
+#define KV_FACT_NAMES	12
 kv_fact *snapshot_facts(const kv_analysis *a, size_t *n);
 kv_fact *settings_facts(const kv_analysis *a, size_t *n);	/* effective */
 void facts_free(kv_fact *v, size_t n);

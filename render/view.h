@@ -133,9 +133,14 @@ typedef struct kv_diff_notes {
 } kv_diff_notes;
 /* "not judged in new: 3 VMIs (nodes: not in the input)" for side s
  * (0 before, 1 after) in the words of a diff (old, new) or a what-if
- * (before, after); NULL when the side judged every running VMI.  The
- * caller's string. */
-char *kv_diff_untold(const struct kv_diff *d, int s, bool whatif);
+ * (before, after), in the flavor's words (NULL: KubeVirt's); NULL when
+ * the side judged every running VMI.  The caller's string. */
+char *kv_diff_untold(const struct kv_diff *d, int s, bool whatif,
+    const kv_vocab *words);
+/* A changed group's subject in words, its kind spelled out: "CPU class:
+ * C3 (Haswell-noTSX)", "eviction strategy: LiveMigrate" (the caller's). */
+struct kv_diff_group;
+char *kv_diff_subject(const struct kv_diff_group *g);
 int kv_view_diff(const struct kv_diff *d, const kv_diff_notes *n,
     const kv_term *t, kv_err *err);
 /* The JSON document of kv_view_diff's -o json (the caller's). */

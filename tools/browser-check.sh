@@ -79,7 +79,8 @@ PY
 
 # At 420 px (a phone; the media query's narrow layout) the attention
 # table fits the screen (no element beyond it),
-# its names break only after / - . and no code breaks at all.
+# its names break only after / - . and no code breaks at all; no number
+# of any table breaks (each size's report too, below).
 cat >"$OUT/narrow.js" <<'JS'
 (function () {
   document.querySelectorAll("main > section").forEach(function (s) {
@@ -116,6 +117,20 @@ cat >"$OUT/narrow.js" <<'JS'
         bad.push("code " + a.textContent + " breaks");
     });
   }
+  // no number of any table breaks (the verdict table's 6816 was 681/6)
+  document.querySelectorAll("td.num").forEach(function (td) {
+    var rg = document.createRange(), r, top = null;
+    rg.selectNodeContents(td);
+    r = rg.getClientRects();
+    for (var i = 0; i < r.length; i++) {
+      if (r[i].width === 0) continue;
+      if (top !== null && Math.abs(r[i].top - top) > 4) {
+        bad.push("number " + td.textContent + " breaks");
+        break;
+      }
+      top = r[i].top;
+    }
+  });
   document.documentElement.setAttribute("data-probe",
     bad.length ? bad.slice(0, 4).join("; ").replace(/"/g, "'") : "ok");
 })();
@@ -175,6 +190,13 @@ for size in $SIZES; do
 	echo "| $nodes | $vmis | $mb | $ready | $painted | $fready / $fpainted | $wall | $target |"
 	case $painted in ''|*[!0-9]*) status=1;; *) [ "$painted" -le "$target" ] || status=1;; esac
 	shots "$o/report.html" "r-$vmis"
+	res=$(probe "$o/report.html" 420 "$OUT/narrow.js")
+	if [ "$res" = ok ]; then
+		echo "PASS $vmis VMIs at 420 px: the attention table fits"
+	else
+		echo "FAIL $vmis VMIs at 420 px: ${res:-no answer}"
+		status=1
+	fi
 done
 echo
 echo "screenshots: $(ls "$OUT"/*.png | tr '\n' ' ')"

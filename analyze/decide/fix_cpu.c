@@ -221,6 +221,31 @@ vm_words(const kv_analysis *a, const kv_group *g, kv_buf *b)
 	free(vms);
 }
 
+/* " (class C gives it; for prod/a: kubectl patch ... && d8 v restart
+ * ...)": the snapshot's class of the model (kv_fixrow.model_class), or
+ * NEW-CLASS, one to create. */
+static void
+class_words(const kv_analysis *a, const kv_group *g, kv_buf *b)
+{
+	const kv_fixrow *row = a->m->flavor->fix;
+	const char *cls;
+	char *patch, *cmd;
+
+	if (row->model_class == NULL)
+		return;
+	cls = row->model_class(a->m, g->fix.value);
+	patch = xasprintf(row->class_patch, cls ? cls : "NEW-CLASS");
+	cmd = kv_group_patch(a, g, patch, true);
+	if (cls != NULL)
+		kv_buf_printf(b, " (class %s gives it", cls);
+	else
+		kv_buf_printf(b, " (no class in the snapshot gives it: create "
+		    "one, NEW-CLASS below");
+	kv_buf_printf(b, "%s%s)", cmd ? "; " : "", cmd ? cmd : "");
+	free(patch);
+	free(cmd);
+}
+
 static void
 fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 {
@@ -236,9 +261,10 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 		    "input; on the cluster, look for a class of type Model "
 		    "with spec.cpu.model %s (or create one), give it to the "
 		    "VirtualMachines (%s) and restart them", f->value, ex);
-	else if (a->m->flavor->fix->cpu_fix != NULL)
+	else if (a->m->flavor->fix->cpu_fix != NULL) {
 		kv_buf_printf(&b, a->m->flavor->fix->cpu_fix, ex, f->value);
-	else
+		class_words(a, g, &b);
+	} else
 		vm_words(a, g, &b);
 	kv_buf_printf(&b, ": %s runs on %zu of %zu %s nodes and gives the "
 	    "guest %s, %s AVX2 and %s AVX-512; checked by re-analysis: "

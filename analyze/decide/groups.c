@@ -417,16 +417,26 @@ char *
 kv_group_patch(const kv_analysis *a, const kv_group *g, const char *patch,
     bool restart)
 {
-	for (size_t k = 0; k < g->nvmis; k++) {
-		const kv_vm *vm = a->vmis[g->vmis[k]].vm;
+	const kv_fixrow *row = a->m->flavor->fix;
 
-		if (vm == NULL)
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
+		/* KubeVirt's VM, else the flavor's own of the VMI's name */
+		const char *full = r->vm ? r->vm->fullname :
+		    r->facts.own_vm ? r->vmi->fullname : NULL;
+		const char *name = r->vm ? r->vm->name : r->vmi->name;
+		const char *ns = r->vm ? r->vm->ns : r->vmi->ns;
+		kv_buf b = {0};
+
+		if (full == NULL)
 			continue;
-		return restart ? xasprintf("for %s: kubectl patch vm %s -n %s "
-		    "--type merge -p '%s' && virtctl restart %s -n %s",
-		    vm->fullname, vm->name, vm->ns, patch, vm->name, vm->ns) :
-		    xasprintf("for %s: kubectl patch vm %s -n %s --type merge "
-		    "-p '%s'", vm->fullname, vm->name, vm->ns, patch);
+		kv_buf_printf(&b, "for %s: ", full);
+		kv_buf_printf(&b, row->patch_cli, name, ns, patch);
+		if (restart) {
+			kv_buf_printf(&b, " && ");
+			kv_buf_printf(&b, row->restart_cli, name, ns);
+		}
+		return b.data;
 	}
 	return NULL;
 }

@@ -135,7 +135,8 @@ char *kv_group_examples(const kv_analysis *a, const kv_group *g, size_t max);
 char *kv_group_vms(const kv_analysis *a, const kv_group *g, size_t max,
     size_t *nvms);
 /* The command that applies patch (JSON, built by the caller) to the first
- * VirtualMachine of g: "for prod/web-0: kubectl patch vm web-0 -n prod
+ * VirtualMachine of g, in the flavor's words (kv_fixrow.patch_cli,
+ * restart_cli): "for prod/web-0: kubectl patch vm web-0 -n prod
  * --type merge -p '<patch>'", with restart " && virtctl restart web-0
  * -n prod"; NULL when no VMI of g has one. */
 char *kv_group_patch(const kv_analysis *a, const kv_group *g,

@@ -209,6 +209,7 @@ facts(kv_vmires *r)
 	f->cpu_object_loaded = d->cls ? d->cls->name : NULL;
 	f->cpu_from_object = true;
 	f->os_type = d->vm ? d->vm->os_type : NULL;
+	f->own_vm = d->vm != NULL;
 	f->policy = d->policy;
 	f->ops = xcalloc(d->nops + 1, sizeof(kv_vmiop));
 	for (size_t i = 0; i < d->nops; i++)

@@ -40,6 +40,9 @@ bool kv_dvp_restarts(const struct kv_vmires *r, const char **why);
 void kv_dvp_result_free(struct kv_vmires *r);
 /* The what-if hook: whether VMI ns/name has a VirtualMachine, whose class
  * sets its CPU. */
+/* The first VirtualMachineClass (by name) of type Model whose
+ * spec.cpu.model is model, or NULL (kv_fixrow.model_class). */
+const char *kv_dvp_model_class(const kv_model *m, const char *model);
 bool kv_dvp_cpu_by_class(const kv_model *m, const char *ns,
     const char *name);
 /* The what-if hook of --class-cpu (kv_fixrow.class_cpu). */

@@ -61,6 +61,14 @@ static const kv_fixrow dvp_fix = {
 		[VMPATH_CPU_MODEL] = "spec.cpu.model",
 	},
 	.migrate_cli = "d8 v migrate",
+	/* DVP's VirtualMachine (deckhouse/virtualization
+	 * api/core/v1alpha2/virtual_machine.go, VirtualMachineSpec) and
+	 * d8's restart (src/cli/README.md "restart": d8 v restart myvm -n
+	 * mynamespace) */
+	.patch_cli = "kubectl patch "
+	    "virtualmachines.virtualization.deckhouse.io %s -n %s "
+	    "--type merge -p '%s'",
+	.restart_cli = "d8 v restart %s -n %s",
 	.kernel_note = "; DVP requires the same kernel on every node",
 	.rwx_copy = "",
 	.rwx_clone = "VirtualDisk",
@@ -68,6 +76,8 @@ static const kv_fixrow dvp_fix = {
 	.cpu_object = "VirtualMachineClass",
 	.cpu_fix = "Give the VirtualMachines (%s) a VirtualMachineClass of "
 	    "type Model with spec.cpu.model %s and restart them",
+	.model_class = kv_dvp_model_class,
+	.class_patch = "{\"spec\":{\"virtualMachineClassName\":\"%s\"}}",
 	.drain_block_fix = "Fix their blockers (groups %s), or stop the "
 	    "VirtualMachines before draining %s: DVP evacuates VMs by live "
 	    "migration only",

@@ -30,6 +30,21 @@ kv_dvp_cpu_by_class(const kv_model *m, const char *ns, const char *name)
 	return kv_dvp_vm(m, ns, name) != NULL;
 }
 
+const char *
+kv_dvp_model_class(const kv_model *m, const char *model)
+{
+	const kv_dvp *d = dvp_of(m);
+
+	for (size_t i = 0; i < d->nclasses && model != NULL; i++) {
+		const kv_dclass *c = &d->classes[i];
+
+		if (c->cpu_type != NULL && strcmp(c->cpu_type, "Model") == 0 &&
+		    c->model != NULL && strcmp(c->model, model) == 0)
+			return c->name;
+	}
+	return NULL;
+}
+
 const kv_dclass *
 kv_dvp_class(const kv_model *m, const char *name)
 {

@@ -101,6 +101,10 @@ enum kv_vm_path {
 typedef struct kv_fixrow {
 	const char *paths[VMPATH_COUNT];
 	const char *migrate_cli;	/* "virtctl migrate" */
+	/* a fix's commands for one VM (kv_group_patch): printf formats of
+	 * (name, namespace, merge patch) and of (name, namespace) */
+	const char *patch_cli;		/* "kubectl patch vm %s -n %s ..." */
+	const char *restart_cli;	/* "virtctl restart %s -n %s" */
 	const char *kernel_note;	/* after "targets run another kernel
 					   than the source's", or "" */
 	/* a disk that is not ReadWriteMany (fix_storage.c) */
@@ -114,6 +118,13 @@ typedef struct kv_fixrow {
 	/* the CPU-model fix: printf format of (examples, model), or NULL
 	 * for "Set PATH to MODEL in the VirtualMachines" (fix_cpu.c) */
 	const char *cpu_fix;
+	/* the name of a class of the snapshot that gives a VM the CPU
+	 * model, for the merge patch that names it (class_patch, a printf
+	 * format of the class), or NULL: none does, or the VM itself sets
+	 * its model (VMPATH_CPU_MODEL) */
+	const char *(*model_class)(const struct kv_model *m,
+	    const char *model);
+	const char *class_patch;	/* {"spec":{"...ClassName":"%s"}} */
 	/* a drain that waits on VMIs that cannot migrate: printf format of
 	 * (blocking groups, nodes), or NULL for the evictionStrategy fix
 	 * (fix_drain.c) */

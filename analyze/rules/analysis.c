@@ -181,11 +181,12 @@ static char *
 no_nodes(const kv_model *m)
 {
 	const char *w = kv_model_lack_words(m, NEED_NODES);
+	const char *vm = m->flavor->vocab->vm;	/* DVP: VirtualMachine */
 
 	if (strcmp(w, "not in the input") == 0)
-		return xstrdup("the input has no nodes: no VMI is judged");
-	return xasprintf("the input has no nodes (nodes: %s): no VMI is "
-	    "judged", w);
+		return xasprintf("the input has no nodes: no %s is judged", vm);
+	return xasprintf("the input has no nodes (nodes: %s): no %s is "
+	    "judged", w, vm);
 }
 
 /* One warning per manifest entry neither ok nor absent, in its words

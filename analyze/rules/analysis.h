@@ -230,6 +230,9 @@ typedef struct kv_vmifacts {
 	bool cpu_from_object;		/* its CPU features come with that
 					   object: a new model drops them */
 	const char *os_type;		/* the OS its VM declares, or NULL */
+	bool own_vm;			/* a VirtualMachine of the flavor's
+					   own API (same namespace and name)
+					   holds it, where vm is KubeVirt's */
 	const char *policy;		/* its live-migration policy, or NULL */
 	unsigned reads;			/* the resources (KV_NEED_BIT) its
 					   flavor's checks read for it

@@ -208,8 +208,19 @@ h_section(xmlNodePtr main, const char *id, const char *title)
 {
 	xmlNodePtr s = xmlNewChild(main, NULL, BAD_CAST "section", NULL);
 
+	size_t k = strspn(title, "0123456789");
+	xmlNodePtr h;
+
 	h_attr(s, "id", id);
-	h_el(s, "h2", title);
+	if (k == 0 || strncmp(title + k, "  ", 2) != 0) {
+		h_el(s, "h2", title);
+		return s;
+	}
+	/* "4  VMIs that need attention": the section's number set apart,
+	 * not read as a count of VMIs */
+	h = h_el(s, "h2", NULL);
+	h_el_own(h, "span", "secno", xstrndup(title, k));
+	h_txt(h, title + k);
 	return s;
 }
 
@@ -231,8 +242,18 @@ h_facts_table(xmlNodePtr parent, kv_fact *v, size_t n)
 
 	h_attr(t, "class", "facts");
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
-	for (size_t i = 0; i < n; i++)
-		fact(tb, v[i].key, v[i].value);
+	for (size_t i = 0; i < n; i++) {
+		xmlNodePtr tr;
+
+		if (v[i].names == NULL) {
+			fact(tb, v[i].key, v[i].value);
+			continue;
+		}
+		tr = xmlNewChild(tb, NULL, BAD_CAST "tr", NULL);
+		h_attr(h_el(tr, "th", v[i].key), "scope", "row");
+		h_names(h_elc(tr, "td", "wrap", NULL), v[i].names,
+		    v[i].nnames, KV_FACT_NAMES);
+	}
 	facts_free(v, n);
 }
 

@@ -82,7 +82,7 @@ diff_answer(const kv_analysis *a, const kv_report_diff *rd)
 		kv_buf_printf(&b, "; cannot tell for %zu %s", d->nuntold,
 		    plural(d->nuntold, W(VM), W(VMS)));
 	for (int s = 0; s < 2; s++) {
-		char *l = kv_diff_untold(d, s, wi);
+		char *l = kv_diff_untold(d, s, wi, a->m->flavor->vocab);
 
 		if (l != NULL)
 			kv_buf_printf(&b, "; %s", l);
@@ -198,6 +198,10 @@ verdict_cell(xmlNodePtr tr, const kv_diff_vmi *v)
 	h_txt(td, " \u2192 ");
 	h_badge(td, verdict_tone(v->verdict[1]), verdict_symbol(v->verdict[1]),
 	    kv_verdict_names[v->verdict[1]]);
+	/* the terminal's WORSE and CANNOT TELL (view_diff.c) */
+	if (v->worse || v->untold)
+		h_elc(td, "span", v->worse ? "tone-fail" : "tone-warn",
+		    v->worse ? " worse" : " cannot tell");
 }
 
 static void
@@ -259,8 +263,7 @@ groups(xmlNodePtr s, const kv_analysis *a, const kv_diff *d)
 		h_elc(tr, "td", *ch == 'r' ? "tone-ok" : *ch == 'n' ?
 		    "tone-fail" : NULL, ch);
 		h_elc(tr, "td", "mono", g->code);
-		h_el_own(tr, "td", "wrap", xasprintf("%s %s", g->kind,
-		    g->name));
+		h_el_own(tr, "td", "wrap", kv_diff_subject(g));
 		h_el_own(tr, "td", "num", diff_pair(g->vmis[0], g->vmis[1]));
 	}
 }

@@ -51,7 +51,11 @@ facts(pdoc *d, kv_fact *v, size_t n, double size, int lines)
 		pcell *row = pdf_tbl_row(&t);
 
 		pdf_cell(&row[0], xstrdup(v[i].key), FONT_REGULAR, COL_MUTED);
-		pdf_cell(&row[1], v[i].value, FONT_REGULAR, COL_INK);
+		if (v[i].names != NULL)
+			pdf_cell_names(&row[1], v[i].names, v[i].nnames,
+			    KV_FACT_NAMES, FONT_REGULAR);
+		else
+			pdf_cell(&row[1], v[i].value, FONT_REGULAR, COL_INK);
 		v[i].value = NULL;
 	}
 	pdf_tbl_emit(d, &t);

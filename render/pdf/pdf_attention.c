@@ -158,8 +158,10 @@ group_line(const kv_analysis *a, const kv_group *g, const alist *l)
 	if (g == NULL)
 		return xasprintf("In no group \u00b7 %zu %s", l->n,
 		    l->n == 1 ? W(VM) : W(VMS));
+	/* the symbol of its tone: a VM that stops is not ✓ (vmi_tone) */
 	return xasprintf("%s %s \u00b7 %s %s \u00b7 %s \u00b7 %zu %s", g->id,
-	    g->code, verdict_symbol(l->verdict),
+	    g->code, tone_symbol(vmi_tone(l->verdict, l->drain < 0 ?
+	    DRAIN_NONE : (enum kv_on_drain)l->drain)),
 	    kv_verdict_names[l->verdict], dw, l->n,
 	    l->n == 1 ? W(VM) : W(VMS));
 }

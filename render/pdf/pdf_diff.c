@@ -30,9 +30,10 @@ names(pdoc *d, const char *label, const kv_strs *l)
 static char *
 verdicts(const kv_diff_vmi *v)
 {
-	return xasprintf("%s %s \u2192 %s %s", verdict_symbol(v->verdict[0]),
+	return xasprintf("%s %s \u2192 %s %s%s", verdict_symbol(v->verdict[0]),
 	    kv_verdict_names[v->verdict[0]], verdict_symbol(v->verdict[1]),
-	    kv_verdict_names[v->verdict[1]]);
+	    kv_verdict_names[v->verdict[1]], v->worse ? " worse" :
+	    v->untold ? " cannot tell" : "");
 }
 
 /* The VMI kept its verdict, drain behaviour and codes: only its number
@@ -129,8 +130,7 @@ groups(pdoc *d, const kv_diff *x)
 		pdf_cell(&row[0], xstrdup(ch), FONT_BOLD, *ch == 'r' ? COL_OK :
 		    *ch == 'n' ? COL_FAIL : COL_INK);
 		pdf_cell(&row[1], xstrdup(g->code), FONT_MONO, COL_INK);
-		pdf_cell(&row[2], xasprintf("%s %s", g->kind, g->name),
-		    FONT_REGULAR, COL_INK);
+		pdf_cell(&row[2], kv_diff_subject(g), FONT_REGULAR, COL_INK);
 		pdf_cell(&row[3], diff_pair(g->vmis[0], g->vmis[1]),
 		    FONT_REGULAR, COL_INK);
 	}

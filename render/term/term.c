@@ -236,6 +236,23 @@ list_end(const char *p, size_t *n, const char **cut, size_t keep)
 	return end;
 }
 
+/* The N of " and N more" at p (its end in *after), or 0. */
+static size_t
+more_at(const char *p, const char **after)
+{
+	size_t n = 0;
+	const char *q = p + 5;
+
+	if (strncmp(p, " and ", 5) != 0 || !isdigit((unsigned char)*q))
+		return 0;
+	while (isdigit((unsigned char)*q))
+		n = n * 10 + (size_t)(*q++ - '0');
+	if (strncmp(q, " more", 5) != 0)
+		return 0;
+	*after = q + 5;
+	return n;
+}
+
 char *
 kv_term_cut_lists(const char *s, size_t keep)
 {
@@ -256,8 +273,14 @@ kv_term_cut_lists(const char *s, size_t keep)
 			continue;
 		}
 		if (n > keep + 1 && strncmp(end, ", ...", 5) != 0) {
+			/* a list cut already ("a, b and 180 more"): one
+			 * count for both cuts */
+			const char *after = end;
+			size_t more = more_at(end, &after);
+
 			kv_buf_append(&b, p, (size_t)(cut - p));
-			kv_buf_printf(&b, " and %zu more", n - keep);
+			kv_buf_printf(&b, " and %zu more", n - keep + more);
+			end = after;
 		} else
 			kv_buf_append(&b, p, (size_t)(end - p));
 		p = end;

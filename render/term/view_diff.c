@@ -127,8 +127,29 @@ lines_doc(char *const *v, size_t n)
 	return a;
 }
 
+/* The words of the subject kinds (kv_subject_names, groups.h) in prose. */
+static const struct {
+	const char *kind, *words;
+} subject_words[] = {
+	{ "cpuClass", "CPU class" }, { "cpuModel", "CPU model" },
+	{ "storageClass", "storage class" },
+	{ "evictionStrategy", "eviction strategy" },
+};
+
 char *
-kv_diff_untold(const kv_diff *d, int s, bool whatif)
+kv_diff_subject(const kv_diff_group *g)
+{
+	const char *w = g->kind;
+
+	for (size_t i = 0; i < sizeof subject_words / sizeof *subject_words;
+	    i++)
+		if (strcmp(g->kind, subject_words[i].kind) == 0)
+			w = subject_words[i].words;
+	return xasprintf("%s: %s", w, g->name);
+}
+
+char *
+kv_diff_untold(const kv_diff *d, int s, bool whatif, const kv_vocab *words)
 {
 	static const char *const side[2][2] = {
 		{ "in old", "in new" }, { "before", "after" }
@@ -139,8 +160,9 @@ kv_diff_untold(const kv_diff *d, int s, bool whatif)
 
 	if (n == 0)
 		return NULL;
-	kv_buf_printf(&b, "not judged %s: %zu VMI%s", side[whatif][s], n,
-	    n == 1 ? "" : "s");
+	kv_buf_printf(&b, "not judged %s: %zu %s", side[whatif][s], n,
+	    words == NULL ? n == 1 ? "VMI" : "VMIs" : n == 1 ? words->vm :
+	    words->vms);
 	for (int k = 0; k < NEED_COUNT; k++)
 		if (d->lacks[s] & KV_NEED_BIT(k)) {
 			kv_buf_printf(&b, "%s%s: %s", sep,
@@ -153,7 +175,7 @@ kv_diff_untold(const kv_diff *d, int s, bool whatif)
 
 /* The not-judged counts of both sides and their lines (kv_diff_untold). */
 static json_t *
-untold_doc(const kv_diff *d, bool whatif)
+untold_doc(const kv_diff *d, bool whatif, const kv_vocab *words)
 {
 	json_t *o = json_object(), *lines = json_array();
 
@@ -161,7 +183,7 @@ untold_doc(const kv_diff *d, bool whatif)
 	json_object_set_new(o, "notJudged", pair_int(
 	    d->verdicts[0][V_NOT_JUDGED], d->verdicts[1][V_NOT_JUDGED]));
 	for (int s = 0; s < 2; s++) {
-		char *l = kv_diff_untold(d, s, whatif);
+		char *l = kv_diff_untold(d, s, whatif, words);
 
 		if (l != NULL)
 			json_array_append_new(lines, json_string(l));
@@ -213,7 +235,8 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 	json_object_set_new(doc, "better",
 	    json_integer((json_int_t)d->nbetter));
 	json_object_set_new(doc, "worse", json_integer((json_int_t)d->nworse));
-	json_object_set_new(doc, "cannotTell", untold_doc(d, n->notes != NULL));
+	json_object_set_new(doc, "cannotTell", untold_doc(d, n->notes != NULL,
+	    n->words));
 	return doc;
 }
 
@@ -234,11 +257,14 @@ text_groups(const kv_term *t, const kv_diff *d, const kv_diff_notes *n)
 	for (size_t i = 0; i < d->ngroups; i++) {
 		const kv_diff_group *g = &d->groups[i];
 
-		fprintf(t->f, "  %s %s (%s ", g->vmis[0] == 0 ? "new" :
-		    g->vmis[1] == 0 ? "resolved" : "changed", g->code, g->kind);
-		kv_term_puts(t->f, g->name);
+		char *subject = kv_diff_subject(g);
+
+		fprintf(t->f, "  %s %s (", g->vmis[0] == 0 ? "new" :
+		    g->vmis[1] == 0 ? "resolved" : "changed", g->code);
+		kv_term_puts(t->f, subject);
 		fprintf(t->f, "): %zu -> %zu %s\n", g->vmis[0], g->vmis[1],
 		    vms(n, 2));
+		free(subject);
 	}
 }
 
@@ -320,7 +346,7 @@ text_untold(const kv_diff *d, const kv_diff_notes *n, const kv_term *t)
 		fprintf(t->f, "  cannot tell for %zu %s:\n", d->nuntold,
 		    vms(n, d->nuntold));
 	for (int s = 0; s < 2; s++) {
-		char *l = kv_diff_untold(d, s, n->notes != NULL);
+		char *l = kv_diff_untold(d, s, n->notes != NULL, n->words);
 
 		if (l != NULL) {
 			fputs("    ", t->f);

@@ -495,13 +495,18 @@ plan_step(const kv_analysis *a, const kv_plan_step *st, size_t i,
     const kv_term *t)
 {
 	char *dur = fmt_duration(st->seconds);
+	size_t moves = 0;
 
 	fprintf(t->f, "step %zu:", i + 1);
 	for (size_t k = 0; k < st->nnodes; k++) {
 		fputs(k ? ", " : " ", t->f);
 		kv_term_puts(t->f, a->m->nodes[st->nodes[k]].name);
+		moves += st->drains[k].migrate;
 	}
-	fprintf(t->f, " (about %s)", dur);
+	if (moves == 0)		/* not "about 0 s" */
+		fputs(" (no VM migrates)", t->f);
+	else
+		fprintf(t->f, " (about %s)", dur);
 	if (st->deferred > 0)
 		fprintf(t->f, "; %zu %s tried first would have left a VM "
 		    "without room", st->deferred, st->deferred == 1 ? "node" :

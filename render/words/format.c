@@ -188,7 +188,13 @@ group_tone(const kv_group *g)
 const char *
 verdict_symbol(enum kv_verdict v)
 {
-	switch (verdict_tone(v)) {
+	return tone_symbol(verdict_tone(v));
+}
+
+const char *
+tone_symbol(enum kv_tone t)
+{
+	switch (t) {
 	case TONE_OK:
 		return SYM_OK;
 	case TONE_NONE:
@@ -300,8 +306,21 @@ static void
 fact_add(kv_fact **v, size_t *n, const char *key, char *value)
 {
 	*v = xreallocarray(*v, *n + 1, sizeof(kv_fact));
-	(*v)[*n].key = key;
-	(*v)[(*n)++].value = value;
+	(*v)[(*n)++] = (kv_fact){ key, value, NULL, 0 };
+}
+
+/* A fact whose value is the list names[0..nn), "none" when empty. */
+static void
+fact_names(kv_fact **v, size_t *n, const char *key,
+    const char *const *names, size_t nn)
+{
+	if (nn == 0) {
+		fact_add(v, n, key, xstrdup("none"));
+		return;
+	}
+	fact_add(v, n, key, NULL);
+	(*v)[*n - 1].names = names;
+	(*v)[*n - 1].nnames = nn;
 }
 
 kv_fact *
@@ -368,9 +387,7 @@ settings_facts(const kv_analysis *a, size_t *n)
 	    (long long)c->unschedulable_timeout));
 	fact_add(&v, n, "Pending timeout", xasprintf("%lld s",
 	    (long long)c->pending_timeout));
-	fact_add(&v, n, "Obsolete CPU models", c->nobsolete ?
-	    str_list(c->obsolete, c->nobsolete, c->nobsolete) :
-	    xstrdup("none"));
+	fact_names(&v, n, "Obsolete CPU models", c->obsolete, c->nobsolete);
 	return v;
 }
 

@@ -633,6 +633,8 @@ if command -v script >/dev/null; then
 		[ "$w" -le 400 ] || bad "10,000 VMIs on a tty: a line of $w characters (at most 400)"
 		has "$tmp/bigtty.txt" "tty: cut per verdict" "more blocked (--all, or -o wide | less)"
 		has "$tmp/bigtty.txt" "tty: node lists cut" " in all)"
+		! grep -E "more and [0-9]+ more" "$tmp/bigtty.txt" ||
+		    bad "10,000 VMIs on a tty: a list cut twice, two counts"
 		"$rel" check "$big" -q >"$tmp/bigpipe"
 		bad=$(grep -E '^[0-9]+ of [0-9]+ running VMIs would not migrate$' "$tmp/bigpipe" | cut -d' ' -f1)
 		[ "$(grep -cE '^[^ ]+/[^ ]+ on [^ ]+: ' "$tmp/bigpipe")" = "$bad" ] ||
@@ -766,6 +768,12 @@ complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
 complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
 complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
 complete_is "complete -n, no snapshot yet" "" check -n ""
+complete_is "complete --fix: group ids" "G1 G2 G3 G4 G5 all" \
+    what-if "$snap" --fix ""
+complete_is "complete --fix LIST" "G4,G1 G4,G2 G4,G3 G4,G5" \
+    what-if "$snap" --fix G4,G
+complete_is "complete --fix=" "all" what-if "$snap" --fix = a
+complete_is "complete --fix, no snapshot yet" "" what-if --fix ""
 run "completion zsh" 0 completion zsh
 has "$tmp/out" "completion zsh: names" "'--drain=:LIST:{_kvscope_names}'"
 has "$tmp/out" "completion zsh: explain NAME" "'2:VMI:{_kvscope_names}'"

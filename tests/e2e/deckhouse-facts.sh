@@ -6,6 +6,8 @@
 # file tests/golden/deckhouse.findings.json against a wrong regeneration.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# the HTML report's fontconfig keeps a few bytes for the life of the process
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 "$KVSCOPE" report samples/deckhouse --format json --output-dir "$tmp/report" \
     2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 f=$tmp/report/findings.json
@@ -73,4 +75,54 @@ expect "vm-windows: Migratable False" \
 expect "vm-stopped is not listed" '[.vmis[]|select(.name=="dev/vm-stopped")]' '[]'
 expect "summary" '.summary|[.vmis,.ok,.blocked,.["no-target"],.conditionMismatch]' \
     '[11,6,4,1,4]'
+# the CPU fix in DVP's commands (kv_fixrow.patch_cli, restart_cli): the
+# VirtualMachine's spec.virtualMachineClassName, then d8 v restart
+d8fix="for prod/vm-features: kubectl patch virtualmachines.virtualization.deckhouse.io vm-features -n prod --type merge -p '{\"spec\":{\"virtualMachineClassName\":\"%s\"}}' && d8 v restart vm-features -n prod)"
+cpufix='.groups[]|select(.code=="no-cpu-target")|.fix.text'
+# shellcheck disable=SC2059
+has_fix() {	# description, findings.json, class name
+	if jq -r "$cpufix" "$2" | grep -qF "$(printf "$d8fix" "$3")"; then
+		ok "$1"
+	else
+		bad "$1" "$(jq -r "$cpufix" "$2")"
+	fi
+}
+has_fix "DVP CPU fix: d8 words, a class to create" "$f" NEW-CLASS
+expect "DVP CPU fix: no KubeVirt command" \
+    "[.groups[].fix.text|test(\"virtctl|patch vm \")]|any" 'false'
+"$KVSCOPE" check samples/deckhouse --groups >"$tmp/text" || true
+has "$tmp/text" "DVP CPU fix in check --groups" \
+    "&& d8 v restart vm-features -n prod)"
+"$KVSCOPE" report samples/deckhouse --format html --output-dir "$tmp/html" \
+    -q >/dev/null || bad "DVP html report"
+has "$tmp/html/report.html" "DVP CPU fix in the HTML" \
+    "kubectl patch virtualmachines.virtualization.deckhouse.io vm-features"
+# with a class of type Model that gives the model, the fix names it
+cp -r samples/deckhouse "$tmp/cls"
+python3 - "$tmp/cls" <<'PY'
+import hashlib, json, os, sys
+d = sys.argv[1]
+p = d + "/resources/virtualmachineclasses.virtualization.deckhouse.io.json"
+doc = json.load(open(p))
+c = json.loads(json.dumps([i for i in doc["items"]
+                           if i["metadata"]["name"] == "generic"][0]))
+c["metadata"]["name"] = "cascade"
+c["metadata"]["uid"] = "uid-cascade"
+c["spec"]["cpu"]["model"] = "Cascadelake-Server-noTSX"
+doc["items"].append(c)
+json.dump(doc, open(p, "w"), indent=1)
+m = json.load(open(d + "/manifest.json"))
+for e in m["files"]:
+    b = open(os.path.join(d, e["path"]), "rb").read()
+    e["bytes"], e["sha256"] = len(b), hashlib.sha256(b).hexdigest()
+for r in m["resources"]:
+    if r["resource"] == "virtualmachineclasses":
+        r["count"] += 1
+json.dump(m, open(d + "/manifest.json", "w"), indent=2)
+PY
+"$KVSCOPE" report "$tmp/cls" --format json --output-dir "$tmp/clsr" -q \
+    >/dev/null ||
+    bad "report of the copy with a Model class"
+has_fix "DVP CPU fix names the class that gives the model" \
+    "$tmp/clsr/findings.json" cascade
 test_done

@@ -227,6 +227,29 @@ check "html: a long model list names 6, folds all 60" long_html \
 check "pdf: a long model list is cut, names whole" pdf_has \
     "$tmp/mixed.txt" "EPYC-Genoa-v1 and 48 more (all in findings.json)" \
     "v-vmsave-vmload" "pschange-mc-no" "overflow-recov"
+# the settings table's 34 obsolete models (KubeVirt's defaults and their
+# -v1 aliases): twelve, "and 22 more", all 34 folded in the HTML
+obsolete_html() {
+	python3 - "$1" <<'PY'
+import sys
+h = open(sys.argv[1], encoding="utf-8").read().replace("\n", "")
+i = h.find('<th scope="row">Obsolete CPU models</th>')
+want = ('core2duo-v1</span> and 22 more (all in findings.json)'
+        '<details class="more"><summary>All 34</summary>')
+if i < 0 or want not in h[i:i + 4000] or "qemu64-v1" not in h[i:i + 4000]:
+    print("obsolete row: " + h[i:i + 300])
+    sys.exit(1)
+PY
+}
+check "html: the obsolete models name 12, fold all 34" obsolete_html \
+    "$out/report.html"
+obsolete_pdf() {
+	tr -s ' \n' '  ' <"$1" | grep -qF "Obsolete CPU models 486, 486-v1," &&
+	    tr -s ' \n' '  ' <"$1" | grep -qF "core2duo-v1 and 22 more (all" &&
+	    ! grep -qF "qemu64-v1" "$1"
+}
+check "pdf: the obsolete models are cut at twelve" obsolete_pdf \
+    "$tmp/mixed.txt"
 
 # --- determinism and dates ----------------------------------------------------
 

@@ -4,7 +4,8 @@
 # but stops on a drain of w2 (group drain-shutdown, G3); four VMIs block
 # their node's drain (G1 drain-block).  Checked in the HTML (groups,
 # summary, attention rows, the list's script), the drain figure (SVG) and
-# the terminal; the PDF's inks come from the same functions (test_term).
+# the terminal; the PDF's inks come from the same functions (test_term),
+# its attention list's symbols are checked here.
 #
 #   KVSCOPE  the kvscope binary (make check passes the sanitized one)
 set -euo pipefail
@@ -41,5 +42,13 @@ ESC=$(printf '\033')
 grep -F "prod/cache-0" "$tmp/wide" > "$tmp/cache" || true
 count "terminal: prod/cache-0 ok in yellow" 1 "$tmp/cache" "${ESC}[33mok"
 count "terminal: prod/cache-0 not green" 0 "$tmp/cache" "${ESC}[32m"
+# the PDF's attention list: the stop group's symbol is its tone's (⚠),
+# not the ok verdict's ✓
+"$KVSCOPE" report samples/mixed --format pdf --output-dir "$tmp/p" \
+    >/dev/null
+pdftotext -layout "$tmp/p/report.pdf" "$tmp/p.txt"
+count "pdf: drain-shutdown group ⚠ ok in the attention list" 1 "$tmp/p.txt" \
+    'G3 drain-shutdown · ⚠ ok · drain stops'
+count "pdf: no ✓ beside a stop or block" 0 "$tmp/p.txt" '· ✓ ok · drain st'
 
 test_done

@@ -89,7 +89,7 @@ has "$tmp/out" "model fixes" "w1: 1/1/0 -> 2/0/0"
 has "$tmp/out" "model fixes" "VMIs: 1 changed, 1 better, 0 worse"
 has "$tmp/out" "model fixes" "result: nothing gets worse"
 # the group that fix removes is said so, by code and subject
-has "$tmp/out" "model fixes" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "$tmp/out" "model fixes" "resolved no-cpu-target (CPU class: C3): 1 -> 0 VMIs"
 run "model fixes json" 0 what-if $S --cpu-model Haswell-noTSX --vmi prod/web-0 -o json
 jq_is "model fixes json" '.groups[] | select(.code == "no-cpu-target") | "\(.change) \(.ids[0]) \(.vmis.after)"' "resolved G4 0"
 
@@ -193,7 +193,7 @@ has "$tmp/out" "dvp model" "1 VM given a class of type Model with spec.cpu.model
 run "dvp class" 0 what-if $D --class-cpu amx=Cascadelake-Server-noTSX
 has "$tmp/out" "dvp class" "VirtualMachineClass amx as type Model with spec.cpu.model Cascadelake-Server-noTSX, for its 1 VM"
 has "$tmp/out" "dvp class" "prod/vm-features: no-target -> ok, targets 0 -> 4"
-has "$tmp/out" "dvp class" "resolved no-cpu-target (cpuModel VirtualMachineClass amx): 1 -> 0 VirtualMachines"
+has "$tmp/out" "dvp class" "resolved no-cpu-target (CPU model: VirtualMachineClass amx): 1 -> 0 VirtualMachines"
 # every VM of the class changes: both of class discovery lose targets
 run "dvp class worse" 1 what-if $D --class-cpu discovery=Icelake-Server -o json
 jq_is "dvp class worse" '[.restarts, (.vmis | map("\(.name) \(.targetCount.after)") | join(","))] | join(" ")' \
@@ -318,6 +318,42 @@ run "diff not judged report" 0 diff "$tmp/nj-old" "$tmp/nj-new" \
 grep -qF "Nothing got worse: 0 VMIs better, 0 worse, 11 changed in all; \
 cannot tell for 11 VMIs; not judged in new: 11 VMIs (nodes: not in the \
 input)." "$tmp/njr/report.html" || bad "diff not judged report: answer"
+# the same on DVP: its words in the terminal and the HTML alike, the
+# cannot-tell mark of each VM in both
+mkdir "$tmp/dnj-old" "$tmp/dnj-new"
+cp samples/deckhouse/resources/*.json "$tmp/dnj-old/"
+cp samples/deckhouse/resources/*.json "$tmp/dnj-new/"
+rm "$tmp/dnj-new/nodes.json"
+run "DVP check without nodes" 2 check "$tmp/dnj-new"
+has "$tmp/err" "DVP check without nodes" \
+    "kvscope: warning: the input has no nodes: no VirtualMachine is judged"
+run "DVP diff not judged" 0 diff "$tmp/dnj-old" "$tmp/dnj-new"
+has "$tmp/out" "DVP diff not judged" \
+    "    not judged in new: 11 VirtualMachines (nodes: not in the input)"
+has "$tmp/out" "DVP diff not judged" "prod/vm-host: ok -> not-judged"
+run "DVP diff not judged report" 0 diff "$tmp/dnj-old" "$tmp/dnj-new" \
+    --report "$tmp/dnjr" --format html
+sed -n '/<section id="changes">/,/<\/section>/p' "$tmp/dnjr/report.html" \
+    >"$tmp/sec"
+has "$tmp/sec" "DVP diff report: answer in DVP words" "cannot tell for 11 \
+VirtualMachines; not judged in new: 11 VirtualMachines (nodes: not in the \
+input)."
+lacks "$tmp/sec" "DVP diff report: no VMI" "VMI"
+count "DVP diff report: 11 VMs marked cannot tell" 11 "$tmp/sec" \
+    '> cannot tell</span>'
+# a group's subject in words, not its JSON kind, in both views
+run "DVP what-if groups" 0 what-if samples/deckhouse --cpu-model Nehalem \
+    --vmi prod/vm-features --report "$tmp/dwi" --format html
+has "$tmp/out" "DVP what-if groups" \
+    "resolved no-cpu-target (CPU model: VirtualMachineClass amx): 1 -> 0"
+has "$tmp/out" "DVP what-if groups" \
+    "changed drain-block (eviction strategy: LiveMigrate): 2 -> 1"
+sed -n '/<section id="changes">/,/<\/section>/p' "$tmp/dwi/report.html" \
+    >"$tmp/sec"
+has "$tmp/sec" "DVP what-if report: subject in words" \
+    '<td class="wrap">CPU model: VirtualMachineClass amx</td>'
+lacks "$tmp/sec" "DVP what-if report: no cpuModel" "cpuModel"
+lacks "$tmp/sec" "DVP what-if report: no evictionStrategy" "evictionStrategy"
 
 # the header names both inputs; other clusters and swapped dates are one
 # warning line each, and --strict makes them a usage error
@@ -349,11 +385,11 @@ has "$tmp/out" "report what-if" "dev/build-runner: ok -> no-target"
 has "$tmp/out" "report what-if" "report: $R/report.html"
 has "$tmp/out" "report what-if" "report: $R/diff.json"
 section changes "$R/report.html" >"$tmp/sec"
-grep -qF "<h2>1  What the change does</h2>" "$tmp/sec" || bad "report: no section 1 What the change does"
+grep -qF "<span class=\"secno\">1</span>  What the change does</h2>" "$tmp/sec" || bad "report: no section 1 What the change does"
 grep -qF "<td class=\"name\">dev/build-runner</td>" "$tmp/sec" || bad "report: dev/build-runner not in the Changes section"
 grep -qF "no-target</span>" "$tmp/sec" || bad "report: the verdict after not in the Changes section"
 grep -qF "cpu-model Icelake-Server on 1 VMI" "$tmp/sec" || bad "report: the change applied not named"
-grep -qF "<h2>2  Summary</h2>" "$R/report.html" || bad "report: the summary is not section 2"
+grep -qF "<span class=\"secno\">2</span>  Summary</h2>" "$R/report.html" || bad "report: the summary is not section 2"
 # the title says it is hypothetical: <title>, masthead, PDF title page,
 # running head and metadata
 wt="What if: cpu-model Icelake-Server on 1 VMI"
@@ -403,7 +439,7 @@ edit $S "$tmp/new3" drop w4 cpu-feature.node.kubevirt.io/pku date 2026-10-31T10:
 run "report diff" 0 diff "$tmp/old3" "$tmp/new3" --report "$tmp/dr" --format html,pdf
 has "$tmp/out" "report diff" "report: $tmp/dr/report.pdf"
 section changes "$tmp/dr/report.html" >"$tmp/sec"
-grep -qF "<h2>1  Since the older snapshot</h2>" "$tmp/sec" || bad "diff report: no section 1"
+grep -qF "<span class=\"secno\">1</span>  Since the older snapshot</h2>" "$tmp/sec" || bad "diff report: no section 1"
 grep -qF "taken 2026-09-30T08:00:00Z, the snapshot of this report 2026-10-31T10:00:00Z" "$tmp/sec" ||
     bad "diff report: not both dates"
 grep -qF "<td class=\"name\">w4</td>" "$tmp/sec" || bad "diff report: node w4 not listed"
@@ -447,7 +483,7 @@ run "fix G4" 0 what-if $S --fix G4
 has "$tmp/out" "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fix says"
 has "$tmp/out" "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
 has "$tmp/out" "fix G4" "prod/web-0: no-target -> ok, targets 0 -> 3"
-has "$tmp/out" "fix G4" "resolved no-cpu-target (cpuClass C3): 1 -> 0 VMIs"
+has "$tmp/out" "fix G4" "resolved no-cpu-target (CPU class: C3): 1 -> 0 VMIs"
 has "$tmp/out" "fix G4" "after fix G4: 1 of its 1 VMI in no no-cpu-target group (fix.fixes 1)"
 # G1's value is for the one VMI KubeVirt does not report LiveMigratable
 run "fix G1" 0 what-if $S --fix G1 -o json

@@ -95,6 +95,15 @@ test_cut_lists(void **state)
 	s = kv_term_cut_lists("w1, w2, w3, w4", 3);	/* 1 more: kept */
 	assert_string_equal(s, "w1, w2, w3, w4");
 	free(s);
+	/* a list cut already: one count ("and 7 more and 180 more" was) */
+	s = kv_term_cut_lists("a drain of w1, w2, w3, w4, w5 and 180 more "
+	    "(all in findings.json) evicts them", 3);
+	assert_string_equal(s, "a drain of w1, w2, w3 and 182 more (all in "
+	    "findings.json) evicts them");
+	free(s);
+	s = kv_term_cut_lists("w1, w2, w3, w4, w5 and more", 3);
+	assert_string_equal(s, "w1, w2, w3 and 2 more and more");
+	free(s);
 }
 
 /* kv_model_node_key_prefix: a key of any node, by its start only */
