@@ -403,6 +403,7 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
 	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
+	m->hco_migrations = (kv_migset){ -1, -1, -1, -1, -1 };
 	rc = kv_input_read(path, lim, &sink, &m->manifest, err);
 	if (rc == KV_OK && ls.cpumap != NULL) {
 		rc = cpumap_finish(ls.cpumap, &m->cpumap, err);

@@ -124,6 +124,7 @@ name_openshift(kv_rules_version *rv, int ocp_minor)
 {
 	snprintf(rv->product, sizeof(rv->product),
 	    "OpenShift Virtualization 4.%d", ocp_minor);
+	rv->openshift_minor = ocp_minor;
 }
 
 /* The OpenShift release whose pin has the stated minor. */

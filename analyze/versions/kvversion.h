@@ -47,6 +47,8 @@ typedef struct kv_rules_version {
 	enum kv_ver_range range;
 	const char *raw;	/* the string read, or NULL */
 	char product[96];	/* "OpenShift Virtualization 4.15", or "" */
+	int openshift_minor;	/* 15 for OpenShift Virtualization 4.15,
+				   else 0 */
 } kv_rules_version;
 
 /*

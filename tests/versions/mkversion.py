@@ -4,6 +4,7 @@
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
                  [--old-reasons] [--keep-labels] [--hco OPERATOR]
                  [--keep-added-selector] [--harvester RELEASE]
+                 [--hco-lm K=V,...] [--no-kv-config]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0; samples/deckhouse: DVP's fork, with VERSION
@@ -20,7 +21,11 @@ writes (docs/versions.md):
 
 --hco OPERATOR adds an OpenShift Virtualization HyperConverged CR whose
 status.versions[operator] is OPERATOR (e.g. 4.15.2) and moves the
-KubeVirt CR to namespace openshift-cnv.
+KubeVirt CR to namespace openshift-cnv.  --hco-lm K=V,... gives that CR
+a spec.liveMigrationConfig (completionTimeoutPerGiB=300,
+bandwidthPerMigration=64Mi: numbers stay numbers); --no-kv-config
+drops the KubeVirt CR's spec.configuration (what HCO would write there
+is then judged from the HyperConverged CR and HCO's defaults).
 Before v1.6.0 the VMIMs lose spec.addedNodeSelector (the field does not
 exist there, R37) unless --keep-added-selector keeps them (a
 field that version's controller never reads).  --keep-labels leaves
@@ -229,14 +234,25 @@ def old_reasons(res, v):
     save(vpath, doc)
 
 
-def add_hco(dst, res, operator):
+def pairs(arg):
+    out = {}
+    for kv in arg.split(","):
+        k, v = kv.split("=", 1)
+        out[k] = int(v) if v.isdigit() else v
+    return out
+
+
+def add_hco(dst, res, operator, lm):
     name = "hyperconvergeds.hco.kubevirt.io.json"
-    save(os.path.join(res, name), [{
+    hco = {
         "apiVersion": "hco.kubevirt.io/v1beta1", "kind": "HyperConverged",
         "metadata": {"name": "kubevirt-hyperconverged",
                      "namespace": "openshift-cnv"},
         "status": {"versions": [{"name": "operator",
-                                 "version": operator}]}}])
+                                 "version": operator}]}}
+    if lm is not None:
+        hco["spec"] = {"liveMigrationConfig": pairs(lm)}
+    save(os.path.join(res, name), [hco])
     kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
     doc = load(kpath)
     for k in items(doc):
@@ -284,7 +300,7 @@ def refresh_manifest(dst, version):
 
 
 def main(argv):
-    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester"):
+    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester", "--hco-lm"):
         sys.exit(__doc__)
     src, dst, version = argv[1:4]
     v = parse(version)
@@ -311,8 +327,16 @@ def main(argv):
         realtime(res, v)
     if "--old-reasons" in argv[4:]:
         old_reasons(res, v)
+    if "--no-kv-config" in argv[4:]:
+        kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
+        doc = load(kpath)
+        for k in items(doc):
+            k.get("spec", {}).pop("configuration", None)
+        save(kpath, doc)
     if "--hco" in argv[4:]:
-        add_hco(dst, res, argv[argv.index("--hco") + 1])
+        lm = argv[argv.index("--hco-lm") + 1] if "--hco-lm" in argv \
+            else None
+        add_hco(dst, res, argv[argv.index("--hco") + 1], lm)
     if "--harvester" in argv[4:]:
         add_harvester(dst, res, argv[argv.index("--harvester") + 1])
     refresh_manifest(dst, version)

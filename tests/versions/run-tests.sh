@@ -234,5 +234,43 @@ expect "Harvester v1.7.1: Harvester's words" hv171 \
     '"Harvester refuses to migrate: the VM is not live migratable as '\
 'vGPU devices are attached (nvidia.com/GRID_T4-4Q)"'
 
+# OpenShift Virtualization: a flavor row detected from the HyperConverged
+# CR; what the KubeVirt CR leaves unset follows that CR's
+# spec.liveMigrationConfig, then HCO's defaults of the release
+# (openshift/config.c); config.sources says which
+snap os17 pitfalls v1.3.1 --hco 4.17.1 --no-kv-config
+snap os18 pitfalls v1.4.1 --hco 4.18.2 --no-kv-config
+snap os23 pitfalls v1.9.0 --hco 1.19.0 --no-kv-config
+snap os18s pitfalls v1.4.1 --hco 4.18.2 --no-kv-config \
+    --hco-lm completionTimeoutPerGiB=300,bandwidthPerMigration=64Mi
+snap osw mixed v1.4.1 --hco 4.18.2 --no-kv-config
+snap osb mixed v1.4.1 --hco 4.18.2 \
+    --hco-lm completionTimeoutPerGiB=300,parallelOutboundMigrationsPerNode=4
+cfg='.config|[.completionTimeoutPerGiB,.parallelOutboundMigrationsPerNode,'
+cfg+='.bandwidthPerMigrationMiBps,.sources.completionTimeoutPerGiB]'
+expect "OpenShift detected from the HyperConverged CR" os18 \
+    .snapshot.flavor '"openshift"'
+expect "HCO 1.13 (4.17): 800 s/GiB" os17 "$cfg" \
+    '[800,2,0,"HCO 1.8-1.13 default, OpenShift Virtualization 4.12-4.17"]'
+expect "HCO 1.14 (4.18): 150 s/GiB" os18 "$cfg" \
+    '[150,2,0,"HCO 1.14-1.18 default, OpenShift Virtualization 4.18-4.22"]'
+expect "HCO 1.19: 20 s/GiB, one outbound migration per node" os23 "$cfg" \
+    '[20,1,0,"HCO 1.19 default, OpenShift Virtualization 4.23"]'
+expect "HyperConverged CR spec.liveMigrationConfig" os18s \
+    "${cfg%]},.sources.bandwidthPerMigrationMiBps]" \
+    '[300,2,64,"HyperConverged CR spec.liveMigrationConfig",'\
+'"HyperConverged CR spec.liveMigrationConfig"]'
+expect "both CRs: the KubeVirt CR wins" osb "$cfg" \
+    '[150,2,512,"KubeVirt CR"]'
+expect "plain KubeVirt: no sources" p14 '.config|has("sources")' 'false'
+# HCO writes HypervStrictCheck: without the KubeVirt CR's featureGates
+# the Hyper-V VMI's targets need its hyperv.* labels (target.c)
+hv='.vmis[]|select(.name=="dev/win-app")|[.targetSelectors|keys[]'
+hv+='|select(startswith("hyperv."))]|length'
+expect "HCO's HypervStrictCheck: hyperv selectors" osw "$hv" '9'
+expect "HCO's HypervStrictCheck: its source" osw '.config.sources.featureGates' \
+    '"HCO mandatory feature gates: HypervStrictCheck"'
+expect "the KubeVirt CR's gates win: no hyperv selectors" osb "$hv" '0'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
