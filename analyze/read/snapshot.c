@@ -397,12 +397,8 @@ manifest_cluster(reader *r, json_t *root)
 		if (rc == KV_OK)
 			rc = manifest_namespaces(r, opt);
 	}
-	if (rc == KV_OK && m->flavor != NULL &&
-	    strcmp(m->flavor, "kubevirt") != 0 &&
-	    strcmp(m->flavor, "deckhouse") != 0)
-		rc = kv_seterr(r->err, "%s: manifest.json: cluster.flavor: "
-		    "expected \"kubevirt\" or \"deckhouse\", got \"%s\"",
-		    r->snap, m->flavor);
+	/* cluster.flavor names a row of the flavor table: the loader checks
+	 * it (model/load.c check_flavor), the reader knows no rows */
 	return rc;
 }
 

@@ -510,6 +510,24 @@ test_flavor_rows(void **state)
 	assert_false(d->vendor_selector);
 }
 
+/* The manifest's cluster.flavor: every row's name, nothing else. */
+static void
+test_manifest_flavor(void **state)
+{
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < KV_NFLAVORS; i++) {
+		snprintf(f->s.flavor, sizeof(f->s.flavor), "%s",
+		    kv_flavors[i]->name);
+		expect_loads(f);
+		assert_ptr_equal(f->m->flavor, kv_flavors[i]);
+	}
+	snprintf(f->s.flavor, sizeof(f->s.flavor), "bogus");
+	expect_error(f, "manifest.json: cluster.flavor: expected "
+	    "\"kubevirt\", \"deckhouse\", \"harvester\" or \"openshift\", "
+	    "got \"bogus\"");
+}
+
 /* The HyperConverged CR: its spec.liveMigrationConfig kept raw, and the
  * snapshot read as OpenShift Virtualization's. */
 static void
@@ -591,6 +609,7 @@ main(void)
 		T(test_labels_limit),
 		T(test_xml_limit),
 		T(test_quantities),
+		T(test_manifest_flavor),
 		T(test_hco),
 		cmocka_unit_test(test_resource_table_resolves),
 		cmocka_unit_test(test_flavor_rows),

@@ -272,5 +272,30 @@ expect "HCO's HypervStrictCheck: its source" osw '.config.sources.featureGates' 
     '"HCO mandatory feature gates: HypervStrictCheck"'
 expect "the KubeVirt CR's gates win: no hyperv selectors" osb "$hv" '0'
 
+# the manifest's cluster.flavor: every flavor row's name (load.c
+# check_flavor); anything else one line naming the file and field, exit 2
+for f in harvester openshift bogus; do
+	cp -r "$tmp/p19" "$tmp/mf-$f"
+	jq --arg f "$f" '.cluster.flavor = $f' "$tmp/p19/manifest.json" \
+	    >"$tmp/mf-$f/manifest.json"
+done
+for f in harvester openshift; do
+	"$KVSCOPE" report "$tmp/mf-$f" --format json \
+	    --output-dir "$tmp/mf-$f.out" >/dev/null 2>&1 || [ $? -eq 1 ]
+	expect "manifest flavor $f accepted" "mf-$f" .snapshot.flavor "\"$f\""
+done
+rc=0
+"$KVSCOPE" report "$tmp/mf-bogus" --format json \
+    --output-dir "$tmp/mf-bogus.out" >/dev/null 2>"$tmp/mf-bogus.err" || rc=$?
+want="kvscope: $tmp/mf-bogus: manifest.json: cluster.flavor: expected "
+want+='"kubevirt", "deckhouse", "harvester" or "openshift", got "bogus"'
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/mf-bogus.err")" = "$want" ] &&
+    [ ! -e "$tmp/mf-bogus.out/findings.json" ]; then
+	pass=$((pass + 1)); echo "PASS manifest flavor bogus refused"
+else
+	fail=$((fail + 1))
+	echo "FAIL manifest flavor bogus: rc $rc, $(cat "$tmp/mf-bogus.err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
