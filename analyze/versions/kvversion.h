@@ -49,6 +49,10 @@ typedef struct kv_rules_version {
 	char product[96];	/* "OpenShift Virtualization 4.15", or "" */
 	int openshift_minor;	/* 15 for OpenShift Virtualization 4.15,
 				   else 0 */
+	/* the stated product version named only its minor's KubeVirt (a
+	 * CNV-style "v4.18.3" judged as the pin of 4.18): a z-stream may
+	 * carry a later KubeVirt patch release */
+	bool by_minor;
 } kv_rules_version;
 
 /*

@@ -1,7 +1,8 @@
 /*
  * findings_config.c - the "config" section of findings.json
  * (docs/findings.md "config"): the effective migration settings, whose
- * KubeVirt version's rules applied, and, when a flavor's operator
+ * KubeVirt version's rules applied (and whether only by the product's
+ * minor: rulesByMinor), and, when a flavor's operator
  * supplied some of them (OpenShift Virtualization's HyperConverged CR
  * or its defaults), where each came from ("sources").  The caller owns
  * the json_t returned.
@@ -39,6 +40,9 @@ kv_json_config(const kv_analysis *a)
 	json_object_set_new(o, "rulesVersion", json_string(ver));
 	json_object_set_new(o, "rulesBasis",
 	    json_string(kv_ver_basis_names[c->rules.basis]));
+	/* a product version judged by its minor's KubeVirt pin only */
+	if (c->rules.by_minor)
+		json_object_set_new(o, "rulesByMinor", json_true());
 	json_object_set_new(o, "cpuModel", json_string(c->cpu_model));
 	json_object_set_new(o, "evictionStrategy", json_string(c->eviction));
 	json_object_set_new(o, "parallelMigrationsPerCluster",

@@ -58,11 +58,19 @@ import shutil
 import sys
 
 
+# OpenShift Virtualization 4.N: the KubeVirt its HCO branch pins (the
+# labels a CNV-style VERSION such as v4.18.3 gets; kvversion.c ocp_rows)
+OCP_PINS = {14: (1, 0, 1), 15: (1, 1, 1), 16: (1, 2, 2), 17: (1, 3, 1),
+            18: (1, 4, 1), 19: (1, 5, 3), 20: (1, 6, 6), 21: (1, 7, 4),
+            22: (1, 8, 4)}
+
+
 def parse(v):
     m = re.match(r"v?(\d+)\.(\d+)(?:\.(\d+))?", v)
     if not m:
         return (1, 9, 0)    # unreadable ("latest"): v1.9's labels
-    return tuple(int(x or 0) for x in m.groups())
+    t = tuple(int(x or 0) for x in m.groups())
+    return OCP_PINS.get(t[1], t) if t[0] == 4 else t
 
 
 def has(v, since):

@@ -297,5 +297,21 @@ else
 	echo "FAIL manifest flavor bogus: rc $rc, $(cat "$tmp/mf-bogus.err")"
 fi
 
+# z-streams: a CNV-style version is judged by its minor's pin, and said
+snap z418 pitfalls v4.18.3 --hco 4.18.3
+expect "v4.18.3: rules of the 4.18 pin, by its minor" z418 \
+    '.config|[.rulesVersion,.rulesByMinor]' '["v1.4.1",true]'
+expect "an upstream version with the product: exact" h11 \
+    '.config|has("rulesByMinor")' 'false'
+"$KVSCOPE" explain "$tmp/z418" pit/evict-live >"$tmp/z418.explain" 2>&1 ||
+    true
+z='rules of KubeVirt v1.4 (OpenShift Virtualization 4.18, by its minor: '
+z+='a z-stream may carry a later KubeVirt patch release)'
+if grep -qF "$z" "$tmp/z418.explain"; then
+	pass=$((pass + 1)); echo "PASS v4.18.3: explain says by its minor"
+else
+	fail=$((fail + 1)); echo "FAIL v4.18.3: $(grep judged "$tmp/z418.explain")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
