@@ -78,6 +78,8 @@ enum kv_since_id {
 	SINCE_VIRTIOFS_OK,	/* virtiofs no longer blocks */
 	SINCE_DEDICATED_OK,	/* dedicated CPUs + emulator thread */
 	SINCE_PR_OK,		/* SCSI persistent reservation */
+	SINCE_VMOP_SELECTOR,	/* DVP: a Migrate operation's nodeSelector
+				   becomes the VMIM's addedNodeSelector */
 	SINCE_COUNT
 };
 

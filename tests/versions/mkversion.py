@@ -4,7 +4,7 @@
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
                  [--old-reasons] [--keep-labels] [--hco OPERATOR]
                  [--keep-added-selector] [--harvester RELEASE]
-                 [--hco-lm K=V,...] [--no-kv-config]
+                 [--hco-lm K=V,...] [--no-kv-config] [--vmop-selector]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0; samples/deckhouse: DVP's fork, with VERSION
@@ -47,6 +47,9 @@ is not RWX").
 --harvester RELEASE adds Harvester's settings.harvesterhci.io
 server-version setting (e.g. v1.7.1): kvscope then reads the snapshot
 as Harvester's.
+--vmop-selector (samples/deckhouse) gives prod/vm-busy's pending Migrate
+VirtualMachineOperation spec.migrate.nodeSelector
+kubernetes.io/hostname: gone (a node that does not exist).
 The manifest's files[] (bytes, sha256) are recomputed.  The output is a
 pure function of the arguments.
 """
@@ -335,6 +338,15 @@ def main(argv):
         realtime(res, v)
     if "--old-reasons" in argv[4:]:
         old_reasons(res, v)
+    if "--vmop-selector" in argv[4:]:
+        vpath = os.path.join(
+            res, "virtualmachineoperations.virtualization.deckhouse.io.json")
+        doc = load(vpath)
+        for op in items(doc):
+            if op["metadata"]["name"] == "vm-busy-m8x2q":
+                op["spec"]["migrate"] = {
+                    "nodeSelector": {"kubernetes.io/hostname": "gone"}}
+        save(vpath, doc)
     if "--no-kv-config" in argv[4:]:
         kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
         doc = load(kpath)

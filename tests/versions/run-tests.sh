@@ -203,6 +203,16 @@ expect "DVP v1.3.1 fork: rulesVersion" d131 .config.rulesVersion '"v1.3.1"'
 expect "DVP v1.3.1 fork: no machine-type selector" d131 "$mt" '0'
 expect "DVP v1.3.1 fork: verdicts as v1.6.2" d131 "$verdicts" \
     "$(jq -c "$verdicts" tests/golden/deckhouse.findings.json)"
+# A Migrate VirtualMachineOperation's spec.migrate.nodeSelector becomes
+# the VMIM's addedNodeSelector only where the fork has that field
+# (versions.c SINCE_VMOP_SELECTOR): not on the 1.3.1 forks
+snap ds131 deckhouse v1.3.1-v12n.21 --vmop-selector
+snap ds162 deckhouse v1.6.2-v12n.92 --vmop-selector
+busy="$(vmi prod/vm-busy '.targetSelectors["kubernetes.io/hostname"]')"
+expect "DVP v1.3.1 fork: the operation's nodeSelector not applied" ds131 \
+    "$busy" 'null'
+expect "DVP v1.6.2 fork: the operation's nodeSelector applied" ds162 \
+    "$busy" '"gone"'
 
 # Harvester: its settings make it the harvester flavor; its migrate
 # action's checks by release (docs/rules.md, harvester/checks.c). $hv
