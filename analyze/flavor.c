@@ -2,7 +2,8 @@
  * flavor.c - the flavor table (flavor.h) and the plain KubeVirt row.
  *
  * The Deckhouse row lives with the rest of Deckhouse in dvp/flavor.c,
- * Harvester's in harvester/flavor.c.
+ * Harvester's in harvester/flavor.c, OpenShift Virtualization's in
+ * openshift/flavor.c.
  */
 #include "analyze/model/flavor.h"
 
@@ -88,6 +89,7 @@ const kv_flavor *const kv_flavors[KV_NFLAVORS] = {
 	[KV_FLAVOR_KUBEVIRT] = &kv_flavor_kubevirt,
 	[KV_FLAVOR_DECKHOUSE] = &kv_flavor_deckhouse,
 	[KV_FLAVOR_HARVESTER] = &kv_flavor_harvester,
+	[KV_FLAVOR_OPENSHIFT] = &kv_flavor_openshift,
 };
 
 const kv_flavor *

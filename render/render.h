@@ -84,6 +84,8 @@ json_t *kv_json_node_sets(const kv_analysis *a, const kv_bits *pick);
 json_t *kv_json_cpu_class(const kv_analysis *a, size_t i);
 json_t *kv_json_host_model_pair(const kv_analysis *a, size_t i);
 json_t *kv_json_named_model(const kv_analysis *a, size_t i);
+/* findings_config.c: the "config" section (docs/findings.md). */
+json_t *kv_json_config(const kv_analysis *a);
 /* findings_drain.c: one drain entry (d, or a->drain[i]) and the summary's
  * drainShutdown and drainBlock, added to summary. */
 json_t *kv_json_drain(const kv_analysis *a, const kv_drain *d);

@@ -265,8 +265,11 @@ kv_dvp_vmi(kv_analysis *a, kv_vmires *r)
 			d->ops[d->nops++] = &ops[i];
 	/* §4.4: the VMIM DVP creates carries the oldest unfinished
 	 * Migrate/Evict's nodeSelector as addedNodeSelector; before that
-	 * VMIM exists, the operation itself says it */
-	for (size_t i = 0; i < d->nops && r->added_selector == NULL; i++)
+	 * VMIM exists, the operation itself says it.  Only where the fork
+	 * has addedNodeSelector (versions.c SINCE_VMOP_SELECTOR: not the
+	 * 1.3.1 forks of DVP before v1.4.0) */
+	for (size_t i = 0; kv_since_on(a, SINCE_VMOP_SELECTOR) &&
+	    i < d->nops && r->added_selector == NULL; i++)
 		if (kv_vmop_is_migration(d->ops[i]) &&
 		    d->ops[i]->node_selector.n > 0) {
 			r->added_selector = &d->ops[i]->node_selector;

@@ -37,7 +37,7 @@ struct json_t;
 
 enum kv_flavor_id {
 	KV_FLAVOR_KUBEVIRT, KV_FLAVOR_DECKHOUSE, KV_FLAVOR_HARVESTER,
-	KV_NFLAVORS
+	KV_FLAVOR_OPENSHIFT, KV_NFLAVORS
 };
 
 /* The flavor's words for its objects (render's kv_word). */
@@ -245,6 +245,7 @@ extern const kv_flavor *const kv_flavors[KV_NFLAVORS];
 extern const kv_flavor kv_flavor_kubevirt;	/* flavor.c */
 extern const kv_flavor kv_flavor_deckhouse;	/* dvp/flavor.c */
 extern const kv_flavor kv_flavor_harvester;	/* harvester/flavor.c */
+extern const kv_flavor kv_flavor_openshift;	/* openshift/flavor.c */
 
 /* The row named name, or NULL. */
 const kv_flavor *kv_flavor_find(const char *name);

@@ -339,6 +339,25 @@ manifest_flavor(kv_load *ls)
 	return kv_flavors[KV_FLAVOR_KUBEVIRT];
 }
 
+/* The manifest's cluster.flavor, when given, names a row of the flavor
+ * table (kv_flavors): every row's name is accepted. */
+static int
+check_flavor(const kv_model *m, const char *path, kv_err *err)
+{
+	const char *name = m->manifest.flavor;
+	kv_buf b = {0};
+
+	if (name == NULL || kv_flavor_find(name) != NULL)
+		return KV_OK;
+	for (size_t i = 0; i < KV_NFLAVORS; i++)
+		kv_buf_printf(&b, "%s\"%s\"", i == 0 ? "" : i + 1 ==
+		    KV_NFLAVORS ? " or " : ", ", kv_flavors[i]->name);
+	kv_seterr(err, "%s: manifest.json: cluster.flavor: expected %s, got "
+	    "\"%s\"", path, b.data, name);
+	kv_buf_free(&b);
+	return KV_ERR;
+}
+
 /* That flavor, or a distribution of it that its objects show. */
 static const kv_flavor *
 pick_flavor(kv_load *ls)
@@ -407,7 +426,10 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
 	m->cluster.use_emulation = -1;
 	m->cluster.cpu_ratio = m->cluster.mem_overcommit = -1;
+	m->hco_migrations = (kv_migset){ -1, -1, -1, -1, -1 };
 	rc = kv_input_read(path, lim, &sink, &m->manifest, err);
+	if (rc == KV_OK)
+		rc = check_flavor(m, path, err);
 	if (rc == KV_OK && ls.cpumap != NULL) {
 		rc = cpumap_finish(ls.cpumap, &m->cpumap, err);
 		ls.cpumap = NULL;

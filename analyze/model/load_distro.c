@@ -2,11 +2,29 @@
  * load_distro.c - the objects that name a distribution's product version
  * (kvversion.c): OpenShift Virtualization's HyperConverged CR
  * (hco.kubevirt.io, status.versions[name=operator]) and Harvester's
- * settings.harvesterhci.io server-version.
+ * settings.harvesterhci.io server-version.  The HyperConverged CR's
+ * spec.liveMigrationConfig is kept raw for the OpenShift flavor row
+ * (openshift/config.c); HCO v1.14.0 api/v1beta1/hyperconverged_types.go
+ * LiveMigrationConfigurations names the fields.
  */
 #include <string.h>
 
 #include "analyze/model/load.h"
+
+static int
+hco_migrations(jctx *c, json_t *o, kv_migset *s)
+{
+	return jint(c, o, "spec.liveMigrationConfig."
+	    "parallelMigrationsPerCluster", &s->parallel_cluster) ||
+	    jint(c, o, "spec.liveMigrationConfig."
+	    "parallelOutboundMigrationsPerNode", &s->parallel_node) ||
+	    jquantity(c, o, "spec.liveMigrationConfig.bandwidthPerMigration",
+	    &s->bandwidth) ||
+	    jint(c, o, "spec.liveMigrationConfig.completionTimeoutPerGiB",
+	    &s->completion_per_gib) ||
+	    jint(c, o, "spec.liveMigrationConfig.progressTimeout",
+	    &s->progress_timeout) ? KV_ERR : KV_OK;
+}
 
 int
 load_hco(kv_load *ls, jctx *c, json_t *o)
@@ -16,7 +34,8 @@ load_hco(kv_load *ls, jctx *c, json_t *o)
 	size_t i;
 
 	m->hco_present = true;
-	if (jget(c, o, "status.versions", JSON_ARRAY, &arr))
+	if (hco_migrations(c, o, &m->hco_migrations) ||
+	    jget(c, o, "status.versions", JSON_ARRAY, &arr))
 		return KV_ERR;
 	if (arr != NULL)
 		json_array_foreach(arr, i, e) {

@@ -638,5 +638,6 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "status.observedKubeVirtVersion", &k->version) ||
 	    jstr(c, o, "status.operatorVersion", &k->operator_version))
 		return KV_ERR;
+	k->gates_set = k->gates != NULL;	/* an empty list too */
 	return kubevirt_lists(c, k, obs, bind, mdev);
 }

@@ -401,7 +401,17 @@ typedef struct kv_cluster {
 	const char *version;		/* status.observedKubeVirtVersion */
 	const char *operator_version;	/* status.operatorVersion */
 	const char *ns;			/* metadata.namespace */
+	bool gates_set;			/* developerConfiguration.featureGates
+					   is in the CR */
 } kv_cluster;
+
+/* Migration settings a distribution's own object states (-1: unset):
+ * the HyperConverged CR's spec.liveMigrationConfig (load_distro.c). */
+typedef struct kv_migset {
+	int64_t parallel_cluster, parallel_node;
+	int64_t bandwidth;		/* bytes/s */
+	int64_t completion_per_gib, progress_timeout;
+} kv_migset;
 
 /* The Deckhouse objects (dvp_model.h): the model reaches them only
  * through this pointer, which dvp/ alone dereferences. */
@@ -421,6 +431,7 @@ typedef struct kv_model {
 	bool hco_present, harvester_present;
 	const char *hco_version;	/* HyperConverged operator version */
 	const char *harvester_version;	/* Harvester server-version */
+	kv_migset hco_migrations;	/* spec.liveMigrationConfig */
 	size_t npods;
 	kv_pod *pods;			/* every pod in the snapshot; only
 					   launchers unless pods_all */

@@ -59,7 +59,8 @@ typedef struct snap_manifest {
 	char *context;
 	char *kubernetes_version;
 	char *kubevirt_version;
-	char *flavor;		/* "kubevirt" or "deckhouse" */
+	char *flavor;		/* a flavor row's name ("kubevirt",
+				   "deckhouse", ...; the loader checks) */
 	char *collector_name;
 	char *collector_version;
 	bool redact, anonymize;

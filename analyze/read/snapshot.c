@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/model/flavor.h"
 #include "analyze/read/container.h"
 
 #define MANIFEST "manifest.json"
@@ -370,33 +369,6 @@ manifest_namespaces(reader *r, json_t *opt)
 	return KV_OK;
 }
 
-/* Whether a manifest may name flavor name: a row of its own (a
- * distribution of another's KubeVirt, Harvester, is named as that one). */
-static bool
-manifest_flavor(const char *name)
-{
-	const kv_flavor *f = kv_flavor_find(name);
-
-	return f != NULL && f->base == NULL;
-}
-
-/* Those names, quoted: "\"kubevirt\" or \"deckhouse\"". */
-static void
-manifest_flavors(kv_buf *b)
-{
-	size_t n = 0, k = 0;
-
-	for (size_t i = 0; i < KV_NFLAVORS; i++)
-		n += kv_flavors[i]->base == NULL;
-	for (size_t i = 0; i < KV_NFLAVORS; i++) {
-		if (kv_flavors[i]->base != NULL)
-			continue;
-		k++;
-		kv_buf_printf(b, "%s\"%s\"", k == 1 ? "" : k == n ?
-		    " or " : ", ", kv_flavors[i]->name);
-	}
-}
-
 /* cluster, collector and options. */
 static int
 manifest_cluster(reader *r, json_t *root)
@@ -425,15 +397,8 @@ manifest_cluster(reader *r, json_t *root)
 		if (rc == KV_OK)
 			rc = manifest_namespaces(r, opt);
 	}
-	if (rc == KV_OK && m->flavor != NULL && !manifest_flavor(m->flavor)) {
-		kv_buf names = { 0 };
-
-		manifest_flavors(&names);
-		rc = kv_seterr(r->err, "%s: manifest.json: cluster.flavor: "
-		    "expected %s, got \"%s\"", r->snap, names.data,
-		    m->flavor);
-		kv_buf_free(&names);
-	}
+	/* cluster.flavor names a row of the flavor table: the loader checks
+	 * it (model/load.c check_flavor), the reader knows no rows */
 	return rc;
 }
 

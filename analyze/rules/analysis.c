@@ -55,6 +55,32 @@ version_rows(kv_analysis *a)
 	}
 }
 
+const char *const kv_cfg_value_names[CFGV_COUNT] = {
+	[CFGV_PARALLEL_CLUSTER] = "parallelMigrationsPerCluster",
+	[CFGV_PARALLEL_NODE] = "parallelOutboundMigrationsPerNode",
+	[CFGV_BANDWIDTH] = "bandwidthPerMigrationMiBps",
+	[CFGV_COMPLETION] = "completionTimeoutPerGiB",
+	[CFGV_PROGRESS] = "progressTimeout",
+	[CFGV_GATES] = "featureGates",
+};
+
+/* "KubeVirt CR" for what the CR sets, else "KubeVirt default". */
+static void
+config_sources(kv_config *c, const kv_cluster *k)
+{
+	const bool set[CFGV_COUNT] = {
+		[CFGV_PARALLEL_CLUSTER] = k->parallel_cluster >= 0,
+		[CFGV_PARALLEL_NODE] = k->parallel_node >= 0,
+		[CFGV_BANDWIDTH] = k->bandwidth >= 0,
+		[CFGV_COMPLETION] = k->completion_per_gib >= 0,
+		[CFGV_PROGRESS] = k->progress_timeout >= 0,
+		[CFGV_GATES] = k->gates_set,
+	};
+
+	for (size_t i = 0; i < CFGV_COUNT; i++)
+		c->source[i] = set[i] ? "KubeVirt CR" : "KubeVirt default";
+}
+
 void
 kv_effective_config(kv_analysis *a)
 {
@@ -99,6 +125,7 @@ kv_effective_config(kv_analysis *a)
 	c->default_iface = k->default_iface && *k->default_iface ?
 	    k->default_iface : "bridge";
 	c->assumed_mibps = ASSUMED_LINK_MIBPS;
+	config_sources(c, k);
 	if (m->flavor->config != NULL)
 		m->flavor->config(a);
 }

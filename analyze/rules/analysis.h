@@ -24,6 +24,14 @@
 
 struct kv_dvpres;
 
+/* The migration settings whose source findings config.sources names
+ * (kv_cfg_value_names: their config keys). */
+enum kv_cfg_value {
+	CFGV_PARALLEL_CLUSTER, CFGV_PARALLEL_NODE, CFGV_BANDWIDTH,
+	CFGV_COMPLETION, CFGV_PROGRESS, CFGV_GATES, CFGV_COUNT
+};
+extern const char *const kv_cfg_value_names[CFGV_COUNT];
+
 typedef struct kv_config {
 	const char *cpu_model;		/* "" when unset */
 	const char *eviction;
@@ -47,6 +55,11 @@ typedef struct kv_config {
 	int64_t sync_per_node;		/* DVP sync slots per source;
 					   0 = none */
 	bool volume_migration;		/* RWO VirtualDisks can migrate (EE) */
+	/* where each setting came from: "KubeVirt CR", "KubeVirt default"
+	 * or a flavor's config hook's words; written (config.sources) only
+	 * when that hook sets sources_said */
+	const char *source[CFGV_COUNT];
+	bool sources_said;
 } kv_config;
 
 /* CPU, memory and pod count, as requested or left (findings.md), and

@@ -124,6 +124,7 @@ name_openshift(kv_rules_version *rv, int ocp_minor)
 {
 	snprintf(rv->product, sizeof(rv->product),
 	    "OpenShift Virtualization 4.%d", ocp_minor);
+	rv->openshift_minor = ocp_minor;
 }
 
 /* The OpenShift release whose pin has the stated minor. */
@@ -145,6 +146,7 @@ openshift_build(kv_rules_version *rv)
 		    ocp_rows[i].minor == rv->stated.minor) {
 			name_openshift(rv, ocp_rows[i].minor);
 			rv->stated = ocp_rows[i].kv;
+			rv->by_minor = true;
 			return true;
 		}
 	return false;
@@ -280,7 +282,8 @@ void
 kv_rules_version_describe(const kv_rules_version *rv, char *buf,
     size_t size)
 {
-	snprintf(buf, size, "rules of KubeVirt v%d.%d%s%s%s", rv->v.major,
+	snprintf(buf, size, "rules of KubeVirt v%d.%d%s%s%s%s", rv->v.major,
 	    rv->v.minor, *rv->product ? " (" : "", rv->product,
-	    *rv->product ? ")" : "");
+	    rv->by_minor ? ", by its minor: a z-stream may carry a later "
+	    "KubeVirt patch release" : "", *rv->product ? ")" : "");
 }

@@ -47,6 +47,12 @@ typedef struct kv_rules_version {
 	enum kv_ver_range range;
 	const char *raw;	/* the string read, or NULL */
 	char product[96];	/* "OpenShift Virtualization 4.15", or "" */
+	int openshift_minor;	/* 15 for OpenShift Virtualization 4.15,
+				   else 0 */
+	/* the stated product version named only its minor's KubeVirt (a
+	 * CNV-style "v4.18.3" judged as the pin of 4.18): a z-stream may
+	 * carry a later KubeVirt patch release */
+	bool by_minor;
 } kv_rules_version;
 
 /*
@@ -72,6 +78,8 @@ enum kv_since_id {
 	SINCE_VIRTIOFS_OK,	/* virtiofs no longer blocks */
 	SINCE_DEDICATED_OK,	/* dedicated CPUs + emulator thread */
 	SINCE_PR_OK,		/* SCSI persistent reservation */
+	SINCE_VMOP_SELECTOR,	/* DVP: a Migrate operation's nodeSelector
+				   becomes the VMIM's addedNodeSelector */
 	SINCE_COUNT
 };
 

@@ -134,6 +134,24 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		 * LiveMigratable calculation, v1.9.0 vm.go:1390 only in
 		 * calculateLiveStorageMigrationCondition */
 		"kubevirt v1.9.0 pkg/virt-handler/vm.go:1390" },
+	[SINCE_VMOP_SELECTOR] = {
+		SINCE_VMOP_SELECTOR, "vmop-node-selector",
+		{ V(1, 6, 0) },
+		"a Migrate/Evict VirtualMachineOperation's spec.migrate."
+		    "nodeSelector narrows the targets (DVP copies it into the "
+		    "VMIM's addedNodeSelector)",
+		"the forks of KubeVirt 1.3.1 (DVP before v1.4.0) have no "
+		    "addedNodeSelector and DVP no such field: not applied",
+		0, 0, NULL,
+		/* deckhouse/virtualization: the field appears in v1.5.0
+		 * api/core/v1alpha2/virtual_machine_operation.go:95 (absent
+		 * at v1.4.0), copied at v1.5.0 images/virtualization-artifact/
+		 * pkg/controller/vmop/migration/internal/service/
+		 * migration.go:83; forks by build/components/versions.yml
+		 * (v1.3.0: v1.3.1-v12n.25, v1.4.0: v1.6.2-v12n.5.1) */
+		"deckhouse/virtualization v1.5.0 images/virtualization-"
+		    "artifact/pkg/controller/vmop/migration/internal/service/"
+		    "migration.go:83" },
 };
 
 static bool

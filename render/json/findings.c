@@ -117,38 +117,6 @@ snapshot_section(const kv_analysis *a)
 }
 
 static json_t *
-config_section(const kv_analysis *a)
-{
-	const kv_config *c = &a->cfg;
-	json_t *o = json_object();
-
-	char ver[32];
-
-	kv_ver_format(c->rules.v, ver, sizeof(ver));
-	json_object_set_new(o, "rulesVersion", json_string(ver));
-	json_object_set_new(o, "rulesBasis",
-	    json_string(kv_ver_basis_names[c->rules.basis]));
-	json_object_set_new(o, "cpuModel", json_string(c->cpu_model));
-	json_object_set_new(o, "evictionStrategy", json_string(c->eviction));
-	json_object_set_new(o, "parallelMigrationsPerCluster",
-	    jint(c->parallel_cluster));
-	json_object_set_new(o, "parallelOutboundMigrationsPerNode",
-	    jint(c->parallel_node));
-	json_object_set_new(o, "bandwidthPerMigrationMiBps",
-	    jint(c->bandwidth_mibps));
-	json_object_set_new(o, "completionTimeoutPerGiB",
-	    jint(c->completion_per_gib));
-	json_object_set_new(o, "progressTimeout", jint(c->progress_timeout));
-	json_object_set_new(o, "unschedulableTimeoutSeconds",
-	    jint(c->unschedulable_timeout));
-	json_object_set_new(o, "pendingTimeoutSeconds",
-	    jint(c->pending_timeout));
-	json_object_set_new(o, "obsoleteCPUModels",
-	    jstrings(c->obsolete, c->nobsolete));
-	return o;
-}
-
-static json_t *
 node_json(const kv_analysis *a, size_t i)
 {
 	const kv_nodeinfo *ni = &a->nodes[i];
@@ -811,7 +779,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	rc |= put(f, "formatVersion", json_integer(2), false);
 	rc |= put(f, "warnings", kv_json_warnings(a), false);
 	rc |= put(f, "snapshot", snapshot_section(a), false);
-	rc |= put(f, "config", config_section(a), false);
+	rc |= put(f, "config", kv_json_config(a), false);
 	rc |= put(f, "cpuModelSource", json_string(a->cpu_model_source), false);
 	rc |= put_list(f, "nodes", a, a->m->nnodes, node_json);
 	rc |= put_list(f, "cpuClasses", a, a->nclasses, class_json);

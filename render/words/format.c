@@ -362,6 +362,20 @@ snapshot_facts(const kv_analysis *a, size_t *n)
 	return v;
 }
 
+/* value, followed by its source when a flavor's operator supplied some
+ * (kv_config.sources_said). */
+static char *
+sourced(const kv_config *c, enum kv_cfg_value i, char *value)
+{
+	char *s;
+
+	if (!c->sources_said)
+		return value;
+	s = xasprintf("%s (%s)", value, c->source[i]);
+	free(value);
+	return s;
+}
+
 kv_fact *
 settings_facts(const kv_analysis *a, size_t *n)
 {
@@ -372,17 +386,21 @@ settings_facts(const kv_analysis *a, size_t *n)
 	fact_add(&v, n, "Default CPU model", xstrdup(*c->cpu_model ?
 	    c->cpu_model : "(unset: host-model)"));
 	fact_add(&v, n, "Eviction strategy", xstrdup(c->eviction));
-	fact_add(&v, n, "Parallel migrations per cluster", xasprintf("%lld",
-	    (long long)c->parallel_cluster));
-	fact_add(&v, n, "Parallel outbound migrations per node",
-	    xasprintf("%lld", (long long)c->parallel_node));
-	fact_add(&v, n, "Bandwidth per migration", c->bandwidth_mibps > 0 ?
-	    xasprintf("%lld MiB/s", (long long)c->bandwidth_mibps) :
-	    xstrdup("unlimited (estimates assume a 10 Gbit/s link)"));
-	fact_add(&v, n, "Completion timeout per GiB", xasprintf("%lld s",
-	    (long long)c->completion_per_gib));
-	fact_add(&v, n, "Progress timeout", xasprintf("%lld s",
-	    (long long)c->progress_timeout));
+	fact_add(&v, n, "Parallel migrations per cluster", sourced(c,
+	    CFGV_PARALLEL_CLUSTER, xasprintf("%lld",
+	    (long long)c->parallel_cluster)));
+	fact_add(&v, n, "Parallel outbound migrations per node", sourced(c,
+	    CFGV_PARALLEL_NODE, xasprintf("%lld",
+	    (long long)c->parallel_node)));
+	fact_add(&v, n, "Bandwidth per migration", sourced(c, CFGV_BANDWIDTH,
+	    c->bandwidth_mibps > 0 ? xasprintf("%lld MiB/s",
+	    (long long)c->bandwidth_mibps) : xstrdup("unlimited (estimates "
+	    "assume a 10 Gbit/s link)")));
+	fact_add(&v, n, "Completion timeout per GiB", sourced(c,
+	    CFGV_COMPLETION, xasprintf("%lld s",
+	    (long long)c->completion_per_gib)));
+	fact_add(&v, n, "Progress timeout", sourced(c, CFGV_PROGRESS,
+	    xasprintf("%lld s", (long long)c->progress_timeout)));
 	fact_add(&v, n, "Unschedulable timeout", xasprintf("%lld s",
 	    (long long)c->unschedulable_timeout));
 	fact_add(&v, n, "Pending timeout", xasprintf("%lld s",

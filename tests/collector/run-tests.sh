@@ -574,6 +574,8 @@ test_distributions() {
 		jq -e '.items[0] | .metadata.name == "kubevirt-hyperconverged"
 		       and .spec.liveMigrationConfig.parallelMigrationsPerCluster == 5
 		       and .status.versions[0].version == "4.16.3"' >/dev/null || die "HyperConverged CR"
+	# the flavor row's name (analyze/flavor.c), which kvscope accepts
+	jq_is "$a" '.cluster.flavor' '"openshift"'
 	grep -q -E 'not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus\)' "$T/stderr" || die "summary: $(tail -n 1 "$T/stderr")"
 	stop_server
 	start_server --distro harvester
@@ -582,6 +584,7 @@ test_distributions() {
 	a=$T/out/hv.tar.gz
 	jq_is "$a" '[.resources[] | select(.group == "harvesterhci.io") | [.resource, .status, .count]]' \
 		'[["settings","ok",3],["versions","ok",1]]'
+	jq_is "$a" '.cluster.flavor' '"harvester"'
 	tar -xzf "$a" -O hv/resources/settings.harvesterhci.io.json |
 		jq -e '[.items[] | {key: .metadata.name, value: (.value // .default)}] | from_entries
 		       | .["server-version"] == "v1.3.1" and (.["overcommit-config"] | fromjson | .cpu) == 1600

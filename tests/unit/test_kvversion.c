@@ -107,8 +107,12 @@ test_distributions(void **state)
 	m.cluster.version = "v4.18.3";	/* a CNV-style version */
 	find(&m, &rv, v, d);
 	assert_string_equal(v, "v1.4.1");
+	/* judged by the minor's pin, and said (z-streams) */
+	assert_true(rv.by_minor);
+	assert_int_equal(rv.openshift_minor, 18);
 	assert_string_equal(d,
-	    "rules of KubeVirt v1.4 (OpenShift Virtualization 4.18)");
+	    "rules of KubeVirt v1.4 (OpenShift Virtualization 4.18, by its "
+	    "minor: a z-stream may carry a later KubeVirt patch release)");
 	m.cluster.ns = "harvester-system";
 	m.cluster.version = "1.5.2-150700.3.5.2";
 	find(&m, &rv, v, d);
@@ -120,6 +124,8 @@ test_distributions(void **state)
 	m.hco_present = true;
 	m.hco_version = "1.14.0";	/* community HCO release-1.14 */
 	find(&m, &rv, v, d);
+	assert_false(rv.by_minor);	/* an exact KubeVirt version */
+	assert_int_equal(rv.openshift_minor, 18);
 	assert_string_equal(d,
 	    "rules of KubeVirt v1.4 (OpenShift Virtualization 4.18)");
 	m.hco_version = NULL;
@@ -216,6 +222,9 @@ test_since_rows(void **state)
 	    800);
 	assert_false(has(SINCE_NO_PDB, 1, 5, 3));
 	assert_true(has(SINCE_NO_PDB, 1, 6, 0));
+	/* DVP's forks: v1.3.1-v12n (before DVP v1.4.0), v1.6.2-v12n */
+	assert_false(has(SINCE_VMOP_SELECTOR, 1, 3, 1));
+	assert_true(has(SINCE_VMOP_SELECTOR, 1, 6, 2));
 	kv_since_format(&kv_since_rows[SINCE_VENDOR], buf, sizeof(buf));
 	assert_string_equal(buf, "v1.6.4, v1.7.1, v1.8.0");
 }

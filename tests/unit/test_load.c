@@ -13,6 +13,8 @@
 #define VMIS "resources/virtualmachineinstances.kubevirt.io.json"
 #define PODS "resources/pods.json"
 #define KV "resources/kubevirts.kubevirt.io.json"
+#define HCO_FILE "hyperconvergeds.hco.kubevirt.io.json"
+#define HCO "resources/" HCO_FILE
 #define DH_VMIS "resources/internalvirtualizationvirtualmachineinstances." \
 	"internal.virtualization.deckhouse.io.json"
 
@@ -485,7 +487,11 @@ test_flavor_rows(void **state)
 	(void)state;
 	assert_ptr_equal(k, kv_flavors[KV_FLAVOR_KUBEVIRT]);
 	assert_ptr_equal(d, kv_flavors[KV_FLAVOR_DECKHOUSE]);
-	assert_null(kv_flavor_find("openshift"));
+	assert_ptr_equal(kv_flavor_find("openshift"),
+	    kv_flavors[KV_FLAVOR_OPENSHIFT]);
+	assert_ptr_equal(kv_flavor_find("harvester"),
+	    kv_flavors[KV_FLAVOR_HARVESTER]);
+	assert_null(kv_flavor_find("bogus"));
 	assert_null(kv_flavor_find(NULL));
 	for (size_t i = 0; i < KV_NFLAVORS; i++)
 		assert_int_equal(kv_flavors[i]->id, i);
@@ -502,6 +508,50 @@ test_flavor_rows(void **state)
 	assert_false(kv_flavor_unlabelled_model(k, "qemu64"));
 	assert_true(k->vendor_selector);
 	assert_false(d->vendor_selector);
+}
+
+/* The manifest's cluster.flavor: every row's name, nothing else. */
+static void
+test_manifest_flavor(void **state)
+{
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < KV_NFLAVORS; i++) {
+		snprintf(f->s.flavor, sizeof(f->s.flavor), "%s",
+		    kv_flavors[i]->name);
+		expect_loads(f);
+		assert_ptr_equal(f->m->flavor, kv_flavors[i]);
+	}
+	snprintf(f->s.flavor, sizeof(f->s.flavor), "bogus");
+	expect_error(f, "manifest.json: cluster.flavor: expected "
+	    "\"kubevirt\", \"deckhouse\", \"harvester\" or \"openshift\", "
+	    "got \"bogus\"");
+}
+
+/* The HyperConverged CR: its spec.liveMigrationConfig kept raw, and the
+ * snapshot read as OpenShift Virtualization's. */
+static void
+test_hco(void **state)
+{
+	struct fx *f = *state;
+
+	one(f, HCO, "{\"metadata\":{\"name\":\"kubevirt-hyperconverged\"},"
+	    "\"spec\":{\"liveMigrationConfig\":{\"completionTimeoutPerGiB\":"
+	    "300,\"bandwidthPerMigration\":\"64Mi\"}},\"status\":"
+	    "{\"versions\":[{\"name\":\"operator\",\"version\":"
+	    "\"4.18.2\"}]}}");
+	expect_loads(f);
+	assert_ptr_equal(f->m->flavor, kv_flavors[KV_FLAVOR_OPENSHIFT]);
+	assert_string_equal(f->m->hco_version, "4.18.2");
+	assert_int_equal(f->m->hco_migrations.completion_per_gib, 300);
+	assert_int_equal(f->m->hco_migrations.bandwidth, 64 << 20);
+	assert_int_equal(f->m->hco_migrations.parallel_node, -1);
+	assert_int_equal(f->m->hco_migrations.progress_timeout, -1);
+	one(f, HCO, "{\"metadata\":{\"name\":\"h\"},\"spec\":"
+	    "{\"liveMigrationConfig\":{\"progressTimeout\":\"soon\"}}}");
+	expect_error(f, HCO ": item 0: "
+	    "spec.liveMigrationConfig.progressTimeout: expected a whole "
+	    "number, got a string");
 }
 
 /* The decision layer's part of each row: every fix path and word is
@@ -559,6 +609,8 @@ main(void)
 		T(test_labels_limit),
 		T(test_xml_limit),
 		T(test_quantities),
+		T(test_manifest_flavor),
+		T(test_hco),
 		cmocka_unit_test(test_resource_table_resolves),
 		cmocka_unit_test(test_flavor_rows),
 		cmocka_unit_test(test_flavor_fix_rows),

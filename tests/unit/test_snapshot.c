@@ -663,8 +663,8 @@ test_manifest_bad(void **state)
 		  "7}]}", "manifest.json: files[0].path: expected a string" },
 		{ "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
 		  "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[],"
-		  "\"cluster\":{\"flavor\":\"openshift\"}}",
-		  "cluster.flavor: expected \"kubevirt\" or \"deckhouse\"" },
+		  "\"cluster\":{\"flavor\":7}}",
+		  "manifest.json: cluster.flavor: expected a string" },
 		{ "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
 		  "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[],"
 		  "\"resources\":[{\"resource\":\"nodes\"}]}",

@@ -4,6 +4,7 @@
     mkversion.py SRC DST VERSION [--added-selector] [--realtime]
                  [--old-reasons] [--keep-labels] [--hco OPERATOR]
                  [--keep-added-selector] [--harvester RELEASE]
+                 [--hco-lm K=V,...] [--no-kv-config] [--vmop-selector]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0; samples/deckhouse: DVP's fork, with VERSION
@@ -20,7 +21,11 @@ writes (docs/versions.md):
 
 --hco OPERATOR adds an OpenShift Virtualization HyperConverged CR whose
 status.versions[operator] is OPERATOR (e.g. 4.15.2) and moves the
-KubeVirt CR to namespace openshift-cnv.
+KubeVirt CR to namespace openshift-cnv.  --hco-lm K=V,... gives that CR
+a spec.liveMigrationConfig (completionTimeoutPerGiB=300,
+bandwidthPerMigration=64Mi: numbers stay numbers); --no-kv-config
+drops the KubeVirt CR's spec.configuration (what HCO would write there
+is then judged from the HyperConverged CR and HCO's defaults).
 Before v1.6.0 the VMIMs lose spec.addedNodeSelector (the field does not
 exist there, R37) unless --keep-added-selector keeps them (a
 field that version's controller never reads).  --keep-labels leaves
@@ -42,6 +47,9 @@ is not RWX").
 --harvester RELEASE adds Harvester's settings.harvesterhci.io
 server-version setting (e.g. v1.7.1): kvscope then reads the snapshot
 as Harvester's.
+--vmop-selector (samples/deckhouse) gives prod/vm-busy's pending Migrate
+VirtualMachineOperation spec.migrate.nodeSelector
+kubernetes.io/hostname: gone (a node that does not exist).
 The manifest's files[] (bytes, sha256) are recomputed.  The output is a
 pure function of the arguments.
 """
@@ -53,11 +61,19 @@ import shutil
 import sys
 
 
+# OpenShift Virtualization 4.N: the KubeVirt its HCO branch pins (the
+# labels a CNV-style VERSION such as v4.18.3 gets; kvversion.c ocp_rows)
+OCP_PINS = {14: (1, 0, 1), 15: (1, 1, 1), 16: (1, 2, 2), 17: (1, 3, 1),
+            18: (1, 4, 1), 19: (1, 5, 3), 20: (1, 6, 6), 21: (1, 7, 4),
+            22: (1, 8, 4)}
+
+
 def parse(v):
     m = re.match(r"v?(\d+)\.(\d+)(?:\.(\d+))?", v)
     if not m:
         return (1, 9, 0)    # unreadable ("latest"): v1.9's labels
-    return tuple(int(x or 0) for x in m.groups())
+    t = tuple(int(x or 0) for x in m.groups())
+    return OCP_PINS.get(t[1], t) if t[0] == 4 else t
 
 
 def has(v, since):
@@ -229,14 +245,25 @@ def old_reasons(res, v):
     save(vpath, doc)
 
 
-def add_hco(dst, res, operator):
+def pairs(arg):
+    out = {}
+    for kv in arg.split(","):
+        k, v = kv.split("=", 1)
+        out[k] = int(v) if v.isdigit() else v
+    return out
+
+
+def add_hco(dst, res, operator, lm):
     name = "hyperconvergeds.hco.kubevirt.io.json"
-    save(os.path.join(res, name), [{
+    hco = {
         "apiVersion": "hco.kubevirt.io/v1beta1", "kind": "HyperConverged",
         "metadata": {"name": "kubevirt-hyperconverged",
                      "namespace": "openshift-cnv"},
         "status": {"versions": [{"name": "operator",
-                                 "version": operator}]}}])
+                                 "version": operator}]}}
+    if lm is not None:
+        hco["spec"] = {"liveMigrationConfig": pairs(lm)}
+    save(os.path.join(res, name), [hco])
     kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
     doc = load(kpath)
     for k in items(doc):
@@ -284,7 +311,7 @@ def refresh_manifest(dst, version):
 
 
 def main(argv):
-    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester"):
+    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester", "--hco-lm"):
         sys.exit(__doc__)
     src, dst, version = argv[1:4]
     v = parse(version)
@@ -311,8 +338,25 @@ def main(argv):
         realtime(res, v)
     if "--old-reasons" in argv[4:]:
         old_reasons(res, v)
+    if "--vmop-selector" in argv[4:]:
+        vpath = os.path.join(
+            res, "virtualmachineoperations.virtualization.deckhouse.io.json")
+        doc = load(vpath)
+        for op in items(doc):
+            if op["metadata"]["name"] == "vm-busy-m8x2q":
+                op["spec"]["migrate"] = {
+                    "nodeSelector": {"kubernetes.io/hostname": "gone"}}
+        save(vpath, doc)
+    if "--no-kv-config" in argv[4:]:
+        kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
+        doc = load(kpath)
+        for k in items(doc):
+            k.get("spec", {}).pop("configuration", None)
+        save(kpath, doc)
     if "--hco" in argv[4:]:
-        add_hco(dst, res, argv[argv.index("--hco") + 1])
+        lm = argv[argv.index("--hco-lm") + 1] if "--hco-lm" in argv \
+            else None
+        add_hco(dst, res, argv[argv.index("--hco") + 1], lm)
     if "--harvester" in argv[4:]:
         add_harvester(dst, res, argv[argv.index("--harvester") + 1])
     refresh_manifest(dst, version)

@@ -203,6 +203,16 @@ expect "DVP v1.3.1 fork: rulesVersion" d131 .config.rulesVersion '"v1.3.1"'
 expect "DVP v1.3.1 fork: no machine-type selector" d131 "$mt" '0'
 expect "DVP v1.3.1 fork: verdicts as v1.6.2" d131 "$verdicts" \
     "$(jq -c "$verdicts" tests/golden/deckhouse.findings.json)"
+# A Migrate VirtualMachineOperation's spec.migrate.nodeSelector becomes
+# the VMIM's addedNodeSelector only where the fork has that field
+# (versions.c SINCE_VMOP_SELECTOR): not on the 1.3.1 forks
+snap ds131 deckhouse v1.3.1-v12n.21 --vmop-selector
+snap ds162 deckhouse v1.6.2-v12n.92 --vmop-selector
+busy="$(vmi prod/vm-busy '.targetSelectors["kubernetes.io/hostname"]')"
+expect "DVP v1.3.1 fork: the operation's nodeSelector not applied" ds131 \
+    "$busy" 'null'
+expect "DVP v1.6.2 fork: the operation's nodeSelector applied" ds162 \
+    "$busy" '"gone"'
 
 # Harvester: its settings make it the harvester flavor; its migrate
 # action's checks by release (docs/rules.md, harvester/checks.c). $hv
@@ -233,6 +243,85 @@ expect "Harvester v1.7.1: Harvester's words" hv171 \
     "$(vmi pit/gpu '.blockers[]|select(.code=="harvester-device").message')" \
     '"Harvester refuses to migrate: the VM is not live migratable as '\
 'vGPU devices are attached (nvidia.com/GRID_T4-4Q)"'
+
+# OpenShift Virtualization: a flavor row detected from the HyperConverged
+# CR; what the KubeVirt CR leaves unset follows that CR's
+# spec.liveMigrationConfig, then HCO's defaults of the release
+# (openshift/config.c); config.sources says which
+snap os17 pitfalls v1.3.1 --hco 4.17.1 --no-kv-config
+snap os18 pitfalls v1.4.1 --hco 4.18.2 --no-kv-config
+snap os23 pitfalls v1.9.0 --hco 1.19.0 --no-kv-config
+snap os18s pitfalls v1.4.1 --hco 4.18.2 --no-kv-config \
+    --hco-lm completionTimeoutPerGiB=300,bandwidthPerMigration=64Mi
+snap osw mixed v1.4.1 --hco 4.18.2 --no-kv-config
+snap osb mixed v1.4.1 --hco 4.18.2 \
+    --hco-lm completionTimeoutPerGiB=300,parallelOutboundMigrationsPerNode=4
+cfg='.config|[.completionTimeoutPerGiB,.parallelOutboundMigrationsPerNode,'
+cfg+='.bandwidthPerMigrationMiBps,.sources.completionTimeoutPerGiB]'
+expect "OpenShift detected from the HyperConverged CR" os18 \
+    .snapshot.flavor '"openshift"'
+expect "HCO 1.13 (4.17): 800 s/GiB" os17 "$cfg" \
+    '[800,2,0,"HCO 1.8-1.13 default, OpenShift Virtualization 4.12-4.17"]'
+expect "HCO 1.14 (4.18): 150 s/GiB" os18 "$cfg" \
+    '[150,2,0,"HCO 1.14-1.18 default, OpenShift Virtualization 4.18-4.22"]'
+expect "HCO 1.19: 20 s/GiB, one outbound migration per node" os23 "$cfg" \
+    '[20,1,0,"HCO 1.19 default, OpenShift Virtualization 4.23"]'
+expect "HyperConverged CR spec.liveMigrationConfig" os18s \
+    "${cfg%]},.sources.bandwidthPerMigrationMiBps]" \
+    '[300,2,64,"HyperConverged CR spec.liveMigrationConfig",'\
+'"HyperConverged CR spec.liveMigrationConfig"]'
+expect "both CRs: the KubeVirt CR wins" osb "$cfg" \
+    '[150,2,512,"KubeVirt CR"]'
+expect "plain KubeVirt: no sources" p14 '.config|has("sources")' 'false'
+# HCO writes HypervStrictCheck: without the KubeVirt CR's featureGates
+# the Hyper-V VMI's targets need its hyperv.* labels (target.c)
+hv='.vmis[]|select(.name=="dev/win-app")|[.targetSelectors|keys[]'
+hv+='|select(startswith("hyperv."))]|length'
+expect "HCO's HypervStrictCheck: hyperv selectors" osw "$hv" '9'
+expect "HCO's HypervStrictCheck: its source" osw '.config.sources.featureGates' \
+    '"HCO mandatory feature gates: HypervStrictCheck"'
+expect "the KubeVirt CR's gates win: no hyperv selectors" osb "$hv" '0'
+
+# the manifest's cluster.flavor: every flavor row's name (load.c
+# check_flavor); anything else one line naming the file and field, exit 2
+for f in harvester openshift bogus; do
+	cp -r "$tmp/p19" "$tmp/mf-$f"
+	jq --arg f "$f" '.cluster.flavor = $f' "$tmp/p19/manifest.json" \
+	    >"$tmp/mf-$f/manifest.json"
+done
+for f in harvester openshift; do
+	"$KVSCOPE" report "$tmp/mf-$f" --format json \
+	    --output-dir "$tmp/mf-$f.out" >/dev/null 2>&1 || [ $? -eq 1 ]
+	expect "manifest flavor $f accepted" "mf-$f" .snapshot.flavor "\"$f\""
+done
+rc=0
+"$KVSCOPE" report "$tmp/mf-bogus" --format json \
+    --output-dir "$tmp/mf-bogus.out" >/dev/null 2>"$tmp/mf-bogus.err" || rc=$?
+want="kvscope: $tmp/mf-bogus: manifest.json: cluster.flavor: expected "
+want+='"kubevirt", "deckhouse", "harvester" or "openshift", got "bogus"'
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/mf-bogus.err")" = "$want" ] &&
+    [ ! -e "$tmp/mf-bogus.out/findings.json" ]; then
+	pass=$((pass + 1)); echo "PASS manifest flavor bogus refused"
+else
+	fail=$((fail + 1))
+	echo "FAIL manifest flavor bogus: rc $rc, $(cat "$tmp/mf-bogus.err")"
+fi
+
+# z-streams: a CNV-style version is judged by its minor's pin, and said
+snap z418 pitfalls v4.18.3 --hco 4.18.3
+expect "v4.18.3: rules of the 4.18 pin, by its minor" z418 \
+    '.config|[.rulesVersion,.rulesByMinor]' '["v1.4.1",true]'
+expect "an upstream version with the product: exact" h11 \
+    '.config|has("rulesByMinor")' 'false'
+"$KVSCOPE" explain "$tmp/z418" pit/evict-live >"$tmp/z418.explain" 2>&1 ||
+    true
+z='rules of KubeVirt v1.4 (OpenShift Virtualization 4.18, by its minor: '
+z+='a z-stream may carry a later KubeVirt patch release)'
+if grep -qF "$z" "$tmp/z418.explain"; then
+	pass=$((pass + 1)); echo "PASS v4.18.3: explain says by its minor"
+else
+	fail=$((fail + 1)); echo "FAIL v4.18.3: $(grep judged "$tmp/z418.explain")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
