@@ -1,0 +1,490 @@
+/*
+ * findings_vmis.c - the "nodeSets" and "vmis" sections of findings.json
+ * (findings.c says why they are not built as a jansson tree): a small
+ * emitter writes their structure into a large buffer and lets jansson
+ * escape every string; kv_json_vmis() and kv_json_node_sets() give the
+ * same text as jansson values for the -o json|yaml views (the caller owns
+ * them).
+ */
+#include <glib.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/json/findings_vmis.h"
+#include "render/json/nodesets.h"
+#include "render/render.h"
+
+#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+
+/* --- the vmis emitter --------------------------------------------------- */
+
+typedef struct emitter {
+	FILE *f;
+	char *buf;
+	size_t len, cap;
+	bool failed;
+	json_t *scratch;		/* the string em_str() encodes */
+	const kv_nodesets *sets;	/* what cpuTargets/targets refer to */
+	size_t nnames;
+	char **names;			/* node i as an escaped JSON string */
+	size_t *name_len;
+	GHashTable *escaped;		/* em_istr(): address -> esc_text */
+} emitter;
+
+/* The JSON text of a string that em_istr() has escaped before. */
+typedef struct esc_text {
+	size_t len;
+	char text[];
+} esc_text;
+
+static void
+em_flush(emitter *e)
+{
+	if (e->len > 0 && fwrite(e->buf, 1, e->len, e->f) != e->len)
+		e->failed = true;
+	e->len = 0;
+}
+
+static inline void
+em_put(emitter *e, const char *p, size_t n)
+{
+	if (e->cap - e->len < n) {
+		em_flush(e);
+		if (n > e->cap) {
+			if (fwrite(p, 1, n, e->f) != n)
+				e->failed = true;
+			return;
+		}
+	}
+	memcpy(e->buf + e->len, p, n);
+	e->len += n;
+}
+
+#define em_lit(e, s) em_put((e), (s), sizeof(s) - 1)
+
+static int
+em_cb(const char *buf, size_t size, void *data)
+{
+	em_put(data, buf, size);
+	return 0;
+}
+
+/* A JSON string, escaped by jansson itself (one reusable string value, so
+ * the bytes are exactly what json_dumpf writes for the other sections). */
+static void
+em_str(emitter *e, const char *s)
+{
+	if (json_string_set(e->scratch, s) != 0 ||
+	    json_dump_callback(e->scratch, em_cb, e,
+	    DUMP_FLAGS | JSON_ENCODE_ANY) != 0)
+		e->failed = true;
+}
+
+/* em_str() of a string that stays at its address, with the same bytes,
+ * until the emitter is closed (interned in the model's strings, or
+ * static): escaped once, then copied. */
+static void
+em_istr(emitter *e, const char *s)
+{
+	esc_text *t = g_hash_table_lookup(e->escaped, s);
+	size_t start;
+
+	if (t != NULL) {
+		em_put(e, t->text, t->len);
+		return;
+	}
+	if (s == NULL || strlen(s) > 512) {	/* escaped: under 4 KiB */
+		em_str(e, s);
+		return;
+	}
+	if (e->cap - e->len < 4096)
+		em_flush(e);
+	start = e->len;
+	em_str(e, s);
+	t = xmalloc(sizeof(*t) + (e->len - start));
+	t->len = e->len - start;
+	memcpy(t->text, e->buf + start, t->len);
+	g_hash_table_insert(e->escaped, (gpointer)s, t);
+}
+
+static void
+em_str_or_null(emitter *e, const char *s)
+{
+	if (s != NULL)
+		em_str(e, s);
+	else
+		em_lit(e, "null");
+}
+
+static void
+em_int(emitter *e, int64_t v)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
+	    (json_int_t)v);
+
+	em_put(e, num, (size_t)n);
+}
+
+static void
+em_bool(emitter *e, bool b)
+{
+	if (b)
+		em_lit(e, "true");
+	else
+		em_lit(e, "false");
+}
+
+/* JSON text made by jansson elsewhere (freed). */
+static void
+em_raw(emitter *e, char *json)
+{
+	em_put(e, json, strlen(json));
+	free(json);
+}
+
+static void
+em_issues(emitter *e, const kv_issue *is, size_t n)
+{
+	em_lit(e, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			em_lit(e, ",");
+		em_lit(e, "{\"code\":");
+		em_istr(e, is[i].rule->code);
+		em_lit(e, ",\"message\":");
+		em_str(e, is[i].message);
+		em_lit(e, "}");
+	}
+	em_lit(e, "]");
+}
+
+/* A set reference: {"set": "N3", "minus": [...]} (findings.md
+ * "nodeSets"). */
+static void
+em_setref(emitter *e, const kv_nodeset *s)
+{
+	char id[32];
+	int n = snprintf(id, sizeof(id), "\"N%zu\"",
+	    kv_nodesets_id(e->sets, s->base) + 1);
+
+	em_lit(e, "{\"set\":");
+	em_put(e, id, (size_t)n);
+	em_lit(e, ",\"minus\":[");
+	for (size_t i = 0; i < s->nexcl; i++) {
+		if (i)
+			em_lit(e, ",");
+		em_put(e, e->names[s->excl[i]], e->name_len[s->excl[i]]);
+	}
+	em_lit(e, "]}");
+}
+
+static void
+em_targets(emitter *e, const kv_vmires *r)
+{
+	bool refers = kv_nodesets_refers(r);
+
+	em_lit(e, ",\"cpuTargets\":");
+	if (refers)
+		em_setref(e, &r->cpu_targets);
+	else
+		em_lit(e, "null");
+	em_lit(e, ",\"targets\":");
+	if (refers)
+		em_setref(e, &r->targets);
+	else
+		em_lit(e, "null");
+	em_lit(e, ",\"cpuTargetCount\":");
+	em_int(e, refers ? (int64_t)r->ncpu_targets : 0);
+	em_lit(e, ",\"targetCount\":");
+	em_int(e, refers ? (int64_t)r->ntargets : 0);
+}
+
+/* "nodeSets" elements: {"id": "N1", "nodes": [...]}, one per line when
+ * lines is set. */
+static void
+em_sets(emitter *e, bool lines)
+{
+	for (size_t i = 0; i < e->sets->n; i++) {
+		char id[32];
+		int n = snprintf(id, sizeof(id), "\"N%zu\"", i + 1);
+		bool first = true;
+
+		if (lines && i)
+			em_lit(e, ",\n");
+		else if (lines)
+			em_lit(e, "\n");
+		else if (i)
+			em_lit(e, ",");
+		em_lit(e, "{\"id\":");
+		em_put(e, id, (size_t)n);
+		em_lit(e, ",\"nodes\":[");
+		KV_BITS_FOREACH(e->sets->sets[i], k) {
+			if (!first)
+				em_lit(e, ",");
+			first = false;
+			em_put(e, e->names[k], e->name_len[k]);
+		}
+		em_lit(e, "]}");
+	}
+}
+
+/* One VMI, fields in findings.md order (as the jansson writer of the
+ * other sections would lay them out). */
+/* ,"checks":[...]: the codes of the checks skipped for want of n */
+static void
+em_skipped(emitter *e, const kv_analysis *a, const kv_vmires *r,
+    enum kv_need n)
+{
+	bool first = true;
+
+	em_lit(e, ",\"checks\":[");
+	for (size_t i = 0; i < kv_nrules; i++) {
+		if (!(kv_rule_lacks(a, r, &kv_rules[i]) & KV_NEED_BIT(n)))
+			continue;
+		if (!first)
+			em_lit(e, ",");
+		em_istr(e, kv_rules[i].code);
+		first = false;
+	}
+	em_lit(e, "]");
+}
+
+/* The resources r lacked: [{"resource": ..., "message": ...,
+ * "checks": [...]}] (findings.md). */
+static void
+em_lacks(emitter *e, const kv_analysis *a, const kv_vmires *r)
+{
+	bool first = true;
+
+	em_lit(e, "[");
+	for (int n = 0; n < NEED_COUNT; n++) {
+		if (!(r->not_judged & KV_NEED_BIT(n)))
+			continue;
+		if (!first)
+			em_lit(e, ",");
+		em_lit(e, "{\"resource\":");
+		em_istr(e, kv_need_rows[n].resource);
+		em_lit(e, ",\"message\":");
+		em_str(e, a->lack_msg[n]);
+		em_skipped(e, a, r, n);
+		em_lit(e, "}");
+		first = false;
+	}
+	em_lit(e, "]");
+}
+
+/* ,"notJudged":[...],"unchecked":[...]: what the input lacked goes into
+ * notJudged for a not-judged VMI ([] otherwise, as findings.md says),
+ * into unchecked for a VMI a check that ran judged anyway. */
+static void
+em_not_judged(emitter *e, const kv_analysis *a, const kv_vmires *r)
+{
+	bool nj = r->verdict == V_NOT_JUDGED;
+
+	em_lit(e, ",\"notJudged\":");
+	if (nj)
+		em_lacks(e, a, r);
+	else
+		em_lit(e, "[]");
+	em_lit(e, ",\"unchecked\":");
+	if (!nj)
+		em_lacks(e, a, r);
+	else
+		em_lit(e, "[]");
+}
+
+static void
+em_vmi(emitter *e, const kv_analysis *a, size_t i)
+{
+	const kv_vmires *r = &a->vmis[i];
+	const kv_vmi *v = r->vmi;
+
+	em_lit(e, "{\"name\":");
+	em_str(e, v->fullname);
+	em_lit(e, ",\"phase\":");
+	em_str(e, v->phase);
+	em_lit(e, ",\"node\":");
+	em_str_or_null(e, v->node);
+	em_lit(e, ",\"cpu\":{\"mode\":");
+	em_istr(e, kv_mode_names[r->mode]);
+	em_lit(e, ",\"model\":");
+	em_str(e, r->model);
+	em_lit(e, "},\"condition\":{\"status\":");
+	em_str(e, r->cond == 'T' ? "True" : r->cond == 'F' ? "False" :
+	    "absent");
+	em_lit(e, ",\"reason\":");
+	em_str(e, r->cond_reason ? r->cond_reason : "");
+	em_lit(e, "},\"verdict\":");
+	em_istr(e, kv_verdict_names[r->verdict]);
+	em_lit(e, ",\"blockers\":");
+	em_issues(e, r->blockers, r->nblockers);
+	em_lit(e, ",\"warnings\":");
+	em_issues(e, r->warnings, r->nwarnings);
+	em_lit(e, ",\"conditionMismatch\":");
+	em_bool(e, r->mismatch);
+	em_lit(e, ",\"targetSelectors\":{");
+	for (size_t k = 0; k < r->selectors.n; k++) {
+		if (k)
+			em_lit(e, ",");
+		/* interned in the model's strings (target.c) */
+		em_istr(e, r->selectors.v[k].key);
+		em_lit(e, ":");
+		em_istr(e, r->selectors.v[k].value);
+	}
+	em_lit(e, "}");
+	em_targets(e, r);
+	em_lit(e, ",\"groups\":");
+	em_raw(e, kv_json_vmi_groups(a, i));
+	em_lit(e, ",\"outcome\":{\"kind\":");
+	em_istr(e, kv_outcome_names[r->outcome]);
+	em_lit(e, ",\"afterSeconds\":");
+	if (r->after >= 0)
+		em_int(e, r->after);
+	else
+		em_lit(e, "null");
+	em_lit(e, "},\"migrationMethod\":");
+	em_str(e, r->method);
+	em_lit(e, ",\"completionTimeoutSeconds\":");
+	em_int(e, r->completion_timeout);
+	em_lit(e, ",\"evictionStrategy\":");
+	em_str(e, r->eviction);
+	em_lit(e, ",\"onDrain\":");
+	em_str_or_null(e, kv_on_drain_names[r->on_drain]);
+	em_lit(e, ",\"restarts\":");
+	if (r->restarts < 0)
+		em_lit(e, "null");
+	else if (r->restarts)
+		em_lit(e, "true");
+	else
+		em_lit(e, "false");
+	em_not_judged(e, a, r);
+	em_lit(e, "}");
+}
+
+static void em_open(emitter *e, FILE *f, const kv_model *m);
+static int em_close(emitter *e);
+
+/* "nodeSets" and "vmis": [ one element per line ], as put_list() writes
+ * them. */
+int
+kv_json_put_vmis(FILE *f, const kv_analysis *a)
+{
+	emitter e;
+	int rc;
+
+	em_open(&e, f, a->m);
+	e.sets = kv_nodesets_build(a, NULL);
+	em_lit(&e, "\"nodeSets\": [");
+	em_sets(&e, true);
+	if (e.sets->n)
+		em_lit(&e, "\n],\n");
+	else
+		em_lit(&e, "],\n");
+	em_lit(&e, "\"vmis\": [");
+	for (size_t i = 0; i < a->nvmis; i++) {
+		if (i)
+			em_lit(&e, ",\n");
+		else
+			em_lit(&e, "\n");
+		em_vmi(&e, a, i);
+	}
+	if (a->nvmis)
+		em_lit(&e, "\n],\n");
+	else
+		em_lit(&e, "],\n");
+	kv_nodesets_free((kv_nodesets *)e.sets);
+	rc = em_close(&e);
+	return rc;
+}
+
+static void
+em_open(emitter *e, FILE *f, const kv_model *m)
+{
+	memset(e, 0, sizeof(*e));
+	e->f = f;
+	e->cap = 1 << 20;
+	e->nnames = m->nnodes;
+	e->buf = xmalloc(e->cap);
+	e->scratch = json_string("");
+	e->escaped = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	e->names = xcalloc(m->nnodes + 1, sizeof(char *));
+	e->name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
+	for (size_t n = 0; n < m->nnodes; n++) {
+		size_t start = e->len;
+
+		/* escape each name once, through the emitter itself */
+		em_str(e, m->nodes[n].name);
+		e->names[n] = xmalloc(e->len - start);
+		memcpy(e->names[n], e->buf + start, e->len - start);
+		e->name_len[n] = e->len - start;
+		e->len = start;
+	}
+}
+
+static int
+em_close(emitter *e)
+{
+	em_flush(e);
+	for (size_t n = 0; n < e->nnames; n++)
+		free(e->names[n]);
+	free(e->names);
+	free(e->name_len);
+	free(e->buf);
+	json_decref(e->scratch);
+	g_hash_table_destroy(e->escaped);
+	return e->failed ? KV_ERR : KV_OK;
+}
+
+/* The "vmis" array of the VMIs in pick, or (sets) the "nodeSets" they
+ * refer to, as a jansson value. */
+static json_t *
+json_doc(const kv_analysis *a, const kv_bits *pick, bool sets)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *v = NULL;
+	emitter e;
+	bool first = true;
+
+	if (f == NULL)
+		kv_fatal("out of memory (a VMI document)");
+	em_open(&e, f, a->m);
+	e.sets = kv_nodesets_build(a, pick);
+	em_lit(&e, "[");
+	if (sets)
+		em_sets(&e, false);
+	for (size_t i = 0; !sets && i < a->nvmis; i++)
+		if (pick == NULL || kv_bits_test(pick, i)) {
+			if (!first)
+				em_lit(&e, ",");
+			first = false;
+			em_vmi(&e, a, i);
+		}
+	em_lit(&e, "]");
+	kv_nodesets_free((kv_nodesets *)e.sets);
+	if (em_close(&e) == KV_OK && fclose(f) == 0)
+		v = json_loadb(buf, len, 0, NULL);
+	else
+		fclose(f);
+	free(buf);
+	if (v == NULL)
+		kv_fatal("out of memory (a VMI document)");
+	return v;
+}
+
+json_t *
+kv_json_vmis(const kv_analysis *a, const kv_bits *pick)
+{
+	return json_doc(a, pick, false);
+}
+
+json_t *
+kv_json_node_sets(const kv_analysis *a, const kv_bits *pick)
+{
+	return json_doc(a, pick, true);
+}
