@@ -58,8 +58,9 @@ cpu_millis(const kv_model *m, const kv_vmi *v)
 	if (v->req_cpu >= 0 && !v->dedicated_cpu)
 		return v->req_cpu;
 	if (v->dedicated_cpu)
-		return (v->vcpus + (v->isolate_emulator ? 1 : 0)) * 1000;
-	return v->vcpus * 1000 / ratio;
+		return kv_sat_addmul(0, kv_sat_addmul(v->vcpus,
+		    v->isolate_emulator ? 1 : 0, 1), 1000);
+	return kv_sat_addmul(0, v->vcpus, 1000) / ratio;
 }
 
 /* The memory request before the overhead (WithMemoryRequests). */
@@ -72,7 +73,7 @@ memory_request(const kv_model *m, const kv_vmi *v)
 	if (v->req_memory > 0)
 		return v->req_memory;
 	if (v->guest_memory > 0)
-		return v->guest_memory * 100 / over;
+		return kv_sat_addmul(0, v->guest_memory, 100) / over;
 	return 0;
 }
 
