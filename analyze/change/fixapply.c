@@ -214,18 +214,6 @@ kv_fixset_free(kv_fixset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Whether VMI i of b is in a group of code. */
-static bool
-in_code(const kv_analysis *b, size_t i, const char *code)
-{
-	const kv_vmires *r = &b->vmis[i];
-
-	for (size_t k = 0; k < r->ngroups; k++)
-		if (strcmp(b->groups[r->groups[k]].code, code) == 0)
-			return true;
-	return false;
-}
-
 char *
 kv_fix_proof(const kv_group *g, const kv_analysis *b)
 {
@@ -233,7 +221,7 @@ kv_fix_proof(const kv_group *g, const kv_analysis *b)
 
 	for (size_t i = 0; i < g->nvmis; i++)
 		left += g->vmis[i] < b->nvmis &&
-		    !in_code(b, g->vmis[i], g->code);
+		    !kv_vmi_in_code(b, g->vmis[i], g->code);
 	return xasprintf("after fix %s: %zu of its %zu VMI%s in no %s group "
 	    "(fix.fixes %zu%s)", g->id, left, g->nvmis, g->nvmis == 1 ? "" :
 	    "s", g->code, g->fix.fixes, left == g->fix.fixes ? "" :

@@ -118,18 +118,6 @@ subset_free(const kv_model *m, subset *s)
 	free(s->sub);
 }
 
-/* Whether VMI i of b is in a group of code. */
-static bool
-in_code(const kv_analysis *b, size_t i, const char *code)
-{
-	const kv_vmires *r = &b->vmis[i];
-
-	for (size_t k = 0; k < r->ngroups; k++)
-		if (strcmp(b->groups[r->groups[k]].code, code) == 0)
-			return true;
-	return false;
-}
-
 static bool
 has_rule(const kv_vmires *r, const kv_rule *rule)
 {
@@ -197,7 +185,7 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 	for (size_t i = 0; i < g->nvmis; i++) {
 		size_t v = g->vmis[i], k = s->sub[v];
 
-		fixes += !in_code(b, k, g->code);
+		fixes += !kv_vmi_in_code(b, k, g->code);
 		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
 	}
 	g->fix.fixes = fixes;

@@ -337,6 +337,17 @@ kv_group_by_id(const kv_analysis *a, const char *id)
 	return NULL;
 }
 
+bool
+kv_vmi_in_code(const kv_analysis *a, size_t i, const char *code)
+{
+	const kv_vmires *r = &a->vmis[i];
+
+	for (size_t k = 0; k < r->ngroups; k++)
+		if (strcmp(a->groups[r->groups[k]].code, code) == 0)
+			return true;
+	return false;
+}
+
 /* --- words -------------------------------------------------------------- */
 
 char *

@@ -117,6 +117,8 @@ void kv_groups_free(kv_analysis *a);
 
 /* The group with id "G<n>", or NULL. */
 const kv_group *kv_group_by_id(const kv_analysis *a, const char *id);
+/* Whether VMI i of a is in a group of code. */
+bool kv_vmi_in_code(const kv_analysis *a, size_t i, const char *code);
 
 /* --- shared by the resolve functions (groups.c) ------------------------- */
 
