@@ -7,7 +7,6 @@
 
 #include "analyze/change/fixapply.h"
 #include "analyze/change/fixproof.h"
-#include "analyze/dvp/dvp_model.h"
 #include "analyze/pipeline.h"
 
 /* One group's fix to prove: its change (pick per VMI of the analysis). */
@@ -24,7 +23,7 @@ typedef struct job {
  * changes write into (whatif.c, whatif_fix.c), copied. */
 typedef struct subset {
 	kv_model m;
-	kv_dvp dvp;
+	void *ops;			/* the flavor's own_ops copy */
 	size_t *sub;			/* per VMI of the analysis: its index
 					 * in the copy */
 	bool own_pods, own_nodes;
@@ -86,12 +85,9 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 			s->m.pods[i].imageids = dup_array(m->pods[i].imageids,
 			    m->pods[i].nimageids, sizeof(kv_imageid));
 	}
-	if (kinds[CH_OPERATION_DONE] && m->dvp != NULL) {
-		s->dvp = *m->dvp;
-		s->dvp.vmops = dup_array(m->dvp->vmops, m->dvp->nvmops,
-		    sizeof(kv_vmop));
-		s->m.dvp = &s->dvp;
-	}
+	s->ops = NULL;
+	if (kinds[CH_OPERATION_DONE] && m->flavor->fix->own_ops != NULL)
+		s->ops = m->flavor->fix->own_ops(&s->m);
 }
 
 static void
@@ -113,8 +109,8 @@ subset_free(const kv_model *m, subset *s)
 		free(s->m.pods[i].imageids);
 	if (s->own_pods)
 		free(s->m.pods);
-	if (s->m.dvp == &s->dvp)
-		free(s->dvp.vmops);
+	if (s->ops != NULL)
+		m->flavor->fix->free_ops(s->ops);
 	free(s->sub);
 }
 

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "analyze/change/whatif_int.h"
-#include "analyze/dvp/dvp.h"
 
 static bool
 picked(const kv_change *ch, size_t i)
@@ -177,29 +176,13 @@ int
 kv_wi_operation_done(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
-	const char *done = kv_intern_str(m->strs, "Completed");
+	const kv_fixrow *fr = m->flavor->fix;
 	size_t n = 0;
 
-	for (size_t i = 0; i < m->nvmis; i++) {
-		const kv_vmop *ops;
-		size_t nops;
-
-		if (!picked(ch, i))
-			continue;
-		nops = kv_dvp_vmops(m, m->vmis[i].ns, m->vmis[i].name, &ops);
-		for (size_t k = 0; k < nops; k++) {
-			kv_vmop *op = (kv_vmop *)&ops[k];
-			char *key = xasprintf("%s %s", op->type, *op->phase ?
-			    op->phase : "(no phase)");
-
-			if (strcmp(key, ch->subject) == 0 &&
-			    !kv_vmop_finished(op)) {
-				op->phase = done;
-				n++;
-			}
-			free(key);
-		}
-	}
+	for (size_t i = 0; fr->finish_ops != NULL && i < m->nvmis; i++)
+		if (picked(ch, i))
+			n += fr->finish_ops(m, m->vmis[i].ns, m->vmis[i].name,
+			    ch->subject);
 	kv_wi_note(c->w, xasprintf("VirtualMachineOperations %s finished "
 	    "(phase Completed): %zu", ch->subject, n));
 	return KV_OK;

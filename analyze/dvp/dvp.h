@@ -48,6 +48,12 @@ bool kv_dvp_cpu_by_class(const kv_model *m, const char *ns,
 /* The what-if hook of --class-cpu (kv_fixrow.class_cpu). */
 bool kv_dvp_set_class_cpu(kv_model *m, const char *name, const char *model,
     const char **type, bool *hit);
+/* The fix operation-done's hooks (kv_fixrow.finish_ops, own_ops,
+ * free_ops). */
+size_t kv_dvp_finish_ops(kv_model *m, const char *ns, const char *name,
+    const char *subject);
+void *kv_dvp_own_ops(kv_model *m);
+void kv_dvp_free_ops(void *owned);
 /* "VirtualDisk x, " for a volume whose claim is a VirtualDisk's. */
 void kv_dvp_describe_volume(const kv_model *m, const char *ns,
     const kv_volume *vol, kv_buf *b);

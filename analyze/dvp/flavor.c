@@ -83,6 +83,9 @@ static const kv_fixrow dvp_fix = {
 	    "migration only",
 	.cpu_by_class = kv_dvp_cpu_by_class,
 	.class_cpu = kv_dvp_set_class_cpu,
+	.finish_ops = kv_dvp_finish_ops,
+	.own_ops = kv_dvp_own_ops,
+	.free_ops = kv_dvp_free_ops,
 };
 
 const kv_flavor kv_flavor_deckhouse = {

@@ -187,3 +187,51 @@ kv_dvp_set_class_cpu(kv_model *m, const char *name, const char *model,
 	}
 	return true;
 }
+
+size_t
+kv_dvp_finish_ops(kv_model *m, const char *ns, const char *name,
+    const char *subject)
+{
+	const char *done = kv_intern_str(m->strs, "Completed");
+	const kv_vmop *ops;
+	size_t n = 0, nops = kv_dvp_vmops(m, ns, name, &ops);
+
+	for (size_t k = 0; k < nops; k++) {
+		kv_vmop *op = (kv_vmop *)&ops[k];
+		char *key = xasprintf("%s %s", op->type, *op->phase ?
+		    op->phase : "(no phase)");
+
+		if (strcmp(key, subject) == 0 && !kv_vmop_finished(op)) {
+			op->phase = done;
+			n++;
+		}
+		free(key);
+	}
+	return n;
+}
+
+void *
+kv_dvp_own_ops(kv_model *m)
+{
+	kv_dvp *d;
+
+	if (m->dvp == NULL)
+		return NULL;
+	d = xmalloc(sizeof(*d));
+	*d = *m->dvp;
+	d->vmops = xcalloc(d->nvmops + 1, sizeof(kv_vmop));
+	if (d->nvmops > 0)
+		memcpy(d->vmops, m->dvp->vmops, d->nvmops * sizeof(kv_vmop));
+	m->dvp = d;
+	return d;
+}
+
+void
+kv_dvp_free_ops(void *owned)
+{
+	kv_dvp *d = owned;
+
+	if (d != NULL)
+		free(d->vmops);
+	free(d);
+}

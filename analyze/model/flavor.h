@@ -140,6 +140,15 @@ typedef struct kv_fixrow {
 	 * class; NULL: the flavor has no classes */
 	bool (*class_cpu)(struct kv_model *m, const char *name,
 	    const char *model, const char **type, bool *hit);
+	/* the fix operation-done: the unfinished operations of VM ns/name
+	 * whose "TYPE PHASE" is subject finished (phase Completed), their
+	 * count; NULL: the flavor has no operations */
+	size_t (*finish_ops)(struct kv_model *m, const char *ns,
+	    const char *name, const char *subject);
+	/* m, a shallow copy of another model, given its own copy of what
+	 * finish_ops writes into; what free_ops takes afterwards */
+	void *(*own_ops)(struct kv_model *m);
+	void (*free_ops)(void *owned);
 } kv_fixrow;
 
 /* KubeVirt's own (analyze/flavor.c): the row of a distribution that
