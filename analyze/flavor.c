@@ -64,6 +64,9 @@ const kv_fixrow kv_fixrow_kubevirt = {
 	.drain_block_fix = NULL,
 	.cpu_by_class = NULL,
 	.class_cpu = NULL,
+	.cpu_by_class_note = NULL,
+	.class_cpu_missing = "no VirtualMachineClass %s in the snapshot (a "
+	    "Deckhouse one)",
 };
 
 const kv_flavor kv_flavor_kubevirt = {

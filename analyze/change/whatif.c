@@ -253,10 +253,8 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		    kv_change_names[ch->kind], ch->value, kv_wi_vms(c, 1),
 		    kv_wi_scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "");
-	how = dvp == 0 ? xstrdup("") : xasprintf("; on Deckhouse the CPU "
-	    "is the VirtualMachineClass's: %zu VM%s given a class of type "
-	    "Model with spec.cpu.model %s (their old class's CPU features "
-	    "go; --class-cpu changes a class for all its VMs)", dvp,
+	how = dvp == 0 || m->flavor->fix->cpu_by_class_note == NULL ?
+	    xstrdup("") : xasprintf(m->flavor->fix->cpu_by_class_note, dvp,
 	    dvp == 1 ? "" : "s", ch->value);
 	if (ch->kind == CH_CPU_MODEL)
 		note(c->w, xasprintf("cpu-model %s on %zu %s (%s%s%s): "
@@ -291,8 +289,11 @@ class_cpu(apply_ctx *c, const kv_change *ch)
 
 	if (m->flavor->fix->class_cpu == NULL ||
 	    !m->flavor->fix->class_cpu(m, name, model, &type, hit)) {
-		rc = kv_seterr(c->err, "--class-cpu %s: no VirtualMachineClass "
-		    "%s in the snapshot (a Deckhouse one)", ch->value, name);
+		char *why = xasprintf(m->flavor->fix->class_cpu_missing,
+		    name);
+
+		rc = kv_seterr(c->err, "--class-cpu %s: %s", ch->value, why);
+		free(why);
 		goto out;
 	}
 	for (size_t i = 0; i < m->nvmis; i++)

@@ -27,6 +27,13 @@ static const kv_vocab dvp_vocab = {
 	.target_wait = "an Evict operation whose target pod does not "
 	    "schedule within 5 minutes fails, and the evacuation creates "
 	    "another after a back-off of up to 5 minutes",
+	.no_vendor_note = "DVP's KubeVirt (a fork of v1.6) gives a migration "
+	    "target no CPU-vendor selector: a VM of a Model, "
+	    "Discovery or Features class can move between Intel and "
+	    "AMD nodes that both offer its CPU, so the \"all\" scope "
+	    "holds for moves too; the vendor scopes show the choice "
+	    "within one vendor.",
+	.sync_note = " (DVP syncs one migration at a time per source node)",
 };
 
 static const kv_lack_note dvp_lack_notes[] = {
@@ -83,6 +90,12 @@ static const kv_fixrow dvp_fix = {
 	    "migration only",
 	.cpu_by_class = kv_dvp_cpu_by_class,
 	.class_cpu = kv_dvp_set_class_cpu,
+	.cpu_by_class_note = "; on Deckhouse the CPU is the "
+	    "VirtualMachineClass's: %zu VM%s given a class of type Model with "
+	    "spec.cpu.model %s (their old class's CPU features go; --class-cpu "
+	    "changes a class for all its VMs)",
+	.class_cpu_missing = "no VirtualMachineClass %s in the snapshot (a "
+	    "Deckhouse one)",
 	.finish_ops = kv_dvp_finish_ops,
 	.own_ops = kv_dvp_own_ops,
 	.free_ops = kv_dvp_free_ops,

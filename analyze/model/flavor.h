@@ -55,6 +55,11 @@ typedef struct kv_vocab {
 					   PodDisruptionBudgets), or NULL */
 	const char *strategy;		/* the setting that decides it */
 	const char *target_wait;	/* a target pod that never schedules */
+	/* the trade-off note of a flavor whose targets need no CPU vendor
+	 * (vendor_selector false), or NULL */
+	const char *no_vendor_note;
+	/* after the lanes of a drain step cut to sync_per_node, or NULL */
+	const char *sync_note;
 } kv_vocab;
 
 /* What a resource the snapshot lacked leaves unjudged. */
@@ -140,6 +145,11 @@ typedef struct kv_fixrow {
 	 * class; NULL: the flavor has no classes */
 	bool (*class_cpu)(struct kv_model *m, const char *name,
 	    const char *model, const char **type, bool *hit);
+	/* what-if --cpu-model's note on the VMIs cpu_by_class holds for:
+	 * printf format of (count, plural "s" or "", model), or NULL */
+	const char *cpu_by_class_note;
+	/* --class-cpu naming no class: printf format of the name */
+	const char *class_cpu_missing;
 	/* the fix operation-done: the unfinished operations of VM ns/name
 	 * whose "TYPE PHASE" is subject finished (phase Completed), their
 	 * count; NULL: the flavor has no operations */

@@ -254,12 +254,7 @@ prose_vendor_rule(const kv_analysis *a)
 	if (!all || !vendor)
 		return NULL;
 	if (!a->m->flavor->vendor_selector)
-		return "DVP's KubeVirt (a fork of v1.6) gives a migration "
-		    "target no CPU-vendor selector: a VM of a Model, "
-		    "Discovery or Features class can move between Intel and "
-		    "AMD nodes that both offer its CPU, so the \"all\" scope "
-		    "holds for moves too; the vendor scopes show the choice "
-		    "within one vendor.";
+		return a->m->flavor->vocab->no_vendor_note;
 	return "Since KubeVirt v1.8 every migration target also needs the "
 	    "source node's vendor label, so VMs never move between Intel and "
 	    "AMD nodes, whatever their CPU model: the \"all\" scope says where "
@@ -498,7 +493,8 @@ prose_drain_assumption(const kv_analysis *a)
 	/* the same lanes as drain.c's estimate */
 	if (c->sync_per_node > 0 && c->sync_per_node < lanes) {
 		lanes = c->sync_per_node;
-		sync = " (DVP syncs one migration at a time per source node)";
+		sync = a->m->flavor->vocab->sync_note ?
+		    a->m->flavor->vocab->sync_note : "";
 	}
 	if (lanes < 1)
 		lanes = 1;
