@@ -203,7 +203,7 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 	    ch->value);
 	bool named = strcmp(ch->value, "host-model") != 0 &&
 	    strcmp(ch->value, "host-passthrough") != 0;
-	size_t n = 0, nr = 0, off = 0, dvp = 0, dead = 0;
+	size_t n = 0, nr = 0, off = 0, byclass = 0, dead = 0;
 	kv_selector sel = { 0 };
 	char offs[160];
 	char *how;
@@ -240,7 +240,7 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 				free(v->features);
 				v->features = NULL;
 				v->nfeatures = 0;
-				dvp++;
+				byclass++;
 			}
 		} else
 			evict_one(c, i, val, &nr);
@@ -253,9 +253,9 @@ vmi_change(apply_ctx *c, const kv_change *ch)
 		    kv_change_names[ch->kind], ch->value, kv_wi_vms(c, 1),
 		    kv_wi_scope_text(c, ch), ch->scope_value ? " " : "",
 		    ch->scope_value ? ch->scope_value : "");
-	how = dvp == 0 || m->flavor->fix->cpu_by_class_note == NULL ?
-	    xstrdup("") : xasprintf(m->flavor->fix->cpu_by_class_note, dvp,
-	    dvp == 1 ? "" : "s", ch->value);
+	how = byclass == 0 || m->flavor->fix->cpu_by_class_note == NULL ?
+	    xstrdup("") : xasprintf(m->flavor->fix->cpu_by_class_note, byclass,
+	    byclass == 1 ? "" : "s", ch->value);
 	if (ch->kind == CH_CPU_MODEL)
 		note(c->w, xasprintf("cpu-model %s on %zu %s (%s%s%s): "
 		    "takes effect after a restart, %zu running %s "
