@@ -166,7 +166,8 @@ typedef struct kv_fixrow {
 extern const kv_fixrow kv_fixrow_kubevirt;
 
 /* KubeVirt's own spellings and words, shared initializers of its row
- * (flavor.c) and of a distribution that runs it unchanged (Harvester):
+ * (flavor.c) and of a distribution that runs it unchanged (Harvester,
+ * OpenShift Virtualization):
  * the label domain and keys of a kv_flavor, the words of a kv_vocab but
  * product and drain_by*, and the fixed messages of a kv_flavor. */
 #define KV_KUBEVIRT_LABELS \

@@ -11,13 +11,7 @@
 #include "analyze/rules/analysis.h"
 
 static const kv_vocab openshift_vocab = {
-	.vm = "VMI",
-	.vms = "VMIs",
-	.condition = "LiveMigratable",
-	.migration = "VirtualMachineInstanceMigration",
-	.policy = "MigrationPolicy",
-	.cpu = "CPU model",
-	.config = "KubeVirt CR",
+	KV_KUBEVIRT_WORDS,
 	.product = "OpenShift Virtualization",
 	.drain_by = "KubeVirt's pod eviction webhook and evacuation "
 	    "controller",
@@ -25,9 +19,6 @@ static const kv_vocab openshift_vocab = {
 	    "(kubevirt-disruption-budget-*, one per migratable VMI up to "
 	    "KubeVirt v1.5, OpenShift Virtualization 4.19) and evacuation "
 	    "controller",
-	.strategy = "evictionStrategy",
-	.target_wait = "a migration whose target pod does not schedule fails "
-	    "after the unschedulable timeout and the evacuation tries again",
 };
 
 static const kv_lack_note openshift_lack_notes[] = {
@@ -48,21 +39,7 @@ const kv_flavor kv_flavor_openshift = {
 	.short_name = "OpenShift Virtualization",
 	.api_suffix = NULL,
 	.foreign_groups = none,
-	.label_domain = "node.kubevirt.io",
-	.kv_prefix = "kubevirt.io/",
-	.obsolete_key = "node-labeller.kubevirt.io/obsolete-host-model",
-	.keys = {
-		[KEY_LAUNCHER] = "kubevirt.io",
-		[KEY_CREATED_BY] = "kubevirt.io/created-by",
-		[KEY_JOB_UID] = "kubevirt.io/migrationJobUID",
-		[KEY_SKIP_NODE] = "node-labeller.kubevirt.io/skip-node",
-		[KEY_POD_BRIDGE] = "kubevirt.io/"
-		    "allow-pod-bridge-network-live-migration",
-		[KEY_UNSCHED_TIMEOUT] = "kubevirt.io/"
-		    "migrationUnschedulablePodTimeoutSeconds",
-		[KEY_PENDING_TIMEOUT] = "kubevirt.io/"
-		    "migrationPendingPodTimeoutSeconds",
-	},
+	KV_KUBEVIRT_LABELS,
 	.vendor_selector = true,	/* by version, as KubeVirt's */
 	.unlabelled_models = none,
 	.vocab = &openshift_vocab,
