@@ -1004,7 +1004,8 @@ def main():
     ap.add_argument("--no-node-files", action="store_true",
                     help="leave out nodes/<node>/domcapabilities.xml")
     ap.add_argument("--level", type=int, default=6, help="gzip level")
-    ap.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    ap.add_argument("--shared", default=os.environ.get(
+        "SHARED", os.path.join(HERE, "..", "..", "shared")))
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     if args.pods is None:
