@@ -15,7 +15,7 @@ enum kv_change_kind {
 	CH_CLASS_CPU,
 	/* only from a group's fix (--fix, fixapply.h): no option of its own */
 	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE, CH_IMAGE_DIGEST,
-	CH_NODE_LABEL,
+	CH_NODE_LABEL, CH_RELAX, CH_FREE_ROOM,
 	CH_COUNT
 };
 
@@ -36,6 +36,9 @@ typedef struct kv_change {
 	 * operation-done: "TYPE PHASE" of the operations that finish;
 	 * node-label: the node that gets value, KEY=VALUE */
 	const char *subject;
+	/* relax, free-room: the edit of a relax-placement or free-capacity
+	 * fix (decide/groups.h kv_step), the group's */
+	const struct kv_step *step;
 } kv_change;
 
 typedef struct kv_whatif {

@@ -16,11 +16,6 @@ no_change_why(enum kv_fix_action act)
 		return "the label's value is the node's own (virt-handler's "
 		    "node labeller writes it) and no selector of the group "
 		    "names it";
-	case FIX_RELAX_PLACEMENT:
-		return "which placement rule to relax is the owner's choice";
-	case FIX_FREE_CAPACITY:
-		return "which pods to move is the owner's choice (--add-node-"
-		    "like shows a new node)";
 	case FIX_NONE:
 		return "the fix is none: no change helps these VMIs";
 	default:
@@ -91,9 +86,182 @@ relabel_value(const kv_analysis *a, const kv_group *g)
 	return val;
 }
 
+/* Whether nodes x and y have the same labels of prefix. */
+static bool
+same_prefixed(const kv_labels *x, const kv_labels *y, const char *prefix)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < x->n && !kv_startswith(x->v[i].key, prefix))
+			i++;
+		while (j < y->n && !kv_startswith(y->v[j].key, prefix))
+			j++;
+		if (i == x->n || j == y->n)
+			return i == x->n && j == y->n;
+		if (strcmp(x->v[i].key, y->v[j].key) != 0 ||
+		    strcmp(x->v[i].value, y->v[j].value) != 0)
+			return false;
+		i++;
+		j++;
+	}
+}
+
+/* The first other node with n's CPU feature labels and a host-model-cpu
+ * label: the node labeller would give n what it gave that one. */
+static const kv_node *
+peer_node(const kv_analysis *a, const kv_node *n)
+{
+	char *feat = xasprintf("cpu-feature.%s/", a->cfg.domain);
+	char *hm = xasprintf("host-model-cpu.%s/", a->cfg.domain);
+	const kv_node *peer = NULL;
+
+	for (size_t i = 0; peer == NULL && i < a->m->nnodes; i++) {
+		const kv_node *o = &a->m->nodes[i];
+
+		if (o != n && key_in_labels(&o->labels, hm) != NULL &&
+		    same_prefixed(&o->labels, &n->labels, feat))
+			peer = o;
+	}
+	free(feat);
+	free(hm);
+	return peer;
+}
+
+/* A source-host-model-label-missing fix no selector names the value of:
+ * the peer's host-model labels onto g's node, as node-label changes. */
+static kv_change *
+peer_changes(const kv_analysis *a, const kv_group *g, bool *pick,
+    size_t *n, const char **why)
+{
+	const kv_node *node = kv_model_node(a->m, g->name), *peer;
+	char *hm, *req, *kv;
+	kv_change *chs;
+
+	*n = 0;
+	if (node == NULL || g->rule != kv_rule_find(
+	    "source-host-model-label-missing") ||
+	    (peer = peer_node(a, node)) == NULL)
+		return NULL;
+	hm = xasprintf("host-model-cpu.%s/", a->cfg.domain);
+	req = xasprintf("host-model-required-features.%s/", a->cfg.domain);
+	chs = xcalloc(peer->labels.n + 1, sizeof(kv_change));
+	for (size_t i = 0; i < peer->labels.n; i++) {
+		const kv_label *l = &peer->labels.v[i];
+
+		if (!kv_startswith(l->key, hm) && !kv_startswith(l->key, req))
+			continue;
+		kv = xasprintf("%s=%s", l->key, l->value);
+		chs[(*n)++] = (kv_change){ .kind = CH_NODE_LABEL,
+		    .value = kv_intern_str(a->m->strs, kv), .count = 1,
+		    .scope = SC_PICK, .pick = pick, .subject = g->name };
+		free(kv);
+	}
+	kv = xasprintf("assuming %s's host model is %s's, %s: the two have "
+	    "the same CPU feature labels", g->name, peer->name,
+	    key_in_labels(&peer->labels, hm) + strlen(hm));
+	*why = kv_intern_str(a->m->strs, kv);
+	free(kv);
+	free(hm);
+	free(req);
+	return chs;
+}
+
+/* The relax change's value: the edit in a few words (interned). */
+static const char *
+step_value(const kv_analysis *a, const kv_step *st)
+{
+	static const char *const what[STEP_COUNT] = {
+		[STEP_DROP_SELECTOR] = "nodeSelector", [STEP_DROP_ADDED] =
+		"addedNodeSelector of migration", [STEP_DROP_AFFINITY] =
+		"node affinity on", [STEP_DROP_EMPTY] = "empty node affinity "
+		"term", [STEP_TOLERATE] = "toleration of", [STEP_POD_AFFINITY]
+		= "pod affinity", [STEP_POD_ANTI] = "pod anti-affinity",
+		[STEP_SPREAD] = "topology spread",
+	};
+	const char *arg = st->kind == STEP_DROP_ADDED ? st->by : st->key;
+	char *s = xasprintf("%s%s%s%s%s", what[st->kind], arg ? " " : "",
+	    arg ? arg : "", st->effect ? ":" : "", st->effect ? st->effect :
+	    "");
+	const char *v = kv_intern_str(a->m->strs, s);
+
+	free(s);
+	return v;
+}
+
+/* A plan's step as a change. */
+static kv_change
+step_change(const kv_analysis *a, const kv_step *st, bool *pick)
+{
+	kv_change ch = { .kind = CH_RELAX, .count = 1, .scope = SC_PICK,
+	    .pick = pick, .step = st };
+	kv_buf b = {0};
+
+	if (st->kind == STEP_UNCORDON || st->kind == STEP_FREE_ROOM) {
+		ch.kind = st->kind == STEP_UNCORDON ? CH_UNCORDON :
+		    CH_FREE_ROOM;
+		ch.value = a->m->nodes[st->node].name;
+		if (st->kind == STEP_FREE_ROOM) {
+			const kv_res *r = &st->amount;
+
+			if (r->cpu_millis > 0)
+				kv_buf_printf(&b, "%lldm CPU",
+				    (long long)r->cpu_millis);
+			if (r->memory > 0) {
+				char *mem = kv_fmt_bytes(r->memory);
+
+				kv_buf_printf(&b, "%s%s", b.len ? ", " : "",
+				    mem);
+				free(mem);
+			}
+			if (r->pods > 0)
+				kv_buf_printf(&b, "%s%lld pods", b.len ? ", " :
+				    "", (long long)r->pods);
+			for (size_t k = 0; k < a->m->nresnames &&
+			    k < KV_MAX_RESNAMES; k++)
+				if (r->ext[k] > 0)
+					kv_buf_printf(&b, "%s%lld %s", b.len ?
+					    ", " : "", (long long)r->ext[k],
+					    a->m->resnames[k]);
+			ch.subject = kv_intern_str(a->m->strs, b.data ?
+			    b.data : "nothing");
+			kv_buf_free(&b);
+		}
+		return ch;
+	}
+	ch.value = step_value(a, st);
+	return ch;
+}
+
 bool
-kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
-    kv_change *ch, const char **why)
+kv_change_on_node(const kv_change *ch)
+{
+	return ch->kind == CH_NODE_LABEL || ch->kind == CH_UNCORDON ||
+	    ch->kind == CH_FREE_ROOM || ch->kind == CH_RELAX;
+}
+
+/* A relax-placement or free-capacity fix's plan as changes. */
+static kv_change *
+plan_changes(const kv_analysis *a, const kv_group *g, bool *pick,
+    size_t *n, const char **why)
+{
+	kv_change *chs;
+
+	*n = 0;
+	if (g->fix.nsteps == 0) {
+		*why = g->fix.stuck ? g->fix.stuck : "no edit kvscope knows "
+		    "removes what these nodes fail";
+		return NULL;
+	}
+	chs = xcalloc(g->fix.nsteps + 1, sizeof(kv_change));
+	for (size_t i = 0; i < g->fix.nsteps; i++)
+		chs[(*n)++] = step_change(a, &g->fix.steps[i], pick);
+	return chs;
+}
+
+kv_change *
+kv_fix_changes(const kv_analysis *a, const kv_group *g, bool *pick,
+    size_t *n, const char **why)
 {
 	static const enum kv_change_kind kinds[FIX_COUNT] = {
 		[FIX_SET_CPU_MODEL] = CH_CPU_MODEL,
@@ -103,26 +271,35 @@ kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
 		[FIX_WAIT_OPERATION] = CH_OPERATION_DONE,
 		[FIX_REPULL_IMAGE] = CH_IMAGE_DIGEST,
 		[FIX_RELABEL_NODE] = CH_COUNT,
-		[FIX_RELAX_PLACEMENT] = CH_COUNT,
-		[FIX_FREE_CAPACITY] = CH_COUNT, [FIX_NONE] = CH_COUNT,
+		[FIX_RELAX_PLACEMENT] = CH_RELAX,
+		[FIX_FREE_CAPACITY] = CH_RELAX, [FIX_NONE] = CH_COUNT,
 	};
 	enum kv_change_kind k = kinds[g->fix.action];
 	const char *value = g->fix.value;
+	kv_change *ch;
 
 	*why = NULL;
+	*n = 0;
 	if (g->fix.action == FIX_RELABEL_NODE &&
 	    (value = relabel_value(a, g)) != NULL)
 		k = CH_NODE_LABEL;
-	if (k == CH_COUNT || value == NULL) {
-		*why = no_change_why(k == CH_COUNT ? g->fix.action : FIX_NONE);
-		return false;
-	}
 	memset(pick, 0, a->nvmis * sizeof(bool));
 	for (size_t i = 0; i < g->nvmis; i++)
 		pick[g->vmis[i]] = g->fix.pick == NULL || g->fix.pick[i];
+	if (g->fix.action == FIX_RELABEL_NODE && value == NULL &&
+	    (ch = peer_changes(a, g, pick, n, why)) != NULL)
+		return ch;
+	if (k != CH_RELAX && (k == CH_COUNT || value == NULL)) {
+		*why = no_change_why(k == CH_COUNT ? g->fix.action : FIX_NONE);
+		return NULL;
+	}
+	if (k == CH_RELAX)
+		return plan_changes(a, g, pick, n, why);
+	ch = xcalloc(2, sizeof(kv_change));
 	*ch = (kv_change){ .kind = k, .value = value, .count = 1,
 	    .scope = SC_PICK, .pick = pick, .subject = g->name };
-	return true;
+	*n = 1;
+	return ch;
 }
 
 static void
@@ -145,26 +322,32 @@ expand_one(const kv_analysis *a, const kv_group *g, kv_fixset *s)
 {
 	bool *pick = xcalloc(a->nvmis + 1, sizeof(bool));
 	const char *why;
-	kv_change ch;
+	size_t n;
+	kv_change *chs = kv_fix_changes(a, g, pick, &n, &why);
 	char *scope;
 
-	if (!kv_fix_change(a, g, pick, &ch, &why)) {
+	if (chs == NULL) {
 		add_note(s, xasprintf("fix %s (%s, %s): nothing to apply: %s",
 		    g->id, g->code, g->name, why));
 		free(pick);
 		return;
 	}
 	own(s, pick);
+	own(s, chs);
 	scope = xasprintf("group %s", g->id);
 	own(s, scope);
-	ch.scope_value = scope;
-	s->changes = xreallocarray(s->changes, s->n + 1, sizeof(kv_change));
-	s->changes[s->n++] = ch;
+	s->changes = xreallocarray(s->changes, s->n + n, sizeof(kv_change));
+	for (size_t i = 0; i < n; i++) {
+		chs[i].scope_value = scope;
+		s->changes[s->n++] = chs[i];
+		add_note(s, xasprintf("fix %s (%s, %s): %s %s, as its fix "
+		    "says%s%s", g->id, g->code, g->name,
+		    kv_fix_names[g->fix.action], chs[i].value,
+		    why && i == 0 ? ", " : "", why && i == 0 ? why : ""));
+	}
 	s->applied = xreallocarray(s->applied, s->napplied + 1,
 	    sizeof(kv_group *));
 	s->applied[s->napplied++] = g;
-	add_note(s, xasprintf("fix %s (%s, %s): %s %s, as its fix says",
-	    g->id, g->code, g->name, kv_fix_names[g->fix.action], ch.value));
 }
 
 static int

@@ -16,10 +16,13 @@
  *                           of the group names that label in a selector
  *                           or required affinity term (or its launcher
  *                           pod's selector does)
+ *  relax-placement,         one change per edit of its plan (the fix's
+ *  free-capacity            steps, decide/relax.c): relax for the VMs'
+ *                           side, uncordon N, free-room N
  *
- * Every other fix (none, relax-placement, free-capacity, relabel-node
- * without a value a selector names) names a change kvscope cannot
- * write: kv_fix_change gives no change and the reason.
+ * Every other fix (none, relabel-node without a value a selector names,
+ * a plan with no edit) names a change kvscope cannot write:
+ * kv_fix_changes gives none and the reason.
  */
 #ifndef KV_FIXAPPLY_H
 #define KV_FIXAPPLY_H
@@ -45,10 +48,16 @@ typedef struct kv_fixset {
  * (the message lists a's ids). */
 int kv_fix_expand(const kv_analysis *a, const char *const *ids, size_t n,
     kv_fixset *s, kv_err *err);
-/* The change that applies g's fix into *ch (pick: a->nvmis flags, the
- * caller's, filled for it); false and *why when there is none. */
-bool kv_fix_change(const kv_analysis *a, const kv_group *g, bool *pick,
-    kv_change *ch, const char **why);
+/* The changes that apply g's fix, *n of them (an array the caller frees;
+ * pick: a->nvmis flags, the caller's, filled for them); NULL, *n 0 and
+ * *why when there is none.  With changes, *why is NULL or what they
+ * assume (a relabel-node value taken from a node of the same CPU
+ * labels).  Strings are interned in a's model. */
+kv_change *kv_fix_changes(const kv_analysis *a, const kv_group *g,
+    bool *pick, size_t *n, const char **why);
+/* Whether change ch acts on a node or moves where its VMIs may go (a
+ * relax): other VMIs may feel it (room, pod terms, the drains). */
+bool kv_change_on_node(const kv_change *ch);
 void kv_fixset_free(kv_fixset *s);
 /* The line that checks group g's fix on b, the analysis after it (VMI
  * indexes as in g's): how many of g's VMIs are in no group of its code

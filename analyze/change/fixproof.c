@@ -12,11 +12,13 @@
 /* One group's fix to prove: its change (pick per VMI of the analysis). */
 typedef struct job {
 	kv_group *g;
-	kv_change ch;
+	kv_change *chs;			/* kv_fix_changes' */
+	size_t nch;
 	bool *pick;
 	size_t batch;
 	bool failed;			/* the change could not be written */
 	char *why;			/* then: the error */
+	const char *assume;		/* what the changes assume, or NULL */
 } job;
 
 /* The model copy of one batch: its VMIs, and the arrays the fix
@@ -26,7 +28,9 @@ typedef struct subset {
 	void *ops;			/* the flavor's own_ops copy */
 	size_t *sub;			/* per VMI of the analysis: its index
 					 * in the copy */
-	bool own_pods, own_nodes;
+	bool own_pods, own_nodes, relax;
+	size_t nafter;
+	kv_vmi **after;			/* the templates copied (vms[].after) */
 } subset;
 
 static void *
@@ -41,9 +45,23 @@ dup_array(const void *p, size_t n, size_t size)
 	return q;
 }
 
-/* VMI v's copy: the arrays a change frees or writes into, its own. */
+/* The arrays of a required node affinity, its own (values shared). */
 static void
-vmi_copy(kv_vmi *d, const kv_vmi *v)
+affinity_copy(kv_affinity *f)
+{
+	size_t nt = f->nterms + f->ndropped;
+
+	f->terms = dup_array(f->terms, nt, sizeof(kv_nsterm));
+	for (size_t t = 0; t < nt; t++)
+		f->terms[t].reqs = dup_array(f->terms[t].reqs,
+		    f->terms[t].nreqs + f->terms[t].ndropped,
+		    sizeof(kv_nsreq));
+}
+
+/* VMI v's copy: the arrays a change frees or writes into, its own (with
+ * relax, the placement arrays too). */
+static void
+vmi_copy(kv_vmi *d, const kv_vmi *v, bool relax)
 {
 	*d = *v;
 	d->features = dup_array(v->features, v->nfeatures,
@@ -51,6 +69,75 @@ vmi_copy(kv_vmi *d, const kv_vmi *v)
 	d->ifaces = dup_array(v->ifaces, v->nifaces, sizeof(*v->ifaces));
 	d->volstatus = dup_array(v->volstatus, v->nvolstatus,
 	    sizeof(*v->volstatus));
+	if (!relax)
+		return;
+	d->node_selector.v = dup_array(v->node_selector.v,
+	    v->node_selector.n, sizeof(kv_label));
+	affinity_copy(&d->affinity);
+	d->tolerations = dup_array(v->tolerations, v->ntolerations,
+	    sizeof(kv_toleration));
+	d->pod_place.terms = dup_array(v->pod_place.terms,
+	    v->pod_place.nterms + v->pod_place.ndropped, sizeof(kv_podterm));
+	d->pod_place.spreads = dup_array(v->pod_place.spreads,
+	    v->pod_place.nspreads, sizeof(kv_spread));
+}
+
+static void
+vmi_copy_free(kv_vmi *v, bool relax)
+{
+	free(v->features);
+	free(v->ifaces);
+	free(v->volstatus);
+	if (!relax)
+		return;
+	free(v->node_selector.v);
+	for (size_t t = 0; t < v->affinity.nterms + v->affinity.ndropped; t++)
+		free(v->affinity.terms[t].reqs);
+	free(v->affinity.terms);
+	free(v->tolerations);
+	free(v->pod_place.terms);
+	free(v->pod_place.spreads);
+}
+
+/* The VirtualMachines of the copy's VMIs with a template a restart
+ * swaps in (kv_vm_take_after): their own copy of it, as the VMIs'. */
+static void
+vms_copy(const kv_model *m, subset *s)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < m->nvms; i++)
+		any |= m->vms[i].after != NULL;
+	if (!any)
+		return;
+	s->m.vms = dup_array(m->vms, m->nvms, sizeof(kv_vm));
+	s->after = xcalloc(m->nvms + 1, sizeof(kv_vmi *));
+	for (size_t i = 0; i < s->m.nvms; i++) {
+		kv_vm *vm = &s->m.vms[i];
+
+		if (vm->after == NULL)
+			continue;
+		s->after[s->nafter] = xcalloc(1, sizeof(kv_vmi));
+		vmi_copy(s->after[s->nafter], vm->after, s->relax);
+		vm->after = s->after[s->nafter++];
+	}
+}
+
+/* The nodes' arrays a node change writes into, the copy's own. */
+static void
+nodes_copy(const kv_model *m, subset *s)
+{
+	s->m.nodes = dup_array(m->nodes, m->nnodes, sizeof(kv_node));
+	for (size_t i = 0; i < m->nnodes; i++) {
+		kv_node *n = &s->m.nodes[i];
+
+		n->labels.v = dup_array(n->labels.v, n->labels.n,
+		    sizeof(kv_label));
+		n->taints = dup_array(n->taints, n->ntaints,
+		    sizeof(kv_taint));
+		n->alloc_ext = dup_array(n->alloc_ext, n->nalloc_ext,
+		    sizeof(kv_qty));
+	}
 }
 
 /* The copy of m holding the VMIs mark marks; the kinds the batch's
@@ -63,21 +150,24 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 	s->m.vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmi));
 	s->m.nvmis = 0;
 	s->sub = xcalloc(m->nvmis + 1, sizeof(size_t));
+	s->relax = kinds[CH_RELAX];
+	s->nafter = 0;
+	s->after = NULL;
 	for (size_t i = 0; i < m->nvmis; i++)
 		if (mark[i]) {
 			s->sub[i] = s->m.nvmis;
-			vmi_copy(&s->m.vmis[s->m.nvmis++], &m->vmis[i]);
+			vmi_copy(&s->m.vmis[s->m.nvmis++], &m->vmis[i],
+			    s->relax);
 		}
+	vms_copy(m, s);
+	if (s->relax)
+		s->m.vmims = dup_array(m->vmims, m->nvmims, sizeof(kv_vmim));
 	if (kinds[CH_CLAIM_RWX])
 		s->m.pvcs = dup_array(m->pvcs, m->npvcs, sizeof(kv_pvc));
-	s->own_nodes = kinds[CH_NODE_LABEL];
-	if (s->own_nodes) {
-		s->m.nodes = dup_array(m->nodes, m->nnodes, sizeof(kv_node));
-		for (size_t i = 0; i < m->nnodes; i++)
-			s->m.nodes[i].labels.v = dup_array(
-			    m->nodes[i].labels.v, m->nodes[i].labels.n,
-			    sizeof(kv_label));
-	}
+	s->own_nodes = kinds[CH_NODE_LABEL] || kinds[CH_UNCORDON] ||
+	    kinds[CH_FREE_ROOM];
+	if (s->own_nodes)
+		nodes_copy(m, s);
 	s->own_pods = kinds[CH_IMAGE_DIGEST];
 	if (s->own_pods) {
 		s->m.pods = dup_array(m->pods, m->npods, sizeof(kv_pod));
@@ -93,16 +183,25 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 static void
 subset_free(const kv_model *m, subset *s)
 {
-	for (size_t i = 0; i < s->m.nvmis; i++) {
-		free(s->m.vmis[i].features);
-		free(s->m.vmis[i].ifaces);
-		free(s->m.vmis[i].volstatus);
-	}
+	for (size_t i = 0; i < s->m.nvmis; i++)
+		vmi_copy_free(&s->m.vmis[i], s->relax);
 	free(s->m.vmis);
+	for (size_t i = 0; i < s->nafter; i++) {
+		vmi_copy_free(s->after[i], s->relax);
+		free(s->after[i]);
+	}
+	free(s->after);
+	if (s->m.vms != m->vms)
+		free(s->m.vms);
+	if (s->m.vmims != m->vmims)
+		free(s->m.vmims);
 	if (s->m.pvcs != m->pvcs)
 		free(s->m.pvcs);
-	for (size_t i = 0; s->own_nodes && i < s->m.nnodes; i++)
+	for (size_t i = 0; s->own_nodes && i < s->m.nnodes; i++) {
 		free(s->m.nodes[i].labels.v);
+		free(s->m.nodes[i].taints);
+		free(s->m.nodes[i].alloc_ext);
+	}
 	if (s->own_nodes)
 		free(s->m.nodes);
 	for (size_t i = 0; s->own_pods && i < s->m.npods; i++)
@@ -187,6 +286,13 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 	g->fix.fixes = fixes;
 	g->fix.worse = worse;
 	g->fix.proven = g->fix.checked = true;
+	if (j->assume != NULL) {
+		char *t = xasprintf("%s (applied %s)", g->fix.text ?
+		    g->fix.text : "", j->assume);
+
+		free(g->fix.text);
+		g->fix.text = t;
+	}
 	if (fixes > 0)
 		return;
 	msg = still_message(b, s->sub[g->vmis[0]], g->code);
@@ -200,18 +306,22 @@ static void
 apply_one(subset *s, job *j)
 {
 	bool *pick = xcalloc(s->m.nvmis + 1, sizeof(bool));
-	kv_change ch = j->ch;
+	kv_change *chs = xcalloc(j->nch + 1, sizeof(kv_change));
 	kv_whatif w = {0};
 	kv_err err = {0};
 
 	for (size_t i = 0; i < j->g->nvmis; i++)
 		pick[s->sub[j->g->vmis[i]]] = j->pick[j->g->vmis[i]];
-	ch.pick = pick;
-	if (kv_whatif_apply(&s->m, &ch, 1, &w, &err) != KV_OK) {
+	for (size_t i = 0; i < j->nch; i++) {
+		chs[i] = j->chs[i];
+		chs[i].pick = pick;
+	}
+	if (kv_whatif_apply(&s->m, chs, j->nch, &w, &err) != KV_OK) {
 		j->failed = true;
 		j->why = xasprintf("it cannot be written: %s", err.msg);
 	}
 	kv_whatif_free(&w);
+	free(chs);
 	free(pick);
 }
 
@@ -238,8 +348,9 @@ run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
 	kv_err err = {0};
 
 	for (size_t j = 0; j < nj; j++)
-		if (jobs[j].batch == bi)
-			kinds[jobs[j].ch.kind] = true;
+		for (size_t c = 0; jobs[j].batch == bi && c < jobs[j].nch;
+		    c++)
+			kinds[jobs[j].chs[c].kind] = true;
 	subset_make(a->m, mark, kinds, &s);
 	for (size_t j = 0; j < nj; j++)
 		if (jobs[j].batch == bi)
@@ -318,12 +429,12 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 	    g->fix.value ? g->fix.value : "", g->nvmis, vms(a, g->nvmis), why,
 	    helps);
 
+	bool checked = g->fix.checked;
+
 	free(helps);
-	free(g->fix.value);
-	free(g->fix.text);
-	free(g->fix.pick);
+	kv_fix_release(&g->fix);
 	g->fix = (kv_fix){ .action = FIX_NONE, .text = text, .proven = true,
-	    .checked = g->fix.checked };
+	    .checked = checked };
 }
 
 /* The batch of job j: the first whose VMIs g's do not meet (marks[b]
@@ -333,9 +444,9 @@ static size_t
 place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
     size_t *nb)
 {
-	size_t b;
+	size_t b = alone ? *nb : 0;
 
-	for (b = 0; !alone && b < *nb; b++) {
+	for (; !alone && b < *nb; b++) {
 		size_t i;
 
 		if ((*marks)[b][a->nvmis])
@@ -371,16 +482,21 @@ make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
 		g->fix.proven = g->fix.action == FIX_NONE;
 		if (g->nvmis == 0)
 			continue;
+		bool alone = false;
+
 		j->pick = xcalloc(a->nvmis + 1, sizeof(bool));
-		if (!kv_fix_change(a, g, j->pick, &j->ch, &why)) {
+		if ((j->chs = kv_fix_changes(a, g, j->pick, &j->nch, &why)) ==
+		    NULL) {
 			free(j->pick);
 			if (!g->fix.proven)
 				unproven(g, why);
 			continue;
 		}
+		for (size_t c = 0; c < j->nch; c++)
+			alone |= kv_change_on_node(&j->chs[c]);
+		j->assume = why;
 		j->g = g;
-		j->batch = place(a, g, j->ch.kind == CH_NODE_LABEL, marks,
-		    nb);
+		j->batch = place(a, g, alone, marks, nb);
 		nj++;
 	}
 	return nj;
@@ -402,6 +518,7 @@ kv_fix_prove(kv_analysis *a)
 			demote(a, jobs[j].g, jobs[j].why);
 		free(jobs[j].why);
 		free(jobs[j].pick);
+		free(jobs[j].chs);
 	}
 	for (size_t b = 0; b < nb; b++)
 		free(marks[b]);

@@ -39,6 +39,8 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_OPERATION_DONE] = "operation-done",
 	[CH_IMAGE_DIGEST] = "image-digest",
 	[CH_NODE_LABEL] = "node-label",
+	[CH_RELAX] = "relax",
+	[CH_FREE_ROOM] = "free-room",
 };
 
 static void
@@ -681,6 +683,12 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 			break;
 		case CH_NODE_LABEL:
 			rc = kv_wi_node_label(&c, ch);
+			break;
+		case CH_RELAX:
+			rc = kv_wi_relax(&c, ch);
+			break;
+		case CH_FREE_ROOM:
+			rc = kv_wi_free_room(&c, ch);
 			break;
 		case CH_COUNT:
 			break;

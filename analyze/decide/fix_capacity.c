@@ -63,6 +63,22 @@ largest_need(const kv_analysis *a, const kv_group *g)
 	return most;
 }
 
+/* g's plan (kv_relax_plan) but its room: the one node to free. */
+static const kv_step *
+room_step(const kv_analysis *a, kv_group *g)
+{
+	size_t k = 0;
+
+	kv_relax_plan(a, g);
+	for (size_t i = 0; i < g->fix.nsteps; i++)
+		if (g->fix.steps[i].kind == STEP_FREE_ROOM)
+			g->fix.steps[k++] = g->fix.steps[i];
+	g->fix.nsteps = k;
+	free(g->fix.stuck);
+	g->fix.stuck = NULL;
+	return k > 0 ? &g->fix.steps[0] : NULL;
+}
+
 static void
 resolve_capacity(const kv_analysis *a, kv_group *g)
 {
@@ -70,9 +86,9 @@ resolve_capacity(const kv_analysis *a, kv_group *g)
 	char *ex = kv_group_examples(a, g, 5);
 	kv_res need = largest_need(a, g);
 	char *needs = kv_res_fmt(&need);
-	const char *first = g->name;
-	size_t len = strcspn(first, ", ");
-	char *like = xasprintf("%.*s", (int)len, first);
+	const kv_step *st = room_step(a, g);
+	const char *like = st ? a->m->nodes[st->node].name : g->name;
+	char *words = kv_relax_words(a, g);
 
 	g->summary = xasprintf("%s would be placed on %s but %s no room for "
 	    "the target pod there", who, g->name, g->nvmis == 1 ? "finds" :
@@ -82,13 +98,13 @@ resolve_capacity(const kv_analysis *a, kv_group *g)
 	g->fix.path = NULL;
 	g->fix.restart = false;
 	g->fix.fixes = 0;
-	g->fix.text = xasprintf("Make room on %s%s for the target pod of %s "
-	    "(it requests up to %s): move or scale down other pods there "
-	    "(kvscope explain shows what each node has free), or add a node "
-	    "like %s (kvscope what-if SNAPSHOT --add-node-like %s shows the "
-	    "result), or lower the VMs' requests", strchr(g->name, ',') ?
-	    "one of " : "", g->name, ex, needs, like, like);
-	free(like);
+	g->fix.text = xasprintf("%s%s for the target pod of %s (it requests "
+	    "up to %s; kvscope explain shows what each node has free), or "
+	    "add a node like %s (kvscope what-if SNAPSHOT --add-node-like %s "
+	    "shows the result), or lower the VMs' requests", words ? "To "
+	    "make room, " : "Make room on ", words ? words : g->name, ex,
+	    needs, like, like);
+	free(words);
 	free(needs);
 	free(ex);
 	free(who);

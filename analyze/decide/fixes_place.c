@@ -101,43 +101,80 @@ cpu_nodes(const kv_analysis *a, const kv_group *g)
 	return b.data ? b.data : xstrdup("-");
 }
 
+/* Whether step st edits the VMs (a restart brings it) and its path. */
+static bool
+vm_step(const kv_step *st, enum kv_vm_path *path)
+{
+	switch (st->kind) {
+	case STEP_DROP_SELECTOR:
+		*path = VMPATH_NODE_SELECTOR;
+		return true;
+	case STEP_TOLERATE:
+		*path = VMPATH_TOLERATIONS;
+		return true;
+	case STEP_DROP_AFFINITY:
+	case STEP_DROP_EMPTY:
+	case STEP_POD_AFFINITY:
+	case STEP_POD_ANTI:
+		*path = VMPATH_AFFINITY;
+		return true;
+	case STEP_SPREAD:
+		*path = VMPATH_POD;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* g's fix from its plan (kv_relax_plan): the edits, the restart they
+ * need, what they cannot change. */
+static void
+placement_fix(const kv_analysis *a, kv_group *g, const char *nodes,
+    const char *ex)
+{
+	const kv_fixrow *fr = a->m->flavor->fix;
+	char *words = kv_relax_words(a, g);
+	bool rooms = g->fix.nsteps > 0;
+	enum kv_vm_path path = VMPATH_COUNT;
+
+	g->fix.restart = false;
+	for (size_t i = 0; i < g->fix.nsteps; i++) {
+		enum kv_vm_path p;
+
+		rooms &= g->fix.steps[i].kind == STEP_FREE_ROOM;
+		if (vm_step(&g->fix.steps[i], &p)) {
+			g->fix.restart = true;
+			if (path == VMPATH_COUNT)
+				path = p;
+		}
+	}
+	g->fix.action = rooms ? FIX_FREE_CAPACITY : FIX_RELAX_PLACEMENT;
+	g->fix.path = path == VMPATH_COUNT ? NULL : fr->paths[path];
+	if (words == NULL)
+		g->fix.text = xasprintf("The CPU-compatible nodes (%s) fail %s "
+		    "for the VMs (%s), and kvscope knows no edit that removes "
+		    "it: %s", nodes, g->name, ex, g->fix.stuck ? g->fix.stuck :
+		    "see kvscope explain");
+	else
+		g->fix.text = xasprintf("The CPU-compatible nodes (%s) fail %s "
+		    "for the VMs (%s): %s%s%s%s", nodes, g->name, ex, words,
+		    g->fix.restart ? ", then restart them" : "",
+		    g->fix.stuck ? "; kvscope cannot change the rest: " : "",
+		    g->fix.stuck ? g->fix.stuck : "");
+	free(words);
+}
+
 static void
 resolve_placement(const kv_analysis *a, kv_group *g)
 {
 	char *who = kv_group_count_words(a, g);
 	char *nodes = cpu_nodes(a, g), *ex = kv_group_examples(a, g, 5);
-	bool memory = strcmp(g->name, "not enough free memory") == 0;
-	bool cordon = strcmp(g->name, "cordoned") == 0;
-	const char *path = strstr(g->name, "label ") ? "nodeSelector" :
-	    strstr(g->name, "affinity") ? "affinity" : strstr(g->name,
-	    "taint") ? "tolerations" : NULL;
-	const kv_fixrow *fr = a->m->flavor->fix;
-	char *full = path ? xasprintf("%s.%s", fr->paths[VMPATH_POD], path) :
-	    NULL;
 
 	g->summary = xasprintf("%s %s CPU-compatible nodes, but none "
 	    "passes: %s", who, kv_group_verb(g, "have"), g->name);
-	g->fix.action = memory ? FIX_FREE_CAPACITY : FIX_RELAX_PLACEMENT;
-	g->fix.path = full == NULL ? NULL : fr->paths[strcmp(path,
-	    "nodeSelector") == 0 ? VMPATH_NODE_SELECTOR : strcmp(path,
-	    "affinity") == 0 ? VMPATH_AFFINITY : VMPATH_TOLERATIONS];
-	g->fix.restart = path != NULL;
 	g->fix.fixes = 0;
-	if (memory)
-		g->fix.text = xasprintf("Free memory on one of the "
-		    "CPU-compatible nodes (%s) for the VMs (%s)", nodes, ex);
-	else if (cordon)
-		g->fix.text = xasprintf("Uncordon one of the CPU-compatible "
-		    "nodes (%s; kubectl uncordon) before migrating the VMs "
-		    "(%s)", nodes, ex);
-	else
-		g->fix.text = xasprintf("The CPU-compatible nodes (%s) fail "
-		    "%s: %s %s in the VirtualMachines (%s)%s, or change the "
-		    "nodes", nodes, g->name,
-		    path ? "relax" : "remove the cause;",
-		    full ? full : "see kvscope explain", ex, path ?
-		    " and restart them" : "");
-	free(full);
+	kv_relax_plan(a, g);
+	placement_fix(a, g, nodes, ex);
 	free(who);
 	free(nodes);
 	free(ex);

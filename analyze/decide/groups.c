@@ -317,15 +317,27 @@ kv_groups_free(kv_analysis *a)
 		free(g->namespaces);
 		free(g->nodes);
 		free(g->summary);
-		free(g->fix.value);
-		free(g->fix.text);
-		free(g->fix.pick);
+		kv_fix_release(&g->fix);
 	}
 	free(a->groups);
 	a->groups = NULL;
 	a->ngroups = 0;
 	for (size_t i = 0; i < a->nvmis; i++)
 		free(a->vmis[i].groups);
+}
+
+void
+kv_fix_release(kv_fix *f)
+{
+	free(f->value);
+	free(f->text);
+	free(f->pick);
+	free(f->steps);
+	free(f->stuck);
+	f->value = f->text = f->stuck = NULL;
+	f->pick = NULL;
+	f->steps = NULL;
+	f->nsteps = 0;
 }
 
 const kv_group *

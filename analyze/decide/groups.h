@@ -46,6 +46,33 @@ typedef struct kv_fix_effect {
 	bool avx2, avx512f;
 } kv_fix_effect;
 
+/*
+ * One change of a relax-placement or free-capacity fix (relax.c): what
+ * the group's VMIs fail on their CPU-compatible nodes, as the edit that
+ * removes it.  Strings are the model's (interned).
+ */
+enum kv_step_kind {
+	STEP_DROP_SELECTOR,	/* the VMs' nodeSelector loses key */
+	STEP_DROP_ADDED,	/* migration `by` asks for key=value:
+				 * migrate again without it */
+	STEP_DROP_AFFINITY,	/* required node affinity loses key */
+	STEP_DROP_EMPTY,	/* ... its empty nodeSelectorTerm */
+	STEP_TOLERATE,		/* a toleration of key:effect added */
+	STEP_POD_AFFINITY,	/* required pod affinity made preferred */
+	STEP_POD_ANTI,		/* required pod anti-affinity, the same */
+	STEP_SPREAD,		/* DoNotSchedule spreads: ScheduleAnyway */
+	STEP_UNCORDON,		/* node uncordoned */
+	STEP_FREE_ROOM,		/* amount freed on node */
+	STEP_COUNT
+};
+
+typedef struct kv_step {
+	enum kv_step_kind kind;
+	const char *key, *value, *effect, *by;
+	size_t node;			/* STEP_UNCORDON, STEP_FREE_ROOM */
+	kv_res amount;			/* STEP_FREE_ROOM */
+} kv_step;
+
 typedef struct kv_fix {
 	enum kv_fix_action action;
 	char *value;			/* NULL = null */
@@ -63,6 +90,11 @@ typedef struct kv_fix {
 	/* the VMIs the fix is for, by index in the group's vmis (the text
 	 * gives the others other advice); NULL: all of them */
 	bool *pick;
+	/* relax-placement, free-capacity: the edits the text names, in
+	 * order (owned); why: what no edit of kvscope's removes, or NULL */
+	size_t nsteps;
+	kv_step *steps;
+	char *stuck;
 } kv_fix;
 
 typedef struct kv_group {
@@ -113,6 +145,13 @@ extern const kv_grouping kv_grp_cpu, kv_grp_claim_rwx, kv_grp_claim_unknown,
     kv_grp_capacity;
 
 void kv_groups_analyze(kv_analysis *a);
+/* The edits that would let g's VMIs pass the placement constraints and
+ * room of their CPU-compatible nodes (relax.c): g->fix.steps, .stuck. */
+void kv_relax_plan(const kv_analysis *a, kv_group *g);
+/* Those edits in words, "; "-joined, for a fix text (caller frees). */
+char *kv_relax_words(const kv_analysis *a, const kv_group *g);
+/* Release what a kv_fix owns. */
+void kv_fix_release(kv_fix *f);
 void kv_groups_free(kv_analysis *a);
 
 /* The group with id "G<n>", or NULL. */

@@ -45,11 +45,14 @@ typedef struct kv_nsreq {
 typedef struct kv_nsterm {
 	size_t nreqs;
 	kv_nsreq *reqs;		/* ANDed */
+	size_t ndropped;	/* a what-if's: reqs[nreqs..+ndropped) are
+				 * out of the term, kept for the free */
 } kv_nsterm;
 
 typedef struct kv_affinity {
 	size_t nterms;		/* 0 = no required node affinity */
 	kv_nsterm *terms;	/* ORed */
+	size_t ndropped;	/* as kv_nsterm's, for terms */
 } kv_affinity;
 
 #endif

@@ -35,7 +35,7 @@ podsel_free(kv_podsel *s)
 void
 kv_podplace_free(kv_podplace *p)
 {
-	for (size_t i = 0; i < p->nterms; i++) {
+	for (size_t i = 0; i < p->nterms + p->ndropped; i++) {
 		podsel_free(&p->terms[i].sel);
 		podsel_free(&p->terms[i].ns_sel);
 		free(p->terms[i].namespaces);

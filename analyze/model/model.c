@@ -199,8 +199,9 @@ kv_model_has(const kv_model *m, const char *resource, const char *group)
 static void
 affinity_free(kv_affinity *a)
 {
-	for (size_t i = 0; i < a->nterms; i++) {
-		for (size_t j = 0; j < a->terms[i].nreqs; j++)
+	for (size_t i = 0; i < a->nterms + a->ndropped; i++) {
+		for (size_t j = 0; j < a->terms[i].nreqs +
+		    a->terms[i].ndropped; j++)
 			free(a->terms[i].reqs[j].values);
 		free(a->terms[i].reqs);
 	}

@@ -60,6 +60,9 @@ typedef struct kv_spread {		/* a topologySpreadConstraint */
 typedef struct kv_podplace {
 	size_t nterms;
 	kv_podterm *terms;		/* required pod (anti-)affinity */
+	size_t ndropped;		/* a what-if's: terms[nterms..
+					   +ndropped) made preferred, kept
+					   for the free */
 	size_t nspreads;
 	kv_spread *spreads;
 } kv_podplace;

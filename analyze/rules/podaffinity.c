@@ -754,3 +754,18 @@ kv_podaff_explain(const kv_analysis *a, const kv_place *p,
 	return false;
 }
 
+enum kv_pod_fail
+kv_podaff_fail(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
+    size_t n)
+{
+	const pa_eval *ev = g_hash_table_lookup(p->podaff->evals, r);
+
+	(void)a;
+	for (size_t i = 0; ev != NULL && i < ev->n; i++)
+		if (!kv_bits_test(ev->v[i].ok, n))
+			return ev->v[i].kind == PA_AFFINITY ? PODF_AFFINITY :
+			    ev->v[i].kind == PA_ANTI ? PODF_ANTI :
+			    ev->v[i].kind == PA_SPREAD ? PODF_SPREAD :
+			    PODF_OTHER_POD;
+	return PODF_OTHER_POD;
+}

@@ -457,7 +457,7 @@ static void
 and_affinity(const kv_analysis *a, const kv_affinity *aff,
     const kv_nsterm *app, kv_bits *dst)
 {
-	kv_nsterm only = { 0, NULL };
+	kv_nsterm only = { 0, NULL, 0 };
 	const kv_nsterm *terms = aff->terms;
 	size_t nterms = aff->nterms, napp = app != NULL ? app->nreqs : 0;
 	kv_bits any, term, req;

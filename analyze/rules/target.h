@@ -51,6 +51,40 @@ void kv_target_build(const kv_analysis *a, const kv_place *p,
 bool kv_target_explain(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_buf *out);
 
+/* The same constraint as a fact a fix can change (decide/relax.c). */
+enum kv_fail_kind {
+	FAIL_SOURCE, FAIL_OWN_POD, FAIL_RESERVATION, FAIL_SELECTOR,
+	FAIL_AFFINITY, FAIL_EMPTY_TERM, FAIL_TAINT, FAIL_POD_TERM, FAIL_ROOM
+};
+/* Where a selector or affinity requirement comes from. */
+enum kv_fail_origin {
+	ORIGIN_VMI,		/* the VMI's own nodeSelector or affinity */
+	ORIGIN_MIGRATION,	/* a migration's addedNodeSelector */
+	ORIGIN_OTHER		/* the cluster's, the architecture's, the
+				 * flavor's (a VM class) */
+};
+/* FAIL_POD_TERM: the target pod's own term, or another pod's. */
+enum kv_pod_fail { PODF_AFFINITY, PODF_ANTI, PODF_SPREAD, PODF_OTHER_POD };
+
+typedef struct kv_fail {
+	enum kv_fail_kind kind;
+	enum kv_fail_origin origin;	/* FAIL_SELECTOR, FAIL_AFFINITY */
+	const char *key, *value;	/* selector K=V, affinity key, taint */
+	const char *effect;		/* taint */
+	const char *by;			/* ORIGIN_MIGRATION: its name */
+	bool cordon;			/* the unschedulable taint */
+	enum kv_pod_fail pod;		/* FAIL_POD_TERM */
+	kv_res need, have;		/* FAIL_ROOM: the room check's */
+} kv_fail;
+
+/* The first constraint node n fails for r into *f; false when it passes
+ * them all (the same order as kv_target_explain). */
+bool kv_target_fail(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n, kv_fail *f);
+/* Which of r's pod constraints node n fails first (podaffinity.c). */
+enum kv_pod_fail kv_podaff_fail(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n);
+
 /* The VMI's pod (anti-)affinity and topology spread terms that were not
  * judged (pods scope launchers, a selector that could match a pod that
  * is not a launcher), one line each in out (may be NULL); their count

@@ -248,7 +248,7 @@ static void
 print_terms(const kv_vmires *r, FILE *f)
 {
 	const kv_nsterm *app = kv_appended(r);
-	kv_nsterm only = { 0, NULL };
+	kv_nsterm only = { 0, NULL, 0 };
 	const kv_nsterm *terms = r->affinity->terms;
 	size_t n = r->affinity->nterms;
 

@@ -12,8 +12,8 @@ holding only G's VMIs: this is the full re-analysis it must agree with),
 and the VMIs of G made worse (verdict ok before and not after, a drain
 that moved them and no longer does, a blocker code gained) must equal
 fix.worse.  A fix what-if cannot apply (exit 2, "nothing to apply") must
-count 0 and be `none`, except fix.proven false (relax-placement,
-free-capacity, relabel-node without a known value): printed as
+count 0 and be `none`, except fix.proven false (a relabel-node whose
+value kvscope cannot know, a placement no edit removes): printed as
 "unproven", not failed.  Prints one line per mismatch and "fixproof: N
 groups, M mismatches"; exit 1 on any.
 """

@@ -234,7 +234,7 @@ pdftotext "$tmp/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that ne
 
 run "capacity groups" 1 check samples/capacity --groups
 has "$tmp/out" "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
-has "$tmp/out" "capacity groups" "fix free-capacity (not proven): Make room on c2"
+has "$tmp/out" "capacity groups" "fix free-capacity (proven: fixes 1 of 1): To make room, free 922.0 MiB of memory on c2"
 has "$tmp/out" "capacity groups" "--add-node-like c2"
 run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
 has "$tmp/out" "capacity fix proven" "prod/stuck-vm: no-target -> ok"
@@ -497,10 +497,10 @@ run "fix commas" 0 what-if $S --fix G2,G4
 has "$tmp/out" "fix commas" "prod/files-rwo: blocked -> ok"
 has "$tmp/out" "fix commas" "prod/web-0: no-target -> ok"
 run "fix all" 0 what-if $S --fix all -o json
-jq_is "fix all" '[.changes[] | select(test("nothing to apply"))] | length' "2"
-jq_is "fix all" '[.vmis[] | select(.verdict.after == "ok")] | length' "3"
+jq_is "fix all" '[.changes[] | select(test("nothing to apply"))] | length' "1"
+jq_is "fix all" '[.vmis[] | select(.verdict.after == "ok")] | length' "4"
 jq_is "fix all" '[.groups[] | select(.change == "resolved") | .code] | join(",")' \
-    "disk-not-shared,drain-shutdown,no-cpu-target"
+    "disk-not-shared,drain-shutdown,no-cpu-target,no-placement-target"
 run "fix none" 2 what-if $S --fix G5
 has "$tmp/err" "fix none" "fix G5 (no-cpu-target, EPYC-Genoa): nothing to apply"
 run "fix none and one" 0 what-if $S --fix G5 --fix G4
@@ -510,6 +510,29 @@ has "$tmp/err" "fix unknown" "--fix G99: no such group (the groups: G1, G2, G3, 
 run "fix report" 0 what-if $S --fix G4 --report "$tmp/fixrep" --format json
 [ "$(jq -r '.vmis[] | select(.name == "prod/web-0") | .verdict' \
     "$tmp/fixrep/findings.json")" = ok ] || bad "fix report: web-0 not ok after"
+# relax-placement and free-capacity: the edit the text names, applied
+run "fix relax affinity" 0 what-if $S --fix G6
+has "$tmp/out" "fix relax affinity" "relax node affinity on topology.kubernetes.io/zone on 1 VMI (the VMIs of group G6): takes effect after a restart, 1 running VMI restart"
+has "$tmp/out" "fix relax affinity" "infra/ledger: no-target -> ok, targets 0 -> 2"
+run "fix relax selector" 0 what-if samples/pitfalls --fix G12
+has "$tmp/out" "fix relax selector" "relax nodeSelector kubernetes.io/hostname on 1 VMI"
+has "$tmp/out" "fix relax selector" "db/pinned: no-target -> ok"
+run "fix relax migration" 0 what-if samples/pitfalls --fix G13
+has "$tmp/out" "fix relax migration" "relax addedNodeSelector of migration move-to-p6 on 1 VMI (the VMIs of group G13): no restart"
+has "$tmp/out" "fix relax migration" "pit/move-to-gone: no-target -> ok"
+run "fix free device" 0 what-if samples/pitfalls --fix G14
+has "$tmp/out" "fix free device" "room freed on p1: 1 nvidia.com/GRID_T4-4Q"
+has "$tmp/out" "fix free device" "resolved no-placement-target (placement: no room: no nvidia.com/GRID_T4-4Q): 1 -> 0 VMIs"
+run "fix free room" 0 what-if samples/capacity --fix G2
+has "$tmp/out" "fix free room" "room freed on c2: 922.0 MiB"
+has "$tmp/out" "fix free room" "prod/stuck-vm: no-target -> ok, targets 0 -> 1"
+run "fix relax anti" 0 what-if samples/capacity --fix G3
+has "$tmp/out" "fix relax anti" "relax pod anti-affinity on 1 VMI"
+has "$tmp/out" "fix relax anti" "prod/apart-vm: no-target -> ok"
+run "fix peer relabel" 0 what-if samples/pitfalls --fix G15
+has "$tmp/out" "fix peer relabel" "relabel-node host-model-cpu.node.kubevirt.io/Cascadelake-Server=true, as its fix says, assuming p4's host model is p1's, Cascadelake-Server: the two have the same CPU feature labels"
+has "$tmp/out" "fix peer relabel" "after fix G15: 1 of its 1 VMI in no source-host-model-label-missing group (fix.fixes 1)"
+
 # every group of every sample: fix.fixes is what the after-state shows
 mkdir -p "$tmp/proof"
 python3 tests/e2e/fixproof.py "$KVSCOPE" "$tmp/proof" samples/mixed \
