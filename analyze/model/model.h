@@ -303,6 +303,7 @@ typedef struct kv_sprofile {
 
 typedef struct kv_namespace {
 	const char *name;
+	const char *uid;		/* metadata.uid, or NULL */
 	kv_labels labels;
 } kv_namespace;
 
@@ -401,6 +402,7 @@ typedef struct kv_cluster {
 	const char *version;		/* status.observedKubeVirtVersion */
 	const char *operator_version;	/* status.operatorVersion */
 	const char *ns;			/* metadata.namespace */
+	const char *uid;		/* metadata.uid, or NULL */
 	bool gates_set;			/* developerConfiguration.featureGates
 					   is in the CR */
 } kv_cluster;
