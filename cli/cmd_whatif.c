@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "analyze/change/diff.h"
 #include "analyze/read/limits.h"
+#include "analyze/read/mgtime.h"
 #include "render/render.h"
 #include "analyze/change/whatif.h"
 #include "analyze/change/fixapply.h"
@@ -366,33 +367,61 @@ out:
 	return rc;
 }
 
-/* "old: PATH (context C, collected T, collector N V)". */
-static char *
-input_line(const char *which, const char *path, const kv_model *m)
+/* OLD or NEW as its manifest and its cluster uid say; the line "old:
+ * PATH (context C, collected T, collector N V)". */
+static void
+input_of(const char *which, const char *path, const kv_model *m,
+    kv_diff_input *in)
 {
 	const snap_manifest *f = &m->manifest;
+	enum kv_uid_from from;
 
-	return xasprintf("%s: %s (context %s, collected %s, collector %s%s%s)",
-	    which, path, f->context ? f->context : "-", f->created_at ?
-	    f->created_at : "-", f->collector_name ? f->collector_name : "-",
-	    f->collector_version ? " " : "", f->collector_version ?
-	    f->collector_version : "");
+	in->which = which;
+	in->path = path;
+	in->context = f->context;
+	in->created_at = f->created_at;
+	in->collector_name = f->collector_name;
+	in->collector_version = f->collector_version;
+	in->cluster_uid = kv_cluster_uid(m, &from);
+	in->uid_from = from == UID_NONE ? NULL : kv_uid_from_names[from];
+	in->line = xasprintf("%s: %s (context %s, collected %s, collector "
+	    "%s%s%s)", which, path, f->context ? f->context : "-",
+	    f->created_at ? f->created_at : "-", f->collector_name ?
+	    f->collector_name : "-", f->collector_version ? " " : "",
+	    f->collector_version ? f->collector_version : "");
 }
 
-/* The warnings about the pair: other cluster, NEW older than OLD
- * (RFC 3339 UTC times compare as strings). */
+/* The warnings about the pair: other cluster, NEW older than OLD.  The
+ * cluster is the uid both have (kv_cluster_uid_cmp) when they have one:
+ * another uid says other cluster whatever the contexts (a kubeconfig's
+ * own name for it), the same uid says one cluster; without one, another
+ * context says other cluster.  Times compare as instants (an offset
+ * counts), not as strings. */
 static size_t
 pair_warnings(const kv_model *a, const kv_model *b, char **w)
 {
 	const snap_manifest *x = &a->manifest, *y = &b->manifest;
+	bool ctx = x->context && y->context &&
+	    strcmp(x->context, y->context) != 0;
+	char *uid = NULL;
+	enum kv_uid_from from = kv_cluster_uid_cmp(a, b, &uid);
+	int64_t tx, ty;
 	size_t n = 0;
 
-	if (x->context && y->context && strcmp(x->context, y->context) != 0)
+	if (uid != NULL && ctx)
+		w[n++] = xasprintf("OLD and NEW are of different clusters "
+		    "(context %s, context %s; %s): what differs is not a "
+		    "change of one cluster", x->context, y->context, uid);
+	else if (uid != NULL)
+		w[n++] = xasprintf("OLD and NEW are of different clusters "
+		    "(%s): what differs is not a change of one cluster", uid);
+	else if (ctx && from == UID_NONE)
 		w[n++] = xasprintf("OLD and NEW are of different clusters "
 		    "(context %s, context %s): what differs is not a change of "
 		    "one cluster", x->context, y->context);
-	if (x->created_at && y->created_at &&
-	    strcmp(y->created_at, x->created_at) < 0)
+	free(uid);
+	if (kv_rfc3339_us(x->created_at, &tx) &&
+	    kv_rfc3339_us(y->created_at, &ty) && ty < tx)
 		w[n++] = xasprintf("NEW (collected %s) is older than OLD "
 		    "(collected %s): the changes read backwards", y->created_at,
 		    x->created_at);
@@ -406,7 +435,8 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
 	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL };
-	char *in[2] = { NULL, NULL }, *warn[2] = { NULL, NULL };
+	kv_diff_input in[2] = {{0}};
+	char *warn[2] = { NULL, NULL };
 	bool ours;
 	int rc;
 
@@ -416,8 +446,8 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	    (rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
 	    (rc = cli_load(o.pos[1], o.quiet, &m1, &a1)) != 0)
 		goto out;
-	in[0] = input_line("old", o.pos[0], m0);
-	in[1] = input_line("new", o.pos[1], m1);
+	input_of("old", o.pos[0], m0, &in[0]);
+	input_of("new", o.pos[1], m1, &in[1]);
 	notes.words = m1->flavor->vocab;
 	notes.inputs = in;
 	notes.ninputs = 2;
@@ -431,7 +461,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 out:
 	cli_progress_end();
 	for (size_t i = 0; i < 2; i++) {
-		free(in[i]);
+		free(in[i].line);
 		free(warn[i]);
 	}
 	cli_args_free(&o);

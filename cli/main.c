@@ -240,7 +240,9 @@ static const kv_cmd commands[] = {
 	  "CPU classes merged or split, VMIs whose verdict or codes changed,\n"
 	  "drains that changed.  Exit 1 when something got worse, else 0.\n"
 	  "Both inputs are named (context, date, collector); a warning line\n"
-	  "when they are of different clusters or NEW is older than OLD.\n"
+	  "when they are of different clusters (the uid of kube-system, else\n"
+	  "of the KubeVirt CR; without one, the context) or NEW is older\n"
+	  "than OLD.\n"
 	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
 	  "  --strict                  a warning is an error (exit 2)\n"

@@ -119,12 +119,23 @@ int kv_view_plan(const kv_analysis *a, const struct kv_plan *p,
  * (diff.h).  notes NULL: a diff of two snapshots; else the what-if's
  * changes, one line each, and the restarts they need. */
 struct kv_diff;
+/* A diff's input: what its manifest says of it (NULL: not said), the
+ * cluster uid (diff.h kv_cluster_uid: uid_from names its object) and
+ * the header line "old: PATH (context C, collected T, collector N V)". */
+typedef struct kv_diff_input {
+	const char *which;		/* "old", "new" */
+	const char *path;
+	const char *context, *created_at;
+	const char *collector_name, *collector_version;
+	const char *cluster_uid, *uid_from;
+	char *line;
+} kv_diff_input;
 typedef struct kv_diff_notes {
 	char *const *notes;
 	size_t nnotes;
 	size_t restarts;
-	/* diff: "old: ...", "new: ..." and the warnings about the pair */
-	char *const *inputs;
+	/* diff: OLD, NEW and the warnings about the pair */
+	const kv_diff_input *inputs;
 	size_t ninputs;
 	char *const *warnings;
 	size_t nwarnings;

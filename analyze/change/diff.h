@@ -97,4 +97,21 @@ void kv_diff_build(const kv_analysis *a, const kv_analysis *b,
     const kv_strs *skip_nodes, kv_diff *d);
 void kv_diff_free(kv_diff *d);
 
+/*
+ * Which cluster a snapshot is of (kvscope diff's OLD and NEW): the uid of
+ * its namespace kube-system, else its KubeVirt CR's metadata.uid (a
+ * --namespace snapshot may lack the former, an --anonymize one names it
+ * otherwise).  The manifest holds no cluster uid (snapshot-format.md).
+ */
+enum kv_uid_from { UID_NONE, UID_KUBE_SYSTEM, UID_KUBEVIRT_CR };
+extern const char *const kv_uid_from_names[];	/* "namespace kube-system",
+						   "KubeVirt CR" */
+/* m's uid from the first of them it has (*from says which), or NULL. */
+const char *kv_cluster_uid(const kv_model *m, enum kv_uid_from *from);
+/* a's and b's uids by the first fact both have: UID_NONE when they have
+ * none in common; else *differs (the caller's) is NULL when they agree,
+ * "namespace kube-system uid X vs Y" when they do not. */
+enum kv_uid_from kv_cluster_uid_cmp(const kv_model *a, const kv_model *b,
+    char **differs);
+
 #endif

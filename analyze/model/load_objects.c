@@ -418,6 +418,7 @@ load_namespace(kv_load *ls, jctx *c, json_t *o)
 
 	n = KV_PUSH(m->namespaces, m->nnamespaces, ls->cap_ns);
 	if (jmeta(c, o, &n->name, NULL, false) ||
+	    jstr(c, o, "metadata.uid", &n->uid) ||
 	    jlabels(c, o, "metadata.labels", &n->labels))
 		return KV_ERR;
 	return KV_OK;
@@ -601,6 +602,7 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 	}
 	k->present = true;
 	if (jmeta(c, o, &k->name, &k->ns, false) ||
+	    jstr(c, o, "metadata.uid", &k->uid) ||
 	    jstr(c, o, "spec.configuration.cpuModel", &k->cpu_model) ||
 	    jget(c, o, "spec.configuration.obsoleteCPUModels", JSON_OBJECT,
 	    &obs) ||

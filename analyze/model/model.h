@@ -306,6 +306,7 @@ typedef struct kv_sprofile {
 
 typedef struct kv_namespace {
 	const char *name;
+	const char *uid;		/* metadata.uid, or NULL */
 	kv_labels labels;
 } kv_namespace;
 
@@ -404,6 +405,7 @@ typedef struct kv_cluster {
 	const char *version;		/* status.observedKubeVirtVersion */
 	const char *operator_version;	/* status.operatorVersion */
 	const char *ns;			/* metadata.namespace */
+	const char *uid;		/* metadata.uid, or NULL */
 	bool gates_set;			/* developerConfiguration.featureGates
 					   is in the CR */
 } kv_cluster;

@@ -1,5 +1,6 @@
 /*
- * mgtime.c - a must-gather's capture time (see mgtime.h).
+ * mgtime.c - a must-gather's capture time, and RFC 3339 times (see
+ * mgtime.h).
  */
 #include "analyze/read/mgtime.h"
 
@@ -42,3 +43,22 @@ kv_go_time_utc(const char *line)
 	return out;
 }
 
+bool
+kv_rfc3339_us(const char *s, int64_t *us)
+{
+	GDateTime *dt;
+
+	/* g_date_time_new_from_iso8601 takes more than RFC 3339 (no
+	 * offset, week dates, a space for the T): the shape first */
+	if (s == NULL || !g_regex_match_simple("^[0-9]{4}-[0-9]{2}-[0-9]{2}"
+	    "T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:"
+	    "[0-9]{2})$", s, 0, 0))
+		return false;
+	dt = g_date_time_new_from_iso8601(s, NULL);
+	if (dt == NULL)
+		return false;
+	*us = (int64_t)g_date_time_to_unix(dt) * 1000000 +
+	    g_date_time_get_microsecond(dt);
+	g_date_time_unref(dt);
+	return true;
+}

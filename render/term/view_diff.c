@@ -127,6 +127,36 @@ lines_doc(char *const *v, size_t n)
 	return a;
 }
 
+static json_t *
+str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+/* A diff's inputs, each an object (docs/findings.md, "kvscope diff"). */
+static json_t *
+inputs_doc(const kv_diff_input *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const kv_diff_input *x = &v[i];
+		json_t *col = x->collector_name == NULL &&
+		    x->collector_version == NULL ? json_null() :
+		    json_pack("{s:o, s:o}", "name",
+		    str_or_null(x->collector_name), "version",
+		    str_or_null(x->collector_version));
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:o, "
+		    "s:o, s:o, s:s}", "which", x->which, "path", x->path,
+		    "context", str_or_null(x->context), "createdAt",
+		    str_or_null(x->created_at), "collector", col, "clusterUid",
+		    str_or_null(x->cluster_uid), "clusterUidFrom",
+		    str_or_null(x->uid_from), "line", x->line));
+	}
+	return a;
+}
+
 /* The words of the subject kinds (kv_subject_names, groups.h) in prose. */
 static const struct {
 	const char *kind, *words;
@@ -209,7 +239,7 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 		json_object_set_new(doc, "restarts",
 		    json_integer((json_int_t)n->restarts));
 	} else {
-		json_object_set_new(doc, "inputs", lines_doc(n->inputs,
+		json_object_set_new(doc, "inputs", inputs_doc(n->inputs,
 		    n->ninputs));
 		json_object_set_new(doc, "warnings", lines_doc(n->warnings,
 		    n->nwarnings));
@@ -417,7 +447,7 @@ kv_view_diff(const kv_diff *d, const kv_diff_notes *n, const kv_term *t,
 		return rc;
 	}
 	for (size_t i = 0; i < n->ninputs; i++) {
-		kv_term_puts(f, n->inputs[i]);
+		kv_term_puts(f, n->inputs[i].line);
 		fputs("\n", f);
 	}
 	for (size_t i = 0; i < n->nwarnings; i++) {

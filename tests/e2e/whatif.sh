@@ -23,7 +23,9 @@ RUN_TAIL=-q	# every run of kvscope is quiet
 
 # edit SRC DST OP...: copy snapshot SRC to DST, apply the operations
 # (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE | date ISO:
-# the manifest's createdAt).
+# the manifest's createdAt | context NAME: the manifest's cluster.context |
+# nsuid NS UID: namespace NS's metadata.uid, UID - drops the namespace |
+# kvuid UID: the KubeVirt CR's metadata.uid, UID - drops it).
 edit() {
 	rm -rf "$2"
 	cp -r "$1" "$2"
@@ -36,6 +38,9 @@ files = {}
 created = None
 nodes = "resources/nodes.json"
 vmis = "resources/virtualmachineinstances.kubevirt.io.json"
+nss = "resources/namespaces.json"
+kvs = "resources/kubevirts.kubevirt.io.json"
+context = None
 i = 0
 while i < len(ops):
     op = ops[i]
@@ -62,11 +67,33 @@ while i < len(ops):
     elif op == "date":
         created = ops[i + 1]
         i += 2
+    elif op == "context":
+        context = ops[i + 1]
+        i += 2
+    elif op == "nsuid":
+        doc = files.setdefault(nss, load(nss))
+        if ops[i + 2] == "-":
+            doc["items"] = [n for n in doc["items"]
+                            if n["metadata"]["name"] != ops[i + 1]]
+        for n in doc["items"]:
+            if n["metadata"]["name"] == ops[i + 1]:
+                n["metadata"]["uid"] = ops[i + 2]
+        i += 3
+    elif op == "kvuid":
+        doc = files.setdefault(kvs, load(kvs))
+        for k in doc["items"]:
+            if ops[i + 1] == "-":
+                del k["metadata"]["uid"]
+            else:
+                k["metadata"]["uid"] = ops[i + 1]
+        i += 2
     else:
         sys.exit("edit: unknown operation " + op)
 mf = load("manifest.json")
 if created:
     mf["createdAt"] = created
+if context:
+    mf["cluster"]["context"] = context
 for path, doc in files.items():
     data = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
     open(os.path.join(dst, path), "wb").write(data)
@@ -357,21 +384,69 @@ lacks "$tmp/sec" "DVP what-if report: no evictionStrategy" "evictionStrategy"
 
 # the header names both inputs; other clusters and swapped dates are one
 # warning line each, and --strict makes them a usage error
+ks=$(jq -r '.items[] | select(.metadata.name == "kube-system") | .metadata.uid' $S/resources/namespaces.json)
+kv=$(jq -r '.items[0].metadata.uid' $S/resources/kubevirts.kubevirt.io.json)
 run "diff header" 0 diff $S $S
 has "$tmp/out" "diff header" "old: samples/mixed (context lab-mixed, collected 2026-10-31T09:12:44Z, collector kvscope-samples 1.0.0)"
 has "$tmp/out" "diff header" "new: samples/mixed (context lab-mixed"
 lacks "$tmp/out" "diff header" "warning:"
 run "diff clusters" 0 diff $S samples/same-host-model
-has "$tmp/out" "diff clusters" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-gnr)"
+has "$tmp/out" "diff clusters" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-gnr; namespace kube-system uid $ks vs $(jq -r '.items[] | select(.metadata.name == "kube-system") | .metadata.uid' samples/same-host-model/resources/namespaces.json)): what differs is not a change of one cluster"
 run "diff clusters strict" 2 diff $S samples/same-host-model --strict
 has "$tmp/err" "diff clusters strict" "--strict: OLD and NEW are of different clusters"
 [ -s "$tmp/out" ] && bad "diff --strict wrote stdout"
+# the cluster is its uid (namespace kube-system's, else the KubeVirt
+# CR's), the context only a kubeconfig's name for it: the same context
+# with another uid is another cluster, another context with the same uid
+# the same one; without a uid on both sides the context decides
+edit $S "$tmp/uid" nsuid kube-system 9f8e0000-0000-4000-8000-000000000001
+run "diff uid" 0 diff $S "$tmp/uid"
+has "$tmp/out" "diff uid" "warning: OLD and NEW are of different clusters (namespace kube-system uid $ks vs 9f8e0000-0000-4000-8000-000000000001): what differs is not a change of one cluster"
+run "diff uid strict" 2 diff $S "$tmp/uid" --strict
+has "$tmp/err" "diff uid strict" "--strict: OLD and NEW are of different clusters (namespace kube-system uid $ks vs 9f8e0000-0000-4000-8000-000000000001)"
+[ -s "$tmp/out" ] && bad "diff uid --strict wrote stdout"
+edit $S "$tmp/ctx" context lab-mixed-admin
+run "diff same uid other context" 0 diff $S "$tmp/ctx" --strict
+lacks "$tmp/out" "diff same uid other context" "warning:"
+# no kube-system on one side (a --namespace snapshot): the KubeVirt CR's
+edit $S "$tmp/nons" nsuid kube-system - kvuid 57b57b1e-0000-4000-8000-000000000002
+run "diff cr uid" 0 diff $S "$tmp/nons"
+has "$tmp/out" "diff cr uid" "warning: OLD and NEW are of different clusters (KubeVirt CR uid $kv vs 57b57b1e-0000-4000-8000-000000000002)"
+edit $S "$tmp/nons2" nsuid kube-system -
+run "diff cr uid same" 0 diff $S "$tmp/nons2" --strict
+lacks "$tmp/out" "diff cr uid same" "warning:"
+# neither uid on one side: nothing to compare, the contexts agree
+edit $S "$tmp/noid" nsuid kube-system - kvuid -
+run "diff no uid" 0 diff $S "$tmp/noid" --strict -o json
+jq_is "diff no uid" '.warnings | length' 0
+jq_is "diff no uid input" '.inputs[1] | "\(.clusterUid) \(.clusterUidFrom)"' "null null"
+edit "$tmp/noid" "$tmp/noid2" context lab-other
+run "diff no uid other context" 0 diff $S "$tmp/noid2"
+has "$tmp/out" "diff no uid other context" "warning: OLD and NEW are of different clusters (context lab-mixed, context lab-other): what differs"
+# the document's inputs: objects, the header line kept as "line"
+run "diff inputs json" 0 diff $S "$tmp/nons2" -o json
+jq_is "diff inputs old" '.inputs[0] | "\(.which) \(.path) \(.context) \(.createdAt) \(.collector.name) \(.collector.version) \(.clusterUid) \(.clusterUidFrom)"' \
+    "old samples/mixed lab-mixed 2026-10-31T09:12:44Z kvscope-samples 1.0.0 $ks namespace kube-system"
+jq_is "diff inputs new" '.inputs[1] | "\(.which) \(.clusterUid) \(.clusterUidFrom)"' \
+    "new $kv KubeVirt CR"
+jq_is "diff inputs line" '.inputs[0].line' \
+    "old: samples/mixed (context lab-mixed, collected 2026-10-31T09:12:44Z, collector kvscope-samples 1.0.0)"
 edit $S "$tmp/older" date 2026-09-30T08:00:00Z
 run "diff backwards" 0 diff $S "$tmp/older" -o json
 jq_is "diff backwards" '.warnings | length' 1
 jq_is "diff backwards text" '.warnings[0]' "NEW (collected 2026-09-30T08:00:00Z) is older than OLD (collected 2026-10-31T09:12:44Z): the changes read backwards"
 run "diff backwards strict" 2 diff $S "$tmp/older" --strict
 run "diff forwards strict" 0 diff "$tmp/older" $S --strict
+# times compare as instants: 10:12:44+02:00 is 08:12:44Z, an hour before
+# OLD's 09:12:44Z though its string sorts after; 09:00:00-01:00 is
+# 10:00:00Z, after OLD though its string sorts before
+edit $S "$tmp/offset" date 2026-10-31T10:12:44+02:00
+run "diff offset older" 0 diff $S "$tmp/offset" -o json
+jq_is "diff offset older" '.warnings[0]' "NEW (collected 2026-10-31T10:12:44+02:00) is older than OLD (collected 2026-10-31T09:12:44Z): the changes read backwards"
+run "diff offset older strict" 2 diff $S "$tmp/offset" --strict
+edit $S "$tmp/offset2" date 2026-10-31T09:00:00-01:00
+run "diff offset newer" 0 diff $S "$tmp/offset2" --strict
+lacks "$tmp/out" "diff offset newer" "warning:"
 
 # --- --report DIR: the report after the change, opening with it -----------
 
