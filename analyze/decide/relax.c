@@ -102,7 +102,8 @@ static void
 pod_step(plan *p, const kv_fail *f)
 {
 	static const enum kv_step_kind kinds[] = {
-		[PODF_AFFINITY] = STEP_POD_AFFINITY, [PODF_ANTI] = STEP_POD_ANTI,
+		[PODF_AFFINITY] = STEP_POD_AFFINITY,
+		[PODF_ANTI] = STEP_POD_ANTI,
 		[PODF_SPREAD] = STEP_SPREAD, [PODF_OTHER_POD] = STEP_COUNT,
 	};
 
@@ -284,8 +285,8 @@ step_words(const kv_analysis *a, const kv_group *g, const kv_step *st,
 		    fr->paths[VMPATH_NODE_SELECTOR]);
 		break;
 	case STEP_DROP_ADDED:
-		kv_buf_printf(b, "migration %s asks for %s=%s (addedNodeSelector"
-		    "), which no CPU-compatible node has: delete it and "
+		kv_buf_printf(b, "migration %s asks for %s=%s "
+		    "(addedNodeSelector), which no CPU-compatible node has: delete it and "
 		    "migrate again without it", st->by, st->key, st->value);
 		break;
 	case STEP_DROP_AFFINITY:
@@ -299,7 +300,8 @@ step_words(const kv_analysis *a, const kv_group *g, const kv_step *st,
 		break;
 	case STEP_TOLERATE:
 		kv_buf_printf(b, "add {key: %s, operator: Exists, effect: %s} "
-		    "to %s", st->key, st->effect, fr->paths[VMPATH_TOLERATIONS]);
+		    "to %s", st->key, st->effect,
+		    fr->paths[VMPATH_TOLERATIONS]);
 		break;
 	case STEP_POD_AFFINITY:
 	case STEP_POD_ANTI:
