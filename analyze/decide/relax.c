@@ -286,8 +286,9 @@ step_words(const kv_analysis *a, const kv_group *g, const kv_step *st,
 		break;
 	case STEP_DROP_ADDED:
 		kv_buf_printf(b, "migration %s asks for %s=%s "
-		    "(addedNodeSelector), which no CPU-compatible node has: delete it and "
-		    "migrate again without it", st->by, st->key, st->value);
+		    "(addedNodeSelector), which no CPU-compatible node has: "
+		    "delete it and migrate again without it", st->by, st->key,
+		    st->value);
 		break;
 	case STEP_DROP_AFFINITY:
 		kv_buf_printf(b, "drop the requirement on %s from the required "
