@@ -119,6 +119,7 @@ kv_analysis_free(kv_analysis *a)
 		free(r->extra_affinity.terms);
 		free(r->cpu_targets.excl);
 		free(r->targets.excl);
+		free(r->start_targets.excl);
 		free(r->migvols);
 		free_facts(&r->facts);
 		for (size_t f = 0; f < KV_NFLAVORS; f++)

@@ -152,17 +152,23 @@ better(const kv_drain_ctx *c, size_t n, size_t best)
 }
 
 /* The target of VMI v, or SIZE_MAX; *any: some candidate was not
- * drained (so what failed was room). */
+ * drained (so what failed was room).  A VMI that migrates goes where its
+ * migration target pod can; one its VM starts again after the drain
+ * stopped it goes where a fresh launcher pod can (start_targets): no
+ * host-model or vendor selector of the source node, no migration's
+ * selector (kv_target_start). */
 static size_t
-pick(const kv_drain_ctx *c, size_t v, size_t source, bool *any)
+pick(const kv_drain_ctx *c, size_t v, size_t source, bool restart,
+    bool *any)
 {
 	const kv_vmires *r = &c->a->vmis[v];
+	const kv_nodeset *set = restart ? &r->start_targets : &r->targets;
 	size_t here = c->loc != NULL ? c->loc[v] : source, best = SIZE_MAX;
 	size_t back = here != source ? source : SIZE_MAX;
 
 	*any = false;
-	for (size_t n = cand_next(&r->targets, 0, back); n != SIZE_MAX;
-	    n = cand_next(&r->targets, n + 1, back)) {
+	for (size_t n = cand_next(set, 0, back); n != SIZE_MAX;
+	    n = cand_next(set, n + 1, back)) {
 		if (n == here || kv_bits_test(&c->out, n))
 			continue;
 		*any = true;
@@ -210,7 +216,8 @@ kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 		kv_drain_row *row = &rows[ord[j]];
 		const kv_vmires *r = &a->vmis[row->vmi];
 		bool any;
-		size_t t = pick(c, row->vmi, source_of(a, row->vmi), &any);
+		size_t t = pick(c, row->vmi, source_of(a, row->vmi),
+		    row->action == DRAIN_SHUTDOWN, &any);
 
 		if (row->action == DRAIN_SHUTDOWN) {
 			/* the pod goes anyway; the new VMI's pod needs a node

@@ -326,6 +326,10 @@ typedef struct kv_vmires {
 	int restarts;
 	size_t restart_node;
 	const char *restart_why;
+	/* onDrain shutdown: the nodes a fresh launcher pod of the VMI its
+	 * VM starts again can land on (kv_target_start), base NULL
+	 * otherwise; a drain restarts it on one of them */
+	kv_nodeset start_targets;
 	/* an unfinished migration of this VMI with a target node (VMIM not
 	 * Succeeded/Failed, status.migrationState.targetNode): a drain waits
 	 * for it (kv_drain_row.target); SIZE_MAX when none */

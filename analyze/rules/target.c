@@ -609,14 +609,34 @@ set_nodes(kv_nodeset *out, const kv_bits *base, const size_t *excl,
 		qsort(out->excl, out->nexcl, sizeof(size_t), size_cmp);
 }
 
+/* What every launcher pod's required node affinity rejects (§2.2,
+ * template.go:228-244): the obsolete host-model label and each forbidden
+ * feature. */
+static void
+render_rejects(const kv_analysis *a, kv_vmires *r)
+{
+	const kv_vmi *v = r->vmi;
+
+	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
+	    r->mode == MODE_HOST_MODEL) {
+		add_dne(a, &r->extra_affinity, a->m->flavor->obsolete_key);
+	}
+	for (size_t i = 0; i < v->nfeatures; i++)
+		if (strcmp(v->features[i].policy, "forbid") == 0) {
+			char *k = xasprintf("cpu-feature.%s/%s", a->cfg.domain,
+			    v->features[i].name);
+
+			add_dne(a, &r->extra_affinity, k);
+			free(k);
+		}
+}
+
 /* The target pod's node selector and extra required affinity. */
 static void
 render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
     const kv_node *src, kv_target_info *ti)
 {
-	const kv_model *m = a->m;
-	const kv_vmi *v = r->vmi;
-	selbuild s = { .strs = m->strs };
+	selbuild s = { .strs = a->m->strs };
 	char *vendor = xasprintf("cpu-vendor.%s/", a->cfg.domain);
 
 	render_template(a, r, &s);
@@ -642,28 +662,17 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	}
 	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
 	sel_share(p, &s, &r->selectors);
-
-	if (v->cpu_model == NULL || *v->cpu_model == '\0' ||
-	    r->mode == MODE_HOST_MODEL) {
-		add_dne(a, &r->extra_affinity, m->flavor->obsolete_key);
-	}
-	for (size_t i = 0; i < v->nfeatures; i++)
-		if (strcmp(v->features[i].policy, "forbid") == 0) {
-			char *k = xasprintf("cpu-feature.%s/%s", a->cfg.domain,
-			    v->features[i].name);
-
-			add_dne(a, &r->extra_affinity, k);
-			free(k);
-		}
+	render_rejects(a, r);
 	free(vendor);
 }
 
 /* The nodes the VMI itself rules out (sorted by set_nodes): the source
- * and every node that runs an active pod of this VMI or a pod holding a
+ * and, with own_pods, every node that runs an active pod of this VMI
+ * (the migration's anti-affinity), and every node with a pod holding a
  * reservation it shares (pod anti-affinity). */
 static size_t *
 own_nodes(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    const problem *prob, size_t src_i, size_t *nexcl)
+    const problem *prob, size_t src_i, bool own_pods, size_t *nexcl)
 {
 	const kv_model *m = a->m;
 	const kv_vmi *v = r->vmi;
@@ -673,7 +682,7 @@ own_nodes(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	excl = xcalloc(npods + 2, sizeof(size_t));
 	if (src_i != SIZE_MAX)
 		excl[n++] = src_i;
-	for (size_t i = 0; i < npods; i++) {
+	for (size_t i = 0; own_pods && i < npods; i++) {
 		const kv_node *node = kv_model_node(m, pods[i]->node);
 
 		if (node != NULL && kv_pod_active(pods[i]))
@@ -717,12 +726,51 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	src_i = src != NULL ? (size_t)(src - m->nodes) : SIZE_MAX;
 	set_nodes(&r->cpu_targets, &prob->cpu, &src_i, src != NULL ? 1 : 0);
 	r->ncpu_targets = r->cpu_targets.n;
-	excl = own_nodes(a, p, r, prob, src_i, &nexcl);
+	excl = own_nodes(a, p, r, prob, src_i, true, &nexcl);
 	kv_podaff_apply(a, p, r, prob, &tgt, &place);
 	set_nodes(&r->targets, tgt, excl, nexcl);
 	r->ntargets = r->targets.n;
 	set_nodes(&placeable, place, excl, nexcl);
 	ti->nplaceable = placeable.n;
 	free(placeable.excl);
+	free(excl);
+}
+
+/*
+ * A fresh launcher pod, as the VM controller's new VMI gets it
+ * (TemplateService.RenderLaunchManifest, kubevirt v1.9.0 pkg/virt-
+ * controller/services/template.go:355): the template's node selector
+ * (§2.2: nodeselectorrenderer.go:54-96, which selects no CPU model label
+ * for host-model or host-passthrough, :61) and the rejects every launcher
+ * pod's affinity gets (template.go:196-197, 228-244).  What only a
+ * migration target pod gets is not there: the anti-affinity to the VMI's
+ * own pods (pkg/virt-controller/watch/migration/migration.go:954), the
+ * migration's addedNodeSelector (:957-960), the source node's host model
+ * and required features for host-model (:965-984, prepareNodeSelector-
+ * ForHostCpuModel :2528-2552) and the source node's CPU vendor (:986-1005).
+ * So a host-model VM starts on any node of its arch, selectors, affinity,
+ * tolerations and room, whatever that node's host model; a named model on
+ * a node with its cpu-model label.
+ */
+void
+kv_target_start(const kv_analysis *a, const kv_place *p, kv_vmires *r)
+{
+	const kv_model *m = a->m;
+	selbuild s = { .strs = m->strs };
+	size_t nexcl, *excl;
+	problem *prob;
+	kv_res need;
+	const kv_bits *tgt = NULL, *place = NULL;
+
+	render_template(a, r, &s);
+	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	sel_share(p, &s, &r->selectors);
+	render_rejects(a, r);
+	need = kv_room_need(a, r);
+	prob = find_problem(a, p, r, &need);
+	excl = own_nodes(a, p, r, prob, SIZE_MAX, false, &nexcl);
+	kv_podaff_apply(a, p, r, prob, &tgt, &place);
+	set_nodes(&r->targets, tgt, excl, nexcl);
+	r->ntargets = r->targets.n;
 	free(excl);
 }

@@ -107,4 +107,13 @@ kv_appended(const kv_vmires *r)
 	    NULL;
 }
 
+/* Where a fresh launcher pod of r's VMI lands (a VM that starts its VMI
+ * again after a drain stopped it): r is a trial copy the caller set up
+ * (the VMI the restart brings, its CPU mode and affinity); fills
+ * r->selectors, r->extra_affinity (the caller frees its terms),
+ * r->targets.  The selectors of §2.2 only: no source node, no host-model
+ * or vendor selector, no anti-affinity to the VMI's own pods. */
+void kv_target_start(const kv_analysis *a, const kv_place *p,
+    kv_vmires *r);
+
 #endif

@@ -378,6 +378,39 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 		r->on_drain = DRAIN_MIGRATE;
 }
 
+/* Where the VMI a drain stops starts again when its VM restarts it: a
+ * new VMI from the VM (kubevirt v1.9.0 pkg/virt-controller/watch/vm/
+ * vm.go:1868-1874 SetupVMIFromVM; the template after a restart,
+ * restart.c), so no status.machine yet and the spec's machine type
+ * (pkg/virt-controller/services/template.go:815-824); its own affinity,
+ * not a flavor's migration replacement (DVP drops the pins of disks that
+ * migrate: a restart moves no disk); no migration's selector.  Then the
+ * search of a fresh launcher pod (kv_target_start), for the room the
+ * running pod requests. */
+static void
+start_targets(const kv_analysis *a, const kv_place *place, kv_vmires *r)
+{
+	kv_vmi v = *kv_vmi_after_restart(r);
+	kv_vmires t = *r;
+
+	v.machine_status = NULL;
+	if (v.machine_spec == NULL || *v.machine_spec == '\0')
+		v.machine_spec = r->vmi->machine_spec;
+	memset(&t.selectors, 0, sizeof(t.selectors));
+	memset(&t.extra_affinity, 0, sizeof(t.extra_affinity));
+	memset(&t.targets, 0, sizeof(t.targets));
+	t.vmi = &v;
+	t.affinity = &v.affinity;
+	t.added_selector = NULL;
+	t.added_by = NULL;
+	cpu_mode(a, &t);
+	kv_target_start(a, place, &t);
+	r->start_targets = t.targets;
+	for (size_t i = 0; i < t.extra_affinity.nterms; i++)
+		free(t.extra_affinity.terms[i].reqs);
+	free(t.extra_affinity.terms);
+}
+
 static int
 issue_cmp(const void *x, const void *y)
 {
@@ -509,6 +542,8 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 		r->on_drain = DRAIN_NONE;	/* not known: in no plan */
 	else
 		run_rules(&c, PHASE_DRAIN, &sk);
+	if (r->on_drain == DRAIN_SHUTDOWN)
+		start_targets(a, place, r);
 	kv_qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
 	kv_qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
 }

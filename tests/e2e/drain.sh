@@ -4,8 +4,10 @@
 # DVP's words, usage errors.
 #
 # samples/mixed: w2 runs prod/cache-0 (evictionStrategy None: a drain stops
-# it); w5 runs dev/build-runner, which migrates; w3 and w4 each hold a VMI
-# that cannot move.
+# it, and its VM starts it again where a fresh launcher pod can go: a1
+# first by name, though a1 is AMD and no migration target of the Intel
+# host-model VM); w5 runs dev/build-runner, which migrates; w3 and w4 each
+# hold a VMI that cannot move.
 #
 # Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
 set -u
@@ -15,7 +17,7 @@ set -u
 M=samples/mixed
 
 run "drain w2 stops a VM" 1 check $M --drain w2
-has "$tmp/out" "drain w2" "prod/cache-0: stops, starts again on w3 (runStrategy Always; eviction-shutdown)"
+has "$tmp/out" "drain w2" "prod/cache-0: stops, starts again on a1 (runStrategy Always; eviction-shutdown)"
 has "$tmp/out" "drain w2" "w2: 1 VMI, 0 migrate, 1 stop (1 starts again), 0 block"
 has "$tmp/out" "drain w2" "1 of 1 VMI on the drained node would stop or block the drain"
 has "$tmp/out" "drain w2" "Room on the targets not checked"
@@ -24,15 +26,58 @@ has "$tmp/out" "allow-shutdown" "0 of 1 VMI on the drained node would block the 
 run "drain w2 --allow-restart" 0 check $M --drain w2 --allow-restart
 has "$tmp/out" "allow-restart" "0 of 1 VMI on the drained node would stop or block the drain (1 stop accepted)"
 run "drain w2 -o json" 1 check $M --drain w2 -o json
-jq_is "drain json" '.drain[0].plan[0].restartOn' "w3"
+jq_is "drain json" '.drain[0].plan[0].restartOn' "a1"
 jq_is "drain json" '.summary.restart' "1"
 jq_is "drain json" '.allowRestart' "false"
 run "fixes name the VM" 1 check $M --groups
 has "$tmp/out" "fixes name the VM" "in the VirtualMachines (prod/web-0) and restart them (for prod/web-0: kubectl patch vm web-0 -n prod --type merge -p"
 run "explain names the VM" 0 explain $M prod/cache-0
-has "$tmp/out" "explain names the VM" "a drain stops it, and it starts again on w3 (runStrategy Always)"
+has "$tmp/out" "explain names the VM" "a drain stops it, and it starts again on a1 (runStrategy Always)"
 has "$tmp/out" "explain names the VM" "VirtualMachine prod/cache-0, runStrategy Always"
 run "--node keeps its meaning" 0 check $M --node w2
+
+# A VM restarted by a drain starts where a fresh launcher pod can: no
+# host-model, vendor or migration selector (kubevirt v1.9.0 template.go:355
+# RenderLaunchManifest; migration.go:965-1005 adds them to target pods
+# only).  samples/mixed with prod/web-0 (host-model Haswell-noTSX on w1,
+# no migration target) evictionStrategy None; then also pinned to w1.
+# $1: the directory; $2: a nodeSelector for web-0 as JSON, or "".
+none_copy() {
+	cp -r $M "$1"
+	python3 - "$1" "$2" <<'PY'
+import hashlib, json, os, sys
+d, sel = sys.argv[1], sys.argv[2]
+for f in ("virtualmachineinstances.kubevirt.io.json",
+          "virtualmachines.kubevirt.io.json"):
+    p = d + "/resources/" + f
+    doc = json.load(open(p))
+    for i in doc["items"]:
+        if i["metadata"]["name"] != "web-0":
+            continue
+        spec = i["spec"] if "VirtualMachineInstance" == i["kind"] else \
+            i["spec"]["template"]["spec"]
+        spec["evictionStrategy"] = "None"
+        if sel:
+            spec["nodeSelector"] = json.loads(sel)
+    json.dump(doc, open(p, "w"), indent=1)
+m = json.load(open(d + "/manifest.json"))
+for e in m["files"]:
+    b = open(os.path.join(d, e["path"]), "rb").read()
+    e["bytes"], e["sha256"] = len(b), hashlib.sha256(b).hexdigest()
+json.dump(m, open(d + "/manifest.json", "w"), indent=2)
+PY
+}
+none_copy "$tmp/none" ""
+run "restart: fresh pod" 1 check "$tmp/none" --drain w1
+has "$tmp/out" "restart: fresh pod" "prod/web-0: stops, starts again on a1 (runStrategy Always; eviction-shutdown)"
+lacks "$tmp/out" "restart: not stays down" "stays down"
+run "restart: fresh pod json" 1 check "$tmp/none" --drain w1 -o json
+jq_is "restart: fresh pod json" '.drain[0].plan[] | select(.vmi == "prod/web-0") | .restartOn' "a1"
+run "restart: explain" 0 explain "$tmp/none" prod/web-0
+has "$tmp/out" "restart: explain" "a drain stops it, and it starts again on a1 (runStrategy Always)"
+none_copy "$tmp/pinned" '{"kubernetes.io/hostname": "w1"}'
+run "restart: no node" 1 check "$tmp/pinned" --drain w1
+has "$tmp/out" "restart: no node" "prod/web-0: stops and stays down (runStrategy Always, but no node can run it; eviction-shutdown)"
 run "drain w5 migrates" 0 check $M --drain w5
 has "$tmp/out" "drain w5" "dev/build-runner: migrates to "
 run "drain together" 1 check $M --drain w3,w4
@@ -102,7 +147,7 @@ grep -qF "step 3:" "$tmp/out" && bad "plan fix first text: a blocked node is a s
 run "plan wide moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block -o wide
 has "$tmp/out" "plan wide moves" "Moves of each VM across the plan:"
 has "$tmp/out" "plan wide moves" "  dev/build-runner: w5 -> w1 (step 2), w1 -> w5 (step 4)"
-has "$tmp/out" "plan wide moves" "  prod/cache-0: w2 -> w3 (step 1, stops and starts again), w3 -> w5 (step 5, stops and starts again)"
+has "$tmp/out" "plan wide moves" "  prod/cache-0: w2 -> a1 (step 1, stops and starts again), a1 -> w5 (step 3, stops and starts again)"
 has "$tmp/out" "plan wide moves" "  prod/db-0: w3 -> w5 (step 5)"
 run "plan text no moves" 1 plan $M --drain-selector node-role.kubernetes.io/worker= --allow-block
 grep -qF "Moves of each VM" "$tmp/out" && bad "plan text: the moves are -o wide's"

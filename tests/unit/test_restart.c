@@ -2,7 +2,8 @@
  * test_restart.c - the VirtualMachine behind a VMI that a drain stops
  * (findings "vmis[].restarts", "drain[].restart", "summary.drainRestart"):
  * one VM per runStrategy value, spec.running, and none; a VM that would
- * start again but whose VMI no node can run; --allow-restart against
+ * start again but whose VMI no node can run; where a fresh launcher pod
+ * lands (not the migration target's search); --allow-restart against
  * --allow-shutdown; DVP's runPolicy.
  */
 #include "kvtest.h"
@@ -309,6 +310,76 @@ test_running_migration(void **state)
 	kvres_free(&r);
 }
 
+/* w1 (Intel, host model Skylake-Client-IBRS) and w2 (AMD, host model
+ * EPYC-Rome, no Haswell-noTSX model, no canonical q35 machine type): a VMI of
+ * w1 has no migration target, but a fresh launcher pod has no host-model,
+ * vendor or status.machine selector (kubevirt v1.9.0 pkg/virt-controller/
+ * services/template.go:355, nodeselectorrenderer.go:61; only
+ * migration.go:965-1005 adds them). */
+static kvres
+fresh_cluster(void)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kvcpu amd = { "AMD", "EPYC-Rome", FEAT, "", "Nehalem",
+	    "Nehalem EPYC-Rome" };
+	json_t *n;
+	kvres r;
+
+	node(s, "w1");
+	n = kvsnap_kvnode(s, "w2", &amd);
+	kvj_label(n, "pool", "w2");
+	json_object_del(kvj_obj(n, "metadata.labels"),
+	    "machine-type.node.kubevirt.io/pc-q35-rhel9.6.0");
+	stopper(s, "fresh", NULL);
+	kvj_sets(kvsnap_find(s, VMIS, "fresh"), "spec.domain.machine.type",
+	    "q35");
+	kvj_sets(kvsnap_find(s, VMIS, "fresh"), "status.machine.type",
+	    "pc-q35-rhel9.6.0");
+	vm(s, "fresh", "\"runStrategy\": \"Always\"", "");
+	/* a named model only w1 offers: no node can start it */
+	stopper(s, "named", NULL);
+	kvj_sets(kvsnap_find(s, VMIS, "named"), "spec.domain.cpu.model",
+	    "Haswell-noTSX");
+	vm(s, "named", "\"runStrategy\": \"Always\"", "");
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	return r;
+}
+
+/* A VM a drain stops starts again where a fresh launcher pod can land,
+ * not only on its migration targets. */
+static void
+test_fresh_start(void **state)
+{
+	kvres r = fresh_cluster();
+	const kv_vmires *v = kvres_vmires(&r, "prod/fresh");
+	const kv_drain_row *row = row_of(r.a, "prod/fresh");
+	char *s;
+
+	(void)state;
+	/* no migration target; a fresh pod fits w2 and its own w1, which
+	 * the drain takes out */
+	assert_int_equal(v->ntargets, 0);
+	assert_int_equal(v->start_targets.n, 2);
+	assert_true(row->restart);
+	assert_false(row->no_node);
+	assert_string_equal(r.m->nodes[row->restart_node].name, "w2");
+	assert_jbool(kvres_vmi(&r, "prod/fresh"), "restarts", true);
+	s = explain_text(&r, "prod/fresh");
+	assert_non_null(strstr(s, "a drain stops it, and it starts again on "
+	    "w2 (runStrategy Always)\n"));
+	free(s);
+	row = row_of(r.a, "prod/named");
+	assert_false(row->restart);
+	assert_true(row->no_node);
+	assert_int_equal(kvres_vmires(&r, "prod/named")->start_targets.n, 1);
+	s = explain_text(&r, "prod/named");
+	assert_non_null(strstr(s, "a drain stops it and it stays down "
+	    "(runStrategy Always)\n"));
+	free(s);
+	kvres_free(&r);
+}
+
 /* DVP sync_power_state.go: AlwaysOn and AlwaysOnUnlessStoppedManually
  * (the default) start the VM again after its pod was deleted. */
 static void
@@ -348,6 +419,7 @@ main(void)
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_group_vms),
 		cmocka_unit_test(test_running_migration),
+		cmocka_unit_test(test_fresh_start),
 		cmocka_unit_test(test_dvp_run_policy),
 	};
 
