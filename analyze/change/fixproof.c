@@ -19,6 +19,9 @@ typedef struct job {
 	bool failed;			/* the change could not be written */
 	char *why;			/* then: the error */
 	const char *assume;		/* what the changes assume, or NULL */
+	bool *shared;			/* per VMI: outside the group, it
+					 * shares a claim the fix recreates
+					 * (in the copy, counted in worse) */
 } job;
 
 /* The model copy of one batch: its VMIs, and the arrays the fix
@@ -283,6 +286,9 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 		fixes += !kv_vmi_in_code(b, k, g->code);
 		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
 	}
+	for (size_t v = 0; j->shared != NULL && v < a->nvmis; v++)
+		worse += j->shared[v] && made_worse(&a->vmis[v],
+		    &b->vmis[s->sub[v]]);
 	g->fix.fixes = fixes;
 	g->fix.worse = worse;
 	g->fix.proven = g->fix.checked = true;
@@ -441,8 +447,8 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
  * marks batch b's VMIs), else a new one; *nb batches so far.  A change
  * of a node (alone) may touch any VMI of it: its batch is its own. */
 static size_t
-place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
-    size_t *nb)
+place(const kv_analysis *a, const kv_group *g, bool alone,
+    const bool *extra, bool ***marks, size_t *nb)
 {
 	size_t b = alone ? *nb : 0;
 
@@ -453,6 +459,10 @@ place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
 			continue;
 		for (i = 0; i < g->nvmis && !(*marks)[b][g->vmis[i]]; i++)
 			;
+		for (size_t v = 0; extra != NULL && i == g->nvmis &&
+		    v < a->nvmis; v++)
+			if (extra[v] && (*marks)[b][v])
+				i = 0;
 		if (i == g->nvmis)
 			break;
 	}
@@ -462,6 +472,8 @@ place(const kv_analysis *a, const kv_group *g, bool alone, bool ***marks,
 	}
 	for (size_t i = 0; i < g->nvmis; i++)
 		(*marks)[b][g->vmis[i]] = true;
+	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
+		(*marks)[b][v] |= extra[v];
 	if (alone)		/* nothing else joins it */
 		(*marks)[b][a->nvmis] = true;
 	return b;
@@ -492,11 +504,18 @@ make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
 				unproven(g, why);
 			continue;
 		}
-		for (size_t c = 0; c < j->nch; c++)
+		for (size_t c = 0; c < j->nch; c++) {
 			alone |= kv_change_on_node(&j->chs[c]);
+			if (j->chs[c].kind != CH_CLAIM_RWX)
+				continue;
+			if (j->shared == NULL)
+				j->shared = xcalloc(a->nvmis + 1,
+				    sizeof(bool));
+			kv_whatif_claim_sharers(a->m, &j->chs[c], j->shared);
+		}
 		j->assume = why;
 		j->g = g;
-		j->batch = place(a, g, alone, marks, nb);
+		j->batch = place(a, g, alone, j->shared, marks, nb);
 		nj++;
 	}
 	return nj;
@@ -519,6 +538,7 @@ kv_fix_prove(kv_analysis *a)
 		free(jobs[j].why);
 		free(jobs[j].pick);
 		free(jobs[j].chs);
+		free(jobs[j].shared);
 	}
 	for (size_t b = 0; b < nb; b++)
 		free(marks[b]);

@@ -25,6 +25,11 @@ extern const char *const kv_change_names[CH_COUNT];
 int kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
     kv_whatif *w, kv_err *err);
 void kv_whatif_free(kv_whatif *w);
+/* A claim-rwx change recreates claims some VMIs outside its scope use
+ * too: they are marked in shared (per VMI of m; it must restart too, on
+ * the new claim); their count. */
+size_t kv_whatif_claim_sharers(const kv_model *m, const kv_change *ch,
+    bool *shared);
 /* lines[0..n) (owned by w from now on) before w's notes. */
 void kv_whatif_prepend(kv_whatif *w, char **lines, size_t n);
 /* line (w's from now on) after w's notes. */

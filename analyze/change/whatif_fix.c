@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/change/whatif.h"
 #include "analyze/change/whatif_int.h"
 
 static bool
@@ -83,19 +84,53 @@ claim_hits(const kv_model *m, const kv_change *ch, bool *hit)
 	return n;
 }
 
+/* Whether VMI v uses a claim hit marks. */
+static bool
+uses_hit(const kv_model *m, const kv_vmi *v, const bool *hit)
+{
+	for (size_t k = 0; k < v->nvolumes; k++) {
+		const kv_pvc *p = v->volumes[k].claim ?
+		    kv_model_pvc(m, v->ns, v->volumes[k].claim) : NULL;
+
+		if (p != NULL && hit[p - m->pvcs])
+			return true;
+	}
+	return false;
+}
+
+size_t
+kv_whatif_claim_sharers(const kv_model *m, const kv_change *ch,
+    bool *shared)
+{
+	bool *hit = xcalloc(m->npvcs + 1, sizeof(bool));
+	size_t n = 0;
+
+	if (ch->kind == CH_CLAIM_RWX && claim_hits(m, ch, hit) > 0)
+		for (size_t i = 0; i < m->nvmis; i++)
+			if (!picked(ch, i) && uses_hit(m, &m->vmis[i], hit)) {
+				shared[i] = true;
+				n++;
+			}
+	free(hit);
+	return n;
+}
+
+/* A recreated claim is a new PVC: every VMI that uses one, in the
+ * change's scope or not, moves to it and restarts. */
 int
 kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
 	const char *cls = kv_intern_str(m->strs, ch->value);
 	bool *hit = xcalloc(m->npvcs + 1, sizeof(bool));
-	size_t nclaims = claim_hits(m, ch, hit), nvmis = 0, nr = 0;
+	size_t nclaims = claim_hits(m, ch, hit), nvmis = 0, nr = 0, nout = 0;
+	char out[64];
 
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];
 		bool any = false;
 
-		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++) {
+		for (size_t k = 0; k < v->nvolumes; k++) {
 			const kv_pvc *p = v->volumes[k].claim ?
 			    kv_model_pvc(m, v->ns, v->volumes[k].claim) : NULL;
 
@@ -105,6 +140,7 @@ kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch)
 			any = true;
 		}
 		nvmis += any;
+		nout += any && !picked(ch, i);
 		if (any)
 			kv_wi_restart(c, i, &nr);
 	}
@@ -119,11 +155,12 @@ kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch)
 		    "not ReadWriteMany in %s %s", ch->value, ch->subject,
 		    kv_wi_scope_text(c, ch), ch->scope_value ? ch->scope_value :
 		    "");
+	snprintf(out, sizeof(out), " (%zu outside the change's scope)", nout);
 	kv_wi_note(c->w, xasprintf("claims of %s recreated ReadWriteMany on "
-	    "storage class %s (volumeMode kept): %zu claim%s of %zu VMI%s, "
+	    "storage class %s (volumeMode kept): %zu claim%s of %zu VMI%s%s, "
 	    "%zu running VMI%s stop for it", ch->subject, ch->value, nclaims,
-	    nclaims == 1 ? "" : "s", nvmis, nvmis == 1 ? "" : "s", nr,
-	    nr == 1 ? "" : "s"));
+	    nclaims == 1 ? "" : "s", nvmis, nvmis == 1 ? "" : "s", nout ?
+	    out : "", nr, nr == 1 ? "" : "s"));
 	return KV_OK;
 }
 

@@ -266,16 +266,13 @@ fix_text(const kv_analysis *a, kv_group *g, const char *vendor)
 		class_words(a, g, &b);
 	} else
 		vm_words(a, g, &b);
+	/* how many it fixes is the proof's (fixproof.h), which every
+	 * writer prints beside the text */
 	kv_buf_printf(&b, ": %s runs on %zu of %zu %s nodes and gives the "
-	    "guest %s, %s AVX2 and %s AVX-512; checked by re-analysis: "
-	    "%zu of %zu then %s a migration target", f->value,
-	    f->effect.nodes, f->effect.of, vendor,
-	    level_words(f->effect.level), f->effect.avx2 ? "with" : "without",
-	    f->effect.avx512f ? "with" : "without", f->fixes, g->nvmis,
-	    f->fixes == 1 ? "has" : "have");
-	if (f->fixes < g->nvmis)
-		kv_buf_printf(&b, " (the others still have none: see kvscope "
-		    "explain)");
+	    "guest %s, %s AVX2 and %s AVX-512", f->value, f->effect.nodes,
+	    f->effect.of, vendor, level_words(f->effect.level),
+	    f->effect.avx2 ? "with" : "without",
+	    f->effect.avx512f ? "with" : "without");
 	if (a->vmis[g->vmis[0]].facts.cpu_from_object &&
 	    a->vmis[g->vmis[0]].vmi->nfeatures > 0)
 		kv_buf_printf(&b, "; the guest loses the CPU features %s",

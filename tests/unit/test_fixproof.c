@@ -247,6 +247,60 @@ test_helps_none_becomes_none(void **state)
 	kvsnap_free(s);
 }
 
+/* ---- a claim other VMIs use too ---------------------------------------- */
+
+/* web's claim recreated for web alone: prod/twin, which uses the same
+ * claim, is marked as sharing it, moves to the new claim and restarts
+ * too (a recreated claim is a new PVC). */
+static void
+test_claim_sharers(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+	json_t *twin;
+	char *dir;
+	kv_model *m;
+	kv_analysis *a;
+	bool *pick, *shared;
+	kv_whatif w = {0};
+	kv_err err = {0};
+	kv_change ch;
+	size_t web, tw;
+
+	(void)state;
+	two_classes(s);
+	twin = json_deep_copy(vmi(s));
+	kvj_sets(twin, "metadata.name", "twin");
+	kvj_sets(twin, "metadata.uid", "uid-twin");
+	kvsnap_add(s, VMIS, twin);
+	dir = kvsnap_write(s);
+	load(dir, &m, &a);
+	for (web = 0; strcmp(m->vmis[web].name, "web") != 0; web++)
+		;
+	for (tw = 0; strcmp(m->vmis[tw].name, "twin") != 0; tw++)
+		;
+	pick = xcalloc(m->nvmis + 1, sizeof(bool));
+	shared = xcalloc(m->nvmis + 1, sizeof(bool));
+	pick[web] = true;
+	ch = (kv_change){ .kind = CH_CLAIM_RWX, .value = "nfs-csi",
+	    .count = 1, .scope = SC_PICK, .pick = pick,
+	    .subject = "prod/web-data" };
+	assert_int_equal(kv_whatif_claim_sharers(m, &ch, shared), 1);
+	assert_true(shared[tw]);
+	assert_false(shared[web]);
+	assert_int_equal(kv_whatif_apply(m, &ch, 1, &w, &err), KV_OK);
+	assert_int_equal(w.restarts, 2);
+	assert_non_null(strstr(w.notes[0], "1 claim of 2 VMIs (1 outside "
+	    "the change's scope), 2 running VMIs stop for it"));
+	kv_whatif_free(&w);
+	free(pick);
+	free(shared);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	kvsnap_rmtree(dir);
+	free(dir);
+	kvsnap_free(s);
+}
+
 /* ---- relabel-node with the value a selector names ------------------------ */
 
 /* w1 without its host-model-cpu label; with `named` the launcher pod
@@ -394,6 +448,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_restricted_equals_full),
 		cmocka_unit_test(test_helps_none_becomes_none),
+		cmocka_unit_test(test_claim_sharers),
 		cmocka_unit_test(test_relabel_proven),
 		cmocka_unit_test(test_relabel_peer),
 		cmocka_unit_test(test_relabel_unknown),
