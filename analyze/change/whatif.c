@@ -495,10 +495,45 @@ count_claims(const kv_model *m, const char *sc, unsigned serves,
 	}
 }
 
+/* Whether a claim of the snapshot names storage class sc. */
+static bool
+class_claimed(const kv_model *m, const char *sc)
+{
+	for (size_t i = 0; i < m->npvcs; i++)
+		if (m->pvcs[i].storage_class != NULL &&
+		    strcmp(m->pvcs[i].storage_class, sc) == 0)
+			return true;
+	return false;
+}
+
+/* A class the snapshot's StorageClasses (read) do not have and no claim
+ * names: a typo, most likely; the classes there are, at most ten. */
+static int
+storage_unknown(apply_ctx *c, const kv_change *ch)
+{
+	const kv_model *m = c->m;
+	kv_buf b = {0};
+	int rc;
+
+	for (size_t i = 0; i < m->nscs && i < 10; i++)
+		kv_buf_printf(&b, "%s%s", i ? ", " : "", m->scs[i].name);
+	if (m->nscs > 10)
+		kv_buf_printf(&b, ", ... (%zu in all)", m->nscs);
+	rc = kv_seterr(c->err, "--storage-class-rwx %s: no StorageClass %s "
+	    "in the snapshot (%s%s)", ch->value, ch->value, m->nscs ? "its "
+	    "classes: " : "it has none", b.data ? b.data : "");
+	free(b.data);
+	return rc;
+}
+
 static int
 storage_refuse(apply_ctx *c, const kv_change *ch, unsigned serves,
     const char *why, size_t not)
 {
+	if (not == 0 && !kv_model_lacks(c->m, NEED_STORAGECLASSES) &&
+	    kv_model_sc(c->m, ch->value) == NULL &&
+	    !class_claimed(c->m, ch->value))
+		return storage_unknown(c, ch);
 	if (not == 0)
 		return kv_seterr(c->err, "--storage-class-rwx %s: no claim "
 		    "of that storage class in the snapshot that is not "

@@ -56,18 +56,86 @@ count_words(size_t n)
 	return xasprintf("%zu VMI%s", n, n == 1 ? "" : "s");
 }
 
-/* What a VM stopped by a drain does next.
- * TODO(runStrategy hook): once VirtualMachines are loaded (runStrategy,
- * being done in parallel), say "its VirtualMachine (runStrategy Always)
- * starts it again on another node" or "stays stopped (Manual/Halted)"
- * per VM here. */
-static const char *
-after_stop(const kv_analysis *a, const kv_group *g)
+/* Those that start again first, then those whose VM does not, then those
+ * without a VM. */
+static int
+stop_rank(bool yes, const char *why)
 {
-	(void)a;
-	(void)g;
-	return "whether its VirtualMachine starts it again elsewhere "
-	    "depends on the VM's runStrategy";
+	return yes ? 0 : strcmp(why, "no VirtualMachine") == 0 ? 2 : 1;
+}
+
+/* ", "-joined: what the VMs of c of the n VMIs do (why: the setting). */
+static void
+stop_phrase(kv_buf *b, const char *why, bool yes, size_t c, size_t n)
+{
+	bool one = c == 1;
+	char *who = c == n ? xstrdup(one ? "its" : "their") :
+	    xasprintf("%zu VMI%s", c, one ? "'s" : "s'");
+
+	if (b->data != NULL)
+		kv_buf_printf(b, ", ");
+	if (stop_rank(yes, why) == 2 && c == n)
+		kv_buf_printf(b, "nothing starts %s again (no VirtualMachine)",
+		    one ? "it" : "them");
+	else if (stop_rank(yes, why) == 2)
+		kv_buf_printf(b, "nothing starts %zu VMI%s again (no "
+		    "VirtualMachine)", c, one ? "" : "s");
+	else
+		kv_buf_printf(b, "%s VirtualMachine%s (%s) %s %s again", who,
+		    one ? "" : "s", why, yes ? (one ? "starts" : "start") :
+		    (one ? "does not start" : "do not start"),
+		    one ? "it" : "them");
+	free(who);
+}
+
+/* What the VMs of g's VMIs in pick (n of them) do once a drain stopped
+ * them, by the flavor's restarts hook (restart.c: on KubeVirt only
+ * runStrategy Always starts a VMI again that ended after its pod was
+ * evicted): "its VirtualMachine (runStrategy Always) starts it again",
+ * "their VirtualMachines (runStrategy Manual) do not start them again",
+ * "nothing starts it again (no VirtualMachine)"; VMIs of several
+ * settings by count ("1 VMI's VirtualMachine (...) starts it again, ...").
+ * Counts, not names, as count_words().  Caller frees. */
+static char *
+after_stop(const kv_analysis *a, const kv_group *g, const bool *pick,
+    size_t n)
+{
+	const char **why;
+	bool *yes;
+	size_t *count, nb = 0;
+	kv_buf b = {0};
+
+	if (a->m->flavor->restarts == NULL)
+		return xstrdup("what its VirtualMachine does next depends "
+		    "on the VM's runStrategy");
+	why = xcalloc(g->nvmis + 1, sizeof(char *));
+	yes = xcalloc(g->nvmis + 1, sizeof(bool));
+	count = xcalloc(g->nvmis + 1, sizeof(size_t));
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const char *w = NULL;
+		bool y;
+		size_t j = 0;
+
+		if (!pick[k])
+			continue;
+		y = a->m->flavor->restarts(&a->vmis[g->vmis[k]], &w);
+		w = w ? w : "unknown";
+		while (j < nb && (yes[j] != y || strcmp(why[j], w) != 0))
+			j++;
+		if (j == nb) {
+			why[nb] = w;
+			yes[nb++] = y;
+		}
+		count[j]++;
+	}
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t j = 0; j < nb; j++)
+			if (stop_rank(yes[j], why[j]) == pass)
+				stop_phrase(&b, why[j], yes[j], count[j], n);
+	free(why);
+	free(yes);
+	free(count);
+	return b.data ? b.data : xstrdup("");
 }
 
 /* The advice for the VMIs KubeVirt reports LiveMigratable (pick): the
@@ -77,18 +145,20 @@ tried_text(const kv_analysis *a, const kv_group *g, const bool *pick,
     size_t n, const char *path)
 {
 	char *who = count_words(n), *others = kv_drain_blockers(a, g, pick);
+	char *next = after_stop(a, g, pick, n);
+	const char *it = n == 1 ? "it" : "them";
 	char *t;
 
 	t = xasprintf("%s KubeVirt reports LiveMigratable (blockers: groups "
 	    "%s), so it tries to migrate %s and with LiveMigrateIfPossible "
 	    "the drain still waits: fix those groups so the drain moves %s; "
-	    "or, if %s may stop, set %s: None and restart %s (the drain then "
-	    "stops the VM; %s), or External if a controller of yours handles "
-	    "the eviction", who, others, n == 1 ? "it" : "them",
-	    n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,
-	    n == 1 ? "it" : "them", after_stop(a, g));
+	    "or, if %s may stop, set %s: None and restart %s, so the drain "
+	    "stops %s and %s; or External if a controller of yours handles "
+	    "the eviction", who, others, it, it, n == 1 ? "it" : "they",
+	    path, it, it, next);
 	free(who);
 	free(others);
+	free(next);
 	return t;
 }
 
@@ -99,17 +169,18 @@ not_tried_text(const kv_analysis *a, const kv_group *g, const bool *pick,
     size_t n, const char *path)
 {
 	char *who = count_words(n), *others = kv_drain_blockers(a, g, pick);
+	char *next = after_stop(a, g, pick, n);
+	const char *it = n == 1 ? "it" : "them";
 	char *t;
 
 	t = xasprintf("%s KubeVirt does not report LiveMigratable (blockers: "
 	    "groups %s): fix those groups so a drain moves %s; or, if %s may "
 	    "stop, set %s: LiveMigrateIfPossible and restart %s, so the "
-	    "drain stops %s instead of waiting (%s)", who, others,
-	    n == 1 ? "it" : "them", n == 1 ? "it" : "they", path,
-	    n == 1 ? "it" : "them", n == 1 ? "it" : "them",
-	    after_stop(a, g));
+	    "drain stops %s instead of waiting and %s", who, others, it,
+	    n == 1 ? "it" : "they", path, it, it, next);
 	free(who);
 	free(others);
+	free(next);
 	return t;
 }
 

@@ -300,9 +300,10 @@ resolve_hostdisk(const kv_analysis *a, kv_group *g)
 
 	g->summary = xasprintf("%s %s a hostDisk without shared: true",
 	    who, kv_group_verb(g, "have"));
+	/* action none: kvscope makes no change, so none to restart for
+	 * (the text says the owner's change needs one) */
 	g->fix.action = FIX_NONE;
 	g->fix.path = "spec.template.spec.volumes[].hostDisk.shared";
-	g->fix.restart = true;
 	g->fix.text = xasprintf("No RWX class helps a hostDisk: set shared: "
 	    "true in the VirtualMachines (%s) only if the path is on storage "
 	    "every node sees; otherwise move the disk to a ReadWriteMany PVC "

@@ -356,17 +356,29 @@ resolve_drain_shutdown(const kv_analysis *a, kv_group *g)
 	    "(evictionStrategy %s)", who, kv_group_verb(g, "stop"),
 	    g->nvmis == 1 ? "its" : "their", g->name);
 	g->fix.path = a->m->flavor->fix->paths[VMPATH_EVICTION];
-	g->fix.restart = true;
 	if (ok == 0 || ifpossible) {
+		/* no change to make: nothing to restart for.  External
+		 * keeps them running, but the webhook refuses the eviction
+		 * and only marks the VMI (status.evacuationNodeName) for a
+		 * controller of the user's: KubeVirt migrates nothing and
+		 * the drain waits (v1.9.0 pod-eviction-admitter.go:138-162;
+		 * rules-kubevirt.md §5); LiveMigrate makes it wait too */
 		g->fix.action = FIX_NONE;
+		g->fix.restart = false;
 		g->fix.text = xasprintf("The VMs will stop: a drain of %s "
-		    "evicts them, and %s (groups %s), so no eviction strategy "
-		    "keeps them running; plan their downtime or fix those "
-		    "groups first", nodes, ifpossible ? "KubeVirt does not "
-		    "report them LiveMigratable" : "none of them can migrate",
-		    others);
+		    "evicts them, and %s (groups %s), so no other eviction "
+		    "strategy moves them: with LiveMigrate the drain waits "
+		    "forever, and with External they keep running but "
+		    "KubeVirt refuses the eviction, marks the VMIs "
+		    "(status.evacuationNodeName) for a controller of yours and "
+		    "migrates nothing, so the drain waits until that "
+		    "controller moves or stops them; plan their downtime or "
+		    "fix those groups first", nodes, ifpossible ? "KubeVirt "
+		    "does not report them LiveMigratable" : "none of them can "
+		    "migrate", others);
 	} else {
 		g->fix.action = FIX_SET_EVICTION;
+		g->fix.restart = true;
 		g->fix.value = xstrdup("LiveMigrate");
 		g->fix.fixes = ok;
 		g->fix.pick = xcalloc(g->nvmis + 1, sizeof(bool));

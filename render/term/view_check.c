@@ -1,7 +1,8 @@
 /*
  * view_check.c - the `check` view: one line per running VMI that would
  * not migrate and a count (text), every running VMI in columns (wide), or
- * the findings.json objects of the failing VMIs (json, yaml); view.h.
+ * the findings.json objects of the failing VMIs and the groups of every
+ * selected one (json, yaml); view.h.
  */
 #include <ctype.h>
 #include <string.h>
@@ -83,9 +84,12 @@ wide_row(const kv_vmires *r, const kv_term *t, size_t wname)
 	fputs("\n", f);
 }
 
+/* The groups are those of every VMI in pick, as the text lists them (a
+ * drain-shutdown group's VMIs migrate: not in "vmis", still a group). */
 static int
-check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
-    size_t bad, size_t unjudged, const kv_term *t, kv_err *err)
+check_doc(const kv_analysis *a, const kv_bits *pick, const kv_bits *failing,
+    size_t judged, size_t bad, size_t unjudged, const kv_term *t,
+    kv_err *err)
 {
 	json_t *doc = json_object(), *sum = json_object();
 	int rc;
@@ -99,7 +103,7 @@ check_doc(const kv_analysis *a, const kv_bits *failing, size_t judged,
 	    json_integer((json_int_t)unjudged));
 	json_object_set_new(doc, "summary", sum);
 	json_object_set_new(doc, "nodeSets", kv_json_node_sets(a, failing));
-	json_object_set_new(doc, "groups", kv_json_groups_of(a, failing));
+	json_object_set_new(doc, "groups", kv_json_groups_of(a, pick));
 	json_object_set_new(doc, "vmis", kv_json_vmis(a, failing));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
 	json_decref(doc);
@@ -168,7 +172,8 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 		}
 	}
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML) {
-		rc = check_doc(a, &failing, judged, *bad, unjudged, t, err);
+		rc = check_doc(a, pick, &failing, judged, *bad, unjudged, t,
+		    err);
 		goto out;
 	}
 	if (t->fmt == KV_OUT_WIDE)

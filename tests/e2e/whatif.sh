@@ -284,6 +284,11 @@ run "bad count" 2 what-if $S --add-node-like a1=0
 run "no vmi" 2 what-if $S --cpu-model Nehalem --vmi prod/nope
 has "$tmp/err" "no vmi" "no VMI in VMI prod/nope"
 run "no class" 2 what-if $S --storage-class-rwx nope
+# issue 28: no such StorageClass, not "no claim of that storage class"
+has "$tmp/err" "no class: named" "--storage-class-rwx nope: no StorageClass nope in the snapshot (its classes: ceph-rbd, local-path, nfs-csi)"
+lines "$tmp/err" "no class: one line and the usage" 2
+run "class without such claims" 2 what-if $S --storage-class-rwx nfs-csi
+has "$tmp/err" "class without such claims" "--storage-class-rwx nfs-csi: no claim of that storage class in the snapshot that is not ReadWriteMany already"
 [ -s "$tmp/out" ] && bad "usage error wrote stdout"
 
 # --- diff ----------------------------------------------------------------

@@ -60,6 +60,15 @@ assert_text_has(json_t *g, const char *needle)
 }
 
 static void
+assert_text_lacks(json_t *g, const char *needle)
+{
+	const char *t = json_string_value(kvj_at(g, "fix.text"));
+
+	if (t != NULL && strstr(t, needle) != NULL)
+		fail_msg("fix.text \"%s\" has \"%s\"", t, needle);
+}
+
+static void
 move_to(kvsnap *s, const char *node_name)
 {
 	kvj_sets(vmi(s), "status.nodeName", node_name);
@@ -521,7 +530,44 @@ test_set_eviction_strategy(void **state)
 	g = need_group(&r, "drain-shutdown", "None");
 	assert_jstr(g, "verdict", "blocked");
 	assert_jstr(g, "fix.action", "none");
+	/* issue 28: no change, so no restart */
+	assert_jbool(g, "fix.restart", false);
 	assert_text_has(g, "The VMs will stop");
+	assert_text_has(g, "with External they keep running but KubeVirt "
+	    "refuses the eviction");
+	kvres_free(&r);
+}
+
+/* LiveMigratable=False under LiveMigrateIfPossible: the drain stops it.
+ * External keeps it running (the webhook refuses the eviction and marks
+ * the VMI for a controller: pod-eviction-admitter.go), but the drain
+ * then waits: the text says that, not "no strategy keeps it running". */
+static void
+ifpossible_not_migratable(kvsnap *s)
+{
+	pod_bridge(s);
+	kvj_sets(vmi(s), "spec.evictionStrategy", "LiveMigrateIfPossible");
+	kvj_setj(vmi(s), "status.conditions", "[{\"type\": "
+	    "\"LiveMigratable\", \"status\": \"False\", \"reason\": "
+	    "\"InterfaceNotLiveMigratable\"}]");
+}
+
+static void
+test_drain_shutdown_ifpossible(void **state)
+{
+	kvres r = run(ifpossible_not_migratable);
+	json_t *g = need_group(&r, "drain-shutdown", "LiveMigrateIfPossible");
+
+	(void)state;
+	assert_jstr(g, "fix.action", "none");
+	assert_jbool(g, "fix.restart", false);
+	assert_text_has(g, "KubeVirt does not report them LiveMigratable");
+	assert_text_has(g, "with LiveMigrate the drain waits forever");
+	assert_text_has(g, "with External they keep running but KubeVirt "
+	    "refuses the eviction, marks the VMIs (status.evacuationNodeName) "
+	    "for a controller of yours and migrates nothing, so the drain "
+	    "waits until that controller moves or stops them");
+	assert_text_lacks(g, "keeps them running");
 	kvres_free(&r);
 }
 
@@ -565,15 +611,6 @@ prove_drain(mutation mut, json_t *g, const char *what)
 	assert_null(find_group(&r, "drain-block", NULL));
 	assert_jstr(kvres_vmi(&r, WEB), "onDrain", what);
 	kvres_free(&r);
-}
-
-static void
-assert_text_lacks(json_t *g, const char *needle)
-{
-	const char *t = json_string_value(kvj_at(g, "fix.text"));
-
-	if (t != NULL && strstr(t, needle) != NULL)
-		fail_msg("fix.text \"%s\" has \"%s\"", t, needle);
 }
 
 /* LiveMigratable=True, no target: LiveMigrateIfPossible would still
@@ -668,7 +705,36 @@ test_fix_none(void **state)
 	assert_jstr(g, "subject.kind", "device");
 	assert_jstr(g, "fix.action", "none");
 	assert_jstr(g, "fix.value", NULL);
+	assert_jbool(g, "fix.restart", false);
 	assert_text_has(g, "Nothing in the VM's spec makes it migrate");
+	kvres_free(&r);
+}
+
+static void
+host_disk(kvsnap *s)
+{
+	add_disk(s, "scratch", "{\"name\": \"scratch\", \"hostDisk\": "
+	    "{\"path\": \"/data/scratch.img\", \"type\": \"DiskOrCreate\", "
+	    "\"capacity\": \"1Gi\"}}");
+}
+
+/* issue 28: a fix of action none makes no change, so needs no restart
+ * (the text may still say the owner's own change needs one). */
+static void
+test_fix_none_no_restart(void **state)
+{
+	kvres r = run(host_disk);
+	json_t *g = need_group(&r, "hostdisk-not-shared", NULL), *x;
+	size_t i;
+
+	(void)state;
+	assert_jstr(g, "fix.action", "none");
+	assert_jbool(g, "fix.restart", false);
+	assert_text_has(g, "(restart either way)");
+	json_array_foreach(json_object_get(r.findings, "groups"), i, x)
+		if (strcmp(json_string_value(kvj_at(x, "fix.action")),
+		    "none") == 0)
+			assert_jbool(x, "fix.restart", false);
 	kvres_free(&r);
 }
 
@@ -686,10 +752,12 @@ main(void)
 		cmocka_unit_test(test_repull_image),
 		cmocka_unit_test(test_relabel_node),
 		cmocka_unit_test(test_set_eviction_strategy),
+		cmocka_unit_test(test_drain_shutdown_ifpossible),
 		cmocka_unit_test(test_drain_block_tried),
 		cmocka_unit_test(test_drain_block_not_tried),
 		cmocka_unit_test(test_relax_placement_and_order),
 		cmocka_unit_test(test_fix_none),
+		cmocka_unit_test(test_fix_none_no_restart),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -410,6 +410,110 @@ test_dvp_run_policy(void **state)
 	assert_string_equal(why, "runPolicy Manual");
 }
 
+/* A VMI pinned to w1 (nodeSelector pool=w1) with evictionStrategy
+ * LiveMigrate: no target, so its drain waits (drain-block); live: its
+ * LiveMigratable condition (True: KubeVirt tries, the fix offers None;
+ * False: LiveMigrateIfPossible). */
+static void
+blocker(kvsnap *s, const char *name, bool live)
+{
+	json_t *v;
+
+	stopper(s, name, "w1");
+	v = kvsnap_find(s, VMIS, name);
+	kvj_sets(v, "spec.evictionStrategy", "LiveMigrate");
+	if (!live)
+		kvj_setj(v, "status.conditions", "[{\"type\": "
+		    "\"LiveMigratable\", \"status\": \"False\", "
+		    "\"reason\": \"DisksNotLiveMigratable\"}]");
+}
+
+/* The drain-block fix text of a cluster of blockers: names[i] with VM
+ * spec specs[i] (NULL: no VirtualMachine). Caller frees. */
+static char *
+block_text(size_t n, const char *const *names, const char *const *specs,
+    bool live)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+	char *t = NULL;
+
+	node(s, "w1");
+	node(s, "w2");
+	for (size_t i = 0; i < n; i++) {
+		blocker(s, names[i], live);
+		if (specs[i] != NULL)
+			vm(s, names[i], specs[i], "");
+	}
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	for (size_t i = 0; i < r.a->ngroups; i++)
+		if (strcmp(r.a->groups[i].code, "drain-block") == 0)
+			t = xstrdup(r.a->groups[i].fix.text);
+	kvres_free(&r);
+	if (t == NULL)
+		fail_msg("no drain-block group");
+	return t;
+}
+
+static void
+assert_has(const char *s, const char *needle)
+{
+	if (strstr(s, needle) == NULL)
+		fail_msg("\"%s\" lacks \"%s\"", s, needle);
+}
+
+/* issue 28: the drain-block fix that lets the drain stop its VMIs says
+ * per VM whether its VirtualMachine starts it again (restart.c: only
+ * runStrategy Always), not "depends on the VM's runStrategy". */
+static void
+test_drain_block_after_stop(void **state)
+{
+	static const char *const one[] = { "always" };
+	static const char *const one_spec[] = { "\"runStrategy\": \"Always\"" };
+	static const char *const bare[] = { "bare" };
+	static const char *const no_vm[] = { NULL };
+	static const char *const two[] = { "manual", "halted" };
+	static const char *const two_spec[] = {
+		"\"runStrategy\": \"Manual\"", "\"runStrategy\": \"Manual\"",
+	};
+	static const char *const mix[] = { "always", "rerun", "bare" };
+	static const char *const mix_spec[] = {
+		"\"runStrategy\": \"Always\"",
+		"\"runStrategy\": \"RerunOnFailure\"", NULL,
+	};
+	char *t;
+
+	(void)state;
+	/* LiveMigratable: None, "the drain stops it and ..." */
+	t = block_text(1, one, one_spec, true);
+	assert_has(t, "set spec.template.spec.evictionStrategy: None and "
+	    "restart it, so the drain stops it and its VirtualMachine "
+	    "(runStrategy Always) starts it again; or External");
+	assert_null(strstr(t, "depends on"));
+	free(t);
+	t = block_text(1, bare, no_vm, true);
+	assert_has(t, "so the drain stops it and nothing starts it again (no "
+	    "VirtualMachine)");
+	free(t);
+	t = block_text(2, two, two_spec, true);
+	assert_has(t, "so the drain stops them and their VirtualMachines "
+	    "(runStrategy Manual) do not start them again");
+	free(t);
+	t = block_text(3, mix, mix_spec, true);
+	assert_has(t, "so the drain stops them and 1 VMI's VirtualMachine "
+	    "(runStrategy Always) starts it again, 1 VMI's VirtualMachine "
+	    "(runStrategy RerunOnFailure) does not start it again, nothing "
+	    "starts 1 VMI again (no VirtualMachine)");
+	free(t);
+	/* not LiveMigratable: LiveMigrateIfPossible */
+	t = block_text(1, one, one_spec, false);
+	assert_has(t, "LiveMigrateIfPossible and restart it, so the drain "
+	    "stops it instead of waiting and its VirtualMachine (runStrategy "
+	    "Always) starts it again");
+	free(t);
+}
+
 int
 main(void)
 {
@@ -421,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_running_migration),
 		cmocka_unit_test(test_fresh_start),
 		cmocka_unit_test(test_dvp_run_policy),
+		cmocka_unit_test(test_drain_block_after_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
