@@ -56,6 +56,45 @@ drop_selector(kv_vmi *v, const char *key)
 	return k < n;
 }
 
+/* The elements of a (*n of size, *nd dropped past them) that match arg
+ * moved past the others and counted as dropped; whether any. */
+static bool
+drop_where(void *a, size_t *n, size_t *nd, size_t size,
+    bool (*match)(const void *elt, const void *arg), const void *arg)
+{
+	unsigned char *p = a;
+	bool any = false;
+
+	for (size_t i = 0; i < *n;)
+		if (match(p + i * size, arg)) {
+			to_tail(a, i, *n + *nd, size);
+			(*n)--;
+			(*nd)++;
+			any = true;
+		} else
+			i++;
+	return any;
+}
+
+static bool
+req_on(const void *q, const void *key)
+{
+	return strcmp(((const kv_nsreq *)q)->key, key) == 0;
+}
+
+static bool
+term_empty(const void *t, const void *arg)
+{
+	(void)arg;
+	return ((const kv_nsterm *)t)->nreqs == 0;
+}
+
+static bool
+term_anti(const void *t, const void *anti)
+{
+	return ((const kv_podterm *)t)->anti == *(const bool *)anti;
+}
+
 /* Every term's requirements on key out; a term left empty would match
  * every node, so then the required affinity goes. */
 static bool
@@ -66,55 +105,14 @@ drop_affinity(kv_affinity *f, const char *key)
 	for (size_t t = 0; t < f->nterms; t++) {
 		kv_nsterm *term = &f->terms[t];
 
-		for (size_t q = 0; q < term->nreqs;)
-			if (strcmp(term->reqs[q].key, key) == 0) {
-				to_tail(term->reqs, q, term->nreqs +
-				    term->ndropped, sizeof(kv_nsreq));
-				term->nreqs--;
-				term->ndropped++;
-				any = true;
-			} else
-				q++;
+		any |= drop_where(term->reqs, &term->nreqs, &term->ndropped,
+		    sizeof(kv_nsreq), req_on, key);
 		empty |= term->nreqs == 0;
 	}
 	if (empty) {
 		f->ndropped += f->nterms;
 		f->nterms = 0;
 	}
-	return any;
-}
-
-static bool
-drop_empty(kv_affinity *f)
-{
-	bool any = false;
-
-	for (size_t t = 0; t < f->nterms;)
-		if (f->terms[t].nreqs == 0) {
-			to_tail(f->terms, t, f->nterms + f->ndropped,
-			    sizeof(kv_nsterm));
-			f->nterms--;
-			f->ndropped++;
-			any = true;
-		} else
-			t++;
-	return any;
-}
-
-static bool
-drop_pod_terms(kv_podplace *pp, bool anti)
-{
-	bool any = false;
-
-	for (size_t t = 0; t < pp->nterms;)
-		if (pp->terms[t].anti == anti) {
-			to_tail(pp->terms, t, pp->nterms + pp->ndropped,
-			    sizeof(kv_podterm));
-			pp->nterms--;
-			pp->ndropped++;
-			any = true;
-		} else
-			t++;
 	return any;
 }
 
@@ -151,7 +149,7 @@ drop_added(kv_model *m, const kv_vmi *v, const char *by)
 static bool
 edit(kv_model *m, kv_vmi *v, const kv_step *st)
 {
-	bool any = false;
+	bool any = false, anti;
 
 	switch (st->kind) {
 	case STEP_DROP_SELECTOR:
@@ -161,13 +159,16 @@ edit(kv_model *m, kv_vmi *v, const kv_step *st)
 	case STEP_DROP_AFFINITY:
 		return drop_affinity(&v->affinity, st->key);
 	case STEP_DROP_EMPTY:
-		return drop_empty(&v->affinity);
+		return drop_where(v->affinity.terms, &v->affinity.nterms,
+		    &v->affinity.ndropped, sizeof(kv_nsterm), term_empty, NULL);
 	case STEP_TOLERATE:
 		return tolerate(m, v, st);
 	case STEP_POD_AFFINITY:
 	case STEP_POD_ANTI:
-		return drop_pod_terms(&v->pod_place,
-		    st->kind == STEP_POD_ANTI);
+		anti = st->kind == STEP_POD_ANTI;
+		return drop_where(v->pod_place.terms, &v->pod_place.nterms,
+		    &v->pod_place.ndropped, sizeof(kv_podterm), term_anti,
+		    &anti);
 	case STEP_SPREAD:
 		for (size_t i = 0; i < v->pod_place.nspreads; i++)
 			if (v->pod_place.spreads[i].do_not_schedule) {

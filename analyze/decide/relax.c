@@ -84,9 +84,10 @@ label_step(plan *p, const kv_fail *f)
 
 	if (f->origin == ORIGIN_OTHER) {
 		set_stuck(p->fix, f->kind == FAIL_SELECTOR ? "the label comes "
-		    "from the cluster's workload placement, the architecture "
-		    "or the VM's class, not from the VM" : "the node affinity "
-		    "is the VM class's or KubeVirt's, not the VM's own");
+		    "from the KubeVirt CR (developerConfiguration."
+		    "nodeSelectors), the architecture or a VM class, not from "
+		    "the VM" : "the node affinity is a VM class's or "
+		    "KubeVirt's, not the VM's own");
 		return;
 	}
 	st.kind = f->kind == FAIL_EMPTY_TERM ? STEP_DROP_EMPTY :
