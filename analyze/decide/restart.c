@@ -21,7 +21,8 @@
  *
  * A restart of a VM whose template already differs from its VMI
  * (RestartRequired) brings the template (kv_vm.after, template.c):
- * kv_vmi_after_restart() is what every "after the restart" answer reads,
+ * kv_vmi_after_restart() (rules/vmi.c) is what every "after the restart"
+ * answer reads,
  * and kv_fix_template_note() says so in a fix that needs the restart.
  */
 #include <stdlib.h>
@@ -45,14 +46,6 @@ kv_restart_kubevirt(const kv_vmires *r, const char **why)
 	}
 	*why = words[r->vm->run];
 	return r->vm->run == RS_ALWAYS;
-}
-
-const kv_vmi *
-kv_vmi_after_restart(const kv_vmires *r)
-{
-	if (r->vm != NULL && r->vm->restart_required && r->vm->after != NULL)
-		return r->vm->after;
-	return r->vmi;
 }
 
 void

@@ -378,6 +378,16 @@ drain_behaviour(const kv_analysis *a, kv_vmires *r)
 		r->on_drain = DRAIN_MIGRATE;
 }
 
+/* (analysis.h) below the decisions that read it: the rules' own start
+ * search needs it too. */
+const kv_vmi *
+kv_vmi_after_restart(const kv_vmires *r)
+{
+	if (r->vm != NULL && r->vm->restart_required && r->vm->after != NULL)
+		return r->vm->after;
+	return r->vmi;
+}
+
 /* Where the VMI a drain stops starts again when its VM restarts it: a
  * new VMI from the VM (kubevirt v1.9.0 pkg/virt-controller/watch/vm/
  * vm.go:1868-1874 SetupVMIFromVM; the template after a restart,
