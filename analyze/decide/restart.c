@@ -22,8 +22,8 @@
  * A restart of a VM whose template already differs from its VMI
  * (RestartRequired) brings the template (kv_vm.after, template.c):
  * kv_vmi_after_restart() (rules/vmi.c) is what every "after the restart"
- * answer reads,
- * and kv_fix_template_note() says so in a fix that needs the restart.
+ * answer reads, and kv_fix_template_note() says so in a fix that needs
+ * the restart.
  */
 #include <stdlib.h>
 #include <string.h>
