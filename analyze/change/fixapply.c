@@ -180,8 +180,9 @@ step_value(const kv_analysis *a, const kv_step *st)
 		[STEP_SPREAD] = "topology spread",
 	};
 	const char *arg = st->kind == STEP_DROP_ADDED ? st->by : st->key;
-	char *s = xasprintf("%s%s%s%s%s", what[st->kind], arg ? " " : "",
-	    arg ? arg : "", st->effect ? ":" : "", st->effect ? st->effect :
+	bool has = arg != NULL && *arg != '\0';
+	char *s = xasprintf("%s%s%s%s%s", what[st->kind], has ? " " : "",
+	    has ? arg : "", st->effect ? ":" : "", st->effect ? st->effect :
 	    "");
 	const char *v = kv_intern_str(a->m->strs, s);
 

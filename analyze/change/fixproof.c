@@ -335,8 +335,10 @@ apply_one(subset *s, job *j)
 static void
 unproven(kv_group *g, const char *why)
 {
-	char *t = xasprintf("%s (kvscope cannot apply this fix to prove it: "
-	    "%s)", g->fix.text ? g->fix.text : "", why);
+	bool said = g->fix.text != NULL && strstr(g->fix.text, why) != NULL;
+	char *t = xasprintf("%s (kvscope cannot apply this fix to prove it%s"
+	    "%s)", g->fix.text ? g->fix.text : "", said ? "" : ": ",
+	    said ? "" : why);
 
 	free(g->fix.text);
 	g->fix.text = t;
@@ -430,14 +432,17 @@ static void
 demote(const kv_analysis *a, kv_group *g, const char *why)
 {
 	char *helps = what_helps(a, g);
-	char *text = xasprintf("No fix offered: %s %s helps none of these %zu "
-	    "%s (%s); what would help: %s", kv_fix_names[g->fix.action],
-	    g->fix.value ? g->fix.value : "", g->nvmis, vms(a, g->nvmis), why,
-	    helps);
+	char *edits = g->fix.nsteps > 0 ? kv_relax_words(a, g) : NULL;
+	const char *tried = g->fix.value ? g->fix.value : edits;
+	char *text = xasprintf("No fix offered: %s%s%s%s helps none of these "
+	    "%zu %s (%s); what would help: %s", kv_fix_names[g->fix.action],
+	    tried ? " (" : "", tried ? tried : "", tried ? ")" : "",
+	    g->nvmis, vms(a, g->nvmis), why, helps);
 
 	bool checked = g->fix.checked;
 
 	free(helps);
+	free(edits);
 	kv_fix_release(&g->fix);
 	g->fix = (kv_fix){ .action = FIX_NONE, .text = text, .proven = true,
 	    .checked = checked };

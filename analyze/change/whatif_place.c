@@ -104,10 +104,12 @@ drop_affinity(kv_affinity *f, const char *key)
 
 	for (size_t t = 0; t < f->nterms; t++) {
 		kv_nsterm *term = &f->terms[t];
+		size_t had = term->nreqs;
 
 		any |= drop_where(term->reqs, &term->nreqs, &term->ndropped,
 		    sizeof(kv_nsreq), req_on, key);
-		empty |= term->nreqs == 0;
+		/* a term empty before asks for nothing to drop */
+		empty |= had > 0 && term->nreqs == 0;
 	}
 	if (empty) {
 		f->ndropped += f->nterms;

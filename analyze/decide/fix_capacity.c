@@ -87,7 +87,8 @@ resolve_capacity(const kv_analysis *a, kv_group *g)
 	kv_res need = largest_need(a, g);
 	char *needs = kv_res_fmt(&need);
 	const kv_step *st = room_step(a, g);
-	const char *like = st ? a->m->nodes[st->node].name : g->name;
+	char *like = st ? xstrdup(a->m->nodes[st->node].name) :
+	    xasprintf("%.*s", (int)strcspn(g->name, ", "), g->name);
 	char *words = kv_relax_words(a, g);
 
 	g->summary = xasprintf("%s would be placed on %s but %s no room for "
@@ -98,13 +99,14 @@ resolve_capacity(const kv_analysis *a, kv_group *g)
 	g->fix.path = NULL;
 	g->fix.restart = false;
 	g->fix.fixes = 0;
-	g->fix.text = xasprintf("%s%s for the target pod of %s (it requests "
-	    "up to %s; kvscope explain shows what each node has free), or "
-	    "add a node like %s (kvscope what-if SNAPSHOT --add-node-like %s "
-	    "shows the result), or lower the VMs' requests", words ? "To "
-	    "make room, " : "Make room on ", words ? words : g->name, ex,
-	    needs, like, like);
+	g->fix.text = xasprintf("Make room for the target pod of %s (it "
+	    "requests up to %s; kvscope explain shows what each node has "
+	    "free): %s%s; or add a node like %s (kvscope what-if SNAPSHOT "
+	    "--add-node-like %s shows the result), or lower the VMs' "
+	    "requests", ex, needs, words ? words : "on ", words ? "" :
+	    g->name, like, like);
 	free(words);
+	free(like);
 	free(needs);
 	free(ex);
 	free(who);

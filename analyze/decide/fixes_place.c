@@ -144,8 +144,9 @@ placement_fix(const kv_analysis *a, kv_group *g, const char *nodes,
 		rooms &= g->fix.steps[i].kind == STEP_FREE_ROOM;
 		if (vm_step(&g->fix.steps[i], &p)) {
 			g->fix.restart = true;
-			if (path == VMPATH_COUNT)
-				path = p;
+			/* edits of several paths: the pod part holds them */
+			path = path == VMPATH_COUNT || path == p ? p :
+			    VMPATH_POD;
 		}
 	}
 	g->fix.action = rooms ? FIX_FREE_CAPACITY : FIX_RELAX_PLACEMENT;

@@ -69,8 +69,13 @@ enum kv_step_kind {
 typedef struct kv_step {
 	enum kv_step_kind kind;
 	const char *key, *value, *effect, *by;
-	size_t node;			/* STEP_UNCORDON, STEP_FREE_ROOM */
+	size_t node;			/* the node it lets the VMs go to (the
+					 * one uncordoned, or freed) */
 	kv_res amount;			/* STEP_FREE_ROOM */
+	bool whole;			/* STEP_DROP_AFFINITY, _EMPTY: the
+					 * whole required node affinity goes
+					 * (a term would be left empty, or
+					 * every term is) */
 } kv_step;
 
 typedef struct kv_fix {

@@ -1,10 +1,14 @@
 /*
  * relax.c - the edits of a relax-placement or free-capacity fix
- * (groups.h kv_relax_plan): what each VMI of the group fails first on its
- * CPU-compatible nodes (kv_target_fail), turned into the change that
- * removes it on the VMs' side (their nodeSelector, affinity, tolerations,
- * pod terms) or the node's (uncordon, room), so that the fix text names
- * the exact change and `what-if --fix` applies the same one.
+ * (groups.h kv_relax_plan): what the group's VMIs fail on their
+ * CPU-compatible nodes (kv_target_fails: every selector label and taint,
+ * the affinity, pod terms, room), turned into the changes that remove it
+ * on the VMs' side (their nodeSelector, affinity, tolerations, pod terms)
+ * or the node's (uncordon, room).  Per node the edits that let every VMI
+ * of the group go there are priced (a VM edit needs the owner and often
+ * a restart: it costs more than a node's); the cheapest node that takes
+ * the most VMIs is chosen, then another for the VMIs left, so the fix
+ * text names the exact change and `what-if --fix` applies the same one.
  */
 #include "analyze/decide/groups.h"
 
@@ -15,289 +19,463 @@
 #include "analyze/rules/capacity.h"
 #include "analyze/rules/target.h"
 
-/* CPU-compatible nodes asked per VMI (as the placement grouping does). */
-#define RELAX_SAMPLE 64
+/* CPU-compatible nodes asked per VMI, and failures kept per node. */
+#define RELAX_SAMPLE 256
+#define RELAX_FAILS 16
+/* A VM edit's price against a node edit's. */
+#define VM_COST 10
 
-typedef struct plan {
-	const kv_analysis *a;
-	kv_fix *fix;
-	size_t *room_vmis;		/* per node: VMIs short of room */
-	kv_res *room_short;		/* per node: the most any lacks */
-	bool *cordoned;			/* per node: a VMI fails its cordon */
-} plan;
+/* What one node needs to take some of the group's VMIs. */
+typedef struct nodeplan {
+	size_t nsteps;
+	kv_step steps[RELAX_FAILS];
+	const char *stuck;		/* why a VMI cannot go there */
+	size_t nvmis;			/* the VMIs it takes once edited */
+	bool *takes;			/* per VMI of the group */
+} nodeplan;
 
 static bool
 same_step(const kv_step *x, const kv_step *y)
 {
 	return x->kind == y->kind && x->key == y->key &&
-	    x->value == y->value && x->effect == y->effect && x->by == y->by;
+	    x->value == y->value && x->effect == y->effect &&
+	    x->by == y->by && (x->node == y->node ||
+	    (x->kind != STEP_UNCORDON && x->kind != STEP_FREE_ROOM));
 }
 
-static void
-add_step(kv_fix *f, const kv_step *st)
+/* st into steps (n of them, room for max): a free-room step keeps the
+ * larger amount of each resource. */
+static bool
+put_step(kv_step *steps, size_t *n, size_t max, const kv_step *st)
 {
-	for (size_t i = 0; i < f->nsteps; i++)
-		if (same_step(&f->steps[i], st))
-			return;
-	f->steps = xreallocarray(f->steps, f->nsteps + 1, sizeof(kv_step));
-	f->steps[f->nsteps++] = *st;
-}
+	for (size_t i = 0; i < *n; i++)
+		if (same_step(&steps[i], st)) {
+			kv_res *x = &steps[i].amount;
+			const kv_res *y = &st->amount;
 
-static void
-set_stuck(kv_fix *f, const char *why)
-{
-	if (f->stuck == NULL)
-		f->stuck = xstrdup(why);
+			if (y->cpu_millis > x->cpu_millis)
+				x->cpu_millis = y->cpu_millis;
+			if (y->memory > x->memory)
+				x->memory = y->memory;
+			if (y->pods > x->pods)
+				x->pods = y->pods;
+			for (int k = 0; k < KV_MAX_RESNAMES; k++)
+				if (y->ext[k] > x->ext[k])
+					x->ext[k] = y->ext[k];
+			return true;
+		}
+	if (*n == max)
+		return false;
+	steps[(*n)++] = *st;
+	return true;
 }
 
 static int64_t
 lack(int64_t need, int64_t have)
 {
-	return need > 0 && have != KV_RES_UNLIMITED && have < need ?
-	    need - (have > 0 ? have : 0) : 0;
+	if (need <= 0 || have == KV_RES_UNLIMITED || have >= need)
+		return 0;
+	return kv_sat_addmul(need, have, -1);	/* have < 0: overcommitted */
 }
 
-/* What node n lacks of f's need, kept as the most any VMI lacks. */
-static void
-room(plan *p, size_t n, const kv_fail *f)
+static kv_res
+shortfall(const kv_fail *f)
 {
-	kv_res *s = &p->room_short[n];
-	int64_t v;
+	kv_res s = { .cpu_millis = lack(f->need.cpu_millis,
+	    f->have.cpu_millis), .memory = lack(f->need.memory,
+	    f->have.memory), .pods = lack(f->need.pods, f->have.pods) };
 
-	p->room_vmis[n]++;
-	if ((v = lack(f->need.cpu_millis, f->have.cpu_millis)) > s->cpu_millis)
-		s->cpu_millis = v;
-	if ((v = lack(f->need.memory, f->have.memory)) > s->memory)
-		s->memory = v;
-	if ((v = lack(f->need.pods, f->have.pods)) > s->pods)
-		s->pods = v;
 	for (int k = 0; k < KV_MAX_RESNAMES; k++)
-		if ((v = lack(f->need.ext[k], f->have.ext[k])) > s->ext[k])
-			s->ext[k] = v;
+		s.ext[k] = lack(f->need.ext[k], f->have.ext[k]);
+	return s;
 }
 
-/* The step for a selector or affinity requirement. */
-static void
-label_step(plan *p, const kv_fail *f)
+/* A taint of a node condition, set by the node controller: the node is
+ * not ready or under pressure, and no toleration makes it a good target. */
+static bool
+condition_taint(const char *key)
 {
-	kv_step st = { .key = f->key, .value = f->value, .by = f->by };
+	return (kv_startswith(key, "node.kubernetes.io/") &&
+	    strcmp(key, "node.kubernetes.io/unschedulable") != 0) ||
+	    kv_startswith(key, "node.cloudprovider.kubernetes.io/");
+}
 
-	if (f->origin == ORIGIN_OTHER) {
-		set_stuck(p->fix, f->kind == FAIL_SELECTOR ? "the label comes "
-		    "from the KubeVirt CR (developerConfiguration."
-		    "nodeSelectors), the architecture or a VM class, not from "
-		    "the VM" : "the node affinity is a VM class's or "
-		    "KubeVirt's, not the VM's own");
-		return;
+static bool
+dropped(const kv_step *steps, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (steps[i].kind == STEP_DROP_AFFINITY &&
+		    strcmp(steps[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* Whether dropping the requirements on the keys of the drop-affinity
+ * steps empties a term of f (its terms ORed: the required affinity then
+ * asks for nothing). */
+static bool
+empties_term(const kv_affinity *f, const kv_step *steps, size_t n)
+{
+	for (size_t t = 0; t < f->nterms; t++) {
+		size_t left = 0;
+
+		for (size_t q = 0; q < f->terms[t].nreqs; q++)
+			left += !dropped(steps, n, f->terms[t].reqs[q].key);
+		if (left == 0 && f->terms[t].nreqs > 0)
+			return true;
 	}
-	st.kind = f->kind == FAIL_EMPTY_TERM ? STEP_DROP_EMPTY :
-	    f->kind == FAIL_AFFINITY ? STEP_DROP_AFFINITY :
-	    f->origin == ORIGIN_MIGRATION ? STEP_DROP_ADDED :
-	    STEP_DROP_SELECTOR;
-	if (st.kind == STEP_DROP_EMPTY || st.kind == STEP_DROP_AFFINITY)
-		st.value = NULL;
-	add_step(p->fix, &st);
+	return false;
 }
 
-static void
-pod_step(plan *p, const kv_fail *f)
+static bool
+all_empty(const kv_affinity *f)
 {
-	static const enum kv_step_kind kinds[] = {
+	for (size_t t = 0; t < f->nterms; t++)
+		if (f->terms[t].nreqs > 0)
+			return false;
+	return true;
+}
+
+/* Whether the model has the migration `by` of r's VMI (a flavor's own
+ * operation is another object). */
+static bool
+is_vmim(const kv_model *m, const kv_vmires *r, const char *by)
+{
+	for (size_t i = 0; by != NULL && i < m->nvmims; i++)
+		if (strcmp(m->vmims[i].name, by) == 0 &&
+		    strcmp(m->vmims[i].ns, r->vmi->ns) == 0 &&
+		    strcmp(m->vmims[i].vmi, r->vmi->name) == 0)
+			return true;
+	return false;
+}
+
+/* The edit that removes failure f of r on node n into *st; NULL, or why
+ * no edit of kvscope's removes it. */
+static const char *
+fail_step(const kv_analysis *a, const kv_vmires *r, size_t n,
+    const kv_fail *f, kv_step *st)
+{
+	static const enum kv_step_kind pods[] = {
 		[PODF_AFFINITY] = STEP_POD_AFFINITY,
-		[PODF_ANTI] = STEP_POD_ANTI,
-		[PODF_SPREAD] = STEP_SPREAD, [PODF_OTHER_POD] = STEP_COUNT,
+		[PODF_ANTI] = STEP_POD_ANTI, [PODF_SPREAD] = STEP_SPREAD,
 	};
+	const char *owner;
 
-	if (f->pod == PODF_OTHER_POD) {
-		set_stuck(p->fix, "a running pod's anti-affinity rules out "
-		    "the target pod: that pod's owner must relax it");
-		return;
-	}
-	add_step(p->fix, &(kv_step){ .kind = kinds[f->pod] });
-}
-
-/* The step that removes failure f of node n. */
-static void
-one_fail(plan *p, size_t n, const kv_fail *f)
-{
-	kv_step st = { .kind = STEP_TOLERATE };
-
+	*st = (kv_step){ .node = n, .key = f->key, .value = f->value };
 	switch (f->kind) {
 	case FAIL_SOURCE:
-		break;
+		return "it is the source node";
 	case FAIL_OWN_POD:
-		set_stuck(p->fix, "a pod of the VMI already runs on the node "
-		    "(a migration under way): wait for it to end");
-		break;
+		return "a pod of the VMI already runs on the node (a migration "
+		    "under way): wait for it to end";
 	case FAIL_RESERVATION:
-		set_stuck(p->fix, "a pod holding the same LUN reservation "
-		    "runs there");
-		break;
+		return "a pod holding the same LUN reservation runs there";
 	case FAIL_SELECTOR:
+		if (f->origin == ORIGIN_VMI &&
+		    a->m->flavor->fix->selector_owner != NULL &&
+		    (owner = a->m->flavor->fix->selector_owner(a->m, r->vmi,
+		    f->key, f->value)) != NULL)
+			return owner;
+		if (f->origin == ORIGIN_OTHER)
+			return "the label comes from the KubeVirt CR "
+			    "(developerConfiguration.nodeSelectors), the "
+			    "architecture or a VM class, not from the VM";
+		if (f->origin == ORIGIN_MIGRATION && !is_vmim(a->m, r, f->by))
+			return "the label comes from an operation of the "
+			    "flavor's: delete it and create it again without "
+			    "its nodeSelector";
+		st->kind = f->origin == ORIGIN_MIGRATION ? STEP_DROP_ADDED :
+		    STEP_DROP_SELECTOR;
+		st->by = f->by;
+		return NULL;
 	case FAIL_AFFINITY:
 	case FAIL_EMPTY_TERM:
-		label_step(p, f);
-		break;
+		if (f->origin == ORIGIN_OTHER)
+			return "the node affinity is a VM class's or "
+			    "KubeVirt's, not the VM's own";
+		st->kind = f->kind == FAIL_EMPTY_TERM ? STEP_DROP_EMPTY :
+		    STEP_DROP_AFFINITY;
+		st->value = NULL;
+		st->whole = st->kind == STEP_DROP_EMPTY &&
+		    all_empty(&r->vmi->affinity);
+		return NULL;
 	case FAIL_TAINT:
-		if (f->cordon) {
-			p->cordoned[n] = true;
-			break;
-		}
-		st.key = f->key;
-		st.effect = f->effect;
-		add_step(p->fix, &st);
-		break;
+		if (!f->cordon && condition_taint(f->key))
+			return "the node is tainted by its condition (not "
+			    "ready, unreachable or under pressure): fix the "
+			    "node, do not tolerate it";
+		st->kind = f->cordon ? STEP_UNCORDON : STEP_TOLERATE;
+		st->value = NULL;
+		st->effect = f->cordon ? NULL : f->effect;
+		if (f->cordon)
+			st->key = NULL;
+		return NULL;
 	case FAIL_POD_TERM:
-		pod_step(p, f);
-		break;
+		if (f->pod == PODF_OTHER_POD || f->pod == PODF_NONE)
+			return "a running pod's anti-affinity rules out the "
+			    "target pod: that pod's owner must relax it";
+		*st = (kv_step){ .kind = pods[f->pod], .node = n };
+		return NULL;
 	case FAIL_ROOM:
-		room(p, n, f);
-		break;
+		*st = (kv_step){ .kind = STEP_FREE_ROOM, .node = n,
+		    .amount = shortfall(f) };
+		return NULL;
 	}
+	return "no edit kvscope knows";
 }
 
-/* How much one node lacks, to compare: resources short, then bytes. */
-static int
-short_cmp(const kv_res *x, const kv_res *y)
-{
-	size_t nx = (x->cpu_millis > 0) + (x->memory > 0) + (x->pods > 0);
-	size_t ny = (y->cpu_millis > 0) + (y->memory > 0) + (y->pods > 0);
-
-	for (int k = 0; k < KV_MAX_RESNAMES; k++) {
-		nx += x->ext[k] > 0;
-		ny += y->ext[k] > 0;
-	}
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
-	if (x->memory != y->memory)
-		return x->memory < y->memory ? -1 : 1;
-	if (x->cpu_millis != y->cpu_millis)
-		return x->cpu_millis < y->cpu_millis ? -1 : 1;
-	return 0;
-}
-
-/* One node to uncordon and one to free room on: the first cordoned one
- * by name; of the nodes short of room for the most VMIs, the one that
- * lacks least. */
+/* The edits node n needs for VMI k of g (r), into np. */
 static void
-node_steps(plan *p)
+plan_vmi(const kv_analysis *a, const kv_vmires *r, size_t n, size_t k,
+    nodeplan *np, const char **stuck)
 {
-	const kv_model *m = p->a->m;
-	size_t best = SIZE_MAX;
+	kv_fail f[RELAX_FAILS];
+	size_t nf = kv_target_fails(a, a->place, r, n, f, RELAX_FAILS);
+	kv_step st[RELAX_FAILS];
+	size_t ns = 0;
 
-	for (size_t n = 0; n < m->nnodes; n++)
-		if (p->cordoned[n]) {
-			add_step(p->fix, &(kv_step){ .kind = STEP_UNCORDON,
-			    .node = n });
-			break;
+	for (size_t i = 0; i < nf; i++) {
+		const char *why = fail_step(a, r, n, &f[i], &st[ns]);
+
+		if (why != NULL) {
+			if (*stuck == NULL)
+				*stuck = why;
+			np->stuck = why;
+			return;
 		}
-	for (size_t n = 0; n < m->nnodes; n++) {
-		if (p->room_vmis[n] == 0)
-			continue;
-		if (best == SIZE_MAX || p->room_vmis[n] > p->room_vmis[best] ||
-		    (p->room_vmis[n] == p->room_vmis[best] &&
-		    short_cmp(&p->room_short[n], &p->room_short[best]) < 0))
-			best = n;
+		ns++;
 	}
-	if (best != SIZE_MAX)
-		add_step(p->fix, &(kv_step){ .kind = STEP_FREE_ROOM,
-		    .node = best, .amount = p->room_short[best] });
+	for (size_t i = 0; i < ns; i++)
+		if (!put_step(np->steps, &np->nsteps, RELAX_FAILS, &st[i]))
+			return;
+	np->takes[k] = true;
+	np->nvmis++;
+}
+
+static size_t
+cost(const nodeplan *np)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < np->nsteps; i++)
+		c += np->steps[i].kind == STEP_UNCORDON ||
+		    np->steps[i].kind == STEP_FREE_ROOM ? 1 : VM_COST;
+	return c;
+}
+
+/* Of the plans, the one that takes the most VMIs left (none taken yet
+ * in left), then costs least, then by node name; SIZE_MAX when none
+ * takes any. */
+static size_t
+best_node(const nodeplan *np, size_t nn, const kv_group *g,
+    const bool *left)
+{
+	size_t best = SIZE_MAX, most = 0;
+
+	for (size_t n = 0; n < nn; n++) {
+		size_t takes = 0;
+
+		for (size_t k = 0; np[n].takes != NULL && k < g->nvmis; k++)
+			takes += np[n].takes[k] && left[k];
+		if (takes > most || (takes == most && takes > 0 &&
+		    cost(&np[n]) < cost(&np[best]))) {
+			best = n;
+			most = takes;
+		}
+	}
+	return best;
+}
+
+/* Nodes chosen until every VMI is taken or none takes more; how many
+ * are left. */
+static size_t
+choose(kv_group *g, nodeplan *np, size_t nn)
+{
+	bool *left = xcalloc(g->nvmis + 1, sizeof(bool));
+	size_t b, nleft = g->nvmis;
+
+	for (size_t k = 0; k < g->nvmis; k++)
+		left[k] = true;
+	while (nleft > 0 && (b = best_node(np, nn, g, left)) != SIZE_MAX) {
+		for (size_t i = 0; i < np[b].nsteps; i++) {
+			g->fix.steps = xreallocarray(g->fix.steps,
+			    g->fix.nsteps + 1, sizeof(kv_step));
+			g->fix.steps[g->fix.nsteps++] = np[b].steps[i];
+		}
+		for (size_t k = 0; k < g->nvmis; k++)
+			if (np[b].takes[k] && left[k]) {
+				left[k] = false;
+				nleft--;
+			}
+	}
+	free(left);
+	return nleft;
+}
+
+/* The drop-affinity steps of g: whether, all taken, they empty a term
+ * of a VMI's required node affinity (what-if then drops it whole). */
+static void
+whole_affinity(const kv_analysis *a, const kv_group *g)
+{
+	bool whole = false;
+
+	for (size_t k = 0; k < g->nvmis && !whole; k++)
+		whole = empties_term(&a->vmis[g->vmis[k]].vmi->affinity,
+		    g->fix.steps, g->fix.nsteps);
+	for (size_t i = 0; i < g->fix.nsteps; i++)
+		if (g->fix.steps[i].kind == STEP_DROP_AFFINITY)
+			g->fix.steps[i].whole = whole;
 }
 
 void
 kv_relax_plan(const kv_analysis *a, kv_group *g)
 {
-	size_t nn = a->m->nnodes + 1;
-	plan p = { .a = a, .fix = &g->fix,
-	    .room_vmis = xcalloc(nn, sizeof(size_t)),
-	    .room_short = xcalloc(nn, sizeof(kv_res)),
-	    .cordoned = xcalloc(nn, sizeof(bool)) };
+	size_t nn = a->m->nnodes;
+	nodeplan *np = xcalloc(nn + 1, sizeof(nodeplan));
+	const char *stuck = NULL;
 
-	for (size_t i = 0; i < g->nvmis; i++) {
-		const kv_vmires *r = &a->vmis[g->vmis[i]];
+	for (size_t k = 0; k < g->nvmis; k++) {
+		const kv_vmires *r = &a->vmis[g->vmis[k]];
 		size_t seen = 0;
 
 		KV_NODESET_FOREACH(&r->cpu_targets, node) {
-			kv_fail f;
-
 			if (seen++ == RELAX_SAMPLE)
 				break;
-			if (kv_target_fail(a, a->place, r, node, &f))
-				one_fail(&p, node, &f);
+			if (np[node].takes == NULL)
+				np[node].takes = xcalloc(g->nvmis + 1,
+				    sizeof(bool));
+			plan_vmi(a, r, node, k, &np[node], &stuck);
 		}
 	}
-	node_steps(&p);
-	free(p.room_vmis);
-	free(p.room_short);
-	free(p.cordoned);
+	if (choose(g, np, nn) > 0 && stuck != NULL)
+		g->fix.stuck = xstrdup(stuck);
+	whole_affinity(a, g);
+	for (size_t n = 0; n < nn; n++)
+		free(np[n].takes);
+	free(np);
 }
 
-/* amount in words: "400m CPU, 1.5 GiB, 1 nvidia.com/T4". */
-static void
-amount_words(const kv_model *m, const kv_res *r, kv_buf *b)
+/* bytes rounded up to a tenth of its unit ("1.1 GiB" for 1.04 GiB):
+ * an amount to free must not read as less than it is. */
+static char *
+bytes_up(int64_t bytes)
 {
+	static const struct {
+		int64_t unit;
+		const char *name;
+	} units[] = { { (int64_t)1 << 40, "TiB" }, { (int64_t)1 << 30, "GiB" },
+	    { (int64_t)1 << 20, "MiB" } };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (bytes >= units[i].unit) {
+			unsigned __int128 t = ((unsigned __int128)bytes * 10 +
+			    (unsigned __int128)units[i].unit - 1) /
+			    (unsigned __int128)units[i].unit;
+
+			return xasprintf("%llu.%llu %s",
+			    (unsigned long long)(t / 10),
+			    (unsigned long long)(t % 10), units[i].name);
+		}
+	return xasprintf("%lld B", (long long)bytes);
+}
+
+/* The room of amount r node n has some of (freeable) or none of (the
+ * node must offer it), in words: "400m CPU, 1.5 GiB of memory". */
+static void
+amount_words(const kv_analysis *a, size_t n, const kv_res *r, bool offer,
+    kv_buf *b)
+{
+	const kv_model *m = a->m;
 	size_t at = b->len;
 
-	if (r->cpu_millis > 0) {
-		if (r->cpu_millis % 1000 == 0)
-			kv_buf_printf(b, "%lld CPU",
-			    (long long)(r->cpu_millis / 1000));
-		else
-			kv_buf_printf(b, "%lldm CPU",
-			    (long long)r->cpu_millis);
-	}
-	if (r->memory > 0) {
-		char *s = kv_fmt_bytes(r->memory);
+	if (!offer && r->cpu_millis > 0)
+		kv_buf_printf(b, r->cpu_millis % 1000 ? "%lldm CPU" :
+		    "%lld CPU", (long long)(r->cpu_millis % 1000 ?
+		    r->cpu_millis : r->cpu_millis / 1000));
+	if (!offer && r->memory > 0) {
+		char *s = bytes_up(r->memory);
 
 		kv_buf_printf(b, "%s%s of memory", b->len > at ? ", " : "", s);
 		free(s);
 	}
-	if (r->pods > 0)
+	if (!offer && r->pods > 0)
 		kv_buf_printf(b, "%s%lld pod slot%s", b->len > at ? ", " : "",
 		    (long long)r->pods, r->pods == 1 ? "" : "s");
-	for (size_t k = 0; k < m->nresnames && k < KV_MAX_RESNAMES; k++)
-		if (r->ext[k] > 0) {
-			bool bytes = kv_startswith(m->resnames[k],
-			    "hugepages-") || strcmp(m->resnames[k],
-			    "ephemeral-storage") == 0;
-			char *s = bytes ? kv_fmt_bytes(r->ext[k]) :
-			    xasprintf("%lld", (long long)r->ext[k]);
+	for (size_t k = 0; k < m->nresnames && k < KV_MAX_RESNAMES; k++) {
+		bool bytes = kv_startswith(m->resnames[k], "hugepages-") ||
+		    strcmp(m->resnames[k], "ephemeral-storage") == 0;
+		char *s;
 
-			kv_buf_printf(b, "%s%s %s", b->len > at ? ", " : "", s,
-			    m->resnames[k]);
-			free(s);
-		}
+		if (r->ext[k] <= 0 ||
+		    (a->nodes[n].allocatable.ext[k] <= 0) != offer)
+			continue;
+		s = bytes ? bytes_up(r->ext[k]) : xasprintf("%lld",
+		    (long long)r->ext[k]);
+		kv_buf_printf(b, "%s%s %s", b->len > at ? ", " : "", s,
+		    m->resnames[k]);
+		free(s);
+	}
 }
 
-/* Step st of g in words into b. */
+/* A free-room step in words: what to free, and what the node must
+ * offer first (a resource it lists none of: a device plugin's). */
 static void
-step_words(const kv_analysis *a, const kv_group *g, const kv_step *st,
+room_words(const kv_analysis *a, const kv_step *st, kv_buf *b)
+{
+	const char *node = a->m->nodes[st->node].name;
+	kv_buf f = {0}, o = {0};
+
+	amount_words(a, st->node, &st->amount, false, &f);
+	amount_words(a, st->node, &st->amount, true, &o);
+	if (f.data != NULL)
+		kv_buf_printf(b, "free %s on %s (move or scale down other pods "
+		    "there)", f.data, node);
+	if (o.data != NULL)
+		kv_buf_printf(b, "%s%s must offer %s (it lists none: the "
+		    "device plugin must run there)", f.data ? "; " : "", node,
+		    o.data);
+	kv_buf_free(&f);
+	kv_buf_free(&o);
+}
+
+/* Step st in words into b (keys: the drop-affinity steps' keys). */
+static void
+step_words(const kv_analysis *a, const kv_step *st, const char *keys,
     kv_buf *b)
 {
 	const kv_fixrow *fr = a->m->flavor->fix;
-	const char *node = st->kind == STEP_UNCORDON ||
-	    st->kind == STEP_FREE_ROOM ? a->m->nodes[st->node].name : NULL;
+	const kv_node *nd = &a->m->nodes[st->node];
+	const char *have = st->key ? kv_labels_get(&nd->labels, st->key) :
+	    NULL;
 
-	(void)g;
 	switch (st->kind) {
 	case STEP_DROP_SELECTOR:
-		kv_buf_printf(b, "remove %s=%s from %s (no CPU-compatible node "
-		    "has it)", st->key, st->value,
-		    fr->paths[VMPATH_NODE_SELECTOR]);
+		kv_buf_printf(b, "remove %s=%s from %s (%s %s)", st->key,
+		    st->value, fr->paths[VMPATH_NODE_SELECTOR], nd->name,
+		    have ? "has another value" : "lacks the label");
 		break;
 	case STEP_DROP_ADDED:
 		kv_buf_printf(b, "migration %s asks for %s=%s "
-		    "(addedNodeSelector), which no CPU-compatible node has: "
-		    "delete it and migrate again without it", st->by, st->key,
-		    st->value);
+		    "(addedNodeSelector), which %s %s: delete it and migrate "
+		    "again without it", st->by, st->key, st->value, nd->name,
+		    have ? "has another value of" : "lacks");
 		break;
 	case STEP_DROP_AFFINITY:
-		kv_buf_printf(b, "drop the requirement on %s from the required "
-		    "node affinity in %s (or make it preferred)", st->key,
-		    fr->paths[VMPATH_AFFINITY]);
+		if (st->whole)
+			kv_buf_printf(b, "remove the required node affinity "
+			    "(%s.nodeAffinity.requiredDuringScheduling"
+			    "IgnoredDuringExecution): a term of it asks only "
+			    "for %s", fr->paths[VMPATH_AFFINITY], keys);
+		else
+			kv_buf_printf(b, "drop the requirements on %s from "
+			    "each nodeSelectorTerm of the required node "
+			    "affinity in %s (or make them preferred)", keys,
+			    fr->paths[VMPATH_AFFINITY]);
 		break;
 	case STEP_DROP_EMPTY:
-		kv_buf_printf(b, "remove the empty nodeSelectorTerm from %s",
+		kv_buf_printf(b, st->whole ? "remove the required node "
+		    "affinity from %s: its only nodeSelectorTerms are empty" :
+		    "remove the empty nodeSelectorTerm from %s",
 		    fr->paths[VMPATH_AFFINITY]);
 		break;
 	case STEP_TOLERATE:
@@ -317,15 +495,11 @@ step_words(const kv_analysis *a, const kv_group *g, const kv_step *st,
 		    "%s.topologySpreadConstraints", fr->paths[VMPATH_POD]);
 		break;
 	case STEP_UNCORDON:
-		kv_buf_printf(b, "uncordon %s (kubectl uncordon %s)", node,
-		    node);
+		kv_buf_printf(b, "uncordon %s (kubectl uncordon %s)", nd->name,
+		    nd->name);
 		break;
 	case STEP_FREE_ROOM:
-		kv_buf_printf(b, "free ");
-		amount_words(a->m, &st->amount, b);
-		kv_buf_printf(b, " on %s (move or scale down other pods there;"
-		    " a resource the node does not list needs its device "
-		    "plugin)", node);
+		room_words(a, st, b);
 		break;
 	case STEP_COUNT:
 		break;
@@ -335,12 +509,28 @@ step_words(const kv_analysis *a, const kv_group *g, const kv_step *st,
 char *
 kv_relax_words(const kv_analysis *a, const kv_group *g)
 {
-	kv_buf b = {0};
+	kv_buf b = {0}, keys = {0};
+	size_t node = SIZE_MAX;
+	bool said = false;
 
+	for (size_t i = 0; i < g->fix.nsteps; i++)
+		if (g->fix.steps[i].kind == STEP_DROP_AFFINITY)
+			kv_buf_printf(&keys, "%s%s", keys.len ? ", " : "",
+			    g->fix.steps[i].key);
 	for (size_t i = 0; i < g->fix.nsteps; i++) {
-		if (i > 0)
-			kv_buf_printf(&b, "; ");
-		step_words(a, g, &g->fix.steps[i], &b);
+		const kv_step *st = &g->fix.steps[i];
+
+		if (st->kind == STEP_DROP_AFFINITY && said)
+			continue;	/* said once, with every key */
+		said |= st->kind == STEP_DROP_AFFINITY;
+		if (st->node != node)
+			kv_buf_printf(&b, "%sso that %s takes them: ", i > 0 ?
+			    "; and " : "", a->m->nodes[st->node].name);
+		else
+			kv_buf_printf(&b, ", ");
+		node = st->node;
+		step_words(a, st, keys.data, &b);
 	}
+	kv_buf_free(&keys);
 	return b.data;
 }

@@ -45,6 +45,10 @@ void kv_dvp_result_free(struct kv_vmires *r);
 const char *kv_dvp_model_class(const kv_model *m, const char *model);
 bool kv_dvp_cpu_by_class(const kv_model *m, const char *ns,
     const char *name);
+/* The VirtualMachineClass whose spec.nodeSelector gives VMI v key=value
+ * (kv_fixrow.selector_owner). */
+const char *kv_dvp_selector_owner(const kv_model *m, const kv_vmi *v,
+    const char *key, const char *value);
 /* The what-if hook of --class-cpu (kv_fixrow.class_cpu). */
 bool kv_dvp_set_class_cpu(kv_model *m, const char *name, const char *model,
     const char **type, bool *hit);

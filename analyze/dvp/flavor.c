@@ -98,6 +98,7 @@ static const kv_fixrow dvp_fix = {
 	    "Deckhouse one)",
 	.finish_ops = kv_dvp_finish_ops,
 	.own_ops = kv_dvp_own_ops,
+	.selector_owner = kv_dvp_selector_owner,
 	.free_ops = kv_dvp_free_ops,
 };
 

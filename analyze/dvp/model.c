@@ -31,6 +31,28 @@ kv_dvp_cpu_by_class(const kv_model *m, const char *ns, const char *name)
 }
 
 const char *
+kv_dvp_selector_owner(const kv_model *m, const kv_vmi *v, const char *key,
+    const char *value)
+{
+	const kv_dvm *vm = kv_dvp_vm(m, v->ns, v->name);
+	const kv_dclass *c = vm != NULL ? kv_dvp_class(m, vm->class_name) :
+	    NULL;
+	const char *have = c != NULL ? kv_labels_get(&c->node_selector, key) :
+	    NULL;
+	const char *w;
+	char *s;
+
+	if (have == NULL || strcmp(have, value) != 0)
+		return NULL;
+	s = xasprintf("the label comes from VirtualMachineClass %s's "
+	    "spec.nodeSelector: change the class, for every VM of it, or give "
+	    "the VMs another class", c->name);
+	w = kv_intern_str(m->strs, s);
+	free(s);
+	return w;
+}
+
+const char *
 kv_dvp_model_class(const kv_model *m, const char *model)
 {
 	const kv_dvp *d = dvp_of(m);

@@ -30,6 +30,7 @@ struct kv_buf;
 struct kv_err;
 struct kv_load;
 struct kv_model;
+struct kv_vmi;
 struct kv_vmires;
 struct kv_volume;
 struct jctx;
@@ -159,6 +160,11 @@ typedef struct kv_fixrow {
 	 * finish_ops writes into; what free_ops takes afterwards */
 	void *(*own_ops)(struct kv_model *m);
 	void (*free_ops)(void *owned);
+	/* the flavor's object that puts node selector key=value on VMI v
+	 * (not the VM's own nodeSelector), in words interned in m, or NULL;
+	 * NULL: the flavor has none */
+	const char *(*selector_owner)(const struct kv_model *m,
+	    const struct kv_vmi *v, const char *key, const char *value);
 } kv_fixrow;
 
 /* KubeVirt's own (analyze/flavor.c): the row of a distribution that

@@ -64,17 +64,47 @@ affinity_fail(const kv_affinity *aff, const kv_nsterm *app,
 }
 
 
+/* The failures found on one node: up to max, the first one's text in
+ * out (the others' in scratch, thrown away). */
+typedef struct failset {
+	kv_fail *v;
+	size_t n, max;
+	kv_buf *out, scratch;
+} failset;
+
+/* The next failure to fill (zeroed) and where its text goes; NULL when
+ * the set is full. */
+static kv_fail *
+fs_add(failset *fs, kv_buf **out)
+{
+	if (fs->n == fs->max)
+		return NULL;
+	*out = fs->n == 0 ? fs->out : &fs->scratch;
+	memset(&fs->v[fs->n], 0, sizeof(kv_fail));
+	return &fs->v[fs->n++];
+}
+
+static bool
+fs_full(const failset *fs)
+{
+	return fs->n == fs->max;
+}
+
 /* The source node, a node running a pod of this VMI, or one holding a
- * reservation this VMI shares (pod anti-affinity). */
+ * reservation this VMI shares (pod anti-affinity): nothing else on the
+ * node matters then. */
 static bool
 explain_pods(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    const kv_node *node, kv_fail *f, kv_buf *out)
+    const kv_node *node, failset *fs)
 {
 	const kv_vmi *v = r->vmi;
 	const kv_pod *const *pods;
 	size_t npods;
+	kv_fail *f;
+	kv_buf *out;
 
 	if (v->node != NULL && strcmp(node->name, v->node) == 0) {
+		f = fs_add(fs, &out);
 		f->kind = FAIL_SOURCE;
 		kv_buf_printf(out, "source node");
 		return true;
@@ -86,6 +116,7 @@ explain_pods(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 			/* §2.3 step 1: the target pod's anti-affinity on
 			 * created-by=<VMI uid> matches every pod of the
 			 * VMI, an unfinished migration's target too */
+			f = fs_add(fs, &out);
 			f->kind = FAIL_OWN_POD;
 			kv_buf_printf(out, "runs pod %s of this VMI%s%s%s "
 			    "(pod anti-affinity)", pods[i]->name,
@@ -99,6 +130,7 @@ explain_pods(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 		const kv_pod *pod = kv_pr_conflict(a, v, node->name);
 
 		if (pod != NULL) {
+			f = fs_add(fs, &out);
 			f->kind = FAIL_RESERVATION;
 			kv_buf_printf(out, "runs pod %s/%s, which holds a "
 			    "persistent reservation on a LUN this VMI reserves "
@@ -124,87 +156,174 @@ selector_origin(const kv_vmires *r, const char *key, const char *value)
 	return ORIGIN_OTHER;
 }
 
-/* Whether q is a requirement of the VMI's own required node affinity. */
+static bool
+same_req(const kv_nsreq *x, const kv_nsreq *y)
+{
+	if (x->field != y->field || x->op != y->op ||
+	    x->nvalues != y->nvalues || strcmp(x->key, y->key) != 0)
+		return false;
+	for (size_t i = 0; i < x->nvalues; i++)
+		if (strcmp(x->values[i], y->values[i]) != 0)
+			return false;
+	return true;
+}
+
+/* Whether q is a requirement of the VMI's own required node affinity:
+ * one of its terms', or one like it in the copy a flavor's migration
+ * affinity made of them (DVP, disks that migrate). */
 static bool
 own_req(const kv_vmires *r, const kv_nsreq *q)
 {
 	const kv_affinity *f = &r->vmi->affinity;
 
-	if (r->affinity != f)
-		return false;
 	for (size_t t = 0; t < f->nterms; t++)
-		if (q >= f->terms[t].reqs && q < f->terms[t].reqs +
-		    f->terms[t].nreqs)
-			return true;
+		for (size_t k = 0; k < f->terms[t].nreqs; k++)
+			if (&f->terms[t].reqs[k] == q || (r->affinity != f &&
+			    same_req(&f->terms[t].reqs[k], q)))
+				return true;
 	return false;
 }
 
-/* A node selector label or a required node affinity term. */
-static bool
-explain_labels(const kv_vmires *r, const kv_node *node, kv_fail *f,
-    kv_buf *out)
+/* The failing requirements of the term of the required node affinity
+ * that fails fewest on node (its terms are ORed: fixing one suffices),
+ * the appended ones included, into fs. */
+static void
+term_fails(const kv_vmires *r, const kv_node *node, failset *fs)
+{
+	const kv_affinity *aff = r->affinity;
+	const kv_nsterm *app = kv_appended(r), only = { 0, NULL, 0 };
+	const kv_nsterm *terms = aff->nterms ? aff->terms : &only;
+	size_t nterms = aff->nterms ? aff->nterms : 1, best = 0;
+	size_t most = SIZE_MAX;
+	size_t napp = app != NULL ? app->nreqs : 0;
+
+	for (size_t t = 0; t < nterms; t++) {
+		size_t bad = 0;
+
+		for (size_t q = 0; q < terms[t].nreqs; q++)
+			bad += !kv_req_match(&terms[t].reqs[q], &node->labels,
+			    node->name);
+		for (size_t q = 0; q < napp; q++)
+			bad += !kv_req_match(&app->reqs[q], &node->labels,
+			    node->name);
+		if (bad < most && bad + terms[t].nreqs + napp > 0) {
+			most = bad;
+			best = t;
+		}
+	}
+	for (size_t q = 0; q < terms[best].nreqs + napp; q++) {
+		const kv_nsreq *rq = q < terms[best].nreqs ?
+		    &terms[best].reqs[q] : &app->reqs[q - terms[best].nreqs];
+		kv_fail *f;
+		kv_buf *out;
+
+		if (kv_req_match(rq, &node->labels, node->name))
+			continue;
+		if ((f = fs_add(fs, &out)) == NULL)
+			return;
+		f->kind = FAIL_AFFINITY;
+		f->origin = own_req(r, rq) ? ORIGIN_VMI : ORIGIN_OTHER;
+		f->key = rq->key;
+		kv_buf_printf(out, "node affinity: %s", rq->key);
+	}
+}
+
+/* Every node selector label the node fails, then the required node
+ * affinity's first failing requirement. */
+static void
+explain_labels(const kv_vmires *r, const kv_node *node, failset *fs)
 {
 	const kv_nsreq *q;
+	kv_fail *f;
+	kv_buf *out;
 
 	for (size_t i = 0; i < r->selectors.n; i++) {
-		const char *have = kv_labels_get(&node->labels,
-		    r->selectors.v[i].key);
+		const kv_label *l = &r->selectors.v[i];
+		const char *have = kv_labels_get(&node->labels, l->key);
 
-		if (have == NULL || strcmp(have, r->selectors.v[i].value)) {
-			const char *added = r->added_selector ?
-			    kv_labels_get(r->added_selector,
-			    r->selectors.v[i].key) : NULL;
-
-			f->kind = FAIL_SELECTOR;
-			f->key = r->selectors.v[i].key;
-			f->value = r->selectors.v[i].value;
-			f->origin = selector_origin(r, f->key, f->value);
-			f->by = f->origin == ORIGIN_MIGRATION ? r->added_by :
-			    NULL;
-			kv_buf_printf(out, "label %s=%s %s",
-			    r->selectors.v[i].key, r->selectors.v[i].value,
-			    have == NULL ? "missing" : "differs");
-			if (added != NULL &&
-			    strcmp(added, r->selectors.v[i].value) == 0)
-				kv_buf_printf(out, " (added by migration %s)",
-				    r->added_by);
-			return true;
-		}
+		if (have != NULL && strcmp(have, l->value) == 0)
+			continue;
+		if ((f = fs_add(fs, &out)) == NULL)
+			return;
+		f->kind = FAIL_SELECTOR;
+		f->key = l->key;
+		f->value = l->value;
+		f->origin = selector_origin(r, f->key, f->value);
+		f->by = f->origin == ORIGIN_MIGRATION ? r->added_by : NULL;
+		kv_buf_printf(out, "label %s=%s %s", l->key, l->value,
+		    have == NULL ? "missing" : "differs");
+		if (f->origin == ORIGIN_MIGRATION)
+			kv_buf_printf(out, " (added by migration %s)",
+			    r->added_by);
 	}
 	if ((q = affinity_fail(r->affinity, kv_appended(r), &node->labels,
 	    node->name)) == NULL)
-		return false;
+		return;
+	if (fs->max > 1 && q != &empty_term) {
+		term_fails(r, node, fs);
+		return;
+	}
+	if ((f = fs_add(fs, &out)) == NULL)
+		return;
 	f->kind = q == &empty_term ? FAIL_EMPTY_TERM : FAIL_AFFINITY;
-	f->origin = r->affinity == &r->vmi->affinity && (q == &empty_term ||
-	    own_req(r, q)) ? ORIGIN_VMI : ORIGIN_OTHER;
+	f->origin = (q == &empty_term && r->affinity == &r->vmi->affinity) ||
+	    (q != &empty_term && own_req(r, q)) ? ORIGIN_VMI : ORIGIN_OTHER;
 	f->key = q->key;
 	if (q == &empty_term) {
 		kv_buf_printf(out, "node affinity: an empty nodeSelectorTerm "
 		    "matches no node");
-		return true;
+		return;
 	}
 	kv_buf_printf(out, "node affinity: %s%s %s", q->field ? "field " : "",
 	    q->key, op_name(q->op));
 	for (size_t i = 0; i < q->nvalues; i++)
 		kv_buf_printf(out, "%s%s", i ? "," : " ", q->values[i]);
-	return true;
+}
+
+/* Every taint of node n the VMI does not tolerate. */
+static void
+explain_taints(const kv_place *p, const kv_vmires *r, size_t n,
+    failset *fs)
+{
+	for (size_t i = 0; i < p->ntaints; i++) {
+		const ptaint *t = &p->taints[i];
+		kv_fail *f;
+		kv_buf *out;
+
+		if (!kv_bits_test(&t->nodes, n) || kv_tolerates(r->vmi, t))
+			continue;
+		if ((f = fs_add(fs, &out)) == NULL)
+			return;
+		f->kind = FAIL_TAINT;
+		f->key = t->key;
+		f->value = t->value;
+		f->effect = t->effect;
+		f->cordon = strcmp(f->key, "node.kubernetes.io/unschedulable")
+		    == 0;
+		kv_buf_printf(out, "%staint %s%s%s:%s not tolerated",
+		    f->cordon ? "cordoned: " : "", t->key, *t->value ? "=" :
+		    "", t->value, t->effect);
+	}
 }
 
 /* The room check of node n for r. */
-static bool
+static void
 explain_room(const kv_analysis *a, const kv_vmires *r, size_t n,
-    kv_fail *f, kv_buf *out)
+    failset *fs)
 {
 	kv_res need = kv_room_need(a, r), have = kv_room_free(a, n);
+	kv_fail *f;
+	kv_buf *out;
 
-	if (kv_res_fits(&have, &need))
-		return false;
+	if (kv_res_fits(&have, &need) || (f = fs_add(fs, &out)) == NULL)
+		return;
 	f->kind = FAIL_ROOM;
 	f->need = need;
 	f->have = have;
 	if (kv_res_base_fits(&have, &need)) {
 		kv_buf_printf(out, "no room: ");
-		return kv_res_short_fmt(a, n, &have, &need, false, out);
+		kv_res_short_fmt(a, n, &have, &need, false, out);
+		return;
 	}
 	if (a->capacity_known) {
 		char *h = kv_res_fmt(&have), *w = kv_res_fmt(&need);
@@ -221,43 +340,30 @@ explain_room(const kv_analysis *a, const kv_vmires *r, size_t n,
 		free(h);
 		free(w);
 	}
-	return true;
 }
 
-static bool
-first_fail(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    size_t n, kv_fail *f, kv_buf *out)
+/* The constraints node n fails for r, in the order the scheduler's
+ * filters and the explanation give them, into fs. */
+static void
+fails(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
+    size_t n, failset *fs)
 {
-	const kv_node *node = &a->m->nodes[n];
-	const kv_vmi *v = r->vmi;
+	kv_fail *f;
+	kv_buf *out;
 
-	memset(f, 0, sizeof(*f));
-	if (explain_pods(a, p, r, node, f, out) ||
-	    explain_labels(r, node, f, out))
-		return true;
-	for (size_t i = 0; i < p->ntaints; i++)
-		if (kv_bits_test(&p->taints[i].nodes, n) &&
-		    !kv_tolerates(v, &p->taints[i])) {
-			f->kind = FAIL_TAINT;
-			f->key = p->taints[i].key;
-			f->value = p->taints[i].value;
-			f->effect = p->taints[i].effect;
-			f->cordon = strcmp(f->key,
-			    "node.kubernetes.io/unschedulable") == 0;
-			kv_buf_printf(out, "%staint %s%s%s:%s not tolerated",
-			    strcmp(p->taints[i].key,
-			    "node.kubernetes.io/unschedulable") == 0 ?
-			    "cordoned: " : "", p->taints[i].key,
-			    *p->taints[i].value ? "=" : "",
-			    p->taints[i].value, p->taints[i].effect);
-			return true;
-		}
-	if (kv_podaff_explain(a, p, r, n, out)) {
+	if (explain_pods(a, p, r, &a->m->nodes[n], fs))
+		return;
+	explain_labels(r, &a->m->nodes[n], fs);
+	if (!fs_full(fs))
+		explain_taints(p, r, n, fs);
+	if (!fs_full(fs) && kv_podaff_fail(a, p, r, n) != PODF_NONE &&
+	    (f = fs_add(fs, &out)) != NULL) {
+		kv_podaff_explain(a, p, r, n, out);
 		f->kind = FAIL_POD_TERM;
 		f->pod = kv_podaff_fail(a, p, r, n);
-		return true;
 	}
-	return explain_room(a, r, n, f, out);
+	if (!fs_full(fs))
+		explain_room(a, r, n, fs);
 }
 
 bool
@@ -265,17 +371,29 @@ kv_target_explain(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_buf *out)
 {
 	kv_fail f;
+	failset fs = { .v = &f, .max = 1, .out = out };
 
-	return first_fail(a, p, r, n, &f, out);
+	fails(a, p, r, n, &fs);
+	kv_buf_free(&fs.scratch);
+	return fs.n > 0;
+}
+
+size_t
+kv_target_fails(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n, kv_fail *v, size_t max)
+{
+	kv_buf b = {0};
+	failset fs = { .v = v, .max = max, .out = &b };
+
+	fails(a, p, r, n, &fs);
+	kv_buf_free(&fs.scratch);
+	kv_buf_free(&b);
+	return fs.n;
 }
 
 bool
 kv_target_fail(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_fail *f)
 {
-	kv_buf b = {0};
-	bool failed = first_fail(a, p, r, n, f, &b);
-
-	kv_buf_free(&b);
-	return failed;
+	return kv_target_fails(a, p, r, n, f, 1) > 0;
 }

@@ -767,5 +767,5 @@ kv_podaff_fail(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 			    ev->v[i].kind == PA_ANTI ? PODF_ANTI :
 			    ev->v[i].kind == PA_SPREAD ? PODF_SPREAD :
 			    PODF_OTHER_POD;
-	return PODF_OTHER_POD;
+	return PODF_NONE;
 }

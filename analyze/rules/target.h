@@ -64,7 +64,10 @@ enum kv_fail_origin {
 				 * flavor's (a VM class) */
 };
 /* FAIL_POD_TERM: the target pod's own term, or another pod's. */
-enum kv_pod_fail { PODF_AFFINITY, PODF_ANTI, PODF_SPREAD, PODF_OTHER_POD };
+enum kv_pod_fail {
+	PODF_AFFINITY, PODF_ANTI, PODF_SPREAD, PODF_OTHER_POD,
+	PODF_NONE		/* the node passes them all */
+};
 
 typedef struct kv_fail {
 	enum kv_fail_kind kind;
@@ -81,6 +84,13 @@ typedef struct kv_fail {
  * them all (the same order as kv_target_explain). */
 bool kv_target_fail(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n, kv_fail *f);
+/* Every constraint node n fails for r, up to max, into v: each failing
+ * node selector label and untolerated taint, the first failing node
+ * affinity requirement, the first pod constraint, room; only the one of
+ * the VMI's own pods (source, own pod, reservation) when it fails that.
+ * Their count. */
+size_t kv_target_fails(const kv_analysis *a, const kv_place *p,
+    const kv_vmires *r, size_t n, kv_fail *v, size_t max);
 /* Which of r's pod constraints node n fails first (podaffinity.c). */
 enum kv_pod_fail kv_podaff_fail(const kv_analysis *a, const kv_place *p,
     const kv_vmires *r, size_t n);

@@ -261,7 +261,7 @@ pdftotext "$tmp/rep2/report.pdf" - | tr -s " \n" "  " | grep -qF "guests that ne
 
 run "capacity groups" 1 check samples/capacity --groups
 has "$tmp/out" "capacity groups" "no-capacity: 1 VMI would be placed on c2 but finds no room"
-has "$tmp/out" "capacity groups" "fix free-capacity (proven: fixes 1 of 1): To make room, free 922.0 MiB of memory on c2"
+has "$tmp/out" "capacity groups" "fix free-capacity (proven: fixes 1 of 1): Make room for the target pod of prod/stuck-vm (it requests up to 400m CPU, 16.3 GiB, 1 pod; kvscope explain shows what each node has free): so that c2 takes them: free 922.0 MiB of memory on c2 (move or scale down other pods there)"
 has "$tmp/out" "capacity groups" "--add-node-like c2"
 run "capacity fix proven" 0 what-if samples/capacity --add-node-like c2
 has "$tmp/out" "capacity fix proven" "prod/stuck-vm: no-target -> ok"

@@ -148,8 +148,9 @@ test_empty_term_removed(void **state)
 	kvj_setj(vmi(s), "spec.affinity", "{\"nodeAffinity\": {"
 	    "\"requiredDuringSchedulingIgnoredDuringExecution\": "
 	    "{\"nodeSelectorTerms\": [{}]}}}");
-	expect_fix(s, "remove the empty nodeSelectorTerm from "
-	    "spec.template.spec.affinity", true, true);
+	expect_fix(s, "so that w2 takes them: remove the required node "
+	    "affinity from spec.template.spec.affinity: its only "
+	    "nodeSelectorTerms are empty", true, true);
 }
 
 /* Two ORed terms that both ask for zone=a: dropping the requirement
@@ -166,8 +167,62 @@ test_affinity_terms_emptied(void **state)
 	    "\"zone\", \"operator\": \"In\", \"values\": [\"a\"]}]}, "
 	    "{\"matchExpressions\": [{\"key\": \"zone\", \"operator\": "
 	    "\"In\", \"values\": [\"a\", \"b\"]}]}]}}}");
-	expect_fix(s, "drop the requirement on zone from the required node "
-	    "affinity in spec.template.spec.affinity", true, true);
+	expect_fix(s, "remove the required node affinity (spec.template.spec."
+	    "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuring"
+	    "Execution): a term of it asks only for zone", true, true);
+}
+
+/* A term that asks for zone=a and the architecture w2 has: only the
+ * zone goes, the term stays. */
+static void
+test_affinity_requirement_dropped(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+
+	(void)state;
+	kvj_setj(vmi(s), "spec.affinity", "{\"nodeAffinity\": {"
+	    "\"requiredDuringSchedulingIgnoredDuringExecution\": "
+	    "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": "
+	    "\"zone\", \"operator\": \"In\", \"values\": [\"a\"]}, "
+	    "{\"key\": \"kubernetes.io/arch\", \"operator\": \"In\", "
+	    "\"values\": [\"amd64\"]}]}]}}}");
+	expect_fix(s, "drop the requirements on zone from each "
+	    "nodeSelectorTerm of the required node affinity in "
+	    "spec.template.spec.affinity (or make them preferred)", true,
+	    true);
+}
+
+/* w2 fails a taint and a label, a1's CPU is not the source's: both
+ * edits, for the one node that can take the VM. */
+static void
+test_two_failures_one_node(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+
+	(void)state;
+	kvj_pushj(node(s, "w2"), "spec.taints", "{\"key\": \"dedicated\", "
+	    "\"value\": \"db\", \"effect\": \"NoSchedule\"}");
+	kvj_setj(vmi(s), "spec.nodeSelector", "{\"disk\": \"ssd\"}");
+	kvj_label(node(s, "w1"), "disk", "ssd");
+	expect_fix(s, "so that w2 takes them: remove disk=ssd from "
+	    "spec.template.spec.nodeSelector (w2 lacks the label), add {key: "
+	    "dedicated, operator: Exists, effect: NoSchedule} to "
+	    "spec.template.spec.tolerations, then restart them", true, true);
+}
+
+/* A node-condition taint is not tolerated away: the node must be
+ * fixed. */
+static void
+test_condition_taint_stuck(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+
+	(void)state;
+	kvj_pushj(node(s, "w2"), "spec.taints", "{\"key\": "
+	    "\"node.kubernetes.io/not-ready\", \"effect\": \"NoSchedule\"}");
+	expect_fix(s, "the node is tainted by its condition (not ready, "
+	    "unreachable or under pressure): fix the node, do not tolerate "
+	    "it", false, false);
 }
 
 /* The KubeVirt CR's developerConfiguration.nodeSelectors asks for a
@@ -195,6 +250,9 @@ main(void)
 		cmocka_unit_test(test_cordon_uncordoned),
 		cmocka_unit_test(test_empty_term_removed),
 		cmocka_unit_test(test_affinity_terms_emptied),
+		cmocka_unit_test(test_affinity_requirement_dropped),
+		cmocka_unit_test(test_two_failures_one_node),
+		cmocka_unit_test(test_condition_taint_stuck),
 		cmocka_unit_test(test_cluster_selector_stuck),
 	};
 
