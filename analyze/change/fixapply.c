@@ -172,11 +172,13 @@ static const char *
 step_value(const kv_analysis *a, const kv_step *st)
 {
 	static const char *const what[STEP_COUNT] = {
-		[STEP_DROP_SELECTOR] = "nodeSelector", [STEP_DROP_ADDED] =
-		"addedNodeSelector of migration", [STEP_DROP_AFFINITY] =
-		"node affinity on", [STEP_DROP_EMPTY] =
-		"empty node affinity term", [STEP_TOLERATE] = "toleration of", [STEP_POD_AFFINITY]
-		= "pod affinity", [STEP_POD_ANTI] = "pod anti-affinity",
+		[STEP_DROP_SELECTOR] = "nodeSelector",
+		[STEP_DROP_ADDED] = "addedNodeSelector of migration",
+		[STEP_DROP_AFFINITY] = "node affinity on",
+		[STEP_DROP_EMPTY] = "empty node affinity term",
+		[STEP_TOLERATE] = "toleration of",
+		[STEP_POD_AFFINITY] = "pod affinity",
+		[STEP_POD_ANTI] = "pod anti-affinity",
 		[STEP_SPREAD] = "topology spread",
 	};
 	const char *arg = st->kind == STEP_DROP_ADDED ? st->by : st->key;
