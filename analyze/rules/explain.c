@@ -348,6 +348,7 @@ static void
 fails(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
     size_t n, failset *fs)
 {
+	enum kv_pod_fail pod;
 	kv_fail *f;
 	kv_buf *out;
 
@@ -356,11 +357,11 @@ fails(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	explain_labels(r, &a->m->nodes[n], fs);
 	if (!fs_full(fs))
 		explain_taints(p, r, n, fs);
-	if (!fs_full(fs) && kv_podaff_fail(a, p, r, n) != PODF_NONE &&
+	if (!fs_full(fs) && (pod = kv_podaff_fail(a, p, r, n)) != PODF_NONE &&
 	    (f = fs_add(fs, &out)) != NULL) {
 		kv_podaff_explain(a, p, r, n, out);
 		f->kind = FAIL_POD_TERM;
-		f->pod = kv_podaff_fail(a, p, r, n);
+		f->pod = pod;
 	}
 	if (!fs_full(fs))
 		explain_room(a, r, n, fs);
@@ -389,11 +390,4 @@ kv_target_fails(const kv_analysis *a, const kv_place *p,
 	kv_buf_free(&fs.scratch);
 	kv_buf_free(&b);
 	return fs.n;
-}
-
-bool
-kv_target_fail(const kv_analysis *a, const kv_place *p,
-    const kv_vmires *r, size_t n, kv_fail *f)
-{
-	return kv_target_fails(a, p, r, n, f, 1) > 0;
 }

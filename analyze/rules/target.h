@@ -80,13 +80,11 @@ typedef struct kv_fail {
 	kv_res need, have;		/* FAIL_ROOM: the room check's */
 } kv_fail;
 
-/* The first constraint node n fails for r into *f; false when it passes
- * them all (the same order as kv_target_explain). */
-bool kv_target_fail(const kv_analysis *a, const kv_place *p,
-    const kv_vmires *r, size_t n, kv_fail *f);
-/* Every constraint node n fails for r, up to max, into v: each failing
- * node selector label and untolerated taint, the first failing node
- * affinity requirement, the first pod constraint, room; only the one of
+/* Every constraint node n fails for r, up to max, into v, in the order
+ * kv_target_explain gives the first: each failing node selector label,
+ * the failing requirements of the required node affinity term that
+ * fails fewest (max 1: the first failing one), each untolerated taint,
+ * the first pod constraint, room; only the one of
  * the VMI's own pods (source, own pod, reservation) when it fails that.
  * Their count. */
 size_t kv_target_fails(const kv_analysis *a, const kv_place *p,

@@ -253,6 +253,10 @@ typedef struct kvres {
  * the test. */
 kvres kvsnap_run(const kvsnap *s);
 
+/* The snapshot at path loaded and analysed into *m and *a (the caller
+ * frees both); any error fails the test. */
+void kvsnap_load_dir(const char *path, kv_model **m, kv_analysis **a);
+
 /* The load error a snapshot gives (for tests of refusals); NULL when it
  * loads.  Caller frees. */
 char *kvsnap_load_error(const kvsnap *s);

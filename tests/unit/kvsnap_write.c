@@ -487,6 +487,18 @@ kvsnap_run(const kvsnap *s)
 
 /* The load error a snapshot gives (for tests of refusals); NULL when it
  * loads.  Caller frees. */
+void
+kvsnap_load_dir(const char *path, kv_model **m, kv_analysis **a)
+{
+	kv_limits lim;
+	kv_err err = {0};
+
+	if (kv_limits_init(&lim, &err) != KV_OK ||
+	    kv_model_load(path, &lim, m, &err) != KV_OK ||
+	    kv_analyze(*m, a, &err) != KV_OK)
+		fail_msg("%s: %s", path, err.msg);
+}
+
 char *
 kvsnap_load_error(const kvsnap *s)
 {

@@ -26,18 +26,6 @@
 
 #include "kvbase.h"
 
-static void
-load(const char *path, kv_model **m, kv_analysis **a)
-{
-	kv_limits lim;
-	kv_err err = {0};
-
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(path, &lim, m, &err) != KV_OK ||
-	    kv_analyze(*m, a, &err) != KV_OK)
-		fail_msg("%s: %s", path, err.msg);
-}
-
 static bool
 in_code(const kv_analysis *b, size_t i, const char *code)
 {
@@ -126,8 +114,8 @@ check_sample(const char *path)
 	kv_analysis *a0, *a1;
 	size_t n = 0;
 
-	load(path, &m0, &a0);
-	load(path, &m1, &a1);
+	kvsnap_load_dir(path, &m0, &a0);
+	kvsnap_load_dir(path, &m1, &a1);
 	kv_fix_prove(a1);
 	assert_int_equal(a0->ngroups, a1->ngroups);
 	for (size_t i = 0; i < a0->ngroups; i++) {
@@ -213,7 +201,7 @@ test_helps_none_becomes_none(void **state)
 	(void)state;
 	two_classes(s);
 	dir = kvsnap_write(s);
-	load(dir, &m, &a);
+	kvsnap_load_dir(dir, &m, &a);
 	/* before the proof: two groups, each claiming its VMI */
 	for (size_t i = 0; i < a->ngroups; i++)
 		if (strcmp(a->groups[i].code, "disk-not-shared") == 0) {
@@ -273,7 +261,7 @@ test_claim_sharers(void **state)
 	kvj_sets(twin, "metadata.uid", "uid-twin");
 	kvsnap_add(s, VMIS, twin);
 	dir = kvsnap_write(s);
-	load(dir, &m, &a);
+	kvsnap_load_dir(dir, &m, &a);
 	for (web = 0; strcmp(m->vmis[web].name, "web") != 0; web++)
 		;
 	for (tw = 0; strcmp(m->vmis[tw].name, "twin") != 0; tw++)
@@ -322,7 +310,7 @@ relabel_run(bool named, bool alone, kv_model **m, char **dirp)
 		kvj_key(pod(s), "spec.nodeSelector",
 		    "host-model-cpu." DOM "/Skylake-Client-IBRS", "true");
 	dir = kvsnap_write(s);
-	load(dir, m, &a);
+	kvsnap_load_dir(dir, m, &a);
 	kv_fix_prove(a);
 	*dirp = dir;
 	kvsnap_free(s);

@@ -18,18 +18,6 @@
 
 #include "kvbase.h"
 
-static void
-load(const char *path, kv_model **m, kv_analysis **a)
-{
-	kv_limits lim;
-	kv_err err = {0};
-
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(path, &lim, m, &err) != KV_OK ||
-	    kv_analyze(*m, a, &err) != KV_OK)
-		fail_msg("%s: %s", path, err.msg);
-}
-
 static const kv_group *
 placement_group(const kv_analysis *a)
 {
@@ -88,7 +76,7 @@ expect_fix(kvsnap *s, const char *text, bool restart, bool proven)
 	const kv_group *g;
 	size_t restarts;
 
-	load(dir, &m, &a);
+	kvsnap_load_dir(dir, &m, &a);
 	kv_fix_prove(a);
 	g = placement_group(a);
 	if (strstr(g->fix.text, text) == NULL)
