@@ -283,7 +283,7 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 	for (size_t i = 0; i < g->nvmis; i++) {
 		size_t v = g->vmis[i], k = s->sub[v];
 
-		fixes += !kv_vmi_in_code(b, k, g->code);
+		fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
 		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
 	}
 	for (size_t v = 0; j->shared != NULL && v < a->nvmis; v++)
@@ -344,26 +344,49 @@ unproven(kv_group *g, const char *why)
 	g->fix.text = t;
 }
 
+/* Whether change c leaves the nodes, the pods' requests and the
+ * cluster's configuration as they are: then the copy borrows the node
+ * phases of the analysis (kv_analyze_verdicts' nodes_of). */
+static bool
+keeps_nodes(const kv_change *c)
+{
+	switch (c->kind) {
+	case CH_CPU_MODEL:
+	case CH_CLAIM_RWX:
+	case CH_BINDING:
+	case CH_OPERATION_DONE:
+	case CH_IMAGE_DIGEST:
+	case CH_RELAX:
+		return true;
+	case CH_EVICTION:
+		return c->scope != SC_ALL;
+	default:
+		return false;
+	}
+}
+
 /* The jobs of batch bi (their VMIs marked in mark) applied to one copy
  * and measured. */
 static void
 run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
     const bool *mark)
 {
-	bool kinds[CH_COUNT] = { false };
+	bool kinds[CH_COUNT] = { false }, keep = true;
 	subset s;
 	kv_analysis *b = NULL;
 	kv_err err = {0};
 
 	for (size_t j = 0; j < nj; j++)
 		for (size_t c = 0; jobs[j].batch == bi && c < jobs[j].nch;
-		    c++)
+		    c++) {
 			kinds[jobs[j].chs[c].kind] = true;
+			keep &= keeps_nodes(&jobs[j].chs[c]);
+		}
 	subset_make(a->m, mark, kinds, &s);
 	for (size_t j = 0; j < nj; j++)
 		if (jobs[j].batch == bi)
 			apply_one(&s, &jobs[j]);
-	if (kv_analyze(&s.m, &b, &err) != KV_OK) {
+	if (kv_analyze_verdicts(&s.m, keep ? a : NULL, &b, &err) != KV_OK) {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
 				unproven(jobs[j].g, err.msg);
