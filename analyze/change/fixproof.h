@@ -22,7 +22,11 @@
  * Groups whose VMIs do not overlap share one copy (their changes touch
  * only their own VMIs), so the copies hold about as many VMIs as the
  * groups do, each once per layer of overlap; a node's relabel, which
- * may touch any VMI of the node, gets a copy of its own.  A fix that
+ * may touch any VMI of the node, gets a copy of its own.  A copy holds
+ * at most 8,192 VMIs (BATCH_MAX) unless one group has more, and copies
+ * only its own VMIs' VirtualMachine templates: the copies are proven
+ * one after another, so the proof's memory is one copy and its
+ * analysis.  A fix that
  * fixes none (or whose change cannot be written, e.g. no claim to
  * recreate) becomes `none`, its text the reason and what would help.
  * relax-placement, free-capacity and a relabel-node whose value no
