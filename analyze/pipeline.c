@@ -19,7 +19,8 @@
 #include "analyze/rules/target.h"
 
 int
-kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
+kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
+    kv_analysis **out, kv_err *err)
 {
 	kv_analysis *a = xcalloc(1, sizeof(*a));
 
@@ -32,20 +33,37 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	kv_version_warnings(a);
 	kv_podaff_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
-	a->index = kv_index_build(m);
-	kv_timing("index");
-	if (kv_cpu_analyze(a, err) != KV_OK) {
-		kv_analysis_free(a);
-		*out = NULL;
-		return KV_ERR;
+	if (nodes_of != NULL)
+		kv_cpu_borrow(a, nodes_of);
+	else {
+		a->index = kv_index_build(m);
+		kv_timing("index");
+		if (kv_cpu_analyze(a, err) != KV_OK) {
+			kv_analysis_free(a);
+			*out = NULL;
+			return KV_ERR;
+		}
+		kv_capacity_build(a);
 	}
-	kv_capacity_build(a);
 	kv_timing("cpu");
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
 	kv_drain_analyze(a);
 	kv_summarize(a);
 	kv_timing("drain");
+	*out = a;
+	return KV_OK;
+}
+
+int
+kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
+{
+	kv_analysis *a;
+
+	if (kv_analyze_verdicts(m, NULL, &a, err) != KV_OK) {
+		*out = NULL;
+		return KV_ERR;
+	}
 	kv_groups_analyze(a);
 	a->summary.groups = a->ngroups;
 	kv_timing("groups");
@@ -70,21 +88,10 @@ free_facts(kv_vmifacts *f)
 	free(f->notes);
 }
 
-void
-kv_analysis_free(kv_analysis *a)
+/* What the node phases made (kv_cpu_borrow lends it). */
+static void
+free_nodes(kv_analysis *a)
 {
-	if (a == NULL)
-		return;
-	for (size_t i = 0; i < a->nwarnings; i++)
-		free(a->warnings[i]);
-	free(a->warnings);
-	for (size_t i = 0; i < a->ncoded; i++)
-		free(a->coded[i].message);
-	free(a->coded);
-	for (size_t i = 0; i < NEED_COUNT; i++)
-		free(a->lack_msg[i]);
-	free(a->cfg.obsolete);
-	free(a->nodes);
 	for (size_t i = 0; i < a->nclasses; i++) {
 		free(a->classes[i].nodes);
 		free(a->classes[i].req);
@@ -108,6 +115,26 @@ kv_analysis_free(kv_analysis *a)
 		free(a->tradeoff[i].models);
 	}
 	free(a->tradeoff);
+	kv_index_free(a->index);
+}
+
+void
+kv_analysis_free(kv_analysis *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; i < a->nwarnings; i++)
+		free(a->warnings[i]);
+	free(a->warnings);
+	for (size_t i = 0; i < a->ncoded; i++)
+		free(a->coded[i].message);
+	free(a->coded);
+	for (size_t i = 0; i < NEED_COUNT; i++)
+		free(a->lack_msg[i]);
+	free(a->cfg.obsolete);
+	free(a->nodes);
+	if (!a->borrowed)
+		free_nodes(a);
 	kv_groups_free(a);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		kv_vmires *r = &a->vmis[i];
@@ -132,7 +159,6 @@ kv_analysis_free(kv_analysis *a)
 		free(a->drain[i].plan);
 	}
 	free(a->drain);
-	kv_index_free(a->index);
 	if (a->place != NULL)
 		kv_podaff_free(a->place->podaff);
 	kv_place_free(a->place);

@@ -8,13 +8,19 @@
 # Suites are independent (each makes its own temporary directory and picks
 # its own ports), so they run side by side; the longest known ones start
 # first. One line per suite as it ends (a failing suite's log follows its
-# line), then "N passed, N failed".
+# line), then the "leftovers" line: it fails when a process any suite
+# started is still running after all have ended (each is named, then
+# killed), then "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+# Every process a suite starts carries this mark in its environment; when
+# the suites have ended, none may be left (the "leftovers" line below).
+KVSCOPE_CHECK_RUN="$$.$(date +%s%N)"
+export KVSCOPE_CHECK_RUN
 
 names=()
 cmds=()
@@ -90,6 +96,35 @@ while [ "$next" -lt "$total" ] || [ ${#running[@]} -gt 0 ]; do
 		fi
 	done
 done
+
+# leftovers: the processes still alive that carry the mark (the scan's own
+# grep does not: the mark is no longer exported), after a grace of up to
+# 5 s for those on their way out; each is named and then killed by its
+# PID, and the line fails.
+marked() {
+	grep -l -s -z -x "KVSCOPE_CHECK_RUN=$KVSCOPE_CHECK_RUN" \
+	    /proc/[0-9]*/environ | cut -d/ -f3 | grep -v -x "$$"
+}
+export -n KVSCOPE_CHECK_RUN
+start=$SECONDS
+while left=$(marked) || true; [ -n "$left" ] &&
+    [ $((SECONDS - start)) -lt 5 ]; do
+	sleep 1
+done
+if [ -z "$left" ]; then
+	pass=$((pass + 1))
+	printf 'PASS %-40s %3ds\n' leftovers $((SECONDS - start))
+else
+	fail=$((fail + 1))
+	failed+=(leftovers)
+	printf 'FAIL %-40s %3ds\n' leftovers $((SECONDS - start))
+	for p in $left; do
+		printf '    | still running: pid %s, parent %s: %s\n' "$p" \
+		    "$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)" \
+		    "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-160)"
+		kill "$p" 2>/dev/null
+	done
+fi
 
 echo
 [ ${#failed[@]} -eq 0 ] || printf 'failed: %s\n' "${failed[*]}"

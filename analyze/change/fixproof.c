@@ -103,23 +103,31 @@ vmi_copy_free(kv_vmi *v, bool relax)
 }
 
 /* The VirtualMachines of the copy's VMIs with a template a restart
- * swaps in (kv_vm_take_after): their own copy of it, as the VMIs'. */
+ * swaps in (kv_vm_take_after): their own copy of it, as the VMIs'.  The
+ * other VirtualMachines keep the model's (no change of the copy reaches
+ * them, and its analysis reads only its own VMIs' templates). */
 static void
 vms_copy(const kv_model *m, subset *s)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < m->nvms; i++)
-		any |= m->vms[i].after != NULL;
+	for (size_t i = 0; i < s->m.nvmis && !any; i++) {
+		const kv_vm *vm = kv_model_vm(m, s->m.vmis[i].ns,
+		    s->m.vmis[i].name);
+
+		any = vm != NULL && vm->after != NULL;
+	}
 	if (!any)
 		return;
 	s->m.vms = dup_array(m->vms, m->nvms, sizeof(kv_vm));
-	s->after = xcalloc(m->nvms + 1, sizeof(kv_vmi *));
-	for (size_t i = 0; i < s->m.nvms; i++) {
-		kv_vm *vm = &s->m.vms[i];
+	s->after = xcalloc(s->m.nvmis + 1, sizeof(kv_vmi *));
+	for (size_t i = 0; i < s->m.nvmis; i++) {
+		kv_vm *vm = (kv_vm *)kv_model_vm(&s->m, s->m.vmis[i].ns,
+		    s->m.vmis[i].name);
 
-		if (vm->after == NULL)
-			continue;
+		if (vm == NULL || vm->after == NULL ||
+		    vm->after != m->vms[vm - s->m.vms].after)
+			continue;	/* none, or copied already */
 		s->after[s->nafter] = xcalloc(1, sizeof(kv_vmi));
 		vmi_copy(s->after[s->nafter], vm->after, s->relax);
 		vm->after = s->after[s->nafter++];
@@ -283,7 +291,7 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 	for (size_t i = 0; i < g->nvmis; i++) {
 		size_t v = g->vmis[i], k = s->sub[v];
 
-		fixes += !kv_vmi_in_code(b, k, g->code);
+		fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
 		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
 	}
 	for (size_t v = 0; j->shared != NULL && v < a->nvmis; v++)
@@ -344,26 +352,49 @@ unproven(kv_group *g, const char *why)
 	g->fix.text = t;
 }
 
+/* Whether change c leaves the nodes, the pods' requests and the
+ * cluster's configuration as they are: then the copy borrows the node
+ * phases of the analysis (kv_analyze_verdicts' nodes_of). */
+static bool
+keeps_nodes(const kv_change *c)
+{
+	switch (c->kind) {
+	case CH_CPU_MODEL:
+	case CH_CLAIM_RWX:
+	case CH_BINDING:
+	case CH_OPERATION_DONE:
+	case CH_IMAGE_DIGEST:
+	case CH_RELAX:
+		return true;
+	case CH_EVICTION:
+		return c->scope != SC_ALL;
+	default:
+		return false;
+	}
+}
+
 /* The jobs of batch bi (their VMIs marked in mark) applied to one copy
  * and measured. */
 static void
 run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
     const bool *mark)
 {
-	bool kinds[CH_COUNT] = { false };
+	bool kinds[CH_COUNT] = { false }, keep = true;
 	subset s;
 	kv_analysis *b = NULL;
 	kv_err err = {0};
 
 	for (size_t j = 0; j < nj; j++)
 		for (size_t c = 0; jobs[j].batch == bi && c < jobs[j].nch;
-		    c++)
+		    c++) {
 			kinds[jobs[j].chs[c].kind] = true;
+			keep &= keeps_nodes(&jobs[j].chs[c]);
+		}
 	subset_make(a->m, mark, kinds, &s);
 	for (size_t j = 0; j < nj; j++)
 		if (jobs[j].batch == bi)
 			apply_one(&s, &jobs[j]);
-	if (kv_analyze(&s.m, &b, &err) != KV_OK) {
+	if (kv_analyze_verdicts(&s.m, keep ? a : NULL, &b, &err) != KV_OK) {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
 				unproven(jobs[j].g, err.msg);
@@ -448,46 +479,73 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 	    .checked = checked };
 }
 
-/* The batch of job j: the first whose VMIs g's do not meet (marks[b]
- * marks batch b's VMIs), else a new one; *nb batches so far.  A change
- * of a node (alone) may touch any VMI of it: its batch is its own. */
+/* The VMIs one copy holds at most, unless one group has more: the
+ * copy's analysis is the proof's memory (about 2 kB a VMI). */
+#define BATCH_MAX 8192
+
+/* The batches so far: marks[b] marks batch b's VMIs (marks[b][nvmis]:
+ * nothing else joins it), size[b] counts them. */
+typedef struct batches {
+	bool **marks;
+	size_t *size;
+	size_t n;
+} batches;
+
+/* Whether g (and extra) can join batch b: none of their VMIs is in it
+ * and it stays within BATCH_MAX. */
+static bool
+fits(const kv_analysis *a, const kv_group *g, const bool *extra,
+    const batches *bs, size_t b)
+{
+	const bool *mark = bs->marks[b];
+
+	if (mark[a->nvmis] || bs->size[b] + g->nvmis > BATCH_MAX)
+		return false;
+	for (size_t i = 0; i < g->nvmis; i++)
+		if (mark[g->vmis[i]])
+			return false;
+	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
+		if (extra[v] && mark[v])
+			return false;
+	return true;
+}
+
+/* The batch of job j: the first g (and extra) fits, else a new one.  A
+ * change of a node (alone) may touch any VMI of it: its batch is its
+ * own. */
 static size_t
 place(const kv_analysis *a, const kv_group *g, bool alone,
-    const bool *extra, bool ***marks, size_t *nb)
+    const bool *extra, batches *bs)
 {
-	size_t b = alone ? *nb : 0;
+	size_t b = alone ? bs->n : 0;
+	bool *mark;
 
-	for (; !alone && b < *nb; b++) {
-		size_t i;
-
-		if ((*marks)[b][a->nvmis])
-			continue;
-		for (i = 0; i < g->nvmis && !(*marks)[b][g->vmis[i]]; i++)
-			;
-		for (size_t v = 0; extra != NULL && i == g->nvmis &&
-		    v < a->nvmis; v++)
-			if (extra[v] && (*marks)[b][v])
-				i = 0;
-		if (i == g->nvmis)
-			break;
+	while (!alone && b < bs->n && !fits(a, g, extra, bs, b))
+		b++;
+	if (b == bs->n) {
+		bs->marks = xreallocarray(bs->marks, bs->n + 1,
+		    sizeof(bool *));
+		bs->size = xreallocarray(bs->size, bs->n + 1, sizeof(size_t));
+		bs->marks[bs->n] = xcalloc(a->nvmis + 1, sizeof(bool));
+		bs->size[bs->n++] = 0;
 	}
-	if (b == *nb) {
-		*marks = xreallocarray(*marks, *nb + 1, sizeof(bool *));
-		(*marks)[(*nb)++] = xcalloc(a->nvmis + 1, sizeof(bool));
-	}
+	mark = bs->marks[b];
 	for (size_t i = 0; i < g->nvmis; i++)
-		(*marks)[b][g->vmis[i]] = true;
+		mark[g->vmis[i]] = true;
 	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
-		(*marks)[b][v] |= extra[v];
+		mark[v] |= extra[v];
+	bs->size[b] = 0;
+	for (size_t v = 0; v < a->nvmis; v++)
+		bs->size[b] += mark[v];
 	if (alone)		/* nothing else joins it */
-		(*marks)[b][a->nvmis] = true;
+		mark[a->nvmis] = true;
 	return b;
 }
 
 /* The groups whose fix gives a change, as jobs; the others unproven
  * (none changes nothing: its 0 is exact). */
 static size_t
-make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
+make_jobs(kv_analysis *a, job *jobs, batches *bs)
 {
 	size_t nj = 0;
 
@@ -520,7 +578,7 @@ make_jobs(kv_analysis *a, job *jobs, bool ***marks, size_t *nb)
 		}
 		j->assume = why;
 		j->g = g;
-		j->batch = place(a, g, alone, j->shared, marks, nb);
+		j->batch = place(a, g, alone, j->shared, bs);
 		nj++;
 	}
 	return nj;
@@ -530,13 +588,13 @@ void
 kv_fix_prove(kv_analysis *a)
 {
 	job *jobs = xcalloc(a->ngroups + 1, sizeof(job));
-	bool **marks = NULL;
-	size_t nb = 0, nj;
+	batches bs = { NULL, NULL, 0 };
+	size_t nj;
 
 	kv_timing_hold(true);
-	nj = make_jobs(a, jobs, &marks, &nb);
-	for (size_t b = 0; b < nb; b++)
-		run_batch(a, jobs, nj, b, marks[b]);
+	nj = make_jobs(a, jobs, &bs);
+	for (size_t b = 0; b < bs.n; b++)
+		run_batch(a, jobs, nj, b, bs.marks[b]);
 	for (size_t j = 0; j < nj; j++) {
 		if (jobs[j].why != NULL)
 			demote(a, jobs[j].g, jobs[j].why);
@@ -545,9 +603,10 @@ kv_fix_prove(kv_analysis *a)
 		free(jobs[j].chs);
 		free(jobs[j].shared);
 	}
-	for (size_t b = 0; b < nb; b++)
-		free(marks[b]);
-	free(marks);
+	for (size_t b = 0; b < bs.n; b++)
+		free(bs.marks[b]);
+	free(bs.marks);
+	free(bs.size);
 	free(jobs);
 	kv_timing_hold(false);
 	kv_timing("proof");

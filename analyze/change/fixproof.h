@@ -7,7 +7,12 @@
  * same change `what-if --fix G` applies), the change is written into a
  * copy of the model that holds only the group's VMIs (every node, pod,
  * claim and other object kept, so room, placement and pod affinity are
- * those of the snapshot) and that copy is analysed again:
+ * those of the snapshot) and that copy is analysed again, as far as its
+ * VMIs' verdicts and drains (kv_analyze_verdicts: no groups, a VMI's
+ * codes are kv_vmires_in_code's); when no change of the copy touches a
+ * node, a pod's requests or the cluster's configuration, the copy
+ * borrows the analysis' node phases (index, CPU classes, capacity)
+ * instead of running them again:
  *
  *  fixes  the group's VMIs in no group of its code afterwards;
  *  worse  the VMIs the change is for whose verdict turns from ok, whose
@@ -17,7 +22,11 @@
  * Groups whose VMIs do not overlap share one copy (their changes touch
  * only their own VMIs), so the copies hold about as many VMIs as the
  * groups do, each once per layer of overlap; a node's relabel, which
- * may touch any VMI of the node, gets a copy of its own.  A fix that
+ * may touch any VMI of the node, gets a copy of its own.  A copy holds
+ * at most 8,192 VMIs (BATCH_MAX) unless one group has more, and copies
+ * only its own VMIs' VirtualMachine templates: the copies are proven
+ * one after another, so the proof's memory is one copy and its
+ * analysis.  A fix that
  * fixes none (or whose change cannot be written, e.g. no claim to
  * recreate) becomes `none`, its text the reason and what would help.
  * relax-placement, free-capacity and a relabel-node whose value no

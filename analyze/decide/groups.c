@@ -360,6 +360,25 @@ kv_vmi_in_code(const kv_analysis *a, size_t i, const char *code)
 	return false;
 }
 
+/* As collect_vmi files r: a failing verdict under each blocker's code
+ * (condition-false without one), a drain's stop or block under its. */
+bool
+kv_vmires_in_code(const kv_vmires *r, const char *code)
+{
+	if (kv_verdict_fails(r->verdict)) {
+		for (size_t b = 0; b < r->nblockers; b++)
+			if (strcmp(r->blockers[b].rule->code, code) == 0)
+				return true;
+		if (r->nblockers == 0 &&
+		    strcmp(code, CODE_CONDITION_FALSE) == 0)
+			return true;
+	}
+	return (r->on_drain == DRAIN_SHUTDOWN &&
+	    strcmp(code, CODE_DRAIN_SHUTDOWN) == 0) ||
+	    (r->on_drain == DRAIN_BLOCK &&
+	    strcmp(code, CODE_DRAIN_BLOCK) == 0);
+}
+
 /* --- words -------------------------------------------------------------- */
 
 char *

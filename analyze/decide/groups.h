@@ -163,6 +163,10 @@ void kv_groups_free(kv_analysis *a);
 const kv_group *kv_group_by_id(const kv_analysis *a, const char *id);
 /* Whether VMI i of a is in a group of code. */
 bool kv_vmi_in_code(const kv_analysis *a, size_t i, const char *code);
+/* Whether kv_groups_analyze would put r in a group of code: the same
+ * answer as kv_vmi_in_code from the VMI's result alone, for an analysis
+ * without groups (kv_analyze_verdicts, pipeline.h). */
+bool kv_vmires_in_code(const kv_vmires *r, const char *code);
 
 /* --- shared by the resolve functions (groups.c) ------------------------- */
 

@@ -429,6 +429,8 @@ typedef struct kv_analysis {
 	unsigned lacking;		/* KV_NEED_BIT of those */
 
 	struct kv_index *index;		/* label -> node bitsets */
+	bool borrowed;			/* index .. tradeoff are another
+					 * analysis' (kv_cpu_borrow) */
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 
@@ -457,6 +459,12 @@ void kv_effective_config(kv_analysis *a);
 void kv_snapshot_warnings(kv_analysis *a);
 void kv_summarize(kv_analysis *a);
 int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
+/* Instead of the index, kv_cpu_analyze and kv_capacity_build: from's
+ * node facts and capacity copied (each node's VMIs counted again, from
+ * a's model) and its index, classes, pairs, named models, scopes and
+ * trade-offs borrowed (a->borrowed; from must outlive a).  For a model
+ * whose nodes, pods, configuration and CPU map are from's. */
+void kv_cpu_borrow(kv_analysis *a, const kv_analysis *from);
 void kv_vmis_analyze(kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */

@@ -81,6 +81,24 @@ node_has_feature(const char *feature, void *arg)
 	return v != NULL && strcmp(v, "true") == 0;
 }
 
+/* Each node's running VMIs. */
+static void
+count_vmis(kv_analysis *a)
+{
+	const kv_model *m = a->m;
+
+	for (size_t i = 0; i < m->nnodes; i++)
+		a->nodes[i].nvmis = 0;
+	for (size_t i = 0; i < m->nvmis; i++) {
+		const kv_vmi *v = &m->vmis[i];
+		const kv_node *n;
+
+		if (strcmp(v->phase, "Running") == 0 &&
+		    (n = kv_model_node(m, v->node)) != NULL)
+			a->nodes[n - m->nodes].nvmis++;
+	}
+}
+
 static void
 node_facts(kv_analysis *a)
 {
@@ -120,14 +138,7 @@ node_facts(kv_analysis *a)
 		}
 	}
 	free(sched);
-	for (size_t i = 0; i < m->nvmis; i++) {
-		const kv_vmi *v = &m->vmis[i];
-		const kv_node *n;
-
-		if (strcmp(v->phase, "Running") == 0 &&
-		    (n = kv_model_node(m, v->node)) != NULL)
-			a->nodes[n - m->nodes].nvmis++;
-	}
+	count_vmis(a);
 }
 
 /* --- classes ------------------------------------------------------------ */
@@ -501,6 +512,26 @@ build_tradeoff(kv_analysis *a)
 		}
 	}
 	free(pick);
+}
+
+void
+kv_cpu_borrow(kv_analysis *a, const kv_analysis *from)
+{
+	memcpy(a->nodes, from->nodes, a->m->nnodes * sizeof(kv_nodeinfo));
+	count_vmis(a);
+	a->capacity_known = from->capacity_known;
+	a->index = from->index;
+	a->nclasses = from->nclasses;
+	a->classes = from->classes;
+	a->npairs = from->npairs;
+	a->pairs = from->pairs;
+	a->nnamed = from->nnamed;
+	a->named = from->named;
+	a->nscopes = from->nscopes;
+	a->scopes = from->scopes;
+	a->ntradeoff = from->ntradeoff;
+	a->tradeoff = from->tradeoff;
+	a->borrowed = true;
 }
 
 int

@@ -940,6 +940,20 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
 
+def watch_parent():
+    """Stop when the process that started the server is gone (its
+    parent becomes another): a test that ends without stopping it leaves
+    nothing running."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port-file", required=True)
@@ -971,6 +985,7 @@ def main():
                     help="seconds after which the server stops by itself")
     args = ap.parse_args()
     threading.Timer(args.lifetime, lambda: os._exit(0)).start()
+    watch_parent()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.state = State(args)
     tmp = args.port_file + ".tmp"

@@ -348,6 +348,20 @@ def tls_context(workdir):
     return ctx
 
 
+def watch_parent():
+    """Stop when the process that started the server is gone (its
+    parent becomes another): a test that ends without stopping it leaves
+    nothing running."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port-file", required=True)
@@ -364,6 +378,7 @@ def main():
                     help="seconds after which the server stops by itself")
     args = ap.parse_args()
     threading.Timer(args.lifetime, lambda: os._exit(0)).start()
+    watch_parent()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.state = State(args)
     scheme = "http"

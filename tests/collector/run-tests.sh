@@ -22,8 +22,23 @@ export SOURCE_DATE_EPOCH=1790000000   # 2026-09-21T14:13:20Z
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/kvscope-collect-tests.XXXXXX")
 mkdir -p "$BASE/keep"
-trap '[ -z "${KEEP_ARCHIVES:-}" ] || cp "$BASE"/keep/*.tar.gz "$KEEP_ARCHIVES"/
-	rm -rf "$BASE"' EXIT
+# On the way out, pass or fail or interrupted: every server a test started
+# and did not stop (its server.pid is removed when it is stopped) and
+# every test still running (no verdict yet) is killed by its PID, and the
+# folder goes.
+cleanup() {
+	local d
+	for d in "$BASE"/*/; do
+		[ -s "$d/server.pid" ] && kill "$(cat "$d/server.pid")" 2>/dev/null
+		[ -s "$d/test.pid" ] && [ ! -s "$d/verdict" ] &&
+			kill "$(cat "$d/test.pid")" 2>/dev/null
+	done
+	[ -z "${KEEP_ARCHIVES:-}" ] || cp "$BASE"/keep/*.tar.gz "$KEEP_ARCHIVES"/
+	rm -rf "$BASE"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 pass=0
 fail=0
 
@@ -32,9 +47,13 @@ fail=0
 die() { echo "assertion failed: $*"; exit 1; }
 
 # start_server [fakekube options]: start the fake server, write $T/kubeconfig.
+# Python is started as the background job itself ($PY, not the python3
+# function below), so SERVER_PID is the server's and stop_server's kill
+# reaches it (a function run with & is a subshell: killing it orphaned
+# the server). The servers also stop when their parent, the test, ends.
 start_server() {
 	rm -f "$T/port" "$T/server.log"
-	python3 "$HERE/fakekube.py" --port-file "$T/port" --log "$T/server.log" "$@" &
+	"$PY" "$HERE/fakekube.py" --port-file "$T/port" --log "$T/server.log" "$@" &
 	SERVER_PID=$!
 	echo "$SERVER_PID" >"$T/server.pid"
 	local i
@@ -52,7 +71,7 @@ start_server() {
 # kube-apiserver (tests/collector/pagingkube.py), over TLS.
 start_paging() {
 	rm -f "$T/port" "$T/server.log"
-	python3 "$HERE/pagingkube.py" --port-file "$T/port" --log "$T/server.log" \
+	"$PY" "$HERE/pagingkube.py" --port-file "$T/port" --log "$T/server.log" \
 		--tls --latency-ms 0 --lifetime 600 "$@" &
 	SERVER_PID=$!
 	echo "$SERVER_PID" >"$T/server.pid"
@@ -96,6 +115,7 @@ stop_server() {
 	if [ -n "${SERVER_PID:-}" ]; then
 		kill "$SERVER_PID" 2>/dev/null
 		wait "$SERVER_PID" 2>/dev/null
+		rm -f "$T/server.pid"
 		SERVER_PID=
 	fi
 	return 0
@@ -253,7 +273,7 @@ test_layout_manifest() {
 	# not a terminal: one line a phase, no steps, the resources not served
 	# are one fact of the summary
 	! grep -q -E ': (absent|not served|listing)' "$T/stderr" || die "noise: $(cat "$T/stderr")"
-	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 15 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus, 1 OpenShift\), [0-9]+ kB, [0-9]+ s$' \
+	grep -q -E '^kvscope-collect: 10 resource types, 25 objects, 15 not served \(2 CDI, 9 Deckhouse, 2 Harvester, 1 Multus, 1 OpenShift\), [0-9]+ kB, ([0-9]+ m )?[0-9]+ s$' \
 		"$T/stderr" || die "no summary: $(tail -n 1 "$T/stderr")"
 	# a second run gives the same bytes; on a terminal its phases are
 	# rewritten in place and only the summary and the path stay
@@ -778,7 +798,9 @@ export KUBECTL
 # it (pyenv's is a shell script that costs three times what Python's own
 # start-up does; the suite starts Python some 70 times).
 PYTHON=$(command python3 -c 'import sys; print(sys.executable)') || PYTHON=
+PY=python3
 if [ -x "$PYTHON" ]; then
+	PY=$PYTHON
 	python3() { "$PYTHON" "$@"; }
 fi
 
@@ -799,6 +821,7 @@ run() {
 		[ -s "$T/server.pid" ] && kill "$(cat "$T/server.pid")" 2>/dev/null
 		printf '%s %s\n' "$rc" $((SECONDS - start)) >"$T/verdict"
 	) &
+	echo $! >"$T/test.pid"
 }
 
 # report NAME: print its line (and its log on failure); it must have ended.
@@ -815,9 +838,11 @@ report() {
 	fi
 }
 
-# Tests run JOBS at a time (each has its own server and port); the lines come
-# in this order whatever order they finish in.
-JOBS=${JOBS:-2}
+# Tests run COLLECTOR_JOBS at a time (each has its own server and port;
+# default twice JOBS, as a test spends part of its time waiting on a
+# timeout, a Retry-After or a hanging server); the lines come in this
+# order whatever order they finish in.
+JOBS=${COLLECTOR_JOBS:-$((${JOBS:-2} * 2))}
 TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction all_pods
 	resource_table anonymize deckhouse paging_5000 paging_server distributions namespaces error_status server_vanishes
 	interrupted node_files node_files_copied no_answer deadline transient needed_fails
