@@ -347,7 +347,10 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
-		    0, NULL, 0, m1->flavor->vocab };
+		    0, NULL, 0, m1->flavor->vocab, false };
+
+		for (size_t i = 0; i < ids.n; i++)
+			notes.fix_all |= strcmp(ids.v[i], "all") == 0;
 
 		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
@@ -434,7 +437,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL, false };
 	kv_diff_input in[2] = {{0}};
 	char *warn[2] = { NULL, NULL };
 	bool ours;
