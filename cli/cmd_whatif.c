@@ -300,8 +300,9 @@ load_changed(const kv_cmd *cmd, const char *path, const kv_change *ch,
 
 	cli_progress("what-if: applying %zu change%s", nch, nch == 1 ? "" :
 	    "s");
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(path, &lim, m, &err) != KV_OK) {
+	if (kv_limits_init(&lim, &err) == KV_OK)
+		lim.strict = cli_load_strict;
+	if (err.set || kv_model_load(path, &lim, m, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		return EXIT_TOOL;
 	}
