@@ -41,7 +41,9 @@ enum {
 	O_GROUPS = 1 << 11,	/* --groups (check) */
 	O_CHANGE = 1 << 12,	/* what-if's changes; -n and -l scope them */
 	O_REPORT = 1 << 13,	/* --report DIR (what-if, diff) */
-	O_STRICT = 1 << 14,	/* --strict (diff) */
+	O_STRICT = 1 << 14,	/* --strict: a file that cannot be read
+				 * refuses the input (every command that
+				 * loads); diff: a warning is an error */
 	O_OUTDIR = 1 << 15,	/* -d, --output-dir DIR (report) */
 	O_OUTFILE = 1 << 16,	/* -f, --output-file FILE (convert) */
 	O_WIDE = 1 << 17,	/* -o wide is a view of its own */
@@ -122,7 +124,9 @@ int cli_error(const kv_cmd *cmd, const char *fmt, ...)
 
 /* Load and analyse a snapshot, with progress; on failure print the
  * error and return EXIT_TOOL.  The caller frees both with
- * kv_analysis_free and kv_model_free. */
+ * kv_analysis_free and kv_model_free.  cli_load_strict (the last
+ * cli_parse's --strict) makes kv_limits.strict. */
+extern bool cli_load_strict;
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
 /* The word of words[0..n) nearest to w (edit distance at most a third
  * of w's length, but at least 2 and at most 3), or NULL. */

@@ -300,8 +300,9 @@ load_changed(const kv_cmd *cmd, const char *path, const kv_change *ch,
 
 	cli_progress("what-if: applying %zu change%s", nch, nch == 1 ? "" :
 	    "s");
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(path, &lim, m, &err) != KV_OK) {
+	if (kv_limits_init(&lim, &err) == KV_OK)
+		lim.strict = cli_load_strict;
+	if (err.set || kv_model_load(path, &lim, m, &err) != KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		return EXIT_TOOL;
 	}
@@ -347,7 +348,10 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
-		    0, NULL, 0, m1->flavor->vocab };
+		    0, NULL, 0, m1->flavor->vocab, false };
+
+		for (size_t i = 0; i < ids.n; i++)
+			notes.fix_all |= strcmp(ids.v[i], "all") == 0;
 
 		rc = finish(cmd, a0, a1, &skip, &notes, &o, ours);
 	}
@@ -434,7 +438,7 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL, false };
 	kv_diff_input in[2] = {{0}};
 	char *warn[2] = { NULL, NULL };
 	bool ours;

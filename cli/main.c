@@ -12,7 +12,7 @@
 #include "analyze/read/limits.h"
 #include "render/render.h"
 
-#define VIEW_OPTS (O_OUTPUT | O_COLOR | O_QUIET)
+#define VIEW_OPTS (O_OUTPUT | O_COLOR | O_QUIET | O_STRICT)
 #define REPORT_OPTS (O_REPORT | O_FORMAT | O_FORCE)	/* what-if, diff */
 /* what-if's and diff's --report, in their help */
 #define REPORT_HELP \
@@ -49,8 +49,10 @@ static const kv_cmd commands[] = {
 	  "                         if missing\n"
 	  "  --force                write into a non-empty directory that\n"
 	  "                         holds no kvscope report\n"
+	  "  --strict               a file that cannot be read refuses\n"
+	  "                         the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet            no progress on stderr\n",
-	  O_OUTPUT | O_OUTDIR | O_FORMAT | O_FORCE | O_QUIET, 1, 1,
+	  O_OUTPUT | O_OUTDIR | O_FORMAT | O_FORCE | O_QUIET | O_STRICT, 1, 1,
 	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
@@ -104,6 +106,8 @@ static const kv_cmd commands[] = {
 	  "                        drain stops or holds\n"
 	  "  --color WHEN          auto (default: on a terminal, unless\n"
 	  "                        NO_COLOR is set), always or never\n"
+	  "  --strict              a file that cannot be read refuses\n"
+	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_WIDE | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
 	  O_GROUPS | O_ALL | O_JUNIT, 1, 1,
@@ -137,6 +141,8 @@ static const kv_cmd commands[] = {
 	  "                        with its target), json, yaml or junit\n"
 	  "  --fail-on LIST        what counts as failing, as in check\n"
 	  "  --color WHEN          auto, always or never\n"
+	  "  --strict              a file that cannot be read refuses\n"
+	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH | O_JUNIT, 1, 1, "SNAPSHOT",
 	  cmd_plan },
@@ -152,6 +158,8 @@ static const kv_cmd commands[] = {
 	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 every node, not the first 20\n"
 	  "  --color WHEN          auto, always or never\n"
+	  "  --strict              a file that cannot be read refuses\n"
+	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_NAMESPACE | O_ALL, 2, 2, "SNAPSHOT NAME",
 	  cmd_explain },
@@ -168,6 +176,8 @@ static const kv_cmd commands[] = {
 	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 long node lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
+	  "  --strict              a file that cannot be read refuses\n"
+	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_NODE | O_SELECTOR | O_ALL, 1, 1, "SNAPSHOT",
 	  cmd_models },
@@ -179,6 +189,8 @@ static const kv_cmd commands[] = {
 	  "  -o, --output FORMAT   text (default), json or yaml\n"
 	  "  --all                 long lists whole\n"
 	  "  --color WHEN          auto, always or never\n"
+	  "  --strict              a file that cannot be read refuses\n"
+	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_ALL, 1, 1, "SNAPSHOT", cmd_pairs },
 	{ "what-if", "what-if SNAPSHOT CHANGE... [-o FORMAT] [--fail-on LIST] "
@@ -228,6 +240,8 @@ static const kv_cmd commands[] = {
 	  "                            worse, verdicts, drain actions or\n"
 	  "                            codes, as in check; default: worse\n"
 	  "  --color WHEN              auto, always or never\n"
+	  "  --strict                  a file that cannot be read refuses\n"
+	  "                            the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet               no progress on stderr\n",
 	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR | REPORT_OPTS |
 	  O_JUNIT, 1, 1, "SNAPSHOT",
@@ -245,7 +259,9 @@ static const kv_cmd commands[] = {
 	  "than OLD.\n"
 	  REPORT_HELP
 	  "  -o, --output FORMAT       text (default), json or yaml\n"
-	  "  --strict                  a warning is an error (exit 2)\n"
+	  "  --strict                  a warning is an error, and a file\n"
+	  "                            that cannot be read refuses the\n"
+	  "                            input (exit 2)\n"
 	  "  --color WHEN              auto, always or never\n"
 	  "  -q, --quiet               no progress on stderr\n",
 	  VIEW_OPTS | REPORT_OPTS | O_STRICT, 2, 2, "OLD NEW", cmd_diff },
@@ -311,6 +327,8 @@ cli_warnings(const kv_analysis *a)
 	}
 }
 
+bool cli_load_strict;
+
 int
 cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 {
@@ -322,8 +340,10 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	cli_progress_init(quiet);
 	kv_timing(NULL);
 	cli_progress("load: reading the snapshot");
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(path, &lim, m, &err) != KV_OK)
+	if (kv_limits_init(&lim, &err) != KV_OK)
+		goto fail;
+	lim.strict = cli_load_strict;
+	if (kv_model_load(path, &lim, m, &err) != KV_OK)
 		goto fail;
 	kv_timing("load");
 	cli_progress("load: %zu nodes, %zu VMIs (%.1f s); analysing",

@@ -669,6 +669,7 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 		o->npos = (size_t)(argc - optind);
 		rc = finish(cmd, o);
 	}
+	cli_load_strict = rc == 0 && o->strict;
 	if (rc != 0)
 		cli_args_free(o);
 	return rc;

@@ -396,6 +396,13 @@ def gen(args, W):
         }
         if taints:
             item["spec"]["taints"] = taints
+        if n["name"] in args.cordon and not unsched:
+            # cordoned after the VMIs were placed (kubectl cordon): the
+            # rest of the cluster, and the random draws, stay as they are
+            unsched = True
+            taints.append({"key": "node.kubernetes.io/unschedulable",
+                           "effect": "NoSchedule", "timeAdded": ts(-60)})
+            item["spec"]["taints"] = taints
         if unsched:
             item["spec"]["unschedulable"] = True
         W["nodes"].add(item)
@@ -1006,6 +1013,11 @@ def main():
     ap.add_argument("--level", type=int, default=6, help="gzip level")
     ap.add_argument("--shared", default=os.environ.get(
         "SHARED", os.path.join(HERE, "..", "..", "shared")))
+    ap.add_argument("--cordon", action="append", default=[],
+                    metavar="NODE",
+                    help="cordon NODE (spec.unschedulable and its taint) "
+                    "after the VMIs are placed, to diff against the "
+                    "same cluster uncordoned; may be repeated")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     if args.pods is None:

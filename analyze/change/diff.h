@@ -4,19 +4,22 @@
  * snapshot and today's (kvscope diff).
  *
  * Objects are matched by name.  Sections: nodes added and removed, nodes
- * whose CPU labels changed (features lost or gained, host model, vendor,
- * every other CPU label), CPU classes merged or split, VMIs whose verdict,
- * target count, drain behaviour or codes changed, VMIs added and removed,
- * drains whose counts changed, groups (matched by code and subject) that
- * appear, disappear or change their VMI count.
+ * that changed (CPU labels: features lost or gained, host model, vendor,
+ * every other CPU label; cordon, taints, allocatable and every other
+ * label), CPU classes merged or split, VMIs whose verdict, target count,
+ * drain behaviour or codes changed, VMIs added and removed, drains whose
+ * counts changed, groups (matched by code and subject) that appear,
+ * disappear or change their VMI count.  A VMI whose only change is its
+ * targets is "folded": the VMIs that lost and gained the same target
+ * nodes are one kv_diff_fold, its cause the changes of those nodes.
  *
- * "Worse": a running VMI that migrates before does not after, a VMI that
- * a drain moves before is stopped or waited on after, or a VMI gains
- * guest-cpu-floor.  A VMI not judged on either side (verdict
- * not-judged: the input lacks what its checks need) is "cannot tell":
- * neither worse nor better, counted apart (nuntold) with the resources
- * each side lacks (lacks, lack_words).  The diff borrows both analyses
- * (and their models), which must outlive it; kv_diff_free releases the rest.
+ * Worse and better are kv_vmi_compare's (one meaning for diff, what-if
+ * and the proof of a group's fix, fixproof.h).  A VMI not judged on
+ * either side (verdict not-judged: the input lacks what its checks need)
+ * is "cannot tell": neither worse nor better, counted apart (nuntold)
+ * with the resources each side lacks (lacks, lack_words).  The diff
+ * borrows both analyses (and their models), which must outlive it;
+ * kv_diff_free releases the rest.
  */
 #ifndef KV_DIFF_H
 #define KV_DIFF_H
@@ -28,10 +31,32 @@ typedef struct kv_strs {
 	const char **v;			/* borrowed strings, sorted */
 } kv_strs;
 
+/*
+ * How a VMI after compares with itself before (x before, y after):
+ *  CMP_UNTOLD  either is not judged (the input lacks what its checks need);
+ *  CMP_WORSE   it would not start again after a restart, or it migrates
+ *              (verdict ok) before and not after, or a drain moves it
+ *              (migrate, external) before and stops it or waits on it
+ *              after, or it gains guest-cpu-floor;
+ *  CMP_BETTER  not worse, and it does not migrate before and does after,
+ *              or a drain moves it after and not before;
+ *  CMP_SAME    otherwise (its codes or targets may still change).
+ * docs/findings.md ("worse and better") says the same.
+ */
+enum kv_cmp { CMP_SAME, CMP_WORSE, CMP_BETTER, CMP_UNTOLD };
+enum kv_cmp kv_vmi_compare(const kv_vmires *x, const kv_vmires *y);
+
 typedef struct kv_diff_node {
 	const char *name;
 	kv_strs lost, gained;		/* feature names */
 	kv_strs labels_lost, labels_gained;	/* other CPU label keys */
+	/* the rest, as "key=value" (owned by the diff): labels that are
+	 * not CPU labels, taints "key=value:effect" ("key:effect" without a
+	 * value), allocatable "cpu 126 -> 120" */
+	kv_strs other_lost, other_gained;
+	kv_strs taints_lost, taints_gained;
+	kv_strs alloc;
+	bool unsched[2];		/* spec.unschedulable before, after */
 	const char *host_model[2];	/* before, after; NULL = none */
 	const char *vendor[2];
 	bool host_model_changed, vendor_changed;
@@ -50,9 +75,18 @@ typedef struct kv_diff_vmi {
 	enum kv_on_drain drain[2];
 	kv_strs added, removed;		/* blocker and warning codes */
 	const char *nostart;		/* would not start again: why */
-	bool worse;
+	bool worse, better;
 	bool untold;			/* not judged before or after */
+	kv_strs tlost, tgained;		/* target nodes lost and gained
+					 * (names; nodes on both sides) */
+	bool folded;			/* only its targets changed */
 } kv_diff_vmi;
+
+/* The folded VMIs that lost and gained the same target nodes. */
+typedef struct kv_diff_fold {
+	const kv_strs *lost, *gained;	/* the first such VMI's */
+	size_t nvmis;
+} kv_diff_fold;
 
 typedef struct kv_diff_drain {
 	const char *node;
@@ -76,6 +110,9 @@ typedef struct kv_diff {
 	kv_diff_class *classes;
 	size_t nvmis;
 	kv_diff_vmi *vmis;		/* by namespace, name */
+	size_t nfolds;
+	kv_diff_fold *folds;		/* most VMIs first, then by nodes */
+	size_t nvmis_ab[2];		/* VMIs before, after */
 	kv_strs vmis_added, vmis_removed;
 	size_t ndrains;
 	kv_diff_drain *drains;		/* by node */
@@ -96,6 +133,8 @@ typedef struct kv_diff {
 void kv_diff_build(const kv_analysis *a, const kv_analysis *b,
     const kv_strs *skip_nodes, kv_diff *d);
 void kv_diff_free(kv_diff *d);
+/* The changes of node name (after's name), or NULL when it has none. */
+const kv_diff_node *kv_diff_node_of(const kv_diff *d, const char *name);
 
 /*
  * Which cluster a snapshot is of (kvscope diff's OLD and NEW): the uid of

@@ -243,6 +243,20 @@ kv_change_on_node(const kv_change *ch)
 	    ch->kind == CH_FREE_ROOM || ch->kind == CH_RELAX;
 }
 
+static bool
+same_str(const char *x, const char *y)
+{
+	return x == y || (x != NULL && y != NULL && strcmp(x, y) == 0);
+}
+
+/* Whether two changes of one plan are the same edit. */
+static bool
+same_change(const kv_change *x, const kv_change *y)
+{
+	return x->kind == y->kind && same_str(x->value, y->value) &&
+	    same_str(x->subject, y->subject);
+}
+
 /* A relax-placement or free-capacity fix's plan as changes. */
 static kv_change *
 plan_changes(const kv_analysis *a, const kv_group *g, bool *pick,
@@ -257,8 +271,18 @@ plan_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 		return NULL;
 	}
 	chs = xcalloc(g->fix.nsteps + 1, sizeof(kv_change));
-	for (size_t i = 0; i < g->fix.nsteps; i++)
-		chs[(*n)++] = step_change(a, &g->fix.steps[i], pick);
+	for (size_t i = 0; i < g->fix.nsteps; i++) {
+		kv_change c = step_change(a, &g->fix.steps[i], pick);
+		size_t k = 0;
+
+		/* two nodes the plan names may need the same edit (remove
+		 * node-pool=gpu so that either takes its VMIs): written once,
+		 * or the second applies to none and says it again */
+		while (k < *n && !same_change(&chs[k], &c))
+			k++;
+		if (k == *n)
+			chs[(*n)++] = c;
+	}
 	return chs;
 }
 

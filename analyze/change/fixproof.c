@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/change/diff.h"
 #include "analyze/change/fixapply.h"
 #include "analyze/change/fixproof.h"
 #include "analyze/pipeline.h"
@@ -224,37 +225,12 @@ subset_free(const kv_model *m, subset *s)
 	free(s->sub);
 }
 
-static bool
-has_rule(const kv_vmires *r, const kv_rule *rule)
-{
-	for (size_t k = 0; k < r->nblockers; k++)
-		if (r->blockers[k].rule == rule)
-			return true;
-	return false;
-}
-
-static bool
-moves(enum kv_on_drain d)
-{
-	return d == DRAIN_MIGRATE || d == DRAIN_EXTERNAL;
-}
-
-/* Whether y (after the change) is worse than x: as kvscope diff judges
- * a VMI (diff.c), and a blocker y has that x has not. */
+/* Whether y (after the change) is worse than x: kv_vmi_compare's
+ * meaning, the one kvscope diff and what-if count (diff.h). */
 static bool
 made_worse(const kv_vmires *x, const kv_vmires *y)
 {
-	if (x->verdict == V_NOT_JUDGED || y->verdict == V_NOT_JUDGED)
-		return false;
-	if (y->vmi->nostart != NULL ||
-	    (x->verdict == V_OK && y->verdict != V_OK) ||
-	    (moves(x->on_drain) && !moves(y->on_drain) &&
-	    y->on_drain != DRAIN_NONE))
-		return true;
-	for (size_t k = 0; k < y->nblockers; k++)
-		if (!has_rule(x, y->blockers[k].rule))
-			return true;
-	return false;
+	return kv_vmi_compare(x, y) == CMP_WORSE;
 }
 
 /* The message of the blocker of code that VMI k of b still has, or

@@ -15,9 +15,11 @@
  * instead of running them again:
  *
  *  fixes  the group's VMIs in no group of its code afterwards;
- *  worse  the VMIs the change is for whose verdict turns from ok, whose
- *         drain stops moving them, that gain a blocker, or that would
- *         not start again after the restart.
+ *  worse  the VMIs the change is for (and those sharing a claim it
+ *         recreates) that kv_vmi_compare calls worse (diff.h): the same
+ *         meaning, and for one group the same numbers, as `what-if --fix
+ *         G` prints ("after fix G: N of its M VMIs in no CODE group",
+ *         "K worse"; docs/findings.md "worse and better").
  *
  * Groups whose VMIs do not overlap share one copy (their changes touch
  * only their own VMIs), so the copies hold about as many VMIs as the

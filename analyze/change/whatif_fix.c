@@ -291,10 +291,14 @@ kv_wi_image_digest(apply_ctx *c, const kv_change *ch)
 		if (hit > 0)
 			kv_wi_restart(c, i, &nr);
 	}
-	kv_wi_note(c->w, xasprintf("containerDisk %s re-pulled: %zu image "
-	    "ID%s recorded as REPO@sha256:DIGEST (the digest's value is the "
-	    "registry's), %zu running VMI%s restart", ch->value, n,
-	    n == 1 ? "" : "s", nr, nr == 1 ? "" : "s"));
+	/* the scope names the group: two groups of one image (two codes,
+	 * other VMIs) give two lines that differ */
+	kv_wi_note(c->w, xasprintf("containerDisk %s re-pulled (%s%s%s): "
+	    "%zu image ID%s recorded as REPO@sha256:DIGEST (the digest's "
+	    "value is the registry's), %zu running VMI%s restart", ch->value,
+	    kv_wi_scope_text(c, ch), ch->scope_value ? " " : "",
+	    ch->scope_value ? ch->scope_value : "", n, n == 1 ? "" : "s", nr,
+	    nr == 1 ? "" : "s"));
 	return KV_OK;
 }
 

@@ -66,5 +66,9 @@ kv_model_lack_words(const kv_model *m, enum kv_need n)
 		return "not in the input";
 	if (!kv_model_lacks(m, n))
 		return "";
+	/* a file skipped (snapshot.c, foreign.c): "partial: PATH skipped:
+	 * why" is in the message */
+	if (strcmp(r->status, "partial") == 0 && r->message != NULL)
+		return r->message;
 	return r->status;
 }

@@ -48,7 +48,9 @@ bool kv_model_lacks(const kv_model *m, enum kv_need n);
 /* The bits of every resource of mask the input lacks. */
 unsigned kv_model_lacking(const kv_model *m, unsigned mask);
 /* What the manifest says of resource n, in words: "not in the input",
- * "forbidden", "error: <message>"; "" when it is there. */
+ * "forbidden", "error: <message>", "partial: PATH skipped: why" (a file
+ * of it could not be read, docs/snapshot-format.md "Partial inputs");
+ * "" when it is there. */
 const char *kv_model_lack_words(const kv_model *m, enum kv_need n);
 
 #endif

@@ -15,6 +15,7 @@
 #include "analyze/read/jsonitems.h"
 #include "analyze/read/mgtime.h"
 #include "analyze/read/redact.h"
+#include "analyze/read/resrows.h"
 #include "analyze/read/yamlitems.h"
 
 /* The rows of resources.def: what a kind may become. */
@@ -75,43 +76,14 @@ struct foreign_input {
 	bool cur_stamp;		/* a must-gather's timestamp file */
 	kv_buf cur_text;
 	json_items *cur_json;
+	/* files skipped (not --strict): per row the first one's "PATH:
+	 * why" and how many; those of no known row, one line each */
+	char *skip_why[NROWS];
+	size_t nskip[NROWS];
+	char **skip_other;
+	size_t nskip_other;
+	char *first_skip;	/* the first one's error, "INPUT: FILE: why" */
 };
-
-/* "VirtualMachineInstance" -> "virtualmachineinstances" (and "...Class"
- * -> "...classes", "...Policy" -> "...policies"). */
-static char *
-kind_plural(const char *kind)
-{
-	size_t n = strlen(kind);
-	char *p = xcalloc(1, n + 4);
-
-	for (size_t i = 0; i < n; i++)
-		p[i] = g_ascii_tolower(kind[i]);
-	if (n > 0 && p[n - 1] == 's')
-		strcpy(p + n, "es");
-	else if (n > 1 && p[n - 1] == 'y' && !strchr("aeiou", p[n - 2]))
-		strcpy(p + n - 1, "ies");
-	else
-		strcpy(p + n, "s");
-	return p;
-}
-
-static int
-row_of(const char *api_version, const char *kind)
-{
-	const char *slash = strchr(api_version, '/');
-	size_t glen = slash ? (size_t)(slash - api_version) : 0;
-	char *plural = kind_plural(kind);
-	int found = -1;
-
-	for (size_t i = 0; i < NROWS && found < 0; i++)
-		if (strlen(rows[i].group) == glen &&
-		    strncmp(rows[i].group, api_version, glen) == 0 &&
-		    strcmp(rows[i].plural, plural) == 0)
-			found = (int)i;
-	free(plural);
-	return found;
-}
 
 static const char *
 sget(json_t *o, const char *a, const char *b)
@@ -175,7 +147,8 @@ one_object(foreign_input *fi, json_t *o, const char *api, const char *kind)
 {
 	int row;
 
-	if (api == NULL || kind == NULL || (row = row_of(api, kind)) < 0)
+	if (api == NULL || kind == NULL ||
+	    (row = kv_resrow_of_kind(api, kind)) < 0)
 		return;		/* not a kind kvscope reads */
 	keep(fi, (size_t)row, o);
 }
@@ -228,7 +201,7 @@ yaml_peek(void *arg, const char *api, const char *kind)
 {
 	size_t n = strlen(kind);
 	bool want = (n >= 4 && strcmp(kind + n - 4, "List") == 0) ||
-	    row_of(api, kind) >= 0;
+	    kv_resrow_of_kind(api, kind) >= 0;
 
 	if (!want)
 		((foreign_input *)arg)->objects++;
@@ -244,34 +217,16 @@ yaml_cb(void *arg, json_t *doc, size_t line, kv_err *err)
 
 /* --- the files of the input --------------------------------------------- */
 
-static bool
-has_component(const char *path, const char *comp)
-{
-	size_t n = strlen(comp);
-
-	for (const char *p = path; (p = strstr(p, comp)) != NULL; p += n)
-		if ((p == path || p[-1] == '/') && (p[n] == '/' || !p[n]))
-			return true;
-	return false;
-}
-
-static bool
-ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && g_ascii_strcasecmp(s + a - b, suffix) == 0;
-}
-
 static int
 f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 {
 	foreign_input *fi = arg;
 
 	fi->cur = xstrdup(path);
-	fi->cur_yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
-	fi->cur_skip = !fi->cur_yaml && !ends_with(path, ".json") &&
-	    !ends_with(path, ".jsonl");
+	fi->cur_yaml = kv_path_ends_with(path, ".yaml") ||
+	    kv_path_ends_with(path, ".yml");
+	fi->cur_skip = !fi->cur_yaml && !kv_path_ends_with(path, ".json") &&
+	    !kv_path_ends_with(path, ".jsonl");
 	/* one file given alone is read whatever its name: told by its
 	 * first bytes (sniff()) */
 	fi->cur_sniff = fi->lone && fi->cur_skip;
@@ -280,16 +235,17 @@ f_begin(void *arg, const char *path, uint64_t declared, kv_err *err)
 	if (fi->cur_sniff)
 		fi->cur_skip = false;
 	fi->cur_text.len = 0;
-	if (has_component(path, "cluster-scoped-resources") ||
-	    (has_component(path, "namespaces") && fi->kind == SNAP_INPUT_PLAIN))
-		fi->kind = has_component(path, "yamls") ?
+	if (kv_path_has_component(path, "cluster-scoped-resources") ||
+	    (kv_path_has_component(path, "namespaces") &&
+	    fi->kind == SNAP_INPUT_PLAIN))
+		fi->kind = kv_path_has_component(path, "yamls") ?
 		    SNAP_INPUT_SUPPORT_BUNDLE : SNAP_INPUT_MUST_GATHER;
-	else if (has_component(path, "yamls"))
+	else if (kv_path_has_component(path, "yamls"))
 		fi->kind = SNAP_INPUT_SUPPORT_BUNDLE;
 	if (fi->cur_skip) {
 		fi->skipped_files++;
 		fi->cur_stamp = !fi->lone && (strcmp(path, "timestamp") == 0 ||
-		    ends_with(path, "/timestamp"));
+		    kv_path_ends_with(path, "/timestamp"));
 		fi->cur_skip = !fi->cur_stamp;
 		return KV_OK;
 	}
@@ -314,6 +270,41 @@ prefixed(foreign_input *fi, kv_err *err)
 	snprintf(err->msg, sizeof(err->msg), "%s", tmp);
 	free(tmp);
 	return KV_ERR;
+}
+
+/*
+ * A file whose content cannot be parsed: without --strict (and unless a
+ * limit refused it, or it is the whole input) it is skipped and its row,
+ * told by its path (resrows.h), counts as partial (foreign_manifest).
+ * The objects it gave before the error stay.
+ */
+static int
+skip_or_fail(foreign_input *fi, kv_err *err)
+{
+	const char *why = err->msg;
+	size_t n = strlen(fi->cur);
+	int row;
+
+	if (fi->lim->strict || fi->lone || kv_err_is_limit(err))
+		return prefixed(fi, err);
+	if (fi->first_skip == NULL)	/* said if nothing else is read */
+		fi->first_skip = xasprintf("%s: %s", fi->path, err->msg);
+	if (strncmp(why, fi->cur, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+		why += n + 2;
+	row = kv_resrow_of_path(fi->cur);
+	if (row < 0) {
+		fi->skip_other = xreallocarray(fi->skip_other,
+		    fi->nskip_other + 1, sizeof(char *));
+		fi->skip_other[fi->nskip_other++] = xasprintf("%s skipped: "
+		    "%s; which resource it holds is unknown: its objects are "
+		    "not in the analysis", fi->cur, why);
+	} else if (fi->nskip[row]++ == 0)
+		fi->skip_why[row] = xasprintf("%s skipped: %s", fi->cur, why);
+	fi->cur_skip = true;
+	json_items_free(fi->cur_json);
+	fi->cur_json = NULL;
+	kv_clearerr(err);
+	return KV_OK;
 }
 
 /* The first bytes of a lone file without a known suffix, until one is
@@ -369,7 +360,7 @@ f_data(void *arg, const char *buf, size_t len, kv_err *err)
 		    prefixed(fi, err);
 	if (fi->cur_json != NULL)
 		return json_items_feed(fi->cur_json, buf, len, err) == KV_OK ?
-		    KV_OK : prefixed(fi, err);
+		    KV_OK : skip_or_fail(fi, err);
 	if (fi->cur_text.len + len > fi->lim->yaml_bytes)
 		return kv_seterr(err, "%s: %s: larger than %llu bytes "
 		    "(KVSCOPE_MAX_YAML_BYTES)", fi->path, fi->cur,
@@ -414,21 +405,6 @@ f_lone(void *arg)
 	((foreign_input *)arg)->lone = true;
 }
 
-/* A line that starts with "apiVersion:" or "kind:", as every document of
- * kubectl's YAML does. */
-static bool
-looks_kubectl(const char *t, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (i > 0 && t[i - 1] != '\n')
-			continue;
-		if ((len - i >= 11 && memcmp(t + i, "apiVersion:", 11) == 0) ||
-		    (len - i >= 5 && memcmp(t + i, "kind:", 5) == 0))
-			return true;
-	}
-	return false;
-}
-
 static int
 f_end(void *arg, kv_err *err)
 {
@@ -442,16 +418,16 @@ f_end(void *arg, kv_err *err)
 		;
 	else if (fi->cur_json != NULL) {
 		if (json_items_finish(fi->cur_json, err) != KV_OK)
-			rc = prefixed(fi, err);
+			rc = skip_or_fail(fi, err);
 	} else if (yaml_documents(fi->cur, t, fi->cur_text.len, fi->lim,
 	    yaml_cb, yaml_peek, fi, err) != KV_OK) {
 		/* a text that is not kubectl's is said as such, not as the
 		 * YAML parser's complaint about it */
-		if (fi->cur_guessed && !looks_kubectl(t, fi->cur_text.len))
+		if (fi->cur_guessed && !kv_looks_kubectl(t, fi->cur_text.len))
 			rc = kv_seterr(err, "%s: %s", fi->path,
 			    KV_NOT_AN_INPUT);
 		else
-			rc = prefixed(fi, err);
+			rc = skip_or_fail(fi, err);
 	}
 	if (rc == KV_OK && fi->cur_yaml && fi->nrecs > fi->cur_nrecs) {
 		/* kept for field_source() */
@@ -518,7 +494,10 @@ foreign_load(const char *path, const kv_limits *lim, bool redact,
 	fi->seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	fi->redactions = json_object();
 	rc = kv_walk(path, lim, false, &ops, fi, err);
-	if (rc == KV_OK && fi->nrecs == 0 && fi->lone && fi->objects == 0)
+	if (rc == KV_OK && fi->nrecs == 0 && fi->first_skip != NULL)
+		rc = kv_seterr(err, "%s", fi->first_skip);
+	else if (rc == KV_OK && fi->nrecs == 0 && fi->lone &&
+	    fi->objects == 0)
 		rc = kv_seterr(err, "%s: %s", path, KV_NOT_AN_INPUT);
 	else if (rc == KV_OK && fi->nrecs == 0)
 		rc = kv_seterr(err, "%s: no manifest.json in the snapshot, and "
@@ -588,6 +567,12 @@ foreign_free(foreign_input *fi)
 	}
 	free(fi->ytext);
 	free(fi->yname);
+	for (size_t i = 0; i < NROWS; i++)
+		free(fi->skip_why[i]);
+	for (size_t i = 0; i < fi->nskip_other; i++)
+		free(fi->skip_other[i]);
+	free(fi->skip_other);
+	free(fi->first_skip);
 	g_hash_table_destroy(fi->seen);
 	json_decref(fi->redactions);
 	free(fi->newest);
@@ -672,11 +657,19 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 		r->resource = xstrdup(rows[i].plural);
 		r->group = xstrdup(rows[i].group);
 		r->file = fi->paths[i] ? xstrdup(fi->paths[i]) : NULL;
-		r->status = xstrdup(fi->count[i] > 0 ? "ok" :
-		    lacking_row(i, flavor) ? "missing" : "absent");
+		r->status = xstrdup(fi->nskip[i] > 0 ? "partial" :
+		    fi->count[i] > 0 ? "ok" : lacking_row(i, flavor) ?
+		    "missing" : "absent");
+		if (fi->nskip[i] > 0)
+			r->message = fi->nskip[i] == 1 ? xasprintf("partial: "
+			    "%s", fi->skip_why[i]) : xasprintf("partial: %s; "
+			    "%zu files skipped in all", fi->skip_why[i],
+			    fi->nskip[i]);
 		r->count = (long long)fi->count[i];
 	}
-	m->notes = xcalloc(2, sizeof(char *));
+	m->notes = xcalloc(2 + fi->nskip_other, sizeof(char *));
+	for (size_t i = 0; i < fi->nskip_other; i++)
+		m->notes[m->nnotes++] = xstrdup(fi->skip_other[i]);
 	m->notes[m->nnotes++] = xasprintf("input: %s, not a kvscope "
 	    "snapshot; no manifest, so no integrity check; %s",
 	    input_words[fi->kind], summary);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct {
 	const char *env;
@@ -40,6 +41,7 @@ static const struct {
 int
 kv_limits_init(kv_limits *lim, kv_err *err)
 {
+	lim->strict = false;
 	for (size_t i = 0; i < sizeof(limit_table) / sizeof(limit_table[0]);
 	    i++) {
 		uint64_t *slot = (uint64_t *)((char *)lim +
@@ -59,4 +61,10 @@ kv_limits_init(kv_limits *lim, kv_err *err)
 		*slot = n;
 	}
 	return KV_OK;
+}
+
+bool
+kv_err_is_limit(const kv_err *err)
+{
+	return err->set && strstr(err->msg, "KVSCOPE_MAX_") != NULL;
 }

@@ -10,6 +10,7 @@
 #ifndef KV_LIMITS_H
 #define KV_LIMITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,10 +31,20 @@ typedef struct kv_limits {
 	uint64_t yaml_bytes;	/* one YAML file of a foreign input */
 	uint64_t alias_nodes;	/* YAML nodes made by expanding aliases, per
 				 * document */
+	/* --strict: a file that cannot be parsed, or a member the manifest
+	 * lists that is missing, refuses the whole input (exit 2).  false
+	 * (the default): it is skipped with a warning naming it and its
+	 * resource, which counts as partial (docs/snapshot-format.md,
+	 * "Partial inputs").  kv_limits_init sets false. */
+	bool strict;
 } kv_limits;
 
 /* Defaults, then KVSCOPE_MAX_* overrides from the environment.  A malformed
  * override is an error. */
 int kv_limits_init(kv_limits *lim, kv_err *err);
+
+/* Whether err is a limit's (its message names a KVSCOPE_MAX_ variable):
+ * such an input is refused even without --strict. */
+bool kv_err_is_limit(const kv_err *err);
 
 #endif

@@ -59,6 +59,11 @@ typedef struct reader {
 	bool cur_is_manifest;
 	bool cur_failed;		/* the sink failed; still hashing */
 	kv_err cur_err;
+
+	/* members skipped (not --strict): path, why; applied to the
+	 * manifest once it is read (mark_partial) */
+	size_t nskips;
+	char **skips;
 } reader;
 
 static void
@@ -141,10 +146,62 @@ sha256_hex(EVP_MD_CTX *ctx, char hex[65])
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 }
 
+/* A member left out without --strict (one the manifest lists that is
+ * missing): "PATH\037why". */
+static void
+skip_member(reader *r, const char *path, const char *why)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+		why += n + 2;	/* the loader's message names the file */
+	r->skips = xreallocarray(r->skips, r->nskips + 1, sizeof(char *));
+	r->skips[r->nskips++] = xasprintf("%s\037%s", path, why);
+}
+
+/* The skipped members into the manifest: the resource whose file one is
+ * counts as partial (status "partial", message "partial: PATH skipped:
+ * why"); a member no resource names (an XML file) is a note. */
+static void
+mark_partial(reader *r)
+{
+	for (size_t k = 0; k < r->nskips; k++) {
+		char *path = r->skips[k], *why = strchr(path, '\037');
+		size_t i = 0;
+
+		*why++ = '\0';
+		for (; i < r->m->nresources; i++) {
+			snap_resource *x = &r->m->resources[i];
+
+			if (x->file == NULL || strcmp(x->file, path) != 0)
+				continue;
+			free(x->status);
+			free(x->message);
+			x->status = xstrdup("partial");
+			x->message = xasprintf("partial: %s skipped: %s", path,
+			    why);
+			break;
+		}
+		if (i == r->m->nresources) {
+			r->m->notes = xreallocarray(r->m->notes,
+			    r->m->nnotes + 1, sizeof(char *));
+			r->m->notes[r->m->nnotes++] = xasprintf("%s skipped: "
+			    "%s", path, why);
+		}
+		free(path);
+	}
+	free(r->skips);
+	r->skips = NULL;
+	r->nskips = 0;
+}
+
 /*
  * End of a member.  A sink failure is reported as such unless the manifest
  * (already read) says the member was damaged: then the damage is the cause
- * and is what the user must hear.
+ * and is what the user must hear.  A member the loader cannot parse is
+ * refused even without --strict: the loader may hold part of its objects
+ * (a foreign input's file is parsed whole before it is loaded, foreign.c,
+ * and is skipped instead).
  */
 static int
 member_end(void *arg, kv_err *err)
@@ -490,6 +547,11 @@ verify_members(reader *r)
 		member_rec *m = g_hash_table_lookup(r->seen, e->path);
 		const char *why = NULL;
 
+		if (m == NULL && !r->lim->strict) {
+			skip_member(r, e->path, "listed in the manifest, "
+			    "missing from the snapshot");
+			continue;
+		}
 		if (m == NULL)
 			why = "missing";
 		else if (m->bytes != e->bytes)
@@ -553,6 +615,11 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
 	if (rc == KV_OK)
 		rc = verify_members(&r);
 	m->integrity_checked = rc == KV_OK;
+	if (rc == KV_OK)
+		mark_partial(&r);
+	for (size_t i = 0; i < r.nskips; i++)
+		free(r.skips[i]);
+	free(r.skips);
 	g_hash_table_destroy(r.seen);
 	kv_buf_free(&r.manifest);
 	for (size_t i = 0; i < r.nexpect; i++) {

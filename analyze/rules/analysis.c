@@ -216,6 +216,27 @@ no_nodes(const kv_model *m)
 	    "judged", w, vm);
 }
 
+/* A resource a file of which was skipped (status partial, its message
+ * "partial: PATH skipped: why"): the file, the resource and what it
+ * leaves unjudged (a need.h row's words, else the objects left out). */
+static void
+partial_warning(kv_analysis *a, size_t *cap, const snap_resource *r,
+    enum kv_need n)
+{
+	const char *why = lack_note(r);
+
+	if (n != NEED_COUNT && a->lack_msg[n] != NULL) {
+		snap_warn(a, cap, KV_WARN_PARTIAL_RESOURCE,
+		    xasprintf("%s; checks that need it are not judged for "
+		    "the VMIs they concern", a->lack_msg[n]));
+		return;
+	}
+	snap_warn(a, cap, KV_WARN_PARTIAL_RESOURCE, xasprintf("%s%s%s: %s; "
+	    "its objects in that file are not in the analysis%s%s",
+	    r->resource, *r->group ? "." : "", r->group, r->message ?
+	    r->message : "partial", why ? "; " : "", why ? why : ""));
+}
+
 /* One warning per manifest entry neither ok nor absent, in its words
  * ("missing" is "not in the input"), then one per resource checks need
  * that the manifest does not list. */
@@ -236,6 +257,10 @@ resource_warnings(kv_analysis *a, size_t *cap)
 		    strcmp(r->status, "absent") == 0)
 			continue;
 		why = lack_note(r);
+		if (strcmp(r->status, "partial") == 0) {
+			partial_warning(a, cap, r, n);
+			continue;
+		}
 		st = strcmp(r->status, "missing") == 0 ? "not in the input" :
 		    r->status;
 		snap_warn(a, cap, KV_WARN_MISSING_RESOURCE, n == NEED_NODES ?

@@ -128,6 +128,25 @@ diff_node_labels(const kv_diff_node *n)
 	for (size_t k = 0; k < n->labels_gained.n; k++)
 		kv_buf_printf(&b, "%s+%s", b.len ? "; " : "",
 		    n->labels_gained.v[k]);
+	/* the rest of what changed of the node (issue 41) */
+	if (n->unsched[0] != n->unsched[1])
+		kv_buf_printf(&b, "%s%s", b.len ? "; " : "", n->unsched[1] ?
+		    "cordoned" : "uncordoned");
+	for (size_t k = 0; k < n->taints_lost.n; k++)
+		kv_buf_printf(&b, "%staint \u2212%s", b.len ? "; " : "",
+		    n->taints_lost.v[k]);
+	for (size_t k = 0; k < n->taints_gained.n; k++)
+		kv_buf_printf(&b, "%staint +%s", b.len ? "; " : "",
+		    n->taints_gained.v[k]);
+	for (size_t k = 0; k < n->alloc.n; k++)
+		kv_buf_printf(&b, "%sallocatable %s", b.len ? "; " : "",
+		    n->alloc.v[k]);
+	for (size_t k = 0; k < n->other_lost.n; k++)
+		kv_buf_printf(&b, "%slabel \u2212%s", b.len ? "; " : "",
+		    n->other_lost.v[k]);
+	for (size_t k = 0; k < n->other_gained.n; k++)
+		kv_buf_printf(&b, "%slabel +%s", b.len ? "; " : "",
+		    n->other_gained.v[k]);
 	return b.data ? b.data : xstrdup(SYM_NONE);
 }
 
@@ -286,17 +305,18 @@ static void
 nodes(xmlNodePtr s, const kv_diff *d)
 {
 	static const char *const heads[] = { "Node", "Features lost",
-	    "Features gained", "Host model, vendor, other CPU labels" };
+	    "Features gained", "Host model, vendor, other labels, cordon, "
+	    "taints, allocatable" };
 	xmlNodePtr tb;
 
 	if (d->nodes_added.n + d->nodes_removed.n + d->nnodes == 0)
 		return;
-	h_el(s, "h3", "Nodes added, removed, or with other CPU labels");
+	h_el(s, "h3", "Nodes added, removed, or changed");
 	names(s, "Added:", &d->nodes_added);
 	names(s, "Removed:", &d->nodes_removed);
 	if (d->nnodes == 0)
 		return;
-	tb = table(s, d->nnodes, "Every node whose CPU labels changed", heads,
+	tb = table(s, d->nnodes, "Every node that changed", heads,
 	    NULL, 4);
 	for (size_t i = 0; i < d->nnodes; i++)
 		node_row(tb, &d->nodes[i]);

@@ -143,13 +143,14 @@ nodes(pdoc *d, const kv_diff *x)
 	static const pcol cols[] = {
 		{ "Node", 0.2, false }, { "Features lost", 0.22, false },
 		{ "Features gained", 0.22, false },
-		{ "Host model, vendor, other CPU labels", 0.36, false },
+		{ "Host model, vendor, other labels, cordon, taints, "
+		    "allocatable", 0.36, false },
 	};
 	ptable t;
 
 	if (x->nodes_added.n + x->nodes_removed.n + x->nnodes == 0)
 		return;
-	pdf_heading2(d, "Nodes added, removed, or with other CPU labels");
+	pdf_heading2(d, "Nodes added, removed, or changed");
 	names(d, "Added:", &x->nodes_added);
 	names(d, "Removed:", &x->nodes_removed);
 	if (x->nnodes == 0)

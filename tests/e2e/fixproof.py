@@ -9,9 +9,13 @@ VMI's groups; then for every group G, `kvscope what-if SAMPLE --fix G
 of G that are in no group of G's code afterwards are what the fix fixes:
 their count must equal G's fix.fixes (which kvscope proves on a copy
 holding only G's VMIs: this is the full re-analysis it must agree with),
-and the VMIs of G made worse (verdict ok before and not after, a drain
-that moved them and no longer does, a blocker code gained) must equal
-fix.worse.  A fix what-if cannot apply (exit 2, "nothing to apply") must
+and the VMIs of G made worse (docs/findings.md "worse and better": they
+would not start again, verdict ok before and not after, a drain that
+moved them and no longer does, guest-cpu-floor gained) must equal
+fix.worse.  One meaning: what-if's own count, diff.json's `worse` over
+the whole snapshot, and the line "after fix G: N of its M VMIs in no
+CODE group" it prints must give the same numbers as fix.worse and
+fix.fixes.  A fix what-if cannot apply (exit 2, "nothing to apply") must
 count 0 and be `none`, except fix.proven false (a relabel-node whose
 value kvscope cannot know, a placement no edit removes): printed as
 "unproven", not failed.  Prints one line per mismatch and "fixproof: N
@@ -19,6 +23,7 @@ groups, M mismatches"; exit 1 on any.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -57,8 +62,13 @@ def after_count(doc, vmis, code):
     return sum(1 for n in vmis if n not in still)
 
 
+def codes(v):
+    return {i["code"] for i in v["blockers"] + v["warnings"]}
+
+
 def worse_count(before, after, vmis):
-    """How many of vmis after is worse for than before (fixproof.h)."""
+    """How many of vmis after is worse for than before (diff.h
+    kv_vmi_compare; would not start is diff.json's, not findings')."""
     b = {v["name"]: v for v in before["vmis"]}
     a = {v["name"]: v for v in after["vmis"]}
     n = 0
@@ -66,12 +76,24 @@ def worse_count(before, after, vmis):
         x, y = b[name], a.get(name)
         if y is None or "not-judged" in (x["verdict"], y["verdict"]):
             continue
-        gained = ({i["code"] for i in y["blockers"]} -
-                  {i["code"] for i in x["blockers"]})
+        floor = "guest-cpu-floor" in codes(y) - codes(x)
         n += bool((x["verdict"] == "ok" and y["verdict"] != "ok") or
                   (x["onDrain"] in MOVES and y["onDrain"] not in MOVES
-                   and y["onDrain"] is not None) or gained)
+                   and y["onDrain"] is not None) or floor)
     return n
+
+
+def whatif_counts(out, gid):
+    """what-if's own numbers: diff.json's worse, and N of "after fix G:
+    N of its M VMIs in no CODE group"."""
+    with open(os.path.join(out, "diff.json")) as f:
+        d = json.load(f)
+    left = None
+    for line in d.get("changes", []):
+        m = re.match(r"after fix %s: (\d+) of its" % gid, line)
+        if m:
+            left = int(m.group(1))
+    return d["worse"], left, d
 
 
 def check_sample(kv, work, sample, bad):
@@ -111,6 +133,11 @@ def check_sample(kv, work, sample, bad):
         if worse != fix["worse"]:
             bad.append("%s: worse %d, the after-state shows %d" %
                        (name, fix["worse"], worse))
+        wworse, left, _ = whatif_counts(out, gid)
+        if wworse != fix["worse"] or left != fix["fixes"]:
+            bad.append("%s: proof fixes %d, %d worse; what-if --fix %s "
+                       "says fixes %s, %d worse" % (name, fix["fixes"],
+                       fix["worse"], gid, left, wworse))
     return n
 
 

@@ -150,4 +150,59 @@ expected an object, got a number" \
 	fi
 done
 
+# issue 41: a file that cannot be parsed is skipped with a warning naming
+# it and its resource, which counts as partial: the checks that need it
+# are not judged for the VMIs they concern; --strict refuses (exit 2)
+mkdir "$tmp/kf"
+cp samples/mixed/resources/*.json "$tmp/kf/"
+printf '{"apiVersion": "v1", "kind": "List", "items": [ {"api' \
+    >"$tmp/kf/pods.json"
+printf 'a: [b\n' >"$tmp/kf/extra.yaml"
+$KVSCOPE check "$tmp/kf" -o json >"$tmp/kf.json" 2>"$tmp/err"
+rc=$?
+want="kvscope: warning: pods: partial: pods.json skipped: ends in the \
+middle of a JSON value (truncated?); room on the nodes, containerDisk \
+digests and pod affinity cannot be judged; checks that need it are not \
+judged for the VMIs they concern"
+if [ "$rc" -eq 1 ] && grep -qxF "$want" "$tmp/err"; then
+	ok "partial: the skipped file and its resource"
+else
+	bad "partial" "exit $rc, $(head -c 400 "$tmp/err")"
+fi
+grep -qF "kvscope: warning: extra.yaml skipped: line 2: not valid YAML" \
+    "$tmp/err" && ok "partial: a file of no known resource is said" ||
+    bad "partial: unknown resource" "$(head -c 400 "$tmp/err")"
+got=$(jq -r '[.summary.notJudged, (.warnings[] | select(.code ==
+    "partial-resource") | .message[:14])] | join(" ")' "$tmp/kf.json")
+[ "$got" = "7 pods: partial:" ] && ok "partial: 7 VMIs not judged" ||
+    bad "partial: not judged" "$got"
+$KVSCOPE check "$tmp/kf" --strict >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "kf: extra.yaml: line 2: not valid YAML" \
+    "$tmp/err"; then
+	ok "partial: --strict refuses"
+else
+	bad "partial: --strict" "exit $rc, $(head -c 300 "$tmp/err")"
+fi
+# a member the manifest lists that is missing: the same
+cp -r samples/mixed "$tmp/miss"
+rm "$tmp/miss/resources/persistentvolumeclaims.json"
+$KVSCOPE check "$tmp/miss" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -qF "kvscope: warning: persistentvolumeclaims: \
+partial: resources/persistentvolumeclaims.json skipped: listed in the \
+manifest, missing from the snapshot" "$tmp/err"; then
+	ok "missing member: skipped, partial"
+else
+	bad "missing member" "exit $rc, $(head -c 300 "$tmp/err")"
+fi
+$KVSCOPE report "$tmp/miss" --strict -d "$tmp/rs" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "resources/persistentvolumeclaims.json \
+(missing)" "$tmp/err"; then
+	ok "missing member: --strict refuses"
+else
+	bad "missing member: --strict" "exit $rc, $(head -c 300 "$tmp/err")"
+fi
+
 test_done

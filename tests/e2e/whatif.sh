@@ -22,7 +22,8 @@ S=samples/mixed
 RUN_TAIL=-q	# every run of kvscope is quiet
 
 # edit SRC DST OP...: copy snapshot SRC to DST, apply the operations
-# (drop NODE LABEL | cordon NODE | annotate NS/NAME KEY VALUE | date ISO:
+# (drop NODE LABEL | cordon NODE | label NODE KEY VALUE | taint NODE KEY
+# VALUE EFFECT | cpu NODE ALLOCATABLE | annotate NS/NAME KEY VALUE | date ISO:
 # the manifest's createdAt | context NAME: the manifest's cluster.context |
 # nsuid NS UID: namespace NS's metadata.uid, UID - drops the namespace |
 # kvuid UID: the KubeVirt CR's metadata.uid, UID - drops it).
@@ -56,6 +57,20 @@ while i < len(ops):
             if n["metadata"]["name"] == ops[i + 1]:
                 n.setdefault("spec", {})["unschedulable"] = True
         i += 2
+    elif op in ("label", "taint", "cpu"):
+        doc = files.setdefault(nodes, load(nodes))
+        for n in doc["items"]:
+            if n["metadata"]["name"] != ops[i + 1]:
+                continue
+            if op == "label":
+                n["metadata"]["labels"][ops[i + 2]] = ops[i + 3]
+            elif op == "taint":
+                n.setdefault("spec", {}).setdefault("taints", []).append(
+                    {"key": ops[i + 2], "value": ops[i + 3],
+                     "effect": ops[i + 4]})
+            else:
+                n["status"]["allocatable"]["cpu"] = ops[i + 2]
+        i += {"label": 4, "taint": 5, "cpu": 3}[op]
     elif op == "annotate":
         doc = files.setdefault(vmis, load(vmis))
         ns, name = ops[i + 1].split("/")
@@ -146,7 +161,8 @@ has "$tmp/out" "uncordon" "VMIs: 0 changed, 0 better, 0 worse"
 # removes both, so w2 becomes a target (dev/legacy-app, dev/build-runner)
 run "uncordon w2" 0 what-if $S --uncordon w2
 has "$tmp/out" "uncordon w2" "taint node.kubernetes.io/unschedulable:NoSchedule removed"
-has "$tmp/out" "uncordon w2" "dev/legacy-app: ok -> ok, targets 3 -> 4"
+# (their only change, their targets: folded by cause, issue 41)
+has "$tmp/out" "uncordon w2" "2 VMIs gained 1 target: w2 uncordoned"
 
 # a second AMD node gives the lone AMD VMI a target
 run "add node" 0 what-if $S --add-node-like a1=2 -o yaml
@@ -300,7 +316,7 @@ has "$tmp/out" "diff same" "VMIs: 0 changed, 0 better, 0 worse"
 edit $S "$tmp/new" drop w4 cpu-feature.node.kubevirt.io/pku
 run "diff upgrade" 0 diff $S "$tmp/new"
 has "$tmp/out" "diff upgrade" "features lost: pku"
-has "$tmp/out" "diff upgrade" "prod/db-0: ok -> ok, targets 2 -> 1"
+has "$tmp/out" "diff upgrade" "1 VMI lost 1 target: w4 lost CPU feature pku"
 # prod/web-0's class (w1) is renumbered by the split, not changed: its
 # group is matched by the class's content, so no group changes
 lacks "$tmp/out" "diff upgrade" "no-cpu-target"
@@ -319,6 +335,35 @@ has "$tmp/out" "diff worse" "result: worse"
 run "diff yaml" 1 diff "$tmp/old2" "$tmp/new2" -o yaml
 has "$tmp/out" "diff yaml" "kind: kvscope-diff"
 run "diff one arg" 2 diff $S
+
+# issue 41: the counts first, then WORSE, then the changes folded by their
+# cause; node changes name the cordon, taints, allocatable and labels.
+# w4 and w5 cordoned take prod/db-0's and prod/reporting's targets (worse);
+# the other VMIs that could go to w5 only lose it (folded); w1 gains a
+# label and a PreferNoSchedule taint, w3 less CPU (no target lost)
+edit $S "$tmp/scale" cordon w4 cordon w5 label w1 rack r9 \
+    taint w1 team blue PreferNoSchedule cpu w3 90
+run "diff scale" 1 diff $S "$tmp/scale"
+has "$tmp/out" "diff scale: counts" "VMIs: 8 changed, 0 better, 2 worse; 12 in old, 12 in new"
+has "$tmp/out" "diff scale: nodes" "nodes: 4 changed (2 cordoned or uncordoned), 0 added, 0 removed"
+has "$tmp/out" "diff scale: cause" "prod/db-0: ok -> no-target, targets 2 -> 0, drain migrate -> block (+eviction-blocks-drain +no-placement-target), lost 2 targets: w4, w5 cordoned  WORSE"
+has "$tmp/out" "diff scale: fold" "  3 VMIs lost 1 target: w5 cordoned"
+has "$tmp/out" "diff scale: cordon" "    cordoned (spec.unschedulable false -> true)"
+has "$tmp/out" "diff scale: taint" "    taints gained: team=blue:PreferNoSchedule"
+has "$tmp/out" "diff scale: label" "    labels gained: rack=r9"
+has "$tmp/out" "diff scale: allocatable" "    allocatable: cpu 95500m -> 90"
+# the order: counts, WORSE (each line), the folds, the rest
+order=$(grep -n -e '^VMIs: ' -e '^WORSE (2 VMIs):' -e 'WORSE$' \
+    -e '^targets changed, by cause' -e '^node changes:' "$tmp/out" |
+    cut -d: -f2- | cut -c1-12 | tr '\n' '|')
+[ "$order" = "VMIs: 8 chan|WORSE (2 VMI|  prod/db-0:|  prod/repor|targets chan|node changes|" ] &&
+    ok "diff scale: order" || bad "diff scale: order" "$order"
+lacks "$tmp/out" "diff scale: folded VMIs are not listed" "prod/cache-0"
+run "diff scale json" 1 diff $S "$tmp/scale" -o json
+jq_is "diff scale json: fold" '.targetFolds[0] | "\(.vmis) \(.targetsLost|join(","))"' "3 w5"
+jq_is "diff scale json: node" '.nodes.changed[] | select(.name == "w1") | "\(.taintsGained[0]) \(.labelsGained[0]) \(.cpuLabelsChanged)"' "team=blue:PreferNoSchedule rack=r9 false"
+jq_is "diff scale json: cpuChanged keeps CPU changes" '.nodes.cpuChanged | length' 0
+jq_is "diff scale json: vmi" '.vmis[] | select(.name == "prod/db-0") | "\(.targetsLost|join(",")) \(.worse) \(.better)"' "w4,w5 true false"
 
 # the newer input lacks the nodes: its VMIs are not judged, which is
 # "cannot tell", neither worse nor better (exit 0)
@@ -612,6 +657,20 @@ has "$tmp/out" "fix relax anti" "prod/apart-vm: no-target -> ok"
 run "fix peer relabel" 0 what-if samples/pitfalls --fix G15
 has "$tmp/out" "fix peer relabel" "relabel-node host-model-cpu.node.kubevirt.io/Cascadelake-Server=true, as its fix says, assuming p4's host model is p1's, Cascadelake-Server: the two have the same CPU feature labels"
 has "$tmp/out" "fix peer relabel" "after fix G15: 1 of its 1 VMI in no source-host-model-label-missing group (fix.fixes 1)"
+
+# issue 41: what-if --fix all opens with the end result, and prints no
+# line twice (two groups of one image re-pulled named their group)
+for smp in mixed capacity deckhouse hostile pitfalls; do
+	"$KVSCOPE" what-if samples/$smp --fix all -q >"$tmp/all" 2>/dev/null
+	head -1 "$tmp/all" | grep -qE '^after every fix: [0-9]+ of [0-9]+ (VMIs|VirtualMachines) would not migrate, [0-9]+ worse$' &&
+	    ok "fix all $smp: first line" ||
+	    bad "fix all $smp: first line" "$(head -1 "$tmp/all")"
+	dup=$(sort "$tmp/all" | uniq -d | head -3)
+	[ -z "$dup" ] && ok "fix all $smp: no line twice" ||
+	    bad "fix all $smp: no line twice" "$dup"
+done
+run "fix all mixed" 0 what-if $S --fix all
+has "$tmp/out" "fix all mixed: end result" "after every fix: 1 of 11 VMIs would not migrate, 0 worse"
 
 # every group of every sample: fix.fixes is what the after-state shows
 mkdir -p "$tmp/proof"

@@ -257,7 +257,8 @@ kvres kvsnap_run(const kvsnap *s);
  * frees both); any error fails the test. */
 void kvsnap_load_dir(const char *path, kv_model **m, kv_analysis **a);
 
-/* The load error a snapshot gives (for tests of refusals); NULL when it
+/* The load error a snapshot gives, read with --strict (for tests of
+ * refusals; without it a member that fails is skipped); NULL when it
  * loads.  Caller frees. */
 char *kvsnap_load_error(const kvsnap *s);
 

@@ -507,8 +507,10 @@ kvsnap_load_error(const kvsnap *s)
 	kv_model *m = NULL;
 	char *dir = kvsnap_write(s), *msg = NULL;
 
-	if (kv_limits_init(&lim, &err) != KV_OK ||
-	    kv_model_load(dir, &lim, &m, &err) != KV_OK)
+	/* --strict: the error, not the member skipped (snapshot.h) */
+	if (kv_limits_init(&lim, &err) == KV_OK)
+		lim.strict = true;
+	if (err.set || kv_model_load(dir, &lim, &m, &err) != KV_OK)
 		msg = xstrdup(err.msg);
 	kv_model_free(m);
 	kvsnap_rmtree(dir);

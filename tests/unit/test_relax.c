@@ -230,6 +230,47 @@ test_cluster_selector_stuck(void **state)
 	    ", the architecture or a VM class, not from the VM", false, false);
 }
 
+/* Two nodes of a plan that need the same edit (issue 41: what-if --fix
+ * all printed "fix G36 ... relax-placement nodeSelector node-pool" twice,
+ * the second applied to no VMI): the edit is one change. */
+static void
+test_same_edit_once(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+	char *dir;
+	kv_model *m;
+	kv_analysis *a;
+	kv_group *g;
+	bool *pick;
+	const char *why;
+	size_t n;
+	kv_change *chs;
+
+	(void)state;
+	kvj_pushj(node(s, "w2"), "spec.taints", "{\"key\": \"dedicated\", "
+	    "\"value\": \"db\", \"effect\": \"NoSchedule\"}");
+	dir = kvsnap_write(s);
+	kvsnap_load_dir(dir, &m, &a);
+	g = (kv_group *)placement_group(a);
+	assert_int_equal(g->fix.nsteps, 1);
+	/* the same edit so that another node takes them */
+	g->fix.steps = xreallocarray(g->fix.steps, 2, sizeof(kv_step));
+	g->fix.steps[1] = g->fix.steps[0];
+	g->fix.steps[1].node = 0;
+	g->fix.nsteps = 2;
+	pick = xcalloc(a->nvmis + 1, sizeof(bool));
+	chs = kv_fix_changes(a, g, pick, &n, &why);
+	assert_non_null(chs);
+	assert_int_equal(n, 1);
+	free(chs);
+	free(pick);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	kvsnap_rmtree(dir);
+	free(dir);
+	kvsnap_free(s);
+}
+
 int
 main(void)
 {
@@ -242,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_two_failures_one_node),
 		cmocka_unit_test(test_condition_taint_stuck),
 		cmocka_unit_test(test_cluster_selector_stuck),
+		cmocka_unit_test(test_same_edit_once),
 	};
 
 	base = build_base();

@@ -756,6 +756,7 @@ test_manifest_missing_file(void **state)
 	struct fx *f = *state;
 
 	add_good(&f->s);
+	f->lim.strict = true;	/* without it: skipped (test_member_skipped) */
 	f->s.manifest = "{\"kind\":\"kvscope-snapshot\",\"formatVersion\":1,"
 	    "\"createdAt\":\"2026-10-31T09:12:44Z\",\"files\":[{\"path\":"
 	    "\"resources/vmis.json\",\"bytes\":2,\"sha256\":\"00\"}]}";
@@ -823,6 +824,45 @@ test_sink_data_fails(void **state)
 	use_tar(f, "datafail.tar.gz");
 	expect_fail(f, "resources/pods.json: the sink refused data", NULL);
 	assert_int_equal(f->rec.nabort, 1);
+}
+
+/* The manifest's entry of resource (core group), or NULL. */
+static const snap_resource *
+resource_of(const snap_manifest *m, const char *resource)
+{
+	for (size_t i = 0; i < m->nresources; i++)
+		if (strcmp(m->resources[i].resource, resource) == 0)
+			return &m->resources[i];
+	return NULL;
+}
+
+/* Issue 41: without --strict a member the manifest lists that is
+ * missing is skipped: its resource counts as partial, the message names
+ * the file; --strict refuses.  A member the loader cannot parse is still
+ * refused (its objects may be half loaded: test_sink_end_fails), and so
+ * is a damaged one (test_manifest_lies). */
+static void
+test_member_skipped(void **state)
+{
+	struct fx *f = *state;
+	const snap_resource *r;
+	char *miss;
+
+	kvsnap_addj(&f->s, "nodes", "", "{\"metadata\":{\"name\":\"n1\"}}");
+	kvsnap_addj(&f->s, "pods", "", "{\"metadata\":{\"name\":\"p\"}}");
+	use_dir(f);
+	miss = g_build_filename(f->path, "resources", "pods.json", NULL);
+	assert_int_equal(unlink(miss), 0);
+	g_free(miss);
+	expect_ok(f);
+	assert_non_null(r = resource_of(&f->m, "pods"));
+	assert_string_equal(r->status, "partial");
+	assert_string_equal(r->message, "partial: resources/pods.json "
+	    "skipped: listed in the manifest, missing from the snapshot");
+	assert_string_equal(resource_of(&f->m, "nodes")->status, "ok");
+	f->lim.strict = true;
+	expect_fail(f, "manifest.json: 1 file does not match: "
+	    "resources/pods.json (missing)", NULL);
 }
 
 /* --- limits ---------------------------------------------------------------- */
@@ -1035,6 +1075,7 @@ main(void)
 		T(test_foreign_input),
 		T(test_manifest_lies),
 		T(test_manifest_missing_file),
+		T(test_member_skipped),
 		T(test_member_not_in_manifest),
 		T(test_damage_named_before_parse_error),
 		T(test_sink_end_fails),
