@@ -77,5 +77,10 @@ jq_is "metrics json: outcome" '.vmi.migration.outcome' "will-abort"
 jq_is "metrics json: basis" '.vmi.migration.basis' "metrics"
 jq_is "metrics json: dirty" '.vmi.migration.dirtyBytesPerSecond | join(",")' "550000000,600000000"
 jq_is "metrics json: ends" '.vmi.migration.ends' "aborted"
+run "metrics junit" 1 check "$s" --drain w5 --window 2h -o junit
+has "$tmp/out" "metrics junit: the case fails" 'type="will-abort"'
+has "$tmp/out" "metrics junit: its arithmetic" "migration will be aborted: 32.0 GiB at 512 MiB/s"
+run "junit without window" 0 check "$s" --drain w5 -o junit
+lacks "$tmp/out" "junit without window" 'will-abort'
 
 test_done
