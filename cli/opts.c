@@ -357,31 +357,10 @@ static int
 opt_window(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o, size_t off)
 {
-	const char *p = arg;
-	double total = 0;
-
 	(void)off;
-	while (*p != '\0') {
-		char *end;
-		double v = strtod(p, &end);
-
-		if (end == p || v < 0)
-			break;
-		p = end;
-		if (*p == 'h')
-			v *= 3600;
-		else if (*p == 'm')
-			v *= 60;
-		else if (*p != 's' && *p != '\0')
-			break;
-		total += v;
-		if (*p != '\0')
-			p++;
-	}
-	if (*p != '\0' || total <= 0 || total > 1e7)
+	if (!kv_parse_duration(arg, &o->window))
 		return cli_fail(cmd, "--%s: \"%s\" is not a duration (e.g. 2h, "
 		    "90m, 1h30m, 600s)", op->name, arg);
-	o->window = total;
 	return 0;
 }
 

@@ -60,3 +60,32 @@ kv_parse_rate(const char *s, double *lo, double *hi, bool range)
 	*hi = b;
 	return true;
 }
+
+bool
+kv_parse_duration(const char *s, double *out)
+{
+	const char *p = s;
+	double total = 0;
+
+	while (p != NULL && *p != '\0') {
+		char *end;
+		double v = strtod(p, &end);
+
+		if (end == p || v < 0 || *p == '-' || *p == '+')
+			return false;
+		p = end;
+		if (*p == 'h')
+			v *= 3600;
+		else if (*p == 'm')
+			v *= 60;
+		else if (*p != 's' && *p != '\0')
+			return false;
+		total += v;
+		if (*p != '\0')
+			p++;
+	}
+	if (p == NULL || total <= 0 || total > 1e7)
+		return false;
+	*out = total;
+	return true;
+}

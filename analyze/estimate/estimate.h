@@ -37,6 +37,9 @@ typedef struct kv_assume {
  * "40MB/s", "10MB/s-60MB/s" (a dirty rate, range allowed) into bytes/s.
  * false for anything else. */
 bool kv_parse_rate(const char *s, double *lo, double *hi, bool range);
+/* "2h", "90m", "1h30m", "600s" or "600" (seconds) into *out; false for
+ * anything else or nothing. */
+bool kv_parse_duration(const char *s, double *out);
 
 enum kv_mig_outcome {
 	MIG_CONVERGES, MIG_AT_RISK, MIG_WILL_ABORT, MIG_UNKNOWN,

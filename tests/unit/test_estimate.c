@@ -323,6 +323,11 @@ test_parse_rate(void **state)
 	assert_false(kv_parse_rate("60MB/s-10MB/s", &lo, &hi, true));
 	assert_false(kv_parse_rate("fast", &lo, &hi, false));
 	assert_false(kv_parse_rate("10 MB", &lo, &hi, false));
+	assert_true(kv_parse_duration("1h30m", &lo) && lo == 5400);
+	assert_true(kv_parse_duration("600", &lo) && lo == 600);
+	assert_false(kv_parse_duration("5x", &lo));
+	assert_false(kv_parse_duration("", &lo));
+	assert_false(kv_parse_duration("-1h", &lo));
 }
 
 int
