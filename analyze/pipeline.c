@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "analyze/decide/groups.h"
+#include "analyze/estimate/estimate.h"
 #include "analyze/model/index.h"
 #include "analyze/rules/capacity.h"
 #include "analyze/rules/place.h"
@@ -48,6 +49,8 @@ kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
 	kv_timing("cpu");
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
+	kv_estimate_analyze(a);
+	kv_timing("estimate");
 	kv_drain_analyze(a);
 	kv_summarize(a);
 	kv_timing("drain");
@@ -154,6 +157,7 @@ kv_analysis_free(kv_analysis *a)
 				kv_flavors[f]->result_free(r);
 	}
 	free(a->vmis);
+	kv_estimate_free(a);
 	for (size_t i = 0; i < a->ndrain; i++) {
 		free(a->drain[i].blocking);
 		free(a->drain[i].plan);

@@ -17,6 +17,7 @@
 #include "analyze/pipeline.h"
 #include "analyze/rules/analysis.h"
 #include "analyze/util/bitset.h"
+#include "analyze/estimate/estimate.h"
 #include "analyze/model/labelsel.h"
 #include "render/view.h"
 
@@ -48,6 +49,8 @@ enum {
 	O_OUTFILE = 1 << 16,	/* -f, --output-file FILE (convert) */
 	O_WIDE = 1 << 17,	/* -o wide is a view of its own */
 	O_JUNIT = 1 << 18,	/* -o junit, --fail-on LIST */
+	O_ASSUME = 1 << 19,	/* --link RATE, --dirty-rate RATE */
+	O_WINDOW = 1 << 20,	/* --window DURATION (check --drain, plan) */
 };
 
 typedef struct kv_cmd {
@@ -104,6 +107,8 @@ typedef struct cli_args {
 	bool allow_block;		/* plan --allow-block */
 	cli_list changes;		/* O_CHANGE: "option=value", in order */
 	cli_list fail_on;		/* --fail-on: verdicts, codes */
+	kv_assume assume;		/* --link, --dirty-rate */
+	double window;			/* --window, seconds; 0: none */
 	size_t npos;
 	char **pos;			/* positional, into argv */
 } cli_args;
@@ -122,6 +127,9 @@ int cli_fail(const kv_cmd *cmd, const char *fmt, ...)
 int cli_error(const kv_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* What the last cli_parse read of --link and --dirty-rate, or NULL
+ * when neither was given: cli_load gives it to the model it loads. */
+const kv_assume *cli_assumed(void);
 /* Load and analyse a snapshot, with progress; on failure print the
  * error and return EXIT_TOOL.  The caller frees both with
  * kv_analysis_free and kv_model_free.  cli_load_strict (the last

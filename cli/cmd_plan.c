@@ -121,12 +121,12 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	kv_drain *d = NULL;
 	kv_err err = {0};
 	size_t n = 0;
-	int64_t seconds = 0;
+	double seconds[2] = {0, 0};
 	int rc;
 
 	if ((rc = cli_pick_drain(cmd, a, o, &nodes)) != 0)
 		goto out;
-	d = kv_drain_nodes(a, &nodes, &n, &seconds);
+	d = kv_drain_nodes(a, &nodes, &n, seconds);
 	cli_progress_end();
 	if (t->fmt == KV_OUT_JUNIT) {
 		size_t bad = 0;
@@ -136,11 +136,13 @@ cli_check_drain(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 		if (rc == 0 && bad > 0)
 			rc = EXIT_FINDINGS;
 	} else if ((o->groups ? drain_groups(a, d, n, t, &err) :
-	    kv_view_drain(a, d, n, seconds, o->allow, t, &err)) !=
+	    kv_view_drain(a, d, n, seconds, o->window, o->allow, t,
+	    &err)) !=
 	    KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
-	} else if (drain_fails(a, o, d, n))
+	} else if (drain_fails(a, o, d, n) || (o->window > 0 &&
+	    kv_window_fails(d, n, seconds, o->window)))
 		rc = EXIT_FINDINGS;
 	if (drain_unjudged(cmd, a, &nodes) > 0 && rc == 0)
 		rc = EXIT_FINDINGS;
@@ -196,11 +198,12 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 	words = pool_words(&o);
 	if (t.fmt == KV_OUT_JUNIT)
 		rc = plan_junit(a, &p, &o, &t);
-	else if (kv_view_plan(a, &p, words, o.allow, &t, &err) !=
+	else if (kv_view_plan(a, &p, words, o.allow, o.window, &t, &err) !=
 	    KV_OK) {
 		fprintf(stderr, "kvscope: %s\n", err.msg);
 		rc = EXIT_TOOL;
-	} else if (kv_plan_fails(&p, o.allow))
+	} else if (kv_plan_fails(&p, o.allow) || (o.window > 0 &&
+	    kv_plan_window_fails(&p, o.window)))
 		rc = EXIT_FINDINGS;	/* --fail-on: with -o junit */
 	if (drain_unjudged(cmd, a, &pool) > 0 && rc == 0)
 		rc = EXIT_FINDINGS;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "render/report.h"
 #include "render/render.h"
 #include "analyze/rules/rule.h"
 #include "analyze/change/diff.h"
@@ -98,6 +99,27 @@ cli_junit_check(const kv_analysis *a, const kv_bits *pick,
 
 /* One case per VMI of the drains d[0..n): failing when the drain stops
  * (unless allow) or holds it, or as --fail-on says. */
+/* --window: a migration that will be aborted fails its case, with its
+ * arithmetic as the message. */
+static bool
+window_case(const kv_analysis *a, const kv_drain_row *row, kv_jcase *c,
+    kv_buf *msg)
+{
+	char *line;
+
+	if (row->action != DRAIN_MIGRATE || a->est == NULL ||
+	    !a->est[row->vmi].present ||
+	    a->est[row->vmi].outcome != MIG_WILL_ABORT)
+		return false;
+	line = window_vmi_line(a, row->vmi);
+	kv_buf_printf(msg, "migration will be aborted: %s", line);
+	free(line);
+	c->state = KV_JCASE_FAILED;
+	c->type = "will-abort";
+	c->message = msg->data;
+	return true;
+}
+
 int
 cli_junit_drain(const kv_analysis *a, const kv_drain *d, size_t n,
     const cli_args *o, const char *suite, const kv_term *t, size_t *bad)
@@ -122,6 +144,11 @@ cli_junit_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 			    row->restart));
 
 			c[k] = (kv_jcase){ .vmi = row->vmi };
+			if (o->window > 0 && window_case(a, row, &c[k],
+			    &msg[k])) {
+				(*bad)++;
+				continue;
+			}
 			if (!cli_fails_on(a, o, row->vmi, act, dflt))
 				continue;
 			c[k].state = KV_JCASE_FAILED;

@@ -52,7 +52,8 @@ static const kv_cmd commands[] = {
 	  "  --strict               a file that cannot be read refuses\n"
 	  "                         the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet            no progress on stderr\n",
-	  O_OUTPUT | O_OUTDIR | O_FORMAT | O_FORCE | O_QUIET | O_STRICT, 1, 1,
+	  O_OUTPUT | O_OUTDIR | O_FORMAT | O_FORCE | O_QUIET | O_STRICT |
+	  O_ASSUME, 1, 1,
 	  "SNAPSHOT",
 	  cmd_report },
 	{ "check", "check SNAPSHOT [-n NS | -A] [--node LIST] "
@@ -94,6 +95,13 @@ static const kv_cmd commands[] = {
 	  "  --allow-restart       accept only the stops whose "
 	      "VirtualMachine\n"
 	  "                        starts the VM again on another node\n"
+	  "  --window DURATION     with --drain: exit 1 too when the drain's\n"
+	  "                        slow end passes DURATION (2h, 90m,\n"
+	  "                        1h30m) or a migration will be aborted\n"
+	  "  --link RATE           the migration link (25Gbit, 1250MB/s)\n"
+	  "                        instead of history or 10 Gbit/s\n"
+	  "  --dirty-rate RATE     how fast guests dirty memory (40MB/s,\n"
+	  "                        10MB/s-60MB/s) where no metrics say\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
 	  "                        in columns; not with --drain), json,\n"
 	  "                        yaml or junit (one test case per VMI)\n"
@@ -110,6 +118,7 @@ static const kv_cmd commands[] = {
 	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_WIDE | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
+	  O_ASSUME | O_WINDOW |
 	  O_GROUPS | O_ALL | O_JUNIT, 1, 1,
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
@@ -140,11 +149,16 @@ static const kv_cmd commands[] = {
 	  "  -o, --output FORMAT   text (default), wide (also every migration\n"
 	  "                        with its target), json, yaml or junit\n"
 	  "  --fail-on LIST        what counts as failing, as in check\n"
+	  "  --window DURATION     exit 1 too when the plan's slow end\n"
+	  "                        passes DURATION or a migration will be\n"
+	  "                        aborted\n"
+	  "  --link RATE, --dirty-rate RATE   as in check\n"
 	  "  --color WHEN          auto, always or never\n"
 	  "  --strict              a file that cannot be read refuses\n"
 	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH | O_JUNIT, 1, 1, "SNAPSHOT",
+	  VIEW_OPTS | O_WIDE | O_DRAIN | O_BATCH | O_JUNIT | O_ASSUME |
+	  O_WINDOW, 1, 1, "SNAPSHOT",
 	  cmd_plan },
 	{ "explain", "explain SNAPSHOT [NAMESPACE/]NAME [-n NS] [-o FORMAT] "
 	  "[--all]",
@@ -161,7 +175,7 @@ static const kv_cmd commands[] = {
 	  "  --strict              a file that cannot be read refuses\n"
 	  "                        the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet           no progress on stderr\n",
-	  VIEW_OPTS | O_NAMESPACE | O_ALL, 2, 2, "SNAPSHOT NAME",
+	  VIEW_OPTS | O_NAMESPACE | O_ALL | O_ASSUME, 2, 2, "SNAPSHOT NAME",
 	  cmd_explain },
 	{ "models", "models SNAPSHOT [--nodes LIST] [-l SEL] [-o FORMAT] "
 	  "[--all]",
@@ -244,6 +258,7 @@ static const kv_cmd commands[] = {
 	  "                            the input (exit 2); else it is skipped\n"
 	  "  -q, --quiet               no progress on stderr\n",
 	  VIEW_OPTS | O_CHANGE | O_NAMESPACE | O_SELECTOR | REPORT_OPTS |
+	  O_ASSUME |
 	  O_JUNIT, 1, 1, "SNAPSHOT",
 	  cmd_whatif },
 	{ "diff", "diff OLD NEW [-o FORMAT] [--strict] [--report DIR "
@@ -348,6 +363,7 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	kv_timing("load");
 	cli_progress("load: %zu nodes, %zu VMIs (%.1f s); analysing",
 	    (*m)->nnodes, (*m)->nvmis, cli_lap());
+	(*m)->assume = cli_assumed();
 	if (kv_analyze(*m, a, &err) != KV_OK)
 		goto fail;
 	kv_fix_prove(*a);

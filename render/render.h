@@ -89,6 +89,15 @@ json_t *kv_json_config(const kv_analysis *a);
 /* findings_drain.c: one drain entry (d, or a->drain[i]) and the summary's
  * drainShutdown and drainBlock, added to summary. */
 json_t *kv_json_drain(const kv_analysis *a, const kv_drain *d);
+/* findings_window.c: the migration estimate (estimate.h): [low, high]
+ * as whole numbers, a VMI's "migration" (null when it would not
+ * migrate), the top-level "window", a drain's time against --window
+ * (window: seconds, 0 none). */
+json_t *kv_json_range(const double r[2]);
+json_t *kv_json_migration(const kv_analysis *a, size_t i);
+json_t *kv_json_window(const kv_analysis *a);
+json_t *kv_json_window_drain(const kv_analysis *a, const kv_drain *d,
+    size_t n, const double secs[2], double window);
 json_t *kv_json_drain_at(const kv_analysis *a, size_t i);
 void kv_json_drain_summary(const kv_analysis *a, json_t *summary);
 /* findings_groups.c: one "groups" element, and a VMI's "groups" as

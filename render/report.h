@@ -163,6 +163,17 @@ char *fmt_count(size_t n);
 /* one or many after n */
 const char *plural(size_t n, const char *one, const char *many);
 
+/* The migration estimate's words (window.c, estimate.h): "6-12 s",
+ * "64-1,192 MiB/s", each assumption as a sentence, the line that gives a
+ * VMI's arithmetic and its pause.  The caller frees each. */
+struct kv_migest;
+char *fmt_range(const double s[2]);
+char *fmt_rate_range(const double r[2]);
+char *window_assumption(const kv_analysis *a, const struct kv_migest *e,
+    int k);
+char *window_vmi_line(const kv_analysis *a, size_t i);
+char *window_pause_words(const struct kv_migest *e);
+
 /* Verdict words and the class of colour that goes with them. */
 enum kv_tone { TONE_OK, TONE_WARN, TONE_FAIL, TONE_NONE };
 enum kv_tone verdict_tone(enum kv_verdict v);

@@ -106,14 +106,28 @@ int kv_view_models(const kv_analysis *a, const kv_bits *chosen,
 /* pairs: CPU classes and the host-model migration matrix. */
 int kv_view_pairs(const kv_analysis *a, const kv_term *t, kv_err *err);
 /* check --drain: d[0..n) from kv_drain_nodes (drain.h), the whole drain
- * estimated at seconds; allow: which stops are accepted. */
+ * taking secs[0..1]; window: --window in seconds (0: none); allow:
+ * which stops are accepted. */
 int kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
-    int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err);
+    const double secs[2], double window, enum kv_allow allow,
+    const kv_term *t, kv_err *err);
+/* The maintenance window of a drain (view_window.c): each migration
+ * that will be aborted or is at risk with its arithmetic, the unknown
+ * ones summed up, and the drain's time against window (0: none). */
+void kv_term_window(const kv_analysis *a, const kv_drain *d, size_t n,
+    const double secs[2], double window, const kv_term *t);
+/* "Window 2 h 0 min: fits (the drain takes ...)" */
+void kv_term_window_total(const kv_analysis *a, const double secs[2],
+    double window, bool fails, const kv_term *t);
+/* explain: a->vmis[i]'s estimate, its times and every assumption. */
+void kv_term_window_vmi(const kv_analysis *a, size_t i,
+    const kv_term *t);
 /* plan: a rolling plan from kv_plan_build; selector says what the pool
  * is (for the heading). */
 struct kv_plan;
 int kv_view_plan(const kv_analysis *a, const struct kv_plan *p,
-    const char *pool, enum kv_allow allow, const kv_term *t, kv_err *err);
+    const char *pool, enum kv_allow allow, double window,
+    const kv_term *t, kv_err *err);
 
 /* what-if and diff (view_diff.c): the difference of two analyses
  * (diff.h).  notes NULL: a diff of two snapshots; else the what-if's

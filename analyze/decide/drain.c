@@ -3,77 +3,64 @@
  * "drain"), what draining a set of nodes together does (`check --drain`),
  * with a time estimate for the VMIs that migrate (drain.h).
  *
- * Estimate: the VMIs that migrate leave in parallel lanes (min of the
- * per-node limit times the nodes drained and the per-cluster limit); each
- * takes its memory over the per-migration bandwidth (the configured one,
- * or an assumed 10 Gbit/s link per node shared by its lanes when the
- * setting is unlimited) plus a fixed 10 s to start the target pod.
- * Longest-first onto the least loaded lane.
+ * Time: the VMIs that migrate are scheduled under KubeVirt's parallel
+ * limits (analyze/estimate kv_schedule_run), each taking the range its
+ * migration estimate gives (a->est: target pod start plus the copy).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/decide/drain.h"
 
-#define SETUP_SECONDS 10.0
-
-static int
-mem_desc(const void *x, const void *y)
+void
+kv_drain_schedule(const kv_analysis *a, const kv_drain_row *rows, size_t n,
+    kv_slot *slots, size_t *idx, double span[2])
 {
-	int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+	kv_mig_job *jobs = xcalloc(n + 1, sizeof(kv_mig_job));
+	kv_mig_limits lim;
+	size_t nj = 0;
 
-	return p > q ? -1 : p < q;
+	kv_schedule_limits(a, &lim);
+	for (size_t k = 0; k < n; k++) {
+		const kv_migest *e = &a->est[rows[k].vmi];
+
+		if (rows[k].action != DRAIN_MIGRATE || !e->present)
+			continue;
+		jobs[nj].source = rows[k].source;
+		jobs[nj].target = rows[k].target;
+		jobs[nj].dur[0] = e->seconds[0];
+		jobs[nj].dur[1] = e->seconds[1];
+		if (idx != NULL)
+			idx[nj] = k;
+		nj++;
+	}
+	kv_schedule_run(jobs, nj, &lim, slots, span);
+	free(jobs);
 }
 
-int64_t
-kv_drain_estimate(const kv_config *cfg, int64_t *mem, size_t n,
-    size_t nsources)
+/* The time the rows' migrations take and how they end. */
+static void
+drain_time(const kv_analysis *a, kv_drain *d, const kv_drain_row *rows,
+    size_t n)
 {
-	int64_t per = cfg->parallel_node, lanes;
-	double link = (double)cfg->assumed_mibps, rate, *load, worst = 0;
+	kv_drain_schedule(a, rows, n, NULL, NULL, d->secs);
+	d->seconds = (int64_t)ceil(d->secs[1]);
+	for (size_t k = 0; k < n; k++) {
+		const kv_migest *e = &a->est[rows[k].vmi];
 
-	/* DVP syncs one migration at a time per source node */
-	if (cfg->sync_per_node > 0 && cfg->sync_per_node < per)
-		per = cfg->sync_per_node;
-	if (per < 1)
-		per = 1;
-	if (nsources < 1)
-		nsources = 1;
-	lanes = per * (int64_t)nsources;
-	if (cfg->parallel_cluster < lanes)
-		lanes = cfg->parallel_cluster;
-	if (n == 0)
-		return 0;
-	if (lanes < 1)
-		lanes = 1;
-	rate = link / (double)(lanes < per ? lanes : per);
-	if (cfg->bandwidth_mibps > 0 && (double)cfg->bandwidth_mibps < rate)
-		rate = (double)cfg->bandwidth_mibps;
-	kv_qsort(mem, n, sizeof(int64_t), mem_desc);
-	load = xcalloc((size_t)lanes, sizeof(double));
-	for (size_t i = 0; i < n; i++) {
-		size_t best = 0;
-
-		for (size_t l = 1; l < (size_t)lanes; l++)
-			if (load[l] < load[best])
-				best = l;
-		load[best] += SETUP_SECONDS +
-		    (double)mem[i] / (1024.0 * 1024.0) / rate;
+		if (rows[k].action != DRAIN_MIGRATE || !e->present)
+			continue;
+		d->at_risk += e->outcome == MIG_AT_RISK;
+		d->will_abort += e->outcome == MIG_WILL_ABORT;
+		d->unknown += e->outcome == MIG_UNKNOWN;
 	}
-	for (size_t l = 0; l < (size_t)lanes; l++)
-		if (load[l] > worst)
-			worst = load[l];
-	free(load);
-	return (int64_t)(worst + 0.999999);
 }
 
 void
 kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
     size_t n)
 {
-	int64_t *mem = xcalloc(n + 1, sizeof(int64_t));
-	size_t nmem = 0;
-
 	kv_drain_rows_sort(a, rows, n);
 	d->plan = rows;
 	d->nplan = n;
@@ -85,7 +72,6 @@ kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
 		if (rows[k].action == DRAIN_MIGRATE) {
 			d->migrate++;
 			d->memory = kv_sat_addmul(d->memory, r->memory, 1);
-			mem[nmem++] = r->memory;
 		} else if (rows[k].action == DRAIN_BLOCK) {
 			d->block++;
 			d->blocking[d->nblocking++] = r->vmi->fullname;
@@ -98,8 +84,7 @@ kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
 		} else
 			d->external++;
 	}
-	d->seconds = kv_drain_estimate(&a->cfg, mem, nmem, 1);
-	free(mem);
+	drain_time(a, d, rows, n);
 }
 
 void
@@ -196,11 +181,11 @@ kv_drain_analyze(kv_analysis *a)
 
 kv_drain *
 kv_drain_nodes(const kv_analysis *a, const kv_bits *nodes, size_t *np,
-    int64_t *seconds)
+    double secs[2])
 {
-	size_t *first, *order, nd = 0, nmem = 0, nsrc = 0;
+	size_t *first, *order, nd = 0, nall = 0;
 	kv_drain *out = xcalloc(kv_bits_count(nodes) + 1, sizeof(kv_drain));
-	int64_t *mem = xcalloc(a->nvmis + 1, sizeof(int64_t));
+	kv_drain_row *all = xcalloc(a->nvmis + 1, sizeof(kv_drain_row));
 	kv_drain_ctx c;
 
 	kv_drain_by_node(a, &first, &order);
@@ -214,15 +199,13 @@ kv_drain_nodes(const kv_analysis *a, const kv_bits *nodes, size_t *np,
 		d->node = ni;
 		kv_drain_place(&c, order + first[ni], n, rows);
 		kv_drain_fill(a, d, rows, n);
-		for (size_t k = 0; k < n; k++)
-			if (rows[k].action == DRAIN_MIGRATE)
-				mem[nmem++] = a->vmis[rows[k].vmi].memory;
-		nsrc += d->migrate > 0;
+		memcpy(all + nall, rows, n * sizeof(*rows));
+		nall += n;
 	}
-	*seconds = kv_drain_estimate(&a->cfg, mem, nmem, nsrc);
+	kv_drain_schedule(a, all, nall, NULL, NULL, secs);
 	*np = nd;
 	kv_drain_ctx_free(&c);
-	free(mem);
+	free(all);
 	free(first);
 	free(order);
 	return out;
@@ -234,6 +217,18 @@ kv_drain_list_free(kv_drain *d, size_t n)
 	for (size_t i = 0; d != NULL && i < n; i++)
 		drain_free(&d[i]);
 	free(d);
+}
+
+bool
+kv_window_fails(const kv_drain *d, size_t n, const double secs[2],
+    double window)
+{
+	if (window > 0 && secs[1] > window)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (d[i].will_abort > 0)
+			return true;
+	return false;
 }
 
 bool

@@ -19,6 +19,7 @@
 #ifndef KV_DRAIN_H
 #define KV_DRAIN_H
 
+#include "analyze/estimate/estimate.h"
 #include "analyze/rules/analysis.h"
 #include "analyze/rules/capacity.h"
 
@@ -48,10 +49,11 @@ size_t kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 /* Give back the room taken since the journal held mark entries. */
 void kv_drain_undo(kv_drain_ctx *c, size_t mark);
 
-/* Seconds to move VMIs of mem[0..n) bytes (sorted in place) out of
- * nsources nodes under the parallel limits and bandwidth. */
-int64_t kv_drain_estimate(const kv_config *cfg, int64_t *mem, size_t n,
-    size_t nsources);
+/* The migrations of rows[0..n) in time under the parallel limits, each
+ * its estimate's range (estimate.h): span[0..1] the whole; with slots,
+ * slots[j] is the j-th migrating row, rows[idx[j]] (idx may be NULL). */
+void kv_drain_schedule(const kv_analysis *a, const kv_drain_row *rows,
+    size_t n, kv_slot *slots, size_t *idx, double span[2]);
 /* Sort rows by VMI name. */
 void kv_drain_rows_sort(const kv_analysis *a, kv_drain_row *rows, size_t n);
 /* d's counts, blocking list, memory and estimate from rows (taken over,
@@ -63,15 +65,20 @@ void kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
 void kv_drain_by_node(const kv_analysis *a, size_t **first, size_t **order);
 
 /* `check --drain`: the nodes in `nodes` drained together, one entry per
- * node of the set in name order (*n of them); *seconds estimates the
- * whole drain. */
+ * node of the set in name order (*n of them); secs[0..1] the range the
+ * whole drain takes. */
 kv_drain *kv_drain_nodes(const kv_analysis *a, const kv_bits *nodes,
-    size_t *n, int64_t *seconds);
+    size_t *n, double secs[2]);
 void kv_drain_list_free(kv_drain *d, size_t n);
 /* Which stops a drain may make and still pass (--allow-shutdown: every
  * one; --allow-restart: those whose VirtualMachine starts them again). */
 enum kv_allow { ALLOW_NONE, ALLOW_RESTART, ALLOW_SHUTDOWN };
 
+/* Whether a drain of d[0..n) taking secs[0..1] misses a maintenance
+ * window of window seconds: its slow end passes it, or a migration will
+ * be aborted (estimate.h). */
+bool kv_window_fails(const kv_drain *d, size_t n, const double secs[2],
+    double window);
 /* Whether the drain blocks any VMI or makes a stop allow does not
  * accept. */
 bool kv_drain_fails(const kv_drain *d, size_t n, enum kv_allow allow);
@@ -81,7 +88,8 @@ typedef struct kv_plan_step {
 	size_t nnodes;
 	size_t *nodes;			/* the batch, in the order chosen */
 	kv_drain *drains;		/* one per node of the batch */
-	int64_t seconds;
+	int64_t seconds;		/* ceil(secs[1]) */
+	double secs[2];
 	size_t deferred;		/* nodes tried first, found no room */
 } kv_plan_step;
 
@@ -89,7 +97,8 @@ typedef struct kv_plan {
 	size_t npool, batch;		/* nodes, --max-unavailable */
 	size_t nsteps;
 	kv_plan_step *steps;
-	int64_t seconds;
+	int64_t seconds;		/* ceil(secs[1]) */
+	double secs[2];
 	size_t migrate, block, shutdown, external, no_capacity;
 	size_t restart;			/* of shutdown: started again */
 	size_t ntries;			/* candidates tried per place */
@@ -116,5 +125,8 @@ void kv_plan_fixed(const kv_analysis *a, const size_t *order, size_t n,
     size_t batch, kv_plan *p);
 void kv_plan_free(kv_plan *p);
 bool kv_plan_fails(const kv_plan *p, enum kv_allow allow);
+/* Whether the plan misses a window of window seconds (kv_window_fails
+ * over its steps, their times added). */
+bool kv_plan_window_fails(const kv_plan *p, double window);
 
 #endif

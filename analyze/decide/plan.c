@@ -20,6 +20,7 @@
  * drain of its node, on the bitsets of its target search: no rescan.
  */
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,8 +186,6 @@ static void
 commit(plan_state *s, kv_plan_step *st)
 {
 	const kv_analysis *a = s->a;
-	int64_t *mem = xcalloc(s->nrows + 1, sizeof(int64_t));
-	size_t nmem = 0, nsrc = 0;
 
 	st->nnodes = s->nb;
 	st->nodes = xcalloc(s->nb + 1, sizeof(size_t));
@@ -199,7 +198,6 @@ commit(plan_state *s, kv_plan_step *st)
 		st->nodes[k] = s->batch[k];
 		st->drains[k].node = s->batch[k];
 		kv_drain_fill(a, &st->drains[k], rows, n);
-		nsrc += st->drains[k].migrate > 0;
 		kv_bits_clear(&s->c.out, s->batch[k]);
 		kv_bits_set(&s->c.done, s->batch[k]);
 	}
@@ -217,14 +215,12 @@ commit(plan_state *s, kv_plan_step *st)
 		s->c.loc[r->vmi] = at;
 		if (at == SIZE_MAX)
 			continue;
-		if (r->action == DRAIN_MIGRATE)
-			mem[nmem++] = v->memory;
 		s->moves[r->vmi]++;
 		KV_GROW(s->on[at], s->con[at], s->non[at] + 1);
 		s->on[at][s->non[at]++] = r->vmi;
 	}
-	st->seconds = kv_drain_estimate(&a->cfg, mem, nmem, nsrc);
-	free(mem);
+	kv_drain_schedule(a, s->rows, s->nrows, NULL, NULL, st->secs);
+	st->seconds = (int64_t)ceil(st->secs[1]);
 	s->c.njournal = 0;
 	s->nb = s->nrows = s->lost = 0;
 }
@@ -305,6 +301,8 @@ build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
 				deferred += fill_place(s, rk, nrk, done, &head);
 		commit(s, st);
 		st->deferred = deferred;
+		p->secs[0] += st->secs[0];
+		p->secs[1] += st->secs[1];
 		p->seconds += st->seconds;
 		for (size_t k = 0; k < st->nnodes; k++) {
 			const kv_drain *d = &st->drains[k];
@@ -395,4 +393,16 @@ kv_plan_fails(const kv_plan *p, enum kv_allow allow)
 	    p->shutdown - p->restart : p->shutdown;
 
 	return p->block > 0 || stops > 0 || p->nfixfirst > 0;
+}
+
+bool
+kv_plan_window_fails(const kv_plan *p, double window)
+{
+	if (window > 0 && p->secs[1] > window)
+		return true;
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (kv_window_fails(p->steps[i].drains, p->steps[i].nnodes,
+		    (double[2]){ 0, 0 }, 0))
+			return true;
+	return false;
 }

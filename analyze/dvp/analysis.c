@@ -32,6 +32,7 @@ kv_dvp_config(kv_analysis *a)
 	int64_t n = 0;
 
 	c->sync_per_node = 1;
+	c->inbound_per_node = 1;	/* PARALLEL_INBOUND_..._PER_NODE */
 	if (k->eviction == NULL || *k->eviction == '\0')
 		c->eviction = "LiveMigrate";
 	if (k->bandwidth < 0)

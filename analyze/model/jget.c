@@ -98,6 +98,8 @@ type_ok(json_t *v, int type)
 		return json_is_boolean(v);
 	if (type == JSON_INTEGER)
 		return json_is_integer(v);
+	if (type == JSON_REAL)		/* any number */
+		return json_is_number(v);
 	return (int)json_typeof(v) == type;
 }
 

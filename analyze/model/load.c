@@ -95,6 +95,7 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_datavolume", load_datavolume },
 	{ "load_vmi", load_vmi },
 	{ "load_vmim", load_vmim },
+	{ "load_vmimetrics", load_vmimetrics },
 	{ "load_nad", load_nad },
 	{ "load_vm", load_vm },
 	{ "load_kubevirt", load_kubevirt },
@@ -315,6 +316,15 @@ profile_cmp(const void *a, const void *b)
 }
 
 static int
+metrics_cmp(const void *a, const void *b)
+{
+	const kv_vmimetrics *p = a, *q = b;
+	int c = strcmp(p->ns, q->ns);
+
+	return c != 0 ? c : strcmp(p->name, q->name);
+}
+
+static int
 policy_cmp(const void *a, const void *b)
 {
 	return strcmp(((const kv_policy *)a)->name,
@@ -385,6 +395,7 @@ finish_model(kv_load *ls, kv_err *err)
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
 	kv_qsort(m->profiles, m->nprofiles, sizeof(kv_sprofile), profile_cmp);
 	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
+	kv_qsort(m->metrics, m->nmetrics, sizeof(kv_vmimetrics), metrics_cmp);
 	kv_model_link_templates(m);
 	m->flavor = pick_flavor(ls);
 	for (size_t i = 0; i < KV_NFLAVORS; i++)
@@ -425,6 +436,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;
 	m->cluster.progress_timeout = m->cluster.min_tsc = -1;
 	m->cluster.use_emulation = -1;
+	m->cluster.allow_postcopy = m->cluster.allow_autoconverge = -1;
+	m->cluster.allow_disruption = -1;
 	m->cluster.cpu_ratio = m->cluster.mem_overcommit = -1;
 	m->hco_migrations = (kv_migset){ -1, -1, -1, -1, -1 };
 	rc = kv_input_read(path, lim, &sink, &m->manifest, err);

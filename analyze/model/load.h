@@ -24,7 +24,8 @@ typedef struct kv_load {
 	const char *file;	/* the member being read, interned */
 	GHashTable *sets;	/* what -> (interned key -> seen_at) */
 	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
-	    cap_pol, cap_vmims, cap_profiles, cap_vms, cap_nads;
+	    cap_pol, cap_vmims, cap_profiles, cap_vms, cap_nads,
+	    cap_metrics;
 	cpumap_builder *cpumap;
 	size_t ncpumap;
 	void *state[KV_NFLAVORS];	/* kv_load_state() */
@@ -59,6 +60,12 @@ int load_vmi(kv_load *ld, jctx *c, json_t *o);
  * object): metadata labels and annotations, and the spec. */
 int load_vmi_spec(jctx *c, json_t *o, kv_vmi *v);
 int load_vmim(kv_load *ld, jctx *c, json_t *o);
+/* Migration history and metrics (load_history.c): the migrationState at
+ * base ("status.migrationState") into h; a VMIM's status; one item of
+ * resources/vmimetrics.kvscope.io.json. */
+int load_mighist(jctx *c, json_t *o, const char *base, kv_mighist *h);
+int load_vmim_history(jctx *c, json_t *o, kv_vmim *v);
+int load_vmimetrics(kv_load *ld, jctx *c, json_t *o);
 int load_nad(kv_load *ld, jctx *c, json_t *o);
 int load_vm(kv_load *ld, jctx *c, json_t *o);	/* load_vm.c */
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);

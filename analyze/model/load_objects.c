@@ -455,6 +455,9 @@ load_policy(kv_load *ls, jctx *c, json_t *o)
 	    jint(c, o, "spec.completionTimeoutPerGiB",
 	    &p->completion_per_gib) ||
 	    jquantity(c, o, "spec.bandwidthPerMigration", &p->bandwidth) ||
+	    jbool(c, o, "spec.allowAutoConverge", &p->allow_autoconverge) ||
+	    jbool(c, o, "spec.allowWorkloadDisruption",
+	    &p->allow_disruption) ||
 	    jbool(c, o, "spec.allowPostCopy", &b))
 		return KV_ERR;
 	p->has_selectors = sel != NULL;
@@ -500,7 +503,8 @@ load_vmim(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "status.phase", &v->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &v->created) ||
 	    jlabels(c, o, "spec.addedNodeSelector", &v->added_selector) ||
-	    jlabels(c, o, "metadata.annotations", &ann))
+	    jlabels(c, o, "metadata.annotations", &ann) ||
+	    load_vmim_history(c, o, v))
 		goto out;
 	for (int i = 0; i < 2; i++) {
 		int64_t *slot = i ? &v->pending_timeout :
@@ -617,6 +621,12 @@ load_kubevirt(kv_load *ls, jctx *c, json_t *o)
 	    "completionTimeoutPerGiB", &k->completion_per_gib) ||
 	    jint(c, o, "spec.configuration.migrations.progressTimeout",
 	    &k->progress_timeout) ||
+	    jbool(c, o, "spec.configuration.migrations.allowPostCopy",
+	    &k->allow_postcopy) ||
+	    jbool(c, o, "spec.configuration.migrations.allowAutoConverge",
+	    &k->allow_autoconverge) ||
+	    jbool(c, o, "spec.configuration.migrations."
+	    "allowWorkloadDisruption", &k->allow_disruption) ||
 	    jstrarray(c, o, "spec.configuration.developerConfiguration."
 	    "featureGates", &k->gates, &k->ngates) ||
 	    jstrarray(c, o, "spec.configuration.developerConfiguration."

@@ -384,7 +384,8 @@ load_vmi_status(jctx *c, json_t *o, kv_vmi *v)
 	    jstr(c, o, "status.guestOSInfo.kernelRelease", &v->os_kernel) ||
 	    jbool(c, o, "status.migrationState.completed", &b) ||
 	    jcondition(c, o, "LiveMigratable", &v->cond, &v->cond_reason,
-	    &v->cond_message))
+	    &v->cond_message) ||
+	    load_mighist(c, o, "status.migrationState", &v->last_migration))
 		return KV_ERR;
 	v->migration_completed = b == 1;
 	if (v->phase == NULL)

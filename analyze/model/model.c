@@ -281,6 +281,7 @@ kv_model_free(kv_model *m)
 	for (size_t i = 0; i < m->nvmims; i++)
 		free(m->vmims[i].added_selector.v);
 	free(m->vmims);
+	free(m->metrics);
 	free(m->nads);
 	for (size_t i = 0; i < m->nvms; i++)
 		if (m->vms[i].after != NULL) {

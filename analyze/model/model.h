@@ -155,6 +155,24 @@ enum {
 	HV_REENLIGHTENMENT = 1 << 6, HV_TLBFLUSH = 1 << 7, HV_IPI = 1 << 8
 };
 
+/* One migration as the cluster recorded it (load_history.c): a VMI's
+ * status.migrationState (its latest) or a VMIM's status.  Times are the
+ * RFC 3339 strings as written; NULL when absent. */
+typedef struct kv_mighist {
+	const char *uid;		/* migrationUid / the VMIM's uid */
+	const char *start, *end;	/* migrationState start/endTimestamp:
+					   the copy, what the deadline
+					   watches */
+	const char *created;		/* VMIM: creationTimestamp */
+	const char *scheduled;		/* VMIM: phase TargetReady, else
+					   Scheduled, else Running: when the
+					   target was ready */
+	const char *source, *target;	/* nodes */
+	const char *failure;		/* failureReason */
+	const char *mode;		/* PreCopy | PostCopy | Paused */
+	bool completed, failed;
+} kv_mighist;
+
 typedef struct kv_vmi {
 	const char *ns, *name, *uid;
 	const char *fullname;		/* "ns/name" */
@@ -234,6 +252,7 @@ typedef struct kv_vmi {
 	const char *migration_source;	/* status.migrationState.sourceNode */
 	const char *migration_target;	/* ...migrationState.targetNode */
 	bool migration_completed;
+	kv_mighist last_migration;	/* status.migrationState */
 	/* what records the guest OS (guestos.h); NULL when absent */
 	const char *os_id, *os_version;	/* status.guestOSInfo.id, versionId */
 	const char *os_kernel;		/* status.guestOSInfo.kernelRelease */
@@ -317,6 +336,8 @@ typedef struct kv_policy {
 	int64_t completion_per_gib;	/* -1 unset */
 	int64_t bandwidth;		/* bytes/s; -1 unset */
 	int allow_postcopy;		/* -1 unset */
+	int allow_autoconverge;		/* -1 unset */
+	int allow_disruption;		/* allowWorkloadDisruption; -1 */
 } kv_policy;
 
 /* A NetworkAttachmentDefinition (k8s.cni.cncf.io): the device-plugin
@@ -333,7 +354,18 @@ typedef struct kv_vmim {
 	int64_t unschedulable_timeout;	/* annotation override; -1 */
 	int64_t pending_timeout;	/* annotation override; -1 */
 	kv_labels added_selector;	/* spec.addedNodeSelector */
+	kv_mighist hist;		/* its status (load_history.c) */
 } kv_vmim;
+
+/* What the cluster's Prometheus said of one VMI over a window
+ * (resources/vmimetrics.kvscope.io.json, docs/snapshot-format.md);
+ * -1 where it had no series.  Sorted by namespace, name. */
+typedef struct kv_vmimetrics {
+	const char *ns, *name;
+	const char *from, *to;		/* window.start, window.end */
+	int64_t dirty_avg, dirty_max;	/* bytes/s */
+	int64_t resident, used;		/* bytes */
+} kv_vmimetrics;
 
 /*
  * A VirtualMachine's spec.runStrategy (spec.running true = Always, false
@@ -387,6 +419,8 @@ typedef struct kv_cluster {
 	int64_t parallel_cluster, parallel_node;	/* -1 unset */
 	int64_t bandwidth;		/* bytes/s, -1 unset */
 	int64_t completion_per_gib, progress_timeout;	/* -1 unset */
+	int allow_postcopy, allow_autoconverge;	/* -1 unset */
+	int allow_disruption;		/* allowWorkloadDisruption; -1 */
 	size_t ngates;
 	const char **gates;
 	size_t ndisabled_gates;
@@ -457,6 +491,12 @@ typedef struct kv_model {
 	kv_policy *policies;		/* sorted by name */
 	size_t nvmims;
 	kv_vmim *vmims;
+	size_t nmetrics;
+	kv_vmimetrics *metrics;		/* sorted by namespace, name */
+	/* what the user says of the cluster that no snapshot shows
+	 * (--link, --dirty-rate); NULL: nothing.  Borrowed: set by the
+	 * caller before the analysis, kept by model copies. */
+	const struct kv_assume *assume;
 	size_t nnads;
 	kv_nad *nads;			/* in input order */
 	size_t nvms;

@@ -104,6 +104,11 @@ kv_effective_config(kv_analysis *a)
 	    kv_since_rows[SINCE_COMPLETION_150].value_before;
 	c->progress_timeout = k->progress_timeout >= 0 ?
 	    k->progress_timeout : 150;
+	c->allow_postcopy = k->allow_postcopy == 1;
+	c->allow_autoconverge = k->allow_autoconverge == 1;
+	c->allow_disruption = k->allow_disruption >= 0 ?
+	    k->allow_disruption == 1 : c->allow_postcopy;
+	c->stall_detection = kv_gate_on(k, "MigrationStallDetection");
 	c->unschedulable_timeout = 300;
 	c->pending_timeout = 900;
 	if (k->obsolete_set) {

@@ -39,6 +39,12 @@ typedef struct kv_config {
 	int64_t bandwidth_mibps;	/* 0 = unlimited */
 	int64_t completion_per_gib, progress_timeout;
 	int64_t unschedulable_timeout, pending_timeout;
+	/* past the deadline (estimate.h): the KubeVirt CR's, unset false;
+	 * disruption unset follows postcopy (kubevirt v1.9.0 pkg/virt-
+	 * handler/migration-source.go:527-531) */
+	bool allow_postcopy, allow_autoconverge, allow_disruption;
+	bool stall_detection;		/* MigrationStallDetection gate */
+	int64_t inbound_per_node;	/* a flavor's inbound limit; 0 none */
 	size_t nobsolete;
 	const char **obsolete;		/* sorted */
 	/* derived */
@@ -358,7 +364,9 @@ typedef struct kv_drain {
 	size_t nblocking;
 	const char **blocking;		/* VMI names, sorted */
 	int64_t memory;
-	int64_t seconds;
+	int64_t seconds;		/* ceil(secs[1]) */
+	double secs[2];			/* the migrations' time, low, high */
+	size_t at_risk, will_abort, unknown;	/* of migrate: estimates */
 	size_t no_capacity;		/* blocked for want of room */
 	size_t nplan;
 	kv_drain_row *plan;		/* sorted by VMI name */
@@ -420,6 +428,10 @@ typedef struct kv_analysis {
 	kv_drain *drain;
 	size_t ngroups;
 	struct kv_group *groups;	/* findings "groups" (groups.h) */
+	/* the migration estimate (analyze/estimate/estimate.h): est is
+	 * parallel to vmis */
+	struct kv_migest *est;
+	struct kv_window *window;
 	kv_summary summary;
 	bool capacity_known;		/* pods scope "all" */
 

@@ -152,6 +152,21 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"deckhouse/virtualization v1.5.0 images/virtualization-"
 		    "artifact/pkg/controller/vmop/migration/internal/service/"
 		    "migration.go:83" },
+	[SINCE_DISRUPTION] = {
+		SINCE_DISRUPTION, "workload-disruption",
+		{ V(1, 5, 0) },
+		"past the completion deadline, allowWorkloadDisruption "
+		    "(following allowPostCopy when unset) lets KubeVirt start "
+		    "post-copy or pause the guest instead of aborting",
+		"past the deadline only allowPostCopy helps (post-copy); "
+		    "otherwise the migration is aborted (v1.4.0 live-"
+		    "migration-source.go)", 0, 0, NULL,
+		/* v1.5.0 pkg/virt-launcher/virtwrap/live-migration-
+		 * source.go:457 shouldAssistMigrationToComplete; v1.9.0
+		 * :743-792, and pkg/virt-handler/migration-source.go:
+		 * 527-531 (unset follows allowPostCopy); absent at v1.4.0 */
+		"kubevirt v1.5.0 pkg/virt-launcher/virtwrap/"
+		    "live-migration-source.go:457" },
 };
 
 static bool

@@ -330,6 +330,7 @@ kv_write_findings(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	rc |= kv_json_put_vmis(f, a);
 	rc |= put_list(f, "groups", a, a->ngroups, kv_json_group);
 	rc |= put_list(f, "drain", a, a->ndrain, kv_json_drain_at);
+	rc |= put(f, "window", kv_json_window(a), false);
 	rc |= put(f, "summary", summary_section(a), true);
 	fputs("}\n", f);
 	if (rc != KV_OK)

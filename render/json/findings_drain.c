@@ -53,6 +53,10 @@ kv_json_drain(const kv_analysis *a, const kv_drain *d)
 	    json_integer((json_int_t)d->memory));
 	json_object_set_new(o, "estimatedSeconds",
 	    json_integer((json_int_t)d->seconds));
+	json_object_set_new(o, "seconds", kv_json_range(d->secs));
+	json_object_set_new(o, "atRisk", count(d->at_risk));
+	json_object_set_new(o, "willAbort", count(d->will_abort));
+	json_object_set_new(o, "outcomeUnknown", count(d->unknown));
 	json_object_set_new(o, "capacity",
 	    json_string(a->capacity_known ? "known" : "unknown"));
 	json_object_set_new(o, "noCapacity", count(d->no_capacity));

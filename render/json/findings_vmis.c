@@ -145,6 +145,14 @@ em_raw(emitter *e, char *json)
 	free(json);
 }
 
+/* A jansson value (taken over). */
+static void
+em_json(emitter *e, json_t *v)
+{
+	em_raw(e, json_dumps(v, DUMP_FLAGS | JSON_ENCODE_ANY));
+	json_decref(v);
+}
+
 static void
 em_issues(emitter *e, const kv_issue *is, size_t n)
 {
@@ -360,6 +368,8 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 		em_lit(e, "true");
 	else
 		em_lit(e, "false");
+	em_lit(e, ",\"migration\":");
+	em_json(e, kv_json_migration(a, i));
 	em_not_judged(e, a, r);
 	em_lit(e, "}");
 }

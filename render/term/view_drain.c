@@ -5,6 +5,7 @@
  * document built from findings.json's drain entries.  Words that differ
  * between platforms come from the flavor row's vocabulary.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ row_line(const kv_analysis *a, const kv_drain_row *row, const kv_term *t)
 static void
 drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
 {
-	char *mem = kv_fmt_bytes(d->memory), *dur = fmt_duration(d->seconds);
+	char *mem = kv_fmt_bytes(d->memory), *dur = fmt_range(d->secs);
 
 	fputs("  ", t->f);
 	kv_term_paint(t, KV_C_BOLD, a->m->nodes[d->node].name);
@@ -100,7 +101,7 @@ drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
 		fprintf(t->f, ", %zu external; nothing to move\n",
 		    d->external);
 	else
-		fprintf(t->f, ", %zu external; about %s to move %s\n",
+		fprintf(t->f, ", %zu external; %s to move %s\n",
 		    d->external, dur, mem);
 	free(mem);
 	free(dur);
@@ -160,7 +161,7 @@ totals(const kv_drain *d, size_t n, size_t *c)
 }
 
 static json_t *
-totals_json(const size_t *c, int64_t seconds)
+totals_json(const size_t *c, const double secs[2])
 {
 	static const char *const keys[NTOTALS] = { "vmis", "migrate",
 	    "shutdown", "block", "external", "noCapacity", "restart" };
@@ -169,7 +170,8 @@ totals_json(const size_t *c, int64_t seconds)
 	for (size_t i = 0; i < NTOTALS; i++)
 		json_object_set_new(o, keys[i], json_integer((json_int_t)c[i]));
 	json_object_set_new(o, "estimatedSeconds",
-	    json_integer((json_int_t)seconds));
+	    json_integer((json_int_t)ceil(secs[1])));
+	json_object_set_new(o, "seconds", kv_json_range(secs));
 	return o;
 }
 
@@ -214,7 +216,8 @@ drain_groups(const kv_analysis *a, const kv_drain *d, size_t n,
 
 static int
 drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
-    int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err)
+    const double secs[2], double window, enum kv_allow allow,
+    const kv_term *t, kv_err *err)
 {
 	json_t *doc = json_object(), *nodes = json_array();
 	size_t c[NTOTALS];
@@ -231,7 +234,9 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 	json_object_set_new(doc, "capacity",
 	    json_string(a->capacity_known ? "known" : "unknown"));
 	allow_json(doc, allow);
-	json_object_set_new(doc, "summary", totals_json(c, seconds));
+	json_object_set_new(doc, "summary", totals_json(c, secs));
+	json_object_set_new(doc, "window", kv_json_window_drain(a, d, n,
+	    secs, window));
 	json_object_set_new(doc, "drain", drains_json(a, d, n));
 	json_object_set_new(doc, "groups", drain_groups(a, d, n, &pick));
 	rc = kv_doc_write(doc, t->fmt, t->f, err);
@@ -241,13 +246,14 @@ drain_doc(const kv_analysis *a, const kv_drain *d, size_t n,
 
 int
 kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
-    int64_t seconds, enum kv_allow allow, const kv_term *t, kv_err *err)
+    const double secs[2], double window, enum kv_allow allow,
+    const kv_term *t, kv_err *err)
 {
 	size_t c[NTOTALS], bad, ok;
 	char *dur, acc[64] = "";
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
-		return drain_doc(a, d, n, seconds, allow, t, err);
+		return drain_doc(a, d, n, secs, window, allow, t, err);
 	totals(d, n, c);
 	if (n == 1)
 		fputs("kubectl drain of 1 node:\n", t->f);
@@ -261,14 +267,15 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 	}
 	words_note(a, t);
 	room_note(a, t);
-	dur = fmt_duration(seconds);
+	kv_term_window(a, d, n, secs, window, t);
+	dur = fmt_range(secs);
 	ok = accepted(allow, c[2], c[6]);
 	bad = c[3] + c[2] - ok;
 	if (ok > 0)
 		snprintf(acc, sizeof(acc), " (%zu %s accepted)", ok,
 		    ok == 1 ? "stop" : "stops");
 	fprintf(t->f, "%zu of %zu %s on the drained %s would %s the drain%s; "
-	    "%zu %s in about %s\n", bad, c[0],
+	    "%zu %s in %s\n", bad, c[0],
 	    kv_word(a, c[0] == 1 ? KV_WORD_VM : KV_WORD_VMS),
 	    n == 1 ? "node" : "nodes", allow == ALLOW_SHUTDOWN ? "block" :
 	    "stop or block", acc, c[1], c[1] == 1 ? "migrates" : "migrate",
@@ -351,6 +358,7 @@ step_json(const kv_analysis *a, const kv_plan_step *st, size_t i)
 	    json_integer((json_int_t)st->deferred));
 	json_object_set_new(o, "estimatedSeconds",
 	    json_integer((json_int_t)st->seconds));
+	json_object_set_new(o, "seconds", kv_json_range(st->secs));
 	json_object_set_new(o, "drain", drains_json(a, st->drains,
 	    st->nnodes));
 	return o;
@@ -475,7 +483,7 @@ plan_doc(const kv_analysis *a, const kv_plan *p, const char *pool,
 	rule = rule_text(p);
 	json_object_set_new(doc, "rule", json_string(rule));
 	free(rule);
-	json_object_set_new(doc, "summary", totals_json(c, p->seconds));
+	json_object_set_new(doc, "summary", totals_json(c, p->secs));
 	json_object_set_new(doc, "steps", steps);
 	json_object_set_new(doc, "cannotDrain", cannot_json(a, p));
 	json_object_set_new(doc, "fixFirst", fixfirst_json(a, p));
@@ -494,7 +502,7 @@ static void
 plan_step(const kv_analysis *a, const kv_plan_step *st, size_t i,
     const kv_term *t)
 {
-	char *dur = fmt_duration(st->seconds);
+	char *dur = fmt_range(st->secs);
 	size_t moves = 0;
 
 	fprintf(t->f, "step %zu:", i + 1);
@@ -506,7 +514,7 @@ plan_step(const kv_analysis *a, const kv_plan_step *st, size_t i,
 	if (moves == 0)		/* not "about 0 s" */
 		fputs(" (no VM migrates)", t->f);
 	else
-		fprintf(t->f, " (about %s)", dur);
+		fprintf(t->f, " (%s)", dur);
 	if (st->deferred > 0)
 		fprintf(t->f, "; %zu %s tried first would have left a VM "
 		    "without room", st->deferred, st->deferred == 1 ? "node" :
@@ -601,7 +609,7 @@ moves_lines(const kv_analysis *a, const kv_plan *p, const kv_term *t)
 
 int
 kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
-    enum kv_allow allow, const kv_term *t, kv_err *err)
+    enum kv_allow allow, double window, const kv_term *t, kv_err *err)
 {
 	char *rule, *dur, acc[64] = "";
 	size_t ok = accepted(allow, p->shutdown, p->restart);
@@ -618,13 +626,19 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 	free(rule);
 	words_note(a, t);
 	room_note(a, t);
-	for (size_t i = 0; i < p->nsteps; i++)
+	for (size_t i = 0; i < p->nsteps; i++) {
 		plan_step(a, &p->steps[i], i, t);
-	dur = fmt_duration(p->seconds);
+		kv_term_window(a, p->steps[i].drains, p->steps[i].nnodes,
+		    p->steps[i].secs, 0, t);
+	}
+	if (window > 0)
+		kv_term_window_total(a, p->secs, window,
+		    kv_plan_window_fails(p, window), t);
+	dur = fmt_range(p->secs);
 	if (ok > 0)
 		snprintf(acc, sizeof(acc), ok == p->shutdown ? " (accepted)" :
 		    " (%zu accepted)", ok);
-	fprintf(t->f, "Total: %zu %s, about %s; %zu migrate, %zu stop%s "
+	fprintf(t->f, "Total: %zu %s, %s; %zu migrate, %zu stop%s "
 	    "(%zu %s again), %zu block (%zu for want of room), %zu "
 	    "external.\n", p->nsteps, p->nsteps == 1 ? "step" : "steps", dur,
 	    p->migrate, p->shutdown, acc, p->restart, p->restart == 1 ?

@@ -224,6 +224,7 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    "leaves it to an external controller");
 	print_restart(a, r, f);
 	print_vm(a, r, f);
+	kv_term_window_vmi(a, (size_t)(r - a->vmis), t);
 }
 
 static void

@@ -119,6 +119,21 @@ fmt_duration(int64_t s)
 	    (long long)(s % 3600 / 60));
 }
 
+char *
+fmt_count(size_t n)
+{
+	char digits[32], out[48];
+	size_t len = (size_t)snprintf(digits, sizeof(digits), "%zu", n), o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	return xstrdup(out);
+}
+
 const char *
 plural(size_t n, const char *one, const char *many)
 {

@@ -55,16 +55,18 @@ drain_views(const kv_analysis *a, const kv_term *t)
 	kv_plan p = {0};
 	kv_err err = {0};
 	size_t n = 0;
-	int64_t seconds = 0;
+	double seconds[2] = {0, 0};
 
 	kv_bits_init(&nodes, a->m->nnodes);
 	kv_bits_fill(&nodes);
-	d = kv_drain_nodes(a, &nodes, &n, &seconds);
-	viewed(kv_view_drain(a, d, n, seconds, false, t, &err), &err);
+	d = kv_drain_nodes(a, &nodes, &n, seconds);
+	viewed(kv_view_drain(a, d, n, seconds, 3600, ALLOW_NONE, t, &err),
+	    &err);
 	(void)kv_drain_fails(d, n, true);
 	kv_drain_list_free(d, n);
 	kv_plan_build(a, &nodes, 2, &p);
-	viewed(kv_view_plan(a, &p, "role=worker", false, t, &err), &err);
+	viewed(kv_view_plan(a, &p, "role=worker", ALLOW_NONE, 3600, t,
+	    &err), &err);
 	(void)kv_plan_fails(&p, false);
 	kv_plan_free(&p);
 	kv_bits_free(&nodes);

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tests/e2e/window.sh - the maintenance window end to end (docs/window.md):
+# `check --drain --window` and `plan --window` exit codes, --link and
+# --dirty-rate, the estimate in explain and in -o json, and a copy of
+# samples/mixed given a Prometheus extract (resources/vmimetrics.kvscope.io
+# .json) in which dev/build-runner (32 GiB, 512 MiB/s per migration, on
+# w5) dirties more than it can send: it will be aborted at its deadline.
+#
+# Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+
+M=samples/mixed
+
+run "drain w5 fits 2h" 0 check $M --drain w5 --window 2h
+has "$tmp/out" "fits 2h" "Window 2 h 0 min: fits (the drain takes 1 min 7 s - 1 min 18 s)"
+has "$tmp/out" "fits 2h" "1 migration whose dirty rate decides"
+run "drain w5 misses 1m" 1 check $M --drain w5 --window 1m
+has "$tmp/out" "misses 1m" "Window 1 min 0 s: does not fit"
+run "window json" 1 check $M --drain w5 --window 60s -o json
+jq_is "window json: fits" '.window.fits' "false"
+jq_is "window json: seconds" '.window.seconds | join(",")' "67,78"
+jq_is "window json: drain range" '.drain[0].seconds | join(",")' "67,78"
+run "no window: no verdict on time" 0 check $M --drain w5 -o json
+jq_is "no window: fits null" '.window.fits' "null"
+run "bad window" 2 check $M --drain w5 --window 5x
+has "$tmp/err" "bad window" "--window: \"5x\" is not a duration"
+run "bad link" 2 check $M --drain w5 --link fast
+has "$tmp/err" "bad link" "--link: \"fast\" is not a rate"
+
+# a 1 Gbit/s link: 32 GiB over 119 MiB/s, not the 512 MiB/s cap
+run "link 1Gbit" 0 check $M --drain w5 --link 1Gbit -o json
+jq_is "link 1Gbit: copy" '.drain[0].seconds[0] > 270' "true"
+# a stated dirty rate decides: converges, basis assumed
+run "dirty rate" 0 explain $M dev/build-runner --dirty-rate 40MB/s
+has "$tmp/out" "dirty rate" "migration converges (basis assumed)"
+has "$tmp/out" "dirty rate" "the dirty rate --dirty-rate states"
+run "explain unknown" 0 explain $M dev/build-runner
+has "$tmp/out" "explain unknown" "migration unknown (basis assumed)"
+has "$tmp/out" "explain unknown" "finishes in time if the guest dirties less than 530 MB/s"
+has "$tmp/out" "explain unknown" "masquerade: the pod IP changes"
+
+# plan: each step's range and the window
+run "plan window" 1 plan $M --drain-selector kubernetes.io/os=linux --allow-block --window 30s
+has "$tmp/out" "plan window" "Window 30 s: does not fit"
+
+# a Prometheus extract: build-runner dirties 600 MB/s of its 512 MiB/s
+s=$(fresh)
+cp -r $M/. "$s/"
+python3 - "$s" <<'PY'
+import hashlib, json, os, sys
+d = sys.argv[1]
+item = {"apiVersion": "kvscope.io/v1", "kind": "VMIMetrics",
+        "metadata": {"namespace": "dev", "name": "build-runner"},
+        "window": {"start": "2026-10-31T08:00:00Z",
+                   "end": "2026-10-31T09:00:00Z", "source": "prometheus"},
+        "dirtyRateBytesPerSecond": {"avg": 550000000, "max": 600000000},
+        "memoryUsedBytes": 17179869184}
+path = "resources/vmimetrics.kvscope.io.json"
+text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [item]})
+open(os.path.join(d, path), "w").write(text + "\n")
+m = json.load(open(os.path.join(d, "manifest.json")))
+m["resources"].append({"resource": "vmimetrics", "group": "kvscope.io",
+                       "file": path, "status": "ok", "count": 1})
+data = open(os.path.join(d, path), "rb").read()
+m["files"].append({"path": path, "bytes": len(data),
+                   "sha256": hashlib.sha256(data).hexdigest()})
+json.dump(m, open(os.path.join(d, "manifest.json"), "w"), indent=1)
+PY
+run "metrics: will abort" 1 check "$s" --drain w5 --window 2h
+has "$tmp/out" "metrics: will abort" "dev/build-runner: 32.0 GiB at 512 MiB/s, dirtying up to 600 MB/s"
+has "$tmp/out" "metrics: will abort" "will be aborted"
+has "$tmp/out" "metrics: will abort" "Window 2 h 0 min: does not fit"
+run "metrics json" 0 explain "$s" dev/build-runner -o json
+jq_is "metrics json: outcome" '.vmi.migration.outcome' "will-abort"
+jq_is "metrics json: basis" '.vmi.migration.basis' "metrics"
+jq_is "metrics json: dirty" '.vmi.migration.dirtyBytesPerSecond | join(",")' "550000000,600000000"
+jq_is "metrics json: ends" '.vmi.migration.ends' "aborted"
+run "metrics junit" 1 check "$s" --drain w5 --window 2h -o junit
+has "$tmp/out" "metrics junit: the case fails" 'type="will-abort"'
+has "$tmp/out" "metrics junit: its arithmetic" "migration will be aborted: 32.0 GiB at 512 MiB/s"
+run "junit without window" 0 check "$s" --drain w5 -o junit
+lacks "$tmp/out" "junit without window" 'will-abort'
+
+test_done

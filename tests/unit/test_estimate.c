@@ -1,0 +1,348 @@
+/*
+ * test_estimate.c - the migration estimate (analyze/estimate): KubeVirt's
+ * deadline in started decimal GB, the measured 1 GiB migration rebuilt
+ * from its history, the 16 GiB guest that dirties 30 MB/s at 64 MiB/s
+ * under OpenShift Virtualization 4.23's 20 s per GB and under
+ * KubeVirt's 150, a MigrationPolicy over the KubeVirt CR, an unknown
+ * dirty rate, each flavor's defaults, the parallel limits in time, the
+ * pre-copy model and the rates a user states.
+ */
+#include <math.h>
+
+#include "kvtest.h"
+#include "kvsnap.h"
+
+#include "analyze/estimate/estimate.h"
+
+#define VMIS "virtualmachineinstances", "kubevirt.io"
+#define VMIMS "virtualmachineinstancemigrations", "kubevirt.io"
+#define METRICS "vmimetrics", "kvscope.io"
+
+#define FEAT "abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr " \
+	"lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 " \
+	"syscall xsave"
+
+static void
+nodes(kvsnap *s)
+{
+	const kvcpu cpu = { "Intel", "Skylake-Client-IBRS", FEAT, "",
+	    "Nehalem Haswell-noTSX", "Nehalem Haswell-noTSX "
+	    "Skylake-Client-IBRS" };
+
+	kvsnap_kvnode(s, "w1", &cpu);
+	kvsnap_kvnode(s, "w2", &cpu);
+	kvsnap_list(s, "pods", "");
+	kvsnap_list(s, "persistentvolumeclaims", "");
+}
+
+/* A running masquerade VMI of mem on w1, named model, LiveMigrate. */
+static json_t *
+vmi(kvsnap *s, const char *name, const char *mem)
+{
+	char *v = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"VirtualMachineInstance\", \"metadata\": {\"name\": \"%s\", "
+	    "\"namespace\": \"prod\", \"uid\": \"uid-%s\", \"labels\": "
+	    "{\"app\": \"%s\"}}, \"spec\": {\"evictionStrategy\": "
+	    "\"LiveMigrate\", \"domain\": {\"cpu\": {\"model\": \"Nehalem\"}, "
+	    "\"memory\": {\"guest\": \"%s\"}, \"resources\": {\"requests\": "
+	    "{\"memory\": \"%s\"}}, \"devices\": {\"interfaces\": [{\"name\": "
+	    "\"default\", \"masquerade\": {}}]}}, \"networks\": [{\"name\": "
+	    "\"default\", \"pod\": {}}]}, \"status\": {\"phase\": "
+	    "\"Running\", \"nodeName\": \"w1\", \"migrationMethod\": "
+	    "\"LiveMigration\", \"conditions\": [{\"type\": "
+	    "\"LiveMigratable\", \"status\": \"True\"}]}}", name, name, name,
+	    mem, mem);
+	json_t *o = kvsnap_addj(s, VMIS, v);
+
+	free(v);
+	return o;
+}
+
+static void
+kubevirt(kvsnap *s, const char *migrations)
+{
+	char *k = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"KubeVirt\", \"metadata\": {\"name\": \"kubevirt\", "
+	    "\"namespace\": \"kubevirt\"}, \"spec\": {\"configuration\": "
+	    "{\"migrations\": %s}}, \"status\": {\"phase\": \"Deployed\", "
+	    "\"observedKubeVirtVersion\": \"v1.9.0\"}}", migrations);
+
+	kvsnap_addj(s, "kubevirts", "kubevirt.io", k);
+	free(k);
+}
+
+static const kv_migest *
+est(const kvres *r, const char *name)
+{
+	const kv_vmires *v = kvres_vmires(r, name);
+
+	assert_non_null(r->a->est);
+	return &r->a->est[v - r->a->vmis];
+}
+
+static void
+test_deadline_units(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	kubevirt(s, "{\"completionTimeoutPerGiB\": 20}");
+	vmi(s, "one", "1Gi");
+	vmi(s, "sixteen", "16Gi");
+	vmi(s, "thousand", "1000M");
+	r = kvsnap_run(s);
+	/* 1 GiB is 1.07 GB: two started GB; 16 GiB: 17.2 GB, 18 */
+	assert_int_equal(est(&r, "prod/one")->deadline, 40);
+	assert_int_equal(est(&r, "prod/sixteen")->deadline, 360);
+	assert_int_equal(est(&r, "prod/thousand")->deadline, 20);
+	assert_int_equal(est(&r, "prod/sixteen")->per_gib, 20);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* The measured migration: 1 GiB, idle, masquerade, VMIM created at :00,
+ * target ready at :03, copy :03 to :10. */
+static void
+test_seed_history(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_migest *e;
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	vmi(s, "seed", "1Gi");
+	kvsnap_addj(s, VMIMS, "{\"apiVersion\": \"kubevirt.io/v1\", "
+	    "\"kind\": \"VirtualMachineInstanceMigration\", \"metadata\": "
+	    "{\"name\": \"m1\", \"namespace\": \"prod\", \"uid\": \"mig-1\", "
+	    "\"creationTimestamp\": \"2026-10-31T09:00:00Z\"}, \"spec\": "
+	    "{\"vmiName\": \"seed\"}, \"status\": {\"phase\": \"Succeeded\", "
+	    "\"phaseTransitionTimestamps\": [{\"phase\": \"Scheduling\", "
+	    "\"phaseTransitionTimestamp\": \"2026-10-31T09:00:00Z\"}, "
+	    "{\"phase\": \"TargetReady\", \"phaseTransitionTimestamp\": "
+	    "\"2026-10-31T09:00:03Z\"}], \"migrationState\": {"
+	    "\"startTimestamp\": \"2026-10-31T09:00:03Z\", \"endTimestamp\": "
+	    "\"2026-10-31T09:00:10Z\", \"sourceNode\": \"w2\", "
+	    "\"targetNode\": \"w1\", \"completed\": true}}}");
+	r = kvsnap_run(s);
+	e = est(&r, "prod/seed");
+	assert_true(e->present);
+	assert_int_equal(e->outcome, MIG_CONVERGES);
+	assert_int_equal(e->basis, BASIS_HISTORY);
+	assert_true(e->seconds[0] >= 6 && e->seconds[1] <= 12);
+	assert_true(e->seconds[0] < e->seconds[1]);
+	assert_true(e->connections_drop);
+	assert_int_equal(e->deadline, 300);
+	/* the cluster's link from it: 1 GiB over 6-8 s */
+	assert_int_equal(r.a->window->observed, 1);
+	assert_true(fabs(r.a->window->link_bps[0] - 1073741824.0 / 8) < 1);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+static void
+dirty_metrics(kvsnap *s, const char *name, long long bps)
+{
+	char *x = xasprintf("{\"apiVersion\": \"kvscope.io/v1\", \"kind\": "
+	    "\"VMIMetrics\", \"metadata\": {\"namespace\": \"prod\", "
+	    "\"name\": \"%s\"}, \"window\": {\"start\": "
+	    "\"2026-10-31T08:00:00Z\", \"end\": \"2026-10-31T09:00:00Z\", "
+	    "\"source\": \"prometheus\"}, \"dirtyRateBytesPerSecond\": "
+	    "{\"avg\": %lld, \"max\": %lld}}", name, bps, bps);
+
+	kvsnap_addj(s, METRICS, x);
+	free(x);
+}
+
+/* 16 GiB dirtying 30 MB/s at 64 MiB/s: 20 s per GB aborts it, 150 s per
+ * GB lets it finish. */
+static void
+test_sixteen_gib(void **state)
+{
+	const char *per[] = { "20", "150" };
+	const enum kv_mig_outcome want[] = { MIG_WILL_ABORT, MIG_CONVERGES };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		kvsnap *s = kvsnap_new("kubevirt");
+		char *mig = xasprintf("{\"completionTimeoutPerGiB\": %s, "
+		    "\"bandwidthPerMigration\": \"64Mi\"}", per[k]);
+		const kv_migest *e;
+		kvres r;
+
+		nodes(s);
+		kubevirt(s, mig);
+		vmi(s, "db-0", "16Gi");
+		dirty_metrics(s, "db-0", 30000000);
+		r = kvsnap_run(s);
+		e = est(&r, "prod/db-0");
+		assert_int_equal(e->outcome, want[k]);
+		assert_int_equal(e->basis, BASIS_METRICS);
+		assert_true(e->rate[1] == 64.0 * 1048576);
+		assert_true(e->assume & (1u << AS_BANDWIDTH));
+		if (k == 0) {
+			assert_int_equal(e->deadline, 360);
+			assert_int_equal(e->end, END_ABORT);
+		} else
+			assert_true(e->seconds[1] < 2700 &&
+			    e->seconds[0] > 256);
+		kvres_free(&r);
+		kvsnap_free(s);
+		free(mig);
+	}
+}
+
+/* No metrics, no history, no --dirty-rate: unknown, never converges,
+ * with the rate that decides. */
+static void
+test_unknown_dirty(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_migest *e;
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	kubevirt(s, "{\"completionTimeoutPerGiB\": 20, "
+	    "\"bandwidthPerMigration\": \"64Mi\"}");
+	vmi(s, "db-0", "16Gi");
+	vmi(s, "tiny", "1Gi");
+	r = kvsnap_run(s);
+	e = est(&r, "prod/db-0");
+	/* even an idle 16 GiB guest needs 256 s of its 360 */
+	assert_int_equal(e->outcome, MIG_UNKNOWN);
+	assert_true(e->assume & (1u << AS_DIRTY_UNKNOWN));
+	assert_true(e->assume & (1u << AS_LINK_ASSUMED));
+	assert_true(e->max_dirty > 0 && e->max_dirty < 30e6);
+	assert_int_equal(e->basis, BASIS_ASSUMED);
+	assert_int_equal(est(&r, "prod/tiny")->outcome, MIG_UNKNOWN);
+	assert_int_equal(r.a->window->unknown, 2);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* A MigrationPolicy's non-nil fields over the KubeVirt CR's. */
+static void
+test_policy_precedence(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_migest *e;
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	kubevirt(s, "{\"completionTimeoutPerGiB\": 20, "
+	    "\"bandwidthPerMigration\": \"64Mi\"}");
+	vmi(s, "db-0", "16Gi");
+	vmi(s, "other", "16Gi");
+	dirty_metrics(s, "db-0", 30000000);
+	dirty_metrics(s, "other", 30000000);
+	kvsnap_addj(s, "migrationpolicies", "migrations.kubevirt.io",
+	    "{\"apiVersion\": \"migrations.kubevirt.io/v1alpha1\", \"kind\": "
+	    "\"MigrationPolicy\", \"metadata\": {\"name\": \"db\"}, \"spec\": "
+	    "{\"selectors\": {\"virtualMachineInstanceSelector\": {\"app\": "
+	    "\"db-0\"}}, \"allowPostCopy\": true}}");
+	r = kvsnap_run(s);
+	e = est(&r, "prod/db-0");
+	assert_string_equal(e->settings, "db");
+	assert_true(e->postcopy && e->disruption);
+	/* past the 360 s deadline post-copy finishes it */
+	assert_int_equal(e->end, END_POSTCOPY);
+	assert_int_equal(e->outcome, MIG_CONVERGES);
+	assert_int_equal(e->deadline, 360);
+	e = est(&r, "prod/other");
+	assert_null(e->settings);
+	assert_int_equal(e->outcome, MIG_WILL_ABORT);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* Ten migrations from two nodes, one outbound each: five rounds. */
+static void
+test_schedule_rounds(void **state)
+{
+	kv_mig_job jobs[10];
+	kv_slot slots[10];
+	kv_mig_limits lim = { 5, 1, 0 };
+	double span[2];
+
+	(void)state;
+	for (size_t j = 0; j < 10; j++)
+		jobs[j] = (kv_mig_job){ j % 2, SIZE_MAX, { 10, 20 } };
+	kv_schedule_run(jobs, 10, &lim, slots, span);
+	assert_true(span[0] == 50 && span[1] == 100);
+	assert_true(slots[9].start[1] == 80);
+	/* two per node, a cluster limit of 3: still 2 at once per node */
+	lim = (kv_mig_limits){ 3, 2, 0 };
+	kv_schedule_run(jobs, 10, &lim, NULL, span);
+	assert_true(span[0] == 40);
+	/* one inbound per target (DVP), all to one target: one at a time */
+	lim = (kv_mig_limits){ 5, 2, 1 };
+	for (size_t j = 0; j < 10; j++)
+		jobs[j].target = 7;
+	kv_schedule_run(jobs, 10, &lim, NULL, span);
+	assert_true(span[0] == 100);
+}
+
+static void
+test_precopy(void **state)
+{
+	kv_precopy p;
+
+	(void)state;
+	/* idle: one round and the pause */
+	kv_precopy_run(1e9, 1e8, 0, 0.3, false, &p);
+	assert_true(fabs(p.copy - 10) < 1e-9 && p.rounds == 1);
+	/* lambda 0.5: 10 + 5 + 2.5 + ... until 0.3 s of data is left */
+	kv_precopy_run(1e9, 1e8, 5e7, 0.3, false, &p);
+	assert_true(p.copy > 19 && p.copy < 20.5);
+	assert_true(p.remaining <= 3e7);
+	/* lambda >= 1 never converges without auto-converge */
+	kv_precopy_run(1e9, 1e8, 1.2e8, 0.3, false, &p);
+	assert_true(isinf(p.copy));
+	kv_precopy_run(1e9, 1e8, 1.2e8, 0.3, true, &p);
+	assert_false(isinf(p.copy));
+}
+
+static void
+test_parse_rate(void **state)
+{
+	double lo, hi;
+
+	(void)state;
+	assert_true(kv_parse_rate("25Gbit", &lo, &hi, false));
+	assert_true(lo == 25e9 / 8 && hi == lo);
+	assert_true(kv_parse_rate("40MB/s", &lo, &hi, true) && lo == 4e7);
+	assert_true(kv_parse_rate("10MB/s-60MB/s", &lo, &hi, true));
+	assert_true(lo == 1e7 && hi == 6e7);
+	assert_true(kv_parse_rate("64MiB/s", &lo, &hi, false) &&
+	    lo == 64.0 * 1048576);
+	assert_false(kv_parse_rate("10MB/s-60MB/s", &lo, &hi, false));
+	assert_false(kv_parse_rate("60MB/s-10MB/s", &lo, &hi, true));
+	assert_false(kv_parse_rate("fast", &lo, &hi, false));
+	assert_false(kv_parse_rate("10 MB", &lo, &hi, false));
+	assert_true(kv_parse_duration("1h30m", &lo) && lo == 5400);
+	assert_true(kv_parse_duration("600", &lo) && lo == 600);
+	assert_false(kv_parse_duration("5x", &lo));
+	assert_false(kv_parse_duration("", &lo));
+	assert_false(kv_parse_duration("-1h", &lo));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deadline_units),
+		cmocka_unit_test(test_seed_history),
+		cmocka_unit_test(test_sixteen_gib),
+		cmocka_unit_test(test_unknown_dirty),
+		cmocka_unit_test(test_policy_precedence),
+		cmocka_unit_test(test_schedule_rounds),
+		cmocka_unit_test(test_precopy),
+		cmocka_unit_test(test_parse_rate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
