@@ -249,7 +249,7 @@ max_dirty_of(const input *in, const kv_migest *e)
 	    in->set.autoconverge, &p);
 	if (p.copy > dl)
 		return -1;
-	for (int i = 0; i < 40; i++) {
+	for (int i = 0; i < 20; i++) {
 		double mid = (lo + hi) / 2;
 
 		kv_precopy_run(in->mem[1], in->rate[0], mid, in->downtime,
