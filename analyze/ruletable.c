@@ -647,6 +647,54 @@ const kv_rule kv_rules[] = {
 		.check = check_guest_cpu_floor,
 	},
 	{
+		.code = "rwx-node-local", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"ReadWriteMany claim on node-local storage",
+				"Move the disk to storage every node "
+				    "reaches (a shared or replicated "
+				    "ReadWriteMany class); a node-local "
+				    "class can only offer ReadWriteMany on "
+				    "one node, so the target has no data." },
+		},
+		.check = check_rwx_node_local,
+	},
+	{
+		.code = "nested-virt-differs", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Nested virtualization across other VMX "
+				    "capabilities",
+				"Keep VMs with vmx or svm on nodes of one "
+				    "CPU and kernel (a node selector on the "
+				    "CPU class), disable the vmx/svm feature "
+				    "if the guest runs no VMs, or give the "
+				    "VM a named CPU model." },
+		},
+		.check = check_nested_virt,
+	},
+	{
+		.code = "launcher-version-skew", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Launcher from another KubeVirt version",
+				"Let the upgrade's workload update migrate "
+				    "the VM, or restart it, before "
+				    "maintenance; a migration between "
+				    "QEMU/libvirt versions can fail at "
+				    "switch-over." },
+		},
+		.check = check_launcher_skew,
+		/* DVP upgrades its fork's launcher with its module, by
+		 * digest: not judged there */
+		.only = KV_ONLY(KV_FLAVOR_KUBEVIRT) |
+		    KV_ONLY(KV_FLAVOR_HARVESTER) | KV_ONLY(KV_FLAVOR_OPENSHIFT),
+	},
+	{
 		.code = "disks-should-be-migrating", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
 		.words = {
