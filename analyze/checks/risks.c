@@ -27,8 +27,8 @@ static const struct {
 	{ "topolvm.io", "TopoLVM" },
 	{ "topolvm.cybozu.com", "TopoLVM" },
 	{ "openebs.io/local", "OpenEBS Local PV hostpath" },
-	{ "kubernetes.io/no-provisioner", "static local PersistentVolumes, "
-	    "each pinned to its node by its node affinity" },
+	{ "kubernetes.io/no-provisioner",
+	    "local PersistentVolumes, each with a node affinity" },
 };
 
 static const char *

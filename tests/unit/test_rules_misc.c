@@ -512,9 +512,8 @@ test_risks(void **state)
 	assert_string_equal(message(v, "rwx-node-local"),
 	    "volume rootdisk: PVC web-root is ReadWriteMany, but storage "
 	    "class ceph-rbd (kubernetes.io/no-provisioner) keeps its volume "
-	    "on one node (static local PersistentVolumes, each pinned to its "
-	    "node by its node affinity): the target node does not have the "
-	    "data");
+	    "on one node (local PersistentVolumes, each with a node "
+	    "affinity): the target node does not have the data");
 	kvres_free(&r);
 }
 
