@@ -769,8 +769,9 @@ const kv_rule kv_rules[] = {
 	/* Harvester's maintenance mode (harvester/maintenance.c cites it) */
 	{
 		.code = "harvester-maintenance", .severity = SEV_WARNING,
-		.verdict = 0, .phase = PHASE_DRAIN,
-		.needs = KV_NEED_BIT(NEED_NODES),
+		.verdict = 0, .phase = PHASE_DRAIN,	/* needs 0: a drain
+							   row sees a judged
+							   VMI */
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Harvester maintenance mode: not a "
