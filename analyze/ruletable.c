@@ -483,19 +483,23 @@ const kv_rule kv_rules[] = {
 		.check = kv_dvp_check_vm_not_migratable,
 		.grouping = &kv_grp_condition,
 	},
-	/* Harvester's migrate action (harvester/checks.c cites it) */
+	/* Harvester's Migrate action (harvester/checks.c cites it): the
+	 * verdict is that action's answer; a drain never asks it */
 	{
 		.code = "harvester-hostname-selector", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_ACTION_SCOPED,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
-				"Pinned to one host (Harvester)",
+				"Harvester Migrate action: pinned to one "
+				    "host",
 				"Remove the kubernetes.io/hostname node "
 				    "selector (Edit Config > Node Scheduling "
 				    "> Run VM on any available node, or a "
 				    "node affinity naming several hosts) "
-				    "and restart the VM before "
-				    "maintenance." },
+				    "and restart the VM; a kubectl drain "
+				    "does not ask the Migrate action "
+				    "(onDrain)." },
 		},
 		.check = kv_harvester_check_hostname,
 		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
@@ -503,13 +507,17 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "harvester-device", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_ACTION_SCOPED,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
-				"PCIe, USB or vGPU device (Harvester)",
+				"Harvester Migrate action: PCIe, USB or "
+				    "vGPU device",
 				"Detach the PCI, USB or vGPU devices (Edit "
 				    "Config > PCI Devices, USB Devices, "
 				    "vGPU Devices) and restart the VM, or "
-				    "stop it for the maintenance." },
+				    "stop it for the maintenance; a kubectl "
+				    "drain does not ask the Migrate action "
+				    "(onDrain)." },
 		},
 		.check = kv_harvester_check_device,
 		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
@@ -518,16 +526,17 @@ const kv_rule kv_rules[] = {
 		.code = "harvester-cdrom-containerdisk",
 		.severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_ACTION_SCOPED,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
-				"CD-ROM or containerDisk (Harvester "
-				    "v1.4.2-v1.7)",
+				"Harvester Migrate action: CD-ROM or "
+				    "containerDisk (v1.1.2-v1.7)",
 				"Eject the CD-ROM (the VM's Eject CD-ROM "
 				    "action), replace containerDisk volumes "
 				    "by volumes, or upgrade to Harvester "
-				    "v1.8, whose migrate action takes them; "
-				    "else stop the VM for the "
-				    "maintenance." },
+				    "v1.8, whose Migrate action takes them; "
+				    "a kubectl drain does not ask the "
+				    "Migrate action (onDrain)." },
 		},
 		.check = kv_harvester_check_cdrom,
 		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
@@ -647,6 +656,54 @@ const kv_rule kv_rules[] = {
 		.check = check_guest_cpu_floor,
 	},
 	{
+		.code = "rwx-node-local", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"ReadWriteMany claim on node-local storage",
+				"Move the disk to storage every node "
+				    "reaches (a shared or replicated "
+				    "ReadWriteMany class); a node-local "
+				    "class can only offer ReadWriteMany on "
+				    "one node, so the target has no data." },
+		},
+		.check = check_rwx_node_local,
+	},
+	{
+		.code = "nested-virt-differs", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_NODES),
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Nested virtualization across other VMX "
+				    "capabilities",
+				"Keep VMs with vmx or svm on nodes of one "
+				    "CPU and kernel (a node selector on the "
+				    "CPU class), disable the vmx/svm feature "
+				    "if the guest runs no VMs, or give the "
+				    "VM a named CPU model." },
+		},
+		.check = check_nested_virt,
+	},
+	{
+		.code = "launcher-version-skew", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_TARGETS,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Launcher from another KubeVirt version",
+				"Let the upgrade's workload update migrate "
+				    "the VM, or restart it, before "
+				    "maintenance; a migration between "
+				    "QEMU/libvirt versions can fail at "
+				    "switch-over." },
+		},
+		.check = check_launcher_skew,
+		/* DVP upgrades its fork's launcher with its module, by
+		 * digest: not judged there */
+		.only = KV_ONLY(KV_FLAVOR_KUBEVIRT) |
+		    KV_ONLY(KV_FLAVOR_HARVESTER) | KV_ONLY(KV_FLAVOR_OPENSHIFT),
+	},
+	{
 		.code = "disks-should-be-migrating", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
 		.words = {
@@ -708,6 +765,25 @@ const kv_rule kv_rules[] = {
 				    "survive maintenance." },
 		},
 		.check = check_eviction_shutdown,
+	},
+	/* Harvester's maintenance mode (harvester/maintenance.c cites it) */
+	{
+		.code = "harvester-maintenance", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_DRAIN,	/* needs 0: a drain
+							   row sees a judged
+							   VMI */
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Harvester maintenance mode: not a "
+				    "migration",
+				"Fix what maintenance mode lists (eject the "
+				    "CD-ROM, remove the node pin, detach "
+				    "host devices) or stop the VM yourself "
+				    "before Enable Maintenance Mode; Force "
+				    "stops every VM it lists." },
+		},
+		.check = kv_harvester_check_maintenance,
+		.only = KV_ONLY(KV_FLAVOR_HARVESTER),
 	},
 };
 

@@ -34,6 +34,10 @@ void check_stale_vendor(rule_ctx *c, const kv_rule *r);
 void check_kernel_differs(rule_ctx *c, const kv_rule *r);
 void check_guest_cpu_floor(rule_ctx *c, const kv_rule *r);	/* guestos.c */
 void check_passthrough(rule_ctx *c, const kv_rule *r);
+/* the risks only the snapshot shows (risks.c) */
+void check_rwx_node_local(rule_ctx *c, const kv_rule *r);
+void check_nested_virt(rule_ctx *c, const kv_rule *r);
+void check_launcher_skew(rule_ctx *c, const kv_rule *r);
 void check_eviction_blocks(rule_ctx *c, const kv_rule *r);
 void check_eviction_shutdown(rule_ctx *c, const kv_rule *r);
 

@@ -1,44 +1,63 @@
 /*
- * harvester/checks.c - the checks of Harvester's rule rows: what its
- * migrate action (pkg/api/vm/formatter.go canMigrate, which hides the
- * action, and handler.go, which refuses it) turns down on top of
- * KubeVirt's LiveMigratable condition.  Upstream harvester/harvester:
+ * harvester/checks.c - the checks of the rows of Harvester's Migrate
+ * action (the VM's Migrate in its UI and API: pkg/api/vm/formatter.go
+ * canMigrate hides the action, handler.go migrate refuses it) on top of
+ * KubeVirt's LiveMigratable condition, and the release table every
+ * Harvester check reads.  A blocker here answers "can I press Migrate";
+ * a drain never asks the action (RULE_ACTION_SCOPED).  Upstream
+ * harvester/harvester:
  *
- *   hostname node selector: v1.2.0 pkg/api/vm/formatter.go:231;
- *     v1.4.2 .. v1.8.2 pkg/util/virtualmachineinstance/
- *     virtualmachineinstance.go:77 (ValidateVMMigratable)
- *   PCIe/USB host devices and vGPUs: v1.4.2 virtualmachineinstance.go:82
- *     and :87 (v1.8.2 :81, :86)
- *   CD-ROM or containerDisk: v1.4.2 virtualmachineinstance.go:92
- *     (VMContainsCDRomOrContainerDisk, :151) to v1.7.3 (:98); gone in
- *     v1.8.0.  Maintenance mode lists the same VMs
- *     (v1.7.1 pkg/controller/master/nodedrain/nodedrain_controller.go
- *     FindNonMigratableVMS, ContainerDiskOrCDRomKey).
+ *   hostname node selector: v1.2.0 pkg/api/vm/formatter.go:230-233
+ *     (canMigrate), handler.go:356-358; v1.4.2 .. v1.8.2
+ *     pkg/util/virtualmachineinstance/virtualmachineinstance.go:76-79
+ *     (ValidateVMMigratable, v1.8.2 :75-78)
+ *   PCIe/USB host devices and vGPUs: v1.4.2 virtualmachineinstance.go:
+ *     81-89 (v1.8.2 :80-88); none before
+ *   CD-ROM or containerDisk: v1.1.2 pkg/api/vm/handler.go:323-333
+ *     ("Disk %s is CD-ROM, needs to be ejected before migration"),
+ *     v1.3.1 :360-370, v1.4.1 :412-415 (VMContainsCDRomOrContainerDisk);
+ *     v1.4.2 virtualmachineinstance.go:91-94 to v1.7.3 :97-100; gone in
+ *     v1.8.0.  Not in v1.1.1 (handler.go:301-315).
  *
  * Which Harvester release: its server-version setting, else the KubeVirt
- * version it ships (Harvester's values.yaml: 1.4.2 ships KubeVirt 1.3.1,
- * 1.8.0 ships 1.7.0; kvversion.c), else the newest release's checks.
+ * version it ships (Harvester's values.yaml, kvversion.c: 0.54 is 1.1.0
+ * to 1.2.1, 1.1.1 is 1.2.2 to 1.3.2, 1.2.2 is 1.4.0/1.4.1, 1.3.1 is
+ * 1.4.2/1.4.3, 1.7.0 is 1.8.0/1.8.1), else the newest release's checks.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "analyze/harvester/harvester.h"
 #include "analyze/rules/rule_ctx.h"
 #include "analyze/versions/kvversion.h"
 
-enum hv_check { HV_HOSTNAME, HV_DEVICE, HV_CDROM, HV_COUNT };
-
-/* From which release a check applies and from which it no longer does
- * ({0,0,0}: open), by Harvester's version and by its KubeVirt's. */
+/* From which release a behaviour applies and from which it no longer
+ * does ({0,0,0}: open), by Harvester's version and by its KubeVirt's;
+ * words: the releases for messages when only KubeVirt's is known.  The
+ * maintenance rows cite harvester/maintenance.c. */
 static const struct hv_since {
 	kv_ver from, until;
 	kv_ver kv_from, kv_until;
+	const char *words;
 } hv_since[HV_COUNT] = {
-	[HV_HOSTNAME] = { { 1, 2, 0 }, { 0, 0, 0 }, { 0, 0, 0 },
-	    { 0, 0, 0 } },
+	[HV_HOSTNAME] = { { 1, 2, 0 }, { 0, 0, 0 }, { 0, 54, 0 },
+	    { 0, 0, 0 }, "v1.2.0 on" },
 	[HV_DEVICE] = { { 1, 4, 2 }, { 0, 0, 0 }, { 1, 3, 1 },
-	    { 0, 0, 0 } },
-	[HV_CDROM] = { { 1, 4, 2 }, { 1, 8, 0 }, { 1, 3, 1 },
-	    { 1, 7, 0 } },
+	    { 0, 0, 0 }, "v1.4.2 on" },
+	[HV_CDROM] = { { 1, 1, 2 }, { 1, 8, 0 }, { 0, 54, 0 },
+	    { 1, 7, 0 }, "v1.1.2-v1.7" },
+	[HV_MM_TAINT] = { { 0, 0, 0 }, { 1, 1, 2 }, { 0, 0, 0 },
+	    { 0, 54, 0 }, "v1.0-v1.1.1" },
+	[HV_MM_LIST] = { { 1, 2, 0 }, { 1, 3, 2 }, { 0, 54, 0 },
+	    { 1, 2, 2 }, "v1.2.0-v1.3.1" },
+	[HV_MM_FORCE] = { { 1, 3, 2 }, { 0, 0, 0 }, { 1, 2, 2 },
+	    { 0, 0, 0 }, "v1.3.2 on" },
+	[HV_MM_CDROM] = { { 1, 2, 0 }, { 1, 8, 0 }, { 0, 54, 0 },
+	    { 1, 7, 0 }, "v1.2.0-v1.7" },
+	[HV_MM_SELECTOR] = { { 1, 4, 0 }, { 0, 0, 0 }, { 1, 2, 2 },
+	    { 0, 0, 0 }, "v1.4.0 on" },
+	[HV_MM_STRATEGY] = { { 1, 4, 0 }, { 0, 0, 0 }, { 1, 2, 2 },
+	    { 0, 0, 0 }, "v1.4.0 on" },
 };
 
 static bool
@@ -54,9 +73,8 @@ within(kv_ver v, kv_ver from, kv_ver until)
 	    (open_ver(until) || kv_ver_cmp(v, until) < 0);
 }
 
-/* Whether the cluster's Harvester release runs check k. */
-static bool
-hv_applies(const rule_ctx *c, enum hv_check k)
+bool
+kv_hv_applies(const rule_ctx *c, enum kv_hv_check k)
 {
 	const struct hv_since *s = &hv_since[k];
 	const kv_rules_version *rv = &c->a->cfg.rules;
@@ -70,15 +88,20 @@ hv_applies(const rule_ctx *c, enum hv_check k)
 	return open_ver(s->until);	/* the newest release's checks */
 }
 
-/* The release as its setting says it, or the range the check has. */
-static const char *
-release(const kv_model *m)
+const char *
+kv_hv_release(const kv_model *m, enum kv_hv_check k)
 {
+	static char buf[80];
 	kv_ver h;
 
-	return m->harvester_version != NULL &&
-	    kv_ver_parse(m->harvester_version, &h) ? m->harvester_version :
-	    "v1.4.2-v1.7";
+	if (m->harvester_version != NULL &&
+	    kv_ver_parse(m->harvester_version, &h))
+		snprintf(buf, sizeof(buf), "Harvester %.40s",
+		    m->harvester_version);
+	else
+		snprintf(buf, sizeof(buf), "Harvester %s",
+		    hv_since[k].words);
+	return buf;
 }
 
 void
@@ -87,27 +110,29 @@ kv_harvester_check_hostname(rule_ctx *c, const kv_rule *r)
 	const char *host = kv_labels_get(&c->v->node_selector,
 	    "kubernetes.io/hostname");
 
-	if (host != NULL && *host != '\0' && hv_applies(c, HV_HOSTNAME))
-		rule_emit(c, r, "Harvester offers no Migrate action: the VM "
-		    "is not live migratable as node selector is set "
-		    "(kubernetes.io/hostname=%s)", host);
+	if (host != NULL && *host != '\0' && kv_hv_applies(c, HV_HOSTNAME))
+		rule_emit(c, r, "%s offers no Migrate action: the VM is not "
+		    "live migratable as node selector is set "
+		    "(kubernetes.io/hostname=%s); a drain does not ask the "
+		    "action", kv_hv_release(c->m, HV_HOSTNAME), host);
 }
 
 void
 kv_harvester_check_device(rule_ctx *c, const kv_rule *r)
 {
 	const kv_vmi *v = c->v;
+	const char *rel = kv_hv_release(c->m, HV_DEVICE);
 
-	if (!hv_applies(c, HV_DEVICE))
+	if (!kv_hv_applies(c, HV_DEVICE))
 		return;
 	if (v->nhostdevices > 0)
-		rule_emit(c, r, "Harvester refuses to migrate: the VM is not "
+		rule_emit(c, r, "%s's Migrate action refuses: the VM is not "
 		    "live migratable as PCIe or USB devices are attached "
-		    "(%zu host device%s)", v->nhostdevices,
+		    "(%zu host device%s)", rel, v->nhostdevices,
 		    v->nhostdevices == 1 ? "" : "s");
 	else if (v->ngpus > 0)
-		rule_emit(c, r, "Harvester refuses to migrate: the VM is not "
-		    "live migratable as vGPU devices are attached (%s)",
+		rule_emit(c, r, "%s's Migrate action refuses: the VM is not "
+		    "live migratable as vGPU devices are attached (%s)", rel,
 		    v->gpu_device ? v->gpu_device : "unnamed");
 }
 
@@ -127,8 +152,10 @@ kv_harvester_check_cdrom(rule_ctx *c, const kv_rule *r)
 			what = "containerDisk volume";
 			name = v->volumes[i].name;
 		}
-	if (what != NULL && hv_applies(c, HV_CDROM))
-		rule_emit(c, r, "Harvester %s refuses to migrate: the VM is "
-		    "not live migratable as CD-ROM or container disk is set "
-		    "(%s %s)", release(c->m), what, name ? name : "unnamed");
+	if (what != NULL && kv_hv_applies(c, HV_CDROM))
+		rule_emit(c, r, "%s's Migrate action refuses: the VM has a "
+		    "CD-ROM or container disk (%s %s), which must be "
+		    "ejected or removed before migration",
+		    kv_hv_release(c->m, HV_CDROM), what,
+		    name ? name : "unnamed");
 }

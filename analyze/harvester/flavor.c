@@ -3,7 +3,8 @@
  * distribution of plain KubeVirt (base), told from it by the
  * harvesterhci.io settings the collector fetches.  Labels, keys and
  * condition reasons are KubeVirt's; the words name Harvester where its
- * own actions act (the migrate action, maintenance mode).
+ * own actions act (the Migrate action, maintenance mode), and say that a
+ * drain's answer (onDrain) is kubectl drain's.
  */
 #include "analyze/harvester/harvester.h"
 
@@ -12,11 +13,13 @@
 static const kv_vocab harvester_vocab = {
 	KV_KUBEVIRT_WORDS,
 	.product = "Harvester",
-	.drain_by = "Harvester's maintenance mode (a node drain through "
-	    "KubeVirt's eviction webhook and evacuation controller)",
-	.drain_by_pdb = "Harvester's maintenance mode and KubeVirt's "
-	    "PodDisruptionBudgets (kubevirt-disruption-budget-*, up to "
-	    "KubeVirt v1.5)",
+	.drain_by = "kubectl drain (KubeVirt's pod eviction webhook and "
+	    "evacuation controller; Harvester's maintenance mode drains the "
+	    "same way after its own checks, harvester-maintenance)",
+	.drain_by_pdb = "kubectl drain and KubeVirt's PodDisruptionBudgets "
+	    "(kubevirt-disruption-budget-*, up to KubeVirt v1.5; Harvester's "
+	    "maintenance mode drains the same way after its own checks, "
+	    "harvester-maintenance)",
 };
 
 static const kv_lack_note harvester_lack_notes[] = {

@@ -47,6 +47,10 @@ enum kv_rule_flag {
 	/* a warning every VMI of a kind carries: reports say it once per
 	 * cluster, not in every row */
 	RULE_ONCE_PER_CLUSTER = 1u << 2,
+	/* a blocker of a distribution's own migrate action (Harvester's
+	 * Migrate): the verdict is that action's answer, but a drain's
+	 * evacuation never asks it, so a drain still moves the VM */
+	RULE_ACTION_SCOPED = 1u << 3,
 };
 
 #define KV_RULE_REASONS 3

@@ -298,8 +298,10 @@ outcome(const kv_analysis *a, const vmim_index *ix, kv_vmires *r)
 	}
 }
 
-/* Blocked only by other operations (RULE_OPERATION_SCOPED, DVP): an
- * evacuation runs once they have ended, so a drain moves the VM. */
+/* Blocked only by other operations (RULE_OPERATION_SCOPED, DVP: an
+ * evacuation runs once they have ended) or by a distribution's own
+ * migrate action (RULE_ACTION_SCOPED, Harvester: an evacuation never asks
+ * it), so a drain moves the VM. */
 static bool
 operation_scoped(const kv_vmires *r)
 {
@@ -307,7 +309,8 @@ operation_scoped(const kv_vmires *r)
 	    r->vmi->cond == 'F')
 		return false;
 	for (size_t i = 0; i < r->nblockers; i++)
-		if (!(r->blockers[i].rule->flags & RULE_OPERATION_SCOPED))
+		if (!(r->blockers[i].rule->flags & (RULE_OPERATION_SCOPED |
+		    RULE_ACTION_SCOPED)))
 			return false;
 	return true;
 }

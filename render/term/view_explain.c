@@ -189,6 +189,8 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 {
 	FILE *f = t->f;
 	char rules[128];
+	/* Harvester: three paths, each answer named (docs/rules.md) */
+	bool hv = a->m->flavor->id == KV_FLAVOR_HARVESTER;
 
 	fprintf(f, "%s ", kv_word(a, KV_WORD_VM));
 	kv_term_puts(f, r->vmi->fullname);
@@ -210,12 +212,14 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	fprintf(f, ", outcome %s", kv_outcome_names[r->outcome]);
 	if (r->after >= 0)
 		fprintf(f, " after %lld s", (long long)r->after);
-	fprintf(f, "%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
-	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "");
+	fprintf(f, "%s%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
+	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "",
+	    hv ? "  (Harvester: the Migrate action's answer)" : "");
 	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
 	fprintf(f, "  judged by the %s\n", rules);
-	fprintf(f, "  %s, completion timeout %lld s, eviction %s: a drain %s",
+	fprintf(f, "  %s, completion timeout %lld s, eviction %s: a %s %s",
 	    r->method, (long long)r->completion_timeout, r->eviction,
+	    hv ? "kubectl drain" : "drain",
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :

@@ -335,6 +335,45 @@ m_rhel10_v2(kvsnap *s)
 	set_cpu(s, "Nehalem");
 }
 
+/* rwx-node-local: the RWX claim's class provisioned by local-path (a
+ * node-local provisioner) or by Ceph RBD (the base). */
+static inline void
+m_rwx_local_path(kvsnap *s)
+{
+	kvsnap_addj(s, "storageclasses", "storage.k8s.io", "{\"apiVersion\": "
+	    "\"storage.k8s.io/v1\", \"kind\": \"StorageClass\", \"metadata\": "
+	    "{\"name\": \"local-path\"}, \"provisioner\": "
+	    "\"rancher.io/local-path\"}");
+	kvj_sets(kvsnap_find(s, "persistentvolumeclaims", "", "web-root"),
+	    "spec.storageClassName", "local-path");
+}
+
+/* nested-virt-differs: w1 and w2 both have vmx; w1 exposes one VMX
+ * capability more (kubevirt#12519), or the same ones. */
+static inline void
+m_vmx_same(kvsnap *s)
+{
+	kvj_label(node(s, "w1"), "cpu-feature." DOM "/vmx-ept", "true");
+	kvj_label(node(s, "w2"), "cpu-feature." DOM "/vmx-ept", "true");
+}
+
+static inline void
+m_vmx_differs(kvsnap *s)
+{
+	m_vmx_same(s);
+	kvj_label(node(s, "w1"), "cpu-feature." DOM "/vmx-posted-intr",
+	    "true");
+}
+
+/* launcher-version-skew: the source launcher of v1.8.2 under a v1.9.0
+ * install (the base: both v1.9.0). */
+static inline void
+m_launcher_old(kvsnap *s)
+{
+	kvj_sets(pod(s), "spec.containers[0].image",
+	    "quay.io/kubevirt/virt-launcher:v1.8.2");
+}
+
 #define DRAIN "eviction-blocks-drain"
 
 #endif

@@ -449,6 +449,74 @@ test_kernel_differs_many(void **state)
 	kvres_free(&r);
 }
 
+/* The risk warnings' other paths: KubeVirt's own outdated-launcher label;
+ * a forced vmx feature on a named model; a class of
+ * kubernetes.io/no-provisioner; none of them moves the verdict. */
+static void
+m_outdated_label(kvsnap *s)
+{
+	kvj_label(vmi(s), "kubevirt.io/outdatedLauncherImage", "");
+}
+
+static void
+m_vmx_forced(kvsnap *s)
+{
+	m_vmx_differs(s);
+	set_cpu(s, "Haswell-noTSX-IBRS");
+	kvj_setj(vmi(s), "spec.domain.cpu.features",
+	    "[{\"name\": \"vmx\", \"policy\": \"force\"}]");
+}
+
+static void
+m_vmx_named(kvsnap *s)
+{
+	m_vmx_differs(s);
+	set_cpu(s, "Haswell-noTSX-IBRS");
+}
+
+static void
+m_no_provisioner(kvsnap *s)
+{
+	kvj_sets(kvsnap_find(s, "storageclasses", "storage.k8s.io",
+	    "ceph-rbd"), "provisioner", "kubernetes.io/no-provisioner");
+}
+
+static void
+test_risks(void **state)
+{
+	kvres r = run(m_outdated_label);
+	json_t *v = kvres_vmi(&r, WEB);
+
+	(void)state;
+	assert_verdict(v, "ok");
+	assert_string_equal(message(v, "launcher-version-skew"),
+	    "KubeVirt labels the VMI kubevirt.io/outdatedLauncherImage: its "
+	    "launcher quay.io/kubevirt/virt-launcher:v1.9.0 is not the "
+	    "virt-launcher a target pod gets; an upgrade is under way");
+	kvres_free(&r);
+	r = run(m_vmx_forced);
+	v = kvres_vmi(&r, WEB);
+	assert_verdict(v, "ok");
+	assert_string_equal(message(v, "nested-virt-differs"),
+	    "the guest CPU has nested virtualization (vmx on w1); 1 target "
+	    "lacks VMX capabilities w1 has: w2 (no vmx-posted-intr); QEMU "
+	    "refuses the incoming guest (\"guest CPU doesn't match "
+	    "specification: missing features\")");
+	kvres_free(&r);
+	r = run(m_vmx_named);	/* a named model without vmx: no nesting */
+	assert_codes(kvres_vmi(&r, WEB), "warnings", "");
+	kvres_free(&r);
+	r = run(m_no_provisioner);
+	v = kvres_vmi(&r, WEB);
+	assert_verdict(v, "ok");
+	assert_string_equal(message(v, "rwx-node-local"),
+	    "volume rootdisk: PVC web-root is ReadWriteMany, but storage "
+	    "class ceph-rbd (kubernetes.io/no-provisioner) keeps its volume "
+	    "on one node (local PersistentVolumes, each with a node "
+	    "affinity): the target node does not have the data");
+	kvres_free(&r);
+}
+
 /* A twin of prod/web (its own name, uid and pod) and a third VMI that
  * differs only in its node selector. */
 static void
@@ -562,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_in_progress_target_pod),
 		cmocka_unit_test(test_shared_selectors),
 		cmocka_unit_test(test_kernel_differs_many),
+		cmocka_unit_test(test_risks),
 	};
 
 	return cmocka_run_group_tests_name("rules/misc", tests, group_setup,

@@ -217,7 +217,10 @@ expect "DVP v1.6.2 fork: the operation's nodeSelector applied" ds162 \
 # Harvester: its settings make it the harvester flavor; its migrate
 # action's checks by release (docs/rules.md, harvester/checks.c). $hv
 # lists "VMI verdict code" for each Harvester blocker.
+snap hv111 pitfalls v0.54.0 --harvester v1.1.1
+snap hv112 pitfalls v0.54.0 --harvester v1.1.2
 snap hv131 pitfalls v1.1.1 --harvester v1.3.1
+snap hv140 pitfalls v1.2.2 --harvester v1.4.0
 snap hv171 pitfalls v1.6.3 --harvester v1.7.1
 snap hv180 pitfalls v1.7.0 --harvester v1.8.0
 snap hvkv pitfalls v1.6.3 --harvester ''
@@ -232,7 +235,26 @@ expect "Harvester detected from its settings" hv171 .snapshot.flavor \
     '"harvester"'
 expect "plain KubeVirt: no Harvester codes" p19 \
     "[.snapshot.flavor,$hv]" '["kubevirt",[]]'
-expect "Harvester v1.3.1: hostname selector only" hv131 "$hv" "[$pinned]"
+expect "Harvester v1.1.1: no Migrate action gate yet" hv111 "$hv" "[]"
+expect "Harvester v1.1.2: the Migrate action refuses CD-ROM, containerDisk" \
+    hv112 "$hv" "[$cds]"
+expect "Harvester v1.3.1: hostname selector, containerDisk" hv131 "$hv" \
+    "[$pinned,$cds]"
+# maintenance mode's own row: from v1.4.0 its scheduling check reads the
+# nodeSelector, so the VM pinned to its node is listed (needs Force)
+mm='[.vmis[]|select(any(.warnings[]?;.code=="harvester-maintenance"))|.name]'
+expect "Harvester v1.3.1: maintenance lists the containerDisk VMs" hv131 \
+    "$mm" '["pit/cd-config-digest","pit/cd-no-digest"]'
+expect "Harvester v1.4.0: maintenance lists the pinned VM too" hv140 \
+    "$(vmi db/pinned '[.warnings[].code]|index("harvester-maintenance")!=null')" \
+    'true'
+# explain names the path of each answer
+ex=$("$KVSCOPE" explain "$tmp/hv140" db/pinned 2>/dev/null || true)
+case $ex in
+*"(Harvester: the Migrate action's answer)"*"a kubectl drain waits"*)
+	pass=$((pass + 1)); echo "PASS Harvester explain names the paths" ;;
+*)	fail=$((fail + 1)); echo "FAIL Harvester explain names the paths" ;;
+esac
 expect "Harvester v1.7.1: hostname, containerDisk, vGPU" hv171 "$hv" \
     "[$pinned,$cds,$gpu]"
 expect "Harvester v1.8.0: containerDisks migrate again" hv180 "$hv" \
@@ -241,8 +263,8 @@ expect "Harvester without server-version: by its KubeVirt v1.6.3" hvkv \
     "[.snapshot.flavor,($hv|length)]" '["harvester",4]'
 expect "Harvester v1.7.1: Harvester's words" hv171 \
     "$(vmi pit/gpu '.blockers[]|select(.code=="harvester-device").message')" \
-    '"Harvester refuses to migrate: the VM is not live migratable as '\
-'vGPU devices are attached (nvidia.com/GRID_T4-4Q)"'
+    '"Harvester v1.7.1'"'"'s Migrate action refuses: the VM is not live '\
+'migratable as vGPU devices are attached (nvidia.com/GRID_T4-4Q)"'
 
 # OpenShift Virtualization: a flavor row detected from the HyperConverged
 # CR; what the KubeVirt CR leaves unset follows that CR's
