@@ -95,6 +95,7 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_datavolume", load_datavolume },
 	{ "load_vmi", load_vmi },
 	{ "load_vmim", load_vmim },
+	{ "load_vmimetrics", load_vmimetrics },
 	{ "load_nad", load_nad },
 	{ "load_vm", load_vm },
 	{ "load_kubevirt", load_kubevirt },

@@ -59,6 +59,8 @@ int load_vmi(kv_load *ld, jctx *c, json_t *o);
  * object): metadata labels and annotations, and the spec. */
 int load_vmi_spec(jctx *c, json_t *o, kv_vmi *v);
 int load_vmim(kv_load *ld, jctx *c, json_t *o);
+/* VMI metrics (resources/vmimetrics.kvscope.io.json); a no-op for now */
+int load_vmimetrics(kv_load *ld, jctx *c, json_t *o);
 int load_nad(kv_load *ld, jctx *c, json_t *o);
 int load_vm(kv_load *ld, jctx *c, json_t *o);	/* load_vm.c */
 int load_kubevirt(kv_load *ld, jctx *c, json_t *o);

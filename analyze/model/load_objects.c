@@ -484,6 +484,18 @@ load_nad(kv_load *ls, jctx *c, json_t *o)
 	return KV_OK;
 }
 
+/* VMIMetrics objects (snapshot member resources/vmimetrics.kvscope.io.json,
+ * docs/snapshot-format.md): read nothing yet.
+ * loader: lead's branch window */
+int
+load_vmimetrics(kv_load *ls, jctx *c, json_t *o)
+{
+	(void)ls;
+	(void)c;
+	(void)o;
+	return KV_OK;
+}
+
 int
 load_vmim(kv_load *ls, jctx *c, json_t *o)
 {
