@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Tests of kvscope-collect --with-metrics and of the migration history a
 # snapshot keeps (issue 38). Sourced by run-tests.sh, whose helpers
 # (start_server, collect, expect_rc, jq_is, die, ...) they use; each test is
@@ -5,7 +6,7 @@
 # service-proxy Prometheus path with the canned series of PROM_SERIES.
 
 # jq programs are in single quotes on purpose.
-# shellcheck disable=SC2016,SC2154
+# shellcheck disable=SC2016,SC2034,SC2154
 METRICS_TESTS=(metrics_present metrics_absent metrics_anonymized
 	migration_history)
 
