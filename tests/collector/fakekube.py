@@ -20,6 +20,14 @@ connection is reset instead of an answer, once), --hang-on (never answers),
 --die-on (the server disappears mid-list), --delay-on, --broken-group
 (discovery fails for it).  Every request is appended to --log.
 
+Prometheus (the collector's --with-metrics): --prometheus NS/SCHEME:SVC:PORT
+names the services whose service-proxy path (/api/v1/namespaces/NS/
+services/SCHEME:SVC:PORT/proxy/api/v1/query) answers instant queries with
+the canned series of PROM_SERIES; the same answers come from /prom/api/v1/query
+(a --prometheus URL).  --prometheus-refuse names services that exist but
+answer 503 (no endpoints); any other service is 404.  --prometheus-no-dirty
+answers the dirty-rate queries with no series (KubeVirt before v1.6).
+
 --from-snapshot serves the resources of a snapshot (a directory or a
 .tar.gz such as tools/gen-large.py writes) instead of the fixtures, kept as
 serialized bytes, for the collector benchmark.
@@ -276,6 +284,46 @@ def kubevirt_vmis(label_prefix):
     ]
 
 
+# Canned Prometheus series (namespace, name, metric key, value as Prometheus
+# writes it). ghost is no VMI of the fixtures: the collector drops it; web-1
+# has no dirty rate but a NaN, and its used memory in exponent form.
+PROM_SERIES = [
+    ("payroll-prod", "payroll-db", "avg", "31457280.4"),
+    ("payroll-prod", "payroll-db", "max", "52428800"),
+    ("payroll-prod", "payroll-db", "res", "8589934592"),
+    ("payroll-prod", "payroll-db", "used", "7516192768"),
+    ("web-stage", "web-1", "avg", "NaN"),
+    ("web-stage", "web-1", "res", "2147483648"),
+    ("web-stage", "web-1", "used", "1.5e9"),
+    ("other-ns", "ghost", "avg", "1048576"),
+    ("other-ns", "ghost", "res", "1073741824"),
+]
+
+
+def prom_answer(query, at, no_dirty):
+    """(HTTP code, body) of an instant query, as Prometheus answers."""
+    if query == "vector(1)":
+        return 200, {"status": "success", "data": {"resultType": "vector", "result": [
+            {"metric": {}, "value": [at, "1"]}]}}
+    if "avg_over_time(kubevirt_vmi_dirty_rate_bytes_per_second[" in query:
+        key = "avg"
+    elif "max_over_time(kubevirt_vmi_dirty_rate_bytes_per_second[" in query:
+        key = "max"
+    elif "kubevirt_vmi_memory_resident_bytes" in query:
+        key = "res"
+    elif "kubevirt_vmi_memory_used_bytes" in query:
+        key = "used"
+    else:
+        return 400, {"status": "error", "errorType": "bad_data",
+                     "error": "1:1: parse error: unknown query"}
+    if no_dirty and key in ("avg", "max"):
+        rows = []
+    else:
+        rows = [{"metric": {"namespace": ns, "name": n}, "value": [at, v]}
+                for ns, n, k, v in PROM_SERIES if k == key]
+    return 200, {"status": "success", "data": {"resultType": "vector", "result": rows}}
+
+
 def kubevirt_vmims():
     return [{"metadata": meta("payroll-db-migration-abc12", "payroll-prod"),
              "spec": {"vmiName": "payroll-db"},
@@ -283,6 +331,63 @@ def kubevirt_vmims():
                         "migrationState": {"sourceNode": NODES[2],
                                            "targetNode": NODES[0],
                                            "targetPod": "virt-launcher-payroll-db-q7x2m"}}}]
+
+
+# --history: the migration history a VMIM and a VMI carry (KubeVirt's
+# status.phaseTransitionTimestamps and status.migrationState), and a failed
+# migration beside the completed one.
+MIGRATION_CONFIG = {"allowAutoConverge": False, "allowPostCopy": False,
+                    "bandwidthPerMigration": "64Mi",
+                    "completionTimeoutPerGiB": 150,
+                    "nodeDrainTaintKey": "kubevirt.io/drain",
+                    "parallelMigrationsPerCluster": 5,
+                    "parallelOutboundMigrationsPerNode": 2,
+                    "progressTimeout": 150}
+
+
+def history_state(src, dst, start, end, failed=False, reason=None):
+    ms = {"startTimestamp": start, "endTimestamp": end,
+          "sourceNode": src, "targetNode": dst,
+          "targetPod": "virt-launcher-payroll-db-q7x2m",
+          "completed": True, "failed": failed, "mode": "PreCopy",
+          "migrationUid": uid(), "migrationConfiguration": MIGRATION_CONFIG}
+    if reason:
+        ms["failureReason"] = reason
+    return ms
+
+
+def add_history(resources):
+    """The VMIMs and the VMI of payroll-db get their history."""
+    phases = ["Pending", "Scheduling", "Scheduled", "PreparingTarget",
+              "TargetReady", "Running", "Succeeded"]
+    for r in resources:
+        if r.plural == "virtualmachineinstancemigrations":
+            done = r.items[0]
+            done["status"]["phaseTransitionTimestamps"] = [
+                {"phase": p, "phaseTransitionTimestamp": "2026-09-21T13:50:%02dZ" % (i * 2)}
+                for i, p in enumerate(phases)]
+            done["status"]["migrationState"] = history_state(
+                NODES[2], NODES[0], "2026-09-21T13:50:06Z", "2026-09-21T13:50:16Z")
+            failed = {"apiVersion": done["apiVersion"], "kind": done["kind"],
+                      "metadata": meta("payroll-db-migration-f41d9", "payroll-prod"),
+                      "spec": {"vmiName": "payroll-db"},
+                      "status": {"phase": "Failed",
+                                 "phaseTransitionTimestamps": [
+                                     {"phase": "Pending",
+                                      "phaseTransitionTimestamp": "2026-09-21T12:00:00Z"},
+                                     {"phase": "Running",
+                                      "phaseTransitionTimestamp": "2026-09-21T12:00:05Z"},
+                                     {"phase": "Failed",
+                                      "phaseTransitionTimestamp": "2026-09-21T12:05:05Z"}],
+                                 "migrationState": history_state(
+                                     NODES[0], NODES[1], "2026-09-21T12:00:05Z",
+                                     "2026-09-21T12:05:05Z", True,
+                                     "Live migration of payroll-db to worker-b.corp.example "
+                                     "aborted: progress timeout 150 s")}}
+            r.items.append(failed)
+        if r.plural == "virtualmachineinstances" and r.group == "kubevirt.io":
+            r.items[0]["status"]["migrationState"] = history_state(
+                NODES[2], NODES[0], "2026-09-21T13:50:06Z", "2026-09-21T13:50:16Z")
 
 
 def core_resources(flavor, big):
@@ -593,6 +698,16 @@ class State:
         self.once_lock = threading.Lock()
         if args.from_snapshot:
             self.resources = load_snapshot(args.from_snapshot)
+        if args.history:
+            add_history(self.resources)
+        # the namespaces of the Prometheus services
+        prom_ns = sorted({sid.split("/")[0] for sid in
+                          (args.prometheus + "," + args.prometheus_refuse).split(",") if sid})
+        nsr = self.find("", "v1", "namespaces")
+        for n in prom_ns:
+            if nsr is not None and all(it["metadata"]["name"] != n for it in nsr.items):
+                nsr.items.append({"apiVersion": "v1", "kind": "Namespace",
+                                  "metadata": meta(n, labels={"kubernetes.io/metadata.name": n})})
         self.log_lock = threading.Lock()
         self.logf = open(args.log, "a") if args.log else None
         self.pages = {}
@@ -684,8 +799,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def prometheus(self, parts, q):
+        """A service-proxy path (api v1 namespaces NS services SVC proxy
+        ...) or /prom/...: the canned Prometheus."""
+        args = self.st.args
+        if parts[0] != "prom":
+            ns, svc, rest = parts[3], parts[5], parts[7:]
+            sid = "%s/%s" % (ns, svc)
+            if sid in set(filter(None, args.prometheus_refuse.split(","))):
+                return self.send_json(503, status(
+                    503, "ServiceUnavailable",
+                    'no endpoints available for service "%s"' % svc))
+            if sid not in set(filter(None, args.prometheus.split(","))):
+                name = svc.split(":")[1] if svc.count(":") == 2 else svc
+                return self.send_json(404, status(
+                    404, "NotFound", 'services "%s" not found' % name,
+                    {"name": name, "kind": "services"}))
+        else:
+            rest = parts[1:]
+        if rest != ["api", "v1", "query"]:
+            return self.send_json(404, {"status": "error", "errorType": "not_found",
+                                        "error": "no such endpoint"})
+        at = float(q.get("time", ["0"])[0])
+        code, body = prom_answer(q.get("query", [""])[0], at, args.prometheus_no_dirty)
+        self.send_json(code, body)
+
     def route(self, parts, q, accept):
         st = self.st
+        if (len(parts) >= 7 and parts[:3] == ["api", "v1", "namespaces"]
+                and parts[4] == "services" and parts[6] == "proxy") \
+                or parts[:1] == ["prom"]:
+            return self.prometheus(parts, q)
         if parts == ["version"]:
             return self.send_json(200, KUBE_VERSION)
         if parts == ["api"]:
@@ -981,6 +1125,14 @@ def main():
                     help="serve only legacy discovery")
     ap.add_argument("--broken-group", default="",
                     help="groups whose legacy discovery answers 503 (with --no-aggregated)")
+    ap.add_argument("--history", action="store_true",
+                    help="VMIMs and the VMI with their migration history")
+    ap.add_argument("--prometheus", default="",
+                    help="NS/SCHEME:SVC:PORT,...: services that answer as Prometheus")
+    ap.add_argument("--prometheus-refuse", default="",
+                    help="NS/SCHEME:SVC:PORT,...: services that answer 503")
+    ap.add_argument("--prometheus-no-dirty", action="store_true",
+                    help="no series of kubevirt_vmi_dirty_rate_bytes_per_second")
     ap.add_argument("--lifetime", type=float, default=1800,
                     help="seconds after which the server stops by itself")
     args = ap.parse_args()

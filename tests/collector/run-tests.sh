@@ -249,7 +249,7 @@ test_layout_manifest() {
 	local a=$T/out/snap.tar.gz
 	jq_is "$a" '.createdAt' '"2026-09-21T14:13:20Z"'
 	jq_is "$a" '.cluster' '{"context":"test-ctx","kubernetesVersion":"v1.30.4","kubevirtVersion":"v1.9.0","flavor":"kubevirt"}'
-	jq_is "$a" '.options' '{"namespaces":[],"redact":true,"anonymize":false,"withNodeFiles":false}'
+	jq_is "$a" '.options' '{"namespaces":[],"redact":true,"anonymize":false,"withNodeFiles":false,"withMetrics":false}'
 	jq_is "$a" '[.resources[] | select(.status == "ok") | [.resource, .count]]' \
 		'[["nodes",3],["namespaces",5],["pods",6],["persistentvolumeclaims",2],["storageclasses",2],["virtualmachineinstances",2],["virtualmachines",2],["virtualmachineinstancemigrations",1],["kubevirts",1],["migrationpolicies",1]]'
 	jq_is "$a" '.resources[] | select(.resource == "pods") | [.scope, .labelSelector]' '["all",null]'
@@ -770,6 +770,10 @@ test_kvscope_read() {
 	echo "kvscope read $n archives"
 }
 
+# --with-metrics and the migration history: tests/collector/metrics-tests.sh
+# shellcheck source=tests/collector/metrics-tests.sh
+. "$HERE/metrics-tests.sh"
+
 # --- runner ----------------------------------------------------------------
 
 for tool in kubectl jq python3; do
@@ -847,6 +851,7 @@ TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction 
 	resource_table anonymize deckhouse paging_5000 paging_server distributions namespaces error_status server_vanishes
 	interrupted node_files node_files_copied no_answer deadline transient needed_fails
 	generated_cluster samples_read_back)
+TESTS+=("${METRICS_TESTS[@]}")
 # run-tests.sh NAME...: only these tests
 [ $# -eq 0 ] || TESTS=("$@")
 next=0
