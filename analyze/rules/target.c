@@ -147,8 +147,11 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 	for (size_t i = 0; i < v->node_selector.n; i++)
 		sel_set(s, v->node_selector.v[i].key,
 		    v->node_selector.v[i].value);
-	if (v->dedicated_cpu)
+	/* the key is kubevirt.io/cpumanager from v1.8.0 (versions.c) */
+	if (v->dedicated_cpu && kv_since_on(a, SINCE_CPUMANAGER_KEY))
 		sel_setf(s, "true", "%scpumanager", pfx);
+	else if (v->dedicated_cpu)
+		sel_set(s, "cpumanager", "true");
 	if (cfg->gate_hyperv_strict) {
 		for (size_t i = 0; i < 9; i++)
 			if (v->hyperv_enabled & (1u << i))

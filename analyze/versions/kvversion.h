@@ -80,6 +80,8 @@ enum kv_since_id {
 	SINCE_PR_OK,		/* SCSI persistent reservation */
 	SINCE_VMOP_SELECTOR,	/* DVP: a Migrate operation's nodeSelector
 				   becomes the VMIM's addedNodeSelector */
+	SINCE_CPUMANAGER_KEY,	/* dedicated CPUs select kubevirt.io/
+				   cpumanager, not cpumanager */
 	SINCE_COUNT
 };
 

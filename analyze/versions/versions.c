@@ -152,6 +152,23 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		"deckhouse/virtualization v1.5.0 images/virtualization-"
 		    "artifact/pkg/controller/vmop/migration/internal/service/"
 		    "migration.go:83" },
+	[SINCE_CPUMANAGER_KEY] = {
+		SINCE_CPUMANAGER_KEY, "cpumanager-label-key",
+		{ V(1, 8, 0) },
+		"a dedicated-CPU launcher pod selects kubevirt.io/cpumanager="
+		    "true (virt-handler writes it and cpumanager)",
+		"it selects cpumanager=true, the only key virt-handler "
+		    "writes (v1.7.4 staging/src/kubevirt.io/api/core/v1/"
+		    "types.go:1221)", 0, 0, NULL,
+		/* v1.2.2 types.go:908 and v1.7.0 types.go:1219 CPUManager =
+		 * "cpumanager", rendered by nodeselectorrenderer.go (v1.2.2
+		 * :46-48, v1.7.0 :56) and written by heartbeat.go (v1.7.0
+		 * :110); v1.8.0 types.go:1200-1201 renames it
+		 * (DeprecatedCPUManager = "cpumanager") and heartbeat.go
+		 * :110-111 writes both; no 1.7.x patch has it (v1.7.4
+		 * types.go:1221) */
+		"kubevirt v1.8.0 staging/src/kubevirt.io/api/core/v1/"
+		    "types.go:1200-1201" },
 };
 
 static bool

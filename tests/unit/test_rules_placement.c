@@ -378,6 +378,62 @@ test_placement(void **state)
 	}
 }
 
+/* ---- the CPU manager label key (versions.c cpumanager-label-key) ------- */
+
+static const char *cm_version;	/* the KubeVirt CR's version */
+static bool cm_new_label;	/* w2 also has v1.8's kubevirt.io/cpumanager */
+
+/* web has dedicated CPUs; w2 carries cpumanager=true, as virt-handler up
+ * to v1.7 writes it, and with cm_new_label kubevirt.io/cpumanager=true,
+ * which v1.8.0's heartbeat.go:110-111 writes beside it. */
+static void
+m_dedicated(kvsnap *s)
+{
+	kvj_set(vmi(s), "spec.domain.cpu.dedicatedCpuPlacement", json_true());
+	kvj_set(vmi(s), "spec.domain.cpu.isolateEmulatorThread",
+	    json_true());
+	kvj_sets(kubevirt(s), "status.observedKubeVirtVersion", cm_version);
+	kvj_label(node(s, "w2"), "cpumanager", "true");
+	if (cm_new_label)
+		kvj_label(node(s, "w2"), "kubevirt.io/cpumanager", "true");
+}
+
+static void
+test_cpumanager_key(void **state)
+{
+	const struct {
+		const char *version;
+		bool new_label;
+		const char *old_sel, *new_sel, *targets;
+	} cases[] = {
+		{ "v1.2.2", false, "true", NULL, "w2" },
+		{ "v1.7.0", false, "true", NULL, "w2" },
+		{ "v1.7.4", false, "true", NULL, "w2" },
+		{ "v1.8.0", false, NULL, "true", "" },
+		{ "v1.8.0", true, NULL, "true", "w2" },
+		{ "v1.9.0", true, NULL, "true", "w2" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kvres r;
+		json_t *v;
+
+		cm_version = cases[i].version;
+		cm_new_label = cases[i].new_label;
+		r = run(m_dedicated);
+		v = kvres_vmi(&r, WEB);
+		print_message("cpumanager case %zu (%s)\n", i,
+		    cm_version);
+		assert_selector(v, "cpumanager", cases[i].old_sel);
+		assert_selector(v, "kubevirt.io/cpumanager", cases[i].new_sel);
+		assert_list(v, "targets", cases[i].targets);
+		if (*cases[i].targets == '\0')
+			assert_message_has(v, "no-placement-target",
+			    "label kubevirt.io/cpumanager=true missing");
+		kvres_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -387,6 +443,7 @@ main(void)
 		cmocka_unit_test(test_node_affinity),
 		cmocka_unit_test(test_empty_term_named),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_cpumanager_key),
 	};
 
 	return cmocka_run_group_tests_name("rules/placement", tests, group_setup,
