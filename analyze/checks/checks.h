@@ -36,5 +36,7 @@ void check_guest_cpu_floor(rule_ctx *c, const kv_rule *r);	/* guestos.c */
 void check_passthrough(rule_ctx *c, const kv_rule *r);
 void check_eviction_blocks(rule_ctx *c, const kv_rule *r);
 void check_eviction_shutdown(rule_ctx *c, const kv_rule *r);
+/* virt-controller's preconditions (controller.c) */
+void check_active_pods(rule_ctx *c, const kv_rule *r);
 
 #endif

@@ -497,6 +497,7 @@ load_vmim(kv_load *ls, jctx *c, json_t *o)
 	v->unschedulable_timeout = v->pending_timeout = -1;
 	if (jmeta(c, o, &v->name, &v->ns, true) ||
 	    jstr(c, o, "spec.vmiName", &v->vmi) ||
+	    jstr(c, o, "metadata.uid", &v->uid) ||
 	    jstr(c, o, "status.phase", &v->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &v->created) ||
 	    jlabels(c, o, "spec.addedNodeSelector", &v->added_selector) ||

@@ -328,6 +328,8 @@ typedef struct kv_nad {
 
 typedef struct kv_vmim {
 	const char *ns, *name, *vmi;
+	const char *uid;		/* metadata.uid, or NULL: its target
+					   pod's kubevirt.io/migrationJobUID */
 	const char *phase;
 	const char *created;
 	int64_t unschedulable_timeout;	/* annotation override; -1 */
