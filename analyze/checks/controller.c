@@ -13,6 +13,7 @@
  * (v1.9.0 pkg/virt-controller/services/template.go:722-723, :1733), which
  * is how the snapshot's pods are matched (kv_place_pods).  A migration
  * under way already has its target pod: that one pod is not a stray.
+ * Since v0.41.0 (versions.c active-pods-precondition).
  * Reads the model and the placement index; allocates nothing it keeps.
  */
 #include <string.h>
@@ -72,6 +73,8 @@ check_active_pods(rule_ctx *c, const kv_rule *r)
 	const kv_vmim *mig = NULL;
 	kv_buf b = {0};
 
+	if (!kv_since_on(c->a, SINCE_ACTIVE_PODS))
+		return;
 	for (size_t i = 0; i < n; i++) {
 		if (phase_final(pods[i]->phase))
 			continue;

@@ -82,6 +82,7 @@ enum kv_since_id {
 				   becomes the VMIM's addedNodeSelector */
 	SINCE_CPUMANAGER_KEY,	/* dedicated CPUs select kubevirt.io/
 				   cpumanager, not cpumanager */
+	SINCE_ACTIVE_PODS,	/* no target pod while > 1 active pod */
 	SINCE_COUNT
 };
 

@@ -169,6 +169,16 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		 * types.go:1221) */
 		"kubevirt v1.8.0 staging/src/kubevirt.io/api/core/v1/"
 		    "types.go:1200-1201" },
+	[SINCE_ACTIVE_PODS] = {
+		SINCE_ACTIVE_PODS, "active-pods-precondition",
+		{ V(0, 41, 0) },
+		"virt-controller creates no target pod while more than one "
+		    "pod of the VMI is active",
+		"no such precondition (v0.40.1 pkg/virt-controller/watch/"
+		    "migration.go)", 0, 0, NULL,
+		/* absent at v0.40.0, v0.40.1; v0.41.0 :476, v1.3.1 :1003,
+		 * v1.9.0 watch/migration/migration.go:1354-1357 */
+		"kubevirt v0.41.0 pkg/virt-controller/watch/migration.go:476" },
 };
 
 static bool

@@ -435,9 +435,23 @@ m_stray_unknown_terminating(kvsnap *s)
 	kvj_sets(p, "metadata.deletionTimestamp", "2026-10-31T08:00:00Z");
 }
 
+static void
+m_stray_v040(kvsnap *s)
+{
+	m_stray_pod(s);
+	kvj_sets(kubevirt(s), "status.observedKubeVirtVersion", "v0.40.1");
+}
+
+static void
+m_stray_v041(kvsnap *s)
+{
+	m_stray_pod(s);
+	kvj_sets(kubevirt(s), "status.observedKubeVirtVersion", "v0.41.0");
+}
+
 /* virt-controller's VMIActivePodsCount (controller.c): the migration
  * under way's target pod plus a stray one are too many; a pod in phase
- * Unknown, terminating on a lost node, counts. */
+ * Unknown, terminating on a lost node, counts; not before v0.41.0. */
 static void
 test_active_pods(void **state)
 {
@@ -458,6 +472,14 @@ test_active_pods(void **state)
 	assert_verdict(v, "stuck");
 	assert_message_has(v, "multiple-launcher-pods", "virt-launcher-web-"
 	    "stray (Unknown, on a1, terminating)");
+	kvres_free(&r);
+	r = run(m_stray_v040);
+	assert_false(has_code(kvres_vmi(&r, WEB), "blockers",
+	    "multiple-launcher-pods"));
+	kvres_free(&r);
+	r = run(m_stray_v041);
+	assert_true(has_code(kvres_vmi(&r, WEB), "blockers",
+	    "multiple-launcher-pods"));
 	kvres_free(&r);
 }
 
