@@ -464,8 +464,8 @@ test_resource_table_resolves(void **state)
 		nloaded++;
 	}
 	/* with storageprofiles, KVVMs, VMs, HyperConverged, Harvester
-	 * settings, NetworkAttachmentDefinitions */
-	assert_int_equal(nloaded, 25);
+	 * settings, NetworkAttachmentDefinitions, PersistentVolumes */
+	assert_int_equal(nloaded, 26);
 	assert_non_null(kv_load_resolve("load_dvm"));	/* a flavor's */
 	assert_ptr_not_equal(kv_load_resolve("load_dvm"),
 	    kv_load_resolve("load_vmi"));
