@@ -420,6 +420,22 @@ const kv_rule kv_rules[] = {
 		.grouping = &kv_grp_image_none,
 	},
 	{
+		.code = "multiple-launcher-pods", .severity = SEV_BLOCKER,
+		.verdict = V_STUCK, .phase = PHASE_TARGETS,
+		.needs = KV_NEED_BIT(NEED_PODS),
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"More than one active launcher pod",
+				"Delete the launcher pods of the VMI that "
+				    "are not on its node (status.nodeName): "
+				    "a target pod an ended migration left "
+				    "behind, or force-delete one stuck "
+				    "terminating on a lost node; then "
+				    "virt-controller creates the target pod." },
+		},
+		.check = check_active_pods,
+	},
+	{
 		.code = "vmop-in-progress", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
 		.flags = RULE_OPERATION_SCOPED,

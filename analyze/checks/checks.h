@@ -40,5 +40,7 @@ void check_nested_virt(rule_ctx *c, const kv_rule *r);
 void check_launcher_skew(rule_ctx *c, const kv_rule *r);
 void check_eviction_blocks(rule_ctx *c, const kv_rule *r);
 void check_eviction_shutdown(rule_ctx *c, const kv_rule *r);
+/* virt-controller's preconditions (controller.c) */
+void check_active_pods(rule_ctx *c, const kv_rule *r);
 
 #endif

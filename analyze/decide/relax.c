@@ -210,6 +210,10 @@ fail_step(const kv_analysis *a, const kv_vmires *r, size_t n,
 		if (f->cordon)
 			st->key = NULL;
 		return NULL;
+	case FAIL_VOLUME:
+		return "the disk's PersistentVolume is bound to other nodes "
+		    "(its node affinity or zone): move the data to storage "
+		    "the node reaches";
 	case FAIL_POD_TERM:
 		if (f->pod == PODF_OTHER_POD || f->pod == PODF_NONE)
 			return "a running pod's anti-affinity rules out the "

@@ -91,6 +91,7 @@ static const kv_loader_ref core_loaders[] = {
 	{ "load_pod", load_pod },
 	{ "load_pvc", load_pvc },
 	{ "load_sc", load_sc },
+	{ "load_pv", load_pv },
 	{ "load_storageprofile", load_storageprofile },
 	{ "load_datavolume", load_datavolume },
 	{ "load_vmi", load_vmi },
@@ -309,6 +310,12 @@ sc_cmp(const void *a, const void *b)
 }
 
 static int
+pv_cmp(const void *a, const void *b)
+{
+	return strcmp(((const kv_pv *)a)->name, ((const kv_pv *)b)->name);
+}
+
+static int
 profile_cmp(const void *a, const void *b)
 {
 	return strcmp(((const kv_sprofile *)a)->name,
@@ -393,6 +400,7 @@ finish_model(kv_load *ls, kv_err *err)
 	kv_qsort(m->vms, m->nvms, sizeof(kv_vm), vm_cmp);
 	kv_qsort(m->namespaces, m->nnamespaces, sizeof(kv_namespace), ns_cmp);
 	kv_qsort(m->scs, m->nscs, sizeof(kv_storageclass), sc_cmp);
+	kv_qsort(m->pvs, m->npvs, sizeof(kv_pv), pv_cmp);
 	kv_qsort(m->profiles, m->nprofiles, sizeof(kv_sprofile), profile_cmp);
 	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
 	kv_qsort(m->metrics, m->nmetrics, sizeof(kv_vmimetrics), metrics_cmp);

@@ -23,8 +23,8 @@ typedef struct kv_load {
 	const kv_limits *lim;
 	const char *file;	/* the member being read, interned */
 	GHashTable *sets;	/* what -> (interned key -> seen_at) */
-	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_scs, cap_ns,
-	    cap_pol, cap_vmims, cap_profiles, cap_vms, cap_nads,
+	size_t cap_nodes, cap_vmis, cap_pods, cap_pvcs, cap_pvs, cap_scs,
+	    cap_ns, cap_pol, cap_vmims, cap_profiles, cap_vms, cap_nads,
 	    cap_metrics;
 	cpumap_builder *cpumap;
 	size_t ncpumap;
@@ -53,6 +53,7 @@ int load_namespace(kv_load *ld, jctx *c, json_t *o);
 int load_pod(kv_load *ld, jctx *c, json_t *o);
 int load_pvc(kv_load *ld, jctx *c, json_t *o);
 int load_sc(kv_load *ld, jctx *c, json_t *o);
+int load_pv(kv_load *ld, jctx *c, json_t *o);
 int load_storageprofile(kv_load *ld, jctx *c, json_t *o);
 int load_datavolume(kv_load *ld, jctx *c, json_t *o);
 int load_vmi(kv_load *ld, jctx *c, json_t *o);
@@ -94,5 +95,8 @@ int load_pod_place(jctx *c, json_t *o, kv_podplace *p);
 int load_tolerations(jctx *c, json_t *o, const char *path,
     kv_toleration **out, size_t *n);
 int load_affinity(jctx *c, json_t *o, kv_affinity *aff);
+/* The same, of the nodeSelectorTerms array at path. */
+int load_affinity_at(jctx *c, json_t *o, const char *path,
+    kv_affinity *aff);
 
 #endif

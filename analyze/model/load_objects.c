@@ -53,8 +53,14 @@ static const struct {
 int
 load_affinity(jctx *c, json_t *o, kv_affinity *aff)
 {
-	const char *path = "spec.affinity.nodeAffinity."
-	    "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+	return load_affinity_at(c, o, "spec.affinity.nodeAffinity."
+	    "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms",
+	    aff);
+}
+
+int
+load_affinity_at(jctx *c, json_t *o, const char *path, kv_affinity *aff)
+{
 	json_t *terms, *term, *reqs, *r;
 	size_t i, j;
 
@@ -342,6 +348,7 @@ load_pvc(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "spec.storageClassName", &p->storage_class) ||
 	    jstr(c, o, "spec.volumeMode", &p->volume_mode) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
+	    jstr(c, o, "spec.volumeName", &p->volume) ||
 	    jstrarray(c, o, "spec.accessModes", &modes, &n))
 		return KV_ERR;
 	for (size_t i = 0; i < n; i++) {
@@ -369,6 +376,33 @@ load_sc(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "provisioner", &s->provisioner))
 		return KV_ERR;
 	return KV_OK;
+}
+
+/* A PersistentVolume: its name, CSI driver, required node affinity and
+ * zone labels (kv_pv). */
+int
+load_pv(kv_load *ls, jctx *c, json_t *o)
+{
+	kv_model *m = ls->m;
+	kv_pv *p = KV_PUSH(m->pvs, m->npvs, ls->cap_pvs);
+	kv_labels labels = {0};
+	int rc = KV_ERR;
+
+	if (jmeta(c, o, &p->name, NULL, false) ||
+	    kv_load_unique(ls, c, "persistentvolume", p->name) ||
+	    jstr(c, o, "spec.csi.driver", &p->driver) ||
+	    jlabels(c, o, "metadata.labels", &labels) ||
+	    load_affinity_at(c, o, "spec.nodeAffinity.required."
+	    "nodeSelectorTerms", &p->affinity))
+		goto out;
+	p->zones.v = xcalloc(labels.n + 1, sizeof(kv_label));
+	for (size_t i = 0; i < labels.n; i++)
+		if (kv_zone_key(labels.v[i].key))
+			p->zones.v[p->zones.n++] = labels.v[i];
+	rc = KV_OK;
+out:
+	free(labels.v);
+	return rc;
 }
 
 /* CDI StorageProfile: status.claimPropertySets[].{accessModes,
@@ -500,6 +534,7 @@ load_vmim(kv_load *ls, jctx *c, json_t *o)
 	v->unschedulable_timeout = v->pending_timeout = -1;
 	if (jmeta(c, o, &v->name, &v->ns, true) ||
 	    jstr(c, o, "spec.vmiName", &v->vmi) ||
+	    jstr(c, o, "metadata.uid", &v->uid) ||
 	    jstr(c, o, "status.phase", &v->phase) ||
 	    jstr(c, o, "metadata.creationTimestamp", &v->created) ||
 	    jlabels(c, o, "spec.addedNodeSelector", &v->added_selector) ||

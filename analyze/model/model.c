@@ -164,6 +164,42 @@ kv_model_sc(const kv_model *m, const char *name)
 	    &m->scs[lo] : NULL;
 }
 
+const kv_pv *
+kv_model_pv(const kv_model *m, const char *name)
+{
+	size_t lo = 0, hi = m->npvs;
+
+	if (name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(m->pvs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->npvs && strcmp(m->pvs[lo].name, name) == 0 ?
+	    &m->pvs[lo] : NULL;
+}
+
+/* volume_zone.go topologyLabels (docs/rules.md "Volumes") */
+static const char *const zone_keys[] = {
+	"failure-domain.beta.kubernetes.io/zone",
+	"failure-domain.beta.kubernetes.io/region",
+	"topology.kubernetes.io/zone",
+	"topology.kubernetes.io/region",
+};
+
+bool
+kv_zone_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(zone_keys) / sizeof(zone_keys[0]); i++)
+		if (strcmp(key, zone_keys[i]) == 0)
+			return true;
+	return false;
+}
+
 const kv_sprofile *
 kv_model_profile(const kv_model *m, const char *name)
 {
@@ -268,6 +304,11 @@ kv_model_free(kv_model *m)
 	}
 	free(m->pods);
 	free(m->pvcs);
+	for (size_t i = 0; i < m->npvs; i++) {
+		affinity_free(&m->pvs[i].affinity);
+		free(m->pvs[i].zones.v);
+	}
+	free(m->pvs);
 	free(m->scs);
 	free(m->profiles);
 	for (size_t i = 0; i < m->nnamespaces; i++)

@@ -307,7 +307,18 @@ typedef struct kv_pvc {
 	const char *storage_class;
 	const char *volume_mode;
 	const char *phase;
+	const char *volume;		/* spec.volumeName: its PV, or NULL */
 } kv_pvc;
+
+/* A PersistentVolume: what limits the nodes a pod that mounts it may run
+ * on (the scheduler's VolumeBinding and VolumeZone filters, place.h). */
+typedef struct kv_pv {
+	const char *name;
+	const char *driver;		/* spec.csi.driver, or NULL */
+	kv_affinity affinity;		/* spec.nodeAffinity.required */
+	kv_labels zones;		/* its zone and region labels (GA and
+					   failure-domain beta keys) */
+} kv_pv;
 
 typedef struct kv_storageclass {
 	const char *name;
@@ -349,6 +360,8 @@ typedef struct kv_nad {
 
 typedef struct kv_vmim {
 	const char *ns, *name, *vmi;
+	const char *uid;		/* metadata.uid, or NULL: its target
+					   pod's kubevirt.io/migrationJobUID */
 	const char *phase;
 	const char *created;
 	int64_t unschedulable_timeout;	/* annotation override; -1 */
@@ -481,6 +494,8 @@ typedef struct kv_model {
 					   analysis */
 	size_t npvcs;
 	kv_pvc *pvcs;			/* sorted by namespace, name */
+	size_t npvs;
+	kv_pv *pvs;			/* sorted by name */
 	size_t nscs;
 	kv_storageclass *scs;
 	size_t nprofiles;
@@ -560,6 +575,11 @@ void kv_vm_take_after(kv_vm *vm, kv_vmi *v);
 /* Release what a kv_vmi owns (model.c); not v itself. */
 void kv_vmi_release(kv_vmi *v);
 const kv_storageclass *kv_model_sc(const kv_model *m, const char *name);
+const kv_pv *kv_model_pv(const kv_model *m, const char *name);
+/* Whether key is one of the zone and region labels the scheduler's
+ * VolumeZone filter compares (topology.kubernetes.io/zone, /region and
+ * the failure-domain.beta.kubernetes.io ones). */
+bool kv_zone_key(const char *key);
 const kv_sprofile *kv_model_profile(const kv_model *m, const char *name);
 /* Order by namespace, then name. */
 int kv_nscmp(const char *ans, const char *an, const char *bns,

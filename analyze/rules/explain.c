@@ -2,7 +2,8 @@
  * explain.c - kv_target_explain() (target.h): the first placement
  * constraint one node fails for a VMI, as text for `kvscope explain` and
  * the no-placement-target and no-capacity messages: the VMI's own pods,
- * node selector and affinity, taints, inter-pod constraints
+ * node selector and affinity, taints, its PersistentVolumes' node
+ * affinity and zone (volumes.c), inter-pod constraints
  * (podaffinity.h), room.
  */
 #include "analyze/rules/capacity.h"
@@ -306,6 +307,31 @@ explain_taints(const kv_place *p, const kv_vmires *r, size_t n,
 	}
 }
 
+/* Every PersistentVolume of r's claims the node fails (volumes.c). */
+static void
+explain_volumes(const kv_analysis *a, const kv_vmires *r, size_t n,
+    failset *fs)
+{
+	size_t nvols;
+	kv_volpv *vols = kv_vmi_pvs(a->m, r, false, &nvols);
+
+	for (size_t i = 0; i < nvols && !fs_full(fs); i++) {
+		kv_buf text = {0};
+		kv_fail *f;
+		kv_buf *out;
+
+		if (!kv_volpv_explain(a->m, &vols[i], &a->m->nodes[n], &text))
+			continue;
+		if ((f = fs_add(fs, &out)) != NULL) {
+			f->kind = FAIL_VOLUME;
+			f->key = vols[i].pv->name;
+			kv_buf_printf(out, "%s", text.data);
+		}
+		kv_buf_free(&text);
+	}
+	free(vols);
+}
+
 /* The room check of node n for r. */
 static void
 explain_room(const kv_analysis *a, const kv_vmires *r, size_t n,
@@ -357,6 +383,8 @@ fails(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	explain_labels(r, &a->m->nodes[n], fs);
 	if (!fs_full(fs))
 		explain_taints(p, r, n, fs);
+	if (!fs_full(fs))
+		explain_volumes(a, r, n, fs);
 	if (!fs_full(fs) && (pod = kv_podaff_fail(a, p, r, n)) != PODF_NONE &&
 	    (f = fs_add(fs, &out)) != NULL) {
 		kv_podaff_explain(a, p, r, n, out);

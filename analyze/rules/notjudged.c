@@ -26,8 +26,8 @@
 /* What the checks read from each resource, for the message. */
 static const char *const need_words[NEED_COUNT] = {
 	[NEED_NODES] = "no source or target node can be judged",
-	[NEED_PODS] = "room on the nodes, containerDisk digests and pod "
-	    "affinity cannot be judged",
+	[NEED_PODS] = "room on the nodes, containerDisk digests, pod "
+	    "affinity and the VMI's other launcher pods cannot be judged",
 	[NEED_PVCS] = "claims the VMI's volumeStatus does not describe "
 	    "cannot be judged",
 	[NEED_STORAGECLASSES] = "no storage class can be named for a fix",

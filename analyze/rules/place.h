@@ -79,4 +79,26 @@ const kv_pod *kv_pr_conflict(const kv_analysis *a, const kv_vmi *v,
 /* Whether the VMI tolerates taint t. */
 bool kv_tolerates(const kv_vmi *v, const ptaint *t);
 
+/*
+ * The scheduler's volume filters (volumes.c): the PersistentVolumes
+ * bound to the claims of r's VMI whose node affinity or zone labels
+ * limit the nodes, the volumes a flavor migrates (DVP) left out unless
+ * start (a restart moves no disk), NULL-terminated (caller frees), their
+ * count in *n.  One volume of the VMI per PV.
+ */
+typedef struct kv_volpv {
+	const char *volume, *claim;	/* the VMI's volume and its claim */
+	const kv_pv *pv;
+} kv_volpv;
+kv_volpv *kv_vmi_pvs(const kv_model *m, const kv_vmires *r, bool start,
+    size_t *n);
+/* dst &= the nodes every PV of vols allows. */
+void kv_and_volumes(const kv_model *m, const kv_volpv *vols, size_t nvols,
+    kv_bits *dst);
+/* Why node fails volume vp, as text into out ("PersistentVolume pv-7 of
+ * volume rootdisk is pinned to w3 by its node affinity"); false when
+ * it passes. */
+bool kv_volpv_explain(const kv_model *m, const kv_volpv *vp,
+    const kv_node *node, kv_buf *out);
+
 #endif

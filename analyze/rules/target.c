@@ -147,8 +147,11 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 	for (size_t i = 0; i < v->node_selector.n; i++)
 		sel_set(s, v->node_selector.v[i].key,
 		    v->node_selector.v[i].value);
-	if (v->dedicated_cpu)
+	/* the key is kubevirt.io/cpumanager from v1.8.0 (versions.c) */
+	if (v->dedicated_cpu && kv_since_on(a, SINCE_CPUMANAGER_KEY))
 		sel_setf(s, "true", "%scpumanager", pfx);
+	else if (v->dedicated_cpu)
+		sel_set(s, "cpumanager", "true");
 	if (cfg->gate_hyperv_strict) {
 		for (size_t i = 0; i < 9; i++)
 			if (v->hyperv_enabled & (1u << i))
@@ -347,7 +350,8 @@ key_affinity(kv_buf *b, const kv_affinity *aff)
  * the target pod needs.  Strings are interned, so pointers stand for
  * their content. */
 static void
-problem_key(const kv_vmires *r, const kv_res *need, kv_buf *b)
+problem_key(const kv_vmires *r, const kv_res *need, const kv_volpv *vols,
+    size_t nvols, kv_buf *b)
 {
 	const kv_vmi *v = r->vmi;
 
@@ -369,6 +373,17 @@ problem_key(const kv_vmires *r, const kv_res *need, kv_buf *b)
 	key_put(b, &need->memory, sizeof(need->memory));
 	key_put(b, &need->pods, sizeof(need->pods));
 	key_put(b, need->ext, sizeof(need->ext));
+	/* the volumes' limits by content: PVs of one node share */
+	for (size_t i = 0; i < nvols; i++) {
+		const kv_pv *pv = vols[i].pv;
+
+		key_affinity(b, &pv->affinity);
+		key_put(b, &pv->zones.n, sizeof(pv->zones.n));
+		for (size_t k = 0; k < pv->zones.n; k++) {
+			key_ptr(b, pv->zones.v[k].key);
+			key_ptr(b, pv->zones.v[k].value);
+		}
+	}
 }
 
 /* The nodes with room for need (kv_room_free), once per need; NULL when
@@ -495,7 +510,7 @@ and_affinity(const kv_analysis *a, const kv_affinity *aff,
  * the VMI's own pods, which set_nodes() takes out per VMI. */
 static void
 solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    const kv_res *need, problem *pr)
+    const kv_res *need, const kv_volpv *vols, size_t nvols, problem *pr)
 {
 	const kv_model *m = a->m;
 	kv_bits *cpu = &pr->cpu, *tgt = &pr->tgt;
@@ -544,6 +559,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	if (kv_bits_any(tgt)) {
 		and_affinity(a, r->affinity, kv_appended(r), tgt);
 	}
+	kv_and_volumes(a->m, vols, nvols, tgt);
 	kv_bits_copy(&pr->sel, tgt);
 	for (size_t i = 0; i < p->ntaints && kv_bits_any(tgt); i++)
 		if (!kv_tolerates(r->vmi, &p->taints[i]))
@@ -553,25 +569,30 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 		kv_bits_and(tgt, room);
 }
 
+/* start: the problem of a fresh launcher pod, every volume's PV. */
 static problem *
 find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    const kv_res *need)
+    const kv_res *need, bool start)
 {
 	kv_buf key = {0};
 	problem probe, *pr;
+	size_t nvols;
+	kv_volpv *vols = kv_vmi_pvs(a->m, r, start, &nvols);
 
-	problem_key(r, need, &key);
+	problem_key(r, need, vols, nvols, &key);
 	probe.len = key.len;
 	probe.key = (unsigned char *)key.data;
 	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL) {
 		kv_buf_free(&key);
+		free(vols);
 		return pr;
 	}
 	pr = xcalloc(1, sizeof(*pr));
 	pr->len = key.len;
 	pr->key = (unsigned char *)key.data;
-	solve(a, p, r, need, pr);
+	solve(a, p, r, need, vols, nvols, pr);
 	g_hash_table_add(p->problems, pr);
+	free(vols);
 	return pr;
 }
 
@@ -722,7 +743,7 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	ti->need_memory = need.memory;
 	r->searched = !ti->host_model_missing;
 
-	prob = find_problem(a, p, r, &need);
+	prob = find_problem(a, p, r, &need, false);
 	src_i = src != NULL ? (size_t)(src - m->nodes) : SIZE_MAX;
 	set_nodes(&r->cpu_targets, &prob->cpu, &src_i, src != NULL ? 1 : 0);
 	r->ncpu_targets = r->cpu_targets.n;
@@ -767,7 +788,7 @@ kv_target_start(const kv_analysis *a, const kv_place *p, kv_vmires *r)
 	sel_share(p, &s, &r->selectors);
 	render_rejects(a, r);
 	need = kv_room_need(a, r);
-	prob = find_problem(a, p, r, &need);
+	prob = find_problem(a, p, r, &need, true);
 	excl = own_nodes(a, p, r, prob, SIZE_MAX, false, &nexcl);
 	kv_podaff_apply(a, p, r, prob, &tgt, &place);
 	set_nodes(&r->targets, tgt, excl, nexcl);

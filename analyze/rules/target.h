@@ -54,7 +54,8 @@ bool kv_target_explain(const kv_analysis *a, const kv_place *p,
 /* The same constraint as a fact a fix can change (decide/relax.c). */
 enum kv_fail_kind {
 	FAIL_SOURCE, FAIL_OWN_POD, FAIL_RESERVATION, FAIL_SELECTOR,
-	FAIL_AFFINITY, FAIL_EMPTY_TERM, FAIL_TAINT, FAIL_POD_TERM, FAIL_ROOM
+	FAIL_AFFINITY, FAIL_EMPTY_TERM, FAIL_TAINT, FAIL_VOLUME, FAIL_POD_TERM,
+	FAIL_ROOM
 };
 /* Where a selector or affinity requirement comes from. */
 enum kv_fail_origin {
@@ -72,7 +73,8 @@ enum kv_pod_fail {
 typedef struct kv_fail {
 	enum kv_fail_kind kind;
 	enum kv_fail_origin origin;	/* FAIL_SELECTOR, FAIL_AFFINITY */
-	const char *key, *value;	/* selector K=V, affinity key, taint */
+	const char *key, *value;	/* selector K=V, affinity key, taint;
+					   FAIL_VOLUME: the PV's name */
 	const char *effect;		/* taint */
 	const char *by;			/* ORIGIN_MIGRATION: its name */
 	bool cordon;			/* the unschedulable taint */
@@ -84,7 +86,8 @@ typedef struct kv_fail {
  * kv_target_explain gives the first: each failing node selector label,
  * the failing requirements of the required node affinity term that
  * fails fewest (max 1: the first failing one), each untolerated taint,
- * the first pod constraint, room; only the one of
+ * each PersistentVolume whose node affinity or zone the node fails, the
+ * first pod constraint, room; only the one of
  * the VMI's own pods (source, own pod, reservation) when it fails that.
  * Their count. */
 size_t kv_target_fails(const kv_analysis *a, const kv_place *p,

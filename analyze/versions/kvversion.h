@@ -82,6 +82,9 @@ enum kv_since_id {
 				   becomes the VMIM's addedNodeSelector */
 	SINCE_DISRUPTION,	/* allowWorkloadDisruption: past the
 				   deadline, pause the guest */
+	SINCE_CPUMANAGER_KEY,	/* dedicated CPUs select kubevirt.io/
+				   cpumanager, not cpumanager */
+	SINCE_ACTIVE_PODS,	/* no target pod while > 1 active pod */
 	SINCE_COUNT
 };
 

@@ -167,6 +167,33 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		 * 527-531 (unset follows allowPostCopy); absent at v1.4.0 */
 		"kubevirt v1.5.0 pkg/virt-launcher/virtwrap/"
 		    "live-migration-source.go:457" },
+	[SINCE_CPUMANAGER_KEY] = {
+		SINCE_CPUMANAGER_KEY, "cpumanager-label-key",
+		{ V(1, 8, 0) },
+		"a dedicated-CPU launcher pod selects kubevirt.io/cpumanager="
+		    "true (virt-handler writes it and cpumanager)",
+		"it selects cpumanager=true, the only key virt-handler "
+		    "writes (v1.7.4 staging/src/kubevirt.io/api/core/v1/"
+		    "types.go:1221)", 0, 0, NULL,
+		/* v1.2.2 types.go:908 and v1.7.0 types.go:1219 CPUManager =
+		 * "cpumanager", rendered by nodeselectorrenderer.go (v1.2.2
+		 * :46-48, v1.7.0 :56) and written by heartbeat.go (v1.7.0
+		 * :110); v1.8.0 types.go:1200-1201 renames it
+		 * (DeprecatedCPUManager = "cpumanager") and heartbeat.go
+		 * :110-111 writes both; no 1.7.x patch has it (v1.7.4
+		 * types.go:1221) */
+		"kubevirt v1.8.0 staging/src/kubevirt.io/api/core/v1/"
+		    "types.go:1200-1201" },
+	[SINCE_ACTIVE_PODS] = {
+		SINCE_ACTIVE_PODS, "active-pods-precondition",
+		{ V(0, 41, 0) },
+		"virt-controller creates no target pod while more than one "
+		    "pod of the VMI is active",
+		"no such precondition (v0.40.1 pkg/virt-controller/watch/"
+		    "migration.go)", 0, 0, NULL,
+		/* absent at v0.40.0, v0.40.1; v0.41.0 :476, v1.3.1 :1003,
+		 * v1.9.0 watch/migration/migration.go:1354-1357 */
+		"kubevirt v0.41.0 pkg/virt-controller/watch/migration.go:476" },
 };
 
 static bool

@@ -83,11 +83,11 @@ prod/db-1=not-judged prod/files-rwo=blocked prod/reporting=not-judged \
 prod/web-0=no-target" "$(jq -r '[.vmis[] | select(.phase == "Running") |
     "\(.name)=\(.verdict)"] | join(" ")' "$tmp/np/findings.json")"
 want "nopods: ledger's blocker, the checks skipped" \
-    "no-placement-target|no-capacity" "$(jq -r '.vmis[] |
+    "no-placement-target|no-capacity,multiple-launcher-pods" "$(jq -r '.vmis[] |
     select(.name == "infra/ledger") | [.blockers[0].code,
     (.unchecked[0].checks | join(","))] | join("|")' "$tmp/np/findings.json")"
 want "nopods: web-0's checks skipped" "pods:no-capacity,\
-containerdisk-config-digest,containerdisk-no-digest" "$(jq -r '.vmis[] |
+containerdisk-config-digest,containerdisk-no-digest,multiple-launcher-pods" "$(jq -r '.vmis[] |
     select(.name == "prod/web-0") | .unchecked[] |
     "\(.resource):\(.checks | join(","))"' "$tmp/np/findings.json")"
 want "nopods: a judged VMI's notJudged stays []" "0" "$(jq '[.vmis[] |

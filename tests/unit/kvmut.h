@@ -372,6 +372,37 @@ m_launcher_old(kvsnap *s)
 {
 	kvj_sets(pod(s), "spec.containers[0].image",
 	    "quay.io/kubevirt/virt-launcher:v1.8.2");
+/* A second launcher pod of prod/web, the target pod of a Failed
+ * migration that was never scheduled, left in phase (Pending: active,
+ * Failed: not). */
+static inline void
+stray_pod(kvsnap *s, const char *phase)
+{
+	json_t *p = kvj(base_pod);
+
+	kvj_sets(p, "metadata.name", "virt-launcher-web-stray");
+	kvj_del(p, "spec.nodeName");
+	kvj_sets(p, "status.phase", phase);
+	kvj_del(p, "status.containerStatuses");
+	kvj_label(p, "kubevirt.io/migrationJobUID", "uid-mig-old");
+	kvsnap_add(s, "pods", "", p);
+	add_vmim(s, "mig-old", "prod", "web", "2026-10-30T08:00:00Z", NULL,
+	    NULL);
+	kvj_sets(kvsnap_find(s, VMIMS, "mig-old"), "metadata.uid",
+	    "uid-mig-old");
+	kvj_sets(kvsnap_find(s, VMIMS, "mig-old"), "status.phase", "Failed");
+}
+
+static inline void
+m_stray_pod(kvsnap *s)
+{
+	stray_pod(s, "Pending");
+}
+
+static inline void
+m_stray_pod_failed(kvsnap *s)
+{
+	stray_pod(s, "Failed");
 }
 
 #define DRAIN "eviction-blocks-drain"

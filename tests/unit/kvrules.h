@@ -299,6 +299,8 @@ m_w2_runs_own_pod(kvsnap *s)
 	kvj_sets(p, "status.phase", "Pending");
 	kvj_label(p, "kubevirt.io/migrationJobUID", "uid-mig");
 	kvsnap_add(s, "pods", "", p);
+	add_vmim(s, "mig", "prod", "web", "2026-10-31T09:00:00Z", NULL, NULL);
+	kvj_sets(kvsnap_find(s, VMIMS, "mig"), "metadata.uid", "uid-mig");
 }
 
 #endif

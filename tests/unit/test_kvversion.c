@@ -225,6 +225,10 @@ test_since_rows(void **state)
 	/* DVP's forks: v1.3.1-v12n (before DVP v1.4.0), v1.6.2-v12n */
 	assert_false(has(SINCE_VMOP_SELECTOR, 1, 3, 1));
 	assert_true(has(SINCE_VMOP_SELECTOR, 1, 6, 2));
+	assert_false(has(SINCE_CPUMANAGER_KEY, 1, 7, 4));
+	assert_true(has(SINCE_CPUMANAGER_KEY, 1, 8, 0));
+	assert_false(has(SINCE_ACTIVE_PODS, 0, 40, 1));
+	assert_true(has(SINCE_ACTIVE_PODS, 0, 41, 0));
 	kv_since_format(&kv_since_rows[SINCE_VENDOR], buf, sizeof(buf));
 	assert_string_equal(buf, "v1.6.4, v1.7.1, v1.8.0");
 }

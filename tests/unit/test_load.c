@@ -464,8 +464,9 @@ test_resource_table_resolves(void **state)
 		nloaded++;
 	}
 	/* with storageprofiles, KVVMs, VMs, HyperConverged, Harvester
-	 * settings, NetworkAttachmentDefinitions, VMI metrics */
-	assert_int_equal(nloaded, 26);
+	 * settings, NetworkAttachmentDefinitions, VMI metrics,
+	 * PersistentVolumes */
+	assert_int_equal(nloaded, 27);
 	assert_non_null(kv_load_resolve("load_dvm"));	/* a flavor's */
 	assert_ptr_not_equal(kv_load_resolve("load_dvm"),
 	    kv_load_resolve("load_vmi"));

@@ -188,16 +188,16 @@ test_pods_missing(void **state)
 	(void)state;
 	assert_not_judged(v, "pods");
 	assert_jstr(v, "notJudged[0].message", "pods: not in the input; "
-	    "room on the nodes, containerDisk digests and pod affinity "
-	    "cannot be judged");
-	assert_skipped(v, "no-capacity");
+	    "room on the nodes, containerDisk digests, pod affinity and the "
+	    "VMI's other launcher pods cannot be judged");
+	assert_skipped(v, "no-capacity,multiple-launcher-pods");
 	assert_jint(r.findings, "summary.notJudged", 1);
 	kvres_free(&r);
 	r = run(m_containerdisk_pods_missing);
 	v = kvres_vmi(&r, WEB);
 	assert_not_judged(v, "pods");
 	assert_skipped(v, "no-capacity,containerdisk-config-digest,"
-	    "containerdisk-no-digest");
+	    "containerdisk-no-digest,multiple-launcher-pods");
 	assert_jint(r.findings, "summary.stuck", 0);
 	kvres_free(&r);
 }
@@ -235,7 +235,7 @@ test_verdict_stands(void **state)
 	assert_int_equal(json_array_size(json_object_get(v, "notJudged")),
 	    0);
 	assert_skipped(v, "no-capacity,containerdisk-config-digest,"
-	    "containerdisk-no-digest");
+	    "containerdisk-no-digest,multiple-launcher-pods");
 	assert_jint(r.findings, "summary.notJudged", 0);
 	kvres_free(&r);
 	r = run(m_cordoned_containerdisk_pods_missing);

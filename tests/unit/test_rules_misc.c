@@ -410,7 +410,76 @@ test_in_progress_target_pod(void **state)
 	assert_string_equal(why.data, "runs pod virt-launcher-web-target of "
 	    "this VMI, the target pod of migration uid-mig in progress (pod "
 	    "anti-affinity)");
+	/* two active pods, one the target pod of the migration under way:
+	 * not the controller's precondition */
+	assert_false(has_code(v, "blockers", "multiple-launcher-pods"));
 	kv_buf_free(&why);
+	kvres_free(&r);
+}
+
+static void
+m_inflight_and_stray(kvsnap *s)
+{
+	m_w2_runs_own_pod(s);
+	m_stray_pod(s);
+}
+
+static void
+m_stray_unknown_terminating(kvsnap *s)
+{
+	json_t *p;
+
+	stray_pod(s, "Unknown");
+	p = kvsnap_find(s, "pods", "", "virt-launcher-web-stray");
+	kvj_sets(p, "spec.nodeName", "a1");
+	kvj_sets(p, "metadata.deletionTimestamp", "2026-10-31T08:00:00Z");
+}
+
+static void
+m_stray_v040(kvsnap *s)
+{
+	m_stray_pod(s);
+	kvj_sets(kubevirt(s), "status.observedKubeVirtVersion", "v0.40.1");
+}
+
+static void
+m_stray_v041(kvsnap *s)
+{
+	m_stray_pod(s);
+	kvj_sets(kubevirt(s), "status.observedKubeVirtVersion", "v0.41.0");
+}
+
+/* virt-controller's VMIActivePodsCount (controller.c): the migration
+ * under way's target pod plus a stray one are too many; a pod in phase
+ * Unknown, terminating on a lost node, counts; not before v0.41.0. */
+static void
+test_active_pods(void **state)
+{
+	kvres r = run(m_inflight_and_stray);
+	json_t *v = kvres_vmi(&r, WEB);
+
+	(void)state;
+	assert_verdict(v, "stuck");
+	assert_message_has(v, "multiple-launcher-pods", "3 pods of this VMI "
+	    "are active: virt-launcher-web-abcde (Running, on w1, the source "
+	    "node), virt-launcher-web-stray (Pending, no node), "
+	    "virt-launcher-web-target (Pending, on w2); one is the target pod "
+	    "of migration mig, still under way; virt-controller creates no "
+	    "target pod while more than one is (it waits, with no timeout)");
+	kvres_free(&r);
+	r = run(m_stray_unknown_terminating);
+	v = kvres_vmi(&r, WEB);
+	assert_verdict(v, "stuck");
+	assert_message_has(v, "multiple-launcher-pods", "virt-launcher-web-"
+	    "stray (Unknown, on a1, terminating)");
+	kvres_free(&r);
+	r = run(m_stray_v040);
+	assert_false(has_code(kvres_vmi(&r, WEB), "blockers",
+	    "multiple-launcher-pods"));
+	kvres_free(&r);
+	r = run(m_stray_v041);
+	assert_true(has_code(kvres_vmi(&r, WEB), "blockers",
+	    "multiple-launcher-pods"));
 	kvres_free(&r);
 }
 
@@ -628,6 +697,7 @@ main(void)
 		cmocka_unit_test(test_migration_selector),
 		cmocka_unit_test(test_not_running_never_blocks),
 		cmocka_unit_test(test_in_progress_target_pod),
+		cmocka_unit_test(test_active_pods),
 		cmocka_unit_test(test_shared_selectors),
 		cmocka_unit_test(test_kernel_differs_many),
 		cmocka_unit_test(test_risks),

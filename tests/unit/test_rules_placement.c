@@ -378,6 +378,159 @@ test_placement(void **state)
 	}
 }
 
+/* ---- PersistentVolumes: VolumeBinding and VolumeZone (volumes.c) ------ */
+
+static const char *pv_spec;	/* the PV's spec.nodeAffinity, or NULL */
+static const char *pv_zone;	/* its zone label "key=value", or NULL */
+static const char *w1_zone, *w2_zone;	/* the nodes' zone labels */
+
+/* web-root is bound to pv-0042 (rbd.csi.ceph.com), with pv_spec's node
+ * affinity and pv_zone's label. */
+static void
+m_pv(kvsnap *s)
+{
+	json_t *pv = kvj("{\"apiVersion\": \"v1\", \"kind\": "
+	    "\"PersistentVolume\", \"metadata\": {\"name\": \"pv-0042\"}, "
+	    "\"spec\": {\"csi\": {\"driver\": \"rbd.csi.ceph.com\"}}}");
+
+	kvj_sets(kvsnap_find(s, "persistentvolumeclaims", "", "web-root"),
+	    "spec.volumeName", "pv-0042");
+	if (pv_spec != NULL)
+		kvj_setj(pv, "spec.nodeAffinity", pv_spec);
+	if (pv_zone != NULL) {
+		char *k = xstrdup(pv_zone), *eq = strchr(k, '=');
+
+		*eq = '\0';
+		kvj_label(pv, k, eq + 1);
+		free(k);
+	}
+	kvsnap_add(s, "persistentvolumes", "", pv);
+	for (int i = 0; i < 2; i++) {
+		const char *z = i ? w2_zone : w1_zone;
+		char *k;
+
+		if (z == NULL)
+			continue;
+		k = xstrdup(z);
+		*strchr(k, '=') = '\0';
+		kvj_label(node(s, i ? "w2" : "w1"), k, strchr(z, '=') + 1);
+		free(k);
+	}
+}
+
+#define HOSTS(list) "{\"required\": {\"nodeSelectorTerms\": [{" \
+	"\"matchExpressions\": [{\"key\": \"kubernetes.io/hostname\", " \
+	"\"operator\": \"In\", \"values\": [" list "]}]}]}}"
+#define GA "topology.kubernetes.io/zone="
+#define BETA "failure-domain.beta.kubernetes.io/zone="
+
+static void
+test_pv_limits(void **state)
+{
+	const struct {
+		const char *spec, *zone, *w1, *w2;
+		const char *targets, *needle;
+	} cases[] = {
+		{ HOSTS("\"w1\""), NULL, NULL, NULL, "",
+		  "PersistentVolume pv-0042 (claim web-root, driver "
+		  "rbd.csi.ceph.com) is pinned to w1 by its node affinity" },
+		{ HOSTS("\"w1\", \"w2\""), NULL, NULL, NULL, "w2", NULL },
+		{ HOSTS("\"w1\", \"a1\""), NULL, NULL, NULL, "",
+		  "has node affinity kubernetes.io/hostname In w1,a1, which "
+		  "the node fails" },
+		{ "{\"required\": {\"nodeSelectorTerms\": [{\"matchFields\": "
+		  "[{\"key\": \"metadata.name\", \"operator\": \"In\", "
+		  "\"values\": [\"w2\"]}]}]}}", NULL, NULL, NULL, "",
+		  "has node affinity field metadata.name In w2" },
+		{ NULL, GA "a", GA "a", GA "b", "",
+		  "is in topology.kubernetes.io/zone=a, the node in b "
+		  "(volume zone)" },
+		{ NULL, GA "a__b", GA "a", GA "b", "w2", NULL },
+		{ NULL, BETA "a", GA "a", GA "b", "",
+		  "is in failure-domain.beta.kubernetes.io/zone=a, the node in "
+		  "b" },
+		{ NULL, GA "a", GA "a", "topology.kubernetes.io/region=r", "",
+		  "the node has no such label" },
+		{ NULL, GA "a", GA "a", NULL, "w2", NULL },
+		{ NULL, NULL, NULL, NULL, "w2", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kvres r;
+		json_t *v;
+
+		pv_spec = cases[i].spec;
+		pv_zone = cases[i].zone;
+		w1_zone = cases[i].w1;
+		w2_zone = cases[i].w2;
+		r = run(m_pv);
+		v = kvres_vmi(&r, WEB);
+		print_message("pv case %zu\n", i);
+		assert_list(v, "cpuTargets", "w2");
+		assert_list(v, "targets", cases[i].targets);
+		if (cases[i].needle != NULL)
+			assert_message_has(v, "no-placement-target",
+			    cases[i].needle);
+		kvres_free(&r);
+	}
+}
+
+/* ---- the CPU manager label key (versions.c cpumanager-label-key) ------- */
+
+static const char *cm_version;	/* the KubeVirt CR's version */
+static bool cm_new_label;	/* w2 also has v1.8's kubevirt.io/cpumanager */
+
+/* web has dedicated CPUs; w2 carries cpumanager=true, as virt-handler up
+ * to v1.7 writes it, and with cm_new_label kubevirt.io/cpumanager=true,
+ * which v1.8.0's heartbeat.go:110-111 writes beside it. */
+static void
+m_dedicated(kvsnap *s)
+{
+	kvj_set(vmi(s), "spec.domain.cpu.dedicatedCpuPlacement", json_true());
+	kvj_set(vmi(s), "spec.domain.cpu.isolateEmulatorThread",
+	    json_true());
+	kvj_sets(kubevirt(s), "status.observedKubeVirtVersion", cm_version);
+	kvj_label(node(s, "w2"), "cpumanager", "true");
+	if (cm_new_label)
+		kvj_label(node(s, "w2"), "kubevirt.io/cpumanager", "true");
+}
+
+static void
+test_cpumanager_key(void **state)
+{
+	const struct {
+		const char *version;
+		bool new_label;
+		const char *old_sel, *new_sel, *targets;
+	} cases[] = {
+		{ "v1.2.2", false, "true", NULL, "w2" },
+		{ "v1.7.0", false, "true", NULL, "w2" },
+		{ "v1.7.4", false, "true", NULL, "w2" },
+		{ "v1.8.0", false, NULL, "true", "" },
+		{ "v1.8.0", true, NULL, "true", "w2" },
+		{ "v1.9.0", true, NULL, "true", "w2" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kvres r;
+		json_t *v;
+
+		cm_version = cases[i].version;
+		cm_new_label = cases[i].new_label;
+		r = run(m_dedicated);
+		v = kvres_vmi(&r, WEB);
+		print_message("cpumanager case %zu (%s)\n", i,
+		    cm_version);
+		assert_selector(v, "cpumanager", cases[i].old_sel);
+		assert_selector(v, "kubevirt.io/cpumanager", cases[i].new_sel);
+		assert_list(v, "targets", cases[i].targets);
+		if (*cases[i].targets == '\0')
+			assert_message_has(v, "no-placement-target",
+			    "label kubevirt.io/cpumanager=true missing");
+		kvres_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -387,6 +540,8 @@ main(void)
 		cmocka_unit_test(test_node_affinity),
 		cmocka_unit_test(test_empty_term_named),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_cpumanager_key),
+		cmocka_unit_test(test_pv_limits),
 	};
 
 	return cmocka_run_group_tests_name("rules/placement", tests, group_setup,

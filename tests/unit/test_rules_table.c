@@ -147,6 +147,11 @@ static const rule_case rule_cases[] = {
 	{ "containerdisk-no-digest", m_cdisk_imagevolume, NULL, m_cdisk_none,
 	  "stuck", "containerdisk-no-digest", "block-migration," DRAIN,
 	  "has no sha256 digest" },
+	{ "multiple-launcher-pods", m_stray_pod_failed, NULL, m_stray_pod,
+	  "stuck", "multiple-launcher-pods", DRAIN, "2 pods of this VMI are "
+	  "active: virt-launcher-web-abcde (Running, on w1, the source node), "
+	  "virt-launcher-web-stray (Pending, no node); virt-controller "
+	  "creates no target pod while more than one is" },
 	{ "passthrough-cpu-differs", m_passthrough, NULL, m_passthrough_w3,
 	  "ok", "", "passthrough-cpu-differs", "w3" },
 	{ "block-migration", m_cloudinit_cdrom, NULL, m_cloudinit, "ok", "",

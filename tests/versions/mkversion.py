@@ -17,7 +17,8 @@ writes (docs/versions.md):
 
 * no machine-type.node.kubevirt.io/* labels before v1.5.1 (1.5) / v1.6.0
   (never in 1.4.x) - R9;
-* kubevirt.io/realtime, sev, sev-es labels "" up to v1.5.2 - R10.
+* kubevirt.io/realtime, sev, sev-es labels "" up to v1.5.2 - R10;
+* no kubevirt.io/cpumanager label before v1.8.0 (only cpumanager).
 
 --hco OPERATOR adds an OpenShift Virtualization HyperConverged CR whose
 status.versions[operator] is OPERATOR (e.g. 4.15.2) and moves the
@@ -40,7 +41,7 @@ kubevirt.io/realtime: "" into the VMI's own nodeSelector (R10).
 refuse, with the LiveMigratable=False condition VERSION reports for it
 (R15-R18): pit/evict-external a virtiofs filesystem (<= v1.4.x),
 pit/evict-none dedicated CPUs with isolateEmulatorThread (v0.58.1-v1.0.1;
-the nodes get cpumanager=true), pit/evict-ifpossible a LUN disk with
+the nodes get cpumanager=true, and from v1.8.0 kubevirt.io/cpumanager=true), pit/evict-ifpossible a LUN disk with
 reservation (v1.0.0-v1.8.4), db/migrated-once a persistent TPM whose
 backend PVC is RWO (v1.3.x: DisksNotLiveMigratable "Backend storage PVC
 is not RWX").
@@ -120,6 +121,9 @@ def relabel_nodes(path, v):
                         "kubevirt.io/sev-es") and
                   not has(v, [(1, 5, 3), (1, 6, 0)])):
                 labels[k] = ""
+            elif (k == "kubevirt.io/cpumanager" and
+                  not has(v, [(1, 8, 0)])):
+                del labels[k]
     save(path, doc)
 
 
@@ -226,7 +230,9 @@ def old_reasons(res, v):
     for n in items(doc):
         labels = n["metadata"].setdefault("labels", {})
         if labels.get("kubevirt.io/schedulable") == "true":
-            labels["kubevirt.io/cpumanager"] = "true"
+            labels["cpumanager"] = "true"
+            if has(v, [(1, 8, 0)]):
+                labels["kubevirt.io/cpumanager"] = "true"
     save(npath, doc)
     vpath = os.path.join(res, "virtualmachineinstances.kubevirt.io.json")
     doc = load(vpath)

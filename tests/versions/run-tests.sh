@@ -115,6 +115,14 @@ expect "v1.0.1: the virtiofs message" ov1.0.1 \
     "$(vmi pit/evict-external '.blockers[0].message')" \
     '"filesystem shared is shared with virtiofs, which this KubeVirt version (before v1.5.0) does not migrate"'
 
+# the CPU manager label key: cpumanager up to v1.7, kubevirt.io/cpumanager
+# from v1.8.0 (cpumanager-label-key)
+cm="$(vmi pit/evict-none '[.targetSelectors.cpumanager,.targetSelectors["kubevirt.io/cpumanager"],.targetCount>0]')"
+expect "v1.4.1: dedicated CPUs select cpumanager" ov1.4.1 "$cm" \
+    '["true",null,true]'
+expect "v1.8.4: dedicated CPUs select kubevirt.io/cpumanager" ov1.8.4 \
+    "$cm" '[null,"true",true]'
+
 # the distribution named where the snapshot shows it
 "$KVSCOPE" explain "$tmp/h11" pit/evict-live >"$tmp/h11.explain" 2>&1
 if grep -q "judged by the rules of KubeVirt v1.1 (OpenShift Virtualization 4.15)" \
