@@ -47,6 +47,10 @@ enum kv_rule_flag {
 	/* a warning every VMI of a kind carries: reports say it once per
 	 * cluster, not in every row */
 	RULE_ONCE_PER_CLUSTER = 1u << 2,
+	/* its check, or the targets it judges, follows rows of the version
+	 * table (versions.c): a version older than the oldest row leaves it
+	 * unjudged (resource kubevirt-version, notjudged.c) */
+	RULE_BY_VERSION = 1u << 3,
 };
 
 #define KV_RULE_REASONS 3

@@ -111,9 +111,9 @@ kv_version_warnings(kv_analysis *a)
 		    kv_ver_newest.major, kv_ver_newest.minor);
 	else if (rv->range == VRANGE_OLDER)
 		version_warn(a, VW_OLDER, "KubeVirt %s is older than the rules "
-		    "kvscope has (v%d.%d): judged by the oldest rows, each "
-		    "behaviour as it was before its first version", s,
-		    kv_ver_oldest.major, kv_ver_oldest.minor);
+		    "kvscope has (v%d.%d): checks that differ by version are "
+		    "not judged", s, kv_ver_oldest.major,
+		    kv_ver_oldest.minor);
 	if (rv->range == VRANGE_UNREADABLE)
 		return;
 	fingerprints(a, &b);

@@ -26,7 +26,7 @@ const char *const kv_ver_basis_names[VBASIS_COUNT] = {
 };
 
 const kv_ver kv_ver_newest = { 1, 9, 0 };
-const kv_ver kv_ver_oldest = { 1, 0, 0 };
+const kv_ver kv_ver_oldest = { 0, 36, 0 };
 
 /* OpenShift Virtualization 4.N: the KubeVirt its HCO branch pins (HCO
  * release-1.(N-4) hack/config; pairing 4.12 openshift-docs PR #63411,

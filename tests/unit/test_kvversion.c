@@ -167,8 +167,14 @@ test_outside_rows(void **state)
 	assert_int_equal(rv.range, VRANGE_NEWER);
 	m.cluster.version = "v0.59.2";
 	find(&m, &rv, v, d);
+	assert_int_equal(rv.range, VRANGE_KNOWN);
+	m.cluster.version = "v0.36.0";
+	find(&m, &rv, v, d);
+	assert_int_equal(rv.range, VRANGE_KNOWN);
+	m.cluster.version = "v0.35.2";
+	find(&m, &rv, v, d);
 	assert_int_equal(rv.range, VRANGE_OLDER);
-	assert_string_equal(v, "v0.59.2");
+	assert_string_equal(v, "v0.35.2");
 	m.cluster.version = "garbage";
 	m.manifest.kubevirt_version = "v1.8.1";
 	find(&m, &rv, v, d);
@@ -196,6 +202,19 @@ test_since_rows(void **state)
 		assert_non_null(kv_since_rows[i].before);
 		assert_non_null(kv_since_rows[i].source);
 	}
+	/* before v1.0 */
+	assert_false(has(SINCE_CDROM_NOT_COPIED, 0, 36, 2));
+	assert_true(has(SINCE_CDROM_NOT_COPIED, 0, 36, 3));
+	assert_false(has(SINCE_CDROM_NOT_COPIED, 0, 40, 1));
+	assert_true(has(SINCE_CDROM_NOT_COPIED, 0, 41, 0));
+	assert_false(has(SINCE_HOST_MODEL_SELECTOR, 0, 42, 0));
+	assert_true(has(SINCE_HOST_MODEL_SELECTOR, 0, 43, 0));
+	assert_false(has(SINCE_CPU_MODEL_MIGRATION, 0, 53, 0));
+	assert_true(has(SINCE_CPU_MODEL_MIGRATION, 0, 54, 0));
+	assert_false(has(SINCE_SRIOV_GATE, 0, 39, 2));
+	assert_true(has(SINCE_SRIOV_OK, 0, 57, 0));
+	assert_false(has(SINCE_CD_SPEC_IMAGE, 0, 57, 1));
+	assert_true(has(SINCE_CD_SPEC_IMAGE, 0, 58, 0));
 	assert_false(has(SINCE_MACHINE_TYPE, 1, 4, 1));	/* never 1.4 */
 	assert_false(has(SINCE_MACHINE_TYPE, 1, 5, 0));
 	assert_true(has(SINCE_MACHINE_TYPE, 1, 5, 1));
