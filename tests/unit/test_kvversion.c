@@ -113,6 +113,20 @@ test_distributions(void **state)
 	assert_string_equal(d,
 	    "rules of KubeVirt v1.4 (OpenShift Virtualization 4.18, by its "
 	    "minor: a z-stream may carry a later KubeVirt patch release)");
+	m.cluster.version = "v4.10.2";	/* before v1.0 (HCO release-1.6) */
+	find(&m, &rv, v, d);
+	assert_string_equal(v, "v0.49.0");
+	assert_int_equal(rv.openshift_minor, 10);
+	m.cluster.version = "v2.6.5";	/* OpenShift Virtualization 2.6 */
+	find(&m, &rv, v, d);
+	assert_string_equal(v, "v0.36.0");
+	assert_int_equal(rv.range, VRANGE_KNOWN);
+	assert_true(rv.by_minor);
+	assert_string_equal(rv.product, "OpenShift Virtualization 2.6");
+	m.cluster.version = "v0.34.0";	/* 2.5's pin, older than the rows */
+	find(&m, &rv, v, d);
+	assert_int_equal(rv.range, VRANGE_OLDER);
+	assert_string_equal(rv.product, "OpenShift Virtualization 2.5");
 	m.cluster.ns = "harvester-system";
 	m.cluster.version = "1.5.2-150700.3.5.2";
 	find(&m, &rv, v, d);

@@ -78,7 +78,8 @@ import sys
 
 # OpenShift Virtualization 4.N: the KubeVirt its HCO branch pins (the
 # labels a CNV-style VERSION such as v4.18.3 gets; kvversion.c ocp_rows)
-OCP_PINS = {14: (1, 0, 1), 15: (1, 1, 1), 16: (1, 2, 2), 17: (1, 3, 1),
+OCP_PINS = {8: (0, 41, 4), 9: (0, 44, 3), 10: (0, 49, 0), 11: (0, 53, 2),
+            12: (0, 58, 2), 13: (0, 59, 2), 14: (1, 0, 1), 15: (1, 1, 1), 16: (1, 2, 2), 17: (1, 3, 1),
             18: (1, 4, 1), 19: (1, 5, 3), 20: (1, 6, 6), 21: (1, 7, 4),
             22: (1, 8, 4)}
 
