@@ -322,6 +322,13 @@ void
 kv_rules_version_describe(const kv_rules_version *rv, char *buf,
     size_t size)
 {
+	if (rv->range == VRANGE_OLDER) {
+		snprintf(buf, size, "rules of KubeVirt v%d.%d+ where they do "
+		    "not differ by version (v%d.%d is older%s%s)",
+		    kv_ver_oldest.major, kv_ver_oldest.minor, rv->v.major,
+		    rv->v.minor, *rv->product ? ", " : "", rv->product);
+		return;
+	}
 	snprintf(buf, size, "rules of KubeVirt v%d.%d%s%s%s%s", rv->v.major,
 	    rv->v.minor, *rv->product ? " (" : "", rv->product,
 	    rv->by_minor ? ", by its minor: a z-stream may carry a later "
