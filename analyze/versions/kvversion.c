@@ -59,7 +59,8 @@ static const struct cnv2_row {
 /* Harvester releases by the SUSE KubeVirt build they ship (Harvester
  * deploy/charts/harvester/values.yaml, tags v1.0.0 .. v1.8.2; 1.0.0
  * ships 0.45.0-8.4.3, 1.0.1-1.0.3 0.49.0-2, builds whose suffix names
- * no SLE release: named from Harvester's server-version setting). */
+ * no SLE release: named from Harvester's server-version setting or the
+ * KubeVirt CR's namespace harvester-system). */
 static const struct harvester_row {
 	kv_ver kv;
 	const char *releases;
@@ -246,6 +247,8 @@ distribution(const kv_model *m, kv_rules_version *rv)
 	else if (ns != NULL && (strcmp(ns, "openshift-cnv") == 0 ||
 	    strcmp(ns, "kubevirt-hyperconverged") == 0))
 		openshift_by_kubevirt(rv);
+	else if (ns != NULL && strcmp(ns, "harvester-system") == 0)
+		name_harvester(rv);	/* 1.0's builds: no SLE suffix */
 }
 
 /* The tag of an image reference ("…/virt-launcher:v1.9.0"), or NULL. */

@@ -133,6 +133,10 @@ test_distributions(void **state)
 	assert_string_equal(v, "v1.5.2");
 	assert_string_equal(d,
 	    "rules of KubeVirt v1.5 (Harvester 1.6.0/1.6.1)");
+	m.cluster.version = "0.49.0-2";	/* Harvester 1.0.1-1.0.3 */
+	find(&m, &rv, v, d);
+	assert_string_equal(d,
+	    "rules of KubeVirt v0.49 (Harvester 1.0.1-1.0.3)");
 	m.cluster.ns = "kubevirt-hyperconverged";
 	m.cluster.version = "v1.4.1";
 	m.hco_present = true;

@@ -352,6 +352,9 @@ expect "v0.53.0: host-model-cpu selector" hv0.53.0 "$hm" \
     '["host-model-cpu.node.kubevirt.io/Cascadelake-Server"]'
 expect "v0.54.0: cpu-model-migration selector" hv0.54.0 "$hm" \
     '["cpu-model-migration.node.kubevirt.io/Cascadelake-Server"]'
+snap k53 pitfalls v0.53.0 --keep-labels
+warn "v0.53.0 with cpu-model-migration labels: mismatch" k53 \
+    "nodes carry cpu-model-migration.node.kubevirt.io/* labels (v0.54.0 and later)" 1
 # default CPU model: none before v0.48.0 (the spec keeps no model)
 snap nm47 pitfalls v0.47.0 --no-model
 snap nm48 pitfalls v0.48.0 --no-model
