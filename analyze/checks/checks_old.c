@@ -94,7 +94,8 @@ check_sriov(rule_ctx *c, const kv_rule *r)
 }
 
 /* Before v0.39 LiveMigratable does not look at SR-IOV: the migration
- * starts and libvirt refuses the VF, a PCI host device. */
+ * starts and libvirt refuses the VF, a PCI host device (libvirt
+ * src/qemu/qemu_migration.c qemuMigrationSrcIsAllowedHostdev). */
 void
 check_sriov_unchecked(rule_ctx *c, const kv_rule *r)
 {
@@ -103,7 +104,8 @@ check_sriov_unchecked(rule_ctx *c, const kv_rule *r)
 	if (f != NULL && !kv_since_on(c->a, SINCE_SRIOV_CHECKED))
 		rule_emit(c, r, "interface %s is SR-IOV: this KubeVirt version "
 		    "(before v0.39) calls the VMI migratable, but libvirt "
-		    "refuses to migrate the assigned PCI device", f->name);
+		    "refuses the VF: \"domain has assigned non-USB host "
+		    "devices\"", f->name);
 }
 
 /* The volume sources the launcher generates before the VM starts and
