@@ -14,6 +14,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "network-pod-bridge", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Pod network bound with bridge",
@@ -30,6 +31,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "network-binding", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "InterfaceNotLiveMigratable" },
 		},
@@ -51,7 +53,7 @@ const kv_rule kv_rules[] = {
 		.needs = KV_NEED_BIT(NEED_PVCS) | KV_NEED_BIT(NEED_VDISKS),
 		.when = { [NEED_PVCS] = WHEN_CLAIM_UNDESCRIBED,
 		    [NEED_VDISKS] = WHEN_FLAVOR },
-		.flags = RULE_VOLUME_MIGRATION,
+		.flags = RULE_BY_VERSION | RULE_VOLUME_MIGRATION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "DisksNotLiveMigratable" },
 			[KV_FLAVOR_DECKHOUSE] = {
@@ -197,6 +199,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "virtiofs", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = { "VirtIOFSNotLiveMigratable" },
 		},
@@ -213,6 +216,7 @@ const kv_rule kv_rules[] = {
 		.code = "dedicated-cpu-emulator-thread",
 		.severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"DedicatedCPUNotLiveMigratable" },
@@ -229,6 +233,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "persistent-reservation", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.reasons = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"PersistentReservationNotLiveMigratable" },
@@ -258,9 +263,71 @@ const kv_rule kv_rules[] = {
 		},
 		.check = check_backend_storage,
 	},
+	/* before v1.0 (versions.c, checks_old.c) */
+	{
+		.code = "sriov-interface", .severity = SEV_BLOCKER,
+		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"SR-IOV interface (KubeVirt v0.39-v0.56)",
+				"Enable the SRIOVLiveMigration feature gate "
+				    "(v0.40-v0.56), or upgrade KubeVirt to "
+				    "v0.57 or later, which migrates SR-IOV "
+				    "interfaces." },
+		},
+		.check = check_sriov,
+	},
+	{
+		.code = "sriov-unchecked", .severity = SEV_BLOCKER,
+		.verdict = V_WILL_FAIL, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"SR-IOV interface (KubeVirt before v0.39)",
+				"Detach the SR-IOV interface before "
+				    "maintenance, or upgrade KubeVirt to "
+				    "v0.57 or later." },
+		},
+		.check = check_sriov_unchecked,
+	},
+	{
+		.code = "cdrom-readonly-copied", .severity = SEV_BLOCKER,
+		.verdict = V_WILL_FAIL, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Read-only CD-ROM copied by the block "
+				    "migration (KubeVirt before v0.36.3 / "
+				    "v0.41)",
+				"Upgrade KubeVirt to v0.36.3, v0.41 or "
+				    "later, which skips CD-ROMs, or attach "
+				    "the data as a disk." },
+		},
+		.check = check_cdrom_copied,
+	},
+	{
+		.code = "containerdisk-status-image",
+		.severity = SEV_BLOCKER,
+		.verdict = V_WILL_FAIL, .phase = PHASE_TARGETS,
+		/* reads the pods as the digest checks do, which say when
+		 * they are lacking */
+		.flags = RULE_BY_VERSION,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"containerDisk image reported without "
+				    "repository (KubeVirt before v0.58)",
+				"Upgrade KubeVirt to v0.58 or later, which "
+				    "takes the image name from the VMI, or use "
+				    "a container runtime that reports the "
+				    "pulled reference." },
+		},
+		.check = check_digest_status_image,
+	},
 	{
 		.code = "host-model-unsupported", .severity = SEV_BLOCKER,
 		.verdict = V_BLOCKED, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
 		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
@@ -284,6 +351,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-cpu-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
 		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
@@ -310,6 +378,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-placement-target", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
 		    KV_NEED_BIT(NEED_VDISKS) | KV_NEED_BIT(NEED_VMCLASSES),
 		.when = { [NEED_PODS] = WHEN_POD_PLACEMENT,
@@ -338,6 +407,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "no-capacity", .severity = SEV_BLOCKER,
 		.verdict = V_NO_TARGET, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_NODES) | KV_NEED_BIT(NEED_PODS) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
 		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
@@ -365,6 +435,7 @@ const kv_rule kv_rules[] = {
 		.code = "source-host-model-label-missing",
 		.severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_NODES) |
 		    KV_NEED_BIT(NEED_VMCLASSES),
 		.when = { [NEED_VMCLASSES] = WHEN_FLAVOR },
@@ -390,6 +461,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "containerdisk-config-digest", .severity = SEV_BLOCKER,
 		.verdict = V_WILL_FAIL, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_PODS),
 		.when = { [NEED_PODS] = WHEN_CONTAINERDISK },
 		.words = {
@@ -407,6 +479,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "containerdisk-no-digest", .severity = SEV_BLOCKER,
 		.verdict = V_STUCK, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.needs = KV_NEED_BIT(NEED_PODS),
 		.when = { [NEED_PODS] = WHEN_CONTAINERDISK },
 		.words = {
@@ -582,6 +655,7 @@ const kv_rule kv_rules[] = {
 	{
 		.code = "block-migration", .severity = SEV_WARNING,
 		.verdict = 0, .phase = PHASE_TARGETS,
+		.flags = RULE_BY_VERSION,
 		.words = {
 			[KV_FLAVOR_KUBEVIRT] = {
 				"Local disks copied during migration",

@@ -399,7 +399,7 @@ check_digest_none(rule_ctx *c, const kv_rule *r)
 void
 check_host_model_label(rule_ctx *c, const kv_rule *r)
 {
-	if (c->r->mode != MODE_HOST_MODEL || c->ti.host_model_copied ||
+	if (!kv_host_model_selected(c->a, c->r) || c->ti.host_model_copied ||
 	    cond_reason_is(c, "CPUModeLiveMigratable"))
 		return;
 	if (c->ti.source_missing)
@@ -544,7 +544,7 @@ check_block_migration(rule_ctx *c, const kv_rule *r)
 	if (strcmp(c->r->method, "BlockMigration") != 0)
 		return;
 	for (size_t i = 0; i < c->v->nvolumes; i++)
-		if (kv_volume_blocks(c->m, c->r, &c->v->volumes[i], &why))
+		if (kv_volume_blocks(c->a, c->r, &c->v->volumes[i], &why))
 			kv_buf_printf(&b, "%s%s (%s)", n++ ? ", " : "",
 			    c->v->volumes[i].name, why);
 	for (size_t i = 0; i < c->v->nmigrated; i++) {

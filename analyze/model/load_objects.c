@@ -242,6 +242,7 @@ pod_imageids(jctx *c, json_t *o, kv_pod *p)
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
 			if (jstr(c, e, "name", &id->container) ||
+			    jstr(c, e, "image", &id->image) ||
 			    jstr(c, e, "imageID", &id->image_id))
 				return KV_ERR;
 			if (id->container != NULL &&

@@ -264,6 +264,7 @@ typedef struct kv_vmi {
 
 typedef struct kv_imageid {
 	const char *container;		/* "volumerootdisk" */
+	const char *image;		/* the status's image */
 	const char *image_id;
 } kv_imageid;
 

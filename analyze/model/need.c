@@ -17,6 +17,7 @@ const kv_need_row kv_need_rows[NEED_COUNT] = {
 	[NEED_VDISKS] = { "virtualdisks", "virtualization.deckhouse.io" },
 	[NEED_VMCLASSES] = { "virtualmachineclasses",
 	    "virtualization.deckhouse.io" },
+	[NEED_VERSION] = { "kubevirt-version", "" },
 };
 
 /* The manifest's entry of resource n, or NULL. */
@@ -38,6 +39,8 @@ kv_model_lacks(const kv_model *m, enum kv_need n)
 {
 	const snap_resource *r = entry(m, n);
 
+	if (n == NEED_VERSION)	/* no resource: the analysis decides */
+		return false;
 	/* another flavor's resource (a DVP one on KubeVirt) is never
 	 * lacking: this flavor's checks do not read it */
 	if (kv_flavor_foreign_group(m->flavor, kv_need_rows[n].group))
@@ -62,6 +65,8 @@ kv_model_lack_words(const kv_model *m, enum kv_need n)
 {
 	const snap_resource *r = entry(m, n);
 
+	if (n == NEED_VERSION)
+		return "older than the rules kvscope has";
 	if (r == NULL || strcmp(r->status, "missing") == 0)
 		return "not in the input";
 	if (!kv_model_lacks(m, n))

@@ -13,9 +13,13 @@
 
 /* NEED_VMOPS ... NEED_VMCLASSES: Deckhouse resources, needed only in
  * the deckhouse flavor (a KubeVirt cluster serves none of them). */
+/* NEED_VERSION is no resource: rules of the snapshot's KubeVirt version,
+ * lacking when it is older than the oldest row of the version table (the
+ * analysis decides, notjudged.c; the model never lacks it). */
 enum kv_need {
 	NEED_NODES, NEED_PODS, NEED_PVCS, NEED_STORAGECLASSES,
-	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_VMCLASSES, NEED_COUNT
+	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_VMCLASSES, NEED_VERSION,
+	NEED_COUNT
 };
 
 /* When a check reads a resource of its row's needs for one VMI (the

@@ -127,6 +127,8 @@ kv_effective_config(kv_analysis *a)
 	kv_qsort(c->obsolete, c->nobsolete, sizeof(char *), kv_strptrcmp);
 	c->gate_hyperv_strict = kv_gate_on(k, "HypervStrictCheck");
 	c->gate_vgpu = kv_gate_on(k, "VGPULiveMigration");
+	c->gate_cpu_discovery = kv_gate_on(k, "CPUNodeDiscovery");
+	c->gate_sriov = kv_gate_on(k, "SRIOVLiveMigration");
 	c->default_iface = k->default_iface && *k->default_iface ?
 	    k->default_iface : "bridge";
 	c->assumed_mibps = ASSUMED_LINK_MIBPS;
@@ -273,6 +275,7 @@ resource_warnings(kv_analysis *a, size_t *cap)
 		    *r->group ? "." : "", r->group, st, why ? "; " : "",
 		    why ? why : ""));
 	}
+	listed |= KV_NEED_BIT(NEED_VERSION);	/* version_warn.c's */
 	for (int n = 0; n < NEED_COUNT; n++)
 		if ((a->lacking & ~listed & KV_NEED_BIT(n)) != 0)
 			snap_warn(a, cap, KV_WARN_MISSING_RESOURCE,

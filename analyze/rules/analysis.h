@@ -52,6 +52,8 @@ typedef struct kv_config {
 					   node.virtualization.deckhouse.io */
 	const char *kv_prefix;		/* "kubevirt.io/" or the DVP rewrite */
 	bool gate_hyperv_strict, gate_vgpu;
+	bool gate_cpu_discovery;	/* CPUNodeDiscovery (before v0.55) */
+	bool gate_sriov;		/* SRIOVLiveMigration (v0.40-v0.56) */
 	const char *default_iface;	/* "bridge" unless configured */
 	int64_t assumed_mibps;		/* drain estimate when unlimited */
 	kv_rules_version rules;		/* whose rules apply (kvversion.h) */
@@ -512,6 +514,28 @@ static inline bool
 kv_since_on(const kv_analysis *a, enum kv_since_id id)
 {
 	return a->cfg.since[id];
+}
+
+/* Whether launcher pods get the named model's and required features'
+ * selectors: always since v0.55.0, before only with the CPUNodeDiscovery
+ * gate (versions.c). */
+static inline bool
+kv_cpu_selectors_on(const kv_analysis *a)
+{
+	return kv_since_on(a, SINCE_CPU_UNGATED) || a->cfg.gate_cpu_discovery;
+}
+
+/* Whether the target of host-model VMI r selects on the source node's
+ * host-model labels: since v0.43.0, and before v0.48.0 only for a VMI
+ * whose spec names host-model (the webhook wrote no default; the guest
+ * runs host-model all the same; versions.c). */
+static inline bool
+kv_host_model_selected(const kv_analysis *a, const kv_vmires *r)
+{
+	return r->mode == MODE_HOST_MODEL &&
+	    kv_since_on(a, SINCE_HOST_MODEL_SELECTOR) &&
+	    (kv_since_on(a, SINCE_DEFAULT_CPU_MODEL) ||
+	    (r->vmi->cpu_model != NULL && *r->vmi->cpu_model != '\0'));
 }
 
 /* The label domain's key for a CPU label, e.g. kv_cpu_key(a,

@@ -12,6 +12,10 @@
  * the VirtualDisks behind its claims, and its VirtualMachineClass when
  * its KVVMI names no CPU (the loader derives it from the class).
  *
+ * A snapshot's KubeVirt older than the oldest row of the version table
+ * lacks "kubevirt-version": every check of a RULE_BY_VERSION row is
+ * skipped, as for a missing resource.
+ *
  * Without nodes nothing is judged: KubeVirt renders no target pod
  * without the source Node (docs/rules.md §2.3).  Otherwise vmi.c skips
  * each check that lacks what it reads for the VMI; a check that ran and
@@ -37,17 +41,32 @@ static const char *const need_words[NEED_COUNT] = {
 	    "judged",
 	[NEED_VMCLASSES] = "a CPU that comes from the VM's class cannot be "
 	    "judged",
+	[NEED_VERSION] = "checks that differ by KubeVirt version are not "
+	    "judged",
 };
 
 void
 kv_lacking_analyze(kv_analysis *a)
 {
+	const kv_rules_version *rv = &a->cfg.rules;
+	char v[32];
+
 	a->lacking = kv_model_lacking(a->m, ~0u);
 	for (int n = 0; n < NEED_COUNT; n++)
 		if (a->lacking & KV_NEED_BIT(n))
 			a->lack_msg[n] = xasprintf("%s: %s; %s",
 			    kv_need_rows[n].resource,
 			    kv_model_lack_words(a->m, n), need_words[n]);
+	/* older than the oldest row: no verdict from a later version's
+	 * rules (version_warn.c says it once) */
+	if (rv->range != VRANGE_OLDER)
+		return;
+	kv_ver_format(rv->stated, v, sizeof(v));
+	a->lacking |= KV_NEED_BIT(NEED_VERSION);
+	a->lack_msg[NEED_VERSION] = xasprintf("%s: KubeVirt %s is %s "
+	    "(v%d.%d); %s", kv_need_rows[NEED_VERSION].resource, v,
+	    kv_model_lack_words(a->m, NEED_VERSION), kv_ver_oldest.major,
+	    kv_ver_oldest.minor, need_words[NEED_VERSION]);
 }
 
 /* Whether a claim of v is one its volumeStatus does not describe. */
@@ -103,9 +122,13 @@ kv_rule_lacks(const kv_analysis *a, const kv_vmires *r,
 {
 	unsigned out = 0;
 
-	if ((rule->needs & a->lacking) == 0 ||
-	    !kv_rule_applies(rule, a->m->flavor->id))
+	if (!kv_rule_applies(rule, a->m->flavor->id))
 		return 0;
+	if ((rule->flags & RULE_BY_VERSION) &&
+	    (a->lacking & KV_NEED_BIT(NEED_VERSION)))
+		out |= KV_NEED_BIT(NEED_VERSION);
+	if ((rule->needs & a->lacking) == 0)
+		return out;
 	for (int n = 0; n < NEED_COUNT; n++)
 		if ((rule->needs & a->lacking & KV_NEED_BIT(n)) &&
 		    when_holds(r, rule->when[n], n))

@@ -51,6 +51,10 @@ enum kv_rule_flag {
 	 * Migrate): the verdict is that action's answer, but a drain's
 	 * evacuation never asks it, so a drain still moves the VM */
 	RULE_ACTION_SCOPED = 1u << 3,
+	/* its check, or the targets it judges, follows rows of the version
+	 * table (versions.c): a version older than the oldest row leaves it
+	 * unjudged (resource kubevirt-version, notjudged.c) */
+	RULE_BY_VERSION = 1u << 4,
 };
 
 #define KV_RULE_REASONS 3

@@ -26,7 +26,7 @@ kv_volume_migrated(const kv_vmi *v, const char *name)
 }
 
 bool
-kv_volume_is_local(const kv_vmi *v, const kv_volume *vol)
+kv_volume_is_local(const kv_vmi *v, const kv_volume *vol, bool ro_cdrom)
 {
 	if (vol->kind != VOL_LOCAL && vol->kind != VOL_CONTAINERDISK)
 		return false;
@@ -36,7 +36,8 @@ kv_volume_is_local(const kv_vmi *v, const kv_volume *vol)
 	for (size_t i = 0; i < v->ndisks; i++)
 		if (v->disks[i].name != NULL &&
 		    strcmp(v->disks[i].name, vol->name) == 0 &&
-		    v->disks[i].cdrom && v->disks[i].cdrom_readonly)
+		    v->disks[i].cdrom && v->disks[i].cdrom_readonly &&
+		    !ro_cdrom)
 			return false;
 	return true;
 }
@@ -121,9 +122,10 @@ kv_volume_migrates(const kv_vmires *r, const kv_volume *vol)
  * migration.
  */
 bool
-kv_volume_blocks(const kv_model *m, const kv_vmires *r, const kv_volume *vol,
-    const char **why)
+kv_volume_blocks(const kv_analysis *a, const kv_vmires *r,
+    const kv_volume *vol, const char **why)
 {
+	const kv_model *m = a->m;
 	const kv_vmi *v = r->vmi;
 	const kv_volstatus *vs;
 	const char *modes;
@@ -146,19 +148,20 @@ kv_volume_blocks(const kv_model *m, const kv_vmires *r, const kv_volume *vol,
 			return !vs->rwx && !kv_volume_migrated(v, vol->name);
 		return !vol->hostdisk_shared;
 	default:
-		return kv_volume_is_local(v, vol);
+		return kv_volume_is_local(v, vol,
+		    !kv_since_on(a, SINCE_CDROM_NO_BLOCK));
 	}
 }
 
 const char *
-kv_migration_method(const kv_model *m, const kv_vmires *r)
+kv_migration_method(const kv_analysis *a, const kv_vmires *r)
 {
 	const char *why;
 
 	if (r->vmi->nmigrated > 0)
 		return "BlockMigration";
 	for (size_t i = 0; i < r->vmi->nvolumes; i++)
-		if (kv_volume_blocks(m, r, &r->vmi->volumes[i], &why))
+		if (kv_volume_blocks(a, r, &r->vmi->volumes[i], &why))
 			return "BlockMigration";
 	return "LiveMigration";
 }

@@ -17,8 +17,11 @@ enum kv_claim_state { CLAIM_RWX, CLAIM_NOT_SHARED, CLAIM_UNKNOWN };
 const kv_volstatus *kv_volstatus_of(const kv_vmi *v, const char *name);
 /* Whether status.migratedVolumes names volume name. */
 bool kv_volume_migrated(const kv_vmi *v, const char *name);
-/* Whether volume vol is copied by a block migration (§3.3). */
-bool kv_volume_is_local(const kv_vmi *v, const kv_volume *vol);
+/* Whether volume vol is copied by a block migration (§3.3); ro_cdrom:
+ * whether a volume only a read-only CD-ROM uses is (before v0.49.0,
+ * versions.c SINCE_CDROM_NO_BLOCK). */
+bool kv_volume_is_local(const kv_vmi *v, const kv_volume *vol,
+    bool ro_cdrom);
 /* RWX or not of a PVC or DataVolume volume's claim; *modes names the
  * access modes for messages (NULL when unknown). */
 enum kv_claim_state kv_claim_state(const kv_model *m, const kv_vmi *v,
@@ -35,9 +38,9 @@ void kv_describe_volume(const kv_model *m, const char *ns,
 /* Whether vol moves by volume migration (r->migvols). */
 bool kv_volume_migrates(const kv_vmires *r, const kv_volume *vol);
 /* Whether vol makes the migration a block migration, and why. */
-bool kv_volume_blocks(const kv_model *m, const kv_vmires *r,
+bool kv_volume_blocks(const kv_analysis *a, const kv_vmires *r,
     const kv_volume *vol, const char **why);
 /* "BlockMigration" or "LiveMigration", as virt-handler sets it. */
-const char *kv_migration_method(const kv_model *m, const kv_vmires *r);
+const char *kv_migration_method(const kv_analysis *a, const kv_vmires *r);
 
 #endif

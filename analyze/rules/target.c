@@ -120,6 +120,32 @@ machine_selector(const kv_vmi *v, const char *dom, selbuild *s)
 		sel_setf(s, "true", "machine-type.%s/%s", dom, v->machine_spec);
 }
 
+/* The named model's and the required features' selectors: the keys of
+ * KubeVirt's labeller since v0.40.0, node-feature-discovery's before
+ * (versions.c). */
+static void
+cpu_selectors(const kv_analysis *a, const kv_vmires *r, selbuild *s)
+{
+	const kv_vmi *v = r->vmi;
+	const char *dom = a->cfg.domain;
+	bool kv = kv_since_on(a, SINCE_KUBEVIRT_CPU_LABELS);
+
+	/* the DVP fork gives generic models no model label (patch 030) */
+	if (r->mode == MODE_NAMED &&
+	    !kv_flavor_unlabelled_model(a->m->flavor, r->model))
+		sel_setf(s, "true", kv ? "cpu-model.%s/%s" :
+		    "feature.node.kubernetes.io/cpu-model-%.0s%s", dom,
+		    r->model);
+	if (v->cpu_model == NULL || *v->cpu_model == '\0')
+		return;
+	for (size_t i = 0; i < v->nfeatures; i++)
+		if (*v->features[i].policy == '\0' ||
+		    strcmp(v->features[i].policy, "require") == 0)
+			sel_setf(s, "true", kv ? "cpu-feature.%s/%s" :
+			    "feature.node.kubernetes.io/cpu-feature-%.0s%s",
+			    dom, v->features[i].name);
+}
+
 static void
 render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 {
@@ -128,8 +154,6 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 	const char *dom = cfg->domain, *pfx = cfg->kv_prefix;
 	/* realtime/sev: "" before v1.5.0 (versions.c) */
 	const char *lsv = kv_since_on(a, SINCE_SELECTOR_TRUE) ? "true" : "";
-	const char *model = v->cpu_model && *v->cpu_model ? v->cpu_model :
-	    NULL;
 
 	sel_setf(s, "true", "%sschedulable", pfx);
 	if (v->arch != NULL && *v->arch != '\0') {
@@ -160,18 +184,10 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 		if (v->evmcs)
 			sel_setf(s, "true", "cpu-vendor.%s/Intel", dom);
 	}
-	/* the DVP fork gives generic models no model label (patch 030) */
-	if (r->mode == MODE_NAMED &&
-	    !kv_flavor_unlabelled_model(a->m->flavor, r->model))
-		sel_setf(s, "true", "cpu-model.%s/%s", dom, r->model);
+	if (kv_cpu_selectors_on(a))
+		cpu_selectors(a, r, s);
 	if (kv_since_on(a, SINCE_MACHINE_TYPE))
 		machine_selector(v, dom, s);
-	if (model != NULL)
-		for (size_t i = 0; i < v->nfeatures; i++)
-			if (*v->features[i].policy == '\0' ||
-			    strcmp(v->features[i].policy, "require") == 0)
-				sel_setf(s, "true", "cpu-feature.%s/%s", dom,
-				    v->features[i].name);
 	if (needs_tsc(v) && v->tsc_hint > 0) {
 		char hz[32];
 
@@ -229,8 +245,10 @@ node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 		const kv_label *l = &src->labels.v[i];
 
 		if (kv_startswith(l->key, hm)) {
-			sel_setf(&s, l->value, "%s%s", mig,
-			    l->key + strlen(hm));
+			/* host-model-cpu.* itself before v0.54.0 */
+			sel_setf(&s, l->value, "%s%s",
+			    kv_since_on(a, SINCE_CPU_MODEL_MIGRATION) ? mig :
+			    hm, l->key + strlen(hm));
 			nc->host_model = true;
 		} else if (kv_startswith(l->key, req))
 			sel_setf(&s, l->value, "%s%s", feat,
@@ -260,8 +278,11 @@ render_host_model(const kv_analysis *a, const kv_place *p,
 	/* The quirk of §2.3 step 4: the template already carries the VMI's
 	 * own required features, so a host-model VMI that declares any
 	 * counts as "migrated before" and nothing is derived.  Without the
-	 * source pod in the snapshot, the rendered template stands in. */
-	if (pod == NULL)
+	 * source pod in the snapshot, the rendered template stands in.
+	 * Nothing is copied before v0.54.0 (versions.c). */
+	if (!kv_since_on(a, SINCE_CPU_MODEL_MIGRATION))
+		pod = NULL;
+	else if (pod == NULL)
 		for (size_t i = 0; i < s->n; i++)
 			if (kv_startswith(s->v[i].key, feat))
 				ti->host_model_copied = true;
@@ -525,11 +546,12 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 		const kv_label *l = &r->selectors.v[i];
 		const kv_bits *b;
 
-		if (!kv_startswith(l->key, "cpu-") &&
-		    !kv_startswith(l->key, "host-model-"))
-			continue;
-		if (strchr(l->key, '/') == NULL ||
-		    strstr(l->key, a->cfg.domain) == NULL)
+		/* node-feature-discovery's CPU keys before v0.40.0 */
+		if (!kv_startswith(l->key, "feature.node.kubernetes.io/cpu-") &&
+		    ((!kv_startswith(l->key, "cpu-") &&
+		    !kv_startswith(l->key, "host-model-")) ||
+		    strchr(l->key, '/') == NULL ||
+		    strstr(l->key, a->cfg.domain) == NULL))
 			continue;
 		if ((b = kv_index_eq(a->index, l->key, l->value)) == NULL)
 			kv_bits_zero(cpu);
@@ -642,7 +664,7 @@ render_rejects(const kv_analysis *a, kv_vmires *r)
 	    r->mode == MODE_HOST_MODEL) {
 		add_dne(a, &r->extra_affinity, a->m->flavor->obsolete_key);
 	}
-	for (size_t i = 0; i < v->nfeatures; i++)
+	for (size_t i = 0; kv_cpu_selectors_on(a) && i < v->nfeatures; i++)
 		if (strcmp(v->features[i].policy, "forbid") == 0) {
 			char *k = xasprintf("cpu-feature.%s/%s", a->cfg.domain,
 			    v->features[i].name);
@@ -668,7 +690,7 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 		    NULL)
 			sel_set(&s, r->added_selector->v[i].key,
 			    r->added_selector->v[i].value);
-	if (r->mode == MODE_HOST_MODEL)
+	if (kv_host_model_selected(a, r))
 		render_host_model(a, p, src, r->source_pod, &s, ti);
 	/* the vendor rule: v1.6.4 / v1.7.1 / v1.8.0 (versions.c), not in
 	 * every flavor's fork */

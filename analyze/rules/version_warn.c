@@ -73,6 +73,7 @@ fingerprints(const kv_analysis *a, kv_buf *b)
 	const kv_model *m = a->m;
 	char *mt = xasprintf("machine-type.%s/", a->cfg.domain);
 	char *rt = xasprintf("%srealtime", a->cfg.kv_prefix);
+	char *mig = xasprintf("cpu-model-migration.%s/", a->cfg.domain);
 	bool added = false;
 
 	for (size_t i = 0; i < m->nvmims; i++)
@@ -84,11 +85,16 @@ fingerprints(const kv_analysis *a, kv_buf *b)
 	if (by_version(a, SINCE_LABEL_TRUE) && node_label_is(m, rt, ""))
 		kv_buf_printf(b, "%snodes carry %s=\"\" (v1.5.2 and earlier)",
 		    b->len ? "; " : "", rt);
+	if (!by_version(a, SINCE_CPU_MODEL_MIGRATION) &&
+	    kv_model_node_key_prefix(m, mig))
+		kv_buf_printf(b, "%snodes carry %s* labels (v0.54.0 and "
+		    "later)", b->len ? "; " : "", mig);
 	if (!by_version(a, SINCE_ADDED_SELECTOR) && added)
 		kv_buf_printf(b, "%sa migration has spec.addedNodeSelector "
 		    "(v1.6.0 and later)", b->len ? "; " : "");
 	free(mt);
 	free(rt);
+	free(mig);
 }
 
 void
@@ -111,9 +117,9 @@ kv_version_warnings(kv_analysis *a)
 		    kv_ver_newest.major, kv_ver_newest.minor);
 	else if (rv->range == VRANGE_OLDER)
 		version_warn(a, VW_OLDER, "KubeVirt %s is older than the rules "
-		    "kvscope has (v%d.%d): judged by the oldest rows, each "
-		    "behaviour as it was before its first version", s,
-		    kv_ver_oldest.major, kv_ver_oldest.minor);
+		    "kvscope has (v%d.%d): checks that differ by version are "
+		    "not judged", s, kv_ver_oldest.major,
+		    kv_ver_oldest.minor);
 	if (rv->range == VRANGE_UNREADABLE)
 		return;
 	fingerprints(a, &b);

@@ -608,7 +608,7 @@ kv_vmis_analyze(kv_analysis *a)
 		if (m->flavor->vmi != NULL)
 			m->flavor->vmi(a, r);
 		cpu_mode(a, r);
-		r->method = kv_migration_method(m, r);
+		r->method = kv_migration_method(a, r);
 		p = match_policy(m, r->vmi);
 		r->policy = p ? p->name : NULL;
 		completion_timeout(a, r, p);

@@ -26,7 +26,7 @@ const char *const kv_ver_basis_names[VBASIS_COUNT] = {
 };
 
 const kv_ver kv_ver_newest = { 1, 9, 0 };
-const kv_ver kv_ver_oldest = { 1, 0, 0 };
+const kv_ver kv_ver_oldest = { 0, 36, 0 };
 
 /* OpenShift Virtualization 4.N: the KubeVirt its HCO branch pins (HCO
  * release-1.(N-4) hack/config; pairing 4.12 openshift-docs PR #63411,
@@ -36,18 +36,36 @@ static const struct ocp_row {
 	int minor;
 	kv_ver kv;
 } ocp_rows[] = {
+	/* HCO release-1.4 .. 1.7 hack/config: v0.41.4, v0.44.3, v0.49.0,
+	 * v0.53.2 (4.8-4.11, the same N+4 pattern) */
+	{ 8, { 0, 41, 4 } }, { 9, { 0, 44, 3 } }, { 10, { 0, 49, 0 } },
+	{ 11, { 0, 53, 2 } },
 	{ 12, { 0, 58, 2 } }, { 13, { 0, 59, 2 } }, { 14, { 1, 0, 1 } },
 	{ 15, { 1, 1, 1 } }, { 16, { 1, 2, 2 } }, { 17, { 1, 3, 1 } },
 	{ 18, { 1, 4, 1 } }, { 19, { 1, 5, 3 } }, { 20, { 1, 6, 6 } },
 	{ 21, { 1, 7, 4 } }, { 22, { 1, 8, 4 } }, { 23, { 1, 9, 0 } },
 };
 
+/* OpenShift Virtualization 2.N (on OpenShift 4.(N-1)): HCO release-1.1
+ * .. 1.3 hack/config pin v0.30.4, v0.34.0, v0.36.0; the pairing of HCO
+ * 1.(N-5) with 2.N is inferred, not read in a source. */
+static const struct cnv2_row {
+	int minor;
+	kv_ver kv;
+} cnv2_rows[] = {
+	{ 4, { 0, 30, 4 } }, { 5, { 0, 34, 0 } }, { 6, { 0, 36, 0 } },
+};
+
 /* Harvester releases by the SUSE KubeVirt build they ship (Harvester
- * deploy/charts/harvester/values.yaml, tags v1.1.0 .. v1.8.2). */
+ * deploy/charts/harvester/values.yaml, tags v1.0.0 .. v1.8.2; 1.0.0
+ * ships 0.45.0-8.4.3, 1.0.1-1.0.3 0.49.0-2, builds whose suffix names
+ * no SLE release: named from Harvester's server-version setting or the
+ * KubeVirt CR's namespace harvester-system). */
 static const struct harvester_row {
 	kv_ver kv;
 	const char *releases;
 } harvester_rows[] = {
+	{ { 0, 45, 0 }, "1.0.0" }, { { 0, 49, 0 }, "1.0.1-1.0.3" },
 	{ { 0, 54, 0 }, "1.1-1.2.1" }, { { 1, 1, 0 }, "1.3.0" },
 	{ { 1, 1, 1 }, "1.2.2/1.3.1/1.3.2" }, { { 1, 2, 2 }, "1.4.0/1.4.1" },
 	{ { 1, 3, 1 }, "1.4.2/1.4.3" }, { { 1, 4, 0 }, "1.5.0/1.5.1" },
@@ -127,10 +145,31 @@ name_openshift(kv_rules_version *rv, int ocp_minor)
 	rv->openshift_minor = ocp_minor;
 }
 
+/* An OpenShift Virtualization 2.N release: named, its pin stated. */
+static bool
+cnv2(kv_rules_version *rv, int minor, bool build)
+{
+	for (size_t i = 0; i < NROWS(cnv2_rows); i++)
+		if (cnv2_rows[i].minor == minor) {
+			snprintf(rv->product, sizeof(rv->product),
+			    "OpenShift Virtualization 2.%d", minor);
+			if (build) {
+				rv->stated = cnv2_rows[i].kv;
+				rv->by_minor = true;
+			}
+			return true;
+		}
+	return false;
+}
+
 /* The OpenShift release whose pin has the stated minor. */
 static void
 openshift_by_kubevirt(kv_rules_version *rv)
 {
+	for (size_t i = 0; i < NROWS(cnv2_rows); i++)
+		if (cnv2_rows[i].kv.major == rv->stated.major &&
+		    cnv2_rows[i].kv.minor == rv->stated.minor)
+			cnv2(rv, cnv2_rows[i].minor, false);
 	for (size_t i = 0; i < NROWS(ocp_rows); i++)
 		if (ocp_rows[i].kv.major == rv->stated.major &&
 		    ocp_rows[i].kv.minor == rv->stated.minor)
@@ -141,6 +180,8 @@ openshift_by_kubevirt(kv_rules_version *rv)
 static bool
 openshift_build(kv_rules_version *rv)
 {
+	if (rv->stated.major == 2)	/* CNV-style "v2.6.z" */
+		return cnv2(rv, rv->stated.minor, true);
 	for (size_t i = 0; i < NROWS(ocp_rows); i++)
 		if (rv->stated.major == 4 &&
 		    ocp_rows[i].minor == rv->stated.minor) {
@@ -206,6 +247,8 @@ distribution(const kv_model *m, kv_rules_version *rv)
 	else if (ns != NULL && (strcmp(ns, "openshift-cnv") == 0 ||
 	    strcmp(ns, "kubevirt-hyperconverged") == 0))
 		openshift_by_kubevirt(rv);
+	else if (ns != NULL && strcmp(ns, "harvester-system") == 0)
+		name_harvester(rv);	/* 1.0's builds: no SLE suffix */
 }
 
 /* The tag of an image reference ("…/virt-launcher:v1.9.0"), or NULL. */
@@ -282,6 +325,13 @@ void
 kv_rules_version_describe(const kv_rules_version *rv, char *buf,
     size_t size)
 {
+	if (rv->range == VRANGE_OLDER) {
+		snprintf(buf, size, "rules of KubeVirt v%d.%d+ where they do "
+		    "not differ by version (v%d.%d is older%s%s)",
+		    kv_ver_oldest.major, kv_ver_oldest.minor, rv->v.major,
+		    rv->v.minor, *rv->product ? ", " : "", rv->product);
+		return;
+	}
 	snprintf(buf, size, "rules of KubeVirt v%d.%d%s%s%s%s", rv->v.major,
 	    rv->v.minor, *rv->product ? " (" : "", rv->product,
 	    rv->by_minor ? ", by its minor: a z-stream may carry a later "

@@ -33,9 +33,10 @@ extern const char *const kv_ver_basis_names[VBASIS_COUNT];
 
 /* How the stated version relates to the rows kvscope has. */
 enum kv_ver_range {
-	VRANGE_KNOWN,		/* v1.0 .. newest row */
+	VRANGE_KNOWN,		/* oldest .. newest row */
 	VRANGE_NEWER,		/* newer than the newest row: its rules */
-	VRANGE_OLDER,		/* before v1.0: the oldest rows' answers */
+	VRANGE_OLDER,		/* before the oldest row: what differs by
+				   version is not judged */
 	VRANGE_UNREADABLE,	/* nothing readable: the newest rules */
 	VRANGE_COUNT
 };
@@ -85,6 +86,21 @@ enum kv_since_id {
 	SINCE_CPUMANAGER_KEY,	/* dedicated CPUs select kubevirt.io/
 				   cpumanager, not cpumanager */
 	SINCE_ACTIVE_PODS,	/* no target pod while > 1 active pod */
+	/* before v1.0 (docs/versions.md, "Before v1.0") */
+	SINCE_KUBEVIRT_CPU_LABELS, /* cpu-model.<domain> keys, not NFD's */
+	SINCE_CPU_UNGATED,	/* named-model selectors without the
+				   CPUNodeDiscovery gate */
+	SINCE_HOST_MODEL_SELECTOR, /* host-model targets select on the
+				   source's host-model labels */
+	SINCE_CPU_MODEL_MIGRATION, /* ... on cpu-model-migration.<M> */
+	SINCE_DEFAULT_CPU_MODEL, /* the webhook writes host-model */
+	SINCE_SRIOV_CHECKED,	/* LiveMigratable looks at SR-IOV */
+	SINCE_SRIOV_GATE,	/* SR-IOV migrates with SRIOVLiveMigration */
+	SINCE_SRIOV_OK,		/* SR-IOV migrates */
+	SINCE_CDROM_NOT_COPIED,	/* read-only CD-ROMs are not copied */
+	SINCE_CDROM_NO_BLOCK,	/* ... nor make it a block migration */
+	SINCE_CD_SPEC_IMAGE,	/* containerDisk target image from the
+				   VMI spec */
 	SINCE_COUNT
 };
 
@@ -110,7 +126,7 @@ void kv_since_format(const kv_since *r, char *buf, size_t size);
 
 /* The newest and oldest versions the rows describe. */
 extern const kv_ver kv_ver_newest;	/* v1.9.0 */
-extern const kv_ver kv_ver_oldest;	/* v1.0.0 */
+extern const kv_ver kv_ver_oldest;	/* v0.36.0 */
 
 /* Parse s leniently into out; false when s holds no major.minor. */
 bool kv_ver_parse(const char *s, kv_ver *out);

@@ -194,6 +194,112 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		/* absent at v0.40.0, v0.40.1; v0.41.0 :476, v1.3.1 :1003,
 		 * v1.9.0 watch/migration/migration.go:1354-1357 */
 		"kubevirt v0.41.0 pkg/virt-controller/watch/migration.go:476" },
+	/* Before v1.0: read at each tag named (docs/versions.md, "Before
+	 * v1.0"); paths are kubevirt/kubevirt's. */
+	[SINCE_KUBEVIRT_CPU_LABELS] = {
+		SINCE_KUBEVIRT_CPU_LABELS, "kubevirt-cpu-label-keys",
+		{ V(0, 40, 0) },
+		"named-model selectors are cpu-model.<domain>/<M> and "
+		    "cpu-feature.<domain>/<F>",
+		"they are node-feature-discovery's feature.node.kubernetes.io/"
+		    "cpu-model-<M> and cpu-feature-<F> (v0.39.0 pkg/virt-"
+		    "controller/services/template.go:77-78)", 0, 0, NULL,
+		"kubevirt v0.40.0 pkg/virt-controller/services/"
+		    "template.go:78-79" },
+	[SINCE_CPU_UNGATED] = {
+		SINCE_CPU_UNGATED, "cpu-selectors-ungated",
+		{ V(0, 55, 0) },
+		"named-model and feature selectors on every launcher pod",
+		"only with the CPUNodeDiscovery feature gate (v0.54.0 pkg/"
+		    "virt-controller/services/template.go:1253-1262)", 0, 0,
+		NULL,
+		"kubevirt v0.55.0 pkg/virt-controller/services/template.go" },
+	[SINCE_HOST_MODEL_SELECTOR] = {
+		SINCE_HOST_MODEL_SELECTOR, "host-model-target-selector",
+		{ V(0, 43, 0) },
+		"a host-model VMI's target pod selects on the source node's "
+		    "host-model labels",
+		"no CPU selector for a host-model VMI's target (v0.42.0 "
+		    "pkg/virt-controller/watch/migration.go has none)", 0, 0,
+		NULL,
+		"kubevirt v0.43.0 pkg/virt-controller/watch/migration.go:"
+		    "479-490,1064-1090" },
+	[SINCE_CPU_MODEL_MIGRATION] = {
+		SINCE_CPU_MODEL_MIGRATION, "cpu-model-migration-selector",
+		{ V(0, 54, 0) },
+		"the host-model selector is cpu-model-migration.<domain>/<M>, "
+		    "copied from the source pod after a first migration",
+		"it is host-model-cpu.<domain>/<M> (+ the required features), "
+		    "always derived from the source node (v0.49.0 pkg/virt-"
+		    "controller/watch/migration.go:1448-1471)", 0, 0, NULL,
+		"kubevirt v0.54.0 pkg/virt-controller/watch/migration.go:"
+		    "1583-1612" },
+	[SINCE_DEFAULT_CPU_MODEL] = {
+		SINCE_DEFAULT_CPU_MODEL, "default-cpu-model",
+		{ V(0, 48, 0) },
+		"a VMI without a CPU model gets host-model in its spec",
+		"its spec keeps no model (v0.46.0 pkg/virt-api/webhooks/"
+		    "mutating-webhook/mutators/vmi-mutator.go:228-239): the "
+		    "guest runs host-model (converter.go:1649-1650) but the "
+		    "migration controller adds no CPU selector", 0, 0, NULL,
+		"kubevirt v0.48.0 pkg/virt-api/webhooks/mutating-webhook/"
+		    "mutators/vmi-mutator.go:234-246" },
+	[SINCE_SRIOV_CHECKED] = {
+		SINCE_SRIOV_CHECKED, "sriov-checked",
+		{ V(0, 39, 0) },
+		"LiveMigratable looks at SR-IOV interfaces",
+		"it does not (v0.38.0 pkg/virt-handler/vm.go "
+		    "checkNetworkInterfacesForMigration): the VMI reads "
+		    "migratable, libvirt refuses the assigned PCI device", 0, 0,
+		NULL,
+		"kubevirt v0.39.0 pkg/virt-handler/vm.go:1935-1941" },
+	[SINCE_SRIOV_GATE] = {
+		SINCE_SRIOV_GATE, "sriov-gate",
+		{ V(0, 40, 0) },
+		"SR-IOV interfaces migrate with the SRIOVLiveMigration gate",
+		"SR-IOV interfaces never migrate (v0.39.0 pkg/virt-handler/"
+		    "vm.go:1935-1941)", 0, 0, NULL,
+		"kubevirt v0.40.0 pkg/virt-handler/vm.go:2041-2044" },
+	[SINCE_SRIOV_OK] = {
+		SINCE_SRIOV_OK, "sriov-migrates",
+		{ V(0, 57, 0) },
+		"SR-IOV interfaces migrate",
+		"only with the SRIOVLiveMigration gate (v0.56.0 pkg/virt-"
+		    "handler/vm.go:2237-2240)", 0, 0, NULL,
+		/* PR #7990 */
+		"kubevirt v0.57.0 pkg/virt-handler/vm.go:2230-2241" },
+	[SINCE_CDROM_NOT_COPIED] = {
+		SINCE_CDROM_NOT_COPIED, "cdrom-not-copied",
+		{ V(0, 36, 3), V(0, 41, 0) },
+		"a block migration skips CD-ROM drives",
+		"a read-only CD-ROM on a generated volume is in the disks "
+		    "libvirt copies, which it refuses (v0.36.0 pkg/virt-"
+		    "launcher/virtwrap/manager.go:363-366,395-415)", 0, 0,
+		NULL,
+		/* commit 51da37c252, backported to v0.36.3 */
+		"kubevirt v0.41.0 pkg/virt-launcher/virtwrap/"
+		    "live-migration-source.go" },
+	[SINCE_CDROM_NO_BLOCK] = {
+		SINCE_CDROM_NO_BLOCK, "cdrom-no-block-migration",
+		{ V(0, 49, 0) },
+		"a volume only a read-only CD-ROM uses makes no block "
+		    "migration",
+		"every volume but a PVC, DataVolume or shared hostDisk makes "
+		    "it a block migration (v0.36.0 pkg/virt-handler/vm.go:"
+		    "1919-1949)", 0, 0, NULL,
+		/* PR #7004 */
+		"kubevirt v0.49.0 pkg/virt-handler/vm.go:2174-2186" },
+	[SINCE_CD_SPEC_IMAGE] = {
+		SINCE_CD_SPEC_IMAGE, "containerdisk-spec-image",
+		{ V(0, 58, 0) },
+		"the target's containerDisk image is the VMI spec's image "
+		    "with the source's digest",
+		"it is the launcher's containerStatuses[].image with the "
+		    "digest (v0.57.0 pkg/container-disk/container-disk.go:"
+		    "402): a containerd image ID or alias there is no "
+		    "pullable reference", 0, 0, NULL,
+		/* PR #8474 */
+		"kubevirt v0.58.0 pkg/container-disk/container-disk.go:403" },
 };
 
 static bool

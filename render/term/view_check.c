@@ -42,11 +42,15 @@ check_line(const kv_vmires *r, const kv_term *t)
 		kv_term_puts(f, r->cond_reason);
 		sep = ", ";
 	}
-	for (int n = 0, k = 0; n < NEED_COUNT; n++)
+	for (int n = 0, k = 0; n < NEED_VERSION; n++)
 		if (r->not_judged & KV_NEED_BIT(n))
 			fprintf(f, "%s%s", k++ ? ", " : *sep == ',' ?
 			    "; not in the input: " : " (not in the input: ",
 			    kv_need_rows[n].resource);
+	if (r->not_judged & KV_NEED_BIT(NEED_VERSION))
+		fprintf(f, "%sno rules for this KubeVirt version",
+		    *sep == ',' || (r->not_judged &
+		    (KV_NEED_BIT(NEED_VERSION) - 1)) ? "; " : " (");
 	fprintf(f, "%s%s%s%s\n", *sep == ',' || r->not_judged ? ")" : "",
 	    r->mismatch ? " [" : "", r->mismatch ? r->cond_type : "",
 	    r->mismatch ? "=True]" : "");

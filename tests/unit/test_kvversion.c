@@ -113,12 +113,30 @@ test_distributions(void **state)
 	assert_string_equal(d,
 	    "rules of KubeVirt v1.4 (OpenShift Virtualization 4.18, by its "
 	    "minor: a z-stream may carry a later KubeVirt patch release)");
+	m.cluster.version = "v4.10.2";	/* before v1.0 (HCO release-1.6) */
+	find(&m, &rv, v, d);
+	assert_string_equal(v, "v0.49.0");
+	assert_int_equal(rv.openshift_minor, 10);
+	m.cluster.version = "v2.6.5";	/* OpenShift Virtualization 2.6 */
+	find(&m, &rv, v, d);
+	assert_string_equal(v, "v0.36.0");
+	assert_int_equal(rv.range, VRANGE_KNOWN);
+	assert_true(rv.by_minor);
+	assert_string_equal(rv.product, "OpenShift Virtualization 2.6");
+	m.cluster.version = "v0.34.0";	/* 2.5's pin, older than the rows */
+	find(&m, &rv, v, d);
+	assert_int_equal(rv.range, VRANGE_OLDER);
+	assert_string_equal(rv.product, "OpenShift Virtualization 2.5");
 	m.cluster.ns = "harvester-system";
 	m.cluster.version = "1.5.2-150700.3.5.2";
 	find(&m, &rv, v, d);
 	assert_string_equal(v, "v1.5.2");
 	assert_string_equal(d,
 	    "rules of KubeVirt v1.5 (Harvester 1.6.0/1.6.1)");
+	m.cluster.version = "0.49.0-2";	/* Harvester 1.0.1-1.0.3 */
+	find(&m, &rv, v, d);
+	assert_string_equal(d,
+	    "rules of KubeVirt v0.49 (Harvester 1.0.1-1.0.3)");
 	m.cluster.ns = "kubevirt-hyperconverged";
 	m.cluster.version = "v1.4.1";
 	m.hco_present = true;
@@ -167,8 +185,14 @@ test_outside_rows(void **state)
 	assert_int_equal(rv.range, VRANGE_NEWER);
 	m.cluster.version = "v0.59.2";
 	find(&m, &rv, v, d);
+	assert_int_equal(rv.range, VRANGE_KNOWN);
+	m.cluster.version = "v0.36.0";
+	find(&m, &rv, v, d);
+	assert_int_equal(rv.range, VRANGE_KNOWN);
+	m.cluster.version = "v0.35.2";
+	find(&m, &rv, v, d);
 	assert_int_equal(rv.range, VRANGE_OLDER);
-	assert_string_equal(v, "v0.59.2");
+	assert_string_equal(v, "v0.35.2");
 	m.cluster.version = "garbage";
 	m.manifest.kubevirt_version = "v1.8.1";
 	find(&m, &rv, v, d);
@@ -196,6 +220,19 @@ test_since_rows(void **state)
 		assert_non_null(kv_since_rows[i].before);
 		assert_non_null(kv_since_rows[i].source);
 	}
+	/* before v1.0 */
+	assert_false(has(SINCE_CDROM_NOT_COPIED, 0, 36, 2));
+	assert_true(has(SINCE_CDROM_NOT_COPIED, 0, 36, 3));
+	assert_false(has(SINCE_CDROM_NOT_COPIED, 0, 40, 1));
+	assert_true(has(SINCE_CDROM_NOT_COPIED, 0, 41, 0));
+	assert_false(has(SINCE_HOST_MODEL_SELECTOR, 0, 42, 0));
+	assert_true(has(SINCE_HOST_MODEL_SELECTOR, 0, 43, 0));
+	assert_false(has(SINCE_CPU_MODEL_MIGRATION, 0, 53, 0));
+	assert_true(has(SINCE_CPU_MODEL_MIGRATION, 0, 54, 0));
+	assert_false(has(SINCE_SRIOV_GATE, 0, 39, 2));
+	assert_true(has(SINCE_SRIOV_OK, 0, 57, 0));
+	assert_false(has(SINCE_CD_SPEC_IMAGE, 0, 57, 1));
+	assert_true(has(SINCE_CD_SPEC_IMAGE, 0, 58, 0));
 	assert_false(has(SINCE_MACHINE_TYPE, 1, 4, 1));	/* never 1.4 */
 	assert_false(has(SINCE_MACHINE_TYPE, 1, 5, 0));
 	assert_true(has(SINCE_MACHINE_TYPE, 1, 5, 1));

@@ -5,6 +5,8 @@
                  [--old-reasons] [--keep-labels] [--hco OPERATOR]
                  [--keep-added-selector] [--harvester RELEASE]
                  [--hco-lm K=V,...] [--no-kv-config] [--vmop-selector]
+                 [--sriov] [--cdrom] [--no-model] [--status-image]
+                 [--gate NAME]
 
 Copies the snapshot directory SRC (samples/pitfalls, samples/mixed, ...;
 its KubeVirt is v1.9.0; samples/deckhouse: DVP's fork, with VERSION
@@ -19,6 +21,19 @@ writes (docs/versions.md):
   (never in 1.4.x) - R9;
 * kubevirt.io/realtime, sev, sev-es labels "" up to v1.5.2 - R10;
 * no kubevirt.io/cpumanager label before v1.8.0 (only cpumanager).
+* no cpu-model-migration.* labels before v0.54.0, no host-model-cpu.* or
+  host-model-required-features.* before v0.43.0, and before v0.40.0
+  node-feature-discovery's feature.node.kubernetes.io/cpu-model-<M> and
+  cpu-feature-<F> instead of cpu-model.* and cpu-feature.* (docs/
+  versions.md, "Before v1.0").
+
+Before v1.0 (pit/evict-live, samples/pitfalls): --sriov gives it an
+SR-IOV interface on a Multus network; --cdrom a read-only CD-ROM on a
+cloudInitNoCloud volume; --no-model drops its spec.domain.cpu.model (as
+the webhook left it before v0.48.0).  --status-image makes the launcher
+of pit/cd-config-digest report its containerDisk as image "sha256:<id>"
+(a containerd image ID) with a pullable repository digest as imageID.
+--gate NAME adds NAME to the KubeVirt CR's featureGates.
 
 --hco OPERATOR adds an OpenShift Virtualization HyperConverged CR whose
 status.versions[operator] is OPERATOR (e.g. 4.15.2) and moves the
@@ -64,7 +79,8 @@ import sys
 
 # OpenShift Virtualization 4.N: the KubeVirt its HCO branch pins (the
 # labels a CNV-style VERSION such as v4.18.3 gets; kvversion.c ocp_rows)
-OCP_PINS = {14: (1, 0, 1), 15: (1, 1, 1), 16: (1, 2, 2), 17: (1, 3, 1),
+OCP_PINS = {8: (0, 41, 4), 9: (0, 44, 3), 10: (0, 49, 0), 11: (0, 53, 2),
+            12: (0, 58, 2), 13: (0, 59, 2), 14: (1, 0, 1), 15: (1, 1, 1), 16: (1, 2, 2), 17: (1, 3, 1),
             18: (1, 4, 1), 19: (1, 5, 3), 20: (1, 6, 6), 21: (1, 7, 4),
             22: (1, 8, 4)}
 
@@ -109,11 +125,33 @@ CR_FILES = ("kubevirts.kubevirt.io.json",
             "internal.virtualization.deckhouse.io.json")
 
 
+NFD = "feature.node.kubernetes.io/"
+
+
+def old_cpu_label(k, v):
+    """The key v's labeller writes for k, or None (before v1.0)."""
+    if k.startswith("cpu-model-migration.") and v < (0, 54, 0):
+        return None
+    if (k.startswith(("host-model-cpu.", "host-model-required-features."))
+            and v < (0, 43, 0)):
+        return None
+    for kind in ("cpu-model", "cpu-feature"):
+        if k.startswith(kind + ".node.kubevirt.io/") and v < (0, 40, 0):
+            return NFD + kind + "-" + k.split("/", 1)[1]
+    return k
+
+
 def relabel_nodes(path, v):
     doc = load(path)
     for n in items(doc):
         labels = n["metadata"].setdefault("labels", {})
         for k in list(labels):
+            nk = old_cpu_label(k, v)
+            if nk != k:
+                val = labels.pop(k)
+                if nk is not None:
+                    labels[nk] = val
+                continue
             if (k.startswith(MACHINE_TYPE) and
                     not has(v, [(1, 5, 1), (1, 6, 0)])):
                 del labels[k]
@@ -251,6 +289,60 @@ def old_reasons(res, v):
     save(vpath, doc)
 
 
+def edit_vmi(res, ns, name, fn):
+    vpath = os.path.join(res, "virtualmachineinstances.kubevirt.io.json")
+    doc = load(vpath)
+    for vmi in items(doc):
+        md = vmi["metadata"]
+        if (md.get("namespace"), md.get("name")) == (ns, name):
+            fn(vmi)
+    save(vpath, doc)
+
+
+def sriov(vmi):
+    vmi["spec"]["domain"]["devices"]["interfaces"].append(
+        {"name": "sriov-net", "sriov": {}})
+    vmi["spec"]["networks"].append(
+        {"name": "sriov-net", "multus": {"networkName": "sriov-a"}})
+
+
+def cdrom(vmi):
+    vmi["spec"]["domain"]["devices"].setdefault("disks", []).append(
+        {"name": "cidata", "cdrom": {"bus": "sata"}})
+    vmi["spec"]["volumes"].append(
+        {"name": "cidata", "cloudInitNoCloud": {"userData": "#cloud-config"}})
+
+
+def no_model(vmi):
+    vmi["spec"]["domain"].get("cpu", {}).pop("model", None)
+
+
+def status_image(res):
+    ppath = os.path.join(res, "pods.json")
+    doc = load(ppath)
+    for pod in items(doc):
+        if not pod["metadata"]["name"].startswith(
+                "virt-launcher-cd-config-digest-"):
+            continue
+        for st in pod["status"].get("containerStatuses", []):
+            if st["name"] == "volumecontainerdisk":
+                hexid = st["imageID"].split("sha256:")[-1]
+                st["image"] = "sha256:" + hexid
+                st["imageID"] = ("registry.lab.local/vm-images/alpine@"
+                                 "sha256:" + hexid)
+    save(ppath, doc)
+
+
+def add_gate(res, gate):
+    kpath = os.path.join(res, "kubevirts.kubevirt.io.json")
+    doc = load(kpath)
+    for k in items(doc):
+        dev = k.setdefault("spec", {}).setdefault(
+            "configuration", {}).setdefault("developerConfiguration", {})
+        dev.setdefault("featureGates", []).append(gate)
+    save(kpath, doc)
+
+
 def pairs(arg):
     out = {}
     for kv in arg.split(","):
@@ -317,7 +409,8 @@ def refresh_manifest(dst, version):
 
 
 def main(argv):
-    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester", "--hco-lm"):
+    if len(argv) < 4 or argv[-1] in ("--hco", "--harvester", "--hco-lm",
+                                     "--gate"):
         sys.exit(__doc__)
     src, dst, version = argv[1:4]
     v = parse(version)
@@ -344,6 +437,14 @@ def main(argv):
         realtime(res, v)
     if "--old-reasons" in argv[4:]:
         old_reasons(res, v)
+    for opt, fn in (("--sriov", sriov), ("--cdrom", cdrom),
+                    ("--no-model", no_model)):
+        if opt in argv[4:]:
+            edit_vmi(res, "pit", "evict-live", fn)
+    if "--status-image" in argv[4:]:
+        status_image(res)
+    if "--gate" in argv[4:]:
+        add_gate(res, argv[argv.index("--gate") + 1])
     if "--vmop-selector" in argv[4:]:
         vpath = os.path.join(
             res, "virtualmachineoperations.virtualization.deckhouse.io.json")

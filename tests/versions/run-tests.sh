@@ -159,8 +159,7 @@ expect "v1.14.0: judged as v1.9" n114 '.config.rulesVersion' '"v1.9.0"'
 warn "latest: version unknown" unk "KubeVirt version unknown" 1
 expect "latest: basis default" unk '.config|[.rulesVersion,.rulesBasis]' \
     '["v1.9.0","default"]'
-warn "v0.59.2: older, oldest rows" p059 \
-    "KubeVirt v0.59.2 is older than the rules kvscope has (v1.0): judged by the oldest rows" 1
+warn "v0.59.2: within the rows, no warning" p059 "KubeVirt" 0
 warn "v1.1.0 with machine-type labels: mismatch" k11 \
     "KubeVirt v1.1.0 (KubeVirt CR status.observedKubeVirtVersion) contradicts the cluster: nodes carry machine-type.node.kubevirt.io/* labels (v1.5.1 and later)" 1
 warn "v1.4.1 with addedNodeSelector: mismatch" a14 \
@@ -352,6 +351,98 @@ if grep -qF "$z" "$tmp/z418.explain"; then
 else
 	fail=$((fail + 1)); echo "FAIL v4.18.3: $(grep judged "$tmp/z418.explain")"
 fi
+
+# Before v1.0 (docs/versions.md "Before v1.0"): each row at the versions
+# before and after it, on pit/evict-live (ok at v1.9) unless said
+ev="$(vmi pit/evict-live '[.verdict,[.blockers[].code]]')"
+hm="$(vmi pit/evict-live '.targetSelectors|keys|map(select(test("host-model|cpu-model")))')"
+snap q35 pitfalls v0.35.0
+warn "v0.35.0: older than the oldest row, said once" q35 \
+    "KubeVirt v0.35.0 is older than the rules kvscope has (v0.36): checks that differ by version are not judged" 1
+expect "v0.35.0: version-dependent checks not judged" q35 \
+    "$(vmi pit/evict-live '[.verdict,.notJudged[0].resource]')" \
+    '["not-judged","kubevirt-version"]'
+expect "v0.35.0: a check that needs no row still judges" q35 \
+    "$(vmi pit/hostdisk '[.verdict,[.blockers[].code]]')" \
+    '["blocked",["hostdisk-not-shared"]]'
+snap q36 pitfalls v0.36.3
+warn "v0.36.3: the oldest row, no warning" q36 "KubeVirt" 0
+expect "v0.36.3: judged" q36 "$ev" '["ok",[]]'
+# host-model selector: none before v0.43.0, host-model-cpu until v0.53,
+# cpu-model-migration from v0.54.0
+for v in v0.42.0 v0.43.0 v0.53.0 v0.54.0; do snap "h$v" pitfalls $v; done
+expect "v0.42.0: no host-model selector" hv0.42.0 "$hm" '[]'
+expect "v0.42.0: no host-model label needed" hv0.42.0 \
+    "$(vmi pit/no-hostmodel-label .verdict)" '"ok"'
+expect "v0.43.0: host-model-cpu selector" hv0.43.0 "$hm" \
+    '["host-model-cpu.node.kubevirt.io/Cascadelake-Server"]'
+expect "v0.43.0: host-model label needed" hv0.43.0 \
+    "$(vmi pit/no-hostmodel-label .verdict)" '"stuck"'
+expect "v0.53.0: host-model-cpu selector" hv0.53.0 "$hm" \
+    '["host-model-cpu.node.kubevirt.io/Cascadelake-Server"]'
+expect "v0.54.0: cpu-model-migration selector" hv0.54.0 "$hm" \
+    '["cpu-model-migration.node.kubevirt.io/Cascadelake-Server"]'
+snap k53 pitfalls v0.53.0 --keep-labels
+warn "v0.53.0 with cpu-model-migration labels: mismatch" k53 \
+    "nodes carry cpu-model-migration.node.kubevirt.io/* labels (v0.54.0 and later)" 1
+# default CPU model: none before v0.48.0 (the spec keeps no model)
+snap nm47 pitfalls v0.47.0 --no-model
+snap nm48 pitfalls v0.48.0 --no-model
+expect "v0.47.0: no model, no host-model selector" nm47 "$hm" '[]'
+expect "v0.48.0: no model is host-model" nm48 "$hm" \
+    '["host-model-cpu.node.kubevirt.io/Cascadelake-Server"]'
+# named-model selectors: only with CPUNodeDiscovery before v0.55.0; NFD
+# keys before v0.40.0 (dev/legacy-app: Haswell-noTSX)
+nmod="$(vmi dev/legacy-app '.targetSelectors|keys|map(select(test("cpu-model")))')"
+snap g54 mixed v0.54.0
+snap g54g mixed v0.54.0 --gate CPUNodeDiscovery
+snap g55 mixed v0.55.0
+snap g39g mixed v0.39.0 --gate CPUNodeDiscovery
+expect "v0.54.0 without CPUNodeDiscovery: no model selector" g54 "$nmod" '[]'
+expect "v0.54.0 with CPUNodeDiscovery: model selector" g54g "$nmod" \
+    '["cpu-model.node.kubevirt.io/Haswell-noTSX"]'
+expect "v0.55.0: model selector" g55 "$nmod" \
+    '["cpu-model.node.kubevirt.io/Haswell-noTSX"]'
+expect "v0.39.0: node-feature-discovery keys" g39g "$nmod" \
+    '["feature.node.kubernetes.io/cpu-model-Haswell-noTSX"]'
+# SR-IOV: unchecked before v0.39 (libvirt refuses), refused v0.39,
+# behind SRIOVLiveMigration v0.40-v0.56, migrates from v0.57.0
+for v in v0.38.0 v0.39.0 v0.40.0 v0.56.0 v0.57.0; do
+	snap "s$v" pitfalls $v --sriov
+done
+snap sg40 pitfalls v0.40.0 --sriov --gate SRIOVLiveMigration
+expect "v0.38.0: SR-IOV will fail" sv0.38.0 "$ev" \
+    '["will-fail",["sriov-unchecked"]]'
+expect "v0.39.0: SR-IOV refused" sv0.39.0 "$ev" \
+    '["blocked",["sriov-interface"]]'
+expect "v0.40.0: SR-IOV without the gate" sv0.40.0 "$ev" \
+    '["blocked",["sriov-interface"]]'
+expect "v0.40.0: SR-IOV with the gate" sg40 "$ev" '["ok",[]]'
+expect "v0.56.0: SR-IOV without the gate" sv0.56.0 "$ev" \
+    '["blocked",["sriov-interface"]]'
+expect "v0.57.0: SR-IOV migrates" sv0.57.0 "$ev" '["ok",[]]'
+# read-only CD-ROM (cloudInitNoCloud): copied and refused before
+# v0.36.3 / v0.41.0, block migration before v0.49.0
+for v in v0.36.2 v0.36.3 v0.40.0 v0.41.0 v0.48.0 v0.49.0; do
+	snap "c$v" pitfalls $v --cdrom
+done
+cd="$(vmi pit/evict-live '[.verdict,[.blockers[].code],.migrationMethod]')"
+expect "v0.36.2: CD-ROM copied, refused" cv0.36.2 "$cd" \
+    '["will-fail",["cdrom-readonly-copied"],"BlockMigration"]'
+expect "v0.36.3: CD-ROM skipped" cv0.36.3 "$cd" '["ok",[],"BlockMigration"]'
+expect "v0.40.0: CD-ROM copied, refused" cv0.40.0 "$cd" \
+    '["will-fail",["cdrom-readonly-copied"],"BlockMigration"]'
+expect "v0.41.0: CD-ROM skipped" cv0.41.0 "$cd" '["ok",[],"BlockMigration"]'
+expect "v0.48.0: block migration" cv0.48.0 "$cd" '["ok",[],"BlockMigration"]'
+expect "v0.49.0: no block migration" cv0.49.0 "$cd" \
+    '["ok",[],"LiveMigration"]'
+# containerDisk: the launcher's status image before v0.58.0
+snap i57 pitfalls v0.57.0 --status-image
+snap i58 pitfalls v0.58.0 --status-image
+cdi="$(vmi pit/cd-config-digest '[.verdict,[.blockers[].code]]')"
+expect "v0.57.0: status image sha256:<id>" i57 "$cdi" \
+    '["will-fail",["containerdisk-status-image"]]'
+expect "v0.58.0: the spec's image" i58 "$cdi" '["ok",[]]'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
