@@ -167,6 +167,7 @@ read_one(const kv_cmd *cmd, const cli_args *o, const char *dir,
 		return 0;
 	}
 	kv_fleet_summarize(a, s);
+	kv_fleet_trim(fl);
 	if (o->reports) {
 		kv_fix_prove(a);
 		rc = write_report(cmd, o, dir, a, s);

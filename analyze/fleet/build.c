@@ -159,7 +159,7 @@ match(const kv_fleet_snap *prev, const kv_fleet_snap *cur, size_t *m,
 	free(uidx);
 }
 
-/* cur against prev: the counts, and with c the lists. */
+/* cur (c's newest) against prev: the counts and the lists. */
 static void
 compare(const kv_fleet_snap *prev, kv_fleet_snap *cur, kv_fleet_cluster *c)
 {
@@ -168,26 +168,21 @@ compare(const kv_fleet_snap *prev, kv_fleet_snap *cur, kv_fleet_cluster *c)
 
 	match(prev, cur, m, used);
 	cur->has_prev = true;
-	if (c != NULL) {
-		c->newp = xcalloc(cur->nproblems + 1, sizeof(void *));
-		c->stillp = xcalloc(cur->nproblems + 1, sizeof(void *));
-		c->fixedp = xcalloc(prev->nproblems + 1, sizeof(void *));
-	}
+	c->newp = xcalloc(cur->nproblems + 1, sizeof(void *));
+	c->stillp = xcalloc(cur->nproblems + 1, sizeof(void *));
+	c->fixedp = xcalloc(prev->nproblems + 1, sizeof(void *));
 	for (size_t i = 0; i < cur->nproblems; i++) {
-		bool still = m[i] != SIZE_MAX;
-
-		cur->nstill += still;
-		cur->nnew += !still;
-		if (c != NULL && still)
+		if (m[i] != SIZE_MAX)
 			c->stillp[c->nstill++] = &cur->problems[i];
-		else if (c != NULL)
+		else
 			c->newp[c->nnew++] = &cur->problems[i];
 	}
-	for (size_t j = 0; j < prev->nproblems; j++) {
-		cur->nfixed += !used[j];
-		if (c != NULL && !used[j])
+	for (size_t j = 0; j < prev->nproblems; j++)
+		if (!used[j])
 			c->fixedp[c->nfixed++] = &prev->problems[j];
-	}
+	cur->nnew = c->nnew;
+	cur->nstill = c->nstill;
+	cur->nfixed = c->nfixed;
 	free(m);
 	free(used);
 }
@@ -213,12 +208,57 @@ contexts(const kv_fleet *f, kv_fleet_cluster *c)
 static void
 close_cluster(kv_fleet *f, kv_fleet_cluster *c)
 {
-	for (size_t k = 1; k < c->nsnaps; k++)
-		compare(&f->snaps[c->snaps[k - 1]], &f->snaps[c->snaps[k]],
-		    k + 1 == c->nsnaps ? c : NULL);
 	c->newest = c->snaps[c->nsnaps - 1];
 	c->prev = c->nsnaps > 1 ? c->snaps[c->nsnaps - 2] : SIZE_MAX;
+	if (c->prev != SIZE_MAX)
+		compare(&f->snaps[c->prev], &f->snaps[c->newest], c);
 	contexts(f, c);
+}
+
+/* Whether snapshot i is older than j (capture time, then path). */
+static bool
+older(const kv_fleet *f, size_t i, size_t j)
+{
+	bool yes;
+
+	sort_fleet = f;
+	yes = snap_cmp(&i, &j) < 0;
+	sort_fleet = NULL;
+	return yes;
+}
+
+static void
+drop_problems(kv_fleet_snap *s)
+{
+	free(s->problems);
+	free(s->strings);
+	s->problems = NULL;
+	s->strings = NULL;
+	s->nproblems = 0;
+	s->trimmed = true;
+}
+
+void
+kv_fleet_trim(kv_fleet *f)
+{
+	const kv_fleet_snap *last;
+	size_t kept = 0, oldest = SIZE_MAX;
+
+	if (f->nsnaps == 0 || f->snaps[f->nsnaps - 1].unreadable != NULL)
+		return;
+	last = &f->snaps[f->nsnaps - 1];
+	for (size_t i = 0; i < f->nsnaps; i++) {
+		const kv_fleet_snap *s = &f->snaps[i];
+
+		if (s->unreadable != NULL || s->trimmed ||
+		    strcmp(s->cluster, last->cluster) != 0)
+			continue;
+		kept++;
+		if (oldest == SIZE_MAX || older(f, i, oldest))
+			oldest = i;
+	}
+	if (kept > 2)
+		drop_problems(&f->snaps[oldest]);
 }
 
 void
@@ -276,11 +316,8 @@ snap_free(kv_fleet_snap *s)
 	for (size_t i = 0; i < s->ntop; i++)
 		free(s->top[i].subject);
 	free(s->codes);
-	for (size_t i = 0; i < s->nproblems; i++) {
-		free(s->problems[i].uid);
-		free(s->problems[i].vmi);
-	}
 	free(s->problems);
+	free(s->strings);
 }
 
 void

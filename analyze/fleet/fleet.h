@@ -7,13 +7,15 @@
  * kv_fleet_summarize() copies the little the index needs out of the
  * analysis (counts, the worst drain node, the top groups, every VMI
  * problem as (VMI uid, namespace/name, code)), and the caller frees the
- * analysis and the model before the next.  A snapshot that could not be
- * read is kept as its path and reason (kv_fleet_unreadable).
+ * analysis and the model before the next; kv_fleet_trim() then keeps the
+ * problems of the two newest snapshots of each cluster only.  A snapshot
+ * that could not be read is kept as its path and reason
+ * (kv_fleet_unreadable).
  *
  * kv_fleet_build() then groups the summaries by cluster (the cluster uid
  * diff uses, kv_cluster_uid; else the context), orders each cluster's
- * snapshots by capture time, counts new / still / fixed problems of each
- * snapshot against the one before it (matched by VMI uid and code, then
+ * snapshots by capture time, counts new / still / fixed problems of the
+ * newest against the one before it (matched by VMI uid and code, then
  * by namespace/name and code) and sorts the clusters worst first.
  *
  * Ownership: the kv_fleet owns every summary and every string in it,
@@ -32,8 +34,8 @@
 
 /* One VMI problem: a blocker or warning code of a running VMI. */
 typedef struct kv_fleet_problem {
-	char *uid;			/* the VMI's metadata.uid, or NULL */
-	char *vmi;			/* "namespace/name" */
+	const char *uid;		/* the VMI's metadata.uid, or NULL */
+	const char *vmi;		/* "namespace/name" */
 	const char *code;		/* the rule table's */
 	enum kv_severity severity;
 } kv_fleet_problem;
@@ -84,11 +86,15 @@ typedef struct kv_fleet_snap {
 	kv_fleet_group top[KV_FLEET_TOP];
 	size_t ncodes;
 	kv_fleet_code *codes;		/* by code */
+	/* kept for the two newest snapshots of each cluster read so far
+	 * (kv_fleet_trim), else freed: 0 and NULL */
 	size_t nproblems;
 	kv_fleet_problem *problems;	/* by vmi, code */
+	char *strings;			/* their uids and names */
+	bool trimmed;			/* problems freed (kv_fleet_trim) */
 	char *report;			/* its report's folder, or NULL */
-	/* kv_fleet_build: against the snapshot of the same cluster before
-	 * it (has_prev), counts of problems */
+	/* kv_fleet_build: the newest snapshot of a cluster against the one
+	 * before it (has_prev), counts of problems */
 	bool has_prev;
 	size_t nnew, nstill, nfixed;
 } kv_fleet_snap;
@@ -121,6 +127,10 @@ void kv_fleet_init(kv_fleet *f);
 kv_fleet_snap *kv_fleet_add(kv_fleet *f, const char *path);
 /* What the index keeps of a's snapshot: a may be freed after. */
 void kv_fleet_summarize(const kv_analysis *a, kv_fleet_snap *s);
+/* After the summary of f's last snapshot: the problems of its cluster's
+ * snapshots but the two newest are freed (only those two are compared),
+ * so the index grows by counts, not by problems, per snapshot. */
+void kv_fleet_trim(kv_fleet *f);
 /* s could not be read: reason (copied) says why. */
 void kv_fleet_unreadable(kv_fleet_snap *s, const char *reason);
 /* Group, order, compare and sort (see above).  Once, after the adds. */

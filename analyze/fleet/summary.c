@@ -5,6 +5,7 @@
  */
 #include "analyze/fleet/fleet.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,46 +64,69 @@ code_cmp(const void *x, const void *y)
 	return strcmp(a->code, b->code);
 }
 
+/* Whether VMI i is running and has a problem. */
+static bool
+has_problems(const kv_vmires *r)
+{
+	return r->verdict != V_NOT_RUNNING &&
+	    r->nblockers + r->nwarnings > 0;
+}
+
+/* The uids and names of the VMIs with problems, in one allocation
+ * (s->strings): a few bytes per VMI, not per problem. */
+static char *
+strings(const kv_analysis *a, kv_fleet_snap *s)
+{
+	size_t size = 1;
+	char *p;
+
+	for (size_t i = 0; i < a->nvmis; i++)
+		if (has_problems(&a->vmis[i]))
+			size += strlen(a->vmis[i].vmi->ns) +
+			    strlen(a->vmis[i].vmi->name) + 2 +
+			    (a->vmis[i].vmi->uid ?
+			    strlen(a->vmis[i].vmi->uid) + 1 : 0);
+	s->strings = p = xmalloc(size);
+	return p;
+}
+
 /* Each blocker and warning code of every running VMI, once per VMI. */
 static void
 problems(const kv_analysis *a, kv_fleet_snap *s)
 {
-	size_t cap = 0;
+	char *p = strings(a, s);
+	size_t n = 0, w = 0;
 
+	for (size_t i = 0; i < a->nvmis; i++)
+		if (has_problems(&a->vmis[i]))
+			n += a->vmis[i].nblockers + a->vmis[i].nwarnings;
+	s->problems = xcalloc(n + 1, sizeof(*s->problems));
 	for (size_t i = 0; i < a->nvmis; i++) {
 		const kv_vmires *r = &a->vmis[i];
-		size_t n = r->nblockers + r->nwarnings;
+		const char *uid = NULL, *vmi = p;
 
-		if (r->verdict == V_NOT_RUNNING)
+		if (!has_problems(r))
 			continue;
-		for (size_t k = 0; k < n; k++) {
+		p += sprintf(p, "%s/%s", r->vmi->ns, r->vmi->name) + 1;
+		if (r->vmi->uid != NULL && *r->vmi->uid) {
+			uid = p;
+			p += sprintf(p, "%s", r->vmi->uid) + 1;
+		}
+		for (size_t k = 0; k < r->nblockers + r->nwarnings; k++) {
 			const kv_issue *is = k < r->nblockers ?
 			    &r->blockers[k] : &r->warnings[k - r->nblockers];
-			kv_fleet_problem *p;
 
-			s->problems = kv_grow(s->problems, &cap,
-			    s->nproblems + 1, sizeof(*s->problems));
-			p = &s->problems[s->nproblems++];
-			p->uid = dup_or_null(r->vmi->uid);
-			p->vmi = xasprintf("%s/%s", r->vmi->ns, r->vmi->name);
-			p->code = is->rule->code;
-			p->severity = is->rule->severity;
+			s->problems[s->nproblems++] = (kv_fleet_problem){
+			    uid, vmi, is->rule->code, is->rule->severity };
 		}
 	}
 	kv_qsort(s->problems, s->nproblems, sizeof(*s->problems),
 	    problem_cmp);
 	/* a code twice on one VMI counts once */
-	size_t w = 0;
-
-	for (size_t i = 0; i < s->nproblems; i++) {
-		if (w > 0 && problem_cmp(&s->problems[i],
-		    &s->problems[w - 1]) == 0) {
-			free(s->problems[i].uid);
-			free(s->problems[i].vmi);
-			continue;
-		}
-		s->problems[w++] = s->problems[i];
-	}
+	for (size_t i = 0; i < s->nproblems; i++)
+		if (w == 0 || problem_cmp(&s->problems[i],
+		    &s->problems[w - 1]) != 0)
+			s->problems[w++] = s->problems[i];
 	s->nproblems = w;
 }
 

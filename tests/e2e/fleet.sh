@@ -85,6 +85,19 @@ pts=$(grep -o 'points="[^"]*"' "$out/fleet.html" |
     awk -F'[" ]' '{ print NF - 2 }' | sort | tr '\n' ' ')
 same "trend: a point per snapshot" "$pts" "1 2 2 "
 
+# three snapshots of one cluster, the oldest given last: only the two
+# newest keep their problems (kv_fleet_trim), the comparison is the same
+cp -r "$fx/a-1" "$tmp/a-0"
+jq '.createdAt = "2026-09-01T08:00:00Z"' "$fx/a-1/manifest.json" \
+    >"$tmp/a-0/manifest.json"
+run "fleet: three snapshots of one cluster" 1 fleet "$fx/a-2" "$fx/a-1" \
+    "$tmp/a-0" -o json -q
+jq_is "three snapshots: oldest first, counts for the newest only" \
+    '[.clusters[0].history[] | "\(.takenAt[5:10]):\(.new)/\(.still)/\(.fixed)"] | join(",")' \
+    "09-01:null/null/null,10-01:null/null/null,10-31:2/22/5"
+jq_is "three snapshots: against the one before" \
+    '.clusters[0].changes.previous' "$fx/a-1"
+
 # --- fleet.json, field by field against docs/fleet.md ---------------------------
 jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")]
     | map(gsub("\\.\\[\\]"; "[]")) | unique[]' "$j" >"$tmp/got"
