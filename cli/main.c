@@ -256,8 +256,7 @@ static const kv_cmd commands[] = {
 	  VIEW_OPTS | REPORT_OPTS | O_STRICT, 2, 2, "OLD NEW", cmd_diff },
 	{ "fleet", "fleet SNAP...|DIR... [-d DIR] [--reports] [-o FORMAT] "
 	  "[-f FILE]",
-	  "the fleet index: every cluster's newest snapshot, worst first, "
-	  "and what changed since the one before",
+	  "many snapshots: clusters worst first, new/still/fixed problems",
 	  "Reads the snapshots one at a time (a folder without manifest.json\n"
 	  "that holds .tar.gz, .tgz, .tar or .zip files or snapshot folders\n"
 	  "stands for those), groups them by cluster (the uid diff uses,\n"
