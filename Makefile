@@ -147,7 +147,7 @@ ensure-deps:
 	    && command -v pdffonts >/dev/null && command -v xxd >/dev/null \
 	    && command -v kubectl >/dev/null && command -v scdoc >/dev/null \
 	    && command -v promtool >/dev/null && [ -s $(SARIF_SCHEMA) ] \
-	    && python3 -c 'import jsonschema' 2>/dev/null \
+	    && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null \
 	    || $(MAKE) --no-print-directory deps
 
 # --- tests ------------------------------------------------------------------

@@ -167,8 +167,12 @@ has "$tmp/err" "check -f: says with what" \
 # --- -o sarif ---------------------------------------------------------------
 # the SARIF 2.1.0 schema make deps fetches (Makefile SARIF_SCHEMA)
 schema=${SARIF_SCHEMA:-build/deps/sarif/sarif-2.1.0-rtm.5.json}
+# Debian's python3-jsonschema (make deps) is /usr/bin/python3's; another
+# python3 first on PATH may lack it
+py=python3
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null && py=/usr/bin/python3
 validate() {
-	python3 - "$schema" "$1" <<'PY'
+	"$py" - "$schema" "$1" <<'PY'
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))
