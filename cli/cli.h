@@ -19,6 +19,7 @@
 #include "analyze/util/bitset.h"
 #include "analyze/estimate/estimate.h"
 #include "analyze/model/labelsel.h"
+#include "render/render.h"
 #include "render/view.h"
 
 #define EXIT_FINDINGS 1
@@ -51,7 +52,13 @@ enum {
 	O_JUNIT = 1 << 18,	/* -o junit, --fail-on LIST */
 	O_ASSUME = 1 << 19,	/* --link RATE, --dirty-rate RATE */
 	O_WINDOW = 1 << 20,	/* --window DURATION (check --drain, plan) */
+	O_PROM = 1 << 21,	/* -o prom, -f FILE (check, fleet) */
+	O_SARIF = 1 << 22,	/* -o sarif (check) */
+	O_REPORTS = 1 << 23,	/* --reports (fleet) */
 };
+/* -o of cmd is report's list of formats (not one view's format). */
+#define CLI_OUTPUT_IS_FORMATS(cmd) \
+	(((cmd)->opts & (O_OUTDIR | O_FORMAT)) == (O_OUTDIR | O_FORMAT))
 
 typedef struct kv_cmd {
 	const char *name;
@@ -98,6 +105,7 @@ typedef struct cli_args {
 	kv_outfmt fmt;
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns, groups, strict;
+	bool reports;			/* fleet --reports */
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	enum kv_allow allow;		/* --allow-shutdown, -restart */
@@ -140,7 +148,7 @@ int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
  * of w's length, but at least 2 and at most 3), or NULL. */
 const char *cli_nearest(const char *w, const char *const *words, size_t n);
 /* The -o words cmd takes: "text json yaml", wide where O_WIDE, junit
- * where O_JUNIT. */
+ * where O_JUNIT, prom where O_PROM, sarif where O_SARIF. */
 const char *cli_formats(const kv_cmd *cmd);
 /* Print the command's help to stdout and return 0. */
 int cli_help(const kv_cmd *cmd);
@@ -225,6 +233,17 @@ size_t cli_whatif_bad(const kv_analysis *b, const struct kv_diff *d,
     const cli_args *o);
 int cli_junit_whatif(const kv_analysis *b, const struct kv_diff *d,
     const cli_args *o, const kv_term *t, size_t *bad);
+/* -o prom|sarif (export.c): fn(a, f, arg) into o->outfile, written
+ * under a temporary name in its folder and renamed (a textfile
+ * collector never reads half a file), or to stdout.  Errors printed,
+ * EXIT_TOOL returned. */
+int cli_export(const cli_args *o, kv_writer_fn fn, const kv_analysis *a,
+    void *arg);
+/* check -o prom|sarif: options that do not go with them, then the
+ * document of a (the VMIs of pick: sarif). */
+int cli_check_export(const kv_cmd *cmd, const kv_analysis *a,
+    const kv_bits *pick, const cli_args *o);
+int cmd_fleet(const kv_cmd *cmd, int argc, char **argv);
 int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
 /* kvscope __complete CMD WORD... (hidden; complete.c): the snapshot's
  * names for the last word, one a line, exit 0; exit 1: not such a

@@ -54,6 +54,11 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	cli_term(&o, &t);
 	if ((rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0)
 		goto out;
+	if ((t.fmt == KV_OUT_PROM || t.fmt == KV_OUT_SARIF) &&
+	    (o.drain.n > 0 || o.drain_selectors.n > 0)) {
+		rc = cli_fail(cmd, "--drain: not with -o %s", o.output);
+		goto out;
+	}
 	if (o.drain.n > 0 || o.drain_selectors.n > 0) {
 		rc = cli_check_drain(cmd, a, &o, &t);
 		goto out;
@@ -68,7 +73,9 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 		if (t.fmt == KV_OUT_TEXT)
 			goto out;
 	}
-	if (t.fmt == KV_OUT_JUNIT)
+	if (t.fmt == KV_OUT_PROM || t.fmt == KV_OUT_SARIF)
+		rc = cli_check_export(cmd, a, &pick, &o);
+	else if (t.fmt == KV_OUT_JUNIT)
 		rc = cli_junit_check(a, &pick, &o, &t, &bad);
 	else if (o.groups)
 		rc = viewed(kv_view_groups(a, &pick, &t, true, &err), &err);

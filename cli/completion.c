@@ -15,7 +15,7 @@
 static const char *
 values(const kv_cmd *cmd, const cli_option *op)
 {
-	if (strcmp(op->name, "output") == 0 && (cmd->opts & O_OUTDIR))
+	if (strcmp(op->name, "output") == 0 && CLI_OUTPUT_IS_FORMATS(cmd))
 		return "html svg pdf json csv all";	/* report: formats */
 	if (strcmp(op->name, "output") == 0)
 		return cli_formats(cmd);
@@ -70,7 +70,8 @@ bash(const kv_cmd *cmds, size_t n)
 		    "return ;;\n", op->values);
 	}
 	for (size_t i = 0; i < n; i++)
-		if ((cmds[i].opts & O_OUTPUT) && !(cmds[i].opts & O_OUTDIR))
+		if ((cmds[i].opts & O_OUTPUT) &&
+		    !CLI_OUTPUT_IS_FORMATS(&cmds[i]))
 			printf("\t%s:-o|%s:--output) COMPREPLY=($(compgen -W "
 			    "\"%s\" -- \"$cur\")); return ;;\n", cmds[i].name,
 			    cmds[i].name, cli_formats(&cmds[i]));

@@ -104,7 +104,12 @@ static const kv_cmd commands[] = {
 	  "                        10MB/s-60MB/s) where no metrics say\n"
 	  "  -o, --output FORMAT   text (default), wide (every running VMI\n"
 	  "                        in columns; not with --drain), json,\n"
-	  "                        yaml or junit (one test case per VMI)\n"
+	  "                        yaml, junit (one test case per VMI),\n"
+	  "                        prom (Prometheus text exposition of\n"
+	  "                        the whole snapshot) or sarif (SARIF\n"
+	  "                        2.1.0, a result per VMI and code)\n"
+	  "  -f, --output-file FILE  with -o prom or sarif: write FILE\n"
+	  "                        under a temporary name, then rename it\n"
 	  "  --all                 long lists of nodes and ids whole\n"
 	  "  --fail-on LIST        what counts as failing (exit 1, a JUnit\n"
 	  "                        <failure>): verdicts (blocked, no-target,\n"
@@ -119,7 +124,7 @@ static const kv_cmd commands[] = {
 	  "  -q, --quiet           no progress on stderr\n",
 	  VIEW_OPTS | O_WIDE | O_NAMESPACE | O_NODE | O_SELECTOR | O_DRAIN |
 	  O_ASSUME | O_WINDOW |
-	  O_GROUPS | O_ALL | O_JUNIT, 1, 1,
+	  O_GROUPS | O_ALL | O_JUNIT | O_PROM | O_SARIF, 1, 1,
 	  "SNAPSHOT", cmd_check },
 	{ "plan", "plan SNAPSHOT --drain-selector SEL [--drain LIST] "
 	  "[--max-unavailable N] [--allow-shutdown | --allow-restart] "
@@ -280,6 +285,33 @@ static const kv_cmd commands[] = {
 	  "  --color WHEN              auto, always or never\n"
 	  "  -q, --quiet               no progress on stderr\n",
 	  VIEW_OPTS | REPORT_OPTS | O_STRICT, 2, 2, "OLD NEW", cmd_diff },
+	{ "fleet", "fleet SNAP...|DIR... [-d DIR] [--reports] [-o FORMAT] "
+	  "[-f FILE]",
+	  "many snapshots: clusters worst first, new/still/fixed problems",
+	  "Reads the snapshots one at a time (a folder without manifest.json\n"
+	  "that holds .tar.gz, .tgz, .tar or .zip files or snapshot folders\n"
+	  "stands for those), groups them by cluster (the uid diff uses,\n"
+	  "else the context) and writes fleet.html, history.html and\n"
+	  "fleet.json (docs/fleet.md) into DIR: per cluster its newest\n"
+	  "snapshot, the problems new, still open and fixed since the one\n"
+	  "before, a trend figure.  An input that cannot be read is a row\n"
+	  "\"unreadable: REASON\".  Exit 2 when none could be read, 1 when a\n"
+	  "cluster has a VMI that would not migrate, else 0.\n"
+	  "  -d, --output-dir DIR  the folder of the index (default\n"
+	  "                        kvscope-fleet; with -o json, yaml or\n"
+	  "                        prom only when given)\n"
+	  "  --reports             also each snapshot's report (HTML and\n"
+	  "                        findings.json) in DIR/CLUSTER/DATE/,\n"
+	  "                        linked from its row\n"
+	  "  -o, --output FORMAT   text (default: a line per cluster), json\n"
+	  "                        or yaml (the fleet.json document) or\n"
+	  "                        prom (Prometheus text exposition)\n"
+	  "  -f, --output-file FILE  with -o prom: write FILE under a\n"
+	  "                        temporary name, then rename it\n"
+	  "  --color WHEN          auto, always or never\n"
+	  "  -q, --quiet           no progress on stderr\n",
+	  VIEW_OPTS | O_OUTDIR | O_REPORTS | O_PROM, 1, (size_t)-1,
+	  "SNAP", cmd_fleet },
 	{ "completion", "completion bash|zsh|fish",
 	  "print a shell completion script",
 	  "Prints the completion script for the shell, e.g.\n"

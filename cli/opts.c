@@ -25,7 +25,8 @@ const cli_option cli_options[] = {
 	{ "pdf-detail", 0, O_FORMAT, "LEVEL", "failing all", CC_NONE },
 	{ "force", 0, O_FORCE, NULL, NULL, CC_NONE },
 	{ "output-dir", 'd', O_OUTDIR, "DIR", NULL, CC_NONE },
-	{ "output-file", 'f', O_OUTFILE, "FILE", NULL, CC_NONE },
+	{ "output-file", 'f', O_OUTFILE | O_PROM, "FILE", NULL, CC_NONE },
+	{ "reports", 0, O_REPORTS, NULL, NULL, CC_NONE },
 	{ "report", 0, O_REPORT, "DIR", NULL, CC_NONE },
 	{ "color", 0, O_COLOR, "WHEN", "auto always never", CC_NONE },
 	{ "quiet", 'q', O_QUIET, NULL, NULL, CC_NONE },
@@ -399,6 +400,7 @@ static const struct opt_handler {
 	{ "quiet", opt_flag, AT(quiet) },
 	{ "groups", opt_flag, AT(groups) },
 	{ "strict", opt_flag, AT(strict) },
+	{ "reports", opt_flag, AT(reports) },
 };
 
 #undef AT
@@ -508,7 +510,8 @@ old_spelling(const kv_cmd *cmd, const char *w)
 	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++) {
 		const struct renamed *r = &renamed[i];
 
-		if ((cmd->opts & r->bit) && (strcmp(w, r->old) == 0 ||
+		if ((cmd->opts & r->bit) && !(cmd->opts & O_OUTPUT) &&
+		    (strcmp(w, r->old) == 0 ||
 		    (w[0] == '-' && w[1] == r->oldshort && w[2] == '\0')))
 			return cli_error(cmd, "%s is no longer accepted: %s",
 			    w, r->now);
@@ -662,7 +665,7 @@ finish(const kv_cmd *cmd, cli_args *o)
 		    "exclude each other");
 	if (o->output != NULL && *o->output == '\0')
 		return cli_fail(cmd, "--output: empty value");
-	if (o->output != NULL && (cmd->opts & O_OUTDIR)) {
+	if (o->output != NULL && CLI_OUTPUT_IS_FORMATS(cmd)) {
 		if (report_output(cmd, o) != 0)
 			return EXIT_TOOL;
 	} else if (o->output != NULL) {
@@ -674,6 +677,10 @@ finish(const kv_cmd *cmd, cli_args *o)
 			return cli_fail(cmd, "--output: unknown format \"%s\" "
 			    "(one of: %s)", o->output, cli_formats(cmd));
 	}
+	if (o->outfile != NULL && (cmd->opts & O_OUTPUT) &&
+	    o->fmt != KV_OUT_PROM && o->fmt != KV_OUT_SARIF)
+		return cli_fail(cmd, "--output-file: only with -o prom%s",
+		    (cmd->opts & O_SARIF) ? " or -o sarif" : "");
 	if (o->npos < cmd->minargs) {
 		const char *p = cmd->argnames;
 
@@ -754,11 +761,21 @@ cli_args_free(cli_args *o)
 const char *
 cli_formats(const kv_cmd *cmd)
 {
-	if (cmd->opts & O_JUNIT)
-		return (cmd->opts & O_WIDE) ? "text json yaml wide junit" :
-		    "text json yaml junit";
-	return (cmd->opts & O_WIDE) ? "text json yaml wide" :
-	    "text json yaml";
+	/* every combination a command of the table has, built once each */
+	static char bufs[16][64];
+	static unsigned made;
+	unsigned key = (cmd->opts & O_WIDE ? 1 : 0) |
+	    (cmd->opts & O_JUNIT ? 2 : 0) | (cmd->opts & O_PROM ? 4 : 0) |
+	    (cmd->opts & O_SARIF ? 8 : 0);
+	char *b = bufs[key];
+
+	if (!(made & (1u << key))) {
+		snprintf(b, sizeof(bufs[key]), "text json yaml%s%s%s%s",
+		    key & 1 ? " wide" : "", key & 2 ? " junit" : "",
+		    key & 4 ? " prom" : "", key & 8 ? " sarif" : "");
+		made |= 1u << key;
+	}
+	return b;
 }
 
 void

@@ -62,6 +62,11 @@ void kv_output_abort(kv_output *o);
 int kv_write_findings(const kv_analysis *a, FILE *f, void *arg,
     kv_err *err);
 
+/* check -o sarif (sarif.c, docs/sarif.md): SARIF 2.1.0 of the running
+ * VMIs of arg (a const kv_bits *; NULL: all), one result per VMI and
+ * code. */
+int kv_write_sarif(const kv_analysis *a, FILE *f, void *arg, kv_err *err);
+
 /* The CSV exports (csv.c): vmis.csv, one row per VMI, and drain.csv,
  * one row per VMI of a node in the drain plan; RFC 4180, CRLF, UTF-8,
  * formula-looking cells prefixed with an apostrophe. */

@@ -23,7 +23,7 @@
 
 typedef enum kv_outfmt {
 	KV_OUT_TEXT, KV_OUT_WIDE, KV_OUT_JSON, KV_OUT_YAML, KV_OUT_JUNIT,
-	KV_OUT_COUNT
+	KV_OUT_PROM, KV_OUT_SARIF, KV_OUT_COUNT
 } kv_outfmt;
 extern const char *const kv_outfmt_names[KV_OUT_COUNT];
 

@@ -16,6 +16,9 @@
 #   plan      kvscope plan --drain-selector kubernetes.io/os=linux: the
 #             rolling drain of every node of the snapshot (a pool of all
 #             its nodes), with its ratio to json (at most 1.5)
+#   fleet     (after the table) kvscope fleet of BENCH_FLEET (50) links to
+#             the first size: at most that many times the wall time and
+#             1.2 times the peak RSS of one report --format json
 # and prints one markdown table, every figure and ratio of a size taken
 # in the same run: wall seconds (CPU seconds, user + system, of all
 # threads in brackets), peak RSS, the ratios json/gzip-dc (wall, and CPU
@@ -182,6 +185,30 @@ read -r fix_r fix_cpu chk_cpu <<<"$first_fix"
 if awk -v r="$fix_r" 'BEGIN { exit !(r > 3) }'; then
 	echo "FAIL what-if --fix all: $fix_r times check on CPU" \
 	    "($fix_cpu s / $chk_cpu s; more than 3)"
+	exit 1
+fi
+# The fleet index (issue 42): $BENCH_FLEET (default 50) snapshots of the
+# first size (links to the one archive: one cluster, 50 snapshots), read
+# one at a time, in at most that many times the wall time of one report
+# --format json of it and at most 1.2 times its peak RSS.
+nfleet=${BENCH_FLEET:-50}
+rm -rf "$DIR/fleet" && mkdir -p "$DIR/fleet"
+for i in $(seq -w 1 "$nfleet"); do
+	ln -s "$(cd "$(dirname "$snap")" && pwd)/$(basename "$snap")" \
+	    "$DIR/fleet/s$i.tar.gz"
+done
+rm -rf "$DIR/out"
+read -r one_s one_rss _ <<<"$(measure_once "$KVSCOPE" \
+    report "$snap" --format json --output-dir "$DIR/out" -q)"
+read -r fl_s fl_rss _ <<<"$(measure_once sh -c '"$0" fleet "$1" -q \
+    -o json >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$DIR/fleet")"
+echo "fleet of $nfleet snapshots (${first%%:*} nodes ${first##*:} VMIs):" \
+    "$fl_s s, $fl_rss MB; one report --format json: $one_s s, $one_rss MB" |
+    tee -a "$DIR/table.md"
+if awk -v f="$fl_s" -v o="$one_s" -v n="$nfleet" -v fr="$fl_rss" \
+    -v orss="$one_rss" 'BEGIN { exit !(f > n * o || fr > 1.2 * orss) }'; then
+	echo "FAIL fleet: more than $nfleet times the time or 1.2 times the" \
+	    "memory of one report"
 	exit 1
 fi
 

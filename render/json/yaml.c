@@ -12,7 +12,8 @@
 const char *const kv_outfmt_names[KV_OUT_COUNT] = {
 	[KV_OUT_TEXT] = "text", [KV_OUT_WIDE] = "wide",
 	[KV_OUT_JSON] = "json", [KV_OUT_YAML] = "yaml",
-	[KV_OUT_JUNIT] = "junit",
+	[KV_OUT_JUNIT] = "junit", [KV_OUT_PROM] = "prom",
+	[KV_OUT_SARIF] = "sarif",
 };
 
 static int

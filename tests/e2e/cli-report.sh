@@ -81,7 +81,7 @@ complete_words() {
 }
 same "complete kvscope ch" "$(complete_words kvscope ch)" check
 same "complete kvscope check -o" "$(complete_words kvscope check -o '')" \
-    "text json yaml wide junit"
+    "text json yaml wide junit prom sarif"
 same "complete kvscope check --na" "$(complete_words kvscope check --na)" \
     --namespace
 same "complete kvscope completion" "$(complete_words kvscope completion '')" \

@@ -747,7 +747,7 @@ has "$tmp/dvp" "DVP eviction-blocks-drain" "but the VirtualMachine cannot migrat
 has "$tmp/dvp" "DVP explain nosuch" 'kvscope: explain: no VirtualMachine "nosuch" in the snapshot'
 has "$tmp/dvp" "DVP -n nosuch" 'kvscope: check: --namespace: no VirtualMachine in namespace "nosuch"'
 run "completion: convert -f files, no formats" 0 completion bash
-has "$tmp/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit"'
+has "$tmp/out" "completion: check -o" 'check:-o|check:--output) COMPREPLY=($(compgen -W "text json yaml wide junit prom sarif"'
 has "$tmp/out" "completion: explain -o" 'explain:-o|explain:--output) COMPREPLY=($(compgen -W "text json yaml"'
 lacks "$tmp/out" "completion: convert -o" 'convert:-o'
 
@@ -775,7 +775,7 @@ complete_is "complete --vmi LIST" "prod/ok-vm,prod/amd-vm prod/ok-vm,prod/bridge
     what-if "$snap" --eviction-strategy None --vmi prod/ok-vm,prod/
 complete_is "complete --cpu-model" "Westmere" what-if "$snap" --cpu-model W
 complete_is "complete --cordon" "a1" what-if "$snap" --cordon a
-complete_is "complete check -o: formats" "json junit text wide yaml" check "$snap" -o ""
+complete_is "complete check -o: formats" "json junit prom sarif text wide yaml" check "$snap" -o ""
 complete_is "complete -n, no snapshot yet" "" check -n ""
 complete_is "complete --fix: group ids" "G1 G2 G3 G4 G5 all" \
     what-if "$snap" --fix ""

@@ -3,7 +3,9 @@
  * the input is written as a directory snapshot (fuzz.h, the format of
  * fuzz_load), loaded and analysed (groups and fixes included); then every
  * terminal view (check, groups, explain, models, pairs, check --drain,
- * plan) in each output format into /dev/null, every report writer (HTML,
+ * plan) in each output format into /dev/null, the documents of -o prom
+ * and -o sarif and the fleet index of the snapshot (fleet.json, .html,
+ * history, text) into /dev/null, every report writer (HTML,
  * SVG figures, PDF on its own thread as `report` does, findings.json,
  * CSV, YAML) into a fresh directory, and a what-if: a second copy of the
  * snapshot, changed (which change: the input's length picks), analysed,
@@ -21,6 +23,8 @@
 #include "render/view.h"
 #include "analyze/change/whatif.h"
 #include "analyze/change/diff.h"
+#include "analyze/fleet/fleet.h"
+#include "render/fleet.h"
 
 /* the largest snapshot (VMIs, nodes) the PDF, HTML and SVG writers see */
 #define TINY 16
@@ -97,6 +101,30 @@ views(const kv_analysis *a, kv_outfmt fmt)
 	drain_views(a, &t);
 	kv_bits_free(&nodes);
 	kv_bits_free(&pick);
+}
+
+/* -o sarif, and the fleet index of a's snapshot (taken twice, so the
+ * comparison runs) with -o prom, into /dev/null. */
+static void
+exports(const kv_analysis *a)
+{
+	kv_term t = { .f = null_out, .fmt = KV_OUT_TEXT, .width = 80 };
+	kv_fleet fl;
+	kv_err err = {0};
+
+	viewed(kv_write_sarif(a, null_out, NULL, &err), &err);
+	kv_fleet_init(&fl);
+	kv_fleet_summarize(a, kv_fleet_add(&fl, "one"));
+	kv_fleet_summarize(a, kv_fleet_add(&fl, "two"));
+	kv_fleet_trim(&fl);
+	kv_fleet_unreadable(kv_fleet_add(&fl, "bad"), "bad: unreadable");
+	kv_fleet_build(&fl);
+	viewed(kv_write_prom(NULL, null_out, &fl, &err), &err);
+	viewed(kv_write_fleet_json(NULL, null_out, &fl, &err), &err);
+	viewed(kv_write_fleet_html(NULL, null_out, &fl, &err), &err);
+	viewed(kv_write_fleet_history(NULL, null_out, &fl, &err), &err);
+	viewed(kv_view_fleet(&fl, &t, &err), &err);
+	kv_fleet_free(&fl);
 }
 
 /* findings' VMIs, node sets, groups and drains as one YAML document (what
@@ -276,6 +304,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tiny = m->nvmis <= TINY && m->nnodes <= TINY;
 	for (int f = 0; f < KV_OUT_COUNT; f++)
 		views(a, (kv_outfmt)f);
+	exports(a);
 	report(a, NULL, tiny);
 	whatif(path, a, size, tiny);
 	kv_analysis_free(a);
