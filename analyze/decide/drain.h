@@ -69,7 +69,8 @@ kv_drain *kv_drain_nodes(const kv_analysis *a, const kv_bits *nodes,
     size_t *n, int64_t *seconds);
 void kv_drain_list_free(kv_drain *d, size_t n);
 /* Which stops a drain may make and still pass (--allow-shutdown: every
- * one; --allow-restart: those whose VirtualMachine starts them again). */
+ * one; --allow-restart: those whose VirtualMachine starts them again,
+ * never one whose restart is unknown). */
 enum kv_allow { ALLOW_NONE, ALLOW_RESTART, ALLOW_SHUTDOWN };
 
 /* Whether the drain blocks any VMI or makes a stop allow does not
@@ -92,6 +93,7 @@ typedef struct kv_plan {
 	int64_t seconds;
 	size_t migrate, block, shutdown, external, no_capacity;
 	size_t restart;			/* of shutdown: started again */
+	size_t restart_unknown;		/* of shutdown: restart unknown */
 	size_t ntries;			/* candidates tried per place */
 	size_t twice;			/* VMIs moved in more than one step:
 					 * no node drained before could take

@@ -37,6 +37,7 @@ static const char *const need_words[NEED_COUNT] = {
 	    "judged",
 	[NEED_VMCLASSES] = "a CPU that comes from the VM's class cannot be "
 	    "judged",
+	[NEED_VMS] = KV_VMS_LACK_WORDS,
 };
 
 void
