@@ -6,6 +6,7 @@
  * openshift/flavor.c.
  */
 #include "analyze/model/flavor.h"
+#include "analyze/model/need.h"
 
 #include <string.h>
 
@@ -32,6 +33,17 @@ static const kv_lack_note kubevirt_lack_notes[] = {
 	  "not applied" },
 	{ "virtualmachineinstancemigrations", "kubevirt.io", "per-migration "
 	  "timeout overrides not applied" },
+	{ "virtualmachines", "kubevirt.io", KV_VMS_LACK_WORDS },
+	{ "virtualmachineinstances", "kubevirt.io", "no VMI can be judged" },
+	{ "persistentvolumes", "", "kvscope reads no PersistentVolumes, so "
+	  "nothing is left unjudged" },
+	{ "datavolumes", "cdi.kubevirt.io", "DataVolumes are only counted, "
+	  "so nothing is left unjudged" },
+	{ "storageprofiles", "cdi.kubevirt.io", "CDI storage profiles' "
+	  "access modes not used to name a storage class for a fix" },
+	{ "network-attachment-definitions", "k8s.cni.cncf.io", "the device "
+	  "a Multus network's NetworkAttachmentDefinition requests is not "
+	  "counted in the target pod's requests" },
 	{ NULL, NULL, NULL },
 };
 

@@ -66,12 +66,16 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_pick_vmis(cmd, a, &o, &pick)) != 0)
 		goto out;
 	cli_progress_end();
-	if (!kv_bits_any(&pick) && (o.namespaces.n || o.selectors.n)) {
-		/* as kubectl's "No resources found": not an error */
+	if (!kv_bits_any(&pick)) {
+		/* as kubectl's "No resources found", but nothing was judged,
+		 * so no gate passes on it: exit 2 (a document still says
+		 * so to a machine reader) */
 		fprintf(stderr, "kvscope: check: no %s found\n",
 		    kv_word(a, KV_WORD_VMS));
+		rc = EXIT_TOOL;
 		if (t.fmt == KV_OUT_TEXT)
 			goto out;
+		rc = 0;
 	}
 	if (t.fmt == KV_OUT_PROM || t.fmt == KV_OUT_SARIF)
 		rc = cli_check_export(cmd, a, &pick, &o);
@@ -90,6 +94,8 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	}
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
+	if (rc == 0 && !kv_bits_any(&pick))
+		rc = EXIT_TOOL;
 	if (rc == 0 && none_judged(a, &pick))
 		rc = EXIT_TOOL;
 out:

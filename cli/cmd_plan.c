@@ -177,6 +177,7 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 	kv_term t;
 	kv_err err = {0};
 	char *words = NULL;
+	size_t batch;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
@@ -190,9 +191,19 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 	    (rc = cli_pick_drain(cmd, a, &o, &pool)) != 0)
 		goto out;
 	cli_progress("plan: %zu nodes", kv_bits_count(&pool));
+	batch = o.max_unavailable ? o.max_unavailable : 1;
+	if (batch > kv_bits_count(&pool)) {
+		/* more at a time than the pool holds: all of it at once */
+		cli_progress_end();
+		batch = kv_bits_count(&pool);
+		fprintf(stderr, "kvscope: plan: note: --max-unavailable %zu is "
+		    "more than the pool's %zu %s: %zu at a time\n",
+		    o.max_unavailable, batch, batch == 1 ? "node" : "nodes",
+		    batch);
+	}
 	/* junit: a case for every VMI, so every node's drain is a step */
-	kv_plan_build_ex(a, &pool, o.max_unavailable ? o.max_unavailable :
-	    1, o.allow_block || t.fmt == KV_OUT_JUNIT, &p);
+	kv_plan_build_ex(a, &pool, batch, o.allow_block ||
+	    t.fmt == KV_OUT_JUNIT, &p);
 	kv_timing("plan");
 	cli_progress_end();
 	words = pool_words(&o);

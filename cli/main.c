@@ -1,6 +1,7 @@
 /*
  * main.c - kvscope's entry point, command table and snapshot loading.
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,6 +442,21 @@ help_command(const char *name)
 	return unknown_command(name);
 }
 
+/* A command's status once what it wrote to stdout is out: a write
+ * error (a full disk) is one line and exit
+ * status 2, unless the command already said so. */
+static int
+flushed(int rc)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+
+	if ((e == 0 && !ferror(stdout)) || rc == EXIT_TOOL)
+		return rc;
+	fprintf(stderr, "kvscope: stdout: write error%s%s\n", e ? ": " : "",
+	    e ? strerror(e) : "");
+	return EXIT_TOOL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -470,8 +486,8 @@ main(int argc, char **argv)
 				if (strcmp(argv[j], "--help") == 0 ||
 				    strcmp(argv[j], "-h") == 0)
 					return cli_help(&commands[i]);
-			return commands[i].run(&commands[i], argc - 1,
-			    argv + 1);
+			return flushed(commands[i].run(&commands[i],
+			    argc - 1, argv + 1));
 		}
 	return unknown_command(argv[1]);
 }

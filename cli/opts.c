@@ -291,16 +291,23 @@ opt_selector(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	    &o->drain_sel);
 }
 
-/* --allow-shutdown wins over --allow-restart, in either order. */
+/* --allow-shutdown or --allow-restart: the two contradict each other
+ * (every stop, or only those that start again), so both are refused. */
 static int
 opt_allow(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o, size_t off)
 {
+	enum kv_allow want = strcmp(op->name, "allow-shutdown") == 0 ?
+	    ALLOW_SHUTDOWN : ALLOW_RESTART;
+
 	(void)off;
-	if (strcmp(op->name, "allow-shutdown") == 0)
-		o->allow = ALLOW_SHUTDOWN;
-	else if (o->allow != ALLOW_SHUTDOWN)
-		o->allow = ALLOW_RESTART;
+	(void)arg;
+	if (o->allow != ALLOW_NONE && o->allow != want)
+		return cli_fail(cmd, "--allow-shutdown and --allow-restart "
+		    "contradict each other: give one (--allow-shutdown "
+		    "accepts every stop, --allow-restart only those their "
+		    "VirtualMachine starts again)");
+	o->allow = want;
 	return 0;
 }
 
@@ -694,6 +701,16 @@ finish(const kv_cmd *cmd, cli_args *o)
 	return 0;
 }
 
+/* Whether short option c's value came attached after an '=' ("-l=x",
+ * as kubectl's flags take it), not as its own word: "-l '=x'" keeps
+ * the '=' and is no selector. */
+static bool
+attached_eq(int c, char **argv)
+{
+	return c < 256 && optarg != NULL && *optarg == '=' &&
+	    optarg != argv[optind - 1];
+}
+
 int
 cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 {
@@ -720,8 +737,8 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 			rc = bad_option(cmd, c, argv, c == ':' ?
 			    lookup(optopt) : NULL);
 		else
-			rc = one_option(cmd, lookup(c), c < 256 && optarg &&
-			    *optarg == '=' ? optarg + 1 : optarg, o);
+			rc = one_option(cmd, lookup(c), attached_eq(c, argv) ?
+			    optarg + 1 : optarg, o);
 	}
 	if (rc == 0) {
 		o->pos = argv + optind;

@@ -3,6 +3,7 @@
  * `check` (namespaces, nodes, VMI label selector), the one VMI of
  * `explain`, the nodes of `models` (names, node label selector).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -66,6 +67,34 @@ cli_pick_vmis(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	return 0;
 }
 
+/* "; did you mean prod/web-0 or prod/web-1?" for a VMI name not found
+ * (the full names nearest to name, as NAMESPACE/NAME or NAME is given,
+ * in the namespaces asked for), or "".  Caller frees. */
+static char *
+nearest_vmis(const kv_analysis *a, const cli_args *o, const char *name)
+{
+	const char *near[KV_NEAR_MAX];
+	bool full = strchr(name, '/') != NULL;
+	kv_buf b = { 0 };
+	kv_near s;
+	size_t n;
+
+	kv_near_init(&s, name);
+	for (size_t i = 0; i < a->nvmis; i++) {
+		const kv_vmi *v = a->vmis[i].vmi;
+
+		if (!o->namespaces.n || in_list(&o->namespaces, v->ns))
+			kv_near_add(&s, full ? v->fullname : v->name);
+	}
+	n = kv_near_get(&s, near, KV_NEAR_MAX);
+	for (size_t k = 0; k < n; k++)
+		kv_buf_printf(&b, "%s%s", k == 0 ? "; did you mean " :
+		    k + 1 == n ? " or " : ", ", near[k]);
+	if (n > 0)
+		kv_buf_printf(&b, "?");
+	return b.data ? b.data : xstrdup("");
+}
+
 int
 cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
     const char *name, size_t *idx)
@@ -96,11 +125,14 @@ cli_find_vmi(const kv_cmd *cmd, const kv_analysis *a, const cli_args *o,
 	free(list);
 	if (found >= 1)
 		return rc;
-	return cli_error(cmd, "no %s \"%s\"%s%s in the snapshot (give "
-	    "NAMESPACE/NAME, or NAME with --namespace)",
+	list = nearest_vmis(a, o, name);
+	rc = cli_error(cmd, "no %s \"%s\"%s%s in the snapshot (give "
+	    "NAMESPACE/NAME, or NAME with --namespace)%s",
 	    kv_word(a, KV_WORD_VM), name,
 	    o->namespaces.n ? " in namespace " : "",
-	    o->namespaces.n ? o->namespaces.v[0] : "");
+	    o->namespaces.n ? o->namespaces.v[0] : "", list);
+	free(list);
+	return rc;
 }
 
 int

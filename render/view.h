@@ -57,6 +57,12 @@ enum kv_color kv_verdict_color(enum kv_verdict v);
  * forever and yellow at least when a drain stops it: never green. */
 enum kv_color kv_vmi_color(enum kv_verdict v, enum kv_on_drain d);
 
+/* s written from column col, wrapped at spaces to t->width with
+ * `indent` spaces on continuation lines (a word wider than the line
+ * stands alone); no newline at the end. */
+void kv_term_wrap(const kv_term *t, size_t col, size_t indent,
+    const char *s);
+
 /* A list of names written after a label, wrapped at t->width with
  * `indent` spaces on continuation lines, and cut after `lines` lines
  * with "... and N more" (unless t->all). */

@@ -255,6 +255,47 @@ vms(const kv_analysis *a, size_t n)
 	return n == 1 ? w->vm : w->vms;
 }
 
+/* Whether r is a stop whose restart is unknown (the input lacks the
+ * VMs, decide/restart.c). */
+static bool
+restart_unknown(const kv_vmires *r)
+{
+	return r->on_drain == DRAIN_SHUTDOWN && r->restarts < 0 &&
+	    r->restart_why != NULL;
+}
+
+/* A fix after which a drain stops VMIs of j whose restart is unknown
+ * (they did not stop so before) is not proven: whether they come back
+ * is what such a fix trades on.  Says so in g's text. */
+static void
+unknown_stops(const kv_analysis *a, const kv_analysis *b, const subset *s,
+    job *j)
+{
+	kv_group *g = j->g;
+	const char *why = NULL;
+	size_t n = 0;
+	char *t;
+
+	for (size_t i = 0; i < g->nvmis; i++) {
+		size_t v = g->vmis[i];
+		const kv_vmires *y = &b->vmis[s->sub[v]];
+
+		if (!j->pick[v] || !restart_unknown(y) ||
+		    restart_unknown(&a->vmis[v]))
+			continue;
+		why = why ? why : y->restart_why;
+		n++;
+	}
+	if (n == 0)
+		return;
+	g->fix.proven = false;
+	t = xasprintf("%s (not proven: a drain then stops %zu %s, and "
+	    "whether %s again is unknown: %s)", g->fix.text ? g->fix.text :
+	    "", n, vms(a, n), n == 1 ? "it starts" : "they start", why);
+	free(g->fix.text);
+	g->fix.text = t;
+}
+
 /* j's fixes and worse from b, the analysis of s after its changes. */
 static void
 measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
@@ -283,8 +324,10 @@ measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
 		free(g->fix.text);
 		g->fix.text = t;
 	}
-	if (fixes > 0)
+	if (fixes > 0) {
+		unknown_stops(a, b, s, j);
 		return;
+	}
 	msg = still_message(b, s->sub[g->vmis[0]], g->code);
 	j->why = xasprintf("applied to the %s and analysed again, every one "
 	    "is still %s%s%s%s", vms(a, g->nvmis), g->code, msg ? " (" : "",

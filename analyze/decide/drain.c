@@ -81,6 +81,7 @@ kv_drain_fill(const kv_analysis *a, kv_drain *d, kv_drain_row *rows,
 		} else if (rows[k].action == DRAIN_SHUTDOWN) {
 			d->shutdown++;
 			d->restart += rows[k].restart;
+			d->restart_unknown += rows[k].restart_unknown;
 		} else
 			d->external++;
 	}
@@ -135,7 +136,7 @@ vmi_restarts(kv_analysis *a, const kv_drain *d)
 
 		if (row->action != DRAIN_SHUTDOWN)
 			continue;
-		r->restarts = row->restart;
+		r->restarts = row->restart_unknown ? -1 : row->restart;
 		r->restart_node = row->restart_node;
 		r->restart_why = row->restart_why;
 	}

@@ -71,7 +71,8 @@ kv_drain *kv_drain_nodes(const kv_analysis *a, const kv_bits *nodes,
     size_t *n, double secs[2]);
 void kv_drain_list_free(kv_drain *d, size_t n);
 /* Which stops a drain may make and still pass (--allow-shutdown: every
- * one; --allow-restart: those whose VirtualMachine starts them again). */
+ * one; --allow-restart: those whose VirtualMachine starts them again,
+ * never one whose restart is unknown). */
 enum kv_allow { ALLOW_NONE, ALLOW_RESTART, ALLOW_SHUTDOWN };
 
 /* Whether a drain of d[0..n) taking secs[0..1] misses a maintenance
@@ -101,6 +102,7 @@ typedef struct kv_plan {
 	double secs[2];
 	size_t migrate, block, shutdown, external, no_capacity;
 	size_t restart;			/* of shutdown: started again */
+	size_t restart_unknown;		/* of shutdown: restart unknown */
 	size_t ntries;			/* candidates tried per place */
 	size_t twice;			/* VMIs moved in more than one step:
 					 * no node drained before could take

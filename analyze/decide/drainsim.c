@@ -51,7 +51,7 @@ decide(const kv_vmires *r, size_t vmi, size_t source, kv_drain_row *row)
 	row->action = r->on_drain;
 	row->target = SIZE_MAX;
 	row->reason = NULL;
-	row->restart = row->no_node = false;
+	row->restart = row->no_node = row->restart_unknown = false;
 	row->restart_node = SIZE_MAX;
 	row->restart_why = NULL;
 	if (r->on_drain == DRAIN_SHUTDOWN)
@@ -63,19 +63,21 @@ decide(const kv_vmires *r, size_t vmi, size_t source, kv_drain_row *row)
 }
 
 /* A shutdown row whose VirtualMachine would start the VMI again (the
- * flavor's restarts hook); sets row->restart_why. */
+ * flavor's restarts hook); sets row->restart_why, and restart_unknown
+ * when the input lacks the VMs (no node is sought then). */
 static bool
 wants_restart(const kv_analysis *a, kv_drain_row *row)
 {
 	const kv_vmires *r = &a->vmis[row->vmi];
 	const char *why = NULL;
-	bool yes;
+	enum kv_restart k;
 
 	if (row->action != DRAIN_SHUTDOWN || a->m->flavor->restarts == NULL)
 		return false;
-	yes = a->m->flavor->restarts(r, &why);
+	k = a->m->flavor->restarts(a->m, r, &why);
 	row->restart_why = why;
-	return yes;
+	row->restart_unknown = k == RESTART_UNKNOWN;
+	return k == RESTART_YES;
 }
 
 static int64_t

@@ -57,27 +57,35 @@ count_words(size_t n)
 }
 
 /* Those that start again first, then those whose VM does not, then those
- * without a VM. */
+ * without a VM, then those whose restart is unknown. */
 static int
-stop_rank(bool yes, const char *why)
+stop_rank(enum kv_restart k, const char *why)
 {
-	return yes ? 0 : strcmp(why, "no VirtualMachine") == 0 ? 2 : 1;
+	return k == RESTART_YES ? 0 : k == RESTART_UNKNOWN ? 3 :
+	    strcmp(why, "no VirtualMachine") == 0 ? 2 : 1;
 }
 
 /* ", "-joined: what the VMs of c of the n VMIs do (why: the setting). */
 static void
-stop_phrase(kv_buf *b, const char *why, bool yes, size_t c, size_t n)
+stop_phrase(kv_buf *b, const char *why, enum kv_restart k, size_t c,
+    size_t n)
 {
-	bool one = c == 1;
+	bool one = c == 1, yes = k == RESTART_YES;
 	char *who = c == n ? xstrdup(one ? "its" : "their") :
 	    xasprintf("%zu VMI%s", c, one ? "'s" : "s'");
 
 	if (b->data != NULL)
 		kv_buf_printf(b, ", ");
-	if (stop_rank(yes, why) == 2 && c == n)
+	if (stop_rank(k, why) == 3 && c == n)
+		kv_buf_printf(b, "whether %s again is unknown (%s)", one ?
+		    "it starts" : "they start", why);
+	else if (stop_rank(k, why) == 3)
+		kv_buf_printf(b, "whether %zu VMI%s again is unknown (%s)", c,
+		    one ? " starts" : "s start", why);
+	else if (stop_rank(k, why) == 2 && c == n)
 		kv_buf_printf(b, "nothing starts %s again (no VirtualMachine)",
 		    one ? "it" : "them");
-	else if (stop_rank(yes, why) == 2)
+	else if (stop_rank(k, why) == 2)
 		kv_buf_printf(b, "nothing starts %zu VMI%s again (no "
 		    "VirtualMachine)", c, one ? "" : "s");
 	else
@@ -93,7 +101,8 @@ stop_phrase(kv_buf *b, const char *why, bool yes, size_t c, size_t n)
  * runStrategy Always starts a VMI again that ended after its pod was
  * evicted): "its VirtualMachine (runStrategy Always) starts it again",
  * "their VirtualMachines (runStrategy Manual) do not start them again",
- * "nothing starts it again (no VirtualMachine)"; VMIs of several
+ * "nothing starts it again (no VirtualMachine)", "whether they start
+ * again is unknown (VirtualMachines not in the input)"; VMIs of several
  * settings by count ("1 VMI's VirtualMachine (...) starts it again, ...").
  * Counts, not names, as count_words().  Caller frees. */
 static char *
@@ -101,7 +110,7 @@ after_stop(const kv_analysis *a, const kv_group *g, const bool *pick,
     size_t n)
 {
 	const char **why;
-	bool *yes;
+	enum kv_restart *res;
 	size_t *count, nb = 0;
 	kv_buf b = {0};
 
@@ -109,31 +118,31 @@ after_stop(const kv_analysis *a, const kv_group *g, const bool *pick,
 		return xstrdup("what its VirtualMachine does next depends "
 		    "on the VM's runStrategy");
 	why = xcalloc(g->nvmis + 1, sizeof(char *));
-	yes = xcalloc(g->nvmis + 1, sizeof(bool));
+	res = xcalloc(g->nvmis + 1, sizeof(*res));
 	count = xcalloc(g->nvmis + 1, sizeof(size_t));
 	for (size_t k = 0; k < g->nvmis; k++) {
 		const char *w = NULL;
-		bool y;
+		enum kv_restart y;
 		size_t j = 0;
 
 		if (!pick[k])
 			continue;
-		y = a->m->flavor->restarts(&a->vmis[g->vmis[k]], &w);
+		y = a->m->flavor->restarts(a->m, &a->vmis[g->vmis[k]], &w);
 		w = w ? w : "unknown";
-		while (j < nb && (yes[j] != y || strcmp(why[j], w) != 0))
+		while (j < nb && (res[j] != y || strcmp(why[j], w) != 0))
 			j++;
 		if (j == nb) {
 			why[nb] = w;
-			yes[nb++] = y;
+			res[nb++] = y;
 		}
 		count[j]++;
 	}
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (size_t j = 0; j < nb; j++)
-			if (stop_rank(yes[j], why[j]) == pass)
-				stop_phrase(&b, why[j], yes[j], count[j], n);
+			if (stop_rank(res[j], why[j]) == pass)
+				stop_phrase(&b, why[j], res[j], count[j], n);
 	free(why);
-	free(yes);
+	free(res);
 	free(count);
 	return b.data ? b.data : xstrdup("");
 }

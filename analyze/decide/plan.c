@@ -311,6 +311,7 @@ build(plan_state *s, rank *rk, size_t nrk, size_t batch, bool fixed,
 			p->block += d->block;
 			p->shutdown += d->shutdown;
 			p->restart += d->restart;
+			p->restart_unknown += d->restart_unknown;
 			p->external += d->external;
 			p->no_capacity += d->no_capacity;
 		}

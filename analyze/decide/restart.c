@@ -17,7 +17,10 @@
  *                   ended VMI stays;
  *   Manual          starts only on a start request (1088-1113);
  *   Halted          never runs a VMI (1115-1139).
- * A VMI without a VirtualMachine has no controller to start it again.
+ * A VMI without a VirtualMachine has no controller to start it again;
+ * but when the input lacks the VirtualMachines (not listed, forbidden,
+ * a `kubectl get` without `vm`), a VMI without one may well have one:
+ * its restart is unknown (RESTART_UNKNOWN), never "stays down".
  *
  * A restart of a VM whose template already differs from its VMI
  * (RestartRequired) brings the template (kv_vm.after, template.c):
@@ -29,9 +32,34 @@
 #include <string.h>
 
 #include "analyze/decide/groups.h"
+#include "analyze/model/need.h"
 
-bool
-kv_restart_kubevirt(const kv_vmires *r, const char **why)
+const char *const kv_restart_names[RESTART_COUNT] = {
+	"stays down", "starts again", "unknown",
+};
+
+const char *
+kv_restart_lack(const kv_model *m, const char *resource, const char *group)
+{
+	const char *st = NULL;
+
+	if (!kv_model_lacks_res(m, resource, group))
+		return NULL;
+	for (size_t i = 0; i < m->manifest.nresources; i++) {
+		const snap_resource *r = &m->manifest.resources[i];
+
+		if (strcmp(r->resource, resource) == 0 &&
+		    strcmp(r->group, group) == 0)
+			st = r->status;
+	}
+	if (st == NULL || strcmp(st, "missing") == 0)
+		return "VirtualMachines not in the input";
+	return strcmp(st, "forbidden") == 0 ? "VirtualMachines forbidden" :
+	    "VirtualMachines not read";
+}
+
+enum kv_restart
+kv_restart_kubevirt(const kv_model *m, const kv_vmires *r, const char **why)
 {
 	static const char *const words[RS_COUNT] = {
 		"runStrategy Always", "runStrategy RerunOnFailure",
@@ -41,11 +69,15 @@ kv_restart_kubevirt(const kv_vmires *r, const char **why)
 	};
 
 	if (r->vm == NULL) {
+		/* a VMI of its own, or one whose VM the input left out */
+		*why = kv_restart_lack(m, "virtualmachines", "kubevirt.io");
+		if (*why != NULL)
+			return RESTART_UNKNOWN;
 		*why = "no VirtualMachine";
-		return false;
+		return RESTART_NO;
 	}
 	*why = words[r->vm->run];
-	return r->vm->run == RS_ALWAYS;
+	return r->vm->run == RS_ALWAYS ? RESTART_YES : RESTART_NO;
 }
 
 void

@@ -36,7 +36,8 @@ void kv_dvp_config(struct kv_analysis *a);
 /* One VMI's DVP facts (r->dvp), before its verdict. */
 void kv_dvp_vmi(struct kv_analysis *a, struct kv_vmires *r);
 /* The flavor's restarts hook: the VM's runPolicy (policy.c). */
-bool kv_dvp_restarts(const struct kv_vmires *r, const char **why);
+enum kv_restart kv_dvp_restarts(const struct kv_model *m,
+    const struct kv_vmires *r, const char **why);
 void kv_dvp_result_free(struct kv_vmires *r);
 /* The what-if hook: whether VMI ns/name has a VirtualMachine, whose class
  * sets its CPU. */

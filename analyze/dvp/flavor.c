@@ -49,6 +49,18 @@ static const kv_lack_note dvp_lack_notes[] = {
 	  "block device attachments in progress not judged" },
 	{ "internalvirtualizationkubevirts",
 	  "internal.virtualization.deckhouse.io", "DVP defaults assumed" },
+	{ "internalvirtualizationvirtualmachineinstances",
+	  "internal.virtualization.deckhouse.io", "no VirtualMachine can be "
+	  "judged" },
+	{ "internalvirtualizationvirtualmachines",
+	  "internal.virtualization.deckhouse.io", "the node affinity a "
+	  "migrating VirtualMachine keeps (the KVVM's annotation) not read" },
+	{ "internalvirtualizationvirtualmachineinstancemigrations",
+	  "internal.virtualization.deckhouse.io", "migrations in progress "
+	  "not seen" },
+	{ "migrationpolicies",
+	  "migrations.internal.virtualization.deckhouse.io", "DVP's "
+	  "MigrationPolicies not applied" },
 	{ NULL, NULL, NULL },
 };
 

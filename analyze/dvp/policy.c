@@ -133,26 +133,30 @@ kv_dvp_autoconverge(const char *policy, int force)
  * AlwaysOff keeps it off.  runPolicy's default is AlwaysOnUnlessStopped-
  * Manually (the CRD's default).
  */
-bool
-kv_dvp_restarts(const kv_vmires *r, const char **why)
+enum kv_restart
+kv_dvp_restarts(const kv_model *m, const kv_vmires *r, const char **why)
 {
 	const char *p;
 
 	if (r->dvp == NULL || r->dvp->vm == NULL) {
+		*why = kv_restart_lack(m, "virtualmachines",
+		    "virtualization.deckhouse.io");
+		if (*why != NULL)
+			return RESTART_UNKNOWN;
 		*why = "no VirtualMachine";
-		return false;
+		return RESTART_NO;
 	}
 	p = r->dvp->vm->run_policy;
 	if (p == NULL || strcmp(p, "AlwaysOnUnlessStoppedManually") == 0) {
 		*why = "runPolicy AlwaysOnUnlessStoppedManually";
-		return true;
+		return RESTART_YES;
 	}
 	if (strcmp(p, "AlwaysOn") == 0) {
 		*why = "runPolicy AlwaysOn";
-		return true;
+		return RESTART_YES;
 	}
 	*why = strcmp(p, "Manual") == 0 ? "runPolicy Manual" :
 	    strcmp(p, "AlwaysOff") == 0 ? "runPolicy AlwaysOff" :
 	    "runPolicy unknown";
-	return false;
+	return RESTART_NO;
 }

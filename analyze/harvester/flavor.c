@@ -23,6 +23,10 @@ static const kv_vocab harvester_vocab = {
 };
 
 static const kv_lack_note harvester_lack_notes[] = {
+	{ "settings", "harvesterhci.io", "Harvester's version (its "
+	  "server-version setting) is not known" },
+	{ "versions", "harvesterhci.io", "kvscope reads no Harvester "
+	  "versions, so nothing is left unjudged" },
 	{ NULL, NULL, NULL },
 };
 

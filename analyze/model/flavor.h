@@ -63,6 +63,16 @@ typedef struct kv_vocab {
 	const char *sync_note;
 } kv_vocab;
 
+/* What a VMI's VirtualMachine does once a drain stopped the VMI (the
+ * restarts hook; findings "vmis[].restarts" false, true, null). */
+enum kv_restart {
+	RESTART_NO,		/* it stays down */
+	RESTART_YES,		/* the VM starts it again */
+	RESTART_UNKNOWN,	/* no VM in an input that lacks the VMs */
+	RESTART_COUNT
+};
+extern const char *const kv_restart_names[RESTART_COUNT];
+
 /* What a resource the snapshot lacked leaves unjudged. */
 typedef struct kv_lack_note {
 	const char *resource, *group, *consequence;
@@ -251,8 +261,11 @@ typedef struct kv_flavor {
 	void (*vmi)(struct kv_analysis *a, struct kv_vmires *r);
 	/* whether the VMI's VirtualMachine starts it again after a drain
 	 * evicted its pod; *why: the setting that decides, in words
-	 * ("runStrategy Always", "no VirtualMachine") */
-	bool (*restarts)(const struct kv_vmires *r, const char **why);
+	 * ("runStrategy Always", "no VirtualMachine"); RESTART_UNKNOWN
+	 * when the VMI has no VM and the input lacks the VMs
+	 * ("VirtualMachines not in the input") */
+	enum kv_restart (*restarts)(const struct kv_model *m,
+	    const struct kv_vmires *r, const char **why);
 	/* release what vmi added to r (called for every flavor) */
 	void (*result_free)(struct kv_vmires *r);
 	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */
@@ -284,6 +297,11 @@ bool kv_flavor_owns_group(const kv_flavor *f, const char *group);
 bool kv_flavor_unlabelled_model(const kv_flavor *f, const char *model);
 /* The kubevirt flavor's restarts hook (decide/restart.c), which the
  * rows of flavor.c and harvester/flavor.c name. */
-bool kv_restart_kubevirt(const struct kv_vmires *r, const char **why);
+enum kv_restart kv_restart_kubevirt(const struct kv_model *m,
+    const struct kv_vmires *r, const char **why);
+/* The hooks' "unknown" reason for a VMI without a VM when the input
+ * lacks the VMs (resource, group), or NULL when it has them. */
+const char *kv_restart_lack(const struct kv_model *m, const char *resource,
+    const char *group);
 
 #endif

@@ -18,35 +18,51 @@ const kv_need_row kv_need_rows[NEED_COUNT] = {
 	[NEED_VMCLASSES] = { "virtualmachineclasses",
 	    "virtualization.deckhouse.io" },
 	[NEED_VERSION] = { "kubevirt-version", "" },
+	[NEED_VMS] = { "virtualmachines", "kubevirt.io" },
 };
 
-/* The manifest's entry of resource n, or NULL. */
+/* The manifest's entry of resource (plural) in group, or NULL. */
 static const snap_resource *
-entry(const kv_model *m, enum kv_need n)
+entry_of(const kv_model *m, const char *resource, const char *group)
 {
 	for (size_t i = 0; i < m->manifest.nresources; i++) {
 		const snap_resource *r = &m->manifest.resources[i];
 
-		if (strcmp(r->resource, kv_need_rows[n].resource) == 0 &&
-		    strcmp(r->group, kv_need_rows[n].group) == 0)
+		if (strcmp(r->resource, resource) == 0 &&
+		    strcmp(r->group, group) == 0)
 			return r;
 	}
 	return NULL;
 }
 
-bool
-kv_model_lacks(const kv_model *m, enum kv_need n)
+static const snap_resource *
+entry(const kv_model *m, enum kv_need n)
 {
-	const snap_resource *r = entry(m, n);
+	return entry_of(m, kv_need_rows[n].resource, kv_need_rows[n].group);
+}
 
-	if (n == NEED_VERSION)	/* no resource: the analysis decides */
+bool
+kv_model_lacks_res(const kv_model *m, const char *resource,
+    const char *group)
+{
+	const snap_resource *r = entry_of(m, resource, group);
+
+	/* NEED_VERSION is no resource: the analysis decides */
+	if (strcmp(resource, kv_need_rows[NEED_VERSION].resource) == 0)
 		return false;
 	/* another flavor's resource (a DVP one on KubeVirt) is never
 	 * lacking: this flavor's checks do not read it */
-	if (kv_flavor_foreign_group(m->flavor, kv_need_rows[n].group))
+	if (kv_flavor_foreign_group(m->flavor, group))
 		return false;
 	return r == NULL || (strcmp(r->status, "ok") != 0 &&
 	    strcmp(r->status, "absent") != 0);
+}
+
+bool
+kv_model_lacks(const kv_model *m, enum kv_need n)
+{
+	return kv_model_lacks_res(m, kv_need_rows[n].resource,
+	    kv_need_rows[n].group);
 }
 
 unsigned

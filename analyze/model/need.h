@@ -12,13 +12,16 @@
 #include "analyze/model/model.h"
 
 /* NEED_VMOPS ... NEED_VMCLASSES: Deckhouse resources, needed only in
- * the deckhouse flavor (a KubeVirt cluster serves none of them). */
-/* NEED_VERSION is no resource: rules of the snapshot's KubeVirt version,
+ * the deckhouse flavor (a KubeVirt cluster serves none of them).
+ * NEED_VMS: KubeVirt's VirtualMachines, which no check reads: without
+ * them a drain's stop has no known restart (decide/restart.c).
+ * NEED_VERSION is no resource: rules of the snapshot's KubeVirt version,
  * lacking when it is older than the oldest row of the version table (the
  * analysis decides, notjudged.c; the model never lacks it). */
 enum kv_need {
 	NEED_NODES, NEED_PODS, NEED_PVCS, NEED_STORAGECLASSES,
-	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_VMCLASSES, NEED_VERSION,
+	NEED_VMOPS, NEED_VMBDAS, NEED_VDISKS, NEED_VMCLASSES, NEED_VMS,
+	NEED_VERSION,
 	NEED_COUNT
 };
 
@@ -37,6 +40,11 @@ enum kv_need_when {
 
 #define KV_NEED_BIT(n) (1u << (n))
 
+/* What the lack of KubeVirt's VirtualMachines leaves unknown (the
+ * warning's consequence, notjudged.c and the flavor rows' lack notes). */
+#define KV_VMS_LACK_WORDS "whether a VMI a drain stops starts again is " \
+	"unknown (its VirtualMachine's runStrategy decides)"
+
 /* The resources.def row of each bit (plural and group). */
 typedef struct kv_need_row {
 	const char *resource, *group;	/* a flavor's own group: needed in
@@ -49,6 +57,9 @@ extern const kv_need_row kv_need_rows[NEED_COUNT];
  * entry.  absent is the API's word that the cluster has none.  A row
  * of the deckhouse flavor is never lacking in another flavor's input. */
 bool kv_model_lacks(const kv_model *m, enum kv_need n);
+/* The same for any resource of resources.def (plural, group). */
+bool kv_model_lacks_res(const kv_model *m, const char *resource,
+    const char *group);
 /* The bits of every resource of mask the input lacks. */
 unsigned kv_model_lacking(const kv_model *m, unsigned mask);
 /* What the manifest says of resource n, in words: "not in the input",

@@ -22,6 +22,8 @@ static const kv_vocab openshift_vocab = {
 };
 
 static const kv_lack_note openshift_lack_notes[] = {
+	{ "hyperconvergeds", "hco.kubevirt.io", "OpenShift Virtualization "
+	  "is not recognised and its HyperConverged settings not applied" },
 	{ NULL, NULL, NULL },
 };
 

@@ -589,13 +589,12 @@ static const char *const input_words[SNAP_INPUT_COUNT] = {
 	[SNAP_INPUT_PLAIN] = "plain kubectl output",
 };
 
-/* The flavor whose own API groups the input holds objects of (DVP's
- * deckhouse.io), unless it holds KubeVirt's own VMIs: plain KubeVirt. */
+/* The flavor whose own API groups the input holds objects of (DVP's),
+ * unless it holds KubeVirt's VMIs (*kv_vmis set): plain KubeVirt. */
 static const kv_flavor *
-flavor_of(const foreign_input *fi)
+flavor_of(const foreign_input *fi, bool *kv_vmis)
 {
 	const kv_flavor *own = NULL;
-	bool kv_vmis = false;
 
 	for (size_t i = 0; i < NROWS; i++) {
 		if (fi->count[i] == 0)
@@ -603,11 +602,10 @@ flavor_of(const foreign_input *fi)
 		for (size_t f = 0; f < KV_NFLAVORS; f++)
 			if (kv_flavor_owns_group(kv_flavors[f], rows[i].group))
 				own = kv_flavors[f];
-		if (strcmp(rows[i].plural, "virtualmachineinstances") == 0 &&
-		    strcmp(rows[i].group, "kubevirt.io") == 0)
-			kv_vmis = true;
+		*kv_vmis |= strcmp(rows[i].plural, "virtualmachineinstances") ==
+		    0 && strcmp(rows[i].group, "kubevirt.io") == 0;
 	}
-	return own != NULL && !kv_vmis ? own : &kv_flavor_kubevirt;
+	return own != NULL && !*kv_vmis ? own : &kv_flavor_kubevirt;
 }
 
 char *
@@ -619,14 +617,15 @@ foreign_summary(const foreign_input *fi)
 }
 
 /* Whether a row not found in a foreign input of flavor f is missing
- * from the input rather than absent from the API: a needed one (need
- * ALWAYS, or f's name), every row of the core and storage.k8s.io groups,
- * which every cluster serves, and every row of the group f always serves
- * (DVP's virtualization.deckhouse.io). */
+ * from the input, not absent from the API: a needed one (ALWAYS, or f's
+ * name), a row of a group every cluster (core, storage.k8s.io) or f
+ * serves, KubeVirt's VMs beside its VMIs (`kubectl get vmis` alone). */
 static bool
-lacking_row(size_t i, const kv_flavor *f)
+lacking_row(size_t i, const kv_flavor *f, bool kv_vmis)
 {
 	return strcmp(rows[i].need, "ALWAYS") == 0 ||
+	    (kv_vmis && strcmp(rows[i].plural, "virtualmachines") == 0 &&
+	    strcmp(rows[i].group, "kubevirt.io") == 0) ||
 	    (f->served_group != NULL &&
 	    strcmp(rows[i].group, f->served_group) == 0) ||
 	    strcasecmp(rows[i].need, f->name) == 0 ||
@@ -637,7 +636,8 @@ lacking_row(size_t i, const kv_flavor *f)
 void
 foreign_manifest(const foreign_input *fi, snap_manifest *m)
 {
-	const kv_flavor *flavor = flavor_of(fi);
+	bool kv_vmis = false;
+	const kv_flavor *flavor = flavor_of(fi, &kv_vmis);
 	char *summary = foreign_summary(fi);
 
 	memset(m, 0, sizeof(*m));
@@ -658,7 +658,7 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 		r->group = xstrdup(rows[i].group);
 		r->file = fi->paths[i] ? xstrdup(fi->paths[i]) : NULL;
 		r->status = xstrdup(fi->nskip[i] > 0 ? "partial" :
-		    fi->count[i] > 0 ? "ok" : lacking_row(i, flavor) ?
+		    fi->count[i] > 0 ? "ok" : lacking_row(i, flavor, kv_vmis) ?
 		    "missing" : "absent");
 		if (fi->nskip[i] > 0)
 			r->message = fi->nskip[i] == 1 ? xasprintf("partial: "

@@ -328,9 +328,10 @@ typedef struct kv_vmires {
 					 * sorted (groups branch fills) */
 	/* the VirtualMachine of the same namespace and name, or NULL */
 	const kv_vm *vm;
-	/* onDrain shutdown (findings "restarts"): -1 null, 0 stays down,
-	 * 1 started again on restart_node by the drain of its node alone;
-	 * restart_why says what decided (kv_drain_row.restart_why) */
+	/* onDrain shutdown (findings "restarts"): -1 null (not a stop, or
+	 * unknown: restart_why set), 0 stays down, 1 started again on
+	 * restart_node by the drain of its node alone; restart_why says
+	 * what decided (kv_drain_row.restart_why) */
 	int restarts;
 	size_t restart_node;
 	const char *restart_why;
@@ -356,6 +357,8 @@ typedef struct kv_drain_row {
 	size_t restart_node;		/* ... there, or SIZE_MAX */
 	bool no_node;			/* shutdown: the VM would, but no
 					 * node can run it */
+	bool restart_unknown;		/* shutdown: the input lacks the
+					 * VMs (RESTART_UNKNOWN) */
 	const char *restart_why;	/* shutdown: "runStrategy Manual" */
 } kv_drain_row;
 
@@ -363,6 +366,7 @@ typedef struct kv_drain {
 	size_t node;
 	size_t vmis, migrate, block, shutdown, external;
 	size_t restart;			/* of shutdown: started again */
+	size_t restart_unknown;		/* of shutdown: restart unknown */
 	size_t nblocking;
 	const char **blocking;		/* VMI names, sorted */
 	int64_t memory;

@@ -43,6 +43,7 @@ static const char *const need_words[NEED_COUNT] = {
 	    "judged",
 	[NEED_VERSION] = "checks that differ by KubeVirt version are not "
 	    "judged",
+	[NEED_VMS] = KV_VMS_LACK_WORDS,
 };
 
 void

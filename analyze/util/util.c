@@ -3,6 +3,7 @@
  */
 #include "analyze/util/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,4 +318,69 @@ kv_hash_bytes(const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 1099511628211ULL;
 	return (unsigned)(h ^ (h >> 32));
+}
+
+/* Edit distance of x and y with case folded. */
+static size_t
+near_distance(const char *x, const char *y)
+{
+	size_t nx = strlen(x), ny = strlen(y);
+	size_t *row = xcalloc(ny + 1, sizeof(size_t)), d;
+
+	for (size_t j = 0; j <= ny; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= nx; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= ny; j++) {
+			size_t up = row[j], best = diag + (tolower(
+			    (unsigned char)x[i - 1]) != tolower(
+			    (unsigned char)y[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[ny];
+	free(row);
+	return d;
+}
+
+void
+kv_near_init(kv_near *s, const char *want)
+{
+	*s = (kv_near){ .n = 0, .best = (size_t)-1, .want = want };
+}
+
+void
+kv_near_add(kv_near *s, const char *name)
+{
+	size_t d = near_distance(s->want, name);
+
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], name) == 0)
+			return;
+	if (d < s->best) {
+		s->best = d;
+		s->n = 0;
+	}
+	if (d == s->best && s->n < KV_NEAR_MAX)
+		s->v[s->n++] = name;
+}
+
+size_t
+kv_near_get(const kv_near *s, const char **out, size_t max)
+{
+	size_t lim = strlen(s->want) / 3 < 2 ? 2 : strlen(s->want) / 3;
+
+	if (s->best > lim)
+		return 0;
+	for (size_t i = 0; i < s->n && i < max; i++)
+		out[i] = s->v[i];
+	return s->n < max ? s->n : max;
 }

@@ -131,6 +131,21 @@ int kv_strptrcmp(const void *a, const void *b);
 char *kv_fmt_bytes(int64_t bytes);
 bool kv_startswith(const char *s, const char *prefix);
 
+/* The names nearest to want (edit distance, case folded), gathered one
+ * name at a time: "did you mean" for a CPU model (rules/cpunames.c) or
+ * a VMI (cli/select.c).  Names are borrowed. */
+#define KV_NEAR_MAX 3
+typedef struct kv_near {
+	const char *v[KV_NEAR_MAX];
+	size_t n, best;
+	const char *want;
+} kv_near;
+void kv_near_init(kv_near *s, const char *want);
+void kv_near_add(kv_near *s, const char *name);
+/* Up to max of the nearest names into out, how many; none when even
+ * the nearest is farther than a third of want's length (at least 2). */
+size_t kv_near_get(const kv_near *s, const char **out, size_t max);
+
 /* With KVSCOPE_TIMING set in the environment, print to stderr the seconds
  * since the previous call (or the first one): "kvscope: timing: load 1.23"
  * (make bench reads these lines); NULL only starts the clock.  Otherwise

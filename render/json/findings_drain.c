@@ -45,6 +45,7 @@ kv_json_drain(const kv_analysis *a, const kv_drain *d)
 	json_object_set_new(o, "block", count(d->block));
 	json_object_set_new(o, "shutdown", count(d->shutdown));
 	json_object_set_new(o, "restart", count(d->restart));
+	json_object_set_new(o, "restartUnknown", count(d->restart_unknown));
 	json_object_set_new(o, "external", count(d->external));
 	for (size_t i = 0; i < d->nblocking; i++)
 		json_array_append_new(bl, json_string(d->blocking[i]));
@@ -75,14 +76,16 @@ kv_json_drain_at(const kv_analysis *a, size_t i)
 void
 kv_json_drain_summary(const kv_analysis *a, json_t *summary)
 {
-	size_t shut = 0, block = 0, restart = 0;
+	size_t shut = 0, block = 0, restart = 0, unknown = 0;
 
 	for (size_t i = 0; i < a->ndrain; i++) {
 		shut += a->drain[i].shutdown;
 		block += a->drain[i].block;
 		restart += a->drain[i].restart;
+		unknown += a->drain[i].restart_unknown;
 	}
 	json_object_set_new(summary, "drainShutdown", count(shut));
 	json_object_set_new(summary, "drainBlock", count(block));
 	json_object_set_new(summary, "drainRestart", count(restart));
+	json_object_set_new(summary, "drainRestartUnknown", count(unknown));
 }

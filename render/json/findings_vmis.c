@@ -368,6 +368,11 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 		em_lit(e, "true");
 	else
 		em_lit(e, "false");
+	em_lit(e, ",\"restartWhy\":");
+	if (r->on_drain == DRAIN_SHUTDOWN && r->restart_why != NULL)
+		em_str(e, r->restart_why);
+	else
+		em_lit(e, "null");
 	em_lit(e, ",\"migration\":");
 	em_json(e, kv_json_migration(a, i));
 	em_not_judged(e, a, r);

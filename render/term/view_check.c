@@ -1,10 +1,12 @@
 /*
- * view_check.c - the `check` view: one line per running VMI that would
- * not migrate and a count (text), every running VMI in columns (wide), or
- * the findings.json objects of the failing VMIs and the groups of every
- * selected one (json, yaml); view.h.
+ * view_check.c - the `check` view: a count, the groups, one line per
+ * running VMI that would not migrate, the rules applied (text); every
+ * running VMI in columns (wide); or the findings.json objects of the
+ * failing VMIs and the groups of every selected one (json, yaml);
+ * view.h.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/render.h"
@@ -14,6 +16,17 @@ static bool
 fails(const kv_vmires *r)
 {
 	return kv_verdict_fails(r->verdict);
+}
+
+/* Whether blocker k of r has the code of one before it (two disks on
+ * one class): a code is said once per VMI. */
+static bool
+said_before(const kv_vmires *r, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (r->blockers[j].rule == r->blockers[k].rule)
+			return true;
+	return false;
 }
 
 /* "ns/name on node: verdict (codes; not in the input: res) [Cond=True]";
@@ -31,6 +44,8 @@ check_line(const kv_vmires *r, const kv_term *t)
 	kv_term_paint(t, kv_vmi_color(r->verdict, r->on_drain),
 	    kv_verdict_names[r->verdict]);
 	for (size_t k = 0; k < r->nblockers; k++) {
+		if (said_before(r, k))
+			continue;
 		fputs(sep, f);
 		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
 		sep = ", ";
@@ -80,6 +95,8 @@ wide_row(const kv_vmires *r, const kv_term *t, size_t wname)
 	pad(t, v, 11);
 	fprintf(f, "%-16s %7zu ", kv_outcome_names[r->outcome], r->targets.n);
 	for (size_t k = 0; k < r->nblockers; k++) {
+		if (said_before(r, k))
+			continue;
 		fputs(k ? "," : "", f);
 		kv_term_paint(t, KV_C_BOLD, r->blockers[k].rule->code);
 	}
@@ -114,11 +131,20 @@ check_doc(const kv_analysis *a, const kv_bits *pick, const kv_bits *failing,
 	return rc;
 }
 
-/* On a terminal: the failing VMIs by verdict, at most 20 lines of each
- * (unless --all), after the summary and the groups. */
+/* After the summary and the groups, the failing VMIs: piped every one
+ * in name order; on a terminal by verdict, at most 20 lines of each
+ * (unless --all). */
 static void
-tty_lines(const kv_analysis *a, const kv_bits *failing, const kv_term *t)
+vmi_lines(const kv_analysis *a, const kv_bits *failing, const kv_term *t)
 {
+	if (!t->tty) {
+		KV_BITS_FOREACH(failing, i) {
+			if (i == kv_bits_next(failing, 0))
+				fputs("\n", t->f);
+			check_line(&a->vmis[i], t);
+		}
+		return;
+	}
 	for (int v = 0; v < V_COUNT; v++) {
 		size_t n = 0;
 
@@ -134,6 +160,21 @@ tty_lines(const kv_analysis *a, const kv_bits *failing, const kv_term *t)
 			fprintf(t->f, "... and %zu more %s (--all, or -o wide "
 			    "| less)\n", n - 20, kv_verdict_names[v]);
 	}
+}
+
+/* The last line: the rules the answer applied ("judged by the rules of
+ * KubeVirt v1.9, from the cluster's version"). */
+static void
+rules_line(const kv_analysis *a, const kv_term *t)
+{
+	char rules[128], *s;
+
+	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
+	s = xasprintf("judged by the %s, from the %s", rules,
+	    kv_ver_basis_names[a->cfg.rules.basis]);
+	kv_term_wrap(t, 0, 2, s);
+	fputc('\n', t->f);
+	free(s);
 }
 
 /* The name column's head: the flavor's word, upper case ("VMI",
@@ -184,15 +225,11 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 		fprintf(t->f, "%-*s %-12s %-11s %-16s %7s %s\n", (int)wname,
 		    column(a, head, sizeof(head)), "NODE", "VERDICT",
 		    "OUTCOME", "TARGETS", "BLOCKERS");
-	KV_BITS_FOREACH(pick, i) {
-		const kv_vmires *r = &a->vmis[i];
-
-		if (t->fmt == KV_OUT_WIDE && r->verdict != V_NOT_RUNNING)
-			wide_row(r, t, wname);
-		else if (t->fmt == KV_OUT_TEXT && !t->tty &&
-		    kv_bits_test(&failing, i))
-			check_line(r, t);
-	}
+	KV_BITS_FOREACH(pick, i)
+		if (t->fmt == KV_OUT_WIDE &&
+		    a->vmis[i].verdict != V_NOT_RUNNING)
+			wide_row(&a->vmis[i], t, wname);
+	/* the text: the totals first, then the groups, then the VMIs */
 	fprintf(t->f, "%zu of %zu running %s would not migrate", *bad,
 	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
 	if (unjudged > 0)
@@ -201,8 +238,9 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 	fputc('\n', t->f);
 	if (t->fmt == KV_OUT_TEXT)
 		rc = kv_view_groups(a, pick, t, false, err);
-	if (t->fmt == KV_OUT_TEXT && t->tty)
-		tty_lines(a, &failing, t);
+	if (t->fmt == KV_OUT_TEXT)
+		vmi_lines(a, &failing, t);
+	rules_line(a, t);
 	if (rc == KV_OK && ferror(t->f))
 		rc = kv_seterr(err, "stdout: write error");
 out:

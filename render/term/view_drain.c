@@ -40,12 +40,17 @@ action_color(enum kv_on_drain a)
 	    KV_C_YELLOW : a == DRAIN_BLOCK ? KV_C_RED : KV_C_NONE;
 }
 
-/* After "stops": ", starts again on w3 (runStrategy Always" or " and
- * stays down (runStrategy Manual", the parenthesis left open. */
+/* After "stops": ", starts again on w3 (runStrategy Always", " and
+ * stays down (runStrategy Manual" or "; whether it starts again is
+ * unknown (VirtualMachines not in the input", the parenthesis left
+ * open. */
 static void
 restart_words(const kv_analysis *a, const kv_drain_row *row, FILE *f)
 {
-	if (row->restart) {
+	if (row->restart_unknown)
+		fprintf(f, "; whether it starts again is unknown (%s",
+		    row->restart_why);
+	else if (row->restart) {
 		fputs(", starts again on ", f);
 		kv_term_puts(f, a->m->nodes[row->restart_node].name);
 		fprintf(f, " (%s", row->restart_why);
@@ -91,9 +96,12 @@ drain_line(const kv_analysis *a, const kv_drain *d, const kv_term *t)
 	fprintf(t->f, ": %zu %s, %zu migrate, %zu stop", d->vmis,
 	    kv_word(a, d->vmis == 1 ? KV_WORD_VM : KV_WORD_VMS), d->migrate,
 	    d->shutdown);
-	if (d->restart > 0)
+	if (d->restart > 0 && d->restart_unknown == 0)
 		fprintf(t->f, " (%zu %s again)", d->restart, d->restart == 1 ?
 		    "starts" : "start");
+	else if (d->restart_unknown > 0)
+		fprintf(t->f, " (%zu %s again, %zu unknown)", d->restart,
+		    d->restart == 1 ? "starts" : "start", d->restart_unknown);
 	fprintf(t->f, ", %zu block", d->block);
 	if (d->no_capacity > 0)
 		fprintf(t->f, " (%zu for want of room)", d->no_capacity);
@@ -192,6 +200,34 @@ accepted(enum kv_allow allow, size_t stops, size_t restarts)
 	    restarts : 0;
 }
 
+/* The stops of drains d[0..n) whose restart is unknown; *why: the
+ * first one's reason. */
+static size_t
+unknown_stops(const kv_drain *d, size_t n, const char **why)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			if (d[i].plan[k].restart_unknown) {
+				*why = *why ? *why : d[i].plan[k].restart_why;
+				c++;
+			}
+	return c;
+}
+
+/* --allow-restart and c stops whose restart is unknown: one line saying
+ * they are not accepted, and why. */
+static void
+unknown_note(size_t c, const char *why, enum kv_allow allow,
+    const kv_term *t)
+{
+	if (allow == ALLOW_RESTART && c > 0)
+		fprintf(t->f, "--allow-restart: %zu %s whose restart is "
+		    "unknown (%s) %s not accepted\n", c, c == 1 ? "stop" :
+		    "stops", why ? why : "-", c == 1 ? "is" : "are");
+}
+
 /* The VMIs of drains d[0..n) into pick (sized a->nvmis). */
 static void
 drain_vmis(const kv_drain *d, size_t n, kv_bits *pick)
@@ -249,8 +285,9 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
     const double secs[2], double window, enum kv_allow allow,
     const kv_term *t, kv_err *err)
 {
-	size_t c[NTOTALS], bad, ok;
+	size_t c[NTOTALS], bad, ok, nunk;
 	char *dur, acc[64] = "";
+	const char *why;
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
 		return drain_doc(a, d, n, secs, window, allow, t, err);
@@ -268,6 +305,9 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 	words_note(a, t);
 	room_note(a, t);
 	kv_term_window(a, d, n, secs, window, t);
+	why = NULL;
+	nunk = unknown_stops(d, n, &why);
+	unknown_note(nunk, why, allow, t);
 	dur = fmt_range(secs);
 	ok = accepted(allow, c[2], c[6]);
 	bad = c[3] + c[2] - ok;
@@ -611,8 +651,9 @@ int
 kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
     enum kv_allow allow, double window, const kv_term *t, kv_err *err)
 {
-	char *rule, *dur, acc[64] = "";
-	size_t ok = accepted(allow, p->shutdown, p->restart);
+	char *rule, *dur, acc[64] = "", unk[48];
+	size_t ok = accepted(allow, p->shutdown, p->restart), nunk = 0;
+	const char *why = NULL;
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
 		return plan_doc(a, p, pool, allow, t, err);
@@ -638,12 +679,18 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 	if (ok > 0)
 		snprintf(acc, sizeof(acc), ok == p->shutdown ? " (accepted)" :
 		    " (%zu accepted)", ok);
+	snprintf(unk, sizeof(unk), ", %zu unknown", p->restart_unknown);
 	fprintf(t->f, "Total: %zu %s, %s; %zu migrate, %zu stop%s "
-	    "(%zu %s again), %zu block (%zu for want of room), %zu "
+	    "(%zu %s again%s), %zu block (%zu for want of room), %zu "
 	    "external.\n", p->nsteps, p->nsteps == 1 ? "step" : "steps", dur,
 	    p->migrate, p->shutdown, acc, p->restart, p->restart == 1 ?
-	    "starts" : "start", p->block, p->no_capacity, p->external);
+	    "starts" : "start", p->restart_unknown ? unk : "", p->block,
+	    p->no_capacity, p->external);
 	free(dur);
+	for (size_t i = 0; i < p->nsteps; i++)
+		nunk += unknown_stops(p->steps[i].drains, p->steps[i].nnodes,
+		    &why);
+	unknown_note(nunk, why, allow, t);
 	if (p->twice > 0)
 		fprintf(t->f, "%zu VM%s move%s twice: at %s first move no node "
 		    "drained before could take %s, so %s went to a node "

@@ -85,7 +85,10 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 			fputs(", and it starts again on ", f);
 			kv_term_puts(f, a->m->nodes[r->restart_node].name);
 			fprintf(f, " (%s)", r->restart_why);
-		} else
+		} else if (r->restarts < 0)
+			fprintf(f, "; whether it starts again is unknown (%s)",
+			    r->restart_why);
+		else
 			fprintf(f, " and it stays down (%s)", r->restart_why);
 	}
 	fputs("\n", f);

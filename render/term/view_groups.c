@@ -64,6 +64,18 @@ fitted(const kv_term *t, size_t before, const char *text)
 	return s;
 }
 
+/* s from column col: in check's view wrapped to the width (COLUMNS,
+ * default 80); with --groups whole, one line to grep or copy. */
+static void
+put_text(const kv_term *t, size_t col, size_t indent, const char *s,
+    bool wrap)
+{
+	if (wrap)
+		kv_term_wrap(t, col, indent, s);
+	else
+		kv_term_puts(t->f, s);
+}
+
 /* A group's colour: its verdict's, but a drain that stops or holds VMIs
  * is never green (their verdict may be ok: they could migrate). */
 static enum kv_color
@@ -86,13 +98,13 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 	fputs(" ", f);
 	kv_term_paint(t, group_color(g), g->code);
 	fputs(": ", f);
-	kv_term_puts(f, s);
+	put_text(t, strlen(g->id) + strlen(g->code) + 3, 4, s, !vmis);
 	free(s);
 	if (n < g->nvmis)
 		fprintf(f, " (%zu selected)", n);
 	fprintf(f, "\n  fix %s%s: ", act, chk);
 	s = fitted(t, 8 + strlen(act) + strlen(chk), g->fix.text);
-	kv_term_puts(f, s);
+	put_text(t, 8 + strlen(act) + strlen(chk), 4, s, !vmis);
 	free(s);
 	free(chk);
 	fputs("\n", f);

@@ -138,9 +138,11 @@ write_snapshot() {
 	# every claim is in its VMI's volumeStatus; listed, so not lacking
 	list >"$dir/resources/persistentvolumeclaims.json"
 	list >"$dir/resources/storageclasses.storage.k8s.io.json"
+	list >"$dir/resources/virtualmachines.kubevirt.io.json"	# none
 	for f in nodes.json virtualmachineinstances.kubevirt.io.json \
 	    pods.json kubevirts.kubevirt.io.json persistentvolumeclaims.json \
-	    storageclasses.storage.k8s.io.json; do
+	    storageclasses.storage.k8s.io.json \
+	    virtualmachines.kubevirt.io.json; do
 		files="$files$sep{\"path\": \"resources/$f\", \"bytes\": $(stat -c %s "$dir/resources/$f"), \"sha256\": \"$(sha256sum "$dir/resources/$f" | cut -d' ' -f1)\"}"
 		sep=", "
 	done
@@ -149,7 +151,8 @@ write_snapshot() {
 	     {"resource": "virtualmachineinstances", "group": "kubevirt.io", "file": "resources/virtualmachineinstances.kubevirt.io.json", "status": "ok"},
 	     {"resource": "kubevirts", "group": "kubevirt.io", "file": "resources/kubevirts.kubevirt.io.json", "status": "ok"},
 	     {"resource": "persistentvolumeclaims", "group": "", "file": "resources/persistentvolumeclaims.json", "status": "ok"},
-	     {"resource": "storageclasses", "group": "storage.k8s.io", "file": "resources/storageclasses.storage.k8s.io.json", "status": "ok"}'
+	     {"resource": "storageclasses", "group": "storage.k8s.io", "file": "resources/storageclasses.storage.k8s.io.json", "status": "ok"},
+	     {"resource": "virtualmachines", "group": "kubevirt.io", "file": "resources/virtualmachines.kubevirt.io.json", "status": "ok"}'
 	cat >"$dir/manifest.json" <<EOF
 {"kind": "kvscope-snapshot", "formatVersion": 1,
  "createdAt": "2026-10-31T09:12:44Z",
@@ -169,9 +172,13 @@ write_snapshot "$good" good
 # --- check ------------------------------------------------------------------
 
 run "check" 1 check "$snap"
-# the VMI lines and the count; the groups follow after a blank line
+# issue 41: the count first, the groups after a blank line, then the VMI
+# lines after another, the rules applied last
+vmi_block() { awk '/^$/ { s = 1; b = ""; next } /^judged by / { exit } s { b = b $0 "\n" } END { printf "%s", b }' "$1"; }
 sed '/^$/,$d' "$tmp/out" >"$tmp/head"
-lines "$tmp/head" "check" 4
+lines "$tmp/head" "check" 1
+vmi_block "$tmp/out" >"$tmp/vmis"
+lines "$tmp/vmis" "check: VMI lines" 3
 has "$tmp/out" "check" "groups, largest first:"
 has "$tmp/out" "check" "fix change-binding (proven: fixes 1 of 1): "
 has "$tmp/out" "check" "dev/cd-vm on w1: will-fail (containerdisk-config-digest) [LiveMigratable=True]"
@@ -180,11 +187,11 @@ has "$tmp/out" "check" "prod/bridge-vm on w1: blocked (disk-not-shared, network-
 has "$tmp/out" "check" "3 of 4 running VMIs would not migrate"
 lacks "$tmp/out" "check" "ok-vm"
 lacks "$tmp/out" "check" "stopped"
-head -n 3 "$tmp/out" | sort -c 2>/dev/null || bad "check: VMI lines not sorted"
+sort -c "$tmp/vmis" 2>/dev/null || bad "check: VMI lines not sorted"
 
 run "check --node w1" 1 check "$snap" --node w1
-sed '/^$/,$d' "$tmp/out" >"$tmp/head"
-lines "$tmp/head" "check --node w1" 3
+vmi_block "$tmp/out" >"$tmp/head"
+lines "$tmp/head" "check --node w1" 2
 has "$tmp/out" "check --node w1" "(2 selected)"
 
 has "$tmp/out" "check --node w1" "2 of 2 running VMIs would not migrate"
@@ -199,7 +206,7 @@ run "check --node w1 --node a1" 1 check "$snap" --node w1 --node a1
 has "$tmp/out" "check --node w1 --node a1" "3 of 3 running VMIs would not migrate"
 
 run "check --node w2" 0 check "$snap" --node w2
-lines "$tmp/out" "check --node w2" 1
+lines "$tmp/out" "check --node w2" 2	# the count, the rules
 has "$tmp/out" "check --node w2" "0 of 1 running VMI would not migrate"
 
 run "check --node a1" 1 check "$snap" --node a1
@@ -300,19 +307,26 @@ if command -v jq >/dev/null; then
 		jq -r '.vmis[] | select(.verdict != "ok" and .verdict != "not-running")
 		    | "\(.name) on \(.node): \(.verdict)" +
 		      (if (.blockers | length) > 0 then
-		         " (" + ([.blockers[].code] | join(", ")) + ")" else "" end)' \
+		         " (" + ([.blockers[].code] | unique | join(", ")) + ")" else "" end)' \
 		    "$tmp/r-$name/findings.json" >"$tmp/want"
 		run "check $sample" "$([ -s "$tmp/want" ] && echo 1 || echo 0)" \
 		    check "$sample"
-		# the groups follow a blank line after the count
-		sed '/^$/,$d' "$tmp/out" >"$tmp/lines"
-		sed '$d; s/ \[[A-Za-z]*=True\]$//' "$tmp/lines" >"$tmp/got"
+		# issue 41: the count first, then the groups, then one line
+		# per VMI (a code once), the rules applied last
+		vmi_block "$tmp/out" |
+		    sed 's/ \[[A-Za-z]*=True\]$//' >"$tmp/got"
 		diff -u "$tmp/want" "$tmp/got" >"$tmp/diff" ||
 		    { bad "check $sample disagrees with findings.json"; cat "$tmp/diff"; }
 		running=$(jq '[.vmis[] | select(.verdict != "not-running")] | length' \
 		    "$tmp/r-$name/findings.json")
-		tail -n 1 "$tmp/lines" | grep -qE "^$(wc -l <"$tmp/want") of $running running [A-Za-z]+ would not migrate\$" ||
-		    bad "check $sample: summary line \"$(tail -n 1 "$tmp/lines")\""
+		head -n 1 "$tmp/out" | grep -qE "^$(wc -l <"$tmp/want") of $running running [A-Za-z]+ would not migrate\$" ||
+		    bad "check $sample: summary line \"$(head -n 1 "$tmp/out")\""
+		grep -q "^judged by the rules of " "$tmp/out" ||
+		    bad "check $sample: no rules line"
+		! grep -E '^[^ ]+ on [^ ]+: ' "$tmp/out" | grep -qE '\(([a-z-]+), \1[,)]' ||
+		    bad "check $sample: a code twice on a VMI's line"
+		[ "$name" = mixed ] && awk 'length > 80 && !/^ *[^ ]+$/' "$tmp/out" | grep -v ' on ' | grep -q . &&
+		    bad "check $sample: a line wider than 80 columns: $(awk 'length > 80' "$tmp/out" | head -1)"
 	done
 else
 	echo "jq not found: samples not cross-checked"
@@ -357,7 +371,7 @@ fi
 run "check -o wide" 1 check "$snap" -o wide
 has "$tmp/out" "check -o wide" "VMI"
 has "$tmp/out" "check -o wide" "prod/ok-vm"
-lines "$tmp/out" "check -o wide" 6
+lines "$tmp/out" "check -o wide" 7	# and the rules
 run "explain -o json" 0 explain "$snap" prod/bridge-vm -o json
 json "$tmp/out" 'd["vmi"]["verdict"]' blocked
 json "$tmp/out" 'sorted({d["vmi"]["cpuTargets"]["set"], d["vmi"]["targets"]["set"]}) == [s["id"] for s in d["nodeSets"]]' True
@@ -383,7 +397,7 @@ run "check -n nosuch" 2 check "$snap" -n nosuch
 has "$tmp/err" "check -n nosuch" 'kvscope: check: --namespace: no VMI in namespace "nosuch"'
 run "check --selector" 0 check "$snap" --selector app=ok-vm
 has "$tmp/out" "check --selector" "0 of 1 running VMI would not migrate"
-run "check -l app=bridge-vm,app=x" 0 check "$snap" -l app=bridge-vm,app=x
+run "check -l app=bridge-vm,app=x" 2 check "$snap" -l app=bridge-vm,app=x
 has "$tmp/err" "check -l no match" "kvscope: check: no VMIs found"
 run "check --node w2,w1" 1 check "$snap" --node w2,w1
 has "$tmp/out" "check --node w2,w1" "2 of 3 running VMIs would not migrate"
@@ -583,13 +597,42 @@ usage "models -o wide" 'kvscope: models: --output: unknown format "wide" (one of
 run "check --all" 1 check "$snap" --all
 run "--help exit status" 0 --help
 has "$tmp/out" "--help exit status" "a drain (check --drain, plan) would stop or block one, or what-if or diff found something worse"
-run "check -n default (exists, no VMI)" 0 check samples/mixed -n default
+run "check -n default (exists, no VMI)" 2 check samples/mixed -n default
 has "$tmp/err" "check -n default" "kvscope: check: no VMIs found"
 lines "$tmp/out" "check -n default: no stdout" 0
-run "check -n default -o json" 0 check samples/mixed -n default -o json
+run "check -n default -o json" 2 check samples/mixed -n default -o json
 json "$tmp/out" 'd["summary"]["running"]' 0
-run "check -l none" 0 check samples/mixed -l app=nosuch
+run "check -l none" 2 check samples/mixed -l app=nosuch
 has "$tmp/err" "check -l none" "kvscope: check: no VMIs found"
+# --- issue 41: kubectl habits ---------------------------------------------------
+# a selector kubectl refuses is a usage error; "-l=x" is "-l x", "-l '=x'"
+# is no selector (k8s.io/apimachinery selector.go parse: "found '=',
+# expected: !, identifier"); "app in ()" is valid there (parseValues
+# reads "()" as the set {""}) and here
+usage "-l '=x'" 'kvscope: check: --selector: "=x": found '"'='"', expected: identifier' check samples/mixed -l '=x'
+run "-l=app=nosuch" 2 check samples/mixed -l=app=nosuch
+has "$tmp/err" "-l=app=nosuch: attached" "kvscope: check: no VMIs found"
+run "-l 'app in ()'" 2 check samples/mixed -l 'app in ()'
+has "$tmp/err" "-l 'app in ()': valid, matches none" "kvscope: check: no VMIs found"
+# an input without VMIs: nothing judged, exit 2 (not "0 of 0", exit 0)
+mkdir "$tmp/novmi"
+cp samples/mixed/resources/nodes.json samples/mixed/resources/pods.json "$tmp/novmi/"
+run "no VMIs in the input" 2 check "$tmp/novmi"
+has "$tmp/err" "no VMIs in the input" "kvscope: check: no VMIs found"
+lacks "$tmp/out" "no VMIs in the input: no 0 of 0" "0 of 0"
+# a write error on stdout: one line, exit 2
+"$KVSCOPE" check samples/mixed >/dev/full 2>"$tmp/err"
+same "stdout full: exit" "$?" 2
+lines "$tmp/err" "stdout full: one line" 1
+has "$tmp/err" "stdout full" "kvscope: stdout: write error: No space left on device"
+usage "allow-shutdown and allow-restart" "kvscope: check: --allow-shutdown and --allow-restart contradict each other: give one (--allow-shutdown accepts every stop, --allow-restart only those their VirtualMachine starts again)" check samples/mixed --drain w2 --allow-shutdown --allow-restart
+run "--max-unavailable capped" 1 plan samples/mixed --drain-selector kubernetes.io/os=linux --max-unavailable 99
+has "$tmp/err" "--max-unavailable capped: note" "kvscope: plan: note: --max-unavailable 99 is more than the pool's 7 nodes: 7 at a time"
+has "$tmp/out" "--max-unavailable capped" "Rolling drain of the pool kubernetes.io/os=linux: 7 nodes, 7 at a time,"
+run "explain: did you mean" 2 explain samples/mixed prod/web
+has "$tmp/err" "explain: did you mean" 'kvscope: explain: no VMI "prod/web" in the snapshot (give NAMESPACE/NAME, or NAME with --namespace); did you mean prod/web-0?'
+run "explain: did you mean (name)" 2 explain samples/mixed web
+has "$tmp/err" "explain: did you mean (name)" "did you mean web-0?"
 run "check --drain --groups" 1 check samples/mixed --drain w3 --groups
 has "$tmp/out" "check --drain --groups" "VMIs: infra/ledger"
 lacks "$tmp/out" "check --drain --groups" "kubectl drain of"

@@ -25,6 +25,26 @@ run "drain w2 --allow-shutdown" 0 check $M --drain w2 --allow-shutdown
 has "$tmp/out" "allow-shutdown" "0 of 1 VMI on the drained node would block the drain (1 stop accepted)"
 run "drain w2 --allow-restart" 0 check $M --drain w2 --allow-restart
 has "$tmp/out" "allow-restart" "0 of 1 VMI on the drained node would stop or block the drain (1 stop accepted)"
+# issue 41: kubectl output without the VirtualMachines (the README's
+# recipe before it fetched `vm`): the restart is unknown, never "stays
+# down"; a warning says what is then unknown; --allow-restart refuses it
+# in one line; the JSON says null and why.
+mkdir "$tmp/novm"
+cp $M/resources/*.json "$tmp/novm/"
+rm "$tmp/novm/virtualmachines.kubevirt.io.json"
+run "no VMs: restart unknown" 1 check "$tmp/novm" --drain w2 --allow-restart
+has "$tmp/out" "no VMs: row" "prod/cache-0: stops; whether it starts again is unknown (VirtualMachines not in the input; eviction-shutdown)"
+has "$tmp/out" "no VMs: one line" "--allow-restart: 1 stop whose restart is unknown (VirtualMachines not in the input) is not accepted"
+lacks "$tmp/out" "no VMs: not stays down" "stays down"
+has "$tmp/err" "no VMs: warning" "kvscope: warning: virtualmachines.kubevirt.io: not in the input; whether a VMI a drain stops starts again is unknown (its VirtualMachine's runStrategy decides)"
+run "no VMs: json" 1 check "$tmp/novm" --drain w2 -o json
+jq_is "no VMs: restartUnknown" '.summary.restart' "0"
+jq_is "no VMs: restartOn" '.drain[0].plan[0].restartOn' "null"
+jq_is "no VMs: drain restartUnknown" '.drain[0].restartUnknown' "1"
+run "no VMs: findings" 0 report "$tmp/novm" --format json --output-dir "$tmp/novm-r"
+RUN_JSON="$tmp/novm-r/findings.json"
+check "no VMs: findings restarts null" test "$(jq -c '.vmis[] | select(.name == "prod/cache-0") | [.restarts, .restartWhy]' "$RUN_JSON")" = '[null,"VirtualMachines not in the input"]'
+check "no VMs: findings proof" test "$(jq -r '.groups[] | select(.code == "drain-block") | .fix.proven' "$RUN_JSON")" = false
 run "drain w2 -o json" 1 check $M --drain w2 -o json
 jq_is "drain json" '.drain[0].plan[0].restartOn' "a1"
 jq_is "drain json" '.summary.restart' "1"

@@ -32,7 +32,7 @@ grep -qx "kvscope: warning: the input has no nodes: no VMI is judged" \
     "$tmp/err" && ok "vmionly: the warning line" ||
     bad "vmionly" "stderr: $(head -c 300 "$tmp/err")"
 want "vmionly: the count line" "0 of 11 running VMIs would not migrate; 11 \
-not judged: the input lacks what their checks need" "$(tail -n 1 "$tmp/out")"
+not judged: the input lacks what their checks need" "$(head -n 1 "$tmp/out")"
 want "vmionly: each line not-judged" 11 \
     "$(grep -c ': not-judged (not in the input: nodes' "$tmp/out")"
 rc=0

@@ -9,6 +9,7 @@
 #include "kvtest.h"
 #include "kvsnap.h"
 
+#include "analyze/change/fixproof.h"
 #include "analyze/decide/drain.h"
 #include "analyze/dvp/dvp.h"
 #include "analyze/decide/groups.h"
@@ -381,7 +382,9 @@ test_fresh_start(void **state)
 }
 
 /* DVP sync_power_state.go: AlwaysOn and AlwaysOnUnlessStoppedManually
- * (the default) start the VM again after its pod was deleted. */
+ * (the default) start the VM again after its pod was deleted; a VMI
+ * without a VM stays down when the input has the VMs, and its restart
+ * is unknown when the input lacks them. */
 static void
 test_dvp_run_policy(void **state)
 {
@@ -389,24 +392,36 @@ test_dvp_run_policy(void **state)
 		{ "AlwaysOn", true }, { "AlwaysOnUnlessStoppedManually", true },
 		{ NULL, true }, { "Manual", false }, { "AlwaysOff", false },
 	};
+	snap_resource vms = { .resource = "virtualmachines",
+	    .group = "virtualization.deckhouse.io", .status = "ok" };
+	kv_model m = { .flavor = &kv_flavor_deckhouse };
 	kv_dvm dvm = {0};
 	kv_dvpres dres = {0};
 	kv_vmires res = {0};
 	const char *why = NULL;
 
 	(void)state;
-	assert_false(kv_dvp_restarts(&res, &why));
+	assert_int_equal(kv_dvp_restarts(&m, &res, &why), RESTART_UNKNOWN);
+	assert_string_equal(why, "VirtualMachines not in the input");
+	m.manifest.resources = &vms;
+	m.manifest.nresources = 1;
+	vms.status = "forbidden";
+	assert_int_equal(kv_dvp_restarts(&m, &res, &why), RESTART_UNKNOWN);
+	assert_string_equal(why, "VirtualMachines forbidden");
+	vms.status = "ok";
+	assert_int_equal(kv_dvp_restarts(&m, &res, &why), RESTART_NO);
 	assert_string_equal(why, "no VirtualMachine");
 	res.dvp = &dres;
-	assert_false(kv_dvp_restarts(&res, &why));
+	assert_int_equal(kv_dvp_restarts(&m, &res, &why), RESTART_NO);
 	assert_string_equal(why, "no VirtualMachine");
 	dres.vm = &dvm;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		dvm.run_policy = cases[i].policy;
-		assert_int_equal(kv_dvp_restarts(&res, &why), cases[i].yes);
+		assert_int_equal(kv_dvp_restarts(&m, &res, &why),
+		    cases[i].yes ? RESTART_YES : RESTART_NO);
 	}
 	dvm.run_policy = "Manual";
-	kv_dvp_restarts(&res, &why);
+	kv_dvp_restarts(&m, &res, &why);
 	assert_string_equal(why, "runPolicy Manual");
 }
 
@@ -440,6 +455,7 @@ block_text(size_t n, const char *const *names, const char *const *specs,
 
 	node(s, "w1");
 	node(s, "w2");
+	kvsnap_status(s, VMS, "ok");	/* listed, even when none */
 	for (size_t i = 0; i < n; i++) {
 		blocker(s, names[i], live);
 		if (specs[i] != NULL)
@@ -514,11 +530,155 @@ test_drain_block_after_stop(void **state)
 	free(t);
 }
 
+/* The stoppers of cluster() without any VirtualMachine, the VMs'
+ * manifest entry status (NULL: none at all). */
+static kvres
+no_vms(const char *status)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+
+	node(s, "w1");
+	node(s, "w2");
+	stopper(s, "cache", NULL);
+	stopper(s, "web", NULL);
+	if (status != NULL)
+		kvsnap_status(s, VMS, status);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	return r;
+}
+
+/* check --drain w1 of r as text, allow as given.  Caller frees. */
+static char *
+drain_text(const kvres *r, enum kv_allow allow)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	kv_term t = { .f = f, .fmt = KV_OUT_TEXT, .width = 100 };
+	kv_err err = {0};
+
+	assert_non_null(f);
+	assert_int_equal(kv_view_drain(r->a, r->a->drain, 1, 0, allow, &t,
+	    &err), KV_OK);
+	fclose(f);
+	return buf;
+}
+
+/* Whether one of a's warnings holds text. */
+static bool
+warned(const kv_analysis *a, const char *text)
+{
+	for (size_t i = 0; i < a->nwarnings; i++)
+		if (strstr(a->warnings[i], text) != NULL)
+			return true;
+	return false;
+}
+
+/* issue 41: without VirtualMachines in the input (no manifest entry, or
+ * one forbidden), a VMI without a VM may have one: its restart is
+ * unknown (findings restarts null, restartWhy), never "stays down"; a
+ * warning says so; --allow-restart does not accept the stop and says
+ * so in one line.  With the VMs listed (none), it stays down. */
+static void
+test_vms_lacking(void **state)
+{
+	static const struct { const char *status, *why; } cases[] = {
+		{ NULL, "VirtualMachines not in the input" },
+		{ "forbidden", "VirtualMachines forbidden" },
+		{ "error", "VirtualMachines not read" },
+	};
+	kvres r;
+	char *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const kv_drain_row *row;
+
+		r = no_vms(cases[i].status);
+		row = row_of(r.a, "prod/cache");
+		assert_true(row->restart_unknown);
+		assert_false(row->restart);
+		assert_string_equal(row->restart_why, cases[i].why);
+		assert_int_equal(kvres_vmires(&r, "prod/cache")->restarts, -1);
+		assert_jint(kvres_vmi(&r, "prod/cache"), "restarts", -1);
+		assert_jstr(kvres_vmi(&r, "prod/cache"), "restartWhy",
+		    cases[i].why);
+		assert_jint(r.findings, "summary.drainRestartUnknown", 2);
+		assert_jint(json_array_get(json_object_get(r.findings,
+		    "drain"), 0), "restartUnknown", 2);
+		assert_true(warned(r.a, "virtualmachines"));
+		assert_true(warned(r.a, "whether a VMI a drain stops starts "
+		    "again is unknown"));
+		assert_true(kv_drain_fails(r.a->drain, 1, ALLOW_RESTART));
+		kvres_free(&r);
+	}
+	r = no_vms(NULL);
+	s = drain_text(&r, ALLOW_RESTART);
+	assert_has(s, "prod/cache: stops; whether it starts again is unknown "
+	    "(VirtualMachines not in the input; eviction-shutdown)\n");
+	assert_has(s, "2 stop (0 start again, 2 unknown)");
+	assert_has(s, "\n--allow-restart: 2 stops whose restart is unknown "
+	    "(VirtualMachines not in the input) are not accepted\n");
+	assert_null(strstr(s, "stays down"));
+	free(s);
+	s = drain_text(&r, ALLOW_SHUTDOWN);
+	assert_null(strstr(s, "--allow-restart:"));
+	free(s);
+	s = explain_text(&r, "prod/web");
+	assert_has(s, "a drain stops it; whether it starts again is unknown "
+	    "(VirtualMachines not in the input)\n");
+	free(s);
+	kvres_free(&r);
+	/* the VMs listed, none of them: it stays down */
+	r = no_vms("ok");
+	assert_false(row_of(r.a, "prod/cache")->restart_unknown);
+	assert_string_equal(row_of(r.a, "prod/cache")->restart_why,
+	    "no VirtualMachine");
+	assert_jbool(kvres_vmi(&r, "prod/cache"), "restarts", false);
+	assert_false(warned(r.a, "virtualmachines"));
+	kvres_free(&r);
+}
+
+/* issue 41: a drain-block fix that makes the drain stop VMIs whose
+ * restart is unknown is not proven, and says why. */
+static void
+test_vms_lacking_proof(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+	const kv_group *g = NULL;
+
+	(void)state;
+	node(s, "w1");
+	node(s, "w2");
+	blocker(s, "pinned", false);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	for (size_t i = 0; i < r.a->ngroups; i++)
+		if (strcmp(r.a->groups[i].code, "drain-block") == 0)
+			g = &r.a->groups[i];
+	assert_non_null(g);
+	kv_fix_prove(r.a);
+	assert_int_equal(g->fix.action, FIX_SET_EVICTION);
+	assert_int_equal(g->fix.fixes, 1);
+	assert_false(g->fix.proven);
+	assert_has(g->fix.text, "whether it starts again is unknown "
+	    "(VirtualMachines not in the input)");
+	assert_has(g->fix.text, "(not proven: a drain then stops 1 VMI, and "
+	    "whether it starts again is unknown: VirtualMachines not in the "
+	    "input)");
+	kvres_free(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_strategies),
+		cmocka_unit_test(test_vms_lacking),
+		cmocka_unit_test(test_vms_lacking_proof),
 		cmocka_unit_test(test_allow),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_group_vms),
