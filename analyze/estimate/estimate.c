@@ -229,9 +229,11 @@ finish(const input *in, const kv_vmi *v, kv_migest *e, int k)
 	/* aborted at the deadline, or earlier when the copy stops making
 	 * progress (what is left never shrinks) for progressTimeout */
 	e->copy[k] = dl;
-	if (isinf(p.copy) && e->progress_timeout > 0)
+	if (isinf(p.copy) && e->progress_timeout > 0) {
 		e->copy[k] = fmin(dl, in->mem[k] / rate +
 		    (double)e->progress_timeout);
+		e->stalls = e->stalls || (k == 0 && e->copy[k] < dl);
+	}
 	e->pause_ms[k] = 0;
 	return END_ABORT;
 }

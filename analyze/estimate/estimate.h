@@ -101,6 +101,9 @@ typedef struct kv_migest {
 	size_t lanes;			/* outbound migrations sharing the
 					 * source's link at most */
 	bool postcopy, disruption, autoconverge;
+	bool stalls;			/* the low end's pre-copy never
+					 * converges: aborted for lack of
+					 * progress (progressTimeout) */
 	bool connections_drop;		/* masquerade: the pod IP changes */
 	const char *settings;		/* where the settings came from:
 					 * "MigrationPolicy NAME" or the

@@ -170,7 +170,14 @@ outcome_words(kv_buf *b, const kv_migest *e)
 		    "deadline");
 		break;
 	case MIG_WILL_ABORT:
-		kv_buf_printf(b, "will be aborted");
+		if (e->stalls)
+			kv_buf_printf(b, "will be aborted: the guest dirties "
+			    "memory faster than it is sent, so the copy stops "
+			    "making progress and is aborted after "
+			    "progressTimeout (%lld s)",
+			    (long long)e->progress_timeout);
+		else
+			kv_buf_printf(b, "will be aborted at the deadline");
 		break;
 	default:
 		if (e->max_dirty >= 0) {
@@ -201,12 +208,14 @@ window_vmi_line(const kv_analysis *a, size_t i)
 		free(x);
 	} else
 		kv_buf_printf(&b, ", dirty rate unknown");
-	if (e->deadline > 0)
-		kv_buf_printf(&b, ": copy %s against a deadline of %lld s "
-		    "(%lld s per GB x %lld)", copy, (long long)e->deadline,
-		    (long long)e->per_gib, (long long)(e->per_gib > 0 ?
-		    e->deadline / e->per_gib : 0));
-	else
+	if (e->deadline > 0) {
+		x = fmt_count((size_t)e->deadline);
+		kv_buf_printf(&b, ": copy %s against a deadline of %s s "
+		    "(%lld s per GB x %lld)", copy, x, (long long)e->per_gib,
+		    (long long)(e->per_gib > 0 ? e->deadline / e->per_gib :
+		    0));
+		free(x);
+	} else
 		kv_buf_printf(&b, ": copy %s, no deadline", copy);
 	kv_buf_printf(&b, ": ");
 	outcome_words(&b, e);

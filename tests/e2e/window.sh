@@ -70,7 +70,7 @@ json.dump(m, open(os.path.join(d, "manifest.json"), "w"), indent=1)
 PY
 run "metrics: will abort" 1 check "$s" --drain w5 --window 2h
 has "$tmp/out" "metrics: will abort" "dev/build-runner: 32.0 GiB at 512 MiB/s, dirtying up to 600 MB/s"
-has "$tmp/out" "metrics: will abort" "will be aborted"
+has "$tmp/out" "metrics: will abort" "will be aborted: the guest dirties memory faster than it is sent, so the copy stops making progress and is aborted after progressTimeout (150 s)"
 has "$tmp/out" "metrics: will abort" "Window 2 h 0 min: does not fit"
 run "metrics json" 0 explain "$s" dev/build-runner -o json
 jq_is "metrics json: outcome" '.vmi.migration.outcome' "will-abort"
