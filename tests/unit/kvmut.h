@@ -372,6 +372,8 @@ m_launcher_old(kvsnap *s)
 {
 	kvj_sets(pod(s), "spec.containers[0].image",
 	    "quay.io/kubevirt/virt-launcher:v1.8.2");
+}
+
 /* A second launcher pod of prod/web, the target pod of a Failed
  * migration that was never scheduled, left in phase (Pending: active,
  * Failed: not). */
