@@ -35,7 +35,8 @@ int kv_write_fleet_history(const kv_analysis *a, FILE *f, void *arg,
 /* The trend figure: would-not-migrate per snapshot over time, one line
  * per cluster (the KV_FLEET_TREND_MAX with the newest snapshots). */
 void kv_fleet_trend_svg(const kv_fleet *fl, FILE *f);
-/* s as HTML text or attribute value (&, <, >, " escaped). */
+/* s as HTML/XML text or attribute value, escaped by libxml2
+ * (xmlEncodeSpecialChars: &, <, >, ", CR); render/words/format.c. */
 void kv_fleet_esc(FILE *f, const char *s);
 /* One line per cluster, worst first, then the unreadable inputs. */
 int kv_view_fleet(const kv_fleet *fl, const kv_term *t, kv_err *err);

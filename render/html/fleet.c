@@ -18,20 +18,6 @@
 	"tr.unreadable td{color:#b00}ul{margin:0;padding-left:1.2em}" \
 	"</style>\n"
 
-void
-kv_fleet_esc(FILE *f, const char *s)
-{
-	for (; s != NULL && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static void
 page_head(FILE *f, const char *title)
 {

@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/entities.h>
+#include <libxml/xmlmemory.h>
+
 #include "analyze/decide/groups.h"
+#include "render/fleet.h"
 #include "render/render.h"
 #include "render/report.h"
 
@@ -601,4 +605,16 @@ kv_fix_badge(const kv_group *g)
 		return xasprintf(" (proven: fixes %zu of %zu, %zu worse)",
 		    f->fixes, g->nvmis, f->worse);
 	return xasprintf(" (proven: fixes %zu of %zu)", f->fixes, g->nvmis);
+}
+
+void
+kv_fleet_esc(FILE *f, const char *s)
+{
+	xmlChar *e = xmlEncodeSpecialChars(NULL, (const xmlChar *)(s != NULL ?
+	    s : ""));
+
+	if (e == NULL)
+		kv_fatal("out of memory");
+	fputs((const char *)e, f);
+	xmlFree(e);
 }
