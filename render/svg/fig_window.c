@@ -172,7 +172,9 @@ mig_bar(kv_fig *f, kv_text *t, const kv_analysis *a, size_t vmi,
 {
 	const kv_migest *e = &a->est[vmi];
 	double x0 = PAD + LABEL_W + sl->start[1] * scale;
-	double w = (fin_s(sl->end[1]) - sl->start[1]) * scale;
+	/* one that never ends (no deadline, never converges): to the edge */
+	double w = fin_s(sl->end[1]) > 0 ? (sl->end[1] - sl->start[1]) *
+	    scale : BAR_W - sl->start[1] * scale;
 	double lo = sl->start[1] + fin_s(sl->end[0] - sl->start[0]);
 	char *range = fmt_range(e->seconds);
 	const char *name = a->vmis[vmi].vmi->fullname;
