@@ -205,7 +205,7 @@ void html_vmi_fix(xmlNodePtr td, const kv_analysis *a, const kv_vmires *r);
 /* SEC_CHANGES: only in a what-if's or a diff's report, first. */
 enum kv_section {
 	SEC_SUMMARY, SEC_CLUSTER, SEC_CLASSES, SEC_MODELS, SEC_TRADEOFF,
-	SEC_VMS, SEC_DRAIN, SEC_GLOSSARY, SEC_CHANGES, SEC_COUNT
+	SEC_VMS, SEC_DRAIN, SEC_WINDOW, SEC_GLOSSARY, SEC_CHANGES, SEC_COUNT
 };
 const char *section_id(enum kv_section sec);	/* "summary" */
 /* "1  Summary" */
@@ -379,6 +379,22 @@ kv_fig *fig_matrix(const kv_analysis *a, kv_text *t, const kv_mview *v,
     size_t r0, size_t r1, size_t c0, size_t c1);
 kv_fig *fig_tradeoff(const kv_analysis *a, kv_text *t);
 kv_fig *fig_drain(const kv_analysis *a, kv_text *t);
+/* fig_window.c: the maintenance-window timeline of the slowest drain
+ * (NULL when no drain migrates anything); window_slowest() is its index
+ * into a->drain (SIZE_MAX: none), window_lanes() the lanes of d's
+ * migrations. */
+kv_fig *fig_window(const kv_analysis *a, kv_text *t);
+size_t window_slowest(const kv_analysis *a);
+size_t window_lanes(const kv_analysis *a, const kv_drain *d);
+/* window_words.c: the section's words, shared by HTML and PDF: the
+ * answer, the unknown count, the cluster's window facts and the
+ * assumptions (NULL when none); the VMIs at risk or aborted (indexes
+ * into a->vmis, name order; caller frees, *n of them). */
+char *window_answer(const kv_analysis *a);
+char *window_unknown(const kv_analysis *a);	/* NULL: none unknown */
+char *window_facts(const kv_analysis *a);
+char **window_assumptions(const kv_analysis *a, size_t *n);
+size_t *window_flagged(const kv_analysis *a, size_t *n);
 /* The number of nodes the drain figure shows at most. */
 #define KV_DRAIN_FIG_MAX 40
 

@@ -34,8 +34,8 @@
 /* The HTML report's sections, in order: the answer and the problems
  * first, the CPU detail, the nodes and the full list after. */
 enum hsec {
-	H_CHANGES, H_SUMMARY, H_GROUPS, H_DRAIN, H_ATTENTION, H_CLASSES,
-	H_MODELS, H_TRADEOFF, H_CLUSTER, H_VMS, H_GLOSSARY, H_COUNT
+	H_CHANGES, H_SUMMARY, H_GROUPS, H_DRAIN, H_WINDOW, H_ATTENTION,
+	H_CLASSES, H_MODELS, H_TRADEOFF, H_CLUSTER, H_VMS, H_GLOSSARY, H_COUNT
 };
 static const struct {
 	const char *id;
@@ -45,6 +45,7 @@ static const struct {
 	[H_SUMMARY] = { "summary", SEC_SUMMARY },
 	[H_GROUPS] = { "groups", -1 },
 	[H_DRAIN] = { "drain", SEC_DRAIN },
+	[H_WINDOW] = { "window", SEC_WINDOW },
 	[H_ATTENTION] = { "attention", -1 },
 	[H_CLASSES] = { "classes", SEC_CLASSES },
 	[H_MODELS] = { "models", SEC_MODELS },
@@ -636,6 +637,7 @@ kv_write_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	sec_summary(&h, main);
 	html_sec_groups(numbered(&h, main, H_GROUPS), a);
 	sec_drain(&h, main);
+	html_sec_window(numbered(&h, main, H_WINDOW), a, h.doc, h.t);
 	html_attention(numbered(&h, main, H_ATTENTION), a);
 	sec_classes(&h, main);
 	sec_models(&h, main);

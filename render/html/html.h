@@ -65,5 +65,9 @@ void html_sec_changes(xmlNodePtr s, const kv_analysis *a,
     const kv_report_diff *rd);
 /* sec_groups.c: the groups, one line each with the fix, for the summary */
 void html_groups_brief(xmlNodePtr s, const kv_analysis *a, size_t max);
+/* sec_window.c: the maintenance window, into its section s (figures
+ * measured with t, SVG built in doc) */
+void html_sec_window(xmlNodePtr s, const kv_analysis *a, xmlDocPtr doc,
+    kv_text *t);
 
 #endif

@@ -341,6 +341,7 @@ body(pdoc *d)
 	sec_summary(d);
 	pdf_sec_groups(d, d->sections[PS_GROUPS]);
 	pdf_sec_drain(d, d->sections[PS_DRAIN]);
+	pdf_sec_window(d, d->sections[PS_WINDOW]);
 	pdf_sec_attention(d, d->sections[PS_ATTENTION]);
 	pdf_sec_classes(d);
 	pdf_sec_models(d);
@@ -358,6 +359,7 @@ pdf_titles(pdoc *d)
 	const kv_analysis *a = d->a;
 	static const enum kv_section from[PS_COUNT] = {
 		[PS_SUMMARY] = SEC_SUMMARY, [PS_DRAIN] = SEC_DRAIN,
+		[PS_WINDOW] = SEC_WINDOW,
 		[PS_CLASSES] = SEC_CLASSES, [PS_MODELS] = SEC_MODELS,
 		[PS_TRADEOFF] = SEC_TRADEOFF, [PS_CLUSTER] = SEC_CLUSTER,
 		[PS_VMS] = SEC_VMS, [PS_GLOSSARY] = SEC_GLOSSARY,

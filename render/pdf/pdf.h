@@ -43,8 +43,9 @@
 /* The PDF's sections, in its order (issue: problems first); PS_CHANGES
  * only in a what-if's or a diff's report. */
 enum pdf_sec {
-	PS_CHANGES, PS_SUMMARY, PS_GROUPS, PS_DRAIN, PS_ATTENTION, PS_CLASSES,
-	PS_MODELS, PS_TRADEOFF, PS_CLUSTER, PS_VMS, PS_GLOSSARY, PS_COUNT
+	PS_CHANGES, PS_SUMMARY, PS_GROUPS, PS_DRAIN, PS_WINDOW,
+	PS_ATTENTION, PS_CLASSES, PS_MODELS, PS_TRADEOFF, PS_CLUSTER, PS_VMS,
+	PS_GLOSSARY, PS_COUNT
 };
 
 typedef struct tocent {
@@ -178,6 +179,8 @@ char *pdf_fix_line(const struct kv_group *g);	/* caller frees */
 void pdf_sec_groups(pdoc *d, const char *title);
 void pdf_sec_drain(pdoc *d, const char *title);
 void pdf_sec_attention(pdoc *d, const char *title);
+/* pdf_window.c: the maintenance window after the drain */
+void pdf_sec_window(pdoc *d, const char *title);
 void pdf_sec_vmis(pdoc *d, const char *title);	/* --pdf-detail all */
 
 /* pdf_attention.c: the default attention table, each group's VMIs by

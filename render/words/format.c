@@ -466,6 +466,7 @@ static const struct {
 	[SEC_TRADEOFF] = { "tradeoff", "AVX2 and AVX-512 trade-off" },
 	[SEC_VMS] = { "vms", NULL },		/* "<VMs> by node" */
 	[SEC_DRAIN] = { "drain", "Drain plan" },
+	[SEC_WINDOW] = { "window", "Maintenance window" },
 	[SEC_GLOSSARY] = { "glossary", "Glossary" },
 	[SEC_CHANGES] = { "changes", "Changes" },	/* diff_title() */
 };

@@ -34,8 +34,8 @@ html = open(d + "/report.html", encoding="utf-8").read()
 f = json.load(open(d + "/findings.json", encoding="utf-8"))
 errors = []
 
-ORDER = ["summary", "groups", "drain", "attention", "classes", "models",
-         "tradeoff", "cluster", "vms", "glossary"]
+ORDER = ["summary", "groups", "drain", "window", "attention", "classes",
+         "models", "tradeoff", "cluster", "vms", "glossary"]
 
 class P(HTMLParser):
     def __init__(self):

@@ -101,9 +101,16 @@ toc = {}
 for m in re.finditer(r"^(\d+) (.+?) (\d+)$", text(pdf, 2, 2), re.M):
     toc[m.group(2)] = (int(m.group(1)), int(m.group(3)))
 order = ["Summary", "What to change: the groups", "Drain plan",
+         "Maintenance window",
          "VMIs that need attention", "Host-model CPU classes",
          "Named CPU models", "AVX2 and AVX-512 trade-off",
          "Cluster and snapshot", "Glossary"]
+
+def after_heading(body, title):
+    """body from the section's heading on (the section before it may end
+    on the same page, and the maintenance window names VMIs too)."""
+    m = re.search(r"^\d+ " + re.escape(title) + r"\s*$", body, re.M)
+    return body[m.start():] if m else body
 
 def pages_of(title):
     n, first = toc[title]
@@ -147,7 +154,8 @@ elif what == "attention":
     want = {v["name"] for v in f["vmis"]
             if v["verdict"] in ("blocked", "no-target", "will-fail", "stuck")
             or plan.get(v["name"]) in ("shutdown", "block")}
-    body = text(pdf, *pages_of("VMIs that need attention"))
+    body = after_heading(text(pdf, *pages_of("VMIs that need attention")),
+                         "VMIs that need attention")
     names = {v["name"] for v in f["vmis"]}
     got = listed(body, names)
     if got != want:
@@ -161,7 +169,8 @@ elif what == "compact":
     # the default: several names a line, under their group; says where
     # the full list is.  --pdf-detail all: one line per VMI, its node
     # and verdict beside it.
-    body = text(pdf, *pages_of("VMIs that need attention"))
+    body = after_heading(text(pdf, *pages_of("VMIs that need attention")),
+                         "VMIs that need attention")
     names = {v["name"]: v for v in f["vmis"]}
     multi = [l for l in body.splitlines() if len(listed(l, names)) >= 2]
     if len(multi) < 20:
