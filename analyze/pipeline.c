@@ -45,6 +45,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
 	kv_estimate_analyze(a);
+	kv_estimate_warnings(a);
 	kv_timing("estimate");
 	kv_drain_analyze(a);
 	kv_summarize(a);

@@ -9,6 +9,7 @@
 #include "analyze/dvp/dvp.h"
 #include "analyze/harvester/harvester.h"
 #include "analyze/decide/groups.h"
+#include "analyze/estimate/estimate.h"
 
 const kv_rule kv_rules[] = {
 	{
@@ -708,6 +709,41 @@ const kv_rule kv_rules[] = {
 				    "survive maintenance." },
 		},
 		.check = check_eviction_shutdown,
+	},
+	{
+		.code = "migration-will-abort", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_ESTIMATE,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Migration aborted at its deadline",
+				"Let the migration finish: a "
+				    "MigrationPolicy for these VMIs with "
+				    "allowPostCopy true (not for VMIs with "
+				    "host devices or GPUs), else a "
+				    "completionTimeoutPerGiB that covers the "
+				    "copy, else more bandwidthPerMigration; "
+				    "`check --groups` names the one that "
+				    "helps." },
+		},
+		.check = kv_check_migration_will_abort,
+		.grouping = &kv_grp_migration,
+	},
+	{
+		.code = "migration-at-risk", .severity = SEV_WARNING,
+		.verdict = 0, .phase = PHASE_ESTIMATE,
+		.words = {
+			[KV_FLAVOR_KUBEVIRT] = {
+				"Migration may be aborted at its deadline",
+				"Measure the guest's dirty rate (the "
+				    "collector's Prometheus extract) or give "
+				    "these VMIs a MigrationPolicy with "
+				    "allowPostCopy true, a larger "
+				    "completionTimeoutPerGiB or more "
+				    "bandwidthPerMigration; `check --groups` "
+				    "names the one that helps." },
+		},
+		.check = kv_check_migration_at_risk,
+		.grouping = &kv_grp_migration,
 	},
 };
 
