@@ -67,7 +67,7 @@ TEST_LIB  := $(sort $(TEST_LIB_SRC:%.c=$(BUILD)/asan/%.o))
 # kept between runs (make would delete them as intermediates)
 .SECONDARY: $(TEST_LIB)
 HEADERS   := $(wildcard $(addsuffix /*.h,$(SRC_DIRS) cli)) \
-             analyze/read/resources.def
+             analyze/read/resources.def analyze/ruletable_late.def
 
 .PHONY: all check check-run lint report deps ensure-deps install clean bench \
         bench-collect unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke \

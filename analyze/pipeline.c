@@ -50,6 +50,7 @@ kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
 	kv_estimate_analyze(a);
+	kv_estimate_warnings(a);
 	kv_timing("estimate");
 	kv_drain_analyze(a);
 	kv_summarize(a);

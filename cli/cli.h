@@ -138,6 +138,12 @@ int cli_error(const kv_cmd *cmd, const char *fmt, ...)
 /* What the last cli_parse read of --link and --dirty-rate, or NULL
  * when neither was given: cli_load gives it to the model it loads. */
 const kv_assume *cli_assumed(void);
+/* The handlers of --link, --dirty-rate and --window (opts_assume.c), rows
+ * of opts.c's handler table. */
+int cli_opt_rate(const struct kv_cmd *cmd, const cli_option *op,
+    const char *arg, cli_args *o, size_t off);
+int cli_opt_window(const struct kv_cmd *cmd, const cli_option *op,
+    const char *arg, cli_args *o, size_t off);
 /* Load and analyse a snapshot, with progress; on failure print the
  * error and return EXIT_TOOL.  The caller frees both with
  * kv_analysis_free and kv_model_free.  cli_load_strict (the last

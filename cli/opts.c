@@ -327,51 +327,6 @@ opt_flag(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	return 0;
 }
 
-static kv_assume parsed_assume = { 0, -1, -1 };
-static bool assume_given;
-
-const kv_assume *
-cli_assumed(void)
-{
-	return assume_given ? &parsed_assume : NULL;
-}
-
-/* --link 25Gbit, --dirty-rate 40MB/s or 10MB/s-60MB/s */
-static int
-opt_rate(const kv_cmd *cmd, const cli_option *op, const char *arg,
-    cli_args *o, size_t off)
-{
-	bool link = strcmp(op->name, "link") == 0;
-	double lo, hi;
-
-	(void)off;
-	if (!kv_parse_rate(arg, &lo, &hi, !link) || (link && lo <= 0))
-		return cli_fail(cmd, "--%s: \"%s\" is not a rate (e.g. %s)",
-		    op->name, arg, link ? "25Gbit, 10Gbps, 1250MB/s" :
-		    "40MB/s, 10MB/s-60MB/s, 64MiB/s");
-	if (link)
-		o->assume.link_bps = lo;
-	else {
-		o->assume.dirty_lo = lo;
-		o->assume.dirty_hi = hi;
-	}
-	parsed_assume = o->assume;
-	assume_given = true;
-	return 0;
-}
-
-/* --window 2h, 90m, 1h30m, 45s, 600 (seconds) */
-static int
-opt_window(const kv_cmd *cmd, const cli_option *op, const char *arg,
-    cli_args *o, size_t off)
-{
-	(void)off;
-	if (!kv_parse_duration(arg, &o->window))
-		return cli_fail(cmd, "--%s: \"%s\" is not a duration (e.g. 2h, "
-		    "90m, 1h30m, 600s)", op->name, arg);
-	return 0;
-}
-
 #define AT(field)	offsetof(cli_args, field)
 
 /* Each option's handler and the field of cli_args it fills. */
@@ -397,9 +352,9 @@ static const struct opt_handler {
 	{ "allow-restart", opt_allow, 0 },
 	{ "max-unavailable", opt_count, AT(max_unavailable) },
 	{ "allow-block", opt_flag, AT(allow_block) },
-	{ "link", opt_rate, 0 },
-	{ "dirty-rate", opt_rate, 0 },
-	{ "window", opt_window, 0 },
+	{ "link", cli_opt_rate, 0 },
+	{ "dirty-rate", cli_opt_rate, 0 },
+	{ "window", cli_opt_window, 0 },
 	{ "color", opt_color, 0 },
 	{ "all-namespaces", opt_flag, AT(all_ns) },
 	{ "all", opt_flag, AT(all) },

@@ -16,6 +16,9 @@ no_change_why(enum kv_fix_action act)
 		return "the label's value is the node's own (virt-handler's "
 		    "node labeller writes it) and no selector of the group "
 		    "names it";
+	case FIX_SET_MIGRATION_POLICY:
+		return "no what-if change writes a MigrationPolicy yet; the "
+		    "VMIs were estimated again under it instead";
 	case FIX_NONE:
 		return "the fix is none: no change helps these VMIs";
 	default:
@@ -300,6 +303,7 @@ kv_fix_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 		[FIX_RELABEL_NODE] = CH_COUNT,
 		[FIX_RELAX_PLACEMENT] = CH_RELAX,
 		[FIX_FREE_CAPACITY] = CH_RELAX, [FIX_NONE] = CH_COUNT,
+		[FIX_SET_MIGRATION_POLICY] = CH_COUNT,
 	};
 	enum kv_change_kind k = kinds[g->fix.action];
 	const char *value = g->fix.value;

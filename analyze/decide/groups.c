@@ -15,13 +15,14 @@
 const char *const kv_subject_names[SUBJ_COUNT] = {
 	"cpuClass", "cpuModel", "node", "storageClass", "claim", "binding",
 	"device", "image", "placement", "evictionStrategy", "operation",
-	"condition",
+	"condition", "migrationPolicy",
 };
 
 const char *const kv_fix_names[FIX_COUNT] = {
 	"set-cpu-model", "recreate-claim-rwx", "change-binding",
 	"repull-image", "relabel-node", "set-eviction-strategy",
-	"relax-placement", "free-capacity", "wait-operation", "none",
+	"relax-placement", "free-capacity", "wait-operation",
+	"set-migration-policy", "none",
 };
 
 struct kv_gkeys {
@@ -162,6 +163,12 @@ collect_vmi(collector *c, kv_gkeys *k, size_t i)
 			free(name);
 		}
 	}
+	/* warnings with a grouping (the estimate's) form groups too */
+	for (size_t w = 0; w < r->nwarnings; w++)
+		if (r->warnings[w].rule->grouping != NULL &&
+		    (w == 0 || r->warnings[w].rule !=
+		    r->warnings[w - 1].rule))
+			put_rule(c, k, i, r->warnings[w].rule);
 	if (r->on_drain == DRAIN_SHUTDOWN)
 		put(c, i, CODE_DRAIN_SHUTDOWN, NULL, &kv_grp_drain_shutdown,
 		    SUBJ_EVICTION, r->eviction);

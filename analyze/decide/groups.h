@@ -26,14 +26,16 @@
 enum kv_subject {
 	SUBJ_CPU_CLASS, SUBJ_CPU_MODEL, SUBJ_NODE, SUBJ_STORAGE_CLASS,
 	SUBJ_CLAIM, SUBJ_BINDING, SUBJ_DEVICE, SUBJ_IMAGE, SUBJ_PLACEMENT,
-	SUBJ_EVICTION, SUBJ_OPERATION, SUBJ_CONDITION, SUBJ_COUNT
+	SUBJ_EVICTION, SUBJ_OPERATION, SUBJ_CONDITION, SUBJ_MIGRATION_POLICY,
+	SUBJ_COUNT
 };
 extern const char *const kv_subject_names[SUBJ_COUNT];
 
 enum kv_fix_action {
 	FIX_SET_CPU_MODEL, FIX_RECREATE_CLAIM_RWX, FIX_CHANGE_BINDING,
 	FIX_REPULL_IMAGE, FIX_RELABEL_NODE, FIX_SET_EVICTION,
-	FIX_RELAX_PLACEMENT, FIX_FREE_CAPACITY, FIX_WAIT_OPERATION, FIX_NONE,
+	FIX_RELAX_PLACEMENT, FIX_FREE_CAPACITY, FIX_WAIT_OPERATION,
+	FIX_SET_MIGRATION_POLICY, FIX_NONE,
 	FIX_COUNT
 };
 extern const char *const kv_fix_names[FIX_COUNT];
@@ -147,7 +149,7 @@ extern const kv_grouping kv_grp_cpu, kv_grp_claim_rwx, kv_grp_claim_unknown,
     kv_grp_launch_security, kv_grp_tsc, kv_grp_hyperv, kv_grp_placement,
     kv_grp_host_model_label, kv_grp_image_config, kv_grp_image_none,
     kv_grp_operation, kv_grp_force, kv_grp_condition, kv_grp_source_node,
-    kv_grp_capacity;
+    kv_grp_capacity, kv_grp_migration;
 
 void kv_groups_analyze(kv_analysis *a);
 /* The edits that would let g's VMIs pass the placement constraints and

@@ -326,12 +326,30 @@ masquerade(const kv_analysis *a, const kv_vmi *v)
 	    strcmp(a->cfg.default_iface, "masquerade") == 0;
 }
 
+/* The settings a trial (kv_estimate_try) puts over the VMI's own. */
+static void
+try_over(const kv_migtry *t, kv_migset_eff *s)
+{
+	if (t == NULL)
+		return;
+	if (t->postcopy) {
+		/* a policy's allowPostCopy sets allowWorkloadDisruption
+		 * when it leaves that unset (settings.c) */
+		s->postcopy = s->disruption = true;
+	}
+	if (t->autoconverge)
+		s->autoconverge = true;
+	if (t->per_gib > 0)
+		s->completion_per_gib = t->per_gib;
+	if (t->bandwidth >= 0)
+		s->bandwidth = t->bandwidth;
+}
+
 static void
 estimate_one(const kv_analysis *a, const kv_history *hs, size_t i,
-    const size_t *on_node)
+    const size_t *on_node, const kv_migtry *t, kv_migest *e)
 {
 	const kv_vmires *r = &a->vmis[i];
-	kv_migest *e = &a->est[i];
 	input in = {0};
 	enum kv_mig_end lo, hi;
 
@@ -340,6 +358,7 @@ estimate_one(const kv_analysis *a, const kv_history *hs, size_t i,
 	e->max_dirty = -1;
 	e->dirty[0] = e->dirty[1] = -1;
 	kv_settings_of(a, r, &in.set);
+	try_over(t, &in.set);
 	e->settings = in.set.source;
 	e->postcopy = in.set.postcopy;
 	e->disruption = in.set.disruption;
@@ -438,7 +457,7 @@ kv_estimate_analyze(kv_analysis *a)
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (a->vmis[i].verdict != V_OK)
 			continue;
-		estimate_one(a, &hs, i, on_node);
+		estimate_one(a, &hs, i, on_node, NULL, &a->est[i]);
 		switch (a->est[i].outcome) {
 		case MIG_CONVERGES: w->converges++; break;
 		case MIG_AT_RISK: w->at_risk++; break;
@@ -448,6 +467,43 @@ kv_estimate_analyze(kv_analysis *a)
 	}
 	kv_history_free(&hs);
 	free(on_node);
+}
+
+/* The source nodes' counts of VMIs that would migrate (lanes_of). */
+static size_t *
+count_on_node(const kv_analysis *a)
+{
+	const kv_model *m = a->m;
+	size_t *on_node = xcalloc(m->nnodes + 1, sizeof(size_t));
+
+	for (size_t i = 0; i < a->nvmis; i++) {
+		const kv_node *n = kv_model_node(m, a->vmis[i].vmi->node);
+
+		if (n != NULL && a->vmis[i].verdict == V_OK)
+			on_node[n - m->nodes]++;
+	}
+	return on_node;
+}
+
+size_t
+kv_estimate_try(const kv_analysis *a, const size_t *vmis, size_t n,
+    const kv_migtry *t, enum kv_mig_outcome *out)
+{
+	kv_history hs;
+	size_t *on_node = count_on_node(a), good = 0;
+
+	kv_history_build(a->m, &hs);
+	for (size_t k = 0; k < n; k++) {
+		kv_migest e = {0};
+
+		estimate_one(a, &hs, vmis[k], on_node, t, &e);
+		if (out != NULL)
+			out[k] = e.outcome;
+		good += e.outcome == MIG_CONVERGES;
+	}
+	kv_history_free(&hs);
+	free(on_node);
+	return good;
 }
 
 void

@@ -126,6 +126,33 @@ typedef struct kv_window {
 void kv_estimate_analyze(kv_analysis *a);
 void kv_estimate_free(kv_analysis *a);
 
+/* A trial of other migration settings for some VMIs (the fix of a
+ * migration group, decide/fix_migration.c): what a MigrationPolicy with
+ * these fields would set over each VMI's own.  0 / -1: as is. */
+typedef struct kv_migtry {
+	bool postcopy;			/* allowPostCopy: true */
+	bool autoconverge;		/* allowAutoConverge: true */
+	int64_t per_gib;		/* completionTimeoutPerGiB; 0 */
+	double bandwidth;		/* bytes/s, 0 unlimited; -1 */
+} kv_migtry;
+
+/* Re-estimate VMIs vmis[0..n) of a (verdict ok) under t: how many then
+ * converge; out[k] (may be NULL) gets each outcome.  a->est untouched. */
+size_t kv_estimate_try(const kv_analysis *a, const size_t *vmis, size_t n,
+    const kv_migtry *t, enum kv_mig_outcome *out);
+
+/* The warnings migration-will-abort and migration-at-risk (warn.c): the
+ * rule rows of phase PHASE_ESTIMATE run on every VMI of verdict ok with
+ * an estimate.  Call after kv_estimate_analyze, before the drains and
+ * the groups.  The verdicts do not change. */
+void kv_estimate_warnings(kv_analysis *a);
+struct rule_ctx;
+struct kv_rule;
+void kv_check_migration_will_abort(struct rule_ctx *c,
+    const struct kv_rule *r);
+void kv_check_migration_at_risk(struct rule_ctx *c,
+    const struct kv_rule *r);
+
 /* --- the pre-copy model (precopy.c) ---------------------------------- */
 
 typedef struct kv_precopy {

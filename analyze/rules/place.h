@@ -101,4 +101,10 @@ void kv_and_volumes(const kv_model *m, const kv_volpv *vols, size_t nvols,
 bool kv_volpv_explain(const kv_model *m, const kv_volpv *vp,
     const kv_node *node, kv_buf *out);
 
+/* dst &= the nodes that satisfy aff (ORed terms of ANDed requirements),
+ * each term with app's requirements added (app may be NULL), from the
+ * label index (affbits.c). */
+void kv_and_affinity(const kv_analysis *a, const kv_affinity *aff,
+    const kv_nsterm *app, kv_bits *dst);
+
 #endif

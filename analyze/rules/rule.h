@@ -14,7 +14,9 @@
  * Check functions run in three phases: PHASE_TARGETS sees the VMI, its
  * source node and pod, and the targets; PHASE_CONDITION runs after the
  * stored condition has been weighed (a check that explains a condition no
- * other check did); PHASE_DRAIN also sees the verdict (drain rules).  A
+ * other check did); PHASE_DRAIN also sees the verdict (drain rules);
+ * PHASE_ESTIMATE runs after the migration estimate, on VMIs of verdict
+ * ok, and reads a->est (analyze/estimate/warn.c).  A
  * check reports through rule_emit() (rule_ctx.h); the VMI's result owns
  * the issues.
  */
@@ -35,7 +37,8 @@ typedef void (*rule_check_fn)(struct rule_ctx *ctx, const struct kv_rule *r);
 
 enum kv_severity { SEV_BLOCKER, SEV_WARNING };
 
-enum kv_rule_phase { PHASE_TARGETS = 1, PHASE_CONDITION, PHASE_DRAIN };
+enum kv_rule_phase { PHASE_TARGETS = 1, PHASE_CONDITION, PHASE_DRAIN,
+	PHASE_ESTIMATE };
 
 enum kv_rule_flag {
 	/* a blocker about one operation, not the VM: a drain still moves

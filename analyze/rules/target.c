@@ -433,99 +433,6 @@ room_bits(const kv_analysis *a, const kv_place *p, const kv_res *need)
 	return b;
 }
 
-/* Nodes that satisfy one requirement (the same test as req_match, on the
- * label index). */
-static void
-req_nodes(const kv_analysis *a, const kv_nsreq *q, kv_bits *out)
-{
-	const kv_bits *b;
-	const char *const *values;
-	kv_bits *const *bits;
-	size_t n;
-
-	kv_bits_zero(out);
-	if (q->field) {
-		/* matchFields: the node's own name (metadata.name) */
-		for (size_t i = 0; i < a->m->nnodes; i++)
-			if (kv_req_match(q, NULL, a->m->nodes[i].name))
-				kv_bits_set(out, i);
-		return;
-	}
-	switch (q->op) {
-	case OP_EXISTS:
-	case OP_DOESNOTEXIST:
-		if ((b = kv_index_has(a->index, q->key)) != NULL)
-			kv_bits_or(out, b);
-		break;
-	case OP_IN:
-	case OP_NOTIN:
-		for (size_t i = 0; i < q->nvalues; i++)
-			if ((b = kv_index_eq(a->index, q->key, q->values[i])) !=
-			    NULL)
-				kv_bits_or(out, b);
-		break;
-	case OP_GT:
-	case OP_LT:
-		/* one test per distinct value of the key */
-		n = kv_index_values(a->index, q->key, &values, &bits);
-		for (size_t i = 0; i < n; i++) {
-			kv_label l = { q->key, values[i] };
-			kv_labels one = { 1, &l };
-
-			if (kv_req_match(q, &one, NULL))
-				kv_bits_or(out, bits[i]);
-		}
-		break;
-	}
-	if (q->op == OP_DOESNOTEXIST || q->op == OP_NOTIN) {
-		kv_bits all;
-
-		kv_bits_init(&all, out->nbits);
-		kv_bits_fill(&all);
-		kv_bits_andnot(&all, out);
-		kv_bits_copy(out, &all);
-		kv_bits_free(&all);
-	}
-}
-
-/* dst &= nodes that satisfy aff (ORed terms of ANDed requirements). */
-static void
-and_affinity(const kv_analysis *a, const kv_affinity *aff,
-    const kv_nsterm *app, kv_bits *dst)
-{
-	kv_nsterm only = { 0, NULL, 0 };
-	const kv_nsterm *terms = aff->terms;
-	size_t nterms = aff->nterms, napp = app != NULL ? app->nreqs : 0;
-	kv_bits any, term, req;
-
-	/* no required affinity: KubeVirt's requirements are its one term */
-	if (nterms == 0 && napp == 0)
-		return;
-	if (nterms == 0) {
-		terms = &only;
-		nterms = 1;
-	}
-	kv_bits_init(&any, dst->nbits);
-	kv_bits_init(&term, dst->nbits);
-	kv_bits_init(&req, dst->nbits);
-	for (size_t t = 0; t < nterms; t++) {
-		/* an empty term matches no node, until KubeVirt appends */
-		if (terms[t].nreqs + napp == 0)
-			continue;
-		kv_bits_fill(&term);
-		for (size_t q = 0; q < terms[t].nreqs + napp; q++) {
-			req_nodes(a, q < terms[t].nreqs ? &terms[t].reqs[q] :
-			    &app->reqs[q - terms[t].nreqs], &req);
-			kv_bits_and(&term, &req);
-		}
-		kv_bits_or(&any, &term);
-	}
-	kv_bits_and(dst, &any);
-	kv_bits_free(&any);
-	kv_bits_free(&term);
-	kv_bits_free(&req);
-}
-
 /* Solve a placement problem with bitsets: the same constraints
  * kv_target_explain() replays node by node, except the source node and
  * the VMI's own pods, which set_nodes() takes out per VMI. */
@@ -579,7 +486,7 @@ solve(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 			kv_bits_and(tgt, b);
 	}
 	if (kv_bits_any(tgt)) {
-		and_affinity(a, r->affinity, kv_appended(r), tgt);
+		kv_and_affinity(a, r->affinity, kv_appended(r), tgt);
 	}
 	kv_and_volumes(a->m, vols, nvols, tgt);
 	kv_bits_copy(&pr->sel, tgt);

@@ -140,21 +140,32 @@ groups_doc(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 	return rc;
 }
 
+#define GROUPS_ON_TTY 8
+
 int
 kv_view_groups(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
     bool vmis, kv_err *err)
 {
-	size_t shown = 0;
+	size_t shown = 0, more = 0;
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
 		return groups_doc(a, pick, t, err);
 	for (size_t i = 0; i < a->ngroups; i++)
 		if (picked(&a->groups[i], pick) > 0) {
+			/* check on a terminal: a screenful of them */
+			if (!vmis && t->tty && !t->all &&
+			    shown == GROUPS_ON_TTY) {
+				more++;
+				continue;
+			}
 			if (shown++ == 0)
 				fprintf(t->f, "%sgroups, largest first:\n",
 				    vmis ? "" : "\n");
 			group_text(a, &a->groups[i], pick, t, vmis);
 		}
+	if (more > 0)
+		fprintf(t->f, "... and %zu more groups (kvscope check --groups, "
+		    "or --all)\n", more);
 	if (shown == 0 && vmis)
 		fprintf(t->f, "no groups: every selected %s migrates and "
 		    "survives a drain\n", kv_word(a, KV_WORD_VM));

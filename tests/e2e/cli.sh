@@ -749,7 +749,7 @@ lacks "$tmp/out" "drain-shutdown not green" "${ESC}[32mdrain-"
 run "nothing to move" 1 check "$snap" --drain a1
 has "$tmp/out" "nothing to move" "a1: 1 VMI, 0 migrate, 0 stop, 1 block, 0 external; nothing to move"
 run "1 migrates" 0 check "$snap" --drain w2
-has "$tmp/out" "1 migrates" "; 1 migrates in about"
+has "$tmp/out" "1 migrates" "; 1 migrates in 4-12 s"
 run "no JSON key in prose" 0 explain "$snap" prod/amd-vm
 lacks "$tmp/out" "no JSON key in prose" "namedModels"
 has "$tmp/out" "no JSON key: words" "(the report's table of named models and their trade-offs, or kvscope models SNAPSHOT, lists them)"

@@ -83,4 +83,19 @@ has "$tmp/out" "metrics junit: its arithmetic" "migration will be aborted: 32.0 
 run "junit without window" 0 check "$s" --drain w5 -o junit
 lacks "$tmp/out" "junit without window" 'will-abort'
 
+# the warning (verdict stays ok), its group and the MigrationPolicy fix,
+# checked by estimating the VMI again under it
+run "abort warning" 0 explain "$s" dev/build-runner
+has "$tmp/out" "abort warning" "verdict ok, outcome migrates"
+has "$tmp/out" "abort warning" "migration-will-abort             aborted after 182-214 s of copy (deadline 5250 s: completionTimeoutPerGiB 150; progressTimeout 150 s; the cluster's settings)"
+run "abort json" 0 explain "$s" dev/build-runner -o json
+jq_is "abort json: verdict" '.vmi.verdict' "ok"
+jq_is "abort json: warning" '[.vmi.warnings[].code] | index("migration-will-abort") != null' "true"
+run "abort group" 1 check "$s" --groups
+has "$tmp/out" "abort group" "migration-will-abort: 1 VMI under the cluster's settings: Migration aborted at its deadline"
+has "$tmp/out" "abort group" "fix set-migration-policy (not proven): Create this MigrationPolicy and label the VMIs (dev/build-runner) kvscope.io/migration-policy=kvscope-g4"
+has "$tmp/out" "abort group" "spec: {allowPostCopy: true, selectors: {virtualMachineInstanceSelector: {kvscope.io/migration-policy: kvscope-g4}}}"
+run "abort group json" 1 check "$s" -o json
+jq_is "abort group json: fix" '[.groups[] | select(.code == "migration-will-abort") | .subject.kind, .verdict, .fix.action, .fix.value, .fix.fixes] | map(tostring) | join(",")' "migrationPolicy,ok,set-migration-policy,allowPostCopy: true,1"
+
 test_done

@@ -12,6 +12,7 @@
 #include "kvtest.h"
 #include "kvsnap.h"
 
+#include "analyze/decide/groups.h"
 #include "analyze/estimate/estimate.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
@@ -261,6 +262,62 @@ test_policy_precedence(void **state)
 	kvsnap_free(s);
 }
 
+/* The 16 GiB guest aborted at 20 s per GB: a migration-will-abort
+ * warning (the verdict stays ok), its group under the cluster's
+ * settings, and the fix allowPostCopy checked by estimating it again;
+ * a larger completionTimeoutPerGiB helps too, 21 s per GB does not. */
+static void
+test_abort_group(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_vmires *v;
+	const kv_group *g = NULL;
+	kv_migtry t = { .bandwidth = -1 };
+	size_t i;
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	kubevirt(s, "{\"completionTimeoutPerGiB\": 20, "
+	    "\"bandwidthPerMigration\": \"64Mi\"}");
+	vmi(s, "db-0", "16Gi");
+	dirty_metrics(s, "db-0", 30000000);
+	r = kvsnap_run(s);
+	v = kvres_vmires(&r, "prod/db-0");
+	i = (size_t)(v - r.a->vmis);
+	assert_int_equal(v->verdict, V_OK);
+	assert_int_equal(r.a->est[i].outcome, MIG_WILL_ABORT);
+	assert_true(v->nwarnings >= 1);
+	for (size_t k = 0; k < v->nwarnings; k++)
+		if (strcmp(v->warnings[k].rule->code,
+		    "migration-will-abort") == 0)
+			assert_non_null(strstr(v->warnings[k].message,
+			    "deadline 360 s"));
+	for (size_t k = 0; k < r.a->ngroups; k++)
+		if (strcmp(r.a->groups[k].code, "migration-will-abort") == 0)
+			g = &r.a->groups[k];
+	assert_non_null(g);
+	assert_int_equal(g->verdict, V_OK);
+	assert_int_equal(g->kind, SUBJ_MIGRATION_POLICY);
+	assert_string_equal(g->name, "cluster");
+	assert_int_equal(g->fix.action, FIX_SET_MIGRATION_POLICY);
+	assert_string_equal(g->fix.value, "allowPostCopy: true");
+	assert_int_equal(g->fix.fixes, 1);
+	assert_true(g->fix.checked);
+	assert_non_null(strstr(g->fix.text, "kind: MigrationPolicy"));
+	assert_int_equal(kv_estimate_try(r.a, &i, 1, &t, NULL), 0);
+	t.per_gib = 150;
+	assert_int_equal(kv_estimate_try(r.a, &i, 1, &t, NULL), 1);
+	t.per_gib = 21;
+	assert_int_equal(kv_estimate_try(r.a, &i, 1, &t, NULL), 0);
+	t = (kv_migtry){ .bandwidth = -1, .postcopy = true };
+	assert_int_equal(kv_estimate_try(r.a, &i, 1, &t, NULL), 1);
+	/* the analysis's own estimate is untouched */
+	assert_int_equal(r.a->est[i].outcome, MIG_WILL_ABORT);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
 /* Ten migrations from two nodes, one outbound each: five rounds. */
 static void
 test_schedule_rounds(void **state)
@@ -341,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_sixteen_gib),
 		cmocka_unit_test(test_unknown_dirty),
 		cmocka_unit_test(test_policy_precedence),
+		cmocka_unit_test(test_abort_group),
 		cmocka_unit_test(test_schedule_rounds),
 		cmocka_unit_test(test_precopy),
 		cmocka_unit_test(test_parse_rate),

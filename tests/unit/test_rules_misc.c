@@ -650,7 +650,7 @@ test_rule_rows(void **state)
 		scoped += (r->flags & RULE_OPERATION_SCOPED) != 0;
 		assert_non_null(r->check);
 		assert_true(r->phase >= PHASE_TARGETS &&
-		    r->phase <= PHASE_DRAIN);
+		    r->phase <= PHASE_ESTIMATE);
 		for (size_t f = 0; f < KV_NFLAVORS; f++) {
 			const char *t, *fix;
 
