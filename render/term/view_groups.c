@@ -164,8 +164,8 @@ kv_view_groups(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 			group_text(a, &a->groups[i], pick, t, vmis);
 		}
 	if (more > 0)
-		fprintf(t->f, "... and %zu more groups (kvscope check --groups, "
-		    "or --all)\n", more);
+		fprintf(t->f, "... and %zu more groups (kvscope check "
+		    "--groups, or --all)\n", more);
 	if (shown == 0 && vmis)
 		fprintf(t->f, "no groups: every selected %s migrates and "
 		    "survives a drain\n", kv_word(a, KV_WORD_VM));
