@@ -58,7 +58,7 @@ has "$tmp/win" "abort: deadline" "deadline 87.7 min"
 has "$tmp/win" "abort: axis" ">3.5 min<"
 # the table: the will-abort row with its arithmetic
 has "$tmp/win" "abort: row outcome" "will-abort</span>"
-has "$tmp/win" "abort: row line" "32.0 GiB at 512 MiB/s, dirtying up to 600 MB/s: copy 3 min 2 s - 3 min 34 s against a deadline of 5250 s (150 s per GB x 35): will be aborted"
+has "$tmp/win" "abort: row line" "32.0 GiB at 512 MiB/s, dirtying up to 600 MB/s: copy 3 min 2 s - 3 min 34 s against a deadline of 5,250 s (150 s per GB x 35): will be aborted"
 has "$tmp/win" "abort: unknown" "6 migrations have an unknown outcome: their guests' dirty rate decides. The tightest, dev/win-app, finishes in time if its guest dirties less than 531 MB/s."
 has "$tmp/win" "abort: facts" "One migration alone on its link moves 1,192 MiB/s of guest memory (assumed"
 has "$tmp/win" "abort: assumption" "dirty rate average and peak from the cluster's Prometheus"
