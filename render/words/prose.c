@@ -498,18 +498,14 @@ prose_drain_assumption(const kv_analysis *a)
 	}
 	if (lanes < 1)
 		lanes = 1;
-	if (c->bandwidth_mibps > 0)
-		return xasprintf("Times assume each node is drained alone: up "
-		    "to %lld %s at once%s, each limited to the configured %lld "
-		    "MiB/s, plus 10 s per VM to start its target pod.",
-		    (long long)lanes, plural((size_t)lanes, "migration",
-		    "migrations"), sync, (long long)c->bandwidth_mibps);
+	/* the ranges come from each migration's estimate (estimate.h) */
 	return xasprintf("Times assume each node is drained alone: up to %lld "
-	    "%s at once%s sharing a 10 Gbit/s link (%lld MiB/s), because the "
-	    "cluster sets no bandwidth limit per migration, plus 10 s per VM "
-	    "to start its target pod.", (long long)lanes,
+	    "%s at once%s, each taking the range its migration estimate gives "
+	    "(the target pod's start plus the copy, %s; the Maintenance "
+	    "window section names every assumption).", (long long)lanes,
 	    plural((size_t)lanes, "migration", "migrations"), sync,
-	    (long long)c->assumed_mibps);
+	    c->bandwidth_mibps > 0 ? "capped by bandwidthPerMigration" :
+	    "no bandwidth limit per migration");
 }
 const char *
 prose_matrix_howto(void)
