@@ -21,26 +21,8 @@ section() {
 
 s=$(fresh)
 cp -r $M/. "$s/"
-python3 - "$s" <<'PY'
-import hashlib, json, os, sys
-d = sys.argv[1]
-item = {"apiVersion": "kvscope.io/v1", "kind": "VMIMetrics",
-        "metadata": {"namespace": "dev", "name": "build-runner"},
-        "window": {"start": "2026-10-31T08:00:00Z",
-                   "end": "2026-10-31T09:00:00Z", "source": "prometheus"},
-        "dirtyRateBytesPerSecond": {"avg": 550000000, "max": 600000000},
-        "memoryUsedBytes": 17179869184}
-path = "resources/vmimetrics.kvscope.io.json"
-text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [item]})
-open(os.path.join(d, path), "w").write(text + "\n")
-m = json.load(open(os.path.join(d, "manifest.json")))
-m["resources"].append({"resource": "vmimetrics", "group": "kvscope.io",
-                       "file": path, "status": "ok", "count": 1})
-data = open(os.path.join(d, path), "rb").read()
-m["files"].append({"path": path, "bytes": len(data),
-                   "sha256": hashlib.sha256(data).hexdigest()})
-json.dump(m, open(os.path.join(d, "manifest.json"), "w"), indent=1)
-PY
+python3 tests/e2e/mkmetrics.py "$s" dev build-runner 550000000 600000000 \
+    17179869184
 
 r=$(fresh)
 run "abort: report" 0 report "$s" -o html,pdf -d "$r/a"
