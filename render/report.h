@@ -371,6 +371,10 @@ typedef struct kv_fig {
 } kv_fig;
 
 void fig_free(kv_fig *f);
+/* A new shape at the end of f (figures.c), zeroed but for what is given,
+ * without fill or stroke (COL_NONE). */
+kv_shape *fig_add(kv_fig *f, enum kv_shape_kind kind, double x, double y,
+    double w, double h);
 
 /* The figures.  t measures text; the matrix takes the entries
  * [r0, r1) x [c0, c1) of the view (the PDF draws it in tiles). */

@@ -31,18 +31,9 @@ static kv_shape *
 add(kv_fig *f, enum kv_shape_kind kind, double x, double y, double w,
     double h, uint32_t fill, char *title)
 {
-	kv_shape *s;
+	kv_shape *s = fig_add(f, kind, x, y, w, h);
 
-	KV_GROW(f->s, f->cap, f->n + 1);
-	s = &f->s[f->n++];
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->x = x;
-	s->y = y;
-	s->w = w;
-	s->h = h;
 	s->fill = fill;
-	s->stroke = COL_NONE;
 	s->title = title;
 	return s;
 }

@@ -58,8 +58,8 @@ fig_free(kv_fig *f)
 	free(f);
 }
 
-static kv_shape *
-add(kv_fig *f, enum kv_shape_kind kind, double x, double y, double w,
+kv_shape *
+fig_add(kv_fig *f, enum kv_shape_kind kind, double x, double y, double w,
     double h)
 {
 	kv_shape *s;
@@ -81,7 +81,7 @@ static void
 rect(kv_fig *f, double x, double y, double w, double h, uint32_t fill,
     uint32_t stroke, char *title)
 {
-	kv_shape *s = add(f, SHAPE_RECT, x, y, w, h);
+	kv_shape *s = fig_add(f, SHAPE_RECT, x, y, w, h);
 
 	s->fill = fill;
 	s->stroke = stroke;
@@ -94,7 +94,7 @@ static kv_shape *
 text(kv_fig *f, double x, double y, const char *str, enum kv_font font,
     double size, enum kv_anchor anchor, uint32_t col, char *title)
 {
-	kv_shape *s = add(f, SHAPE_TEXT, x, y, 0, 0);
+	kv_shape *s = fig_add(f, SHAPE_TEXT, x, y, 0, 0);
 
 	s->text = xstrdup(str);
 	s->font = font;
