@@ -305,8 +305,9 @@ static void
 nodes(xmlNodePtr s, const kv_diff *d)
 {
 	static const char *const heads[] = { "Node", "Features lost",
-	    "Features gained", "Host model, vendor, other labels, cordon, "
-	    "taints, allocatable" };
+	    "Features gained",
+	    "Host model, vendor, other labels, cordon, taints, allocatable",
+	};
 	xmlNodePtr tb;
 
 	if (d->nodes_added.n + d->nodes_removed.n + d->nnodes == 0)

@@ -560,8 +560,8 @@ drain_text(const kvres *r, enum kv_allow allow)
 	kv_err err = {0};
 
 	assert_non_null(f);
-	assert_int_equal(kv_view_drain(r->a, r->a->drain, 1, 0, allow, &t,
-	    &err), KV_OK);
+	assert_int_equal(kv_view_drain(r->a, r->a->drain, 1,
+	    r->a->drain[0].secs, 0, allow, &t, &err), KV_OK);
 	fclose(f);
 	return buf;
 }
