@@ -761,6 +761,12 @@ test_kvscope_read() {
 	for a in "$BASE"/keep/*.tar.gz; do
 		rc=0
 		"$KVSCOPE" check "$a" >"$T/check.out" 2>&1 || rc=$?
+		# 2 only for an archive whose VMIs could not be read at all:
+		# nothing to judge is exit 2, as kubectl's "No resources found"
+		if [ "$rc" = 2 ] && grep -q "check: no VMIs found" "$T/check.out" &&
+		    grep -q "virtualmachineinstances.kubevirt.io: error" "$T/check.out"; then
+			rc=0
+		fi
 		case $rc in
 		0|1) n=$((n + 1)) ;;
 		*) sed 's/^/    /' "$T/check.out" | tail -n 10; die "kvscope check $(basename "$a") exited $rc" ;;

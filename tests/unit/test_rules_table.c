@@ -370,7 +370,7 @@ main(void)
 		CASE(7), CASE(8), CASE(9), CASE(10), CASE(11), CASE(12),
 		CASE(13), CASE(14), CASE(15), CASE(16), CASE(17), CASE(18),
 		CASE(19), CASE(20), CASE(21), CASE(22), CASE(23),
-		CASE(24), CASE(25), CASE(26),
+		CASE(24), CASE(25), CASE(26), CASE(27),
 		cmocka_unit_test(test_containerdisk_reference),
 	};
 
@@ -378,7 +378,7 @@ main(void)
 	int rc;
 
 	/* every row of the case table is in tests[], named by its code */
-	if (NCASES != 27) {
+	if (NCASES != 28) {
 		fprintf(stderr, "rule_cases has %zu rows; update CASE()s\n",
 		    (size_t)NCASES);
 		return 1;
