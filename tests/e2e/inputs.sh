@@ -162,8 +162,8 @@ $KVSCOPE check "$tmp/kf" -o json >"$tmp/kf.json" 2>"$tmp/err"
 rc=$?
 want="kvscope: warning: pods: partial: pods.json skipped: ends in the \
 middle of a JSON value (truncated?); room on the nodes, containerDisk \
-digests and pod affinity cannot be judged; checks that need it are not \
-judged for the VMIs they concern"
+digests, pod affinity and the VMI's other launcher pods cannot be judged; \
+checks that need it are not judged for the VMIs they concern"
 if [ "$rc" -eq 1 ] && grep -qxF "$want" "$tmp/err"; then
 	ok "partial: the skipped file and its resource"
 else
