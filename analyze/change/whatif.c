@@ -571,8 +571,10 @@ storage_rwx(apply_ctx *c, const kv_change *ch)
 
 		hit[i] = p->storage_class == sc && !(p->modes & AM_RWX) &&
 		    (why == NULL || (serves & mode_bit(p)));
-		if (hit[i])
+		if (hit[i]) {
 			p->modes = AM_RWX;
+			p->volume = NULL;	/* a new PV, not in the input */
+		}
 	}
 	for (size_t i = 0; i < m->nvmis; i++) {
 		kv_vmi *v = &m->vmis[i];

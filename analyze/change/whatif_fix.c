@@ -148,6 +148,7 @@ kv_wi_claim_rwx(apply_ctx *c, const kv_change *ch)
 		if (hit[i]) {
 			m->pvcs[i].storage_class = cls;
 			m->pvcs[i].modes = AM_RWX;
+			m->pvcs[i].volume = NULL;	/* a new PV */
 		}
 	free(hit);
 	if (nclaims == 0)

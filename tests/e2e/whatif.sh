@@ -639,13 +639,13 @@ run "fix report" 0 what-if $S --fix G4 --report "$tmp/fixrep" --format json
 run "fix relax affinity" 0 what-if $S --fix G6
 has "$tmp/out" "fix relax affinity" "relax node affinity on topology.kubernetes.io/zone on 1 VMI (the VMIs of group G6): takes effect after a restart, 1 running VMI restart"
 has "$tmp/out" "fix relax affinity" "infra/ledger: no-target -> ok, targets 0 -> 2"
-run "fix relax selector" 0 what-if samples/pitfalls --fix G12
+run "fix relax selector" 0 what-if samples/pitfalls --fix G13
 has "$tmp/out" "fix relax selector" "relax nodeSelector kubernetes.io/hostname on 1 VMI"
 has "$tmp/out" "fix relax selector" "db/pinned: no-target -> ok"
-run "fix relax migration" 0 what-if samples/pitfalls --fix G13
-has "$tmp/out" "fix relax migration" "relax addedNodeSelector of migration move-to-p6 on 1 VMI (the VMIs of group G13): no restart"
+run "fix relax migration" 0 what-if samples/pitfalls --fix G14
+has "$tmp/out" "fix relax migration" "relax addedNodeSelector of migration move-to-p6 on 1 VMI (the VMIs of group G14): no restart"
 has "$tmp/out" "fix relax migration" "pit/move-to-gone: no-target -> ok"
-run "fix free device" 0 what-if samples/pitfalls --fix G14
+run "fix free device" 0 what-if samples/pitfalls --fix G15
 has "$tmp/out" "fix free device" "room freed on p1: 1 nvidia.com/GRID_T4-4Q"
 has "$tmp/out" "fix free device" "resolved no-placement-target (placement: no room: no nvidia.com/GRID_T4-4Q): 1 -> 0 VMIs"
 run "fix free room" 0 what-if samples/capacity --fix G2
@@ -654,9 +654,9 @@ has "$tmp/out" "fix free room" "prod/stuck-vm: no-target -> ok, targets 0 -> 1"
 run "fix relax anti" 0 what-if samples/capacity --fix G3
 has "$tmp/out" "fix relax anti" "relax pod anti-affinity on 1 VMI"
 has "$tmp/out" "fix relax anti" "prod/apart-vm: no-target -> ok"
-run "fix peer relabel" 0 what-if samples/pitfalls --fix G15
+run "fix peer relabel" 0 what-if samples/pitfalls --fix G16
 has "$tmp/out" "fix peer relabel" "relabel-node host-model-cpu.node.kubevirt.io/Cascadelake-Server=true, as its fix says, assuming p4's host model is p1's, Cascadelake-Server: the two have the same CPU feature labels"
-has "$tmp/out" "fix peer relabel" "after fix G15: 1 of its 1 VMI in no source-host-model-label-missing group (fix.fixes 1)"
+has "$tmp/out" "fix peer relabel" "after fix G16: 1 of its 1 VMI in no source-host-model-label-missing group (fix.fixes 1)"
 
 # issue 41: what-if --fix all opens with the end result, and prints no
 # line twice (two groups of one image re-pulled named their group)

@@ -11,6 +11,8 @@
 set -u
 
 . "$(dirname "$0")/lib.sh"
+# fontconfig keeps what it caches for the process lifetime (as report.sh)
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 
 M=samples/mixed
 
