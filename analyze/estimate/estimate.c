@@ -75,14 +75,11 @@ static size_t
 lanes_of(const kv_analysis *a, const kv_vmires *r, const size_t *on_node)
 {
 	const kv_node *n = kv_model_node(a->m, r->vmi->node);
-	int64_t per = a->cfg.parallel_node;
 	size_t k = n != NULL ? on_node[n - a->m->nodes] : 1;
+	kv_mig_limits lim;
 
-	if (a->cfg.sync_per_node > 0 && a->cfg.sync_per_node < per)
-		per = a->cfg.sync_per_node;
-	if (per < 1)
-		per = 1;
-	return k < 1 ? 1 : k < (size_t)per ? k : (size_t)per;
+	kv_schedule_limits(a, &lim);	/* the same per-node lanes */
+	return k < 1 ? 1 : k < lim.per_source ? k : lim.per_source;
 }
 
 /* The data the deadline counts and the deadline itself. */
@@ -266,7 +263,7 @@ max_dirty_of(const input *in, const kv_migest *e)
 
 /* Its own last migration decides: the copy as timed, +-1 s. */
 static bool
-from_own_history(const kv_analysis *a, const kv_obs *o, kv_migest *e)
+from_own_history(const kv_obs *o, kv_migest *e)
 {
 	double dl = e->deadline > 0 ? (double)e->deadline : INFINITY;
 
@@ -300,7 +297,6 @@ from_own_history(const kv_analysis *a, const kv_obs *o, kv_migest *e)
 	e->end = END_PRECOPY;
 	e->outcome = e->copy[1] <= dl ? MIG_CONVERGES : e->copy[0] > dl ?
 	    MIG_WILL_ABORT : MIG_AT_RISK;
-	(void)a;
 	return true;
 }
 
@@ -371,7 +367,7 @@ estimate_one(const kv_analysis *a, const kv_history *hs, size_t i,
 	e->setup[1] = a->window->setup[1];
 	e->assume |= 1u << (a->window->observed > 0 ? AS_SETUP_HISTORY :
 	    AS_SETUP_ASSUMED);
-	if (!from_own_history(a, kv_history_of(hs, r->vmi->ns,
+	if (!from_own_history(kv_history_of(hs, r->vmi->ns,
 	    r->vmi->name), e)) {
 		rate_of(a, e, &in, &e->assume);
 		traffic_of(a, r, &in, e);
