@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/checks/guestos.h"
+#include "analyze/estimate/estimate.h"
 #include "render/render.h"
 #include "render/report.h"
 
@@ -486,26 +487,29 @@ char *
 prose_drain_assumption(const kv_analysis *a)
 {
 	const kv_config *c = &a->cfg;
-	int64_t lanes = c->parallel_node < c->parallel_cluster ?
-	    c->parallel_node : c->parallel_cluster;
+	kv_mig_limits lim;
+	size_t lanes;
 	const char *sync = "";
+	char *in, *s;
 
-	/* the same lanes as drain.c's estimate */
-	if (c->sync_per_node > 0 && c->sync_per_node < lanes) {
-		lanes = c->sync_per_node;
+	kv_schedule_limits(a, &lim);	/* the lanes the drain times used */
+	lanes = lim.per_source < lim.cluster ? lim.per_source : lim.cluster;
+	if (c->sync_per_node > 0 && c->sync_per_node < c->parallel_node &&
+	    (size_t)c->sync_per_node == lanes)
 		sync = a->m->flavor->vocab->sync_note ?
 		    a->m->flavor->vocab->sync_note : "";
-	}
-	if (lanes < 1)
-		lanes = 1;
+	in = lim.per_target > 0 ? xasprintf(", at most %zu arriving on a "
+	    "node at once", lim.per_target) : xstrdup("");
 	/* the ranges come from each migration's estimate (estimate.h) */
-	return xasprintf("Times assume each node is drained alone: up to %lld "
-	    "%s at once%s, each taking the range its migration estimate gives "
-	    "(the target pod's start plus the copy, %s; the Maintenance "
-	    "window section names every assumption).", (long long)lanes,
-	    plural((size_t)lanes, "migration", "migrations"), sync,
+	s = xasprintf("Times assume each node is drained alone: up to %zu "
+	    "%s at once%s%s, each taking the range its migration estimate "
+	    "gives (the target pod's start plus the copy, %s; the Maintenance "
+	    "window section names every assumption).", lanes,
+	    plural(lanes, "migration", "migrations"), sync, in,
 	    c->bandwidth_mibps > 0 ? "capped by bandwidthPerMigration" :
 	    "no bandwidth limit per migration");
+	free(in);
+	return s;
 }
 const char *
 prose_matrix_howto(void)

@@ -69,4 +69,12 @@ has "$tmp/win" "mixed: unknown" "7 migrations have an unknown outcome"
 pdftotext -layout "$r/m/report.pdf" "$tmp/pdf.txt"
 has "$tmp/pdf.txt" "mixed pdf: heading" "4 Maintenance window"
 
+# the drain's assumption names the lanes the schedule used
+# (kv_schedule_limits): DVP syncs one per source and admits one inbound
+run "deckhouse: report" 0 report samples/deckhouse -o html -d "$r/d"
+has "$r/d/report.html" "deckhouse: lanes" "up to 1 migration at once (DVP \
+syncs one migration at a time per source node), at most 1 arriving on a \
+node at once"
+has "$r/m/report.html" "mixed: lanes" "up to 2 migrations at once, each"
+
 test_done
