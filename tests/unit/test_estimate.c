@@ -18,6 +18,7 @@
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define VMIMS "virtualmachineinstancemigrations", "kubevirt.io"
 #define METRICS "vmimetrics", "kvscope.io"
+#define DVP_INTERNAL "internal.virtualization.deckhouse.io"
 
 #define FEAT "abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr " \
 	"lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 " \
@@ -53,7 +54,10 @@ vmi(kvsnap *s, const char *name, const char *mem)
 	    "\"LiveMigration\", \"conditions\": [{\"type\": "
 	    "\"LiveMigratable\", \"status\": \"True\"}]}}", name, name, name,
 	    mem, mem);
-	json_t *o = kvsnap_addj(s, VMIS, v);
+	bool dvp = strcmp(s->flavor, "deckhouse") == 0;
+	json_t *o = dvp ? kvsnap_addj(s, "internalvirtualization"
+	    "virtualmachineinstances", DVP_INTERNAL, v) :
+	    kvsnap_addj(s, VMIS, v);
 
 	free(v);
 	return o;
@@ -69,6 +73,26 @@ kubevirt(kvsnap *s, const char *migrations)
 	    "\"observedKubeVirtVersion\": \"v1.9.0\"}}", migrations);
 
 	kvsnap_addj(s, "kubevirts", "kubevirt.io", k);
+	free(k);
+}
+
+/* A KubeVirt CR (the Deckhouse one on deckhouse) of that version,
+ * migrations as given. */
+static void
+kubevirt_at(kvsnap *s, const char *version, const char *migrations)
+{
+	bool dvp = strcmp(s->flavor, "deckhouse") == 0;
+	char *k = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"KubeVirt\", \"metadata\": {\"name\": \"kubevirt\", "
+	    "\"namespace\": \"kubevirt\"}, \"spec\": {\"configuration\": "
+	    "{\"migrations\": %s}}, \"status\": {\"phase\": \"Deployed\", "
+	    "\"observedKubeVirtVersion\": \"%s\"}}", migrations, version);
+
+	if (dvp)
+		kvsnap_addj(s, "internalvirtualizationkubevirts", DVP_INTERNAL,
+		    k);
+	else
+		kvsnap_addj(s, "kubevirts", "kubevirt.io", k);
 	free(k);
 }
 
@@ -318,6 +342,107 @@ test_abort_group(void **state)
 	kvsnap_free(s);
 }
 
+/* One flavor's snapshot for test_flavor_defaults: a KubeVirt CR that
+ * sets no migration setting, the distribution's own objects. */
+typedef struct flavor_case {
+	const char *flavor;		/* kvsnap flavor */
+	const char *kubevirt;		/* observedKubeVirtVersion */
+	const char *extra;		/* HyperConverged / Harvester setting */
+	const char *extra_res, *extra_group;
+	int64_t per_gib, deadline;	/* 16 GiB: 18 started GB */
+	size_t per_source, per_target;
+	double bandwidth;		/* bytes/s cap; 0: none */
+	const char *product;
+} flavor_case;
+
+#define HCO(v) "{\"apiVersion\": \"hco.kubevirt.io/v1beta1\", \"kind\": " \
+	"\"HyperConverged\", \"metadata\": {\"name\": " \
+	"\"kubevirt-hyperconverged\", \"namespace\": \"openshift-cnv\"}, " \
+	"\"spec\": {}, \"status\": {\"versions\": [{\"name\": " \
+	"\"operator\", \"version\": \"" v "\"}]}}"
+#define HARVESTER(v) "{\"apiVersion\": \"harvesterhci.io/v1beta1\", " \
+	"\"kind\": \"Setting\", \"metadata\": {\"name\": " \
+	"\"server-version\"}, \"value\": \"" v "\"}"
+
+static void
+flavor_case_run(const flavor_case *c)
+{
+	kvsnap *s = kvsnap_new(c->flavor);
+	kv_mig_limits lim;
+	const kv_migest *e;
+	kvres r;
+
+	nodes(s);
+	kubevirt_at(s, c->kubevirt, "{}");
+	if (c->extra != NULL)
+		kvsnap_addj(s, c->extra_res, c->extra_group, c->extra);
+	if (strcmp(c->flavor, "deckhouse") == 0) {
+		/* what a DVP VMI's checks read, none of it in the way */
+		static const char *const dvp[] = { "virtualmachines",
+		    "virtualmachineclasses", "virtualdisks",
+		    "virtualmachineoperations",
+		    "virtualmachineblockdeviceattachments" };
+
+		for (size_t k = 0; k < sizeof(dvp) / sizeof(dvp[0]); k++)
+			kvsnap_list(s, dvp[k], "virtualization.deckhouse.io");
+	}
+	vmi(s, "db-0", "16Gi");
+	r = kvsnap_run(s);
+	assert_string_equal(r.a->m->flavor->name, strcmp(c->flavor,
+	    "deckhouse") == 0 ? "deckhouse" : c->product);
+	e = est(&r, "prod/db-0");
+	if (!e->present)
+		fail_msg("%s %s: verdict %s %u", c->product, c->kubevirt,
+		    kv_verdict_names[kvres_vmires(&r, "prod/db-0")->verdict],
+		    kvres_vmires(&r, "prod/db-0")->not_judged);
+	assert_int_equal(e->per_gib, c->per_gib);
+	assert_int_equal(e->deadline, c->deadline);
+	assert_int_equal(e->progress_timeout, 150);
+	if (c->bandwidth > 0) {
+		assert_true(e->assume & (1u << AS_BANDWIDTH));
+		assert_true(e->rate[1] == c->bandwidth);
+	} else
+		assert_false(e->assume & (1u << AS_BANDWIDTH));
+	kv_schedule_limits(r.a, &lim);
+	assert_int_equal(lim.per_source, c->per_source);
+	assert_int_equal(lim.per_target, c->per_target);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* Each flavor's defaults, through the estimate into the deadline and
+ * the parallel limits: KubeVirt's (150 s per GB from v1.4.0, 800
+ * before: versions.c SINCE_COMPLETION_150), OpenShift Virtualization's
+ * by HCO release (openshift/config.c: 4.18-4.22 150 s and 2 per node,
+ * 4.23 20 s and 1 per node), Harvester's (KubeVirt's of the release it
+ * ships), Deckhouse's (dvp/analysis.c: 640Mi per migration, 800 s per
+ * GB, one syncing out of and one coming into each node). */
+static void
+test_flavor_defaults(void **state)
+{
+	const double mi = 1048576.0;
+	const flavor_case cases[] = {
+		{ "kubevirt", "v1.9.0", NULL, NULL, NULL, 150, 2700, 2, 0, 0,
+		  "kubevirt" },
+		{ "kubevirt", "v1.3.1", NULL, NULL, NULL, 800, 14400, 2, 0, 0,
+		  "kubevirt" },
+		{ "kubevirt", "v1.9.0", HCO("4.23.0"), "hyperconvergeds",
+		  "hco.kubevirt.io", 20, 360, 1, 0, 0, "openshift" },
+		{ "kubevirt", "v1.5.0", HCO("4.18.3"), "hyperconvergeds",
+		  "hco.kubevirt.io", 150, 2700, 2, 0, 0, "openshift" },
+		{ "kubevirt", "v1.3.1", HARVESTER("v1.4.3"), "settings",
+		  "harvesterhci.io", 800, 14400, 2, 0, 0, "harvester" },
+		{ "kubevirt", "v1.6.0", HARVESTER("v1.7.0"), "settings",
+		  "harvesterhci.io", 150, 2700, 2, 0, 0, "harvester" },
+		{ "deckhouse", "v1.6.0", NULL, NULL, NULL, 800, 14400, 1, 1,
+		  640 * mi, "deckhouse" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		flavor_case_run(&cases[i]);
+}
+
 /* Ten migrations from two nodes, one outbound each: five rounds. */
 static void
 test_schedule_rounds(void **state)
@@ -399,6 +524,7 @@ main(void)
 		cmocka_unit_test(test_unknown_dirty),
 		cmocka_unit_test(test_policy_precedence),
 		cmocka_unit_test(test_abort_group),
+		cmocka_unit_test(test_flavor_defaults),
 		cmocka_unit_test(test_schedule_rounds),
 		cmocka_unit_test(test_precopy),
 		cmocka_unit_test(test_parse_rate),
