@@ -479,7 +479,8 @@ count_on_node(const kv_analysis *a)
 	count_ok(a, NULL, 1, on_node);
 	if (a->whole == NULL)
 		return on_node;
-	count_ok(a->whole, NULL, 1, on_node);
+	for (size_t n = 0; n < a->m->nnodes; n++)
+		on_node[n] += a->whole->window->outbound[n];
 	for (size_t i = 0; i < a->nvmis; i++)
 		count_ok(a->whole, a->vmis[i].vmi, -1, on_node);
 	return on_node;
@@ -490,7 +491,6 @@ kv_estimate_analyze(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	kv_history hs;
-	size_t *on_node = count_on_node(a);
 	kv_window *w = xcalloc(1, sizeof(kv_window));
 
 	a->window = w;
@@ -502,10 +502,11 @@ kv_estimate_analyze(kv_analysis *a)
 		w->converges = w->at_risk = w->will_abort = w->unknown = 0;
 	} else
 		window_build(m, &hs, w);
+	w->outbound = count_on_node(a);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (a->vmis[i].verdict != V_OK)
 			continue;
-		estimate_one(a, &hs, i, on_node, NULL, &a->est[i]);
+		estimate_one(a, &hs, i, w->outbound, NULL, &a->est[i]);
 		a->vmis[i].will_abort = a->est[i].outcome == MIG_WILL_ABORT;
 		switch (a->est[i].outcome) {
 		case MIG_CONVERGES: w->converges++; break;
@@ -515,7 +516,6 @@ kv_estimate_analyze(kv_analysis *a)
 		}
 	}
 	kv_history_free(&hs);
-	free(on_node);
 }
 
 size_t
@@ -523,25 +523,26 @@ kv_estimate_try(const kv_analysis *a, const size_t *vmis, size_t n,
     const kv_migtry *t, enum kv_mig_outcome *out)
 {
 	kv_history hs;
-	size_t *on_node = count_on_node(a), good = 0;
+	size_t good = 0;
 
 	kv_history_build(a->m, &hs);
 	for (size_t k = 0; k < n; k++) {
 		kv_migest e = {0};
 
-		estimate_one(a, &hs, vmis[k], on_node, t, &e);
+		estimate_one(a, &hs, vmis[k], a->window->outbound, t, &e);
 		if (out != NULL)
 			out[k] = e.outcome;
 		good += e.outcome == MIG_CONVERGES;
 	}
 	kv_history_free(&hs);
-	free(on_node);
 	return good;
 }
 
 void
 kv_estimate_free(kv_analysis *a)
 {
+	if (a->window != NULL)
+		free(a->window->outbound);
 	free(a->est);
 	free(a->window);
 	a->est = NULL;

@@ -119,6 +119,9 @@ typedef struct kv_window {
 	double setup[2];		/* VMIM created to target ready */
 	double busy_bps;		/* the busy class's dirty rate */
 	size_t converges, at_risk, will_abort, unknown;
+	size_t *outbound;		/* per node of the model: its VMIs
+					 * that would migrate (the lanes that
+					 * share its link) */
 } kv_window;
 
 /* Fill a->est (parallel to a->vmis) and a->window.  Call after the
