@@ -13,6 +13,7 @@
 #include "kvsnap.h"
 
 #include "analyze/decide/groups.h"
+#include "analyze/pipeline.h"
 #include "analyze/estimate/estimate.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
@@ -127,18 +128,11 @@ test_deadline_units(void **state)
 	kvsnap_free(s);
 }
 
-/* The measured migration: 1 GiB, idle, masquerade, VMIM created at :00,
- * target ready at :03, copy :03 to :10. */
+/* seed's completed migration: VMIM created at :00, target ready at
+ * :03, copy :03 to :10 (w2 to w1). */
 static void
-test_seed_history(void **state)
+seed_history(kvsnap *s)
 {
-	kvsnap *s = kvsnap_new("kubevirt");
-	const kv_migest *e;
-	kvres r;
-
-	(void)state;
-	nodes(s);
-	vmi(s, "seed", "1Gi");
 	kvsnap_addj(s, VMIMS, "{\"apiVersion\": \"kubevirt.io/v1\", "
 	    "\"kind\": \"VirtualMachineInstanceMigration\", \"metadata\": "
 	    "{\"name\": \"m1\", \"namespace\": \"prod\", \"uid\": \"mig-1\", "
@@ -151,6 +145,21 @@ test_seed_history(void **state)
 	    "\"startTimestamp\": \"2026-10-31T09:00:03Z\", \"endTimestamp\": "
 	    "\"2026-10-31T09:00:10Z\", \"sourceNode\": \"w2\", "
 	    "\"targetNode\": \"w1\", \"completed\": true}}}");
+}
+
+/* The measured migration: 1 GiB, idle, masquerade, VMIM created at :00,
+ * target ready at :03, copy :03 to :10. */
+static void
+test_seed_history(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_migest *e;
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	vmi(s, "seed", "1Gi");
+	seed_history(s);
 	r = kvsnap_run(s);
 	e = est(&r, "prod/seed");
 	assert_true(e->present);
@@ -443,6 +452,102 @@ test_flavor_defaults(void **state)
 		flavor_case_run(&cases[i]);
 }
 
+/* The fix proof analyses a copy holding some VMIs (change/fixproof.c):
+ * its estimate takes the whole snapshot's link (the history of seed,
+ * which the copy does not hold) and the other VMIs' outbound migrations
+ * of each node (3 on w1: 2 lanes), so it gives the whole's figures. */
+static void
+test_part_estimate(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kv_analysis *b = NULL;
+	const kv_vmires *v;
+	kv_model part;
+	kv_err err = {0};
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	kubevirt(s, "{\"completionTimeoutPerGiB\": 20}");
+	vmi(s, "seed", "1Gi");
+	seed_history(s);
+	vmi(s, "db-0", "16Gi");
+	vmi(s, "db-1", "16Gi");
+	dirty_metrics(s, "db-0", 30000000);
+	r = kvsnap_run(s);
+	v = kvres_vmires(&r, "prod/db-0");
+	part = *r.m;
+	part.vmis = (kv_vmi *)v->vmi;
+	part.nvmis = 1;
+	assert_int_equal(kv_analyze_verdicts(&part, r.a, &b, &err), KV_OK);
+	{
+		const kv_migest *w = &r.a->est[v - r.a->vmis], *e = &b->est[0];
+
+		assert_true(e->present && w->present);
+		assert_int_equal(w->lanes, 2);
+		assert_true(w->assume & (1u << AS_LINK_HISTORY));
+		assert_int_equal(e->lanes, w->lanes);
+		assert_int_equal(e->assume, w->assume);
+		assert_true(e->rate[0] == w->rate[0] &&
+		    e->rate[1] == w->rate[1]);
+		assert_true(e->seconds[0] == w->seconds[0] &&
+		    e->seconds[1] == w->seconds[1]);
+		assert_int_equal(e->outcome, w->outcome);
+		assert_int_equal(b->window->observed, 1);
+	}
+	kv_analysis_free(b);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* The MigrationPolicy of a fix (kv_fix_policy): the old one's settings
+ * with the field over them, its selectors and the label when every VMI
+ * has labels, the label alone when not; its text. */
+static void
+test_fix_policy(void **state)
+{
+	kv_label vsel[] = { { "app", "ci" } }, nsel[] = { { "env", "dev" } };
+	kv_policy base = { .name = "ci", .has_selectors = true,
+	    .ns_selector = { 1, nsel }, .vmi_selector = { 1, vsel },
+	    .completion_per_gib = 20, .bandwidth = 64 << 20,
+	    .allow_postcopy = -1, .allow_autoconverge = 0,
+	    .allow_disruption = -1 };
+	kv_policy p;
+	char *t;
+
+	(void)state;
+	assert_true(kv_fix_policy(&base, "allowPostCopy: true", "kvscope-g4",
+	    true, &p));
+	t = kv_policy_spec_text(&p);
+	assert_string_equal(t, "{allowAutoConverge: false, allowPostCopy: "
+	    "true, bandwidthPerMigration: 64Mi, completionTimeoutPerGiB: 20, "
+	    "selectors: {namespaceSelector: {env: dev}, "
+	    "virtualMachineInstanceSelector: {app: ci, "
+	    "kvscope.io/migration-policy: kvscope-g4}}}");
+	free(t);
+	free(p.ns_selector.v);
+	free(p.vmi_selector.v);
+	/* a VMI without labels matched ci by the nil-labels quirk */
+	assert_true(kv_fix_policy(&base, "completionTimeoutPerGiB: 95",
+	    "kvscope-g2", false, &p));
+	t = kv_policy_spec_text(&p);
+	assert_string_equal(t, "{allowAutoConverge: false, "
+	    "bandwidthPerMigration: 64Mi, completionTimeoutPerGiB: 95, "
+	    "selectors: {virtualMachineInstanceSelector: "
+	    "{kvscope.io/migration-policy: kvscope-g2}}}");
+	free(t);
+	free(p.ns_selector.v);
+	free(p.vmi_selector.v);
+	assert_true(kv_fix_policy(NULL, "bandwidthPerMigration: \"0\"",
+	    "kvscope-g1", true, &p));
+	assert_int_equal(p.bandwidth, 0);
+	assert_int_equal(p.completion_per_gib, -1);
+	free(p.ns_selector.v);
+	free(p.vmi_selector.v);
+	assert_false(kv_fix_policy(NULL, "allowPostCopy: maybe", "x", true,
+	    &p));
+}
+
 /* Ten migrations from two nodes, one outbound each: five rounds. */
 static void
 test_schedule_rounds(void **state)
@@ -525,6 +630,8 @@ main(void)
 		cmocka_unit_test(test_policy_precedence),
 		cmocka_unit_test(test_abort_group),
 		cmocka_unit_test(test_flavor_defaults),
+		cmocka_unit_test(test_part_estimate),
+		cmocka_unit_test(test_fix_policy),
 		cmocka_unit_test(test_schedule_rounds),
 		cmocka_unit_test(test_precopy),
 		cmocka_unit_test(test_parse_rate),
