@@ -4,9 +4,10 @@
  * change/whatif_fix.c writes into a what-if's model, one definition.
  *
  * KubeVirt applies one MigrationPolicy to a VMI, the one whose selectors
- * match the most labels (kubevirt v1.9.0 pkg/virt-controller/watch/
- * migration/migrationpolicy.go:30-95 MatchPolicy, ties to the smaller
- * name), and merges its non-nil fields over the cluster's (:124-143).
+ * match the most labels, VMI labels first, ties to the smaller name
+ * (kubevirt v1.9.0 pkg/virt-controller/watch/migration/
+ * migrationpolicy.go:44-80 matchPolicy, :84-124 countMatchingLabels),
+ * and merges its non-nil fields over the cluster's (:126-146).
  * So the new policy carries the settings of the policy the VMIs have,
  * with the fix's field over them, and that policy's selectors plus the
  * label kvscope.io/migration-policy=NAME: one label more than the old

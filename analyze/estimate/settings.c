@@ -4,7 +4,7 @@
  * over KubeVirt's, analysis.c and the flavor rows' config hooks), with
  * the non-nil fields of its MigrationPolicy merged on top as
  * virt-controller merges them (kubevirt v1.9.0 pkg/virt-controller/
- * watch/migration/migrationpolicy.go:124-143 applyMigrationPolicySpec:
+ * watch/migration/migrationpolicy.go:126-146 applyMigrationPolicySpec:
  * allowAutoConverge, bandwidthPerMigration, completionTimeoutPerGiB,
  * allowPostCopy, allowWorkloadDisruption, which follows the policy's
  * allowPostCopy when the policy leaves it unset).  progressTimeout is
