@@ -34,8 +34,10 @@ kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
 	kv_version_warnings(a);
 	kv_podaff_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
-	if (nodes_of != NULL)
+	if (nodes_of != NULL) {
 		kv_cpu_borrow(a, nodes_of);
+		a->whole = nodes_of;
+	}
 	else {
 		a->index = kv_index_build(m);
 		kv_timing("index");

@@ -16,6 +16,9 @@
 #   plan      kvscope plan --drain-selector kubernetes.io/os=linux: the
 #             rolling drain of every node of the snapshot (a pool of all
 #             its nodes), with its ratio to json (at most 1.5)
+#   estimate  check's KVSCOPE_TIMING "estimate" phase (every migration
+#             estimate and its warnings, analyze/estimate) as a share of
+#             check's wall time: at most 5% on the last (largest) size
 #   fleet     (after the table) kvscope fleet of BENCH_FLEET (50) links to
 #             the first size: at most that many times the wall time and
 #             1.2 times the peak RSS of one report --format json
@@ -100,11 +103,12 @@ fi
 	echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB RAM; $(uname -sr); load average at start $(cut -d' ' -f1 /proc/loadavg)"
 	echo "kvscope $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(cc --version | head -1)"
 	echo
-	echo "| nodes | VMIs | archive MB (JSON MB) | gzip-dc s | json s (CPU s) | ratio json/gzip-dc (CPU) | json RSS MB | findings MB | load / cpu / vmis / proof / write s | proof share | all formats s (CPU s) | ratio all/json | ratio fix all/check CPU (wall) | plan s (plan/json) |"
-	echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| nodes | VMIs | archive MB (JSON MB) | gzip-dc s | json s (CPU s) | ratio json/gzip-dc (CPU) | json RSS MB | findings MB | load / cpu / vmis / proof / write s | proof share | all formats s (CPU s) | ratio all/json | ratio fix all/check CPU (wall) | plan s (plan/json) | check s: estimate s (share) |"
+	echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } | tee "$DIR/table.md"
 
 first_fix=""
+last_est=""
 for size in $SIZES; do
 	nodes=${size%%:*}
 	vmis=${size##*:}
@@ -160,8 +164,15 @@ for size in $SIZES; do
 	# what-if --fix all (every group's fix applied, the snapshot analysed
 	# again and compared) against check (issue 28): at most 3x on CPU
 	# seconds (wall on a shared machine is noise), held on the first size
-	read -r chk_s _ chk_cpu <<<"$(measure sh -c '"$0" check "$1" -q \
-	    -o json >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$snap")"
+	read -r chk_s _ chk_cpu <<<"$(KVSCOPE_TIMING=1 measure sh -c '"$0" \
+	    check "$1" -q -o json >/dev/null; [ $? -le 1 ]' "$KVSCOPE" \
+	    "$snap")"
+	# the estimate's share of check's wall time (issue 38: at most 5%)
+	est_s=$(awk '/timing: estimate/ { e = $4 } END { print e + 0 }' \
+	    "$DIR/last.err")
+	est_share=$(awk -v c="$chk_s" -v e="$est_s" \
+	    'BEGIN { printf "%.1f", 100 * e / (c > 0 ? c : 0.01) }')
+	last_est="$est_share $est_s $chk_s $size"
 	read -r fix_s _ fix_cpu <<<"$(measure sh -c '"$0" what-if "$1" -q \
 	    --fix all -o json >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$snap")"
 	fix_r=$(awk -v f="$fix_cpu" -v c="$chk_cpu" \
@@ -172,7 +183,7 @@ for size in $SIZES; do
 	ratio=$(awk -v j="$json_s" -v b="$gz_s" -v jc="$json_cpu" \
 	    -v bc="$gz_cpu" 'BEGIN { printf "%.2f (%.2f)", j / b,
 	    jc / (bc > 0 ? bc : 0.01) }')
-	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gz_s | $json_s ($json_cpu) | $ratio | $json_rss | $find_mb | $phases | $proof_share | $all_col | $all_r | $fix_col | $plan_s ($plan_r) |" |
+	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gz_s | $json_s ($json_cpu) | $ratio | $json_rss | $find_mb | $phases | $proof_share | $all_col | $all_r | $fix_col | $plan_s ($plan_r) | $chk_s: $est_s ($est_share%) |" |
 	    tee -a "$DIR/table.md"
 done
 if [ "$all_formats" = no ]; then
@@ -180,6 +191,14 @@ if [ "$all_formats" = no ]; then
 	echo "all formats: n/a, the HTML/SVG/PDF writers are not built yet ($(head -c 120 "$DIR/probe.err"))"
 fi | tee -a "$DIR/table.md"
 
+# the estimate's share of check on the last size: at most 5%
+read -r est_share est_s chk_s est_size <<<"$last_est"
+echo "estimate: $est_s s of check's $chk_s s at $est_size (${est_share}%," \
+    "at most 5%)" | tee -a "$DIR/table.md"
+if awk -v r="$est_share" 'BEGIN { exit !(r > 5) }'; then
+	echo "FAIL estimate: ${est_share}% of check's wall time (more than 5%)"
+	exit 1
+fi
 # what-if --fix all against check, on the first size: at most 3x
 read -r fix_r fix_cpu chk_cpu <<<"$first_fix"
 if awk -v r="$fix_r" 'BEGIN { exit !(r > 3) }'; then

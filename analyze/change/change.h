@@ -15,7 +15,7 @@ enum kv_change_kind {
 	CH_CLASS_CPU,
 	/* only from a group's fix (--fix, fixapply.h): no option of its own */
 	CH_CLAIM_RWX, CH_BINDING, CH_OPERATION_DONE, CH_IMAGE_DIGEST,
-	CH_NODE_LABEL, CH_RELAX, CH_FREE_ROOM,
+	CH_NODE_LABEL, CH_RELAX, CH_FREE_ROOM, CH_MIGRATION_POLICY,
 	CH_COUNT
 };
 
@@ -34,8 +34,12 @@ typedef struct kv_change {
 	const bool *pick;		/* SC_PICK: per VMI of the model */
 	/* claim-rwx: the storage class or NS/CLAIM whose claims change;
 	 * operation-done: "TYPE PHASE" of the operations that finish;
-	 * node-label: the node that gets value, KEY=VALUE */
+	 * node-label: the node that gets value, KEY=VALUE;
+	 * migration-policy: the name of the policy it creates */
 	const char *subject;
+	/* migration-policy: the MigrationPolicy the VMIs have (its
+	 * settings and selectors kept, estimate.h kv_fix_policy), or NULL */
+	const char *from;
 	/* relax, free-room: the edit of a relax-placement or free-capacity
 	 * fix (decide/groups.h kv_step), the group's */
 	const struct kv_step *step;

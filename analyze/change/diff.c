@@ -8,6 +8,7 @@
 
 #include "analyze/change/diff.h"
 #include "analyze/decide/groups.h"
+#include "analyze/estimate/estimate.h"
 
 static void
 strs_push(kv_strs *s, const char *v)
@@ -360,10 +361,12 @@ kv_vmi_compare(const kv_vmires *x, const kv_vmires *y)
 	    (x->verdict == V_OK && y->verdict != V_OK) ||
 	    (drain_moves(x->on_drain) && !drain_moves(y->on_drain) &&
 	    y->on_drain != DRAIN_NONE) ||
-	    (has_code(y, "guest-cpu-floor") && !has_code(x, "guest-cpu-floor")))
+	    (has_code(y, "guest-cpu-floor") && !has_code(x, "guest-cpu-floor"))
+	    || (x->verdict == V_OK && !x->will_abort && y->will_abort))
 		return CMP_WORSE;
 	if ((x->verdict != V_OK && y->verdict == V_OK) ||
-	    (!drain_moves(x->on_drain) && drain_moves(y->on_drain)))
+	    (!drain_moves(x->on_drain) && drain_moves(y->on_drain)) ||
+	    (x->will_abort && y->verdict == V_OK && !y->will_abort))
 		return CMP_BETTER;
 	return CMP_SAME;
 }
@@ -395,6 +398,16 @@ target_delta(const nodemap *nm, const kv_vmires *x, const kv_vmires *y,
 	}
 }
 
+/* The outcome of r's migration estimate (r of a), or NULL. */
+static const char *
+outcome_name(const kv_analysis *a, const kv_vmires *r)
+{
+	const kv_migest *e = a->est != NULL ? &a->est[r - a->vmis] : NULL;
+
+	return e != NULL && e->present ? kv_mig_outcome_names[e->outcome] :
+	    NULL;
+}
+
 static void
 vmi_pair(const nodemap *nm, const kv_vmires *x, const kv_vmires *y,
     kv_diff *d)
@@ -405,6 +418,8 @@ vmi_pair(const nodemap *nm, const kv_vmires *x, const kv_vmires *y,
 
 	dv.verdict[0] = x->verdict;
 	dv.verdict[1] = y->verdict;
+	dv.migration[0] = outcome_name(nm->a, x);
+	dv.migration[1] = outcome_name(nm->b, y);
 	dv.targets[0] = x->ntargets;
 	dv.targets[1] = y->ntargets;
 	dv.drain[0] = x->on_drain;

@@ -37,9 +37,13 @@ typedef struct kv_strs {
  *  CMP_WORSE   it would not start again after a restart, or it migrates
  *              (verdict ok) before and not after, or a drain moves it
  *              (migrate, external) before and stops it or waits on it
- *              after, or it gains guest-cpu-floor;
+ *              after, or it gains guest-cpu-floor, or it migrates on
+ *              both sides and its migration will be aborted after only
+ *              (estimate.h will-abort);
  *  CMP_BETTER  not worse, and it does not migrate before and does after,
- *              or a drain moves it after and not before;
+ *              or a drain moves it after and not before, or its
+ *              migration will be aborted before and migrates, not
+ *              aborted, after;
  *  CMP_SAME    otherwise (its codes or targets may still change).
  * docs/findings.md ("worse and better") says the same.
  */
@@ -74,6 +78,9 @@ typedef struct kv_diff_vmi {
 	size_t targets[2];
 	enum kv_on_drain drain[2];
 	kv_strs added, removed;		/* blocker and warning codes */
+	/* its migration estimate's outcome (estimate.h names), NULL when
+	 * it has none (it would not migrate) */
+	const char *migration[2];
 	const char *nostart;		/* would not start again: why */
 	bool worse, better;
 	bool untold;			/* not judged before or after */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/change/fixapply.h"
+#include "analyze/estimate/estimate.h"
 
 /* Why a fix of this action gives no change kvscope can write. */
 static const char *
@@ -16,9 +17,6 @@ no_change_why(enum kv_fix_action act)
 		return "the label's value is the node's own (virt-handler's "
 		    "node labeller writes it) and no selector of the group "
 		    "names it";
-	case FIX_SET_MIGRATION_POLICY:
-		return "no what-if change writes a MigrationPolicy yet; the "
-		    "VMIs were estimated again under it instead";
 	case FIX_NONE:
 		return "the fix is none: no change helps these VMIs";
 	default:
@@ -303,7 +301,7 @@ kv_fix_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 		[FIX_RELABEL_NODE] = CH_COUNT,
 		[FIX_RELAX_PLACEMENT] = CH_RELAX,
 		[FIX_FREE_CAPACITY] = CH_RELAX, [FIX_NONE] = CH_COUNT,
-		[FIX_SET_MIGRATION_POLICY] = CH_COUNT,
+		[FIX_SET_MIGRATION_POLICY] = CH_MIGRATION_POLICY,
 	};
 	enum kv_change_kind k = kinds[g->fix.action];
 	const char *value = g->fix.value;
@@ -329,6 +327,13 @@ kv_fix_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 	ch = xcalloc(2, sizeof(kv_change));
 	*ch = (kv_change){ .kind = k, .value = value, .count = 1,
 	    .scope = SC_PICK, .pick = pick, .subject = g->name };
+	if (k == CH_MIGRATION_POLICY) {
+		char name[40];
+
+		kv_fix_policy_name(g, name, sizeof(name));
+		ch->subject = kv_intern_str(a->m->strs, name);
+		ch->from = a->est[g->vmis[0]].settings;
+	}
 	*n = 1;
 	return ch;
 }

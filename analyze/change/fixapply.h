@@ -16,6 +16,9 @@
  *                           of the group names that label in a selector
  *                           or required affinity term (or its launcher
  *                           pod's selector does)
+ *  set-migration-policy F   migration-policy F: the MigrationPolicy its
+ *                           text shows (estimate.h kv_fix_policy), the
+ *                           group's VMIs labelled for it
  *  relax-placement,         one change per edit of its plan (the fix's
  *  free-capacity            steps, decide/relax.c): relax for the VMs'
  *                           side, uncordon N, free-room N

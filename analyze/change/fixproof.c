@@ -32,7 +32,7 @@ typedef struct subset {
 	void *ops;			/* the flavor's own_ops copy */
 	size_t *sub;			/* per VMI of the analysis: its index
 					 * in the copy */
-	bool own_pods, own_nodes, relax;
+	bool own_pods, own_nodes, own_policies, relax;
 	size_t nafter;
 	kv_vmi **after;			/* the templates copied (vms[].after) */
 } subset;
@@ -68,6 +68,7 @@ static void
 vmi_copy(kv_vmi *d, const kv_vmi *v, bool relax)
 {
 	*d = *v;
+	d->labels.v = dup_array(v->labels.v, v->labels.n, sizeof(kv_label));
 	d->features = dup_array(v->features, v->nfeatures,
 	    sizeof(*v->features));
 	d->ifaces = dup_array(v->ifaces, v->nifaces, sizeof(*v->ifaces));
@@ -89,6 +90,7 @@ vmi_copy(kv_vmi *d, const kv_vmi *v, bool relax)
 static void
 vmi_copy_free(kv_vmi *v, bool relax)
 {
+	free(v->labels.v);
 	free(v->features);
 	free(v->ifaces);
 	free(v->volstatus);
@@ -180,6 +182,19 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 	    kinds[CH_FREE_ROOM];
 	if (s->own_nodes)
 		nodes_copy(m, s);
+	s->own_policies = kinds[CH_MIGRATION_POLICY];
+	if (s->own_policies) {
+		s->m.policies = dup_array(m->policies, m->npolicies,
+		    sizeof(kv_policy));
+		for (size_t i = 0; i < m->npolicies; i++) {
+			kv_policy *p = &s->m.policies[i];
+
+			p->ns_selector.v = dup_array(p->ns_selector.v,
+			    p->ns_selector.n, sizeof(kv_label));
+			p->vmi_selector.v = dup_array(p->vmi_selector.v,
+			    p->vmi_selector.n, sizeof(kv_label));
+		}
+	}
 	s->own_pods = kinds[CH_IMAGE_DIGEST];
 	if (s->own_pods) {
 		s->m.pods = dup_array(m->pods, m->npods, sizeof(kv_pod));
@@ -216,6 +231,12 @@ subset_free(const kv_model *m, subset *s)
 	}
 	if (s->own_nodes)
 		free(s->m.nodes);
+	for (size_t i = 0; s->own_policies && i < s->m.npolicies; i++) {
+		free(s->m.policies[i].ns_selector.v);
+		free(s->m.policies[i].vmi_selector.v);
+	}
+	if (s->own_policies)
+		free(s->m.policies);
 	for (size_t i = 0; s->own_pods && i < s->m.npods; i++)
 		free(s->m.pods[i].imageids);
 	if (s->own_pods)
@@ -384,6 +405,7 @@ keeps_nodes(const kv_change *c)
 	case CH_OPERATION_DONE:
 	case CH_IMAGE_DIGEST:
 	case CH_RELAX:
+	case CH_MIGRATION_POLICY:
 		return true;
 	case CH_EVICTION:
 		return c->scope != SC_ALL;

@@ -41,6 +41,7 @@ const char *const kv_change_names[CH_COUNT] = {
 	[CH_NODE_LABEL] = "node-label",
 	[CH_RELAX] = "relax",
 	[CH_FREE_ROOM] = "free-room",
+	[CH_MIGRATION_POLICY] = "migration-policy",
 };
 
 static void
@@ -726,6 +727,9 @@ kv_whatif_apply(kv_model *m, const kv_change *changes, size_t n,
 			break;
 		case CH_FREE_ROOM:
 			rc = kv_wi_free_room(&c, ch);
+			break;
+		case CH_MIGRATION_POLICY:
+			rc = kv_wi_migration_policy(&c, ch);
 			break;
 		case CH_COUNT:
 			break;

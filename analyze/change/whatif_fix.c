@@ -14,7 +14,12 @@
  *                    judges (HEX: the recorded one, else zeros; the
  *                    value is the registry's);
  *  node-label K=V    the subject node carries label K=V (a relabel-node
- *                    fix whose value a VMI's selector names): no restart.
+ *                    fix whose value a VMI's selector names): no restart;
+ *  migration-policy F  a MigrationPolicy named the subject, with setting
+ *                    F over those of the policy the VMIs have (from),
+ *                    selecting the label kvscope.io/migration-policy=
+ *                    SUBJECT the VMIs get (estimate.h kv_fix_policy):
+ *                    no restart, it acts on their next migration.
  *
  * Each acts on the VMIs of the change's scope (the group's) and restarts
  * the running ones where the fix says so (not for operation-done).
@@ -25,6 +30,7 @@
 
 #include "analyze/change/whatif.h"
 #include "analyze/change/whatif_int.h"
+#include "analyze/estimate/estimate.h"
 
 static bool
 picked(const kv_change *ch, size_t i)
@@ -336,5 +342,66 @@ kv_wi_node_label(apply_ctx *c, const kv_change *ch)
 done:
 	kv_wi_note(c->w, xasprintf("node %s labelled %s: takes effect "
 	    "without a restart", n->name, ch->value));
+	return KV_OK;
+}
+
+static int
+policy_cmp(const void *x, const void *y)
+{
+	return strcmp(((const kv_policy *)x)->name,
+	    ((const kv_policy *)y)->name);
+}
+
+/* VMI v labelled key=value (interned in m). */
+static void
+label_vmi(kv_model *m, kv_vmi *v, const char *key, const char *value)
+{
+	for (size_t i = 0; i < v->labels.n; i++)
+		if (strcmp(v->labels.v[i].key, key) == 0) {
+			v->labels.v[i].value = value;
+			return;
+		}
+	v->labels.v = xreallocarray(v->labels.v, v->labels.n + 2,
+	    sizeof(kv_label));
+	v->labels.v[v->labels.n++] = (kv_label){ kv_intern_str(m->strs,
+	    key), value };
+	kv_qsort(v->labels.v, v->labels.n, sizeof(kv_label), label_cmp);
+}
+
+int
+kv_wi_migration_policy(apply_ctx *c, const kv_change *ch)
+{
+	kv_model *m = c->m;
+	const char *name = kv_intern_str(m->strs, ch->subject);
+	const kv_policy *base = kv_policy_named(m, ch->from);
+	const char *bname = base ? base->name : NULL;	/* base moves */
+	bool carry = true;
+	size_t n = 0;
+	kv_policy p;
+
+	if ((ch->from != NULL && base == NULL) ||
+	    kv_policy_named(m, name) != NULL)
+		return kv_seterr(c->err, "migration-policy %s: no "
+		    "MigrationPolicy %s in the snapshot, or one named %s "
+		    "already", ch->value, ch->from ? ch->from : "", name);
+	for (size_t i = 0; i < m->nvmis; i++)
+		carry &= !picked(ch, i) || m->vmis[i].labels.n > 0;
+	if (!kv_fix_policy(base, ch->value, name, carry, &p))
+		return kv_seterr(c->err, "migration-policy %s: not a setting "
+		    "kvscope writes", ch->value);
+	for (size_t i = 0; i < m->nvmis; i++)
+		if (picked(ch, i)) {
+			label_vmi(m, &m->vmis[i], KV_FIX_POLICY_LABEL, name);
+			n++;
+		}
+	m->policies = xreallocarray(m->policies, m->npolicies + 2,
+	    sizeof(kv_policy));
+	m->policies[m->npolicies++] = p;
+	kv_qsort(m->policies, m->npolicies, sizeof(kv_policy), policy_cmp);
+	kv_wi_note(c->w, xasprintf("MigrationPolicy %s created (%s%s%s), "
+	    "%zu VMI%s labelled %s=%s: takes effect at their next "
+	    "migration, without a restart", name, ch->value, bname ?
+	    " over the settings of MigrationPolicy " : "", bname ? bname : "",
+	    n, n == 1 ? "" : "s", KV_FIX_POLICY_LABEL, name));
 	return KV_OK;
 }

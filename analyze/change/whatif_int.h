@@ -34,6 +34,7 @@ int kv_wi_binding(apply_ctx *c, const kv_change *ch);
 int kv_wi_operation_done(apply_ctx *c, const kv_change *ch);
 int kv_wi_image_digest(apply_ctx *c, const kv_change *ch);
 int kv_wi_node_label(apply_ctx *c, const kv_change *ch);
+int kv_wi_migration_policy(apply_ctx *c, const kv_change *ch);
 /* The edits of relax-placement and free-capacity (whatif_place.c). */
 int kv_wi_relax(apply_ctx *c, const kv_change *ch);
 int kv_wi_free_room(apply_ctx *c, const kv_change *ch);

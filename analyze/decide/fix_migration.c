@@ -9,6 +9,9 @@
  * forbids post-copy, kubevirt v1.9.0 live-migration-source.go:730-815),
  * else the smallest completionTimeoutPerGiB whose deadline covers the
  * copy, else bandwidthPerMigration unlimited, else allowAutoConverge.
+ * The policy (estimate.h kv_fix_policy) keeps the settings of the one
+ * the VMIs have, so what-if --fix writes it (change/whatif_fix.c) and
+ * the proof analyses the snapshot again under it (change/fixproof.c).
  * The group owns the fix's strings.
  */
 #include <stdio.h>
@@ -94,27 +97,56 @@ field_for(const kv_analysis *a, const kv_group *g)
 	return NULL;
 }
 
+/* Whether every VMI of g has labels: then the new policy keeps the
+ * selectors of the one they have (policyfix.c). */
+static bool
+all_labelled(const kv_analysis *a, const kv_group *g)
+{
+	for (size_t k = 0; k < g->nvmis; k++)
+		if (a->vmis[g->vmis[k]].vmi->labels.n == 0)
+			return false;
+	return true;
+}
+
 static char *
 policy_text(const kv_analysis *a, const kv_group *g, const char *field,
     const char *name)
 {
-	char *vmis = kv_group_examples(a, g, 5);
+	char *vmis = kv_group_examples(a, g, 5), *spec;
 	const char *over = a->est[g->vmis[0]].settings;
-	char *outrank = over != NULL ? xasprintf(" (it replaces "
-	    "MigrationPolicy %s only if it matches more labels: add the "
-	    "label to the selectors you keep)", over) : xstrdup("");
-	char *t = xasprintf("Create this MigrationPolicy and label the VMIs "
-	    "(%s) kvscope.io/migration-policy=%s, in their VirtualMachines' "
-	    "templates to keep it%s: {apiVersion: "
-	    "migrations.kubevirt.io/v1alpha1, kind: MigrationPolicy, "
-	    "metadata: {name: %s}, spec: {%s, selectors: "
-	    "{virtualMachineInstanceSelector: "
-	    "{kvscope.io/migration-policy: %s}}}}",
-	    vmis, name, outrank, name, field, name);
+	const kv_policy *base = kv_policy_named(a->m, over);
+	char *outrank = over != NULL ? xasprintf(" (MigrationPolicy %s's "
+	    "settings%s, so that it outranks %s)", over, all_labelled(a, g) ?
+	    " and selectors with one label more" : ", with this label as "
+	    "its selector", over) : xstrdup("");
+	kv_policy p;
+	char *t;
 
+	if (!kv_fix_policy(base, field, name, all_labelled(a, g), &p))
+		spec = xasprintf("{%s}", field);	/* not reached */
+	else {
+		spec = kv_policy_spec_text(&p);
+		free(p.ns_selector.v);
+		free(p.vmi_selector.v);
+	}
+	t = xasprintf("Create this MigrationPolicy and label the VMIs "
+	    "(%s) %s=%s, in their VirtualMachines' templates to keep it%s: "
+	    "{apiVersion: migrations.kubevirt.io/v1alpha1, kind: "
+	    "MigrationPolicy, metadata: {name: %s}, spec: %s}", vmis,
+	    KV_FIX_POLICY_LABEL, name, outrank, name, spec);
 	free(vmis);
 	free(outrank);
+	free(spec);
 	return t;
+}
+
+void
+kv_fix_policy_name(const kv_group *g, char *buf, size_t n)
+{
+	snprintf(buf, n, "kvscope-%s", g->id);
+	for (char *c = buf; *c != '\0'; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
 }
 
 static void
@@ -136,10 +168,7 @@ resolve_migration(const kv_analysis *a, kv_group *g)
 		    "dirty memory faster than the link carries it)", fix);
 		return;
 	}
-	snprintf(name, sizeof(name), "kvscope-%s", g->id);
-	for (char *c = name; *c != '\0'; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c = (char)(*c - 'A' + 'a');
+	kv_fix_policy_name(g, name, sizeof(name));
 	g->fix.action = FIX_SET_MIGRATION_POLICY;
 	g->fix.value = field;
 	g->fix.fixes = g->nvmis;

@@ -157,6 +157,9 @@ void kv_groups_analyze(kv_analysis *a);
 void kv_relax_plan(const kv_analysis *a, kv_group *g);
 /* Those edits in words, "; "-joined, for a fix text (caller frees). */
 char *kv_relax_words(const kv_analysis *a, const kv_group *g);
+/* The name of the MigrationPolicy g's set-migration-policy fix creates,
+ * "kvscope-g4", into buf (n bytes; fix_migration.c). */
+void kv_fix_policy_name(const kv_group *g, char *buf, size_t n);
 /* Release what a kv_fix owns. */
 void kv_fix_release(kv_fix *f);
 void kv_groups_free(kv_analysis *a);

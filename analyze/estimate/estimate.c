@@ -432,28 +432,82 @@ window_build(const kv_model *m, const kv_history *hs, kv_window *w)
 	w->setup[1] = shi > 0 ? shi : SETUP_HI;
 }
 
+static int
+vmi_cmp(const void *key, const void *p)
+{
+	const kv_vmi *x = key, *y = p;
+	int c = strcmp(x->ns, y->ns);
+
+	return c != 0 ? c : strcmp(x->name, y->name);
+}
+
+/* Count in on_node, by +1 or -1, the VMIs of b that would migrate, or
+ * with only (a VMI of another model) the one of b named as it is. */
+static void
+count_ok(const kv_analysis *b, const kv_vmi *only, int by,
+    size_t *on_node)
+{
+	const kv_model *m = b->m;
+	size_t i = 0, n = b->nvmis;
+
+	if (only != NULL) {
+		const kv_vmi *v = bsearch(only, m->vmis, m->nvmis,
+		    sizeof(kv_vmi), vmi_cmp);
+
+		if (v == NULL)
+			return;
+		i = (size_t)(v - m->vmis);
+		n = i + 1;
+	}
+	for (; i < n; i++) {
+		const kv_node *nd = kv_model_node(m, b->vmis[i].vmi->node);
+
+		if (nd != NULL && b->vmis[i].verdict == V_OK)
+			on_node[nd - m->nodes] += (size_t)by;
+	}
+}
+
+/* The source nodes' counts of VMIs that would migrate (lanes_of).  For
+ * a part of the snapshot (a->whole: the proof's copy), the whole's, its
+ * VMIs of this part counted as they are here: the VMIs of the part are
+ * the ones the copy's changes touch. */
+static size_t *
+count_on_node(const kv_analysis *a)
+{
+	size_t *on_node = xcalloc(a->m->nnodes + 1, sizeof(size_t));
+
+	count_ok(a, NULL, 1, on_node);
+	if (a->whole == NULL)
+		return on_node;
+	for (size_t n = 0; n < a->m->nnodes; n++)
+		on_node[n] += a->whole->window->outbound[n];
+	for (size_t i = 0; i < a->nvmis; i++)
+		count_ok(a->whole, a->vmis[i].vmi, -1, on_node);
+	return on_node;
+}
+
 void
 kv_estimate_analyze(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	kv_history hs;
-	size_t *on_node = xcalloc(m->nnodes + 1, sizeof(size_t));
 	kv_window *w = xcalloc(1, sizeof(kv_window));
 
 	a->window = w;
 	a->est = xcalloc(a->nvmis + 1, sizeof(kv_migest));
 	kv_history_build(m, &hs);
-	window_build(m, &hs, w);
-	for (size_t i = 0; i < a->nvmis; i++) {
-		const kv_node *n = kv_model_node(m, a->vmis[i].vmi->node);
-
-		if (n != NULL && a->vmis[i].verdict == V_OK)
-			on_node[n - m->nodes]++;
-	}
+	if (a->whole != NULL) {
+		/* the past migrations' rates of the whole snapshot */
+		*w = *a->whole->window;
+		w->converges = w->at_risk = w->will_abort = w->unknown = 0;
+	} else
+		window_build(m, &hs, w);
+	w->outbound = count_on_node(a);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (a->vmis[i].verdict != V_OK)
 			continue;
-		estimate_one(a, &hs, i, on_node, NULL, &a->est[i]);
+		estimate_one(a, &hs, i, w->outbound, NULL, &a->est[i]);
+		a->vmis[i].will_abort = a->est[i].outcome == MIG_WILL_ABORT;
 		switch (a->est[i].outcome) {
 		case MIG_CONVERGES: w->converges++; break;
 		case MIG_AT_RISK: w->at_risk++; break;
@@ -462,23 +516,6 @@ kv_estimate_analyze(kv_analysis *a)
 		}
 	}
 	kv_history_free(&hs);
-	free(on_node);
-}
-
-/* The source nodes' counts of VMIs that would migrate (lanes_of). */
-static size_t *
-count_on_node(const kv_analysis *a)
-{
-	const kv_model *m = a->m;
-	size_t *on_node = xcalloc(m->nnodes + 1, sizeof(size_t));
-
-	for (size_t i = 0; i < a->nvmis; i++) {
-		const kv_node *n = kv_model_node(m, a->vmis[i].vmi->node);
-
-		if (n != NULL && a->vmis[i].verdict == V_OK)
-			on_node[n - m->nodes]++;
-	}
-	return on_node;
 }
 
 size_t
@@ -486,25 +523,26 @@ kv_estimate_try(const kv_analysis *a, const size_t *vmis, size_t n,
     const kv_migtry *t, enum kv_mig_outcome *out)
 {
 	kv_history hs;
-	size_t *on_node = count_on_node(a), good = 0;
+	size_t good = 0;
 
 	kv_history_build(a->m, &hs);
 	for (size_t k = 0; k < n; k++) {
 		kv_migest e = {0};
 
-		estimate_one(a, &hs, vmis[k], on_node, t, &e);
+		estimate_one(a, &hs, vmis[k], a->window->outbound, t, &e);
 		if (out != NULL)
 			out[k] = e.outcome;
 		good += e.outcome == MIG_CONVERGES;
 	}
 	kv_history_free(&hs);
-	free(on_node);
 	return good;
 }
 
 void
 kv_estimate_free(kv_analysis *a)
 {
+	if (a->window != NULL)
+		free(a->window->outbound);
 	free(a->est);
 	free(a->window);
 	a->est = NULL;

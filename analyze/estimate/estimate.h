@@ -119,6 +119,9 @@ typedef struct kv_window {
 	double setup[2];		/* VMIM created to target ready */
 	double busy_bps;		/* the busy class's dirty rate */
 	size_t converges, at_risk, will_abort, unknown;
+	size_t *outbound;		/* per node of the model: its VMIs
+					 * that would migrate (the lanes that
+					 * share its link) */
 } kv_window;
 
 /* Fill a->est (parallel to a->vmis) and a->window.  Call after the
@@ -140,6 +143,27 @@ typedef struct kv_migtry {
  * converge; out[k] (may be NULL) gets each outcome.  a->est untouched. */
 size_t kv_estimate_try(const kv_analysis *a, const size_t *vmis, size_t n,
     const kv_migtry *t, enum kv_mig_outcome *out);
+
+/* --- the MigrationPolicy of a migration group's fix (policyfix.c) ----- */
+
+/* The label the VMIs of a set-migration-policy fix get, NAME its value. */
+#define KV_FIX_POLICY_LABEL "kvscope.io/migration-policy"
+
+/* The MigrationPolicy of m named name, or NULL. */
+const kv_policy *kv_policy_named(const kv_model *m, const char *name);
+/* The MigrationPolicy a set-migration-policy fix creates, named name:
+ * base's settings (the policy the VMIs have; NULL: none) with field (the
+ * fix's value: "allowPostCopy: true", "allowAutoConverge: true",
+ * "completionTimeoutPerGiB: N", "bandwidthPerMigration: \"0\"") over
+ * them; selectors: base's when carry (every VMI it is for has labels),
+ * plus KV_FIX_POLICY_LABEL=name, so that it outranks base.  Strings are
+ * borrowed; out's two label arrays are the caller's to free.  false
+ * when field is none of those. */
+bool kv_fix_policy(const kv_policy *base, const char *field,
+    const char *name, bool carry, kv_policy *out);
+/* p's spec as YAML flow text, "{allowPostCopy: true, selectors: {...}}"
+ * (the caller frees it). */
+char *kv_policy_spec_text(const kv_policy *p);
 
 /* The warnings migration-will-abort and migration-at-risk (warn.c): the
  * rule rows of phase PHASE_ESTIMATE run on every VMI of verdict ok with

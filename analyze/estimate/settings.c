@@ -4,7 +4,7 @@
  * over KubeVirt's, analysis.c and the flavor rows' config hooks), with
  * the non-nil fields of its MigrationPolicy merged on top as
  * virt-controller merges them (kubevirt v1.9.0 pkg/virt-controller/
- * watch/migration/migrationpolicy.go:124-143 applyMigrationPolicySpec:
+ * watch/migration/migrationpolicy.go:126-146 applyMigrationPolicySpec:
  * allowAutoConverge, bandwidthPerMigration, completionTimeoutPerGiB,
  * allowPostCopy, allowWorkloadDisruption, which follows the policy's
  * allowPostCopy when the policy leaves it unset).  progressTimeout is
@@ -16,26 +16,11 @@
 
 #include "analyze/estimate/estimate_int.h"
 
-static int
-policy_name_cmp(const void *key, const void *p)
-{
-	return strcmp(key, ((const kv_policy *)p)->name);
-}
-
-static const kv_policy *
-policy_named(const kv_model *m, const char *name)
-{
-	if (name == NULL || m->npolicies == 0)
-		return NULL;
-	return bsearch(name, m->policies, m->npolicies, sizeof(kv_policy),
-	    policy_name_cmp);
-}
-
 void
 kv_settings_of(const kv_analysis *a, const kv_vmires *r, kv_migset_eff *s)
 {
 	const kv_config *c = &a->cfg;
-	const kv_policy *p = policy_named(a->m, r->policy);
+	const kv_policy *p = kv_policy_named(a->m, r->policy);
 
 	s->completion_per_gib = c->completion_per_gib;
 	s->progress_timeout = c->progress_timeout;

@@ -5,7 +5,8 @@
  *
  * Snapshots are read one at a time: the caller loads and analyses one,
  * kv_fleet_summarize() copies the little the index needs out of the
- * analysis (counts, the worst drain node, the top groups, every VMI
+ * analysis (counts, the worst drain node, the drain window's counts and
+ * longest drain, the top groups, every VMI
  * problem as (VMI uid, namespace/name, code)), and the caller frees the
  * analysis and the model before the next; kv_fleet_trim() then keeps the
  * problems of the two newest snapshots of each cluster only.  A snapshot
@@ -51,6 +52,8 @@ typedef struct kv_fleet_code {
 typedef struct kv_fleet_node {
 	char *name;
 	size_t vmis, migrate, block, shutdown;
+	double secs[2];			/* its migrations' time, low, high
+					 * (analyze/estimate) */
 } kv_fleet_node;
 
 /* One of the largest groups (findings "groups"). */
@@ -82,6 +85,13 @@ typedef struct kv_fleet_snap {
 	size_t ndrain;
 	kv_fleet_node *drain;		/* by name */
 	size_t worst;			/* index into drain, or SIZE_MAX */
+	/* the drain window (docs/window.md): of the VMIs that would
+	 * migrate, those whose migration will be aborted and those at
+	 * risk; the node whose drain's migrations take longest (high end
+	 * of the estimate, then low end, then name), an index into drain
+	 * or SIZE_MAX when no drain migrates a VMI */
+	size_t will_abort, at_risk;
+	size_t longest;
 	size_t ngroups, ntop;
 	kv_fleet_group top[KV_FLEET_TOP];
 	size_t ncodes;

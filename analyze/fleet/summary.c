@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/decide/groups.h"
+#include "analyze/estimate/estimate.h"
 #include "analyze/read/mgtime.h"
 #include "analyze/util/util.h"
 
@@ -31,6 +32,7 @@ kv_fleet_add(kv_fleet *f, const char *path)
 	s->path = xstrdup(path);
 	s->taken = -1;
 	s->worst = SIZE_MAX;
+	s->longest = SIZE_MAX;
 	return s;
 }
 
@@ -168,6 +170,20 @@ worse_node(const kv_fleet_node *n, const kv_fleet_node *w)
 	return strcmp(n->name, w->name) < 0;
 }
 
+/* Whether the drain i of s takes longer than s->longest's (drains are
+ * by name: the first keeps a tie). */
+static bool
+longer(const kv_fleet_snap *s, size_t i)
+{
+	const kv_fleet_node *n = &s->drain[i], *l;
+
+	if (s->longest == SIZE_MAX)
+		return true;
+	l = &s->drain[s->longest];
+	return n->secs[1] > l->secs[1] || (n->secs[1] == l->secs[1] &&
+	    n->secs[0] > l->secs[0]);
+}
+
 /* The drain of each node with running VMIs; the worst: most blocked,
  * then most stopped, then most VMIs, then by name. */
 static void
@@ -183,8 +199,13 @@ drains(const kv_analysis *a, kv_fleet_snap *s)
 		n->migrate = d->migrate;
 		n->block = d->block;
 		n->shutdown = d->shutdown;
+		n->secs[0] = d->secs[0];
+		n->secs[1] = d->secs[1];
 		s->drain_blockers += d->block;
 	}
+	for (size_t i = 0; i < s->ndrain; i++)
+		if (s->drain[i].migrate > 0 && longer(s, i))
+			s->longest = i;
 	for (size_t i = 0; i < s->ndrain; i++)
 		if (s->drain[i].block + s->drain[i].shutdown > 0 &&
 		    (s->worst == SIZE_MAX ||
@@ -268,5 +289,9 @@ kv_fleet_summarize(const kv_analysis *a, kv_fleet_snap *s)
 	problems(a, s);
 	codes(s);
 	drains(a, s);
+	if (a->window != NULL) {
+		s->will_abort = a->window->will_abort;
+		s->at_risk = a->window->at_risk;
+	}
 	top_groups(a, s);
 }

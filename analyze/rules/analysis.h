@@ -300,6 +300,9 @@ typedef struct kv_vmires {
 	int64_t memory;			/* bytes to move */
 	const kv_pod *source_pod;
 	const char *policy;		/* matching MigrationPolicy or NULL */
+	/* its migration estimate (estimate.h) says will-abort: diff's
+	 * worse and better read it (kv_vmi_compare) */
+	bool will_abort;
 	/* the condition the report shows (findings "condition"): the VMI's
 	 * LiveMigratable, or for DVP the VM's Migratable */
 	char cond;			/* 'T', 'F', or 0 when absent */
@@ -449,6 +452,11 @@ typedef struct kv_analysis {
 	struct kv_index *index;		/* label -> node bitsets */
 	bool borrowed;			/* index .. tradeoff are another
 					 * analysis' (kv_cpu_borrow) */
+	/* the analysis of the whole snapshot this one's model holds some
+	 * VMIs of (kv_analyze_verdicts' nodes_of, the fix proof), or NULL:
+	 * the estimate takes the cluster's past migrations and the other
+	 * VMIs' outbound migrations from it (estimate.c) */
+	const struct kv_analysis *whole;
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 

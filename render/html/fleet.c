@@ -6,15 +6,17 @@
  * HTML written as text, every snapshot string escaped; no script.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "render/fleet.h"
+#include "render/report.h"
 
 #define STYLE \
 	"<style>body{font-family:sans-serif;margin:1.5em;color:#222}" \
 	"table{border-collapse:collapse;font-size:13px}" \
 	"th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;" \
 	"vertical-align:top}th{background:#eee}" \
-	"td.n{text-align:right}tr.bad td.w{color:#b00;font-weight:bold}" \
+	"td.n{text-align:right}tr.bad td.w,td.w{color:#b00;font-weight:bold}" \
 	"tr.unreadable td{color:#b00}ul{margin:0;padding-left:1.2em}" \
 	"</style>\n"
 
@@ -62,6 +64,25 @@ drain_cell(FILE *f, const kv_fleet_snap *s)
 	    n->shutdown, n->vmis);
 }
 
+/* The drain window: "1 will abort, 0 at risk; longest: w5, 1 min 7 s
+ * - 1 min 18 s". */
+static void
+window_cell(FILE *f, const kv_fleet_snap *s)
+{
+	char *r;
+
+	fprintf(f, "<td%s>%zu will abort, %zu at risk", s->will_abort ?
+	    " class=\"w\"" : "", s->will_abort, s->at_risk);
+	if (s->longest != SIZE_MAX) {
+		r = fmt_range(s->drain[s->longest].secs);
+		fputs("; longest drain: ", f);
+		kv_fleet_esc(f, s->drain[s->longest].name);
+		fprintf(f, ", %s", r);
+		free(r);
+	}
+	fputs("</td>", f);
+}
+
 static void
 groups_cell(FILE *f, const kv_fleet_snap *s)
 {
@@ -98,6 +119,7 @@ row(FILE *f, const kv_fleet *fl, size_t ci)
 	tdn(f, s->verdicts[V_NOT_JUDGED]);
 	tdn(f, s->drain_blockers);
 	drain_cell(f, s);
+	window_cell(f, s);
 	groups_cell(f, s);
 	if (s->has_prev)
 		fprintf(f, "<td>%zu / %zu / %zu</td>", s->nnew, s->nstill,
@@ -129,7 +151,8 @@ kv_write_fleet_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	fputs("</figure>\n<table><thead><tr><th>cluster</th><th>product"
 	    "</th><th>rules</th><th>taken at</th><th>nodes</th><th>running"
 	    "</th><th>would not migrate</th><th>not judged</th><th>drain "
-	    "blockers</th><th>worst node to drain</th><th>top groups</th>"
+	    "blockers</th><th>worst node to drain</th><th>drain window"
+	    "</th><th>top groups</th>"
 	    "<th>new / still / fixed</th><th>report</th></tr></thead>"
 	    "<tbody>\n", f);
 	for (size_t i = 0; i < fl->nclusters; i++)
@@ -139,7 +162,7 @@ kv_write_fleet_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 			continue;
 		fputs("<tr class=\"unreadable\">", f);
 		td(f, fl->snaps[i].path);
-		fputs("<td colspan=\"12\">unreadable: ", f);
+		fputs("<td colspan=\"13\">unreadable: ", f);
 		kv_fleet_esc(f, fl->snaps[i].unreadable);
 		fputs("</td></tr>\n", f);
 	}

@@ -8,6 +8,7 @@
 
 #include "analyze/util/util.h"
 #include "render/fleet.h"
+#include "render/render.h"
 
 static json_t *
 jstr(const char *s)
@@ -92,6 +93,24 @@ worst(const kv_fleet_snap *s)
 	    "block", jn(n->block), "shutdown", jn(n->shutdown));
 }
 
+/* The drain window: migrations that will abort or are at risk, and the
+ * node whose drain's migrations take longest. */
+static json_t *
+drain_window(const kv_fleet_snap *s)
+{
+	const kv_fleet_node *n;
+	json_t *longest = json_null();
+
+	if (s->longest != SIZE_MAX) {
+		n = &s->drain[s->longest];
+		longest = json_pack("{s:s, s:o, s:o}", "node", n->name,
+		    "migrate", jn(n->migrate), "seconds",
+		    kv_json_range(n->secs));
+	}
+	return json_pack("{s:o, s:o, s:o}", "willAbort", jn(s->will_abort),
+	    "atRisk", jn(s->at_risk), "longestDrain", longest);
+}
+
 static json_t *
 top(const kv_fleet_snap *s)
 {
@@ -131,6 +150,7 @@ cluster(const kv_fleet *f, const kv_fleet_cluster *c)
 	json_object_set_new(o, "drainBlockers", jn(s->drain_blockers));
 	json_object_set_new(o, "verdicts", verdicts(s));
 	json_object_set_new(o, "worstDrain", worst(s));
+	json_object_set_new(o, "drainWindow", drain_window(s));
 	json_object_set_new(o, "groups", jn(s->ngroups));
 	json_object_set_new(o, "topGroups", top(s));
 	json_object_set_new(o, "history", history(f, c));

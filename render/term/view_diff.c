@@ -94,11 +94,12 @@ vmis_doc(const kv_diff *d)
 		const kv_diff_vmi *v = &d->vmis[i];
 
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:o, "
-		    "s:o, s:s?, s:b, s:b, s:b, s:o, s:o}", "name", v->name,
+		    "s:o, s:o, s:s?, s:b, s:b, s:b, s:o, s:o}", "name", v->name,
 		    "verdict", pair_str(kv_verdict_names[v->verdict[0]],
 		    kv_verdict_names[v->verdict[1]]), "targetCount",
 		    pair_int(v->targets[0], v->targets[1]), "onDrain",
 		    pair_str(drain_name(v->drain[0]), drain_name(v->drain[1])),
+		    "migration", pair_str(v->migration[0], v->migration[1]),
 		    "codesAdded", jstrs(&v->added), "codesRemoved",
 		    jstrs(&v->removed), "wouldNotStart", v->nostart,
 		    "worse", v->worse, "better", v->better, "cannotTell",
@@ -562,6 +563,10 @@ text_vmi(const kv_term *t, const kv_diff *d, const kv_diff_vmi *v)
 		fprintf(f, ", drain %s -> %s", drain_name(v->drain[0]) ?
 		    drain_name(v->drain[0]) : "-", drain_name(v->drain[1]) ?
 		    drain_name(v->drain[1]) : "-");
+	if (v->migration[0] != NULL && v->migration[1] != NULL &&
+	    strcmp(v->migration[0], v->migration[1]) != 0)
+		fprintf(f, ", migration %s -> %s", v->migration[0],
+		    v->migration[1]);
 	for (size_t i = 0; i < v->added.n; i++)
 		fprintf(f, "%s+%s", i ? " " : " (", v->added.v[i]);
 	for (size_t i = 0; i < v->removed.n; i++)

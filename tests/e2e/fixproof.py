@@ -12,7 +12,8 @@ holding only G's VMIs: this is the full re-analysis it must agree with),
 and the VMIs of G made worse (docs/findings.md "worse and better": they
 would not start again, verdict ok before and not after, a drain that
 moved them and no longer does, guest-cpu-floor gained) must equal
-fix.worse.  One meaning: what-if's own count, diff.json's `worse` over
+fix.worse (and a VMI that migrates on both sides whose migration will be
+aborted after only).  One meaning: what-if's own count, diff.json's `worse` over
 the whole snapshot, and the line "after fix G: N of its M VMIs in no
 CODE group" it prints must give the same numbers as fix.worse and
 fix.fixes.  A fix what-if cannot apply (exit 2, "nothing to apply") must
@@ -66,6 +67,11 @@ def codes(v):
     return {i["code"] for i in v["blockers"] + v["warnings"]}
 
 
+def outcome(v):
+    """The outcome of v's migration estimate, or None."""
+    return (v.get("migration") or {}).get("outcome")
+
+
 def worse_count(before, after, vmis):
     """How many of vmis after is worse for than before (diff.h
     kv_vmi_compare; would not start is diff.json's, not findings')."""
@@ -77,9 +83,11 @@ def worse_count(before, after, vmis):
         if y is None or "not-judged" in (x["verdict"], y["verdict"]):
             continue
         floor = "guest-cpu-floor" in codes(y) - codes(x)
+        aborts = (x["verdict"] == "ok" and outcome(x) != "will-abort"
+                  and outcome(y) == "will-abort")
         n += bool((x["verdict"] == "ok" and y["verdict"] != "ok") or
                   (x["onDrain"] in MOVES and y["onDrain"] not in MOVES
-                   and y["onDrain"] is not None) or floor)
+                   and y["onDrain"] is not None) or floor or aborts)
     return n
 
 

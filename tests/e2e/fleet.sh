@@ -108,6 +108,36 @@ same "docs/fleet.md documents every field of fleet.json" \
 same "docs/fleet.md documents no field fleet.json lacks" \
     "$(comm -13 "$tmp/got" "$tmp/doc" | tr '\n' ' ')" ""
 
+# --- the drain window ---------------------------------------------------------
+# samples/mixed given a Prometheus extract in which dev/build-runner (on
+# w5) dirties 600 MB/s of its 512 MiB/s: its migration will be aborted
+dw=$tmp/dw
+mkdir -p "$dw/mixed-abort"
+cp -r samples/mixed/. "$dw/mixed-abort/"
+python3 tests/e2e/mkmetrics.py "$dw/mixed-abort" dev build-runner \
+    550000000 600000000 17179869184
+cp -r samples/capacity "$dw/capacity"
+run "fleet drain window: text" 1 fleet "$dw" -q -d "$tmp/dwout"
+has "$tmp/out" "fleet drain window: text columns" \
+    "FIXED ABORT RISK LONGEST-DRAIN"
+same "fleet drain window: text row" \
+    "$(grep '^lab-mixed' "$tmp/out" | sed 's/.* - *- *- *//')" \
+    "1    0 w5 3 min 5 s - 3 min 44 s"
+same "fleet drain window: no abort in capacity" \
+    "$(grep '^lab-capacity' "$tmp/out" | sed 's/.* - *- *- *//')" \
+    "0    0 g1 16-25 s"
+run "fleet drain window: json" 1 fleet "$dw" -q -o json
+jq_is "fleet drain window: json of lab-mixed" \
+    '.clusters[] | select(.contexts[0] == "lab-mixed") | .drainWindow | "\(.willAbort) \(.atRisk) \(.longestDrain.node) \(.longestDrain.migrate) \(.longestDrain.seconds | join("-"))"' \
+    "1 0 w5 1 185-224"
+jq_is "fleet drain window: json of lab-capacity" \
+    '.clusters[] | select(.contexts[0] == "lab-capacity") | .drainWindow | "\(.willAbort) \(.atRisk) \(.longestDrain.node)"' \
+    "0 0 g1"
+has "$tmp/dwout/fleet.html" "fleet drain window: html" \
+    '<th>drain window</th>'
+has "$tmp/dwout/fleet.html" "fleet drain window: html cell" \
+    '<td class="w">1 will abort, 0 at risk; longest drain: w5, 3 min 5 s - 3 min 44 s</td>'
+
 # --- exit status ------------------------------------------------------------------
 run "fleet: none readable is exit 2" 2 fleet "$fx/zz-broken.tar.gz" \
     -o json

@@ -66,7 +66,7 @@ run "junit without window" 0 check "$s" --drain w5 -o junit
 lacks "$tmp/out" "junit without window" 'will-abort'
 
 # the warning (verdict stays ok), its group and the MigrationPolicy fix,
-# checked by estimating the VMI again under it
+# proven by writing the policy into a copy and analysing it again
 run "abort warning" 0 explain "$s" dev/build-runner
 has "$tmp/out" "abort warning" "verdict ok, outcome migrates"
 has "$tmp/out" "abort warning" "migration-will-abort             aborted after 182-214 s of copy (deadline 5250 s: completionTimeoutPerGiB 150; progressTimeout 150 s; the cluster's settings)"
@@ -75,9 +75,67 @@ jq_is "abort json: verdict" '.vmi.verdict' "ok"
 jq_is "abort json: warning" '[.vmi.warnings[].code] | index("migration-will-abort") != null' "true"
 run "abort group" 1 check "$s" --groups
 has "$tmp/out" "abort group" "migration-will-abort: 1 VMI under the cluster's settings: Migration aborted at its deadline"
-has "$tmp/out" "abort group" "fix set-migration-policy (not proven): Create this MigrationPolicy and label the VMIs (dev/build-runner) kvscope.io/migration-policy=kvscope-g4"
+has "$tmp/out" "abort group" "fix set-migration-policy (proven: fixes 1 of 1): Create this MigrationPolicy and label the VMIs (dev/build-runner) kvscope.io/migration-policy=kvscope-g4"
 has "$tmp/out" "abort group" "spec: {allowPostCopy: true, selectors: {virtualMachineInstanceSelector: {kvscope.io/migration-policy: kvscope-g4}}}"
 run "abort group json" 1 check "$s" -o json
 jq_is "abort group json: fix" '[.groups[] | select(.code == "migration-will-abort") | .subject.kind, .verdict, .fix.action, .fix.value, .fix.fixes] | map(tostring) | join(",")' "migrationPolicy,ok,set-migration-policy,allowPostCopy: true,1"
+jq_is "abort group json: proven" '[.groups[] | select(.code == "migration-will-abort") | .fix.proven, .fix.worse] | map(tostring) | join(",")' "true,0"
+
+# what-if --fix writes the MigrationPolicy and the label: the migration
+# converges (better), the same numbers as the group's proof
+run "what-if policy fix" 0 what-if "$s" --fix G4
+has "$tmp/out" "what-if policy fix: better" "VMIs: 1 changed, 1 better, 0 worse"
+has "$tmp/out" "what-if policy fix: converges" "dev/build-runner: ok -> ok, migration will-abort -> converges (-migration-will-abort)"
+has "$tmp/out" "what-if policy fix: the policy" "MigrationPolicy kvscope-g4 created (allowPostCopy: true), 1 VMI labelled kvscope.io/migration-policy=kvscope-g4: takes effect at their next migration, without a restart"
+has "$tmp/out" "what-if policy fix: proof" "after fix G4: 1 of its 1 VMI in no migration-will-abort group (fix.fixes 1)"
+run "what-if policy fix json" 0 what-if "$s" --fix G4 -o json
+jq_is "what-if policy fix json: outcome" '.vmis[] | select(.name == "dev/build-runner") | [.migration.before, .migration.after, .better] | map(tostring) | join(",")' "will-abort,converges,true"
+
+# under a MigrationPolicy of its own (ci: 64Mi, 20 s per GB, no
+# auto-converge), dirtying 30 MB/s: the fix's policy keeps ci's settings
+# and selectors, one label more, so that it outranks ci
+s2=$(fresh)
+cp -r $M/. "$s2/"
+python3 - "$s2" <<'PY'
+import hashlib, json, os, sys
+d = sys.argv[1]
+path = "resources/migrationpolicies.migrations.kubevirt.io.json"
+with open(os.path.join(d, path)) as f:
+    doc = json.load(f)
+doc["items"].append({"apiVersion": "migrations.kubevirt.io/v1alpha1",
+    "kind": "MigrationPolicy", "metadata": {"name": "ci"},
+    "spec": {"allowAutoConverge": False, "bandwidthPerMigration": "64Mi",
+             "completionTimeoutPerGiB": 20,
+             "selectors": {"namespaceSelector": {"env": "dev"},
+                           "virtualMachineInstanceSelector":
+                           {"app": "ci-runner"}}}})
+data = json.dumps(doc).encode()
+with open(os.path.join(d, path), "wb") as f:
+    f.write(data)
+with open(os.path.join(d, "manifest.json")) as f:
+    m = json.load(f)
+for e in m["files"]:
+    if e["path"] == path:
+        e["bytes"], e["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+with open(os.path.join(d, "manifest.json"), "w") as f:
+    json.dump(m, f, indent=1)
+PY
+python3 tests/e2e/mkmetrics.py "$s2" dev build-runner 30000000 30000000 \
+    34359738368
+run "policy group" 1 check "$s2" --groups
+has "$tmp/out" "policy group" "migration-will-abort: 1 VMI under MigrationPolicy ci: Migration aborted at its deadline"
+has "$tmp/out" "policy group: proven" "fix set-migration-policy (proven: fixes 1 of 1)"
+has "$tmp/out" "policy group: ci kept" "spec: {allowAutoConverge: false, allowPostCopy: true, bandwidthPerMigration: 64Mi, completionTimeoutPerGiB: 20, selectors: {namespaceSelector: {env: dev}, virtualMachineInstanceSelector: {app: ci-runner, kvscope.io/migration-policy: kvscope-g4}}}"
+run "policy what-if" 0 what-if "$s2" --fix G4
+has "$tmp/out" "policy what-if: converges" "dev/build-runner: ok -> ok, migration will-abort -> converges"
+has "$tmp/out" "policy what-if: over ci" "MigrationPolicy kvscope-g4 created (allowPostCopy: true over the settings of MigrationPolicy ci)"
+run "policy what-if report" 0 what-if "$s2" --fix G4 --report "$tmp/after" --format json -q
+same "policy what-if: after" "$(jq -r '.vmis[] | select(.name == "dev/build-runner") | [.migration.outcome, .migration.ends, .migration.migrationPolicy] | join(",")' "$tmp/after/findings.json")" "converges,post-copy,kvscope-g4"
+
+# one meaning: the proof of every group of both copies is what-if's
+mkdir -p "$tmp/proof"
+python3 tests/e2e/fixproof.py "$KVSCOPE" "$tmp/proof" "$s" "$s2" \
+    >"$tmp/proof.out" || { bad "fixproof window"; sed 's/^/    | /' \
+    "$tmp/proof.out"; }
 
 test_done

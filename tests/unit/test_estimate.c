@@ -13,11 +13,13 @@
 #include "kvsnap.h"
 
 #include "analyze/decide/groups.h"
+#include "analyze/pipeline.h"
 #include "analyze/estimate/estimate.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define VMIMS "virtualmachineinstancemigrations", "kubevirt.io"
 #define METRICS "vmimetrics", "kvscope.io"
+#define DVP_INTERNAL "internal.virtualization.deckhouse.io"
 
 #define FEAT "abm avx avx2 bmi1 bmi2 cmov cx16 cx8 f16c fma fpu fxsr " \
 	"lahf_lm lm mmx movbe pni popcnt sse sse2 sse4.1 sse4.2 ssse3 " \
@@ -53,7 +55,10 @@ vmi(kvsnap *s, const char *name, const char *mem)
 	    "\"LiveMigration\", \"conditions\": [{\"type\": "
 	    "\"LiveMigratable\", \"status\": \"True\"}]}}", name, name, name,
 	    mem, mem);
-	json_t *o = kvsnap_addj(s, VMIS, v);
+	bool dvp = strcmp(s->flavor, "deckhouse") == 0;
+	json_t *o = dvp ? kvsnap_addj(s, "internalvirtualization"
+	    "virtualmachineinstances", DVP_INTERNAL, v) :
+	    kvsnap_addj(s, VMIS, v);
 
 	free(v);
 	return o;
@@ -69,6 +74,26 @@ kubevirt(kvsnap *s, const char *migrations)
 	    "\"observedKubeVirtVersion\": \"v1.9.0\"}}", migrations);
 
 	kvsnap_addj(s, "kubevirts", "kubevirt.io", k);
+	free(k);
+}
+
+/* A KubeVirt CR (the Deckhouse one on deckhouse) of that version,
+ * migrations as given. */
+static void
+kubevirt_at(kvsnap *s, const char *version, const char *migrations)
+{
+	bool dvp = strcmp(s->flavor, "deckhouse") == 0;
+	char *k = xasprintf("{\"apiVersion\": \"kubevirt.io/v1\", \"kind\": "
+	    "\"KubeVirt\", \"metadata\": {\"name\": \"kubevirt\", "
+	    "\"namespace\": \"kubevirt\"}, \"spec\": {\"configuration\": "
+	    "{\"migrations\": %s}}, \"status\": {\"phase\": \"Deployed\", "
+	    "\"observedKubeVirtVersion\": \"%s\"}}", migrations, version);
+
+	if (dvp)
+		kvsnap_addj(s, "internalvirtualizationkubevirts", DVP_INTERNAL,
+		    k);
+	else
+		kvsnap_addj(s, "kubevirts", "kubevirt.io", k);
 	free(k);
 }
 
@@ -103,18 +128,11 @@ test_deadline_units(void **state)
 	kvsnap_free(s);
 }
 
-/* The measured migration: 1 GiB, idle, masquerade, VMIM created at :00,
- * target ready at :03, copy :03 to :10. */
+/* seed's completed migration: VMIM created at :00, target ready at
+ * :03, copy :03 to :10 (w2 to w1). */
 static void
-test_seed_history(void **state)
+seed_history(kvsnap *s)
 {
-	kvsnap *s = kvsnap_new("kubevirt");
-	const kv_migest *e;
-	kvres r;
-
-	(void)state;
-	nodes(s);
-	vmi(s, "seed", "1Gi");
 	kvsnap_addj(s, VMIMS, "{\"apiVersion\": \"kubevirt.io/v1\", "
 	    "\"kind\": \"VirtualMachineInstanceMigration\", \"metadata\": "
 	    "{\"name\": \"m1\", \"namespace\": \"prod\", \"uid\": \"mig-1\", "
@@ -127,6 +145,21 @@ test_seed_history(void **state)
 	    "\"startTimestamp\": \"2026-10-31T09:00:03Z\", \"endTimestamp\": "
 	    "\"2026-10-31T09:00:10Z\", \"sourceNode\": \"w2\", "
 	    "\"targetNode\": \"w1\", \"completed\": true}}}");
+}
+
+/* The measured migration: 1 GiB, idle, masquerade, VMIM created at :00,
+ * target ready at :03, copy :03 to :10. */
+static void
+test_seed_history(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_migest *e;
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	vmi(s, "seed", "1Gi");
+	seed_history(s);
 	r = kvsnap_run(s);
 	e = est(&r, "prod/seed");
 	assert_true(e->present);
@@ -318,6 +351,203 @@ test_abort_group(void **state)
 	kvsnap_free(s);
 }
 
+/* One flavor's snapshot for test_flavor_defaults: a KubeVirt CR that
+ * sets no migration setting, the distribution's own objects. */
+typedef struct flavor_case {
+	const char *flavor;		/* kvsnap flavor */
+	const char *kubevirt;		/* observedKubeVirtVersion */
+	const char *extra;		/* HyperConverged / Harvester setting */
+	const char *extra_res, *extra_group;
+	int64_t per_gib, deadline;	/* 16 GiB: 18 started GB */
+	size_t per_source, per_target;
+	double bandwidth;		/* bytes/s cap; 0: none */
+	const char *product;
+} flavor_case;
+
+#define HCO(v) "{\"apiVersion\": \"hco.kubevirt.io/v1beta1\", \"kind\": " \
+	"\"HyperConverged\", \"metadata\": {\"name\": " \
+	"\"kubevirt-hyperconverged\", \"namespace\": \"openshift-cnv\"}, " \
+	"\"spec\": {}, \"status\": {\"versions\": [{\"name\": " \
+	"\"operator\", \"version\": \"" v "\"}]}}"
+#define HARVESTER(v) "{\"apiVersion\": \"harvesterhci.io/v1beta1\", " \
+	"\"kind\": \"Setting\", \"metadata\": {\"name\": " \
+	"\"server-version\"}, \"value\": \"" v "\"}"
+
+static void
+flavor_case_run(const flavor_case *c)
+{
+	kvsnap *s = kvsnap_new(c->flavor);
+	kv_mig_limits lim;
+	const kv_migest *e;
+	kvres r;
+
+	nodes(s);
+	kubevirt_at(s, c->kubevirt, "{}");
+	if (c->extra != NULL)
+		kvsnap_addj(s, c->extra_res, c->extra_group, c->extra);
+	if (strcmp(c->flavor, "deckhouse") == 0) {
+		/* what a DVP VMI's checks read, none of it in the way */
+		static const char *const dvp[] = { "virtualmachines",
+		    "virtualmachineclasses", "virtualdisks",
+		    "virtualmachineoperations",
+		    "virtualmachineblockdeviceattachments" };
+
+		for (size_t k = 0; k < sizeof(dvp) / sizeof(dvp[0]); k++)
+			kvsnap_list(s, dvp[k], "virtualization.deckhouse.io");
+	}
+	vmi(s, "db-0", "16Gi");
+	r = kvsnap_run(s);
+	assert_string_equal(r.a->m->flavor->name, strcmp(c->flavor,
+	    "deckhouse") == 0 ? "deckhouse" : c->product);
+	e = est(&r, "prod/db-0");
+	if (!e->present)
+		fail_msg("%s %s: verdict %s %u", c->product, c->kubevirt,
+		    kv_verdict_names[kvres_vmires(&r, "prod/db-0")->verdict],
+		    kvres_vmires(&r, "prod/db-0")->not_judged);
+	assert_int_equal(e->per_gib, c->per_gib);
+	assert_int_equal(e->deadline, c->deadline);
+	assert_int_equal(e->progress_timeout, 150);
+	if (c->bandwidth > 0) {
+		assert_true(e->assume & (1u << AS_BANDWIDTH));
+		assert_true(e->rate[1] == c->bandwidth);
+	} else
+		assert_false(e->assume & (1u << AS_BANDWIDTH));
+	kv_schedule_limits(r.a, &lim);
+	assert_int_equal(lim.per_source, c->per_source);
+	assert_int_equal(lim.per_target, c->per_target);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* Each flavor's defaults, through the estimate into the deadline and
+ * the parallel limits: KubeVirt's (150 s per GB from v1.4.0, 800
+ * before: versions.c SINCE_COMPLETION_150), OpenShift Virtualization's
+ * by HCO release (openshift/config.c: 4.18-4.22 150 s and 2 per node,
+ * 4.23 20 s and 1 per node), Harvester's (KubeVirt's of the release it
+ * ships), Deckhouse's (dvp/analysis.c: 640Mi per migration, 800 s per
+ * GB, one syncing out of and one coming into each node). */
+static void
+test_flavor_defaults(void **state)
+{
+	const double mi = 1048576.0;
+	const flavor_case cases[] = {
+		{ "kubevirt", "v1.9.0", NULL, NULL, NULL, 150, 2700, 2, 0, 0,
+		  "kubevirt" },
+		{ "kubevirt", "v1.3.1", NULL, NULL, NULL, 800, 14400, 2, 0, 0,
+		  "kubevirt" },
+		{ "kubevirt", "v1.9.0", HCO("4.23.0"), "hyperconvergeds",
+		  "hco.kubevirt.io", 20, 360, 1, 0, 0, "openshift" },
+		{ "kubevirt", "v1.5.0", HCO("4.18.3"), "hyperconvergeds",
+		  "hco.kubevirt.io", 150, 2700, 2, 0, 0, "openshift" },
+		{ "kubevirt", "v1.3.1", HARVESTER("v1.4.3"), "settings",
+		  "harvesterhci.io", 800, 14400, 2, 0, 0, "harvester" },
+		{ "kubevirt", "v1.6.0", HARVESTER("v1.7.0"), "settings",
+		  "harvesterhci.io", 150, 2700, 2, 0, 0, "harvester" },
+		{ "deckhouse", "v1.6.0", NULL, NULL, NULL, 800, 14400, 1, 1,
+		  640 * mi, "deckhouse" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		flavor_case_run(&cases[i]);
+}
+
+/* The fix proof analyses a copy holding some VMIs (change/fixproof.c):
+ * its estimate takes the whole snapshot's link (the history of seed,
+ * which the copy does not hold) and the other VMIs' outbound migrations
+ * of each node (3 on w1: 2 lanes), so it gives the whole's figures. */
+static void
+test_part_estimate(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kv_analysis *b = NULL;
+	const kv_vmires *v;
+	kv_model part;
+	kv_err err = {0};
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	kubevirt(s, "{\"completionTimeoutPerGiB\": 20}");
+	vmi(s, "seed", "1Gi");
+	seed_history(s);
+	vmi(s, "db-0", "16Gi");
+	vmi(s, "db-1", "16Gi");
+	dirty_metrics(s, "db-0", 30000000);
+	r = kvsnap_run(s);
+	v = kvres_vmires(&r, "prod/db-0");
+	part = *r.m;
+	part.vmis = (kv_vmi *)v->vmi;
+	part.nvmis = 1;
+	assert_int_equal(kv_analyze_verdicts(&part, r.a, &b, &err), KV_OK);
+	{
+		const kv_migest *w = &r.a->est[v - r.a->vmis], *e = &b->est[0];
+
+		assert_true(e->present && w->present);
+		assert_int_equal(w->lanes, 2);
+		assert_true(w->assume & (1u << AS_LINK_HISTORY));
+		assert_int_equal(e->lanes, w->lanes);
+		assert_int_equal(e->assume, w->assume);
+		assert_true(e->rate[0] == w->rate[0] &&
+		    e->rate[1] == w->rate[1]);
+		assert_true(e->seconds[0] == w->seconds[0] &&
+		    e->seconds[1] == w->seconds[1]);
+		assert_int_equal(e->outcome, w->outcome);
+		assert_int_equal(b->window->observed, 1);
+	}
+	kv_analysis_free(b);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* The MigrationPolicy of a fix (kv_fix_policy): the old one's settings
+ * with the field over them, its selectors and the label when every VMI
+ * has labels, the label alone when not; its text. */
+static void
+test_fix_policy(void **state)
+{
+	kv_label vsel[] = { { "app", "ci" } }, nsel[] = { { "env", "dev" } };
+	kv_policy base = { .name = "ci", .has_selectors = true,
+	    .ns_selector = { 1, nsel }, .vmi_selector = { 1, vsel },
+	    .completion_per_gib = 20, .bandwidth = 64 << 20,
+	    .allow_postcopy = -1, .allow_autoconverge = 0,
+	    .allow_disruption = -1 };
+	kv_policy p;
+	char *t;
+
+	(void)state;
+	assert_true(kv_fix_policy(&base, "allowPostCopy: true", "kvscope-g4",
+	    true, &p));
+	t = kv_policy_spec_text(&p);
+	assert_string_equal(t, "{allowAutoConverge: false, allowPostCopy: "
+	    "true, bandwidthPerMigration: 64Mi, completionTimeoutPerGiB: 20, "
+	    "selectors: {namespaceSelector: {env: dev}, "
+	    "virtualMachineInstanceSelector: {app: ci, "
+	    "kvscope.io/migration-policy: kvscope-g4}}}");
+	free(t);
+	free(p.ns_selector.v);
+	free(p.vmi_selector.v);
+	/* a VMI without labels matched ci by the nil-labels quirk */
+	assert_true(kv_fix_policy(&base, "completionTimeoutPerGiB: 95",
+	    "kvscope-g2", false, &p));
+	t = kv_policy_spec_text(&p);
+	assert_string_equal(t, "{allowAutoConverge: false, "
+	    "bandwidthPerMigration: 64Mi, completionTimeoutPerGiB: 95, "
+	    "selectors: {virtualMachineInstanceSelector: "
+	    "{kvscope.io/migration-policy: kvscope-g2}}}");
+	free(t);
+	free(p.ns_selector.v);
+	free(p.vmi_selector.v);
+	assert_true(kv_fix_policy(NULL, "bandwidthPerMigration: \"0\"",
+	    "kvscope-g1", true, &p));
+	assert_int_equal(p.bandwidth, 0);
+	assert_int_equal(p.completion_per_gib, -1);
+	free(p.ns_selector.v);
+	free(p.vmi_selector.v);
+	assert_false(kv_fix_policy(NULL, "allowPostCopy: maybe", "x", true,
+	    &p));
+}
+
 /* Ten migrations from two nodes, one outbound each: five rounds. */
 static void
 test_schedule_rounds(void **state)
@@ -399,6 +629,9 @@ main(void)
 		cmocka_unit_test(test_unknown_dirty),
 		cmocka_unit_test(test_policy_precedence),
 		cmocka_unit_test(test_abort_group),
+		cmocka_unit_test(test_flavor_defaults),
+		cmocka_unit_test(test_part_estimate),
+		cmocka_unit_test(test_fix_policy),
 		cmocka_unit_test(test_schedule_rounds),
 		cmocka_unit_test(test_precopy),
 		cmocka_unit_test(test_parse_rate),
