@@ -44,7 +44,11 @@ const cli_option cli_options[] = {
 	{ "window", 0, O_WINDOW, "DURATION", NULL, CC_NONE },
 	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL, CC_MODEL },
 	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL, CC_MODEL },
-	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL, CC_VMI },
+	{ "vmi", 0, O_CHANGE | O_CROSS, "NS/NAME", NULL, CC_VMI },
+	{ "live", 0, O_CROSS, NULL, NULL, CC_NONE },
+	{ "cold", 0, O_CROSS, NULL, NULL, CC_NONE },
+	{ "storage-class-map", 0, O_CROSS, "A=B", NULL, CC_STORAGECLASS },
+	{ "network-map", 0, O_CROSS, "A=B", NULL, CC_NONE },
 	{ "cordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
 	{ "uncordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
 	{ "remove-node", 0, O_CHANGE, "NODE", NULL, CC_NODE },
@@ -327,6 +331,27 @@ opt_flag(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	return 0;
 }
 
+/* A list of "A=B" rows (--storage-class-map, --network-map): each
+ * element needs a name on both sides of one "=". */
+static int
+opt_map(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	cli_list *l = (cli_list *)((char *)o + off);
+	size_t before = l->n;
+	int rc = split(cmd, op->name, arg, l);
+
+	for (size_t i = before; rc == 0 && i < l->n; i++) {
+		const char *eq = strchr(l->v[i], '=');
+
+		if (eq == NULL || eq == l->v[i] || eq[1] == '\0' ||
+		    strchr(eq + 1, '=') != NULL)
+			rc = cli_fail(cmd, "--%s: \"%s\" is not SOURCE=TARGET",
+			    op->name, l->v[i]);
+	}
+	return rc;
+}
+
 #define AT(field)	offsetof(cli_args, field)
 
 /* Each option's handler and the field of cli_args it fills. */
@@ -363,6 +388,11 @@ static const struct opt_handler {
 	{ "groups", opt_flag, AT(groups) },
 	{ "strict", opt_flag, AT(strict) },
 	{ "reports", opt_flag, AT(reports) },
+	{ "live", opt_flag, AT(live) },
+	{ "cold", opt_flag, AT(cold) },
+	{ "vmi", opt_path, AT(vmi) },
+	{ "storage-class-map", opt_map, AT(scmap) },
+	{ "network-map", opt_map, AT(netmap) },
 };
 
 #undef AT
@@ -371,7 +401,8 @@ static int
 one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o)
 {
-	if (op->bit == O_CHANGE || ((cmd->opts & O_CHANGE) &&
+	if (((op->bit & O_CHANGE) && (cmd->opts & O_CHANGE)) ||
+	    ((cmd->opts & O_CHANGE) &&
 	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL))
 		return opt_change(cmd, op, arg, o, 0);
 	for (size_t i = 0; i < sizeof(opt_handlers) /
@@ -726,6 +757,8 @@ cli_args_free(cli_args *o)
 	list_free(&o->drain_selectors);
 	list_free(&o->changes);
 	list_free(&o->fail_on);
+	list_free(&o->scmap);
+	list_free(&o->netmap);
 	kv_selector_free(&o->sel);
 	kv_selector_free(&o->drain_sel);
 }

@@ -1,0 +1,120 @@
+/*
+ * cmd_cross.c - `kvscope crosscheck SOURCE TARGET`: arguments in, the two
+ * snapshots loaded with one string table (TARGET's), the cross-check of
+ * analyze/crosscheck/ run, its text or document out (render/cross.h).
+ *
+ * Exit 1 when a VM answers no (with --live: any answer but live), else
+ * 0; 2 on a usage or input error.  SOURCE and TARGET of one cluster are
+ * a warning line, not an error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/crosscheck/crosscheck.h"
+#include "analyze/read/limits.h"
+#include "cli/cli.h"
+#include "render/cross.h"
+
+/* TARGET, then SOURCE into TARGET's string table. */
+static int
+load_both(const cli_args *o, kv_model **src, kv_model **tgt)
+{
+	kv_limits lim;
+	kv_err err = {0};
+
+	*src = *tgt = NULL;
+	cli_progress_init(o->quiet);
+	cli_progress("load: reading TARGET");
+	if (kv_limits_init(&lim, &err) != KV_OK)
+		goto fail;
+	lim.strict = cli_load_strict;
+	if (kv_model_load(o->pos[1], &lim, tgt, &err) != KV_OK)
+		goto fail;
+	cli_progress("load: reading SOURCE");
+	if (kv_model_load_shared(o->pos[0], &lim, (*tgt)->strs, src,
+	    &err) != KV_OK)
+		goto fail;
+	(*src)->assume = (*tgt)->assume = cli_assumed();
+	return 0;
+fail:
+	cli_progress_end();
+	fprintf(stderr, "kvscope: %s\n", err.msg);
+	kv_model_free(*src);
+	kv_model_free(*tgt);
+	*src = *tgt = NULL;
+	return EXIT_TOOL;
+}
+
+static int
+show(const kv_cross *x, const kv_term *t)
+{
+	kv_err err = {0};
+	int rc = KV_OK;
+
+	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML) {
+		json_t *doc = kv_json_cross(x);
+
+		rc = kv_doc_write(doc, t->fmt, t->f, &err);
+		json_decref(doc);
+	} else
+		rc = kv_view_cross(x, t, &err);
+	if (rc != KV_OK) {
+		fprintf(stderr, "kvscope: %s\n", err.msg);
+		return EXIT_TOOL;
+	}
+	return 0;
+}
+
+static int
+status(const kv_cross *x, const cli_args *o)
+{
+	if (o->live)
+		return x->counts[XA_LIVE] < x->nvms ? EXIT_FINDINGS : 0;
+	return x->counts[XA_NO] > 0 ? EXIT_FINDINGS : 0;
+}
+
+int
+cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
+{
+	cli_args o;
+	kv_model *src, *tgt;
+	kv_cross *x = NULL;
+	kv_cross_opts co = {0};
+	kv_term t;
+	kv_err err = {0};
+	int rc;
+
+	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
+		return rc;
+	if (o.live && o.cold) {
+		cli_args_free(&o);
+		return cli_fail(cmd, "--live and --cold contradict each "
+		    "other: give one, or neither for both");
+	}
+	cli_term(&o, &t);
+	if ((rc = load_both(&o, &src, &tgt)) != 0)
+		goto out;
+	co = (kv_cross_opts){ o.namespaces.n, o.namespaces.v,
+	    o.selectors.n ? &o.sel : NULL, o.vmi, o.live, o.cold,
+	    o.scmap.n, o.netmap.n, o.scmap.v, o.netmap.v };
+	cli_progress("crosscheck: %zu VMIs of SOURCE against %zu nodes",
+	    src->nvmis, tgt->nnodes);
+	if (kv_cross_run(src, tgt, o.pos[0], o.pos[1], &co, &x, &err) !=
+	    KV_OK) {
+		rc = cli_error(cmd, "%s", err.msg);
+		goto out;
+	}
+	cli_progress_end();
+	if (x->same_cluster != NULL)
+		fprintf(stderr, "kvscope: warning: crosscheck: %s: the "
+		    "answers are those of a move within it\n",
+		    x->same_cluster);
+	rc = show(x, &t);
+	if (rc == 0)
+		rc = status(x, &o);
+out:
+	cli_progress_end();
+	kv_cross_free(x);
+	cli_args_free(&o);
+	return rc;
+}

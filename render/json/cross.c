@@ -1,0 +1,110 @@
+/*
+ * cross.c - the -o json|yaml document of `kvscope crosscheck`
+ * (render/cross.h), as docs/crosscheck.md gives it: version, source and
+ * target, sameCluster, summary, bestCpuModels, groups, vms.
+ */
+#include <jansson.h>
+
+#include "render/cross.h"
+
+static json_t *
+side_json(const kv_xside *s)
+{
+	return json_pack("{s:s, s:s, s:s?, s:b, s:b}", "name", s->name,
+	    "path", s->path, "kubevirtVersion", s->known ? s->version : NULL,
+	    "decentralizedMigration", s->decentralized,
+	    "decentralizedGate", s->gate);
+}
+
+static json_t *
+strings(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *
+blocks_json(unsigned b)
+{
+	json_t *a = json_array();
+
+	if (b & XB_LIVE)
+		json_array_append_new(a, json_string("live"));
+	if (b & XB_COLD)
+		json_array_append_new(a, json_string("cold"));
+	return a;
+}
+
+static json_t *
+group_json(const kv_cross *x, const kv_xgroup *g)
+{
+	json_t *vms = json_array();
+
+	for (size_t i = 0; i < g->nvms; i++)
+		json_array_append_new(vms,
+		    json_string(x->vms[g->vms[i]].fullname));
+	return json_pack("{s:s, s:s, s:s, s:o, s:I, s:o}", "code", g->code,
+	    "title", g->title, "fix", g->fix, "rulesOut",
+	    blocks_json(g->blocks), "count", (json_int_t)g->nvms,
+	    "vms", vms);
+}
+
+static json_t *
+vm_json(const kv_xvm *vm)
+{
+	json_t *reasons = json_array();
+	json_t *o;
+
+	for (size_t i = 0; i < vm->nreasons; i++) {
+		const kv_xreason *r = &vm->reasons[i];
+
+		json_array_append_new(reasons, json_pack("{s:s, s:o, s:s, "
+		    "s:s}", "code", r->code, "rulesOut",
+		    blocks_json(r->blocks), "message", r->message, "fix",
+		    r->fix));
+	}
+	o = json_pack("{s:s, s:s, s:b, s:s?, s:s, s:s?, s:s}", "namespace",
+	    vm->ns, "name", vm->name, "running", vm->running, "sourceNode",
+	    vm->source_node, "cpuMode", kv_mode_names[vm->mode], "cpuModel",
+	    vm->cpu_model, "answer", kv_xanswer_names[vm->answer]);
+	json_object_set_new(o, "targets", strings(vm->targets,
+	    vm->ntargets));
+	json_object_set_new(o, "copyBytes", vm->copy_bytes < 0 ?
+	    json_null() : json_integer(vm->copy_bytes));
+	json_object_set_new(o, "claimsOfUnknownSize",
+	    json_integer((json_int_t)vm->nunsized));
+	json_object_set_new(o, "reasons", reasons);
+	return o;
+}
+
+json_t *
+kv_json_cross(const kv_cross *x)
+{
+	json_t *doc = json_object(), *groups = json_array();
+	json_t *vms = json_array();
+
+	json_object_set_new(doc, "version",
+	    json_integer(KV_CROSS_JSON_VERSION));
+	json_object_set_new(doc, "source", side_json(&x->side[0]));
+	json_object_set_new(doc, "target", side_json(&x->side[1]));
+	json_object_set_new(doc, "sameCluster", x->same_cluster ?
+	    json_string(x->same_cluster) : json_null());
+	json_object_set_new(doc, "summary", json_pack("{s:I, s:I, s:I, s:I, "
+	    "s:I}", "vms", (json_int_t)x->nvms, "live",
+	    (json_int_t)x->counts[XA_LIVE], "cold",
+	    (json_int_t)x->counts[XA_COLD], "no",
+	    (json_int_t)x->counts[XA_NO], "copyBytes",
+	    (json_int_t)x->copy_bytes));
+	json_object_set_new(doc, "bestCpuModels", strings(x->best,
+	    x->nbest));
+	for (size_t i = 0; i < x->ngroups; i++)
+		json_array_append_new(groups, group_json(x, &x->groups[i]));
+	json_object_set_new(doc, "groups", groups);
+	for (size_t i = 0; i < x->nvms; i++)
+		json_array_append_new(vms, vm_json(&x->vms[i]));
+	json_object_set_new(doc, "vms", vms);
+	return doc;
+}
