@@ -101,6 +101,61 @@ targets_of(const kv_analysis *a, const kv_nodeset *set, kv_xvm *vm)
 			vm->targets[vm->ntargets++] = a->m->nodes[i].name;
 }
 
+/* Whether only SOURCE's nodes (no target: tainted) satisfy r's CPU
+ * selectors: then TARGET has no CPU for it, whatever the in-cluster
+ * verdict calls it. */
+static bool
+cpu_on_source_only(const kv_analysis *a, const kv_vmires *r)
+{
+	KV_NODESET_FOREACH(&r->cpu_targets, i)
+		if (!kv_cross_is_source(a->m->nodes[i].name))
+			return false;
+	return true;
+}
+
+/* Whether some TARGET node has label k=v. */
+static bool
+target_has(const kv_model *m, const kv_label *l)
+{
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const char *v = kv_labels_get(&m->nodes[i].labels, l->key);
+
+		if (!kv_cross_is_source(m->nodes[i].name) && v != NULL &&
+		    strcmp(v, l->value) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* no-cpu-target in TARGET's terms: the CPU labels its target pod selects
+ * that no TARGET node has. */
+static void
+no_cpu_target(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
+{
+	const kv_rule *rule = kv_rule_find("no-cpu-target");
+	kv_xrule row = { rule->code, XB_LIVE, NULL, NULL };
+	kv_buf b = {0};
+	size_t ncpu = 0;
+
+	for (size_t i = 0; i < r->selectors.n; i++) {
+		const kv_label *l = &r->selectors.v[i];
+
+		if (strncmp(l->key, "cpu-", 4) != 0)
+			continue;
+		ncpu++;
+		if (!target_has(x->model, l))
+			kv_buf_printf(&b, "%s%s", b.data ? ", " : "", l->key);
+	}
+	kv_rule_words_of(rule, x->model->flavor, &row.title, &row.fix);
+	if (b.data != NULL)
+		kv_xvm_add(vm, &row, "its target pod selects CPU labels no "
+		    "TARGET node has: %s", b.data);
+	else
+		kv_xvm_add(vm, &row, "no TARGET node has all %zu CPU labels "
+		    "its target pod selects", ncpu);
+	kv_buf_free(&b);
+}
+
 /* The in-cluster blockers of the crossing analysis rule out live. */
 static void
 live_reasons(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
@@ -119,6 +174,12 @@ live_reasons(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
 		const kv_rule *rule = r->blockers[i].rule;
 		kv_xrule row = { rule->code, XB_LIVE, NULL, NULL };
 
+		if (strcmp(rule->code, "no-cpu-target") == 0 ||
+		    (strcmp(rule->code, "no-placement-target") == 0 &&
+		    cpu_on_source_only(x->a, r))) {
+			no_cpu_target(x, r, vm);
+			continue;
+		}
 		kv_rule_words_of(rule, x->model->flavor, &row.title, &row.fix);
 		kv_xvm_add(vm, &row, "%s", r->blockers[i].message);
 	}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# tests/e2e/crosscheck.sh - `kvscope crosscheck SOURCE TARGET` end to end
+# on samples/mixed and on copies of it that mkcross.py edits into other
+# clusters (another kube-system uid, the gate DecentralizedLiveMigration
+# on):
+#
+#   B       the same hardware: every running VMI live
+#   nopku   no node has cpu-feature pku: the host-model VMIs of the Cascade
+#           Lake nodes w3/w4 (whose host model requires it) only cold
+#   amd     only the AMD node a1: prod/analytics (EPYC-Genoa) live, the
+#           Intel ones cold, infra/ledger (affinity to zone-a) not at all
+#   rwo     StorageProfiles offer no ReadWriteMany: live all the same (the
+#           decentralized migration copies every volume), said per VM
+#   old     KubeVirt v1.5.3: no migration between clusters, all cold
+#   nad     SOURCE's prod/db-0 has a multus network TARGET lacks: no
+#
+# Environment: KVSCOPE = the kvscope binary (default ./kvscope); needs jq.
+set -u
+export COLUMNS=300
+
+. "$(dirname "$0")/lib.sh"
+S=samples/mixed
+MK="python3 tests/e2e/mkcross.py"
+X=$tmp/x
+mkdir -p "$X"
+$MK $S "$X/A" gate
+$MK $S "$X/B" context lab-b uid bbbb gate
+$MK $S "$X/nopku" context lab-b uid bbbb gate drop-feature pku
+$MK $S "$X/amd" context lab-b uid bbbb gate only-nodes cp1,a1
+$MK $S "$X/rwo" context lab-b uid bbbb gate profiles-rwo
+$MK $S "$X/old" context lab-b uid bbbb gate version v1.5.3
+$MK $S "$X/nogate" context lab-b uid bbbb
+$MK $S "$X/S2" gate nad prod/storage-net multus prod/db-0 storage-net \
+	stop prod/web-0
+$MK $S "$X/other" context lab-b uid bbbb gate nad prod/other-net \
+	drop-class ceph-rbd
+
+# --- the same hardware both ways ------------------------------------------
+
+run "both ways A->B" 0 crosscheck "$X/A" "$X/B"
+has "$tmp/out" "summary line" \
+	"11 of 11 VMs could live-migrate to lab-b, 0 only cold, 0 not"
+has "$tmp/out" "db-0 live" "prod/db-0: live, on w3 w4 w5"
+lacks "$tmp/err" "not one cluster" "warning"
+run "both ways B->A" 0 crosscheck "$X/B" "$X/A"
+has "$tmp/out" "B->A live" "prod/db-0: live, on w3 w4 w5"
+has "$tmp/out" "B->A summary" "11 of 11 VMs could live-migrate to lab-mixed"
+
+# --- one cluster twice: a warning, not an error ---------------------------
+
+run "A A warns" 0 crosscheck "$X/A" "$X/A"
+has "$tmp/err" "A A warns" "kvscope: warning: crosscheck: SOURCE and TARGET are one cluster (namespace kube-system uid"
+run "sample twice" 0 crosscheck $S $S
+has "$tmp/err" "sample twice warns" "are one cluster"
+has "$tmp/out" "gate off said" "cross-gate: 11 VMs (rules out live)"
+
+# --- a feature missing on every TARGET node --------------------------------
+
+run "no pku" 0 crosscheck "$X/A" "$X/nopku"
+has "$tmp/out" "no pku summary" "6 of 11 VMs could live-migrate to lab-b, 5 only cold, 0 not"
+has "$tmp/out" "no pku db-0" "prod/db-0: cold, on a1 w1 w3 w4 w5"
+has "$tmp/out" "no pku reason" "its target pod selects CPU labels no TARGET node has: cpu-feature.node.kubevirt.io/pku"
+has "$tmp/out" "no pku group" "no-cpu-target: 5 VMs (rules out live)"
+run "--live exits 1" 1 crosscheck "$X/A" "$X/nopku" --live
+run "--live and --cold" 2 crosscheck "$X/A" "$X/nopku" --live --cold
+has "$tmp/err" "contradict" "--live and --cold contradict each other"
+
+# --- only AMD nodes --------------------------------------------------------
+
+run "amd only" 1 crosscheck "$X/A" "$X/amd" -o json
+jq_is "amd summary" '.summary | "\(.live) \(.cold) \(.no)"' "1 9 1"
+jq_is "amd analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \(.targets | join(","))"' "live a1"
+jq_is "amd ledger" '.vms[] | select(.name == "ledger") | "\(.answer) \([.reasons[].code] | join(","))"' "no cross-no-node,no-cpu-target"
+jq_is "amd web-0 vendor" '.vms[] | select(.name == "web-0") | .reasons[0].message' "its target pod selects CPU labels no TARGET node has: cpu-feature.node.kubevirt.io/ss, cpu-feature.node.kubevirt.io/vmx, cpu-vendor.node.kubevirt.io/Intel"
+jq_is "amd web-0 cold" '.vms[] | select(.name == "web-0") | .answer' "cold"
+
+# --- no ReadWriteMany class -----------------------------------------------
+
+run "no rwx" 0 crosscheck "$X/A" "$X/rwo"
+has "$tmp/out" "no rwx live" "11 of 11 VMs could live-migrate"
+has "$tmp/out" "no rwx said" "cross-storage-rwo: 8 VMs (said)"
+has "$tmp/out" "no rwx message" "volume rootdisk: TARGET's storage class ceph-rbd offers no ReadWriteMany Block"
+
+# --- one version too old, the gate off -------------------------------------
+
+run "too old" 0 crosscheck "$X/A" "$X/old" -o json
+jq_is "too old answers" '[.vms[].answer] | unique | join(",")' "cold"
+jq_is "too old reason" '.vms[0].reasons[0].message' "TARGET runs KubeVirt v1.5.3; migration between clusters came with v1.6.0"
+jq_is "too old side" '.target | "\(.kubevirtVersion) \(.decentralizedMigration)"' "v1.5.3 false"
+run "gate off" 0 crosscheck "$X/A" "$X/nogate" -o json
+jq_is "gate off reason" '.groups[0] | "\(.code) \(.count)"' "cross-gate 11"
+
+# --- networks, storage classes and the maps --------------------------------
+
+run "missing NAD" 1 crosscheck "$X/S2" "$X/B"
+has "$tmp/out" "missing NAD answer" "prod/db-0: no"
+has "$tmp/out" "missing NAD reason" "network storage-net: TARGET has no NetworkAttachmentDefinition prod/storage-net"
+has "$tmp/out" "stopped VM" "prod/web-0: cold (stopped), on a1 w1 w3 w4 w5"
+run "class missing" 1 crosscheck "$X/S2" "$X/other" --vmi prod/db-0 \
+	--network-map storage-net=other-net
+has "$tmp/out" "class missing" "volume rootdisk: PVC db-0-root of storage class ceph-rbd: TARGET has no storage class ceph-rbd"
+run "both maps" 0 crosscheck "$X/S2" "$X/other" --vmi prod/db-0 \
+	--network-map storage-net=other-net --storage-class-map ceph-rbd=nfs-csi
+has "$tmp/out" "both maps" "prod/db-0: live, on w3 w4 w5"
+run "bad map" 2 crosscheck "$X/S2" "$X/other" --storage-class-map ceph-rbd
+has "$tmp/err" "bad map" "--storage-class-map: \"ceph-rbd\" is not SOURCE=TARGET"
+run "no such vmi" 2 crosscheck "$X/A" "$X/B" --vmi prod/nope
+has "$tmp/err" "no such vmi" "--vmi prod/nope: no running VMI or stopped VM"
+
+# --- the data to copy, the scope ------------------------------------------
+
+run "namespace" 0 crosscheck "$X/A" "$X/B" -n dev -o json
+jq_is "namespace vms" '[.vms[].name] | join(",")' "build-runner,legacy-app,win-app"
+jq_is "copy bytes" '.vms[] | select(.name == "legacy-app") | .copyBytes' "32212254720"
+
+test_done
