@@ -89,16 +89,33 @@ xvm_cmp(const void *p, const void *q)
 	return kv_nscmp(a->ns, a->name, b->ns, b->name);
 }
 
-/* The TARGET nodes of set, by name (the model's strings). */
-static void
-targets_of(const kv_analysis *a, const kv_nodeset *set, kv_xvm *vm)
+/* The TARGET nodes of set, by name (the model's strings), but those
+ * whose kubernetes.io/hostname is avoid (NULL: none): a decentralized
+ * target pod requires hostname NotIn the source node's name (kubevirt
+ * v1.9.0 pkg/virt-controller/watch/migration/migration.go:913-935,950-
+ * 951).  How many that left out. */
+static size_t
+targets_of(const kv_analysis *a, const kv_nodeset *set, const char *avoid,
+    kv_xvm *vm)
 {
+	size_t out = 0;
+
 	free(vm->targets);
 	vm->targets = xcalloc(set->n + 1, sizeof(char *));
 	vm->ntargets = 0;
-	KV_NODESET_FOREACH(set, i)
-		if (!kv_cross_is_source(a->m->nodes[i].name))
-			vm->targets[vm->ntargets++] = a->m->nodes[i].name;
+	KV_NODESET_FOREACH(set, i) {
+		const kv_node *n = &a->m->nodes[i];
+		const char *h = kv_labels_get(&n->labels,
+		    "kubernetes.io/hostname");
+
+		if (kv_cross_is_source(n->name))
+			continue;
+		if (avoid != NULL && h != NULL && strcmp(h, avoid) == 0)
+			out++;
+		else
+			vm->targets[vm->ntargets++] = n->name;
+	}
+	return out;
 }
 
 /* Whether only SOURCE's nodes (no target: tainted) satisfy r's CPU
@@ -242,12 +259,17 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	if (vm->running && !o->cold_only) {
 		live_reasons(x, r, vm);
 		passthrough_reason(x, r, vm);
-		targets_of(x->a, &r->targets, &live);
+		if (targets_of(x->a, &r->targets, vm->source_node,
+		    &live) > 0 && live.ntargets == 0)
+			kv_xvm_add(vm, &kv_xrules[XR_HOSTNAME], "its only "
+			    "TARGET node has the hostname %s of its source "
+			    "node, which a decentralized target pod excludes",
+			    vm->source_node);
 		can_live = !(blocks_of(vm) & XB_LIVE) && live.ntargets > 0;
 	}
 	if (!can_live && !o->live_only) {
 		kv_vmi_start_targets(x->a, r);
-		targets_of(x->a, &r->start_targets, vm);
+		(void)targets_of(x->a, &r->start_targets, NULL, vm);
 		if (vm->ntargets == 0)
 			kv_xvm_add(vm, &kv_xrules[XR_NO_START], "none of "
 			    "TARGET's nodes passes its node selector, "

@@ -57,7 +57,8 @@ typedef struct kv_xrule {
 enum kv_xrule_id {
 	XR_VERSION, XR_GATE, XR_VERSION_UNKNOWN, XR_SKEW, XR_NAMESPACE,
 	XR_STORAGE_CLASS, XR_STORAGE_RWO, XR_CLAIM, XR_NETWORK, XR_STOPPED,
-	XR_NO_START, XR_NOT_JUDGED, XR_PASSTHROUGH, XR_MACHINE, XR_COUNT
+	XR_NO_START, XR_NOT_JUDGED, XR_PASSTHROUGH, XR_MACHINE, XR_HOSTNAME,
+	XR_COUNT
 };
 extern const kv_xrule kv_xrules[XR_COUNT];
 
@@ -144,9 +145,9 @@ const char *kv_cross_map(const char *const *rows, size_t n,
  * against tgt into vm (reasons.c); the versions into side[0..1] first
  * (kv_cross_sides). */
 void kv_cross_sides(const kv_model *src, const kv_model *tgt,
-    kv_xside side[2]);
+    kv_xside *side);
 void kv_cross_reasons(const kv_model *src, const kv_model *tgt,
-    const kv_xside side[2], const kv_cross_opts *o, const kv_vmi *v,
+    const kv_xside *side, const kv_cross_opts *o, const kv_vmi *v,
     kv_xvm *vm);
 /* Add a reason to vm (message printf-formatted). */
 void kv_xvm_add(kv_xvm *vm, const kv_xrule *r, const char *fmt, ...)

@@ -66,6 +66,10 @@ const kv_xrule kv_xrules[XR_COUNT] = {
 	    "host-passthrough: TARGET's CPUs differ from the source node's",
 	    "Move it to a node of the same CPU generation (same host "
 	    "model), or give it a named CPU model both clusters run." },
+	[XR_HOSTNAME] = { "cross-hostname", XB_LIVE,
+	    "TARGET's only node has the source node's hostname",
+	    "KubeVirt's target pod avoids a node named like the source "
+	    "node: give TARGET another node that can run it." },
 	[XR_MACHINE] = { "cross-machine-type-unknown", 0,
 	    "Machine types of TARGET not in the snapshot",
 	    "TARGET's nodes carry no machine-type labels: check that "
@@ -122,7 +126,7 @@ side_of(const kv_model *m, kv_xside *s)
 }
 
 void
-kv_cross_sides(const kv_model *src, const kv_model *tgt, kv_xside side[2])
+kv_cross_sides(const kv_model *src, const kv_model *tgt, kv_xside *side)
 {
 	side_of(src, &side[0]);
 	side_of(tgt, &side[1]);
@@ -130,7 +134,7 @@ kv_cross_sides(const kv_model *src, const kv_model *tgt, kv_xside side[2])
 
 /* Both sides' version and gate (live only). */
 static void
-version_reasons(const kv_xside side[2], kv_xvm *vm)
+version_reasons(const kv_xside *side, kv_xvm *vm)
 {
 	static const char *const which[2] = { "SOURCE", "TARGET" };
 
@@ -226,7 +230,7 @@ network_reasons(const kv_model *tgt, const kv_cross_opts *o,
 
 void
 kv_cross_reasons(const kv_model *src, const kv_model *tgt,
-    const kv_xside side[2], const kv_cross_opts *o, const kv_vmi *v,
+    const kv_xside *side, const kv_cross_opts *o, const kv_vmi *v,
     kv_xvm *vm)
 {
 	vm->copy_bytes = -1;

@@ -24,15 +24,16 @@ MK="python3 tests/e2e/mkcross.py"
 X=$tmp/x
 mkdir -p "$X"
 $MK $S "$X/A" gate
-$MK $S "$X/B" context lab-b uid bbbb gate
-$MK $S "$X/nopku" context lab-b uid bbbb gate drop-feature pku
-$MK $S "$X/amd" context lab-b uid bbbb gate only-nodes cp1,a1
-$MK $S "$X/rwo" context lab-b uid bbbb gate profiles-rwo
-$MK $S "$X/old" context lab-b uid bbbb gate version v1.5.3
-$MK $S "$X/nogate" context lab-b uid bbbb
+$MK $S "$X/B" context lab-b uid bbbb gate rename-nodes b-
+$MK $S "$X/nopku" context lab-b uid bbbb gate rename-nodes b- drop-feature pku
+$MK $S "$X/amd" context lab-b uid bbbb gate rename-nodes b- only-nodes b-cp1,b-a1
+$MK $S "$X/rwo" context lab-b uid bbbb gate rename-nodes b- profiles-rwo
+$MK $S "$X/old" context lab-b uid bbbb gate rename-nodes b- version v1.5.3
+$MK $S "$X/nogate" context lab-b uid bbbb rename-nodes b-
+$MK $S "$X/same" context lab-b uid bbbb gate
 $MK $S "$X/S2" gate nad prod/storage-net multus prod/db-0 storage-net \
 	stop prod/web-0
-$MK $S "$X/other" context lab-b uid bbbb gate nad prod/other-net \
+$MK $S "$X/other" context lab-b uid bbbb gate rename-nodes b- nad prod/other-net \
 	drop-class ceph-rbd
 
 # --- the same hardware both ways ------------------------------------------
@@ -40,11 +41,19 @@ $MK $S "$X/other" context lab-b uid bbbb gate nad prod/other-net \
 run "both ways A->B" 0 crosscheck "$X/A" "$X/B"
 has "$tmp/out" "summary line" \
 	"11 of 11 VMs could live-migrate to lab-b, 0 only cold, 0 not"
-has "$tmp/out" "db-0 live" "prod/db-0: live, on w3 w4 w5"
+has "$tmp/out" "db-0 live" "prod/db-0: live, on b-w3 b-w4 b-w5"
 lacks "$tmp/err" "not one cluster" "warning"
 run "both ways B->A" 0 crosscheck "$X/B" "$X/A"
 has "$tmp/out" "B->A live" "prod/db-0: live, on w3 w4 w5"
 has "$tmp/out" "B->A summary" "11 of 11 VMs could live-migrate to lab-mixed"
+
+# --- TARGET's nodes named as SOURCE's: the decentralized target pod
+# requires kubernetes.io/hostname NotIn the source node's name
+
+run "same names" 0 crosscheck "$X/A" "$X/same" -o json
+jq_is "same names db-0" '.vms[] | select(.name == "db-0") | "\(.answer) \(.targets | join(","))"' "live w4,w5"
+jq_is "same names analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \([.reasons[].code] | join(","))"' "cold cross-hostname"
+jq_is "same names message" '.vms[] | select(.name == "analytics") | .reasons[0].message' "its only TARGET node has the hostname a1 of its source node, which a decentralized target pod excludes"
 
 # --- one cluster twice: a warning, not an error ---------------------------
 
@@ -58,7 +67,7 @@ has "$tmp/out" "gate off said" "cross-gate: 11 VMs (rules out live)"
 
 run "no pku" 0 crosscheck "$X/A" "$X/nopku"
 has "$tmp/out" "no pku summary" "6 of 11 VMs could live-migrate to lab-b, 5 only cold, 0 not"
-has "$tmp/out" "no pku db-0" "prod/db-0: cold, on a1 w1 w3 w4 w5"
+has "$tmp/out" "no pku db-0" "prod/db-0: cold, on b-a1 b-w1 b-w3 b-w4 b-w5"
 has "$tmp/out" "no pku reason" "its target pod selects CPU labels no TARGET node has: cpu-feature.node.kubevirt.io/pku"
 has "$tmp/out" "no pku group" "no-cpu-target: 5 VMs (rules out live)"
 run "--live exits 1" 1 crosscheck "$X/A" "$X/nopku" --live
@@ -69,7 +78,7 @@ has "$tmp/err" "contradict" "--live and --cold contradict each other"
 
 run "amd only" 1 crosscheck "$X/A" "$X/amd" -o json
 jq_is "amd summary" '.summary | "\(.live) \(.cold) \(.no)"' "1 9 1"
-jq_is "amd analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \(.targets | join(","))"' "live a1"
+jq_is "amd analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \(.targets | join(","))"' "live b-a1"
 jq_is "amd ledger" '.vms[] | select(.name == "ledger") | "\(.answer) \([.reasons[].code] | join(","))"' "no cross-no-node,no-cpu-target"
 jq_is "amd web-0 vendor" '.vms[] | select(.name == "web-0") | .reasons[0].message' "its target pod selects CPU labels no TARGET node has: cpu-feature.node.kubevirt.io/ss, cpu-feature.node.kubevirt.io/vmx, cpu-vendor.node.kubevirt.io/Intel"
 jq_is "amd web-0 cold" '.vms[] | select(.name == "web-0") | .answer' "cold"
@@ -95,13 +104,13 @@ jq_is "gate off reason" '.groups[0] | "\(.code) \(.count)"' "cross-gate 11"
 run "missing NAD" 1 crosscheck "$X/S2" "$X/B"
 has "$tmp/out" "missing NAD answer" "prod/db-0: no"
 has "$tmp/out" "missing NAD reason" "network storage-net: TARGET has no NetworkAttachmentDefinition prod/storage-net"
-has "$tmp/out" "stopped VM" "prod/web-0: cold (stopped), on a1 w1 w3 w4 w5"
+has "$tmp/out" "stopped VM" "prod/web-0: cold (stopped), on b-a1 b-w1 b-w3 b-w4 b-w5"
 run "class missing" 1 crosscheck "$X/S2" "$X/other" --vmi prod/db-0 \
 	--network-map storage-net=other-net
 has "$tmp/out" "class missing" "volume rootdisk: PVC db-0-root of storage class ceph-rbd: TARGET has no storage class ceph-rbd"
 run "both maps" 0 crosscheck "$X/S2" "$X/other" --vmi prod/db-0 \
 	--network-map storage-net=other-net --storage-class-map ceph-rbd=nfs-csi
-has "$tmp/out" "both maps" "prod/db-0: live, on w3 w4 w5"
+has "$tmp/out" "both maps" "prod/db-0: live, on b-w3 b-w4 b-w5"
 run "bad map" 2 crosscheck "$X/S2" "$X/other" --storage-class-map ceph-rbd
 has "$tmp/err" "bad map" "--storage-class-map: \"ceph-rbd\" is not SOURCE=TARGET"
 run "no such vmi" 2 crosscheck "$X/A" "$X/B" --vmi prod/nope

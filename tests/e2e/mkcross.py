@@ -19,6 +19,8 @@ every file changed or added):
     multus NS/VMI NET   the VMI and its VM get a bridge interface on the
                         multus network NET
     stop NS/NAME        the VM is Halted: its VMI and pods are gone
+    rename-nodes P      every node is P + its name (hostname label, pods'
+                        and VMIs' node names too)
 
 The output is a pure function of the arguments.
 """
@@ -66,6 +68,25 @@ def nsname(s):
 def named(items, ns, name):
     return [o for o in items if o["metadata"]["name"] == name and
             o["metadata"].get("namespace") == ns]
+
+
+def rename_nodes(get, prefix):
+    for n in get("nodes")["items"]:
+        n["metadata"]["name"] = prefix + n["metadata"]["name"]
+        lab = n["metadata"]["labels"]
+        if "kubernetes.io/hostname" in lab:
+            lab["kubernetes.io/hostname"] = n["metadata"]["name"]
+    for p in get("pods")["items"]:
+        if p["spec"].get("nodeName"):
+            p["spec"]["nodeName"] = prefix + p["spec"]["nodeName"]
+    for v in get("vmi")["items"]:
+        st = v.get("status", {})
+        if st.get("nodeName"):
+            st["nodeName"] = prefix + st["nodeName"]
+        ms = st.get("migrationState")
+        for k in ("sourceNode", "targetNode"):
+            if ms and ms.get(k):
+                ms[k] = prefix + ms[k]
 
 
 def edit(docs, get, ops):
@@ -159,6 +180,9 @@ def edit(docs, get, ops):
             p["items"] = [q for q in p["items"]
                           if q["metadata"].get("labels", {}).get(
                               "kubevirt.io/created-by") not in uids]
+            i += 2
+        elif op == "rename-nodes":
+            rename_nodes(get, ops[i + 1])
             i += 2
         else:
             sys.exit("mkcross: unknown operation " + op)
