@@ -151,6 +151,10 @@ int cli_opt_rate(const struct kv_cmd *cmd, const cli_option *op,
     const char *arg, cli_args *o, size_t off);
 int cli_opt_window(const struct kv_cmd *cmd, const cli_option *op,
     const char *arg, cli_args *o, size_t off);
+/* The handler of --storage-class-map and --network-map (cmd_cross.c):
+ * "A=B" rows, repeated or comma-separated, into the list at off. */
+int cli_opt_map(const struct kv_cmd *cmd, const cli_option *op,
+    const char *arg, cli_args *o, size_t off);
 /* Load and analyse a snapshot, with progress; on failure print the
  * error and return EXIT_TOOL.  The caller frees both with
  * kv_analysis_free and kv_model_free.  cli_load_strict (the last

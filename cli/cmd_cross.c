@@ -9,11 +9,33 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/crosscheck/crosscheck.h"
 #include "analyze/read/limits.h"
 #include "cli/cli.h"
 #include "render/cross.h"
+
+int
+cli_opt_map(const kv_cmd *cmd, const cli_option *op, const char *arg,
+    cli_args *o, size_t off)
+{
+	cli_list *l = (cli_list *)((char *)o + off);
+
+	for (const char *p = arg;; p += strcspn(p, ",") + 1) {
+		size_t n = strcspn(p, ",");
+		const char *eq = memchr(p, '=', n);
+
+		if (eq == NULL || eq == p || eq == p + n - 1 ||
+		    memchr(eq + 1, '=', (size_t)(p + n - eq - 1)) != NULL)
+			return cli_fail(cmd, "--%s: \"%.*s\" is not "
+			    "SOURCE=TARGET", op->name, (int)n, p);
+		l->v = xreallocarray(l->v, l->n + 1, sizeof(char *));
+		l->v[l->n++] = xstrndup(p, n);
+		if (p[n] == '\0')
+			return 0;
+	}
+}
 
 /* TARGET, then SOURCE into TARGET's string table. */
 static int

@@ -331,27 +331,6 @@ opt_flag(const kv_cmd *cmd, const cli_option *op, const char *arg,
 	return 0;
 }
 
-/* A list of "A=B" rows (--storage-class-map, --network-map): each
- * element needs a name on both sides of one "=". */
-static int
-opt_map(const kv_cmd *cmd, const cli_option *op, const char *arg,
-    cli_args *o, size_t off)
-{
-	cli_list *l = (cli_list *)((char *)o + off);
-	size_t before = l->n;
-	int rc = split(cmd, op->name, arg, l);
-
-	for (size_t i = before; rc == 0 && i < l->n; i++) {
-		const char *eq = strchr(l->v[i], '=');
-
-		if (eq == NULL || eq == l->v[i] || eq[1] == '\0' ||
-		    strchr(eq + 1, '=') != NULL)
-			rc = cli_fail(cmd, "--%s: \"%s\" is not SOURCE=TARGET",
-			    op->name, l->v[i]);
-	}
-	return rc;
-}
-
 #define AT(field)	offsetof(cli_args, field)
 
 /* Each option's handler and the field of cli_args it fills. */
@@ -391,8 +370,8 @@ static const struct opt_handler {
 	{ "live", opt_flag, AT(live) },
 	{ "cold", opt_flag, AT(cold) },
 	{ "vmi", opt_path, AT(vmi) },
-	{ "storage-class-map", opt_map, AT(scmap) },
-	{ "network-map", opt_map, AT(netmap) },
+	{ "storage-class-map", cli_opt_map, AT(scmap) },
+	{ "network-map", cli_opt_map, AT(netmap) },
 };
 
 #undef AT

@@ -122,8 +122,8 @@ vm_line(const kv_xvm *vm, const kv_term *t)
 int
 kv_view_cross(const kv_cross *x, const kv_term *t, kv_err *err)
 {
-	fprintf(t->f, "%zu of %zu %s could live-migrate to ", x->counts[XA_LIVE],
-	    x->nvms, vms_word(x->nvms));
+	fprintf(t->f, "%zu of %zu %s could live-migrate to ",
+	    x->counts[XA_LIVE], x->nvms, vms_word(x->nvms));
 	kv_term_puts(t->f, x->side[1].name);
 	fprintf(t->f, ", %zu only cold, %zu not\n", x->counts[XA_COLD],
 	    x->counts[XA_NO]);
