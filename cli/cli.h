@@ -58,6 +58,9 @@ enum {
 	O_CROSS = 1 << 24,	/* --vmi, --live, --cold,
 				 * --storage-class-map, --network-map
 				 * (crosscheck) */
+	O_TCHANGE = 1 << 25,	/* the node changes crosscheck applies to
+				 * TARGET (--cordon, --uncordon,
+				 * --remove-node, --add-node-like) */
 };
 /* -o of cmd is report's list of formats (not one view's format). */
 #define CLI_OUTPUT_IS_FORMATS(cmd) \
@@ -289,7 +292,8 @@ int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 
 #define KV_CMD_CROSSCHECK { "crosscheck", "crosscheck SOURCE TARGET " \
 	"[-n NS] [-l SELECTOR] [--vmi NAME] [--live|--cold] " \
-	"[--storage-class-map A=B] [--network-map A=B] [-o FORMAT]", \
+	"[--storage-class-map A=B] [--network-map A=B] [--add-node-like " \
+	"NODE[=N]...] [-o FORMAT]", \
 	"could the VMs of SOURCE live-migrate to TARGET, or start there", \
 	"Answers for each running VMI and each stopped VM of SOURCE\n" \
 	"whether it could live-migrate to the cluster of TARGET (KubeVirt's\n" \
@@ -307,12 +311,15 @@ int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 	"                          TARGET (repeatable, commas)\n" \
 	"  --network-map A=B       SOURCE's network A (a NAD name or\n" \
 	"                          NS/NAME) is B on TARGET\n" \
+	"  --cordon NODE, --uncordon NODE, --remove-node NODE,\n" \
+	"  --add-node-like NODE[=COUNT]  TARGET as it would be after\n" \
+	"                          these changes (what-if's), in order\n" \
 	"  -o, --output FORMAT     text (default), json or yaml\n" \
 	"  --all                   long lists whole\n" \
 	"  --color WHEN            auto, always or never\n" \
 	"  -q, --quiet             no progress on stderr\n", \
 	O_OUTPUT | O_COLOR | O_QUIET | O_STRICT | O_NAMESPACE | \
-	O_SELECTOR | O_ALL | O_CROSS, 2, 2, "SOURCE TARGET", \
+	O_SELECTOR | O_ALL | O_CROSS | O_TCHANGE, 2, 2, "SOURCE TARGET", \
 	cmd_crosscheck }
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/change/whatif.h"
 #include "analyze/crosscheck/crosscheck.h"
 #include "analyze/read/limits.h"
 #include "cli/cli.h"
@@ -35,6 +36,44 @@ cli_opt_map(const kv_cmd *cmd, const cli_option *op, const char *arg,
 		if (p[n] == '\0')
 			return 0;
 	}
+}
+
+/* The node changes of o (what-if's, "name=value" in order) applied to
+ * tgt; their notes into *w.  Errors printed, EXIT_TOOL returned. */
+static int
+change_target(const kv_cmd *cmd, const cli_args *o, kv_model *tgt,
+    kv_whatif *w)
+{
+	kv_change *ch = xcalloc(o->changes.n + 1, sizeof(kv_change));
+	kv_err err = {0};
+	int rc = 0;
+
+	for (size_t i = 0; i < o->changes.n && rc == 0; i++) {
+		char *v = strchr(o->changes.v[i], '=') + 1, *eq, *end;
+		size_t len = (size_t)(v - 1 - o->changes.v[i]);
+
+		for (int k = 0; k < CH_COUNT; k++)
+			if (strlen(kv_change_names[k]) == len && strncmp(
+			    o->changes.v[i], kv_change_names[k], len) == 0)
+				ch[i].kind = (enum kv_change_kind)k;
+		ch[i].value = v;
+		ch[i].count = 1;
+		if (ch[i].kind == CH_ADD_NODE_LIKE &&
+		    (eq = strchr(v, '=')) != NULL) {
+			long n = strtol(eq + 1, &end, 10);
+
+			if (eq == v || *end != '\0' || n < 1 || n > 10000)
+				rc = cli_fail(cmd, "--add-node-like: \"%s\" is "
+				    "not NODE or NODE=COUNT (1-10000)", v);
+			*eq = '\0';
+			ch[i].count = (size_t)n;
+		}
+	}
+	if (rc == 0 && kv_whatif_apply(tgt, ch, o->changes.n, w, &err) !=
+	    KV_OK)
+		rc = cli_error(cmd, "TARGET: %s", err.msg);
+	free(ch);
+	return rc;
 }
 
 /* TARGET, then SOURCE into TARGET's string table. */
@@ -102,6 +141,7 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 	kv_model *src, *tgt;
 	kv_cross *x = NULL;
 	kv_cross_opts co = {0};
+	kv_whatif w = {0};
 	kv_term t;
 	kv_err err = {0};
 	int rc;
@@ -119,6 +159,11 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 	co = (kv_cross_opts){ o.namespaces.n, o.namespaces.v,
 	    o.selectors.n ? &o.sel : NULL, o.vmi, o.live, o.cold,
 	    o.scmap.n, o.netmap.n, o.scmap.v, o.netmap.v };
+	if ((rc = change_target(cmd, &o, tgt, &w)) != 0) {
+		kv_model_free(src);
+		kv_model_free(tgt);
+		goto out;
+	}
 	cli_progress("crosscheck: %zu VMIs of SOURCE against %zu nodes",
 	    src->nvmis, tgt->nnodes);
 	if (kv_cross_run(src, tgt, o.pos[0], o.pos[1], &co, &x, &err) !=
@@ -126,6 +171,10 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		rc = cli_error(cmd, "%s", err.msg);
 		goto out;
 	}
+	x->changes = w.notes;
+	x->nchanges = w.nnotes;
+	w.notes = NULL;
+	w.nnotes = 0;
 	cli_progress_end();
 	if (x->same_cluster != NULL)
 		fprintf(stderr, "kvscope: warning: crosscheck: %s: the "
@@ -136,6 +185,7 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		rc = status(x, &o);
 out:
 	cli_progress_end();
+	kv_whatif_free(&w);
 	kv_cross_free(x);
 	cli_args_free(&o);
 	return rc;

@@ -49,10 +49,11 @@ const cli_option cli_options[] = {
 	{ "cold", 0, O_CROSS, NULL, NULL, CC_NONE },
 	{ "storage-class-map", 0, O_CROSS, "A=B", NULL, CC_STORAGECLASS },
 	{ "network-map", 0, O_CROSS, "A=B", NULL, CC_NONE },
-	{ "cordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
-	{ "uncordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
-	{ "remove-node", 0, O_CHANGE, "NODE", NULL, CC_NODE },
-	{ "add-node-like", 0, O_CHANGE, "NODE[=COUNT]", NULL, CC_NODE },
+	{ "cordon", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
+	{ "uncordon", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
+	{ "remove-node", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
+	{ "add-node-like", 0, O_CHANGE | O_TCHANGE, "NODE[=COUNT]", NULL,
+	  CC_NODE },
 	{ "eviction-strategy", 0, O_CHANGE, "STRATEGY",
 	  "LiveMigrate LiveMigrateIfPossible External None", CC_NONE },
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL,
@@ -381,6 +382,7 @@ one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o)
 {
 	if (((op->bit & O_CHANGE) && (cmd->opts & O_CHANGE)) ||
+	    ((op->bit & O_TCHANGE) && (cmd->opts & O_TCHANGE)) ||
 	    ((cmd->opts & O_CHANGE) &&
 	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL))
 		return opt_change(cmd, op, arg, o, 0);

@@ -455,6 +455,9 @@ kv_cross_free(kv_cross *x)
 	free(x->groups);
 	free(x->best);
 	free(x->same_cluster);
+	for (size_t i = 0; i < x->nchanges; i++)
+		free(x->changes[i]);
+	free(x->changes);
 	kv_analysis_free(x->a);
 	kv_model_free(x->src);
 	kv_model_free(x->model);

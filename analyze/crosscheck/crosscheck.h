@@ -126,6 +126,10 @@ typedef struct kv_cross {
 					   node of both clusters runs */
 	int64_t copy_bytes;		/* over the VMs whose answer is not
 					   no */
+	size_t nchanges;
+	char **changes;			/* what-if's notes of the changes
+					   made to TARGET (kv_cross_run's
+					   caller applied them), owned */
 } kv_cross;
 
 /* Run the cross-check (src, tgt consumed, see above).  KV_ERR with err

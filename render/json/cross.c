@@ -90,6 +90,8 @@ kv_json_cross(const kv_cross *x)
 	    json_integer(KV_CROSS_JSON_VERSION));
 	json_object_set_new(doc, "source", side_json(&x->side[0]));
 	json_object_set_new(doc, "target", side_json(&x->side[1]));
+	json_object_set_new(doc, "targetChanges", strings(
+	    (const char *const *)x->changes, x->nchanges));
 	json_object_set_new(doc, "sameCluster", x->same_cluster ?
 	    json_string(x->same_cluster) : json_null());
 	json_object_set_new(doc, "summary", json_pack("{s:I, s:I, s:I, s:I, "

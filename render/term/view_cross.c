@@ -32,6 +32,11 @@ sides(const kv_cross *x, const kv_term *t)
 		fprintf(t->f, " (KubeVirt %s, DecentralizedLiveMigration "
 		    "%s)\n", s->version, s->gate ? "on" : "off");
 	}
+	for (size_t i = 0; i < x->nchanges; i++) {
+		fputs("TARGET changed: ", t->f);
+		kv_term_wrap(t, 16, 4, x->changes[i]);
+		fputc('\n', t->f);
+	}
 }
 
 static void

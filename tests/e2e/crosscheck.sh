@@ -54,6 +54,14 @@ run "same names" 0 crosscheck "$X/A" "$X/same" -o json
 jq_is "same names db-0" '.vms[] | select(.name == "db-0") | "\(.answer) \(.targets | join(","))"' "live w4,w5"
 jq_is "same names analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \([.reasons[].code] | join(","))"' "cold cross-hostname"
 jq_is "same names message" '.vms[] | select(.name == "analytics") | .reasons[0].message' "its only TARGET node has the hostname a1 of its source node, which a decentralized target pod excludes"
+# what TARGET would need: another node like a1 (what-if's change)
+run "add node" 0 crosscheck "$X/A" "$X/same" --add-node-like a1 -o json
+jq_is "add node analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \(.targets | join(","))"' "live a1-whatif-1"
+jq_is "add node said" '.targetChanges[0]' "add-node-like a1: 1 new node with its labels, taints and allocatable (a1-whatif-1)"
+run "add node text" 0 crosscheck "$X/A" "$X/same" --add-node-like a1=2
+has "$tmp/out" "add node text" "TARGET changed: add-node-like a1: 2 new nodes"
+run "change unknown node" 2 crosscheck "$X/A" "$X/same" --cordon nope
+has "$tmp/err" "change unknown node" "kvscope: crosscheck: TARGET: --cordon nope: no such node in the snapshot"
 
 # --- one cluster twice: a warning, not an error ---------------------------
 
