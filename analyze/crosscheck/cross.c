@@ -95,7 +95,7 @@ xvm_cmp(const void *p, const void *q)
  * v1.9.0 pkg/virt-controller/watch/migration/migration.go:913-935,950-
  * 951).  How many that left out. */
 static size_t
-targets_of(const kv_analysis *a, const kv_nodeset *set, const char *avoid,
+targets_of(const kv_cross *x, const kv_nodeset *set, const char *avoid,
     kv_xvm *vm)
 {
 	size_t out = 0;
@@ -104,13 +104,12 @@ targets_of(const kv_analysis *a, const kv_nodeset *set, const char *avoid,
 	vm->targets = xcalloc(set->n + 1, sizeof(char *));
 	vm->ntargets = 0;
 	KV_NODESET_FOREACH(set, i) {
-		const kv_node *n = &a->m->nodes[i];
-		const char *h = kv_labels_get(&n->labels,
-		    "kubernetes.io/hostname");
+		const kv_node *n = &x->model->nodes[i];
 
 		if (kv_cross_is_source(n->name))
 			continue;
-		if (avoid != NULL && h != NULL && strcmp(h, avoid) == 0)
+		/* one string table: equal names are one pointer */
+		if (avoid != NULL && x->hostnames[i] == avoid)
 			out++;
 		else
 			vm->targets[vm->ntargets++] = n->name;
@@ -259,7 +258,7 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	if (vm->running && !o->cold_only) {
 		live_reasons(x, r, vm);
 		passthrough_reason(x, r, vm);
-		if (targets_of(x->a, &r->targets, vm->source_node,
+		if (targets_of(x, &r->targets, vm->source_node,
 		    &live) > 0 && live.ntargets == 0)
 			kv_xvm_add(vm, &kv_xrules[XR_HOSTNAME], "its only "
 			    "TARGET node has the hostname %s of its source "
@@ -269,7 +268,7 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	}
 	if (!can_live && !o->live_only) {
 		kv_vmi_start_targets(x->a, r);
-		(void)targets_of(x->a, &r->start_targets, NULL, vm);
+		(void)targets_of(x, &r->start_targets, NULL, vm);
 		if (vm->ntargets == 0)
 			kv_xvm_add(vm, &kv_xrules[XR_NO_START], "none of "
 			    "TARGET's nodes passes its node selector, "
@@ -425,10 +424,14 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
 		kv_cross_free(x);
 		return KV_ERR;
 	}
-	if (kv_analyze_verdicts(tgt, NULL, &x->a, err) != KV_OK) {
+	if (kv_analyze_targets(tgt, &x->a, err) != KV_OK) {
 		kv_cross_free(x);
 		return KV_ERR;
 	}
+	x->hostnames = xcalloc(tgt->nnodes + 1, sizeof(char *));
+	for (size_t i = 0; i < tgt->nnodes; i++)
+		x->hostnames[i] = kv_labels_get(&tgt->nodes[i].labels,
+		    "kubernetes.io/hostname");
 	kv_qsort(x->vms, x->nvms, sizeof(kv_xvm), xvm_cmp);
 	for (size_t i = 0; i < x->nvms; i++)
 		answer(x, o, &x->vms[i]);
@@ -454,6 +457,7 @@ kv_cross_free(kv_cross *x)
 		free(x->groups[i].vms);
 	free(x->groups);
 	free(x->best);
+	free(x->hostnames);
 	free(x->same_cluster);
 	for (size_t i = 0; i < x->nchanges; i++)
 		free(x->changes[i]);

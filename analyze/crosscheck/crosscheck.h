@@ -126,6 +126,9 @@ typedef struct kv_cross {
 					   node of both clusters runs */
 	int64_t copy_bytes;		/* over the VMs whose answer is not
 					   no */
+	const char **hostnames;		/* per node of the crossing model:
+					   its kubernetes.io/hostname, or
+					   NULL */
 	size_t nchanges;
 	char **changes;			/* what-if's notes of the changes
 					   made to TARGET (kv_cross_run's
