@@ -222,6 +222,21 @@ passthrough_reason(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
 		    x->a->nodes[si].host_model : "unknown");
 }
 
+/* TARGET's nodes carry no machine-type labels: no selector, and
+ * whether TARGET runs the VMI's machine type is unknown. */
+static void
+machine_reason(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
+{
+	const char *mt = r->vmi->machine_status ? r->vmi->machine_status :
+	    r->vmi->machine_spec;
+
+	if (mt != NULL && *mt != '\0' &&
+	    !kv_since_on(x->a, SINCE_MACHINE_TYPE))
+		kv_xvm_add(vm, &kv_xrules[XR_MACHINE], "machine type %s: "
+		    "TARGET's nodes carry no machine-type labels (or its "
+		    "KubeVirt selects none)", mt);
+}
+
 static unsigned
 blocks_of(const kv_xvm *vm)
 {
@@ -256,6 +271,7 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	vm->mode = r->mode;
 	vm->cpu_model = r->mode == MODE_NAMED ? r->model : NULL;
 	if (vm->running && !o->cold_only) {
+		machine_reason(x, r, vm);
 		live_reasons(x, r, vm);
 		passthrough_reason(x, r, vm);
 		if (targets_of(x, &r->targets, vm->source_node,

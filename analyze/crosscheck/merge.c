@@ -50,6 +50,19 @@ vmi_cmp(const void *x, const void *y)
 	return kv_nscmp(a->ns, a->name, b->ns, b->name);
 }
 
+/* The machine-type labels: whether a target pod selects one follows
+ * TARGET's nodes alone (the row's fingerprint, versions.c). */
+static void
+drop_machine_types(kv_labels *l)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < l->n; k++)
+		if (strncmp(l->v[k].key, "machine-type.", 13) != 0)
+			l->v[n++] = l->v[k];
+	l->n = n;
+}
+
 /* SOURCE's nodes, renamed, cordoned and tainted NoExecute with a key no
  * VMI tolerates by name: no target pod lands on them. */
 static void
@@ -70,6 +83,7 @@ move_nodes(kv_model *t, kv_model *s)
 			if (strcmp(d->labels.v[k].key,
 			    "kubernetes.io/hostname") == 0)
 				d->labels.v[k].value = d->name;
+		drop_machine_types(&d->labels);
 		d->taints = xreallocarray(d->taints, d->ntaints + 1,
 		    sizeof(kv_taint));
 		d->taints[d->ntaints++] = (kv_taint){

@@ -28,6 +28,8 @@ $MK $S "$X/B" context lab-b uid bbbb gate rename-nodes b-
 $MK $S "$X/nopku" context lab-b uid bbbb gate rename-nodes b- drop-feature pku
 $MK $S "$X/amd" context lab-b uid bbbb gate rename-nodes b- only-nodes b-cp1,b-a1
 $MK $S "$X/rwo" context lab-b uid bbbb gate rename-nodes b- profiles-rwo
+$MK $S "$X/nomt" context lab-b uid bbbb gate rename-nodes b- \
+	drop-machine-types
 $MK $S "$X/old" context lab-b uid bbbb gate rename-nodes b- version v1.5.3
 $MK $S "$X/nogate" context lab-b uid bbbb rename-nodes b-
 $MK $S "$X/same" context lab-b uid bbbb gate
@@ -97,6 +99,14 @@ run "no rwx" 0 crosscheck "$X/A" "$X/rwo"
 has "$tmp/out" "no rwx live" "11 of 11 VMs could live-migrate"
 has "$tmp/out" "no rwx said" "cross-storage-rwo: 8 VMs (said)"
 has "$tmp/out" "no rwx message" "volume rootdisk: TARGET's storage class ceph-rbd offers no ReadWriteMany Block"
+
+# --- TARGET's nodes without machine-type labels: unknown, said
+
+run "no machine types" 0 crosscheck "$X/A" "$X/nomt" --vmi prod/db-0 -o json
+jq_is "no machine types" '.vms[0] | "\(.answer) \(.reasons[0].code)"' "live cross-machine-type-unknown"
+jq_is "no machine types message" '.vms[0].reasons[0].message' "machine type pc-q35-rhel9.6.0: TARGET's nodes carry no machine-type labels (or its KubeVirt selects none)"
+run "machine types" 0 crosscheck "$X/A" "$X/B" --vmi prod/db-0 -o json
+jq_is "machine types known" '.vms[0].reasons | length' "0"
 
 # --- one version too old, the gate off -------------------------------------
 

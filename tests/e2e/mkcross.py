@@ -12,6 +12,7 @@ every file changed or added):
     gate                the KubeVirt CR enables DecentralizedLiveMigration
     version V           the KubeVirt version (CR status and manifest)
     drop-feature F      no node has the label cpu-feature.../F
+    drop-machine-types  no node has a machine-type.* label
     only-nodes A,B      every other node is gone
     profiles-rwo        StorageProfiles: every class offers only RWO
     drop-class NAME     the storage class NAME is gone
@@ -122,6 +123,12 @@ def edit(docs, get, ops):
                 n["metadata"]["labels"].pop(
                     "cpu-feature.node.kubevirt.io/" + ops[i + 1], None)
             i += 2
+        elif op == "drop-machine-types":
+            for n in get("nodes")["items"]:
+                lab = n["metadata"]["labels"]
+                for k in [k for k in lab if k.startswith("machine-type.")]:
+                    del lab[k]
+            i += 1
         elif op == "only-nodes":
             keep = ops[i + 1].split(",")
             d = get("nodes")
