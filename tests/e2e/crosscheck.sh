@@ -134,6 +134,16 @@ has "$tmp/err" "bad map" "--storage-class-map: \"ceph-rbd\" is not SOURCE=TARGET
 run "no such vmi" 2 crosscheck "$X/A" "$X/B" --vmi prod/nope
 has "$tmp/err" "no such vmi" "--vmi prod/nope: no running VMI or stopped VM"
 
+# --- DVP: the VirtualMachineClass on TARGET, with a node for its CPU
+
+$MK samples/deckhouse "$X/DA" gate
+$MK samples/deckhouse "$X/DB" context dvp-b uid dddd gate drop-vmclass amx \
+	vmclass-nowhere generic
+run "dvp classes" 1 crosscheck "$X/DA" "$X/DB" -o json
+jq_is "dvp class missing" '.vms[] | select(.name == "vm-features") | "\(.answer) \(.reasons[] | select(.code == "cross-vm-class") | .message)"' "no TARGET has no VirtualMachineClass amx"
+jq_is "dvp class no node" '.vms[] | select(.name == "vm-model") | "\(.answer) \(.reasons[0].message)"' "no TARGET's VirtualMachineClass generic (CPU type Model) lists no available node"
+jq_is "dvp host class" '.vms[] | select(.name == "vm-host") | .answer' "live"
+
 # --- the data to copy, the scope ------------------------------------------
 
 run "namespace" 0 crosscheck "$X/A" "$X/B" -n dev -o json

@@ -16,6 +16,8 @@ every file changed or added):
     only-nodes A,B      every other node is gone
     profiles-rwo        StorageProfiles: every class offers only RWO
     drop-class NAME     the storage class NAME is gone
+    drop-vmclass NAME   the (DVP) VirtualMachineClass NAME is gone
+    vmclass-nowhere NAME  its status lists no available node
     nad NS/NAME         a NetworkAttachmentDefinition
     multus NS/VMI NET   the VMI and its VM get a bridge interface on the
                         multus network NET
@@ -42,6 +44,7 @@ FILES = {
     "vmi": R + "virtualmachineinstances.kubevirt.io.json",
     "vm": R + "virtualmachines.kubevirt.io.json",
     "pods": R + "pods.json",
+    "vmclass": R + "virtualmachineclasses.virtualization.deckhouse.io.json",
 }
 ADDED = {
     "sp": ("storageprofiles", "cdi.kubevirt.io"),
@@ -152,6 +155,16 @@ def edit(docs, get, ops):
             d["items"] = [s for s in d["items"]
                           if s["metadata"]["name"] != ops[i + 1]]
             i += 2
+        elif op == "drop-vmclass":
+            d = get("vmclass")
+            d["items"] = [c for c in d["items"]
+                          if c["metadata"]["name"] != ops[i + 1]]
+            i += 2
+        elif op == "vmclass-nowhere":
+            for c in get("vmclass")["items"]:
+                if c["metadata"]["name"] == ops[i + 1]:
+                    c.setdefault("status", {})["availableNodes"] = []
+            i += 2
         elif op == "nad":
             ns, name = nsname(ops[i + 1])
             get("nad")["items"].append({
@@ -198,6 +211,11 @@ def edit(docs, get, ops):
 def main():
     src, dst, ops = sys.argv[1], sys.argv[2], sys.argv[3:]
     shutil.copytree(src, dst)
+    dvp_kv = (R + "internalvirtualizationkubevirts.internal."
+              "virtualization.deckhouse.io.json")
+    if not os.path.exists(os.path.join(dst, FILES["kv"])) and \
+            os.path.exists(os.path.join(dst, dvp_kv)):
+        FILES["kv"] = dvp_kv      # DVP's KubeVirt CR
     docs = {}
 
     def get(key):
@@ -212,6 +230,8 @@ def main():
         mf["cluster"]["kubevirtVersion"] = docs.pop("__version")
     for key, doc in sorted(docs.items()):
         path = FILES[key]
+        if key not in ADDED and not os.path.exists(os.path.join(dst, path)):
+            continue        # not in this flavor's snapshot
         data = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
         open(os.path.join(dst, path), "wb").write(data)
         if not any(f["path"] == path for f in mf["files"]):
