@@ -114,6 +114,7 @@ typedef struct cli_args {
 	bool reports;			/* fleet --reports */
 	bool live, cold;		/* crosscheck --live, --cold */
 	const char *vmi;		/* crosscheck --vmi */
+	const char *figure;		/* crosscheck --figure FILE */
 	cli_list scmap, netmap;		/* crosscheck --storage-class-map,
 					 * --network-map: "A=B" each */
 	cli_list namespaces, nodes, selectors, formats;
@@ -293,7 +294,7 @@ int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 #define KV_CMD_CROSSCHECK { "crosscheck", "crosscheck SOURCE TARGET " \
 	"[-n NS] [-l SELECTOR] [--vmi NAME] [--live|--cold] " \
 	"[--storage-class-map A=B] [--network-map A=B] [--add-node-like " \
-	"NODE[=N]...] [-o FORMAT]", \
+	"NODE[=N]...] [--figure FILE] [-o FORMAT]", \
 	"could the VMs of SOURCE live-migrate to TARGET, or start there", \
 	"Answers for each running VMI and each stopped VM of SOURCE\n" \
 	"whether it could live-migrate to the cluster of TARGET (KubeVirt's\n" \
@@ -314,6 +315,9 @@ int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 	"  --cordon NODE, --uncordon NODE, --remove-node NODE,\n" \
 	"  --add-node-like NODE[=COUNT]  TARGET as it would be after\n" \
 	"                          these changes (what-if's), in order\n" \
+	"  --figure FILE           also write the CPU figure: SOURCE's\n" \
+	"                          CPU classes x TARGET's, host-model\n" \
+	"                          pairs, as SVG\n" \
 	"  -o, --output FORMAT     text (default), json or yaml\n" \
 	"  --all                   long lists whole\n" \
 	"  --color WHEN            auto, always or never\n" \

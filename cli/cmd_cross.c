@@ -126,6 +126,15 @@ show(const kv_cross *x, const kv_term *t)
 	return 0;
 }
 
+/* --figure FILE: the CPU figure, written under a temporary name and
+ * renamed (cli_export). */
+static int
+cross_svg(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	(void)a;
+	return kv_write_cross_svg(arg, f, err);
+}
+
 static int
 status(const kv_cross *x, const cli_args *o)
 {
@@ -181,6 +190,12 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		    "answers are those of a move within it\n",
 		    x->same_cluster);
 	rc = show(x, &t);
+	if (rc == 0 && o.figure != NULL) {
+		cli_args fo = o;
+
+		fo.outfile = o.figure;
+		rc = cli_export(&fo, cross_svg, x->a, x);
+	}
 	if (rc == 0)
 		rc = status(x, &o);
 out:

@@ -49,6 +49,7 @@ const cli_option cli_options[] = {
 	{ "cold", 0, O_CROSS, NULL, NULL, CC_NONE },
 	{ "storage-class-map", 0, O_CROSS, "A=B", NULL, CC_STORAGECLASS },
 	{ "network-map", 0, O_CROSS, "A=B", NULL, CC_NONE },
+	{ "figure", 0, O_CROSS, "FILE", NULL, CC_NONE },
 	{ "cordon", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
 	{ "uncordon", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
 	{ "remove-node", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
@@ -371,6 +372,7 @@ static const struct opt_handler {
 	{ "live", opt_flag, AT(live) },
 	{ "cold", opt_flag, AT(cold) },
 	{ "vmi", opt_path, AT(vmi) },
+	{ "figure", opt_path, AT(figure) },
 	{ "storage-class-map", cli_opt_map, AT(scmap) },
 	{ "network-map", cli_opt_map, AT(netmap) },
 };

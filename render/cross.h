@@ -21,5 +21,9 @@ json_t *kv_json_cross(const kv_cross *x);
 /* The summary line, the two sides, the groups by cause with their fix
  * and VMs, then one line per VM. */
 int kv_view_cross(const kv_cross *x, const kv_term *t, kv_err *err);
+/* The CPU figure (render/svg/cross_fig.c): the report's host-model
+ * matrix with SOURCE's CPU classes as rows (their nodes named
+ * source/NAME) and TARGET's as columns, a standalone SVG to f. */
+int kv_write_cross_svg(const kv_cross *x, FILE *f, kv_err *err);
 
 #endif

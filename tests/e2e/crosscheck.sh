@@ -134,6 +134,15 @@ has "$tmp/err" "bad map" "--storage-class-map: \"ceph-rbd\" is not SOURCE=TARGET
 run "no such vmi" 2 crosscheck "$X/A" "$X/B" --vmi prod/nope
 has "$tmp/err" "no such vmi" "--vmi prod/nope: no running VMI or stopped VM"
 
+# --- the CPU figure: SOURCE's classes as rows, TARGET's as columns
+
+run "figure" 1 crosscheck "$X/A" "$X/amd" --figure "$tmp/cpu.svg"
+has "$tmp/cpu.svg" "figure title" "<title>Host-model migration: SOURCE classes (rows) to TARGET's</title>"
+has "$tmp/cpu.svg" "figure source row" "Intel Cascadelake-Server, x86-64-v4, 2 nodes: source/w3, source/w4</title>"
+has "$tmp/cpu.svg" "figure pair" "missing 2 labels: cpu-feature.node.kubevirt.io/ss, cpu-vendor.node.kubevirt.io/Intel</title>"
+has "$tmp/cpu.svg" "figure target column" "C1: AMD EPYC-Genoa, x86-64-v4, 2 nodes: b-a1, source/a1</title>"
+count "one column" 1 "$tmp/cpu.svg" "rotate(-90"
+
 # --- DVP: the VirtualMachineClass on TARGET, with a node for its CPU
 
 $MK samples/deckhouse "$X/DA" gate
