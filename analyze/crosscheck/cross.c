@@ -431,7 +431,9 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
 	same_cluster(x, src, tgt, src_path, tgt_path);
 	kv_cross_sides(src, tgt, x->side);
 	choose(x, src, tgt, o, pick, pickvm);
+	kv_timing("reasons");
 	kv_cross_merge(tgt, src, pick, pickvm, o);
+	kv_timing("merge");
 	free(pick);
 	free(pickvm);
 	if (o->vmi != NULL && x->nvms == 0) {
@@ -451,6 +453,7 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
 	kv_qsort(x->vms, x->nvms, sizeof(kv_xvm), xvm_cmp);
 	for (size_t i = 0; i < x->nvms; i++)
 		answer(x, o, &x->vms[i]);
+	kv_timing("answers");
 	summarize(x);
 	best_models(x);
 	*out = x;

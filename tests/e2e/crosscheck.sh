@@ -23,6 +23,10 @@ S=samples/mixed
 MK="python3 tests/e2e/mkcross.py"
 X=$tmp/x
 mkdir -p "$X"
+# the TARGET nodes of VM $v in the document: its targets name a targetSets
+# element, or are null
+TGT='def tgt($v): if $v.targets == null then "" else (first(.targetSets[] |
+	select(.id == $v.targets)) | .nodes | join(",")) end;'
 $MK $S "$X/A" gate
 $MK $S "$X/B" context lab-b uid bbbb gate rename-nodes b-
 $MK $S "$X/nopku" context lab-b uid bbbb gate rename-nodes b- drop-feature pku
@@ -53,12 +57,12 @@ has "$tmp/out" "B->A summary" "11 of 11 VMs could live-migrate to lab-mixed"
 # requires kubernetes.io/hostname NotIn the source node's name
 
 run "same names" 0 crosscheck "$X/A" "$X/same" -o json
-jq_is "same names db-0" '.vms[] | select(.name == "db-0") | "\(.answer) \(.targets | join(","))"' "live w4,w5"
+jq_is "same names db-0" "$TGT"' . as $d | .vms[] | select(.name == "db-0") | . as $v | "\($v.answer) \($d | tgt($v))"' "live w4,w5"
 jq_is "same names analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \([.reasons[].code] | join(","))"' "cold cross-hostname"
 jq_is "same names message" '.vms[] | select(.name == "analytics") | .reasons[0].message' "its only TARGET node has the hostname a1 of its source node, which a decentralized target pod excludes"
 # what TARGET would need: another node like a1 (what-if's change)
 run "add node" 0 crosscheck "$X/A" "$X/same" --add-node-like a1 -o json
-jq_is "add node analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \(.targets | join(","))"' "live a1-whatif-1"
+jq_is "add node analytics" "$TGT"' . as $d | .vms[] | select(.name == "analytics") | . as $v | "\($v.answer) \($d | tgt($v))"' "live a1-whatif-1"
 jq_is "add node said" '.targetChanges[0]' "add-node-like a1: 1 new node with its labels, taints and allocatable (a1-whatif-1)"
 run "add node text" 0 crosscheck "$X/A" "$X/same" --add-node-like a1=2
 has "$tmp/out" "add node text" "TARGET changed: add-node-like a1: 2 new nodes"
@@ -88,7 +92,7 @@ has "$tmp/err" "contradict" "--live and --cold contradict each other"
 
 run "amd only" 1 crosscheck "$X/A" "$X/amd" -o json
 jq_is "amd summary" '.summary | "\(.live) \(.cold) \(.no)"' "1 9 1"
-jq_is "amd analytics" '.vms[] | select(.name == "analytics") | "\(.answer) \(.targets | join(","))"' "live b-a1"
+jq_is "amd analytics" "$TGT"' . as $d | .vms[] | select(.name == "analytics") | . as $v | "\($v.answer) \($d | tgt($v))"' "live b-a1"
 jq_is "amd ledger" '.vms[] | select(.name == "ledger") | "\(.answer) \([.reasons[].code] | join(","))"' "no cross-no-node,no-cpu-target"
 jq_is "amd web-0 vendor" '.vms[] | select(.name == "web-0") | .reasons[0].message' "its target pod selects CPU labels no TARGET node has: cpu-feature.node.kubevirt.io/ss, cpu-feature.node.kubevirt.io/vmx, cpu-vendor.node.kubevirt.io/Intel"
 jq_is "amd web-0 cold" '.vms[] | select(.name == "web-0") | .answer' "cold"
@@ -155,6 +159,9 @@ jq_is "dvp host class" '.vms[] | select(.name == "vm-host") | .answer' "live"
 
 # --- the data to copy, the scope ------------------------------------------
 
+run "target sets" 0 crosscheck "$X/A" "$X/B" -o json
+jq_is "target sets shared" '"\(.targetSets | length) \([.vms[] | select(.targets == "T1")] | length) \(.targetSets[0].count)"' "5 2 4"
+jq_is "target count" '.vms[] | select(.name == "db-0") | .targetCount' "3"
 run "namespace" 0 crosscheck "$X/A" "$X/B" -n dev -o json
 jq_is "namespace vms" '[.vms[].name] | join(",")' "build-runner,legacy-app,win-app"
 jq_is "copy bytes" '.vms[] | select(.name == "legacy-app") | .copyBytes' "32212254720"
