@@ -157,6 +157,14 @@ jq_is "dvp class missing" '.vms[] | select(.name == "vm-features") | "\(.answer)
 jq_is "dvp class no node" '.vms[] | select(.name == "vm-model") | "\(.answer) \(.reasons[0].message)"' "no TARGET's VirtualMachineClass generic (CPU type Model) lists no available node"
 jq_is "dvp host class" '.vms[] | select(.name == "vm-host") | .answer' "live"
 
+# --- a namespace TARGET lacks: said, with its fix
+
+$MK $S "$X/nodev" context lab-b uid bbbb gate rename-nodes b- \
+	drop-namespace dev
+run "no namespace" 0 crosscheck "$X/A" "$X/nodev" -n dev -o json
+jq_is "no namespace said" '[.vms[] | "\(.answer) \(.reasons[0].code)"] | unique | join(",")' "live cross-namespace"
+jq_is "no namespace message" '.vms[0].reasons[0].message' "TARGET has no namespace dev"
+
 # --- the data to copy, the scope ------------------------------------------
 
 run "target sets" 0 crosscheck "$X/A" "$X/B" -o json

@@ -14,6 +14,7 @@ every file changed or added):
     drop-feature F      no node has the label cpu-feature.../F
     drop-machine-types  no node has a machine-type.* label
     only-nodes A,B      every other node is gone
+    drop-namespace NS   the namespace NS is gone
     profiles-rwo        StorageProfiles: every class offers only RWO
     drop-class NAME     the storage class NAME is gone
     drop-vmclass NAME   the (DVP) VirtualMachineClass NAME is gone
@@ -132,6 +133,11 @@ def edit(docs, get, ops):
                 for k in [k for k in lab if k.startswith("machine-type.")]:
                     del lab[k]
             i += 1
+        elif op == "drop-namespace":
+            d = get("ns")
+            d["items"] = [n for n in d["items"]
+                          if n["metadata"]["name"] != ops[i + 1]]
+            i += 2
         elif op == "only-nodes":
             keep = ops[i + 1].split(",")
             d = get("nodes")
