@@ -19,8 +19,10 @@
 #include "analyze/rules/podaffinity.h"
 #include "analyze/rules/target.h"
 
-int
-kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
+/* The phases up to the VMIs' verdicts; with whole, the estimate, the
+ * drains and the summary too. */
+static int
+analyze_upto(const kv_model *m, const kv_analysis *nodes_of, bool whole,
     kv_analysis **out, kv_err *err)
 {
 	kv_analysis *a = xcalloc(1, sizeof(*a));
@@ -51,14 +53,29 @@ kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
 	kv_timing("cpu");
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
+	*out = a;
+	if (!whole)
+		return KV_OK;
 	kv_estimate_analyze(a);
 	kv_estimate_warnings(a);
 	kv_timing("estimate");
 	kv_drain_analyze(a);
 	kv_summarize(a);
 	kv_timing("drain");
-	*out = a;
 	return KV_OK;
+}
+
+int
+kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
+    kv_analysis **out, kv_err *err)
+{
+	return analyze_upto(m, nodes_of, true, out, err);
+}
+
+int
+kv_analyze_targets(const kv_model *m, kv_analysis **out, kv_err *err)
+{
+	return analyze_upto(m, NULL, false, out, err);
 }
 
 int

@@ -23,6 +23,11 @@
 int kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err);
 int kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
     kv_analysis **out, kv_err *err);
+/* Only the phases up to every VMI's verdict, blockers and targets: no
+ * migration estimate, no drains, no summary, no groups (crosscheck,
+ * which asks nothing else). */
+int kv_analyze_targets(const kv_model *m, kv_analysis **out,
+    kv_err *err);
 void kv_analysis_free(kv_analysis *a);
 
 #endif

@@ -55,6 +55,12 @@ enum {
 	O_PROM = 1 << 21,	/* -o prom, -f FILE (check, fleet) */
 	O_SARIF = 1 << 22,	/* -o sarif (check) */
 	O_REPORTS = 1 << 23,	/* --reports (fleet) */
+	O_CROSS = 1 << 24,	/* --vmi, --live, --cold,
+				 * --storage-class-map, --network-map
+				 * (crosscheck) */
+	O_TCHANGE = 1 << 25,	/* the node changes crosscheck applies to
+				 * TARGET (--cordon, --uncordon,
+				 * --remove-node, --add-node-like) */
 };
 /* -o of cmd is report's list of formats (not one view's format). */
 #define CLI_OUTPUT_IS_FORMATS(cmd) \
@@ -106,6 +112,11 @@ typedef struct cli_args {
 	int color;			/* -1 auto, 0 never, 1 always */
 	bool quiet, all, force, all_ns, groups, strict;
 	bool reports;			/* fleet --reports */
+	bool live, cold;		/* crosscheck --live, --cold */
+	const char *vmi;		/* crosscheck --vmi */
+	const char *figure;		/* crosscheck --figure FILE */
+	cli_list scmap, netmap;		/* crosscheck --storage-class-map,
+					 * --network-map: "A=B" each */
 	cli_list namespaces, nodes, selectors, formats;
 	cli_list drain, drain_selectors;	/* --drain, --drain-selector */
 	enum kv_allow allow;		/* --allow-shutdown, -restart */
@@ -143,6 +154,10 @@ const kv_assume *cli_assumed(void);
 int cli_opt_rate(const struct kv_cmd *cmd, const cli_option *op,
     const char *arg, cli_args *o, size_t off);
 int cli_opt_window(const struct kv_cmd *cmd, const cli_option *op,
+    const char *arg, cli_args *o, size_t off);
+/* The handler of --storage-class-map and --network-map (cmd_cross.c):
+ * "A=B" rows, repeated or comma-separated, into the list at off. */
+int cli_opt_map(const struct kv_cmd *cmd, const cli_option *op,
     const char *arg, cli_args *o, size_t off);
 /* Load and analyse a snapshot, with progress; on failure print the
  * error and return EXIT_TOOL.  The caller frees both with
@@ -257,6 +272,7 @@ int cmd_completion(const kv_cmd *cmd, int argc, char **argv);
  * (main.c's, handed down). */
 int cmd_complete(const kv_cmd *cmds, size_t n, int argc, char **argv);
 int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
+int cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv);
 
 /* The command table's row for `convert` (cmd_convert.c). */
 #define KV_CMD_CONVERT { "convert", "convert INPUT SNAP.tar.gz | convert " \
@@ -274,5 +290,40 @@ int cmd_convert(const kv_cmd *cmd, int argc, char **argv);
 	O_OUTFILE | O_FORCE, 1, 2, "INPUT SNAP", cmd_convert }
 int cmd_whatif(const kv_cmd *cmd, int argc, char **argv);
 int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
+
+#define KV_CMD_CROSSCHECK { "crosscheck", "crosscheck SOURCE TARGET " \
+	"[-n NS] [-l SELECTOR] [--vmi NAME] [--live|--cold] " \
+	"[--storage-class-map A=B] [--network-map A=B] [--add-node-like " \
+	"NODE[=N]...] [--figure FILE] [-o FORMAT]", \
+	"could the VMs of SOURCE live-migrate to TARGET, or start there", \
+	"Answers for each running VMI and each stopped VM of SOURCE\n" \
+	"whether it could live-migrate to the cluster of TARGET (KubeVirt's\n" \
+	"decentralized live migration), only start there after a cold move,\n" \
+	"or not, with every reason and its fix and the TARGET nodes it\n" \
+	"could land on (docs/crosscheck.md).  Exit 1 when a VM answers no\n" \
+	"(with --live: not live; with --cold: no), else 0.  SOURCE and\n" \
+	"TARGET of one cluster are a warning.\n" \
+	"  -n, --namespace NS      only VMs in NS (repeatable, commas)\n" \
+	"  -l, --selector SEL      only VMs whose labels match\n" \
+	"  --vmi [NS/]NAME         only that VMI or VM\n" \
+	"  --live                  only ask for live migration\n" \
+	"  --cold                  only ask for a cold move\n" \
+	"  --storage-class-map A=B  SOURCE's storage class A is B on\n" \
+	"                          TARGET (repeatable, commas)\n" \
+	"  --network-map A=B       SOURCE's network A (a NAD name or\n" \
+	"                          NS/NAME) is B on TARGET\n" \
+	"  --cordon NODE, --uncordon NODE, --remove-node NODE,\n" \
+	"  --add-node-like NODE[=COUNT]  TARGET as it would be after\n" \
+	"                          these changes (what-if's), in order\n" \
+	"  --figure FILE           also write the CPU figure: SOURCE's\n" \
+	"                          CPU classes x TARGET's, host-model\n" \
+	"                          pairs, as SVG\n" \
+	"  -o, --output FORMAT     text (default), json or yaml\n" \
+	"  --all                   long lists whole\n" \
+	"  --color WHEN            auto, always or never\n" \
+	"  -q, --quiet             no progress on stderr\n", \
+	O_OUTPUT | O_COLOR | O_QUIET | O_STRICT | O_NAMESPACE | \
+	O_SELECTOR | O_ALL | O_CROSS | O_TCHANGE, 2, 2, "SOURCE TARGET", \
+	cmd_crosscheck }
 
 #endif

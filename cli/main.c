@@ -326,6 +326,7 @@ static const kv_cmd commands[] = {
 	      "~/.config/fish/completions/kvscope.fish\n",
 	  0, 1, 1, "SHELL", cmd_completion },
 	KV_CMD_CONVERT,
+	KV_CMD_CROSSCHECK,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

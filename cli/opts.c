@@ -44,11 +44,17 @@ const cli_option cli_options[] = {
 	{ "window", 0, O_WINDOW, "DURATION", NULL, CC_NONE },
 	{ "cpu-model", 0, O_CHANGE, "MODEL", NULL, CC_MODEL },
 	{ "cluster-cpu-model", 0, O_CHANGE, "MODEL", NULL, CC_MODEL },
-	{ "vmi", 0, O_CHANGE, "NS/NAME", NULL, CC_VMI },
-	{ "cordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
-	{ "uncordon", 0, O_CHANGE, "NODE", NULL, CC_NODE },
-	{ "remove-node", 0, O_CHANGE, "NODE", NULL, CC_NODE },
-	{ "add-node-like", 0, O_CHANGE, "NODE[=COUNT]", NULL, CC_NODE },
+	{ "vmi", 0, O_CHANGE | O_CROSS, "NS/NAME", NULL, CC_VMI },
+	{ "live", 0, O_CROSS, NULL, NULL, CC_NONE },
+	{ "cold", 0, O_CROSS, NULL, NULL, CC_NONE },
+	{ "storage-class-map", 0, O_CROSS, "A=B", NULL, CC_STORAGECLASS },
+	{ "network-map", 0, O_CROSS, "A=B", NULL, CC_NONE },
+	{ "figure", 0, O_CROSS, "FILE", NULL, CC_NONE },
+	{ "cordon", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
+	{ "uncordon", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
+	{ "remove-node", 0, O_CHANGE | O_TCHANGE, "NODE", NULL, CC_NODE },
+	{ "add-node-like", 0, O_CHANGE | O_TCHANGE, "NODE[=COUNT]", NULL,
+	  CC_NODE },
 	{ "eviction-strategy", 0, O_CHANGE, "STRATEGY",
 	  "LiveMigrate LiveMigrateIfPossible External None", CC_NONE },
 	{ "storage-class-rwx", 0, O_CHANGE, "CLASS", NULL,
@@ -363,6 +369,12 @@ static const struct opt_handler {
 	{ "groups", opt_flag, AT(groups) },
 	{ "strict", opt_flag, AT(strict) },
 	{ "reports", opt_flag, AT(reports) },
+	{ "live", opt_flag, AT(live) },
+	{ "cold", opt_flag, AT(cold) },
+	{ "vmi", opt_path, AT(vmi) },
+	{ "figure", opt_path, AT(figure) },
+	{ "storage-class-map", cli_opt_map, AT(scmap) },
+	{ "network-map", cli_opt_map, AT(netmap) },
 };
 
 #undef AT
@@ -371,7 +383,9 @@ static int
 one_option(const kv_cmd *cmd, const cli_option *op, const char *arg,
     cli_args *o)
 {
-	if (op->bit == O_CHANGE || ((cmd->opts & O_CHANGE) &&
+	if (((op->bit & O_CHANGE) && (cmd->opts & O_CHANGE)) ||
+	    ((op->bit & O_TCHANGE) && (cmd->opts & O_TCHANGE)) ||
+	    ((cmd->opts & O_CHANGE) &&
 	    (op->bit == O_NAMESPACE || op->bit == O_SELECTOR) && arg != NULL))
 		return opt_change(cmd, op, arg, o, 0);
 	for (size_t i = 0; i < sizeof(opt_handlers) /
@@ -726,6 +740,8 @@ cli_args_free(cli_args *o)
 	list_free(&o->drain_selectors);
 	list_free(&o->changes);
 	list_free(&o->fail_on);
+	list_free(&o->scmap);
+	list_free(&o->netmap);
 	kv_selector_free(&o->sel);
 	kv_selector_free(&o->drain_sel);
 }

@@ -424,5 +424,7 @@ const char *xml_errors_end(void);
  * HTML parser supplies).  Every string goes through xmlNewProp or
  * xmlNewTextChild. */
 xmlNodePtr fig_svg(const kv_fig *f, xmlDocPtr doc, bool standalone);
+/* f as a standalone SVG file written to out. */
+int fig_write_svg(const kv_fig *fig, FILE *out, kv_err *err);
 
 #endif

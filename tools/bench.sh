@@ -255,3 +255,17 @@ if [ "$all_formats" = yes ] && command -v pdfinfo >/dev/null; then
 		exit 1
 	fi | tee -a "$DIR/table.md"
 fi
+
+# crosscheck (issue 43): the first size's snapshot against itself (two
+# loads, one crossing analysis) within 2 times check of it.
+snap=$DIR/snap-${first%%:*}n-${first##*:}v-s${SEED}.tar.gz
+read -r xc_s xc_rss _ <<<"$(measure sh -c '"$0" crosscheck "$1" "$1" -q \
+    -o json >/dev/null 2>&1; [ $? -le 1 ]' "$KVSCOPE" "$snap")"
+read -r ck_s _ _ <<<"$(measure sh -c '"$0" check "$1" -q -o json \
+    >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$snap")"
+echo "crosscheck ${first%%:*} nodes ${first##*:} VMIs against itself:" \
+    "$xc_s s, $xc_rss MB; check: $ck_s s" | tee -a "$DIR/table.md"
+if awk -v x="$xc_s" -v c="$ck_s" 'BEGIN { exit !(x > 2 * c) }'; then
+	echo "FAIL crosscheck: more than 2 times the time of check"
+	exit 1
+fi

@@ -425,9 +425,26 @@ finish_model(kv_load *ls, kv_err *err)
 	return KV_OK;
 }
 
+static int load_into(const char *path, const kv_limits *lim,
+    kv_intern *strs, kv_model **out, kv_err *err);
+
 int
 kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
     kv_err *err)
+{
+	return load_into(path, lim, NULL, out, err);
+}
+
+int
+kv_model_load_shared(const char *path, const kv_limits *lim,
+    kv_intern *strs, kv_model **out, kv_err *err)
+{
+	return load_into(path, lim, strs, out, err);
+}
+
+static int
+load_into(const char *path, const kv_limits *lim, kv_intern *strs,
+    kv_model **out, kv_err *err)
 {
 	kv_model *m = xcalloc(1, sizeof(*m));
 	kv_load ls = { .m = m, .lim = lim };
@@ -438,7 +455,8 @@ kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
 	ls.sets = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    (GDestroyNotify)g_hash_table_destroy);
 	ls.loaders = loaders_build();
-	m->strs = kv_intern_new();
+	m->strs = strs != NULL ? strs : kv_intern_new();
+	m->strs_borrowed = strs != NULL;
 	m->max_cpu_classes = lim->cpu_classes;
 	m->cluster.parallel_cluster = m->cluster.parallel_node = -1;
 	m->cluster.bandwidth = m->cluster.completion_per_gib = -1;

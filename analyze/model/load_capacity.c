@@ -208,6 +208,16 @@ load_resnames_finish(kv_model *m)
 		    name_cmp);
 }
 
+void
+kv_model_resnames_add(kv_model *m, const kv_model *from)
+{
+	for (size_t i = 0; i < from->nresnames; i++)
+		(void)resname_add(m, from->resnames[i]);
+	if (m->nresnames > 1)
+		kv_qsort(m->resnames, m->nresnames, sizeof(const char *),
+		    name_cmp);
+}
+
 int
 load_pods_scope(kv_model *m, const char *path, kv_err *err)
 {

@@ -350,6 +350,9 @@ load_pvc(kv_load *ls, jctx *c, json_t *o)
 	    jstr(c, o, "spec.volumeMode", &p->volume_mode) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
 	    jstr(c, o, "spec.volumeName", &p->volume) ||
+	    jquantity(c, o, "status.capacity.storage", &p->size) ||
+	    (p->size < 0 && jquantity(c, o,
+	    "spec.resources.requests.storage", &p->size)) ||
 	    jstrarray(c, o, "spec.accessModes", &modes, &n))
 		return KV_ERR;
 	for (size_t i = 0; i < n; i++) {

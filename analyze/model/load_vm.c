@@ -67,19 +67,20 @@ vm_conditions(jctx *c, json_t *o, kv_vm *vm)
 	return KV_OK;
 }
 
-/* spec.template as a VMI of its own; errors name spec.template.<path>. */
+/* spec.template as a VMI of its own (into *out); errors name
+ * spec.template.<path>. */
 static int
-vm_after(jctx *c, json_t *o, kv_vm *vm)
+vm_after(jctx *c, json_t *o, kv_vmi **out)
 {
 	json_t *t = json_object_get(json_object_get(o, "spec"), "template");
 	int rc;
 
-	vm->after = xcalloc(1, sizeof(*vm->after));
-	vm->after->memory = -1;
-	vm->after->tsc_hint = -1;
-	vm->after->phase = "";
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->memory = -1;
+	(*out)->tsc_hint = -1;
+	(*out)->phase = "";
 	c->root = "spec.template.";
-	rc = load_vmi_spec(c, t, vm->after);
+	rc = load_vmi_spec(c, t, *out);
 	c->root = NULL;
 	return rc;
 }
@@ -108,10 +109,18 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 	vm->has_template = tmpl != NULL;
 	vm_strategy(vm, text, running);
 	if (vm->restart_required && tmpl != NULL &&
-	    vm_after(c, o, vm) != KV_OK)
+	    vm_after(c, o, &vm->after) != KV_OK)
+		return KV_ERR;
+	if (vm->run == RS_HALTED && tmpl != NULL &&
+	    vm_after(c, o, &vm->stopped) != KV_OK)
 		return KV_ERR;
 	full = xasprintf("%s/%s", vm->ns, vm->name);
 	vm->fullname = kv_intern_str(m->strs, full);
 	free(full);
+	if (vm->stopped != NULL) {
+		vm->stopped->ns = vm->ns;
+		vm->stopped->name = vm->name;
+		vm->stopped->fullname = vm->fullname;
+	}
 	return kv_load_unique(ls, c, "VirtualMachine", vm->fullname);
 }

@@ -324,11 +324,16 @@ kv_model_free(kv_model *m)
 	free(m->vmims);
 	free(m->metrics);
 	free(m->nads);
-	for (size_t i = 0; i < m->nvms; i++)
+	for (size_t i = 0; i < m->nvms; i++) {
 		if (m->vms[i].after != NULL) {
 			kv_vmi_release(m->vms[i].after);
 			free(m->vms[i].after);
 		}
+		if (m->vms[i].stopped != NULL) {
+			kv_vmi_release(m->vms[i].stopped);
+			free(m->vms[i].stopped);
+		}
+	}
 	free(m->vms);
 	free(m->cluster.obsolete);
 	free(m->cluster.gates);
@@ -343,6 +348,7 @@ kv_model_free(kv_model *m)
 	if (m->cpumap != NULL)
 		cpudb_free(m->cpumap);
 	snap_manifest_free(&m->manifest);
-	kv_intern_free(m->strs);
+	if (!m->strs_borrowed)
+		kv_intern_free(m->strs);
 	free(m);
 }

@@ -309,6 +309,9 @@ typedef struct kv_pvc {
 	const char *volume_mode;
 	const char *phase;
 	const char *volume;		/* spec.volumeName: its PV, or NULL */
+	int64_t size;			/* status.capacity.storage, else
+					   spec.resources.requests.storage,
+					   bytes; -1 */
 } kv_pvc;
 
 /* A PersistentVolume: what limits the nodes a pod that mounts it may run
@@ -407,6 +410,10 @@ typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
 	 * creates (template.c): the template's metadata and spec, the
 	 * running VMI's name, node and status; owned; NULL otherwise */
 	kv_vmi *after;
+	/* runStrategy Halted with a template: the VMI a start creates
+	 * (spec.template; ns, name and fullname the VM's, no node, phase
+	 * ""), for crosscheck's stopped VMs; owned; NULL otherwise */
+	kv_vmi *stopped;
 	unsigned differs;		/* 1u << kv_tmpl_field where the
 					   template differs from the VMI */
 } kv_vm;
@@ -472,6 +479,8 @@ struct kv_dvp;
 
 typedef struct kv_model {
 	kv_intern *strs;
+	bool strs_borrowed;		/* kv_model_load_shared: strs is
+					   another model's, not freed here */
 	snap_manifest manifest;
 	const kv_flavor *flavor;	/* its row (flavor.h) */
 	bool flavor_inferred;		/* no manifest flavor: from the files */
@@ -533,6 +542,11 @@ typedef struct kv_model {
 /* Load the snapshot at path.  On error *out is NULL and err says why. */
 int kv_model_load(const char *path, const kv_limits *lim, kv_model **out,
     kv_err *err);
+/* The same, its strings interned in strs (another model's table, which
+ * must outlive this one): equal strings of the two models are the same
+ * pointer (crosscheck reads two snapshots as one). */
+int kv_model_load_shared(const char *path, const kv_limits *lim,
+    kv_intern *strs, kv_model **out, kv_err *err);
 void kv_model_free(kv_model *m);
 
 const kv_node *kv_model_node(const kv_model *m, const char *name);
@@ -561,6 +575,10 @@ typedef struct kv_podreq {
 	const char *unknown;		/* the first of them */
 } kv_podreq;
 void kv_vmi_podreq(const kv_model *m, const kv_vmi *v, kv_podreq *p);
+/* Add from's resource names (kv_model.resnames; from shares m's string
+ * table) to m's, sorted again (load_capacity.c): for a model that takes
+ * pods and VMIs of from. */
+void kv_model_resnames_add(kv_model *m, const kv_model *from);
 
 /* Link each VirtualMachine's after to its running VMI (template.c):
  * name and status from the VMI, volumeStatus only of the volumes whose

@@ -517,6 +517,10 @@ unsigned kv_rules_need(unsigned miss);
  * r's VM after a restart; what a drain does with a VMI of evictionStrategy
  * s and condition cond ('T', 'F', 0). */
 bool kv_drain_moves(const kv_vmires *r);
+/* Fill r->start_targets (the nodes a fresh launcher pod of the VMI its
+ * VM starts can land on) when the analysis did not (a stop by a drain
+ * fills it): what crosscheck's cold answer reads. */
+void kv_vmi_start_targets(const kv_analysis *a, kv_vmires *r);
 char kv_cond_after_restart(const kv_analysis *a, const kv_vmires *r);
 enum kv_on_drain kv_on_drain_for(const char *s, char cond, bool moves);
 

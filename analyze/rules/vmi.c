@@ -424,6 +424,13 @@ start_targets(const kv_analysis *a, const kv_place *place, kv_vmires *r)
 	free(t.extra_affinity.terms);
 }
 
+void
+kv_vmi_start_targets(const kv_analysis *a, kv_vmires *r)
+{
+	if (r->start_targets.base == NULL && r->start_targets.excl == NULL)
+		start_targets(a, a->place, r);
+}
+
 static int
 issue_cmp(const void *x, const void *y)
 {

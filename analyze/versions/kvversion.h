@@ -86,6 +86,9 @@ enum kv_since_id {
 	SINCE_CPUMANAGER_KEY,	/* dedicated CPUs select kubevirt.io/
 				   cpumanager, not cpumanager */
 	SINCE_ACTIVE_PODS,	/* no target pod while > 1 active pod */
+	SINCE_DECENTRALIZED,	/* migration to another cluster (VMIM
+				   sendTo/receive, feature gate
+				   DecentralizedLiveMigration) */
 	/* before v1.0 (docs/versions.md, "Before v1.0") */
 	SINCE_KUBEVIRT_CPU_LABELS, /* cpu-model.<domain> keys, not NFD's */
 	SINCE_CPU_UNGATED,	/* named-model selectors without the

@@ -194,6 +194,20 @@ const kv_since kv_since_rows[SINCE_COUNT] = {
 		/* absent at v0.40.0, v0.40.1; v0.41.0 :476, v1.3.1 :1003,
 		 * v1.9.0 watch/migration/migration.go:1354-1357 */
 		"kubevirt v0.41.0 pkg/virt-controller/watch/migration.go:476" },
+	[SINCE_DECENTRALIZED] = {
+		SINCE_DECENTRALIZED, "decentralized-live-migration",
+		{ V(1, 6, 0) },
+		"a VMI live-migrates to another cluster (VMIM spec.sendTo "
+		    "and spec.receive) with the Alpha feature gate "
+		    "DecentralizedLiveMigration",
+		"no migration between clusters (absent at v1.5.0)", 0, 0,
+		NULL,
+		/* the gate Alpha at v1.6.0 featuregate/active.go:92,155,
+		 * v1.7.0 :106,183, v1.9.0 :123,315; the VMIM fields at
+		 * v1.6.0 staging/src/kubevirt.io/api/core/v1/types.go:
+		 * 1632-1634; neither at v1.5.0 */
+		"kubevirt v1.6.0 pkg/virt-config/featuregate/active.go:"
+		    "92,155" },
 	/* Before v1.0: read at each tag named (docs/versions.md, "Before
 	 * v1.0"); paths are kubevirt/kubevirt's. */
 	[SINCE_KUBEVIRT_CPU_LABELS] = {

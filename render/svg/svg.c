@@ -197,6 +197,12 @@ out:
 }
 
 int
+fig_write_svg(const kv_fig *fig, FILE *f, kv_err *err)
+{
+	return write_svg(NULL, f, (void *)fig, err);
+}
+
+int
 kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err)
 {
 	kv_text *t = text_new();
