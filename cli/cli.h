@@ -195,6 +195,10 @@ int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
 int cli_outdir_create(const kv_cmd *cmd, const char *dir, char **made);
 void cli_outdir_unmake(const char *dir, char **made);
 void cli_outdir_sweep(const char *dir, char *const *written, size_t n);
+/* The cluster of the report already in dir, read from its
+ * findings.json's "snapshot" line: *context and *created the caller's,
+ * NULL when unknown; false when dir holds no readable findings.json. */
+bool cli_outdir_previous(const char *dir, char **context, char **created);
 
 /* The report of a into dir (prepared, ours as cli_outdir_prepare said,
  * created), the formats of o->formats (default all), all or nothing, the

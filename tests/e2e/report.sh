@@ -271,7 +271,7 @@ KVSCOPE_THREADS=1 "$KVSCOPE" report samples/mixed --output-dir "$one" \
 "$KVSCOPE" report samples/mixed --output-dir "$again" >"$tmp/list.bg"
 check "PDF beside the others = PDF on the main thread" same_bytes "$out" "$one"
 check "files listed in the same order either way" sh -c \
-    "sed 's|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^findings.json report.html report.pdf '"
+    "sed 's|^.*: ||; s|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^.*: ||; s|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^report.html findings.json report.pdf '"
 check "pdf dates are the snapshot's createdAt" sh -c \
     "pdfinfo -isodates '$out/report.pdf' | grep -q '^CreationDate: *2026-10-31T09:12:44Z'"
 epoch=$(fresh)
