@@ -199,17 +199,25 @@ tell(const kv_cmd *cmd, const char *dir, const kv_analysis *a,
 	for (size_t i = 0; i < names->n; i++)
 		if (listing_rank(names->v[i]) == 2)	/* report.html */
 			main = i;
-	if (names->n > 0)
-		printf("%s: %s\n", line, names->v[main]);
+	/* the cluster's name and the old report's words come from
+	 * snapshots: through kv_term_puts, as every view prints them */
+	if (names->n > 0) {
+		kv_term_puts(stdout, line);
+		printf(": %s\n", names->v[main]);
+	}
 	for (size_t i = 0; i < names->n; i++)
 		if (i != main)
 			puts(names->v[i]);
 	free(line);
-	if (had && !same_str(prev, ctx))
-		fprintf(stderr, "kvscope: %s: note: %s: replaced the report "
-		    "of cluster %s (snapshot taken %s)\n", cmd->name, dir,
-		    prev != NULL ? prev : "(unnamed)",
-		    pdate != NULL ? pdate : "at an unknown time");
+	if (!had || same_str(prev, ctx))
+		return;
+	fflush(stdout);
+	fprintf(stderr, "kvscope: %s: note: %s: replaced the report of "
+	    "cluster ", cmd->name, dir);
+	kv_term_puts(stderr, prev != NULL ? prev : "(unnamed)");
+	fputs(" (snapshot taken ", stderr);
+	kv_term_puts(stderr, pdate != NULL ? pdate : "at an unknown time");
+	fputs(")\n", stderr);
 }
 
 int
