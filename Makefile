@@ -8,7 +8,7 @@
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make lint       C lines <= 80 columns, each header compiles on its own
 #                   (tools/lint.sh; the "lint" suite of check)
-#   make bench      scale benchmark (see README)
+#   make bench      scale benchmark (docs/benchmarks.md)
 #   make browser-check  the HTML report in headless Chromium: load times,
 #                   420/1280-px screenshots (tools/browser-check.sh)
 #   make bench-collect  kvscope-collect against plain kubectl (tools/bench-collect.sh)
