@@ -440,6 +440,13 @@ has "$tmp/err" "models no node matches" "kvscope: models: --selector: no node ma
 lines "$tmp/out" "models no node matches" 0
 run "models --nodes w3,w1" 0 models "$snap" --nodes w3,w1
 has "$tmp/out" "models --nodes w3,w1" "2 nodes: w1 w3"
+# issue 41: a selector that catches the control plane gives "(none)"
+# and says why
+run "models over the control plane" 0 models samples/mixed -l kubernetes.io/os=linux
+has "$tmp/out" "models: (none) says why" \
+    "  (none): 1 chosen node has no CPU labels of KubeVirt's node labeller (no"
+has "$tmp/out" "models: (none) names the node" \
+    "    only (-l kubevirt.io/schedulable=true): cp1"
 run "models --nodes nosuch" 2 models "$snap" --nodes w1,nosuch
 has "$tmp/err" "models --nodes nosuch" 'kvscope: models: --nodes: no node "nosuch" in the snapshot'
 
