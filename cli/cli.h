@@ -149,6 +149,13 @@ int cli_opt_window(const struct kv_cmd *cmd, const cli_option *op,
  * kv_analysis_free and kv_model_free.  cli_load_strict (the last
  * cli_parse's --strict) makes kv_limits.strict. */
 extern bool cli_load_strict;
+/* cli_load_quiet_warnings: cli_load prints no warning lines; diff sets
+ * it and prints both inputs' warnings with cli_warnings_pair, each line
+ * naming its input ("old (PATH)", "new (PATH)"), a warning both have
+ * once ("old and new"). */
+extern bool cli_load_quiet_warnings;
+void cli_warnings_pair(const kv_analysis *a0, const char *p0,
+    const kv_analysis *a1, const char *p1);
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
 /* The word of words[0..n) nearest to w (edit distance at most a third
  * of w's length, but at least 2 and at most 3), or NULL. */

@@ -196,6 +196,15 @@ manifest, missing from the snapshot" "$tmp/err"; then
 else
 	bad "missing member" "exit $rc, $(head -c 300 "$tmp/err")"
 fi
+# diff: each warning names its input, and one both inputs have is said
+# once (issue 41)
+w="persistentvolumeclaims: partial: resources/persistentvolumeclaims.json skipped"
+$KVSCOPE diff samples/mixed "$tmp/miss" >/dev/null 2>"$tmp/err" || true
+same "diff: the warning names its input" \
+    "$(grep -c "^kvscope: warning: new ($tmp/miss): $w" "$tmp/err"),$(grep -c "$w" "$tmp/err")" "1,1"
+$KVSCOPE diff "$tmp/miss" "$tmp/miss" >/dev/null 2>"$tmp/err" || true
+same "diff: a warning of both inputs, once" \
+    "$(grep -c "^kvscope: warning: old and new: $w" "$tmp/err"),$(grep -c "$w" "$tmp/err")" "1,1"
 $KVSCOPE report "$tmp/miss" --strict -d "$tmp/rs" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -qF "resources/persistentvolumeclaims.json \
