@@ -771,4 +771,19 @@ else
 fi
 check "svg of 230 classes is well-formed" svg_wellformed "$bout"
 
+# issue 41: a group's heading in the PDF's attention list gives the
+# verdict its listed VMIs read: pitfalls' drain-shutdown group lists only
+# pit/evict-none (ok; its other VMIs are under their own causes), so it
+# is not "✗ blocked" above a VMI that reads "(ok)"
+pit=$(fresh)
+"$KVSCOPE" report samples/pitfalls --format pdf --output-dir "$pit" >/dev/null
+pdftotext "$pit/report.pdf" - >"$tmp/pit.txt"
+if grep -A4 '^G3 drain-shutdown · ' "$tmp/pit.txt" | head -5 |
+    tr '\n' '|' | grep -q '^G3 drain-shutdown · ⚠ ok · drain stops · 1 VMI|p1||pit/evict-none|'; then
+	ok "pdf: drain-shutdown group heading agrees with its VMIs"
+else
+	bad "pdf: drain-shutdown group heading" \
+	    "$(grep -A4 '^G3 drain-shutdown · ' "$tmp/pit.txt" | head -5 | tr '\n' '|')"
+fi
+
 test_done
