@@ -786,4 +786,14 @@ else
 	    "$(grep -A4 '^G3 drain-shutdown · ' "$tmp/pit.txt" | head -5 | tr '\n' '|')"
 fi
 
+# issue 41: a cell of the groups tables cut for length ends at a clause
+# (". ", "; ", ": ", ", "), with " …", never inside one ("for a…")
+grep '…' "$tmp/pit.txt" | grep -v '^A cell ends in' | grep -v 'blocking the drain' >"$tmp/cuts" || true
+if [ -s "$tmp/cuts" ] && ! grep -qv '[.;:,)] …$' "$tmp/cuts"; then
+	ok "pdf: $(wc -l <"$tmp/cuts") cut cells, each at a clause"
+else
+	bad "pdf: a cell cut inside a clause (or none cut)" \
+	    "$(grep -v '[.;:,)] …$' "$tmp/cuts" | head -3 | tr '\n' '|')"
+fi
+
 test_done
