@@ -172,7 +172,8 @@ pile_note(const kv_analysis *a, const kv_drain *d, size_t n,
 				continue;
 			if (++cnt[to] == 2)
 				piles++;
-			mem[to] = kv_sat_addmul(mem[to], a->vmis[r->vmi].memory, 1);
+			mem[to] = kv_sat_addmul(mem[to],
+			    a->vmis[r->vmi].memory, 1);
 			if (top == SIZE_MAX || cnt[to] > cnt[top])
 				top = to;
 		}
