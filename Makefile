@@ -8,7 +8,7 @@
 #   make fuzz-smoke a short bounded fuzz run of each harness (part of check)
 #   make lint       C lines <= 80 columns, each header compiles on its own
 #                   (tools/lint.sh; the "lint" suite of check)
-#   make bench      scale benchmark (see README)
+#   make bench      scale benchmark (docs/benchmarks.md)
 #   make browser-check  the HTML report in headless Chromium: load times,
 #                   420/1280-px screenshots (tools/browser-check.sh)
 #   make bench-collect  kvscope-collect against plain kubectl (tools/bench-collect.sh)
@@ -24,6 +24,7 @@ TEST_PKGS := cmocka
 PREFIX    ?= /usr/local
 SHARED    ?= ../shared
 SAMPLE    ?= samples/mixed
+REPORT_DIR ?= out
 VERSION   := 0.1.0
 
 CC        ?= cc
@@ -266,10 +267,7 @@ report: ensure-deps
 	@$(MAKE) --no-print-directory kvscope
 	@test -e $(SAMPLE) || { echo "make report: no snapshot at $(SAMPLE)" \
 	    "(give one with SAMPLE=path)" >&2; exit 2; }
-	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output-dir out
-	@echo "report of $(SAMPLE) written to:"; \
-	for f in out/report.html out/report.pdf out/findings.json out/*.svg; do \
-		echo "  $$f"; done
+	./kvscope report $(SAMPLE) --format html,svg,pdf,json --output-dir $(REPORT_DIR)
 
 # Regenerate the built-in CPU-model table from the shared libvirt cpu_map,
 # cross-checked against the two expanded JSON files (build-time inputs only).

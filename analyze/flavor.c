@@ -35,8 +35,11 @@ static const kv_lack_note kubevirt_lack_notes[] = {
 	  "timeout overrides not applied" },
 	{ "virtualmachines", "kubevirt.io", KV_VMS_LACK_WORDS },
 	{ "virtualmachineinstances", "kubevirt.io", "no VMI can be judged" },
-	{ "persistentvolumes", "", "kvscope reads no PersistentVolumes, so "
-	  "nothing is left unjudged" },
+	/* target.c and explain.c read a claim's PV (kv_vmi_pvs): its node
+	 * affinity pins the VMI's targets; rwx-node-local reads it too */
+	{ "persistentvolumes", "", "a disk's PersistentVolume node affinity "
+	  "(local or zonal storage) does not limit its VMI's targets, and "
+	  "rwx-node-local is not judged" },
 	{ "datavolumes", "cdi.kubevirt.io", "DataVolumes are only counted, "
 	  "so nothing is left unjudged" },
 	{ "storageprofiles", "cdi.kubevirt.io", "CDI storage profiles' "

@@ -164,6 +164,13 @@ int cli_opt_map(const struct kv_cmd *cmd, const cli_option *op,
  * kv_analysis_free and kv_model_free.  cli_load_strict (the last
  * cli_parse's --strict) makes kv_limits.strict. */
 extern bool cli_load_strict;
+/* cli_load_quiet_warnings: cli_load prints no warning lines; diff sets
+ * it and prints both inputs' warnings with cli_warnings_pair, each line
+ * naming its input ("old (PATH)", "new (PATH)"), a warning both have
+ * once ("old and new"). */
+extern bool cli_load_quiet_warnings;
+void cli_warnings_pair(const kv_analysis *a0, const char *p0,
+    const kv_analysis *a1, const char *p1);
 int cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a);
 /* The word of words[0..n) nearest to w (edit distance at most a third
  * of w's length, but at least 2 and at most 3), or NULL. */
@@ -210,6 +217,10 @@ int cli_outdir_prepare(const kv_cmd *cmd, const char *dir, bool force,
 int cli_outdir_create(const kv_cmd *cmd, const char *dir, char **made);
 void cli_outdir_unmake(const char *dir, char **made);
 void cli_outdir_sweep(const char *dir, char *const *written, size_t n);
+/* The cluster of the report already in dir, read from its
+ * findings.json's "snapshot" line: *context and *created the caller's,
+ * NULL when unknown; false when dir holds no readable findings.json. */
+bool cli_outdir_previous(const char *dir, char **context, char **created);
 
 /* The report of a into dir (prepared, ours as cli_outdir_prepare said,
  * created), the formats of o->formats (default all), all or nothing, the

@@ -1,6 +1,8 @@
 /*
  * cmd_report.c - `kvscope report`: every output format, all or nothing,
- * then the files written, one per line on stdout; and the same writing
+ * then one line with the answer and the report to open ("cluster X, 11
+ * running VMIs, 4 would not migrate: DIR/report.html") and the other
+ * files written, one per line on stdout; and the same writing
  * for what-if and diff --report (cli_report_write).
  */
 #include <stdio.h>
@@ -9,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "render/render.h"
+#include "render/report.h"
 
 /* all (the default) is every format, the CSV tables the PDF points to
  * included */
@@ -176,6 +179,47 @@ fail:
 	return EXIT_TOOL;
 }
 
+static bool
+same_str(const char *x, const char *y)
+{
+	return x == NULL ? y == NULL : y != NULL && strcmp(x, y) == 0;
+}
+
+/* The one line: the answer and the file to open (the HTML, else the
+ * first written), then the other files, one per line; a report of
+ * another cluster this one replaced is a note on stderr. */
+static void
+tell(const kv_cmd *cmd, const char *dir, const kv_analysis *a,
+    const cli_list *names, bool had, const char *prev, const char *pdate)
+{
+	char *line = prose_oneline(a);
+	size_t main = 0;
+	const char *ctx = a->m->manifest.context;
+
+	for (size_t i = 0; i < names->n; i++)
+		if (listing_rank(names->v[i]) == 2)	/* report.html */
+			main = i;
+	/* the cluster's name and the old report's words come from
+	 * snapshots: through kv_term_puts, as every view prints them */
+	if (names->n > 0) {
+		kv_term_puts(stdout, line);
+		printf(": %s\n", names->v[main]);
+	}
+	for (size_t i = 0; i < names->n; i++)
+		if (i != main)
+			puts(names->v[i]);
+	free(line);
+	if (!had || same_str(prev, ctx))
+		return;
+	fflush(stdout);
+	fprintf(stderr, "kvscope: %s: note: %s: replaced the report of "
+	    "cluster ", cmd->name, dir);
+	kv_term_puts(stderr, prev != NULL ? prev : "(unnamed)");
+	fputs(" (snapshot taken ", stderr);
+	kv_term_puts(stderr, pdate != NULL ? pdate : "at an unknown time");
+	fputs(")\n", stderr);
+}
+
 int
 cmd_report(const kv_cmd *cmd, int argc, char **argv)
 {
@@ -185,23 +229,27 @@ cmd_report(const kv_cmd *cmd, int argc, char **argv)
 	kv_analysis *a = NULL;
 	cli_list names = { 0, NULL };
 	bool ours = false;
-	char *made = NULL;
+	char *made = NULL, *prev = NULL, *pdate = NULL;
+	bool had;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
 	dir = o.outdir ? o.outdir : "kvscope-report";
-	if ((rc = cli_outdir_prepare(cmd, dir, o.force, &ours)) != 0 ||
-	    (rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
+	if ((rc = cli_outdir_prepare(cmd, dir, o.force, &ours)) != 0)
+		goto out;
+	had = ours && cli_outdir_previous(dir, &prev, &pdate);
+	if ((rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
 	    (rc = cli_outdir_create(cmd, dir, &made)) != 0)
 		goto out;
 	if ((rc = cli_report_write(&o, dir, ours, a, NULL, &names)) != 0) {
 		cli_outdir_unmake(dir, &made);
 		goto out;
 	}
-	for (size_t i = 0; i < names.n; i++)
-		puts(names.v[i]);
+	tell(cmd, dir, a, &names, had, prev, pdate);
 out:
+	free(prev);
+	free(pdate);
 	free(made);
 	cli_progress_end();
 	for (size_t i = 0; i < names.n; i++)

@@ -446,10 +446,12 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
 		return rc;
+	cli_load_quiet_warnings = true;
 	if ((rc = report_usage(cmd, &o, &ours)) != 0 ||
 	    (rc = cli_load(o.pos[0], o.quiet, &m0, &a0)) != 0 ||
 	    (rc = cli_load(o.pos[1], o.quiet, &m1, &a1)) != 0)
 		goto out;
+	cli_warnings_pair(a0, o.pos[0], a1, o.pos[1]);
 	input_of("old", o.pos[0], m0, &in[0]);
 	input_of("new", o.pos[1], m1, &in[1]);
 	notes.words = m1->flavor->vocab;

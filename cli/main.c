@@ -365,23 +365,63 @@ cli_help(const kv_cmd *cmd)
 	return 0;
 }
 
+/* One warning line; which: NULL, or the input it is about ("old
+ * (PATH)", "old and new"). */
+static void
+warn_line(const char *which, const char *msg)
+{
+	cli_progress_end();
+	fputs("kvscope: warning: ", stderr);
+	if (which != NULL) {
+		kv_term_puts(stderr, which);
+		fputs(": ", stderr);
+	}
+	kv_term_puts(stderr, msg);
+	fputc('\n', stderr);
+}
+
+/* Whether a holds a said warning with message msg. */
+static bool
+has_warning(const kv_analysis *a, const char *msg)
+{
+	for (size_t i = 0; i < a->ncoded; i++)
+		if (kv_warning_said[a->coded[i].code] &&
+		    strcmp(a->coded[i].message, msg) == 0)
+			return true;
+	return false;
+}
+
 /* Each coded warning as one stderr line (but pods-launchers, the
  * default scope), on every command that loads (a->coded: the same facts
  * as the documents' warnings). */
 static void
 cli_warnings(const kv_analysis *a)
 {
-	for (size_t i = 0; i < a->ncoded; i++) {
-		if (!kv_warning_said[a->coded[i].code])
-			continue;
-		cli_progress_end();
-		fputs("kvscope: warning: ", stderr);
-		kv_term_puts(stderr, a->coded[i].message);
-		fputc('\n', stderr);
-	}
+	for (size_t i = 0; i < a->ncoded; i++)
+		if (kv_warning_said[a->coded[i].code])
+			warn_line(NULL, a->coded[i].message);
+}
+
+void
+cli_warnings_pair(const kv_analysis *a0, const char *p0,
+    const kv_analysis *a1, const char *p1)
+{
+	char *w0 = xasprintf("old (%s)", p0), *w1 = xasprintf("new (%s)", p1);
+
+	for (size_t i = 0; i < a0->ncoded; i++)
+		if (kv_warning_said[a0->coded[i].code])
+			warn_line(has_warning(a1, a0->coded[i].message) ?
+			    "old and new" : w0, a0->coded[i].message);
+	for (size_t i = 0; i < a1->ncoded; i++)
+		if (kv_warning_said[a1->coded[i].code] &&
+		    !has_warning(a0, a1->coded[i].message))
+			warn_line(w1, a1->coded[i].message);
+	free(w0);
+	free(w1);
 }
 
 bool cli_load_strict;
+bool cli_load_quiet_warnings;
 
 int
 cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
@@ -408,7 +448,8 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	kv_fix_prove(*a);
 	cli_progress("analyse: %zu VMIs, %zu CPU classes (%.1f s)",
 	    (*a)->nvmis, (*a)->nclasses, cli_lap());
-	cli_warnings(*a);
+	if (!cli_load_quiet_warnings)
+		cli_warnings(*a);
 	return 0;
 fail:
 	cli_progress_end();

@@ -8,9 +8,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "cli/cli.h"
 #include "render/render.h"
@@ -161,4 +164,48 @@ cli_outdir_sweep(const char *dir, char *const *written, size_t n)
 		free(path);
 	}
 	closedir(d);
+}
+
+static char *
+member_string(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v != NULL ? xstrdup(v) : NULL;
+}
+
+/* findings.json writes one top-level key per line and "snapshot" among
+ * the first (render/json/findings.c), so the rest of a large file is
+ * never read. */
+bool
+cli_outdir_previous(const char *dir, char **context, char **created)
+{
+	char *path = xasprintf("%s/findings.json", dir), *line = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	ssize_t n;
+	bool found = false;
+
+	*context = *created = NULL;
+	free(path);
+	if (f == NULL)
+		return false;
+	for (int i = 0; i < 16 && !found &&
+	    (n = getline(&line, &cap, f)) > 0; i++) {
+		json_t *o;
+
+		if (strncmp(line, "\"snapshot\": ", 12) != 0)
+			continue;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ','))
+			line[--n] = '\0';
+		if ((o = json_loads(line + 12, 0, NULL)) == NULL)
+			break;
+		*context = member_string(o, "context");
+		*created = member_string(o, "createdAt");
+		json_decref(o);
+		found = true;
+	}
+	free(line);
+	fclose(f);
+	return found;
 }

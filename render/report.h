@@ -240,6 +240,9 @@ char *diff_pair(size_t before, size_t after);	/* "3 → 1", "3" */
 
 /* Section sentences.  Each returns a new string. */
 char *prose_headline(const kv_analysis *a);	/* "N of M running ..." */
+/* "cluster lab-mixed, 11 running VMIs, 4 would not migrate" (", 2 not
+ * judged"): report's one line on the terminal */
+char *prose_oneline(const kv_analysis *a);
 char *prose_verdicts(const kv_analysis *a);	/* "8 ok, 1 blocked, ..." */
 char *prose_cluster(const kv_analysis *a);
 char *prose_lacked(const kv_analysis *a);

@@ -998,27 +998,37 @@ def pod_item(rnd, vmi, node, sel, cdisk, mem, i, phase):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--nodes", type=int, default=500)
-    ap.add_argument("--vmis", type=int, default=10000)
+    ap.add_argument("--nodes", type=int, default=500,
+                    help="nodes (default: %(default)s)")
+    ap.add_argument("--vmis", type=int, default=10000,
+                    help="VMIs (default: %(default)s)")
     ap.add_argument("--pods", type=int, default=None,
                     help="launcher pods (default: as many as VMIs)")
     ap.add_argument("--pvcs", type=int, default=None,
                     help="PVCs (default: as many as VMIs)")
-    ap.add_argument("--namespaces", type=int, default=300)
+    ap.add_argument("--namespaces", type=int, default=300,
+                    help="namespaces the VMIs spread over "
+                    "(default: %(default)s)")
     ap.add_argument("--classes", type=int, default=len(CPU_FILES),
                     help="CPU classes to draw from (max %d)" % len(CPU_FILES))
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1,
+                    help="random seed: the same seed writes the same "
+                    "snapshot (default: %(default)s)")
     ap.add_argument("--no-node-files", action="store_true",
                     help="leave out nodes/<node>/domcapabilities.xml")
-    ap.add_argument("--level", type=int, default=6, help="gzip level")
+    ap.add_argument("--level", type=int, default=6,
+                    help="gzip level (default: %(default)s)")
     ap.add_argument("--shared", default=os.environ.get(
-        "SHARED", os.path.join(HERE, "..", "..", "shared")))
+        "SHARED", os.path.join(HERE, "..", "..", "shared")),
+                    help="the shared research data, for data/real-cpus "
+                    "(default: $SHARED, else ../shared beside the checkout)")
     ap.add_argument("--cordon", action="append", default=[],
                     metavar="NODE",
                     help="cordon NODE (spec.unschedulable and its taint) "
                     "after the VMIs are placed, to diff against the "
                     "same cluster uncordoned; may be repeated")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True,
+                    help="the snapshot to write (.tar.gz)")
     args = ap.parse_args()
     if args.pods is None:
         args.pods = args.vmis

@@ -24,6 +24,26 @@ no_change_why(enum kv_fix_action act)
 	}
 }
 
+/* Why a fix of an action kvscope can write gives no change: it names
+ * no value (a recreate-claim-rwx fix when no storage class in the input
+ * gives ReadWriteMany for the volume mode).  Never "the fix is none":
+ * the group's fix is this action. */
+static const char *
+no_value_why(enum kv_fix_action act)
+{
+	switch (act) {
+	case FIX_RECREATE_CLAIM_RWX:
+		return "it names no storage class (the input holds none "
+		    "that gives ReadWriteMany for the volume mode)";
+	case FIX_SET_CPU_MODEL:
+		return "it names no CPU model that every target runs";
+	case FIX_SET_EVICTION:
+		return "it names no eviction strategy to set";
+	default:
+		return "it names no value kvscope can write";
+	}
+}
+
 /* The label key of labels l with prefix and value "true", or NULL. */
 static const char *
 key_in_labels(const kv_labels *l, const char *prefix)
@@ -319,7 +339,8 @@ kv_fix_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 	    (ch = peer_changes(a, g, pick, n, why)) != NULL)
 		return ch;
 	if (k != CH_RELAX && (k == CH_COUNT || value == NULL)) {
-		*why = no_change_why(k == CH_COUNT ? g->fix.action : FIX_NONE);
+		*why = k == CH_COUNT ? no_change_why(g->fix.action) :
+		    no_value_why(g->fix.action);
 		return NULL;
 	}
 	if (k == CH_RELAX)

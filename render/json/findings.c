@@ -106,6 +106,7 @@ snapshot_section(const kv_analysis *a)
 	json_t *o = json_object();
 	json_t *w = json_array();
 
+	json_object_set_new(o, "context", jstr_or_null(mf->context));
 	json_object_set_new(o, "createdAt", json_string(mf->created_at));
 	json_object_set_new(o, "flavor", json_string(a->m->flavor->name));
 	json_object_set_new(o, "kubevirtVersion",

@@ -96,6 +96,28 @@ common_drain(const kv_drain_row **rows, const alist *l)
 	return act;
 }
 
+/* The most common verdict of the listed VMIs, def on a tie or when
+ * none: a group's heading says what its VMIs listed under it read, not
+ * the worst verdict of all its VMIs (a drain-shutdown group whose other
+ * VMIs are listed under their own causes is not "blocked" above a VMI
+ * that reads "ok"). */
+static enum kv_verdict
+common_verdict(const kv_analysis *a, const alist *l, enum kv_verdict def)
+{
+	size_t count[V_COUNT] = {0}, best = 0;
+	enum kv_verdict v = def;
+
+	for (size_t i = 0; i < l->n; i++)
+		count[a->vmis[l->v[i]].verdict]++;
+	best = count[def];
+	for (int k = 0; k < V_COUNT; k++)
+		if (count[k] > best) {
+			best = count[k];
+			v = (enum kv_verdict)k;
+		}
+	return v;
+}
+
 /* "ns/name", with "(no-target, stops)" where it differs from l's; the
  * name is not broken across lines (al), the line breaks between names. */
 static void
@@ -191,8 +213,9 @@ collect(const kv_analysis *a, const kv_drain_row **rows, size_t *n)
 		(*n)++;
 	}
 	for (size_t g = 0; g <= a->ngroups; g++) {
-		lists[g].verdict = g < a->ngroups ? a->groups[g].verdict :
-		    lists[g].n > 0 ? a->vmis[lists[g].v[0]].verdict : V_OK;
+		lists[g].verdict = common_verdict(a, &lists[g],
+		    g < a->ngroups ? a->groups[g].verdict : lists[g].n > 0 ?
+		    a->vmis[lists[g].v[0]].verdict : V_OK);
 		lists[g].drain = common_drain(rows, &lists[g]);
 	}
 	free(order);

@@ -190,6 +190,26 @@ text_clip_attrs(PangoLayout *l)
 	pango_attr_list_unref(al);
 }
 
+/* Where to cut s, which must end by byte end: after the last ". " or
+ * "; " (else ": ", else ", ") in the last two thirds of s[0..end), so
+ * that a cut text ends at a clause, not inside one ("for a…"); end
+ * itself when there is none. */
+static int
+clause_end(const char *s, int end)
+{
+	static const char *const marks[][2] = {
+		{ ". ", "; " }, { ": ", ", " },
+	};
+
+	for (size_t k = 0; k < 2; k++)
+		for (int i = end - 1; i > end / 3 && i > 3; i--)
+			if (s[i] == ' ' && (s[i - 1] == marks[k][0][0] ||
+			    s[i - 1] == marks[k][1][0]) &&
+			    !(s[i - 1] == '.' && s[i - 3] == '.'))  /* e.g. */
+				return i;
+	return end;
+}
+
 bool
 text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
     double wrap_w, int lines)
@@ -197,7 +217,8 @@ text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
 	const char *s = pango_layout_get_text(l);
 	PangoLayoutLine *last;
 	char *tail, *fit, *cut;
-	int end;
+	const char *sep;
+	int end, cut_at;
 
 	if (lines <= 0 || pango_layout_get_line_count(l) <= lines)
 		return false;
@@ -205,11 +226,21 @@ text_max_lines(kv_text *t, PangoLayout *l, enum kv_font font, double size,
 	 * ellipsis: in the text itself, so that extracted text shows it */
 	last = pango_layout_get_line_readonly(l, lines - 1);
 	end = last->start_index + last->length;
-	while (end > last->start_index && (s[end - 1] == ' ' ||
-	    s[end - 1] == '\n'))
+	cut_at = clause_end(s, end);
+	sep = cut_at < end ? " " : "";
+	end = cut_at;
+	while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\n'))
 		end--;
-	tail = xasprintf("%.*s\u2026", end - last->start_index,
-	    s + last->start_index);
+	if (end < last->start_index) {
+		/* the clause ended on an earlier line: no fitting needed */
+		cut = xasprintf("%.*s \u2026", end, s);
+		pango_layout_set_text(l, cut, -1);
+		text_clip_attrs(l);
+		free(cut);
+		return true;
+	}
+	tail = xasprintf("%.*s%s\u2026", end - last->start_index,
+	    s + last->start_index, sep);
 	fit = text_fit(t, tail, font, size, wrap_w);
 	cut = xasprintf("%.*s%s", last->start_index, s, fit);
 	pango_layout_set_text(l, cut, -1);

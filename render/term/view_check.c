@@ -169,12 +169,15 @@ rules_line(const kv_analysis *a, const kv_term *t)
 {
 	char rules[128], *s;
 
+	/* where the version came from first, so that the last line, however
+	 * narrow the terminal, names the rules version whole */
 	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
-	s = xasprintf("judged by the %s, from the %s", rules,
+	s = xasprintf("rules version from the %s",
 	    kv_ver_basis_names[a->cfg.rules.basis]);
 	kv_term_wrap(t, 0, 2, s);
 	fputc('\n', t->f);
 	free(s);
+	fprintf(t->f, "judged by the %s\n", rules);	/* never wrapped */
 }
 
 /* The name column's head: the flavor's word, upper case ("VMI",

@@ -151,6 +151,38 @@ models_doc(const kv_analysis *a, const kv_bits *chosen, const ranked *rk,
 	return rc;
 }
 
+/* "(none)" and why: chosen nodes without the node labeller's CPU labels
+ * (not KubeVirt nodes: a control plane a selector caught) run no model
+ * anyone knows of; else no model runs on every node. */
+static void
+none_why(const kv_analysis *a, const kv_bits *chosen, const kv_term *t)
+{
+	size_t nbare = 0, said = 0;
+	kv_buf b = {0};
+
+	KV_BITS_FOREACH(chosen, n)
+		nbare += !a->nodes[n].kubevirt;
+	if (nbare == 0) {
+		fputs("  (none): no named model runs on every chosen node; "
+		    "below, the nodes that rule out each\n", t->f);
+		return;
+	}
+	kv_buf_printf(&b, "(none): %zu chosen %s no CPU labels of KubeVirt's "
+	    "node labeller (no KubeVirt %s), so no model is known to run "
+	    "there; choose KubeVirt nodes only (-l %sschedulable=true):",
+	    nbare, nbare == 1 ? "node has" : "nodes have",
+	    nbare == 1 ? "node" : "nodes", a->cfg.kv_prefix);
+	KV_BITS_FOREACH(chosen, n)
+		if (!a->nodes[n].kubevirt && said++ < 8)
+			kv_buf_printf(&b, " %s", a->m->nodes[n].name);
+	if (nbare > 8)
+		kv_buf_printf(&b, " ... and %zu more", nbare - 8);
+	fputs("  ", t->f);
+	kv_term_wrap(t, 2, 4, b.data);
+	fputc('\n', t->f);
+	kv_buf_free(&b);
+}
+
 int
 kv_view_models(const kv_analysis *a, const kv_bits *chosen,
     const kv_term *t, kv_err *err)
@@ -178,7 +210,7 @@ kv_view_models(const kv_analysis *a, const kv_bits *chosen,
 			ncommon++;
 		}
 	if (ncommon == 0)
-		fprintf(t->f, "  (none)\n");
+		none_why(a, chosen, t);
 	fprintf(t->f, "\nbetter models some chosen node rules out:\n");
 	for (size_t i = 0; i < a->nnamed; i++)
 		if (rk[i].better) {

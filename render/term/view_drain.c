@@ -53,14 +53,27 @@ restart_words(const kv_analysis *a, const kv_drain_row *row, FILE *f)
 	else if (row->restart) {
 		fputs(", starts again on ", f);
 		kv_term_puts(f, a->m->nodes[row->restart_node].name);
+		if (!a->capacity_known)
+			fputs(", room not checked", f);
 		fprintf(f, " (%s", row->restart_why);
 	} else
 		fprintf(f, " and stays down (%s%s", row->restart_why,
 		    row->no_node ? ", but no node can run it" : "");
 }
 
-/* "  ns/vm: migrates to w4", "  ns/vm: stops and stays down (runStrategy
- * Manual; eviction-shutdown)" */
+/* Whether row holds a VMI that migrates from its node alone but finds
+ * no node left in this drain: its targets are drained too, or full. */
+static bool
+lost_row(const kv_analysis *a, const kv_drain_row *row)
+{
+	return a->vmis[row->vmi].verdict == V_OK &&
+	    (row->action == DRAIN_BLOCK || (row->action == DRAIN_SHUTDOWN &&
+	    row->no_node));
+}
+
+/* "  ns/vm: migrates to w4", "  ns/vm: migrates to w4, room not checked"
+ * (no room data: the first of its targets), "  ns/vm: stops and stays
+ * down (runStrategy Manual; eviction-shutdown)" */
 static void
 row_line(const kv_analysis *a, const kv_drain_row *row, const kv_term *t)
 {
@@ -74,6 +87,8 @@ row_line(const kv_analysis *a, const kv_drain_row *row, const kv_term *t)
 	if (row->target != SIZE_MAX) {
 		fputs(" to ", f);
 		kv_term_puts(f, a->m->nodes[row->target].name);
+		if (!a->capacity_known)
+			fputs(", room not checked", f);
 	}
 	if (open)
 		restart_words(a, row, f);
@@ -130,6 +145,75 @@ room_note(const kv_analysis *a, const kv_term *t)
 		    KV_NEED_BIT(NEED_PODS) ? "pods are not in the input" :
 		    "the snapshot holds only the launcher pods",
 		    kv_word(a, KV_WORD_VM));
+}
+
+/* Without room data the targets are nominal: when two or more VMIs of
+ * drains d[0..n) go to one node (to migrate or to start again), one
+ * line names the node that takes the most, and their memory. */
+static void
+pile_note(const kv_analysis *a, const kv_drain *d, size_t n,
+    const kv_term *t)
+{
+	size_t *cnt, top = SIZE_MAX, piles = 0;
+	int64_t *mem;
+
+	if (a->capacity_known)
+		return;
+	cnt = xcalloc(a->m->nnodes + 1, sizeof(size_t));
+	mem = xcalloc(a->m->nnodes + 1, sizeof(int64_t));
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++) {
+			const kv_drain_row *r = &d[i].plan[k];
+			size_t to = r->target != SIZE_MAX ? r->target :
+			    r->action == DRAIN_SHUTDOWN && r->restart ?
+			    r->restart_node : SIZE_MAX;
+
+			if (to == SIZE_MAX)
+				continue;
+			if (++cnt[to] == 2)
+				piles++;
+			mem[to] = kv_sat_addmul(mem[to],
+			    a->vmis[r->vmi].memory, 1);
+			if (top == SIZE_MAX || cnt[to] > cnt[top])
+				top = to;
+		}
+	if (piles > 0) {
+		char *gib = kv_fmt_bytes(mem[top]);
+
+		fprintf(t->f, "Placement nominal: %zu %s (%s) go to ",
+		    cnt[top], kv_word(a, KV_WORD_VMS), gib);
+		kv_term_puts(t->f, a->m->nodes[top].name);
+		if (piles > 1)
+			fprintf(t->f, " (and %zu more %s take several)",
+			    piles - 1, piles == 2 ? "node" : "nodes");
+		fputs(", the first target of each; room was not checked, so "
+		    "the drain may spread them or find no room.\n", t->f);
+		free(gib);
+	}
+	free(cnt);
+	free(mem);
+}
+
+/* Drains d[0..n) together that leave VMIs which migrate from their node
+ * alone without a node: more nodes than can drain at once; `plan`
+ * orders them in batches. */
+static void
+plan_note(const kv_analysis *a, const kv_drain *d, size_t n,
+    const kv_term *t)
+{
+	size_t lost = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < d[i].nplan; k++)
+			lost += lost_row(a, &d[i].plan[k]);
+	if (n < 2 || lost == 0)
+		return;
+	fprintf(t->f, "%zu %s that migrate%s when %s node drains alone find "
+	    "no node left here: %zu nodes cannot drain at once; `kvscope "
+	    "plan SNAPSHOT --drain LIST --max-unavailable N` drains them in "
+	    "batches.\n", lost, kv_word(a, lost == 1 ? KV_WORD_VM :
+	    KV_WORD_VMS), lost == 1 ? "s" : "", lost == 1 ? "its" : "their",
+	    n);
 }
 
 static void
@@ -304,6 +388,8 @@ kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
 	}
 	words_note(a, t);
 	room_note(a, t);
+	pile_note(a, d, n, t);
+	plan_note(a, d, n, t);
 	kv_term_window(a, d, n, secs, window, t);
 	why = NULL;
 	nunk = unknown_stops(d, n, &why);

@@ -66,6 +66,25 @@ prose_headline(const kv_analysis *a)
 }
 
 char *
+prose_oneline(const kv_analysis *a)
+{
+	const kv_summary *s = &a->summary;
+	const char *ctx = a->m->manifest.context;
+	size_t nj = s->verdicts[V_NOT_JUDGED];
+	char *line = xasprintf("cluster %s, %zu running %s, %zu would not "
+	    "migrate", ctx != NULL ? ctx : "(unnamed)", s->running,
+	    plural(s->running, W(VM), W(VMS)), not_migrating(s));
+
+	if (nj > 0) {
+		char *more = xasprintf("%s, %zu not judged", line, nj);
+
+		free(line);
+		line = more;
+	}
+	return line;
+}
+
+char *
 prose_verdicts(const kv_analysis *a)
 {
 	const kv_summary *s = &a->summary;

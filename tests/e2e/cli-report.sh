@@ -17,9 +17,10 @@ S=samples/same-host-model
 # --- report: files printed, parents created --------------------------------------
 
 run "report a/b/c" 0 report "$S" --format json,html --output-dir "$tmp/a/b/c"
-same "report prints its files" "$(cat "$tmp/out")" \
-    "$tmp/a/b/c/findings.json
-$tmp/a/b/c/report.html"
+# one line: the answer and the file to open; then the other files
+same "report prints its headline, then its files" "$(cat "$tmp/out")" \
+    "cluster lab-gnr, 8 running VMIs, 0 would not migrate: $tmp/a/b/c/report.html
+$tmp/a/b/c/findings.json"
 same "report: nothing on stderr" "$(cat "$tmp/err")" ""
 same "report: the folder holds them" "$(ls "$tmp/a/b/c")" \
     "findings.json
@@ -44,7 +45,19 @@ verdicts.svg
 vmis.csv"
 run "json over all" 0 report "$S" --output-dir "$tmp/r" --format json
 same "json over all: only findings.json left" "$(ls -A "$tmp/r")" findings.json
-same "json over all: printed" "$(cat "$tmp/out")" "$tmp/r/findings.json"
+same "json over all: printed" "$(cat "$tmp/out")" \
+    "cluster lab-gnr, 8 running VMIs, 0 would not migrate: $tmp/r/findings.json"
+same "json over all: the same cluster's report replaced in silence" \
+    "$(cat "$tmp/err")" ""
+
+# --- over another cluster's report: said, on stderr ------------------------------
+
+run "another cluster's report" 0 report samples/mixed --output-dir "$tmp/r" \
+    --format json
+same "another cluster: its headline" "$(cat "$tmp/out")" \
+    "cluster lab-mixed, 11 running VMIs, 4 would not migrate: $tmp/r/findings.json"
+same "another cluster: what it replaced" "$(cat "$tmp/err")" \
+    "kvscope: report: note: $tmp/r: replaced the report of cluster lab-gnr (snapshot taken $(jq -r .createdAt "$S/manifest.json"))"
 
 # --- a folder that is not ours ---------------------------------------------------
 

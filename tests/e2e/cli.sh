@@ -174,7 +174,7 @@ write_snapshot "$good" good
 run "check" 1 check "$snap"
 # issue 41: the count first, the groups after a blank line, then the VMI
 # lines after another, the rules applied last
-vmi_block() { awk '/^$/ { s = 1; b = ""; next } /^judged by / { exit } s { b = b $0 "\n" } END { printf "%s", b }' "$1"; }
+vmi_block() { awk '/^$/ { s = 1; b = ""; next } /^(judged by|rules version from) / { exit } s { b = b $0 "\n" } END { printf "%s", b }' "$1"; }
 sed '/^$/,$d' "$tmp/out" >"$tmp/head"
 lines "$tmp/head" "check" 1
 vmi_block "$tmp/out" >"$tmp/vmis"
@@ -206,7 +206,7 @@ run "check --node w1 --node a1" 1 check "$snap" --node w1 --node a1
 has "$tmp/out" "check --node w1 --node a1" "3 of 3 running VMIs would not migrate"
 
 run "check --node w2" 0 check "$snap" --node w2
-lines "$tmp/out" "check --node w2" 2	# the count, the rules
+lines "$tmp/out" "check --node w2" 3	# the count, the rules (whence, which)
 has "$tmp/out" "check --node w2" "0 of 1 running VMI would not migrate"
 
 run "check --node a1" 1 check "$snap" --node a1
@@ -321,8 +321,8 @@ if command -v jq >/dev/null; then
 		    "$tmp/r-$name/findings.json")
 		head -n 1 "$tmp/out" | grep -qE "^$(wc -l <"$tmp/want") of $running running [A-Za-z]+ would not migrate\$" ||
 		    bad "check $sample: summary line \"$(head -n 1 "$tmp/out")\""
-		grep -q "^judged by the rules of " "$tmp/out" ||
-		    bad "check $sample: no rules line"
+		tail -n 1 "$tmp/out" | grep -q "^judged by the rules of KubeVirt v[0-9]" ||
+		    bad "check $sample: the last line does not name the rules version: $(tail -n 1 "$tmp/out")"
 		! grep -E '^[^ ]+ on [^ ]+: ' "$tmp/out" | grep -qE '\(([a-z-]+), \1[,)]' ||
 		    bad "check $sample: a code twice on a VMI's line"
 		[ "$name" = mixed ] && awk 'length > 80 && !/^ *[^ ]+$/' "$tmp/out" | grep -v ' on ' | grep -q . &&
@@ -371,7 +371,7 @@ fi
 run "check -o wide" 1 check "$snap" -o wide
 has "$tmp/out" "check -o wide" "VMI"
 has "$tmp/out" "check -o wide" "prod/ok-vm"
-lines "$tmp/out" "check -o wide" 7	# and the rules
+lines "$tmp/out" "check -o wide" 8	# and the rules (whence, which)
 run "explain -o json" 0 explain "$snap" prod/bridge-vm -o json
 json "$tmp/out" 'd["vmi"]["verdict"]' blocked
 json "$tmp/out" 'sorted({d["vmi"]["cpuTargets"]["set"], d["vmi"]["targets"]["set"]}) == [s["id"] for s in d["nodeSets"]]' True
@@ -440,6 +440,13 @@ has "$tmp/err" "models no node matches" "kvscope: models: --selector: no node ma
 lines "$tmp/out" "models no node matches" 0
 run "models --nodes w3,w1" 0 models "$snap" --nodes w3,w1
 has "$tmp/out" "models --nodes w3,w1" "2 nodes: w1 w3"
+# issue 41: a selector that catches the control plane gives "(none)"
+# and says why
+run "models over the control plane" 0 models samples/mixed -l kubernetes.io/os=linux
+has "$tmp/out" "models: (none) says why" \
+    "  (none): 1 chosen node has no CPU labels of KubeVirt's node labeller (no"
+has "$tmp/out" "models: (none) names the node" \
+    "    only (-l kubevirt.io/schedulable=true): cp1"
 run "models --nodes nosuch" 2 models "$snap" --nodes w1,nosuch
 has "$tmp/err" "models --nodes nosuch" 'kvscope: models: --nodes: no node "nosuch" in the snapshot'
 

@@ -17,7 +17,7 @@ set -u
 M=samples/mixed
 
 run "drain w2 stops a VM" 1 check $M --drain w2
-has "$tmp/out" "drain w2" "prod/cache-0: stops, starts again on a1 (runStrategy Always; eviction-shutdown)"
+has "$tmp/out" "drain w2" "prod/cache-0: stops, starts again on a1, room not checked (runStrategy Always; eviction-shutdown)"
 has "$tmp/out" "drain w2" "w2: 1 VMI, 0 migrate, 1 stop (1 starts again), 0 block"
 has "$tmp/out" "drain w2" "1 of 1 VMI on the drained node would stop or block the drain"
 has "$tmp/out" "drain w2" "Room on the targets not checked"
@@ -89,7 +89,7 @@ PY
 }
 none_copy "$tmp/none" ""
 run "restart: fresh pod" 1 check "$tmp/none" --drain w1
-has "$tmp/out" "restart: fresh pod" "prod/web-0: stops, starts again on a1 (runStrategy Always; eviction-shutdown)"
+has "$tmp/out" "restart: fresh pod" "prod/web-0: stops, starts again on a1, room not checked (runStrategy Always; eviction-shutdown)"
 lacks "$tmp/out" "restart: not stays down" "stays down"
 run "restart: fresh pod json" 1 check "$tmp/none" --drain w1 -o json
 jq_is "restart: fresh pod json" '.drain[0].plan[] | select(.vmi == "prod/web-0") | .restartOn' "a1"
@@ -106,6 +106,22 @@ has "$tmp/out" "together" "prod/files-rwo: blocks the drain, waits forever (disk
 if grep -q "migrates to w[34]" "$tmp/out"; then
 	bad "together: a VMI migrates to a node drained with it"
 fi
+# issue 41 item 6: a target chosen without room data says so beside its
+# name; two VMIs on one node are a nominal placement; a drain of more
+# nodes than can drain at once points to plan
+run "drain w3: room" 1 check $M --drain w3
+has "$tmp/out" "room not checked beside the target" \
+    "    prod/db-0: migrates to w4, room not checked"
+has "$tmp/out" "placement nominal" \
+    "Placement nominal: 2 VMIs (24.0 GiB) go to w4, the first target of each; room was not checked, so the drain may spread them or find no room."
+lacks "$tmp/out" "one drain, no plan pointer" "kvscope plan"
+run "drain all: plan" 1 check $M --drain w1,w2,w3,w4,w5,a1
+has "$tmp/out" "drain of every node points to plan" \
+    "7 VMIs that migrate when their node drains alone find no node left here: 6 nodes cannot drain at once; \`kvscope plan SNAPSHOT --drain LIST --max-unavailable N\` drains them in batches."
+lacks "$tmp/out" "nothing migrates, nothing is nominal" "Placement nominal"
+C=samples/capacity
+run "room known" 1 check $C --drain c1
+lacks "$tmp/out" "room known: no room-not-checked" "room not checked"
 run "drain json" 1 check $M --drain w2,w3 -o json
 jq_is "drain json" '.kind' kvscope-drain
 jq_is "drain json" '.capacity' unknown

@@ -196,6 +196,33 @@ manifest, missing from the snapshot" "$tmp/err"; then
 else
 	bad "missing member" "exit $rc, $(head -c 300 "$tmp/err")"
 fi
+# a forbidden resource's warning names what it costs, truly: kvscope
+# reads PersistentVolumes (their node affinity pins targets)
+pvf=$(fresh)
+cp -r samples/mixed/. "$pvf"
+python3 - "$pvf" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+m = json.load(open(d + "/manifest.json"))
+for r in m["resources"]:
+    if r["resource"] == "persistentvolumes":
+        r["status"] = "forbidden"; r.pop("count", None); r.pop("file", None)
+m["files"] = [f for f in m["files"] if "persistentvolumes.json" not in f["path"]]
+os.remove(d + "/resources/persistentvolumes.json")
+json.dump(m, open(d + "/manifest.json", "w"))
+PY
+$KVSCOPE check "$pvf" >/dev/null 2>"$tmp/err" || true
+has "$tmp/err" "pv forbidden: its consequence" \
+    "kvscope: warning: persistentvolumes: forbidden; a disk's PersistentVolume node affinity (local or zonal storage) does not limit its VMI's targets, and rwx-node-local is not judged"
+# diff: each warning names its input, and one both inputs have is said
+# once (issue 41)
+w="persistentvolumeclaims: partial: resources/persistentvolumeclaims.json skipped"
+$KVSCOPE diff samples/mixed "$tmp/miss" >/dev/null 2>"$tmp/err" || true
+same "diff: the warning names its input" \
+    "$(grep -c "^kvscope: warning: new ($tmp/miss): $w" "$tmp/err"),$(grep -c "$w" "$tmp/err")" "1,1"
+$KVSCOPE diff "$tmp/miss" "$tmp/miss" >/dev/null 2>"$tmp/err" || true
+same "diff: a warning of both inputs, once" \
+    "$(grep -c "^kvscope: warning: old and new: $w" "$tmp/err"),$(grep -c "$w" "$tmp/err")" "1,1"
 $KVSCOPE report "$tmp/miss" --strict -d "$tmp/rs" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -qF "resources/persistentvolumeclaims.json \

@@ -271,7 +271,7 @@ KVSCOPE_THREADS=1 "$KVSCOPE" report samples/mixed --output-dir "$one" \
 "$KVSCOPE" report samples/mixed --output-dir "$again" >"$tmp/list.bg"
 check "PDF beside the others = PDF on the main thread" same_bytes "$out" "$one"
 check "files listed in the same order either way" sh -c \
-    "sed 's|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^findings.json report.html report.pdf '"
+    "sed 's|^.*: ||; s|^$one/||' '$tmp/list.one' >'$tmp/l1'; sed 's|^.*: ||; s|^$again/||' '$tmp/list.bg' >'$tmp/l2'; cmp -s '$tmp/l1' '$tmp/l2' && head -3 '$tmp/l1' | tr '\\n' ' ' | grep -q '^report.html findings.json report.pdf '"
 check "pdf dates are the snapshot's createdAt" sh -c \
     "pdfinfo -isodates '$out/report.pdf' | grep -q '^CreationDate: *2026-10-31T09:12:44Z'"
 epoch=$(fresh)
@@ -770,5 +770,30 @@ else
 	bad "pdf of 230 classes" "$bpages pages, expected 40..400"
 fi
 check "svg of 230 classes is well-formed" svg_wellformed "$bout"
+
+# issue 41: a group's heading in the PDF's attention list gives the
+# verdict its listed VMIs read: pitfalls' drain-shutdown group lists only
+# pit/evict-none (ok; its other VMIs are under their own causes), so it
+# is not "✗ blocked" above a VMI that reads "(ok)"
+pit=$(fresh)
+"$KVSCOPE" report samples/pitfalls --format pdf --output-dir "$pit" >/dev/null
+pdftotext "$pit/report.pdf" - >"$tmp/pit.txt"
+if grep -A4 '^G3 drain-shutdown · ' "$tmp/pit.txt" | head -5 |
+    tr '\n' '|' | grep -q '^G3 drain-shutdown · ⚠ ok · drain stops · 1 VMI|p1||pit/evict-none|'; then
+	ok "pdf: drain-shutdown group heading agrees with its VMIs"
+else
+	bad "pdf: drain-shutdown group heading" \
+	    "$(grep -A4 '^G3 drain-shutdown · ' "$tmp/pit.txt" | head -5 | tr '\n' '|')"
+fi
+
+# issue 41: a cell of the groups tables cut for length ends at a clause
+# (". ", "; ", ": ", ", "), with " …", never inside one ("for a…")
+grep '…' "$tmp/pit.txt" | grep -v '^A cell ends in' | grep -v 'blocking the drain' >"$tmp/cuts" || true
+if [ -s "$tmp/cuts" ] && ! grep -qv '[.;:,)] …$' "$tmp/cuts"; then
+	ok "pdf: $(wc -l <"$tmp/cuts") cut cells, each at a clause"
+else
+	bad "pdf: a cell cut inside a clause (or none cut)" \
+	    "$(grep -v '[.;:,)] …$' "$tmp/cuts" | head -3 | tr '\n' '|')"
+fi
 
 test_done

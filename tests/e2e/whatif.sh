@@ -604,6 +604,15 @@ run "force without report" 2 diff $S $S --force
 [ -e "$tmp/x" ] && bad "a rejected --report created its folder"
 
 # --fix: a group's fix applied as its text says
+# issue 41: a recreate-claim-rwx fix that names no storage class (none
+# in the input) says so, not "the fix is none"
+cp -r samples/mixed "$tmp/nosc"
+rm "$tmp/nosc/resources/storageclasses.storage.k8s.io.json"
+run "fix without a storage class" 2 what-if "$tmp/nosc" --fix G2
+has "$tmp/err" "recreate-claim-rwx without a class: why" \
+    "kvscope: what-if: fix G2 (disk-not-shared, ceph-rbd): nothing to apply: it names no storage class (the input holds none that gives ReadWriteMany for the volume mode)"
+lacks "$tmp/err" "no 'the fix is none' for a recreate-claim-rwx fix" \
+    "the fix is none"
 run "fix G4" 0 what-if $S --fix G4
 has "$tmp/out" "fix G4" "fix G4 (no-cpu-target, C3): set-cpu-model Haswell-noTSX, as its fix says"
 has "$tmp/out" "fix G4" "cpu-model Haswell-noTSX on 1 VMI (the VMIs of group G4)"
