@@ -6,6 +6,7 @@
  * persistent reservations).  References: rules-kubevirt.md §2.
  */
 #include "analyze/rules/place.h"
+#include "analyze/model/index.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +185,7 @@ kv_place_build(kv_analysis *a)
 	    bits_free);
 	p->nnodes = m->nnodes;
 	p->cpu = xcalloc(m->nnodes + 1, sizeof(node_cpu));
+	p->vmx = xcalloc(m->nnodes + 1, sizeof(kv_bits));
 	return p;
 }
 
@@ -200,9 +202,12 @@ kv_place_free(kv_place *p)
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
 	g_hash_table_destroy(p->kernels);
-	for (size_t i = 0; i < p->nnodes; i++)
+	for (size_t i = 0; i < p->nnodes; i++) {
 		free(p->cpu[i].derived.v);
+		kv_bits_free(&p->vmx[i]);
+	}
 	free(p->cpu);
+	free(p->vmx);
 	free(p);
 }
 
@@ -222,6 +227,35 @@ kv_place_other_kernels(const kv_analysis *a, const kv_place *p,
 		    m->nodes[i].kernel != kernel)
 			kv_bits_set(b, i);
 	g_hash_table_insert(p->kernels, (gpointer)kernel, b);
+	return b;
+}
+
+const kv_bits *
+kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
+{
+	const kv_labels *l = &a->m->nodes[src].labels;
+	kv_bits *b = &p->vmx[src];
+	char *pfx;
+
+	if (b->nwords > 0)
+		return b;
+	kv_bits_init(b, a->m->nnodes);
+	pfx = xasprintf("cpu-feature.%s/vmx-", a->cfg.domain);
+	for (size_t i = 0; i < l->n; i++) {
+		const kv_bits *has;
+
+		if (!kv_startswith(l->v[i].key, pfx))
+			continue;
+		if ((has = kv_index_has(a->index, l->v[i].key)) == NULL) {
+			kv_bits_fill(b);
+			break;
+		}
+		for (size_t w = 0; w < b->nwords; w++)
+			b->w[w] |= ~has->w[w];
+	}
+	if (b->nbits % 64)
+		b->w[b->nwords - 1] &= ((uint64_t)1 << (b->nbits % 64)) - 1;
+	free(pfx);
 	return b;
 }
 

@@ -61,6 +61,9 @@ struct kv_place {
 	struct node_cpu *cpu;		/* per node: what its CPU labels put
 					   in a target pod's selector, built
 					   on first use (target.c) */
+	kv_bits *vmx;			/* per node: the nodes lacking one of
+					   its vmx-* feature labels, built on
+					   first use (nwords 0 until then) */
 	kv_podaff *podaff;		/* inter-pod constraints: built and
 					 * freed by its owner (vmi.c,
 					 * analysis.c) */
