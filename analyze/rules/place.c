@@ -183,6 +183,7 @@ kv_place_build(kv_analysis *a)
 	    labels_free, NULL);
 	p->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 	    bits_free);
+	p->needs = g_hash_table_new_full(res_hash, res_equal, free, NULL);
 	p->nnodes = m->nnodes;
 	p->cpu = xcalloc(m->nnodes + 1, sizeof(node_cpu));
 	p->vmx = xcalloc(m->nnodes + 1, sizeof(kv_bits));
@@ -202,6 +203,7 @@ kv_place_free(kv_place *p)
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
 	g_hash_table_destroy(p->kernels);
+	g_hash_table_destroy(p->needs);
 	for (size_t i = 0; i < p->nnodes; i++) {
 		free(p->cpu[i].derived.v);
 		kv_bits_free(&p->vmx[i]);
@@ -228,6 +230,35 @@ kv_place_other_kernels(const kv_analysis *a, const kv_place *p,
 			kv_bits_set(b, i);
 	g_hash_table_insert(p->kernels, (gpointer)kernel, b);
 	return b;
+}
+
+static gboolean
+is_scratch(gpointer key, gpointer value, gpointer data)
+{
+	const problem *q = key;
+
+	return q->scratch;
+}
+
+void
+kv_place_scratch(kv_place *p, bool on)
+{
+	p->scratch = on;
+	if (!on)
+		g_hash_table_foreach_remove(p->problems, is_scratch, NULL);
+}
+
+const kv_res *
+kv_place_need(const kv_place *p, const kv_res *need)
+{
+	kv_res *have = g_hash_table_lookup(p->needs, need);
+
+	if (have == NULL) {
+		have = xmalloc(sizeof(*have));
+		*have = *need;
+		g_hash_table_add(p->needs, have);
+	}
+	return have;
 }
 
 const kv_bits *

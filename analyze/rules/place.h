@@ -28,6 +28,7 @@ typedef struct problem {
 	kv_bits place;			/* cpu and every other constraint
 					   but room */
 	kv_bits tgt;			/* place and room for the need */
+	bool scratch;			/* made by a trial (kv_place_scratch) */
 } problem;
 
 typedef struct kv_podaff kv_podaff;	/* podaffinity.h */
@@ -61,6 +62,10 @@ struct kv_place {
 	struct node_cpu *cpu;		/* per node: what its CPU labels put
 					   in a target pod's selector, built
 					   on first use (target.c) */
+	bool scratch;			/* new problems are a trial's */
+	GHashTable *needs;		/* kv_res -> itself: the VMIs' needs,
+					   one copy per content (vmires
+					   point in) */
 	kv_bits *vmx;			/* per node: the nodes lacking one of
 					   its vmx-* feature labels, built on
 					   first use (nwords 0 until then) */
