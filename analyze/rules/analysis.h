@@ -454,6 +454,7 @@ typedef struct kv_analysis {
 	struct kv_index *index;		/* label -> node bitsets */
 	bool borrowed;			/* index .. tradeoff are another
 					 * analysis' (kv_cpu_borrow) */
+	const struct kv_analysis *lender;	/* that analysis, or NULL */
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 

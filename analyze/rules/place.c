@@ -187,6 +187,7 @@ kv_place_build(kv_analysis *a)
 	p->nnodes = m->nnodes;
 	p->cpu = xcalloc(m->nnodes + 1, sizeof(node_cpu));
 	p->vmx = xcalloc(m->nnodes + 1, sizeof(kv_bits));
+	p->parent = a->lender != NULL ? a->lender->place : NULL;
 	return p;
 }
 
@@ -268,6 +269,8 @@ kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
 	kv_bits *b = &p->vmx[src];
 	char *pfx;
 
+	if (p->parent != NULL)	/* the same nodes and labels */
+		return kv_place_vmx_lacking(a, p->parent, src);
 	if (b->nwords > 0)
 		return b;
 	kv_bits_init(b, a->m->nnodes);

@@ -69,6 +69,10 @@ struct kv_place {
 	kv_bits *vmx;			/* per node: the nodes lacking one of
 					   its vmx-* feature labels, built on
 					   first use (nwords 0 until then) */
+	/* the lender's (kv_cpu_borrow: the same nodes, pods' requests and
+	 * configuration), whose solved problems hold here too: looked up
+	 * before one is solved again; NULL */
+	const struct kv_place *parent;
 	kv_podaff *podaff;		/* inter-pod constraints: built and
 					 * freed by its owner (vmi.c,
 					 * analysis.c) */

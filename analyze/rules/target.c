@@ -511,7 +511,9 @@ find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	problem_key(r, need, vols, nvols, &key);
 	probe.len = key.len;
 	probe.key = (unsigned char *)key.data;
-	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL) {
+	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL ||
+	    (p->parent != NULL && (pr = g_hash_table_lookup(
+	    p->parent->problems, &probe)) != NULL)) {
 		kv_buf_free(&key);
 		free(vols);
 		return pr;
