@@ -11,6 +11,8 @@
 
 #include <stdlib.h>
 
+#include <glib.h>
+
 #include "analyze/decide/groups.h"
 #include "analyze/estimate/estimate.h"
 #include "analyze/model/index.h"
@@ -28,6 +30,7 @@ analyze_upto(const kv_model *m, const kv_analysis *nodes_of, bool whole,
 	kv_analysis *a = xcalloc(1, sizeof(*a));
 
 	a->m = m;
+	a->messages = g_string_chunk_new(64 * 1024);
 	a->db = m->cpumap != NULL ? m->cpumap : cpudb_builtin();
 	a->cpu_model_source = m->cpumap != NULL ? "snapshot" : "builtin";
 	kv_effective_config(a);
@@ -95,14 +98,6 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 }
 
 static void
-free_issues(kv_issue *is, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(is[i].message);
-	free(is);
-}
-
-static void
 free_facts(kv_vmifacts *f)
 {
 	free(f->ops);
@@ -152,6 +147,8 @@ kv_analysis_free(kv_analysis *a)
 	for (size_t i = 0; i < a->ncoded; i++)
 		free(a->coded[i].message);
 	free(a->coded);
+	if (a->messages != NULL)
+		g_string_chunk_free(a->messages);
 	for (size_t i = 0; i < NEED_COUNT; i++)
 		free(a->lack_msg[i]);
 	free(a->cfg.obsolete);
@@ -162,8 +159,8 @@ kv_analysis_free(kv_analysis *a)
 	for (size_t i = 0; i < a->nvmis; i++) {
 		kv_vmires *r = &a->vmis[i];
 
-		free_issues(r->blockers, r->nblockers);
-		free_issues(r->warnings, r->nwarnings);
+		free(r->blockers);	/* messages: a->messages' */
+		free(r->warnings);
 		for (size_t t = 0; t < r->extra_affinity.nterms; t++)
 			free(r->extra_affinity.terms[t].reqs);
 		free(r->extra_affinity.terms);

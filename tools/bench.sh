@@ -32,6 +32,10 @@
 # write (findings.json), and the proof's share.  Times on a shared
 # machine are noise; the ratios, taken in the same run, are the figure.
 #
+# A size NODES:VMIS:full generates with gen-large.py --full (fuller objects
+# as a real kubectl dump has them: managedFields, more status conditions,
+# a VirtualMachine per VMI); its row says "full" beside the VMIs.
+#
 # Environment: BENCH_SIZES="500:10000 5000:100000" (default below),
 # KVSCOPE=./kvscope, BENCH_DIR=build/bench, SHARED=../shared, BENCH_SEED=1,
 # BENCH_RUNS=3 (each figure is the run of median wall time of these).
@@ -110,14 +114,21 @@ fi
 first_fix=""
 last_est=""
 for size in $SIZES; do
-	nodes=${size%%:*}
-	vmis=${size##*:}
+	IFS=: read -r nodes vmis kind <<<"$size"
+	full=()
+	label=$vmis
 	snap=$DIR/snap-${nodes}n-${vmis}v-s${SEED}.tar.gz
+	if [ "$kind" = full ]; then
+		full=(--full)
+		label="$vmis full"
+		snap=$DIR/full-${nodes}n-${vmis}v-s${SEED}.tar.gz
+	fi
 	gen_s="cached"
 	if [ ! -s "$snap" ] || [ tools/gen-large.py -nt "$snap" ]; then
 		start=$(date +%s.%N)
 		python3 tools/gen-large.py --nodes "$nodes" --vmis "$vmis" \
-		    --seed "$SEED" --shared "$SHARED" --out "$snap" 2>/dev/null
+		    "${full[@]}" --seed "$SEED" --shared "$SHARED" \
+		    --out "$snap" 2>/dev/null
 		gen_s=$(awk -v a="$start" -v b="$(date +%s.%N)" \
 		    'BEGIN { printf "%.0f", b - a }')
 		echo "$gen_s" >"$snap.gen"
@@ -179,11 +190,15 @@ for size in $SIZES; do
 	    'BEGIN { printf "%.2f", f / (c > 0 ? c : 0.01) }')
 	fix_col="$fix_r ($(awk -v f="$fix_s" -v c="$chk_s" \
 	    'BEGIN { printf "%.2f", f / (c > 0 ? c : 0.01) }'))"
-	[ "$size" != "$first" ] || first_fix="$fix_r $fix_cpu $chk_cpu"
+	if [ "$size" = "$first" ]; then
+		first_fix="$fix_r $fix_cpu $chk_cpu"
+		first_snap=$snap
+		first_label="$nodes nodes $label VMIs"
+	fi
 	ratio=$(awk -v j="$json_s" -v b="$gz_s" -v jc="$json_cpu" \
 	    -v bc="$gz_cpu" 'BEGIN { printf "%.2f (%.2f)", j / b,
 	    jc / (bc > 0 ? bc : 0.01) }')
-	echo "| $nodes | $vmis | $arch_mb ($json_mb) | $gz_s | $json_s ($json_cpu) | $ratio | $json_rss | $find_mb | $phases | $proof_share | $all_col | $all_r | $fix_col | $plan_s ($plan_r) | $chk_s: $est_s ($est_share%) |" |
+	echo "| $nodes | $label | $arch_mb ($json_mb) | $gz_s | $json_s ($json_cpu) | $ratio | $json_rss | $find_mb | $phases | $proof_share | $all_col | $all_r | $fix_col | $plan_s ($plan_r) | $chk_s: $est_s ($est_share%) |" |
 	    tee -a "$DIR/table.md"
 done
 if [ "$all_formats" = no ]; then
@@ -213,15 +228,15 @@ fi
 nfleet=${BENCH_FLEET:-50}
 rm -rf "$DIR/fleet" && mkdir -p "$DIR/fleet"
 for i in $(seq -w 1 "$nfleet"); do
-	ln -s "$(cd "$(dirname "$snap")" && pwd)/$(basename "$snap")" \
-	    "$DIR/fleet/s$i.tar.gz"
+	ln -s "$(cd "$(dirname "$first_snap")" && pwd)/$(basename \
+	    "$first_snap")" "$DIR/fleet/s$i.tar.gz"
 done
 rm -rf "$DIR/out"
 read -r one_s one_rss _ <<<"$(measure_once "$KVSCOPE" \
-    report "$snap" --format json --output-dir "$DIR/out" -q)"
+    report "$first_snap" --format json --output-dir "$DIR/out" -q)"
 read -r fl_s fl_rss _ <<<"$(measure_once sh -c '"$0" fleet "$1" -q \
     -o json >/dev/null; [ $? -le 1 ]' "$KVSCOPE" "$DIR/fleet")"
-echo "fleet of $nfleet snapshots (${first%%:*} nodes ${first##*:} VMIs):" \
+echo "fleet of $nfleet snapshots ($first_label):" \
     "$fl_s s, $fl_rss MB; one report --format json: $one_s s, $one_rss MB" |
     tee -a "$DIR/table.md"
 if awk -v f="$fl_s" -v o="$one_s" -v n="$nfleet" -v fr="$fl_rss" \

@@ -228,11 +228,14 @@ class ListWriter(Member):
     def __init__(self, tmpdir, path, resource, group):
         Member.__init__(self, tmpdir, path)
         self.resource, self.group = resource, group
+        self.full = None        # --full: fuller(item, n) before writing
         self.dumps = json.JSONEncoder(separators=(",", ":"),
                                       ensure_ascii=False).encode
         self.write('{"apiVersion":"v1","items":[')
 
     def add(self, item):
+        if self.full is not None:
+            item = self.full(item, self.count)
         self.write(("\n" if self.count == 0 else ",\n") + self.dumps(item))
         self.count += 1
 
@@ -258,6 +261,126 @@ RESOURCES = [  # key, file, group, resource
     ("pol", "resources/migrationpolicies.migrations.kubevirt.io.json",
      "migrations.kubevirt.io", "migrationpolicies"),
 ]
+
+
+# what --full adds: the VirtualMachine of every VMI
+VM_RESOURCE = ("vms", "resources/virtualmachines.kubevirt.io.json",
+               "kubevirt.io", "virtualmachines")
+
+
+# --- --full: objects as a real kubectl dump has them -------------------------
+
+# the field managers a real cluster's objects carry, by kind
+MANAGERS = {
+    "Node": [("kubelet", "Update", "status"), ("virt-handler", "Update", None),
+             ("kube-controller-manager", "Update", "status")],
+    "Pod": [("virt-controller", "Update", None), ("kubelet", "Update",
+                                                  "status")],
+    "VirtualMachineInstance": [("virt-controller", "Update", None),
+                               ("virt-handler", "Update", None)],
+    "VirtualMachine": [("kubectl-client-side-apply", "Update", None),
+                       ("virt-controller", "Update", "status")],
+    "PersistentVolumeClaim": [("kube-controller-manager", "Update", None),
+                              ("kube-controller-manager", "Update",
+                               "status")],
+}
+
+
+def fields_v1(obj, depth=0):
+    """managedFields' fieldsV1 of obj: every key as "f:KEY", nested."""
+    out = {}
+    if not isinstance(obj, dict) or depth > 5:
+        return out
+    for k, v in obj.items():
+        out["f:" + k] = fields_v1(v, depth + 1) if isinstance(v, dict) else {}
+    return out
+
+
+def fuller(item, n):
+    """item as kubectl get -o json shows it on a real cluster: its
+    managedFields (one entry per field manager, fieldsV1 of the parts
+    each writes) and status conditions with times, reasons and
+    messages."""
+    md = item.setdefault("metadata", {})
+    kind = item.get("kind", "")
+    when = md.get("creationTimestamp") or ts(n)
+    mf = []
+    for mgr, op, sub in MANAGERS.get(kind, [("kubectl", "Update", None)]):
+        part = item.get(sub, {}) if sub else {
+            "metadata": {k: v for k, v in md.items()
+                         if k in ("labels", "annotations", "finalizers",
+                                  "ownerReferences")},
+            "spec": item.get("spec", {})}
+        e = {"manager": mgr, "operation": op, "apiVersion":
+             item.get("apiVersion", "v1"), "time": when,
+             "fieldsType": "FieldsV1",
+             "fieldsV1": fields_v1({sub: part} if sub else part)}
+        if sub:
+            e["subresource"] = sub
+        mf.append(e)
+    md["managedFields"] = mf
+    st = item.get("status")
+    if isinstance(st, dict):
+        conds = st.setdefault("conditions", [])
+        have = {c.get("type") for c in conds}
+        for t in ("Initialized", "ContainersReady", "PodScheduled",
+                  "Synchronized"):
+            if t not in have and kind in ("Pod", "VirtualMachine",
+                                          "VirtualMachineInstance"):
+                conds.append({"type": t, "status": "True",
+                              "lastProbeTime": None,
+                              "lastTransitionTime": when,
+                              "reason": t, "message": "%s at %s" % (t, when)})
+    return item
+
+
+def vm_item(vmi):
+    """The VirtualMachine a VMI was started from: its template is the
+    VMI's spec, as virt-controller copied it."""
+    md = vmi["metadata"]
+    owner = md["ownerReferences"][0]
+    running = vmi["status"]["phase"] == "Running"
+    tmpl_md = {"labels": dict(md.get("labels") or {}),
+               "annotations": {k: v for k, v in
+                               (md.get("annotations") or {}).items()
+                               if not k.startswith("kubevirt.io/")},
+               "creationTimestamp": None}
+    conds = [{"type": "Ready", "status": "True" if running else "False",
+              "lastProbeTime": None,
+              "lastTransitionTime": md["creationTimestamp"]}]
+    for c in vmi["status"].get("conditions", []):
+        if c["type"] in ("LiveMigratable", "AgentConnected"):
+            conds.append(dict(c))
+    return {
+        "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine",
+        "metadata": {
+            "name": md["name"], "namespace": md["namespace"],
+            "uid": owner["uid"], "generation": 3,
+            "resourceVersion": str(int(md["resourceVersion"]) + 7),
+            "creationTimestamp": md["creationTimestamp"],
+            "labels": dict(md.get("labels") or {}),
+            "annotations": {
+                "kubevirt.io/latest-observed-api-version": "v1",
+                "kubevirt.io/storage-observed-api-version": "v1",
+                "kubectl.kubernetes.io/last-applied-configuration":
+                    json.dumps({"kind": "VirtualMachine",
+                                "metadata": {"name": md["name"],
+                                             "namespace": md["namespace"]}},
+                               separators=(",", ":"))},
+            "finalizers": ["kubevirt.io/virtualMachineControllerFinalize"]},
+        "spec": {"runStrategy": "Always" if running else "Halted",
+                 "template": {"metadata": tmpl_md, "spec": vmi["spec"]}},
+        "status": {"created": running, "ready": running,
+                   "printableStatus": "Running" if running else "Stopped",
+                   "desiredGeneration": 3, "observedGeneration": 3,
+                   "runStrategy": "Always" if running else "Halted",
+                   "conditions": conds,
+                   "volumeSnapshotStatuses": [
+                       {"name": v["name"], "enabled": False,
+                        "reason": "No VolumeSnapshotClass: Volume snapshots "
+                                  "are not configured for this StorageClass"}
+                       for v in vmi["spec"].get("volumes", [])]},
+    }
 
 
 # --- the cluster -----------------------------------------------------------
@@ -714,6 +837,8 @@ def gen(args, W):
                                                  "blockOwnerDeletion": True}]},
                "spec": spec, "status": status}
         W["vmis"].add(vmi)
+        if "vms" in W:
+            W["vms"].add(vm_item(vmi))
         if phase == "Running":
             recent.append(vmi)
         if phase in ("Running", "Scheduling"):
@@ -999,36 +1124,45 @@ def pod_item(rnd, vmi, node, sel, cdisk, mem, i, phase):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--nodes", type=int, default=500,
-                    help="nodes (default: %(default)s)")
+                    help="nodes, in pools (3 control-plane nodes from 20 "
+                    "on; default 500)")
     ap.add_argument("--vmis", type=int, default=10000,
-                    help="VMIs (default: %(default)s)")
+                    help="VirtualMachineInstances (default 10000)")
     ap.add_argument("--pods", type=int, default=None,
                     help="launcher pods (default: as many as VMIs)")
     ap.add_argument("--pvcs", type=int, default=None,
                     help="PVCs (default: as many as VMIs)")
     ap.add_argument("--namespaces", type=int, default=300,
-                    help="namespaces the VMIs spread over "
-                    "(default: %(default)s)")
+                    help="namespaces the VMIs spread over (at most "
+                    "VMIs / 5 + 3; default 300)")
     ap.add_argument("--classes", type=int, default=len(CPU_FILES),
-                    help="CPU classes to draw from (max %d)" % len(CPU_FILES))
+                    help="CPU classes to draw from (default and max %d)" %
+                    len(CPU_FILES))
     ap.add_argument("--seed", type=int, default=1,
-                    help="random seed: the same seed writes the same "
-                    "snapshot (default: %(default)s)")
+                    help="random seed: the same arguments and seed give "
+                    "the same bytes (default 1)")
     ap.add_argument("--no-node-files", action="store_true",
                     help="leave out nodes/<node>/domcapabilities.xml")
-    ap.add_argument("--level", type=int, default=6,
-                    help="gzip level (default: %(default)s)")
+    ap.add_argument("--full", action="store_true",
+                    help="fuller objects, as a real kubectl dump has them: "
+                    "managedFields on every object, more status conditions "
+                    "(with reasons and messages), and a VirtualMachine per "
+                    "VMI (resources/virtualmachines.kubevirt.io.json) whose "
+                    "template is the VMI's spec")
+    ap.add_argument("--level", type=int, default=6, help="gzip level (default 6)")
     ap.add_argument("--shared", default=os.environ.get(
         "SHARED", os.path.join(HERE, "..", "..", "shared")),
-                    help="the shared research data, for data/real-cpus "
-                    "(default: $SHARED, else ../shared beside the checkout)")
+        help="the shared data folder (data/real-cpus, "
+        "data/libvirt-cpu-models.json; default $SHARED, else ../shared "
+        "beside the repository)")
     ap.add_argument("--cordon", action="append", default=[],
                     metavar="NODE",
                     help="cordon NODE (spec.unschedulable and its taint) "
                     "after the VMIs are placed, to diff against the "
                     "same cluster uncordoned; may be repeated")
     ap.add_argument("--out", required=True,
-                    help="the snapshot to write (.tar.gz)")
+                    help="the archive to write (.tar.gz); its name without "
+                    "the suffix is the top directory")
     args = ap.parse_args()
     if args.pods is None:
         args.pods = args.vmis
@@ -1047,10 +1181,14 @@ def main():
     # objects again and again.
     gc.disable()
     with tempfile.TemporaryDirectory(dir=out_dir) as tmpdir:
+        resources = RESOURCES + ([VM_RESOURCE] if args.full else [])
         W = {key: ListWriter(tmpdir, path, resource, group)
-             for key, path, group, resource in RESOURCES}
+             for key, path, group, resource in resources}
+        if args.full:
+            for w in W.values():
+                w.full = fuller
         nodes = gen(args, W)
-        members = [W[key] for key, _, _, _ in RESOURCES]
+        members = [W[key] for key, _, _, _ in resources]
         for m in members:
             m.close()
         xml_members = []

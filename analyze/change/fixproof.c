@@ -160,8 +160,12 @@ static void
 subset_make(const kv_model *m, const bool *mark, const bool *kinds,
     subset *s)
 {
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nvmis; i++)
+		n += mark[i];
 	s->m = *m;
-	s->m.vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmi));
+	s->m.vmis = xcalloc(n + 1, sizeof(kv_vmi));
 	s->m.nvmis = 0;
 	s->sub = xcalloc(m->nvmis + 1, sizeof(size_t));
 	s->relax = kinds[CH_RELAX];

@@ -513,8 +513,8 @@ check_no_capacity(rule_ctx *c, const kv_rule *r)
 			char *have = kv_res_fmt(f);
 
 			kv_buf_printf(&b, "%s", shown ? "; " : "");
-			if (!kv_res_base_fits(f, &c->r->need) ||
-			    !kv_res_short_fmt(c->a, n, f, &c->r->need, true,
+			if (!kv_res_base_fits(f, c->r->need) ||
+			    !kv_res_short_fmt(c->a, n, f, c->r->need, true,
 			    &b))
 				kv_buf_printf(&b, "%s: %s free",
 				    c->m->nodes[n].name, have);
@@ -523,7 +523,7 @@ check_no_capacity(rule_ctx *c, const kv_rule *r)
 		}
 		kv_buf_free(&why);
 	}
-	need = kv_res_fmt(&c->r->need);
+	need = kv_res_fmt(c->r->need);
 	rule_emit(c, r, "%zu node%s would take the target pod, but none has "
 	    "room for its requests of %s (%s%s)", c->ti.nplaceable,
 	    c->ti.nplaceable == 1 ? "" : "s", need, b.data ? b.data : "",

@@ -112,34 +112,72 @@ vmx_missing(const char *pfx, const kv_node *src, const kv_node *t)
 	return NULL;
 }
 
+/* Whether node i is one of s's excluded nodes. */
+static bool
+excluded(const kv_nodeset *s, size_t i)
+{
+	for (size_t k = 0; k < s->nexcl; k++)
+		if (s->excl[k] == i)
+			return true;
+	return false;
+}
+
+/* How many of c's targets lack one of the source's vmx-* labels (the
+ * source's bitset of them, place.c: a few words per VMI instead of every
+ * label of every target); the first three in node order into first. */
+static size_t
+vmx_lacking(const rule_ctx *c, size_t first[3])
+{
+	const kv_nodeset *s = &c->r->targets;
+	const kv_bits *lack;
+	size_t n = 0;
+
+	if (s->base == NULL)
+		return 0;
+	lack = kv_place_vmx_lacking(c->a, c->place,
+	    (size_t)(c->src - c->m->nodes));
+	for (size_t w = 0; w < s->base->nwords; w++) {
+		uint64_t x = s->base->w[w] & lack->w[w];
+
+		for (; x != 0; x &= x - 1) {
+			size_t i = w * 64 + (size_t)__builtin_ctzll(x);
+
+			if (excluded(s, i))
+				continue;
+			if (n < 3)
+				first[n] = i;
+			n++;
+		}
+	}
+	return n;
+}
+
 void
 check_nested_virt(rule_ctx *c, const kv_rule *r)
 {
 	const char *why = NULL;
 	char *pfx;
 	kv_buf b = {0};
-	size_t n = 0;
+	size_t first[3], n;
 
-	if (c->src == NULL || !guest_nested(c, &why))
+	if (c->src == NULL || !guest_nested(c, &why) ||
+	    (n = vmx_lacking(c, first)) == 0)
 		return;
 	pfx = xasprintf("cpu-feature.%s/vmx-", c->a->cfg.domain);
-	KV_NODESET_FOREACH(&c->r->targets, ti) {
-		const kv_node *t = &c->m->nodes[ti];
-		const char *miss = vmx_missing(pfx, c->src, t);
+	for (size_t k = 0; k < n && k < 3; k++) {
+		const kv_node *t = &c->m->nodes[first[k]];
 
-		if (miss != NULL && n++ < 3)
-			kv_buf_printf(&b, "%s%s (no %s)", n > 1 ? ", " : "",
-			    t->name, miss);
+		kv_buf_printf(&b, "%s%s (no %s)", k > 0 ? ", " : "", t->name,
+		    vmx_missing(pfx, c->src, t));
 	}
 	free(pfx);
-	if (n > 0)
-		rule_emit(c, r, "the guest CPU has nested virtualization "
-		    "(%s on %s); %zu target%s lack%s VMX capabilities %s "
-		    "has: %s%s; QEMU refuses the incoming guest (\"guest "
-		    "CPU doesn't match specification: missing features\")",
-		    why, c->src->name, n, n == 1 ? "" : "s",
-		    n == 1 ? "s" : "", c->src->name, b.data,
-		    n > 3 ? ", ..." : "");
+	rule_emit(c, r, "the guest CPU has nested virtualization "
+	    "(%s on %s); %zu target%s lack%s VMX capabilities %s "
+	    "has: %s%s; QEMU refuses the incoming guest (\"guest "
+	    "CPU doesn't match specification: missing features\")",
+	    why, c->src->name, n, n == 1 ? "" : "s",
+	    n == 1 ? "s" : "", c->src->name, b.data,
+	    n > 3 ? ", ..." : "");
 	kv_buf_free(&b);
 }
 

@@ -89,7 +89,7 @@ priority(const kv_vmires *r)
 static int64_t
 request(const kv_analysis *a, const kv_vmires *r)
 {
-	return a->capacity_known ? r->need.memory : r->memory;
+	return a->capacity_known ? r->need->memory : r->memory;
 }
 
 typedef struct order_arg {
@@ -174,7 +174,7 @@ pick(const kv_drain_ctx *c, size_t v, size_t source, bool restart,
 		if (n == here || kv_bits_test(&c->out, n))
 			continue;
 		*any = true;
-		if (c->room != NULL && !kv_res_fits(&c->room[n], &r->need))
+		if (c->room != NULL && !kv_res_fits(&c->room[n], r->need))
 			continue;
 		if (better(c, n, best))
 			best = n;
@@ -242,8 +242,8 @@ kv_drain_place(kv_drain_ctx *c, const size_t *vmis, size_t n,
 		if (c->room != NULL) {
 			KV_GROW(c->journal, c->cjournal, c->njournal + 1);
 			c->journal[c->njournal].node = t;
-			c->journal[c->njournal++].need = r->need;
-			kv_res_take(&c->room[t], &r->need);
+			c->journal[c->njournal++].need = *r->need;
+			kv_res_take(&c->room[t], r->need);
 		}
 	}
 	free(ord);

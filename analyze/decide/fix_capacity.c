@@ -48,7 +48,7 @@ largest_need(const kv_analysis *a, const kv_group *g)
 	kv_res most = { .cpu_millis = 0 };
 
 	for (size_t i = 0; i < g->nvmis; i++) {
-		const kv_res *n = &a->vmis[g->vmis[i]].need;
+		const kv_res *n = a->vmis[g->vmis[i]].need;
 
 		if (n->cpu_millis > most.cpu_millis)
 			most.cpu_millis = n->cpu_millis;

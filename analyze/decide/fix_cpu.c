@@ -150,16 +150,20 @@ target_with(const kv_analysis *a, const kv_vmires *r, const char *model)
 	return ok;
 }
 
-/* The best candidate: most fixes, ties by the candidates' order. */
+/* The best candidate: most fixes, ties by the candidates' order.  The
+ * placement problems a candidate's trials add are dropped after it
+ * (thousands of node bitsets at scale; the analysis' own stay). */
 static cand *
 choose(const kv_analysis *a, const kv_group *g, cand *c, size_t n)
 {
 	cand *best = NULL;
 
 	for (size_t i = 0; i < n; i++) {
+		kv_place_scratch(a->place, true);
 		for (size_t k = 0; k < g->nvmis; k++)
 			c[i].fixes += target_with(a, &a->vmis[g->vmis[k]],
 			    c[i].nm->model);
+		kv_place_scratch(a->place, false);
 		if (c[i].fixes > 0 && (best == NULL ||
 		    c[i].fixes > best->fixes))
 			best = &c[i];

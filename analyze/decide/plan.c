@@ -209,7 +209,7 @@ commit(plan_state *s, kv_plan_step *st)
 		if (r->action != DRAIN_MIGRATE && r->action != DRAIN_SHUTDOWN)
 			continue;
 		leave(s, r->source, r->vmi);
-		give_back(s, r->source, &v->need);
+		give_back(s, r->source, v->need);
 		/* a VM started again elsewhere is there for later steps */
 		at = r->action == DRAIN_SHUTDOWN ? r->restart_node : r->target;
 		s->c.loc[r->vmi] = at;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/rules/capacity.h"
+#include "analyze/util/bitset.h"
 #include "analyze/rules/target.h"
 
 /* CPU-compatible nodes asked per VMI, and failures kept per node. */
@@ -31,7 +32,8 @@ typedef struct nodeplan {
 	kv_step steps[RELAX_FAILS];
 	const char *stuck;		/* why a VMI cannot go there */
 	size_t nvmis;			/* the VMIs it takes once edited */
-	bool *takes;			/* per VMI of the group */
+	kv_bits takes;			/* per VMI of the group (a bit each:
+					   thousands of nodes may hold one) */
 } nodeplan;
 
 static bool
@@ -252,7 +254,7 @@ plan_vmi(const kv_analysis *a, const kv_vmires *r, size_t n, size_t k,
 	for (size_t i = 0; i < ns; i++)
 		if (!put_step(np->steps, &np->nsteps, RELAX_FAILS, &st[i]))
 			return;
-	np->takes[k] = true;
+	kv_bits_set(&np->takes, k);
 	np->nvmis++;
 }
 
@@ -271,16 +273,16 @@ cost(const nodeplan *np)
  * in left), then costs least, then by node name; SIZE_MAX when none
  * takes any. */
 static size_t
-best_node(const nodeplan *np, size_t nn, const kv_group *g,
-    const bool *left)
+best_node(const nodeplan *np, size_t nn, const kv_bits *left)
 {
 	size_t best = SIZE_MAX, most = 0;
 
 	for (size_t n = 0; n < nn; n++) {
 		size_t takes = 0;
 
-		for (size_t k = 0; np[n].takes != NULL && k < g->nvmis; k++)
-			takes += np[n].takes[k] && left[k];
+		for (size_t w = 0; w < np[n].takes.nwords; w++)
+			takes += (size_t)__builtin_popcountll(
+			    np[n].takes.w[w] & left->w[w]);
 		if (takes > most || (takes == most && takes > 0 &&
 		    cost(&np[n]) < cost(&np[best]))) {
 			best = n;
@@ -295,24 +297,25 @@ best_node(const nodeplan *np, size_t nn, const kv_group *g,
 static size_t
 choose(kv_group *g, nodeplan *np, size_t nn)
 {
-	bool *left = xcalloc(g->nvmis + 1, sizeof(bool));
+	kv_bits left;
 	size_t b, nleft = g->nvmis;
 
-	for (size_t k = 0; k < g->nvmis; k++)
-		left[k] = true;
-	while (nleft > 0 && (b = best_node(np, nn, g, left)) != SIZE_MAX) {
+	kv_bits_init(&left, g->nvmis);
+	kv_bits_fill(&left);
+	while (nleft > 0 && (b = best_node(np, nn, &left)) != SIZE_MAX) {
 		for (size_t i = 0; i < np[b].nsteps; i++) {
 			g->fix.steps = xreallocarray(g->fix.steps,
 			    g->fix.nsteps + 1, sizeof(kv_step));
 			g->fix.steps[g->fix.nsteps++] = np[b].steps[i];
 		}
-		for (size_t k = 0; k < g->nvmis; k++)
-			if (np[b].takes[k] && left[k]) {
-				left[k] = false;
-				nleft--;
-			}
+		for (size_t w = 0; w < left.nwords; w++) {
+			uint64_t x = np[b].takes.w[w] & left.w[w];
+
+			nleft -= (size_t)__builtin_popcountll(x);
+			left.w[w] &= ~x;
+		}
 	}
-	free(left);
+	kv_bits_free(&left);
 	return nleft;
 }
 
@@ -345,9 +348,8 @@ kv_relax_plan(const kv_analysis *a, kv_group *g)
 		KV_NODESET_FOREACH(&r->cpu_targets, node) {
 			if (seen++ == RELAX_SAMPLE)
 				break;
-			if (np[node].takes == NULL)
-				np[node].takes = xcalloc(g->nvmis + 1,
-				    sizeof(bool));
+			if (np[node].takes.nwords == 0)
+				kv_bits_init(&np[node].takes, g->nvmis);
 			plan_vmi(a, r, node, k, &np[node], &stuck);
 		}
 	}
@@ -355,7 +357,7 @@ kv_relax_plan(const kv_analysis *a, kv_group *g)
 		g->fix.stuck = xstrdup(stuck);
 	whole_affinity(a, g);
 	for (size_t n = 0; n < nn; n++)
-		free(np[n].takes);
+		kv_bits_free(&np[n].takes);
 	free(np);
 }
 

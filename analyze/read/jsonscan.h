@@ -29,7 +29,7 @@ enum key { K_NONE, K_OTHER, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
 	K_VOLUMES, K_TYPE, K_REASON, K_MESSAGE, K_KEYS };
 
 /* Which rules apply, from the file name. */
-enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS };
+enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS, P_VMS };
 
 #define MAXLV 4		/* item levels whose keys are tracked */
 

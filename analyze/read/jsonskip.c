@@ -73,6 +73,13 @@ static const skip_rule rules[] = {
 	{ P_VMIS, { K_STATUS, K_REVISION }, { K_NONE } },
 	{ P_VMIS, { K_STATUS, K_TOPOLOGY }, { K_NONE } },
 	{ P_VMIS, { K_STATUS, K_MEMORY }, { K_NONE } },
+	/* KubeVirt's VirtualMachines: load_vm reads the name and namespace,
+	 * spec (the template whole when a restart is required) and the
+	 * conditions' type, status and message */
+	{ P_VMS, { K_METADATA, K_ANNOTATIONS }, { K_NONE } },
+	{ P_VMS, { K_STATUS }, { K_CONDITIONS } },
+	{ P_VMS, { K_STATUS, K_CONDITIONS, K_ELEM },
+	    { K_TYPE, K_STATUS, K_MESSAGE } },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -84,6 +91,7 @@ static const struct {
 } files[] = {
 	{ "nodes.json", P_NODES }, { "pods.json", P_PODS },
 	{ "virtualmachineinstances.kubevirt.io.json", P_VMIS },
+	{ "virtualmachines.kubevirt.io.json", P_VMS },
 	{ "internalvirtualizationvirtualmachineinstances."
 	    "internal.virtualization.deckhouse.io.json", P_VMIS },
 };

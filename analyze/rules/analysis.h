@@ -178,7 +178,7 @@ extern const char *const kv_on_drain_names[DRAIN_COUNT];
 
 typedef struct kv_issue {
 	const kv_rule *rule;
-	char *message;
+	char *message;			/* in the analysis' messages */
 	size_t seq;			/* emission order, for a stable sort */
 } kv_issue;
 
@@ -317,9 +317,11 @@ typedef struct kv_vmires {
 	bool searched;			/* targets judged (findings: null
 					   when not, e.g. no host-model
 					   label) */
-	kv_res need;			/* what the target pod requests:
-					 * the source launcher pod's
-					 * requests per findings.md */
+	/* what the target pod requests: the source launcher pod's
+	 * requests per findings.md; one copy per distinct need, kept by
+	 * a->place (kv_place_need); never NULL: &kv_res_nothing (all zero)
+	 * for a VMI whose targets are not searched */
+	const kv_res *need;
 	/* no source pod: need derived from the VMI (podreq.c), its
 	 * memory a lower bound; multus networks whose resource is not
 	 * known (their NetworkAttachmentDefinition not in the input) */
@@ -419,6 +421,9 @@ typedef struct kv_analysis {
 	size_t nwarnings;
 	kv_warning *coded;		/* top-level warnings, in order */
 	size_t ncoded, capcoded;
+	/* the issues' messages (kv_issue.message), each distinct text once
+	 * (rule_emit): most VMIs of a cluster share theirs */
+	struct _GStringChunk *messages;
 
 	kv_nodeinfo *nodes;		/* parallel to m->nodes */
 	size_t nclasses;
@@ -457,6 +462,7 @@ typedef struct kv_analysis {
 	 * the estimate takes the cluster's past migrations and the other
 	 * VMIs' outbound migrations from it (estimate.c) */
 	const struct kv_analysis *whole;
+	const struct kv_analysis *lender;	/* that analysis, or NULL */
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 

@@ -132,8 +132,10 @@ any_node_lists(const kv_model *m, const char *name)
 	return false;
 }
 
+const kv_res kv_res_nothing = { .cpu_millis = 0 };
+
 void
-kv_need_from_vmi(const kv_model *m, kv_vmires *r)
+kv_need_from_vmi(const kv_model *m, kv_vmires *r, kv_res *need)
 {
 	kv_podreq p;
 	size_t n = 0;
@@ -144,11 +146,11 @@ kv_need_from_vmi(const kv_model *m, kv_vmires *r)
 		    any_node_lists(m, p.q[k].name))
 			p.q[n++] = p.q[k];
 	p.n = n;
-	memset(&r->need, 0, sizeof(r->need));
-	r->need.cpu_millis = p.cpu_millis;
-	r->need.memory = p.memory;
-	r->need.pods = 1;
-	ext_fill(m, p.q, p.n, r->need.ext);
+	memset(need, 0, sizeof(*need));
+	need->cpu_millis = p.cpu_millis;
+	need->memory = p.memory;
+	need->pods = 1;
+	ext_fill(m, p.q, p.n, need->ext);
 	r->need_derived = true;
 	r->need_unknown_nets = p.nunknown;
 	r->need_unknown_net = p.unknown;
@@ -246,10 +248,10 @@ kv_room_need(const kv_analysis *a, const kv_vmires *r)
 	kv_res need = { .cpu_millis = 0 };
 
 	if (a->capacity_known)
-		return r->need;
+		return *r->need;
 	need.memory = r->source_pod && r->source_pod->req_memory > 0 ?
 	    r->source_pod->req_memory : r->vmi->memory;
-	memcpy(need.ext, r->need.ext, sizeof(need.ext));
+	memcpy(need.ext, r->need->ext, sizeof(need.ext));
 	return need;
 }
 

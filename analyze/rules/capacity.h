@@ -58,10 +58,12 @@ bool kv_res_short_fmt(const kv_analysis *a, size_t n, const kv_res *have,
 void kv_capacity_build(kv_analysis *a);
 /* What pod p requests of its node: {cpu, memory, 1, the rest}. */
 kv_res kv_pod_request(const kv_model *m, const kv_pod *p);
-/* r->need when r has no source pod: what virt-controller would request
- * for r's VMI (kv_vmi_podreq), r->need_derived and the networks whose
- * resource is unknown. */
-void kv_need_from_vmi(const kv_model *m, kv_vmires *r);
+/* The need of r when r has no source pod, into *need: what
+ * virt-controller would request for r's VMI (kv_vmi_podreq); sets
+ * r->need_derived and the networks whose resource is unknown. */
+void kv_need_from_vmi(const kv_model *m, kv_vmires *r, kv_res *need);
+/* All zero: the need of a VMI whose targets are not searched. */
+extern const kv_res kv_res_nothing;
 /* The room check the target search uses for node n, and the need it is
  * checked against: the capacity above when known, else the older memory
  * check (free_memory; CPU and pods never run out). */

@@ -532,6 +532,7 @@ kv_cpu_borrow(kv_analysis *a, const kv_analysis *from)
 	a->ntradeoff = from->ntradeoff;
 	a->tradeoff = from->tradeoff;
 	a->borrowed = true;
+	a->lender = from;
 }
 
 int

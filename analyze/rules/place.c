@@ -6,6 +6,7 @@
  * persistent reservations).  References: rules-kubevirt.md §2.
  */
 #include "analyze/rules/place.h"
+#include "analyze/model/index.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,8 +183,11 @@ kv_place_build(kv_analysis *a)
 	    labels_free, NULL);
 	p->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 	    bits_free);
+	p->needs = g_hash_table_new_full(res_hash, res_equal, free, NULL);
 	p->nnodes = m->nnodes;
 	p->cpu = xcalloc(m->nnodes + 1, sizeof(node_cpu));
+	p->vmx = xcalloc(m->nnodes + 1, sizeof(kv_bits));
+	p->parent = a->lender != NULL ? a->lender->place : NULL;
 	return p;
 }
 
@@ -200,9 +204,13 @@ kv_place_free(kv_place *p)
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
 	g_hash_table_destroy(p->kernels);
-	for (size_t i = 0; i < p->nnodes; i++)
+	g_hash_table_destroy(p->needs);
+	for (size_t i = 0; i < p->nnodes; i++) {
 		free(p->cpu[i].derived.v);
+		kv_bits_free(&p->vmx[i]);
+	}
 	free(p->cpu);
+	free(p->vmx);
 	free(p);
 }
 
@@ -222,6 +230,66 @@ kv_place_other_kernels(const kv_analysis *a, const kv_place *p,
 		    m->nodes[i].kernel != kernel)
 			kv_bits_set(b, i);
 	g_hash_table_insert(p->kernels, (gpointer)kernel, b);
+	return b;
+}
+
+static gboolean
+is_scratch(gpointer key, gpointer value, gpointer data)
+{
+	const problem *q = key;
+
+	return q->scratch;
+}
+
+void
+kv_place_scratch(kv_place *p, bool on)
+{
+	p->scratch = on;
+	if (!on)
+		g_hash_table_foreach_remove(p->problems, is_scratch, NULL);
+}
+
+const kv_res *
+kv_place_need(const kv_place *p, const kv_res *need)
+{
+	kv_res *have = g_hash_table_lookup(p->needs, need);
+
+	if (have == NULL) {
+		have = xmalloc(sizeof(*have));
+		*have = *need;
+		g_hash_table_add(p->needs, have);
+	}
+	return have;
+}
+
+const kv_bits *
+kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
+{
+	const kv_labels *l = &a->m->nodes[src].labels;
+	kv_bits *b = &p->vmx[src];
+	char *pfx;
+
+	if (p->parent != NULL)	/* the same nodes and labels */
+		return kv_place_vmx_lacking(a, p->parent, src);
+	if (b->nwords > 0)
+		return b;
+	kv_bits_init(b, a->m->nnodes);
+	pfx = xasprintf("cpu-feature.%s/vmx-", a->cfg.domain);
+	for (size_t i = 0; i < l->n; i++) {
+		const kv_bits *has;
+
+		if (!kv_startswith(l->v[i].key, pfx))
+			continue;
+		if ((has = kv_index_has(a->index, l->v[i].key)) == NULL) {
+			kv_bits_fill(b);
+			break;
+		}
+		for (size_t w = 0; w < b->nwords; w++)
+			b->w[w] |= ~has->w[w];
+	}
+	if (b->nbits % 64)
+		b->w[b->nwords - 1] &= ((uint64_t)1 << (b->nbits % 64)) - 1;
+	free(pfx);
 	return b;
 }
 

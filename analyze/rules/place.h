@@ -28,6 +28,7 @@ typedef struct problem {
 	kv_bits place;			/* cpu and every other constraint
 					   but room */
 	kv_bits tgt;			/* place and room for the need */
+	bool scratch;			/* made by a trial (kv_place_scratch) */
 } problem;
 
 typedef struct kv_podaff kv_podaff;	/* podaffinity.h */
@@ -61,6 +62,17 @@ struct kv_place {
 	struct node_cpu *cpu;		/* per node: what its CPU labels put
 					   in a target pod's selector, built
 					   on first use (target.c) */
+	bool scratch;			/* new problems are a trial's */
+	GHashTable *needs;		/* kv_res -> itself: the VMIs' needs,
+					   one copy per content (vmires
+					   point in) */
+	kv_bits *vmx;			/* per node: the nodes lacking one of
+					   its vmx-* feature labels, built on
+					   first use (nwords 0 until then) */
+	/* the lender's (kv_cpu_borrow: the same nodes, pods' requests and
+	 * configuration), whose solved problems hold here too: looked up
+	 * before one is solved again; NULL */
+	const struct kv_place *parent;
 	kv_podaff *podaff;		/* inter-pod constraints: built and
 					 * freed by its owner (vmi.c,
 					 * analysis.c) */

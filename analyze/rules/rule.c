@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "analyze/rules/rule_ctx.h"
 
 const kv_rule *
@@ -79,16 +81,18 @@ rule_emit(rule_ctx *c, const kv_rule *r, const char *fmt, ...)
 {
 	va_list ap;
 	kv_issue *is;
-	char *msg;
+	char small[512], *msg = small;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
-	msg = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= sizeof(small)) {
+		msg = xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	if (r->severity == SEV_BLOCKER) {
 		KV_GROW(c->r->blockers, c->cap_blockers, c->r->nblockers + 1);
 		is = &c->r->blockers[c->r->nblockers++];
@@ -97,6 +101,8 @@ rule_emit(rule_ctx *c, const kv_rule *r, const char *fmt, ...)
 		is = &c->r->warnings[c->r->nwarnings++];
 	}
 	is->rule = r;
-	is->message = msg;
+	is->message = g_string_chunk_insert_const(c->a->messages, msg);
+	if (msg != small)
+		free(msg);
 	is->seq = c->r->nblockers + c->r->nwarnings;
 }

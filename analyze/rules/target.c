@@ -511,7 +511,9 @@ find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	problem_key(r, need, vols, nvols, &key);
 	probe.len = key.len;
 	probe.key = (unsigned char *)key.data;
-	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL) {
+	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL ||
+	    (p->parent != NULL && (pr = g_hash_table_lookup(
+	    p->parent->problems, &probe)) != NULL)) {
 		kv_buf_free(&key);
 		free(vols);
 		return pr;
@@ -519,6 +521,7 @@ find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	pr = xcalloc(1, sizeof(*pr));
 	pr->len = key.len;
 	pr->key = (unsigned char *)key.data;
+	pr->scratch = p->scratch;
 	solve(a, p, r, need, vols, nvols, pr);
 	g_hash_table_add(p->problems, pr);
 	free(vols);
@@ -665,9 +668,10 @@ kv_target_build(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	ti->source_missing = src == NULL;
 	render_selectors(a, p, r, src, ti);
 	if (r->source_pod != NULL)
-		r->need = kv_pod_request(m, r->source_pod);
+		need = kv_pod_request(m, r->source_pod);
 	else
-		kv_need_from_vmi(m, r);
+		kv_need_from_vmi(m, r, &need);
+	r->need = kv_place_need(p, &need);
 	need = kv_room_need(a, r);
 	ti->need_memory = need.memory;
 	r->searched = !ti->host_model_missing;

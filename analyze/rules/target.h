@@ -32,6 +32,17 @@ const kv_pod *kv_place_source_pod(const kv_place *p, const kv_vmi *v);
  * kept by p. */
 const kv_bits *kv_place_other_kernels(const kv_analysis *a,
     const kv_place *p, const char *kernel);
+/* With on, the placement problems the searches add are a trial's (a
+ * fix's search on a copy of a VMI); off again drops them.  Nothing of
+ * the analysis may point into them. */
+void kv_place_scratch(kv_place *p, bool on);
+/* need's copy kept by p, one per content (kv_vmires.need). */
+const kv_res *kv_place_need(const kv_place *p, const kv_res *need);
+/* The nodes lacking one of the vmx-* CPU feature labels (VMX
+ * capabilities, nested-virt-differs) node src carries: one bitset per
+ * source node, built on first use and kept by p. */
+const kv_bits *kv_place_vmx_lacking(const kv_analysis *a,
+    const kv_place *p, size_t src);
 
 typedef struct kv_target_info {
 	bool host_model_copied;		/* selectors came from the pod */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/rules/capacity.h"
 #include "analyze/rules/podaffinity.h"
 #include "analyze/rules/rule_ctx.h"
 #include "analyze/rules/storage.h"
@@ -566,6 +567,14 @@ judge(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 		start_targets(a, place, r);
 	kv_qsort(r->blockers, r->nblockers, sizeof(kv_issue), issue_cmp);
 	kv_qsort(r->warnings, r->nwarnings, sizeof(kv_issue), issue_cmp);
+	/* as many as there are (rule_emit grows by doubling from 8): the
+	 * later phases add with their capacity at the count (warn.c) */
+	if (r->nblockers > 0 && r->nblockers < c.cap_blockers)
+		r->blockers = xreallocarray(r->blockers, r->nblockers,
+		    sizeof(kv_issue));
+	if (r->nwarnings > 0 && r->nwarnings < c.cap_warnings)
+		r->warnings = xreallocarray(r->warnings, r->nwarnings,
+		    sizeof(kv_issue));
 }
 
 /* A VMI no check runs for: not running, or not judged for want of
@@ -601,6 +610,7 @@ kv_vmis_analyze(kv_analysis *a)
 		unsigned miss;
 
 		r->vmi = &m->vmis[i];
+		r->need = &kv_res_nothing;
 		r->vm = kv_model_vm(m, r->vmi->ns, r->vmi->name);
 		r->restarts = -1;
 		r->restart_node = SIZE_MAX;

@@ -281,32 +281,42 @@ kv_timing_hold(bool hold)
 	timing_held = hold;
 }
 
+/* CPU seconds (user + system, every thread) of the process so far. */
+static double
+cpu_seconds(const struct rusage *ru)
+{
+	return (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) +
+	    (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
 void
 kv_timing(const char *phase)
 {
 	static int on = -1;
 	static struct timespec last;
+	static double last_cpu;
 	struct timespec now;
+	struct rusage ru;
 
 	if (on < 0) {
 		const char *e = getenv("KVSCOPE_TIMING");
 
 		on = e != NULL && *e != '\0';
 		clock_gettime(CLOCK_MONOTONIC, &last);
+		getrusage(RUSAGE_SELF, &ru);
+		last_cpu = cpu_seconds(&ru);
 	}
 	if (!on || timing_held)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (phase != NULL) {
-		struct rusage ru;
-
-		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "kvscope: timing: %s %.3f (peak %ld MiB)\n",
-		    phase, (double)(now.tv_sec - last.tv_sec) +
+	getrusage(RUSAGE_SELF, &ru);
+	if (phase != NULL)
+		fprintf(stderr, "kvscope: timing: %s %.3f (cpu %.3f, peak %ld "
+		    "MiB)\n", phase, (double)(now.tv_sec - last.tv_sec) +
 		    (double)(now.tv_nsec - last.tv_nsec) / 1e9,
-		    ru.ru_maxrss / 1024);
-	}
+		    cpu_seconds(&ru) - last_cpu, ru.ru_maxrss / 1024);
 	last = now;
+	last_cpu = cpu_seconds(&ru);
 }
 
 unsigned

@@ -146,10 +146,11 @@ void kv_near_add(kv_near *s, const char *name);
  * the nearest is farther than a third of want's length (at least 2). */
 size_t kv_near_get(const kv_near *s, const char **out, size_t max);
 
-/* With KVSCOPE_TIMING set in the environment, print to stderr the seconds
- * since the previous call (or the first one): "kvscope: timing: load 1.23"
- * (make bench reads these lines); NULL only starts the clock.  Otherwise
- * nothing. */
+/* With KVSCOPE_TIMING set in the environment, print to stderr the wall
+ * seconds since the previous call (or the first one), the CPU seconds of
+ * every thread and the peak RSS so far: "kvscope: timing: load 1.23 (cpu
+ * 2.01, peak 61 MiB)" (make bench reads these lines); NULL only starts the
+ * clock.  Otherwise nothing. */
 void kv_timing(const char *phase);
 /* Hold (true) or resume kv_timing: while held it prints nothing and
  * the phase that follows the hold counts the held time too. */

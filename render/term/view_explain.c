@@ -305,7 +305,7 @@ print_need(const kv_analysis *a, const kv_vmires *r, FILE *f)
 
 	if (!r->need_derived)
 		return;
-	base = kv_res_fmt(&r->need);
+	base = kv_res_fmt(r->need);
 	fprintf(f, "\ntarget pod requests, derived from the %s (its launcher "
 	    "pod is not in the input): %s", kv_word(a, KV_WORD_VM), base);
 	free(base);
@@ -313,12 +313,12 @@ print_need(const kv_analysis *a, const kv_vmires *r, FILE *f)
 		const char *name = a->m->resnames[k];
 		char *q;
 
-		if (r->need.ext[k] <= 0)
+		if (r->need->ext[k] <= 0)
 			continue;
 		q = kv_startswith(name, "hugepages-") ||
 		    strcmp(name, "ephemeral-storage") == 0 ?
-		    kv_fmt_bytes(r->need.ext[k]) :
-		    xasprintf("%lld", (long long)r->need.ext[k]);
+		    kv_fmt_bytes(r->need->ext[k]) :
+		    xasprintf("%lld", (long long)r->need->ext[k]);
 		fputs(", ", f);
 		kv_term_puts(f, name);
 		fprintf(f, " %s", q);

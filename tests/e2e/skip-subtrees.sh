@@ -3,7 +3,8 @@
 # analyze/read/jsonskip.c: managedFields, ownerReferences and finalizers of
 # every object; nodes' images, conditions and addresses; pods'
 # annotations, securityContext, conditions and container fields beyond
-# the ones read; VMIs' phase timestamps, interfaces and the like).  Each sample is copied with such subtrees planted in every
+# the ones read; VMIs' phase timestamps, interfaces and the like;
+# VirtualMachines' annotations and status but their conditions).  Each sample is copied with such subtrees planted in every
 # object (large, nested, with brackets and quotes in strings); the
 # findings with skipping on, with it off (KVSCOPE_NO_SKIP=1) and of the
 # sample itself must be the same bytes.
@@ -37,6 +38,16 @@ def plant(o, plural):
         for c in st.get("conditions", []):
             c["lastProbeTime"] = "t]{"
             c["lastTransitionTime"] = "t\"]"
+    if plural == "virtualmachines" and "kubevirt.io/v1" in o.get(
+            "apiVersion", ""):
+        meta.setdefault("annotations", {})[
+            "kubectl.kubernetes.io/last-applied-configuration"] = "{]\"x"
+        st = o.setdefault("status", {})
+        st["printableStatus"] = "R]{"
+        st["volumeSnapshotStatuses"] = [{"name": "d", "reason": "]{"}]
+        for c in st.get("conditions", []):
+            c["lastTransitionTime"] = "t\"]"
+            c["reason"] = "r]{"
     if plural == "nodes":
         st = o.setdefault("status", {})
         st["conditions"] = [{"type": "Ready", "status": "x]{"}]

@@ -95,8 +95,8 @@ test_hugepages(void **state)
 
 	(void)state;
 	assert_true(k >= 0);
-	assert_int_equal(vr->need.ext[k], 4LL << 30);
-	assert_int_equal(vr->need.memory, 300LL << 20);
+	assert_int_equal(vr->need->ext[k], 4LL << 30);
+	assert_int_equal(vr->need->memory, 300LL << 20);
 	assert_jstr(v, "verdict", "ok");
 	assert_list(v, "targets", "w2");
 	kvres_free(&r);
@@ -310,10 +310,10 @@ test_no_pod(void **state)
 	(void)state;
 	assert_true(vr->need_derived);
 	assert_true(k >= 0);
-	assert_int_equal(vr->need.ext[k], 4LL << 30);
-	assert_int_equal(vr->need.memory, 0);
+	assert_int_equal(vr->need->ext[k], 4LL << 30);
+	assert_int_equal(vr->need->memory, 0);
 	/* cores 2 / cpuAllocationRatio 10 */
-	assert_int_equal(vr->need.cpu_millis, 200);
+	assert_int_equal(vr->need->cpu_millis, 200);
 	assert_codes(v, "blockers", "no-capacity");
 	assert_has(message(v, "no-capacity"),
 	    "not enough hugepages-1Gi on w2: 2 of 2 left, needs 4");
@@ -351,7 +351,7 @@ test_no_pod(void **state)
 	vr = kvres_vmires(&r, WEB);
 	k = kv_resname_index(r.m, "nvidia.com/GA102");
 	assert_true(k >= 0);
-	assert_int_equal(vr->need.ext[k], 1);
+	assert_int_equal(vr->need->ext[k], 1);
 	assert_codes(v, "blockers", "host-device,no-capacity");
 	assert_has(message(v, "no-capacity"), "no devices.kubevirt.io/kvm on "
 	    "w2: the node's allocatable does not list it, needs 1");

@@ -97,8 +97,13 @@ room(kvres *r, const char *node, int64_t gib)
 static void
 need(kvres *r, const char *vmi, int64_t gib)
 {
-	res(r, vmi)->need = (kv_res){ .cpu_millis = 100,
-	    .memory = gib * GI, .pods = 1 };
+	/* kv_vmires.need points to a need that outlives it */
+	static kv_res pool[64];
+	static size_t next;
+	kv_res *n = &pool[next++ % 64];
+
+	*n = (kv_res){ .cpu_millis = 100, .memory = gib * GI, .pods = 1 };
+	res(r, vmi)->need = n;
 }
 
 static const kv_drain_row *

@@ -678,6 +678,22 @@ test_skip_table_rows(void **state)
 	    "\"R\",\"status\":\"False\",\"type\":\"LiveMigratable\"}],"
 	    "\"interfaces\":null,\"launcherContainerImageVersion\":null,"
 	    "\"nodeName\":\"w1\",\"phaseTransitionTimestamps\":null}}\n");
+	/* VirtualMachines: annotations, every status key but the
+	 * conditions, and of those all but type, status and message */
+	assert_skipped("resources/virtualmachines.kubevirt.io.json",
+	    "[{\"metadata\":{\"name\":\"vm\",\"annotations\":{\"k\":"
+	    "\"{]\"}},\"spec\":{\"runStrategy\":\"Always\",\"template\":"
+	    "{\"spec\":{\"domain\":{}}}},\"status\":{\"printableStatus\":"
+	    "\"Running\",\"volumeSnapshotStatuses\":[{\"name\":\"d\"}],"
+	    "\"conditions\":[{\"type\":\"RestartRequired\",\"status\":"
+	    "\"True\",\"reason\":\"R\",\"lastTransitionTime\":\"t\","
+	    "\"message\":\"m\"}]}}]",
+	    "{\"metadata\":{\"annotations\":null,\"name\":\"vm\"},"
+	    "\"spec\":{\"runStrategy\":\"Always\",\"template\":{\"spec\":"
+	    "{\"domain\":{}}}},\"status\":{\"conditions\":[{"
+	    "\"lastTransitionTime\":null,\"message\":\"m\",\"reason\":"
+	    "null,\"status\":\"True\",\"type\":\"RestartRequired\"}],"
+	    "\"printableStatus\":null,\"volumeSnapshotStatuses\":null}}\n");
 	assert_skipped("resources/internalvirtualizationvirtualmachine"
 	    "instances.internal.virtualization.deckhouse.io.json",
 	    "[{\"status\":{\"interfaces\":[1]}}]",

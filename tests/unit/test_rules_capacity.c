@@ -75,9 +75,9 @@ test_capacity_formula(void **state)
 	assert_jint(w1, "requested.cpuMillis", 0);
 	assert_jint(w1, "requested.pods", 1);
 	/* the target pod needs what the source launcher pod requests */
-	assert_int_equal(vr->need.memory, 2300LL << 20);
-	assert_int_equal(vr->need.cpu_millis, 0);
-	assert_int_equal(vr->need.pods, 1);
+	assert_int_equal(vr->need->memory, 2300LL << 20);
+	assert_int_equal(vr->need->cpu_millis, 0);
+	assert_int_equal(vr->need->pods, 1);
 	assert_jstr(kvres_vmi(&r, WEB), "verdict", "ok");
 	assert_list(kvres_vmi(&r, WEB), "targets", "w2");
 	kvres_free(&r);
