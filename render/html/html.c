@@ -488,6 +488,19 @@ sec_tradeoff(hdoc *h, xmlNodePtr main)
 	}
 }
 
+/* Each cell of tr labelled with its column's heading (data-label): on a
+ * narrow screen the table reads as one labelled block per row
+ * (report.css), with no column cut off. */
+static void
+label_cells(xmlNodePtr tr, const char *const *heads, size_t n)
+{
+	size_t i = 0;
+
+	for (xmlNodePtr c = tr->children; c != NULL && i < n; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			h_attr(c, "data-label", heads[i++]);
+}
+
 static void
 sec_drain(hdoc *h, xmlNodePtr main)
 {
@@ -508,9 +521,8 @@ sec_drain(hdoc *h, xmlNodePtr main)
 		return;
 	}
 	figure(h, s, fig_drain(a, h->t));
-	t = h_table(fold(s, a->ndrain, "Every node's drain"), "sort", heads,
-	    hc, 9);
-	free(blocking);
+	t = h_table(fold(s, a->ndrain, "Every node's drain"), "sort cards",
+	    heads, hc, 9);
 	tb = xmlNewChild(t, NULL, BAD_CAST "tbody", NULL);
 	for (size_t i = 0; i < a->ndrain; i++) {
 		const kv_drain *d = &a->drain[i];
@@ -546,7 +558,9 @@ sec_drain(hdoc *h, xmlNodePtr main)
 			    str_list(d->blocking, d->nblocking, MAX_NAMES));
 		else
 			h_el(tr, "td", SYM_NONE);
+		label_cells(tr, heads, 9);
 	}
+	free(blocking);
 	drain_html_plans(a, s);
 }
 

@@ -62,6 +62,13 @@ html_parses() {
 	xmllint --html --noout "$1" 2>/dev/null
 }
 check "html parses with libxml2's HTML parser" html_parses "$out/report.html"
+# at 420 px the drain table reads as one labelled block per node (#41):
+# every cell carries its heading, and the narrow-screen CSS lays it out
+has "$out/report.html" "html: drain table as cards" '<table class="sort cards">'
+has "$out/report.html" "html: drain cells labelled" \
+    'data-label="Estimate">'
+has "$out/report.html" "html: narrow css lays cards out" \
+    'table.cards td[data-label]::before'
 check "html starts with <!DOCTYPE html>" \
     sh -c "head -c 15 '$out/report.html' | grep -qx '<!DOCTYPE html>'"
 if grep -Eiq 'https?://' "$out/report.html"; then
