@@ -12,6 +12,9 @@
 
 #include "render/html/html.h"
 
+/* a word of prose this long with a '.' or '/' is a path (path_text) */
+#define LONG_PATH 24
+
 /* The end of the word (run without white space) at p, or of the white
  * space at p; *odd is set when the word holds a character that
  * text_invisible() names (a bidi control, a zero-width character). */
@@ -66,12 +69,67 @@ bidi_text(xmlNodePtr n, const char *text)
 		xmlAddChild(n, xmlNewText(BAD_CAST run));
 }
 
+/* Whether a word of prose is a long path (spec.template.spec.volumes[],
+ * registry/image): it gets break points after its '.' and '/'. */
+static bool
+long_path(const char *p, const char *e)
+{
+	return e - p >= LONG_PATH && memchr(p, ' ', (size_t)(e - p)) == NULL &&
+	    (memchr(p, '.', (size_t)(e - p)) != NULL ||
+	    memchr(p, '/', (size_t)(e - p)) != NULL);
+}
+
+/* Append text to n, each long path with a <wbr> after its '.' and '/',
+ * so a narrow screen breaks it there rather than inside a word. */
+static void
+path_text(xmlNodePtr n, const char *text)
+{
+	const char *run = text;
+
+	for (const char *p = text; *p != '\0';) {
+		const char *e = p + strcspn(p, " \n\t");
+
+		if (long_path(p, e))
+			for (const char *q = p; q + 1 < e; q++) {
+				if (*q != '.' && *q != '/')
+					continue;
+				xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
+				    (int)(q + 1 - run)));
+				xmlNewChild(n, NULL, BAD_CAST "wbr", NULL);
+				run = q + 1;
+			}
+		p = e + strspn(e, " \n\t");
+	}
+	if (*run != '\0')
+		xmlAddChild(n, xmlNewText(BAD_CAST run));
+}
+
+/* Whether text of this element is prose a reader sees wrapped (not a
+ * script, style, title or option). */
+static bool
+prose_tag(const char *tag)
+{
+	static const char *const tags[] = { "p", "li", "td", "span", "div",
+	    "dd", "figcaption", "summary", NULL };
+
+	for (size_t i = 0; tags[i] != NULL; i++)
+		if (strcmp(tag, tags[i]) == 0)
+			return true;
+	return false;
+}
+
 xmlNodePtr
 h_el(xmlNodePtr parent, const char *tag, const char *text)
 {
 	char *v = text != NULL ? text_visible(text) : NULL;
 	xmlNodePtr n;
 
+	if (v == NULL && text != NULL && prose_tag(tag) &&
+	    strlen(text) >= LONG_PATH) {
+		n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL);
+		path_text(n, text);
+		return n;
+	}
 	if (v == NULL)	/* nothing to isolate */
 		return xmlNewTextChild(parent, NULL, BAD_CAST tag,
 		    BAD_CAST text);
@@ -141,7 +199,13 @@ h_name(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
 void
 h_txt(xmlNodePtr n, const char *text)
 {
-	bidi_text(n, text);
+	char *v = text_visible(text);
+
+	if (v == NULL && prose_tag((const char *)n->name))
+		path_text(n, text);
+	else
+		bidi_text(n, text);
+	free(v);
 }
 
 /* h_el() with a string the caller gives up */
