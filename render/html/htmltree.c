@@ -69,12 +69,28 @@ bidi_text(xmlNodePtr n, const char *text)
 		xmlAddChild(n, xmlNewText(BAD_CAST run));
 }
 
+/* Append to n the text from *run up to e, with a <wbr> after each of the
+ * characters in at that stands in [from, e) and is not the last one;
+ * *run moves past the last break (the caller appends what is left). */
+static void
+break_after(xmlNodePtr n, const char **run, const char *from, const char *e,
+    const char *at)
+{
+	for (const char *q = from; q + 1 < e; q++) {
+		if (strchr(at, *q) == NULL)
+			continue;
+		xmlAddChild(n, xmlNewTextLen(BAD_CAST *run, (int)(q + 1 - *run)));
+		xmlNewChild(n, NULL, BAD_CAST "wbr", NULL);
+		*run = q + 1;
+	}
+}
+
 /* Whether a word of prose is a long path (spec.template.spec.volumes[],
  * registry/image): it gets break points after its '.' and '/'. */
 static bool
 long_path(const char *p, const char *e)
 {
-	return e - p >= LONG_PATH && memchr(p, ' ', (size_t)(e - p)) == NULL &&
+	return e - p >= LONG_PATH &&
 	    (memchr(p, '.', (size_t)(e - p)) != NULL ||
 	    memchr(p, '/', (size_t)(e - p)) != NULL);
 }
@@ -90,14 +106,7 @@ path_text(xmlNodePtr n, const char *text)
 		const char *e = p + strcspn(p, " \n\t");
 
 		if (long_path(p, e))
-			for (const char *q = p; q + 1 < e; q++) {
-				if (*q != '.' && *q != '/')
-					continue;
-				xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
-				    (int)(q + 1 - run)));
-				xmlNewChild(n, NULL, BAD_CAST "wbr", NULL);
-				run = q + 1;
-			}
+			break_after(n, &run, p, e, "./");
 		p = e + strspn(e, " \n\t");
 	}
 	if (*run != '\0')
@@ -183,13 +192,7 @@ h_name(xmlNodePtr parent, const char *tag, const char *cls, const char *text)
 	n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL);
 	if (cls != NULL)
 		h_attr(n, "class", cls);
-	for (const char *p = text; *p != '\0'; p++)
-		if ((*p == '/' || *p == '-' || *p == '.') && p[1] != '\0') {
-			xmlAddChild(n, xmlNewTextLen(BAD_CAST run,
-			    (int)(p + 1 - run)));
-			xmlNewChild(n, NULL, BAD_CAST "wbr", NULL);
-			run = p + 1;
-		}
+	break_after(n, &run, text, text + strlen(text), "/-.");
 	if (*run != '\0')
 		xmlAddChild(n, xmlNewText(BAD_CAST run));
 	return n;
