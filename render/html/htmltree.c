@@ -79,7 +79,8 @@ break_after(xmlNodePtr n, const char **run, const char *from, const char *e,
 	for (const char *q = from; q + 1 < e; q++) {
 		if (strchr(at, *q) == NULL)
 			continue;
-		xmlAddChild(n, xmlNewTextLen(BAD_CAST *run, (int)(q + 1 - *run)));
+		xmlAddChild(n, xmlNewTextLen(BAD_CAST *run,
+		    (int)(q + 1 - *run)));
 		xmlNewChild(n, NULL, BAD_CAST "wbr", NULL);
 		*run = q + 1;
 	}
