@@ -5,24 +5,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "analyze/change/diff.h"
 #include "analyze/change/fixapply.h"
 #include "analyze/change/fixproof.h"
 #include "analyze/pipeline.h"
 
-/* One group's fix to prove: its change (pick per VMI of the analysis). */
+/* One part of a group's fix to prove: the change (pick per VMI of the
+ * analysis) and the group's VMIs lo..hi it is measured on.  A group
+ * larger than a batch is proven in parts, each on its own copy (a VMI's
+ * verdict in a copy reads only its own facts and the whole analysis's
+ * nodes and placements), so no copy holds more than batches.most. */
 typedef struct job {
 	kv_group *g;
-	kv_change *chs;			/* kv_fix_changes' */
+	kv_change *chs;			/* kv_fix_changes' (the first part
+					 * owns chs, pick and shared) */
 	size_t nch;
 	bool *pick;
+	size_t lo, hi;			/* g->vmis[lo..hi) */
+	bool first;			/* the group's first part */
 	size_t batch;
 	bool failed;			/* the change could not be written */
 	char *why;			/* then: the error */
+	char *unproven;			/* the copy's analysis failed: why */
 	const char *assume;		/* what the changes assume, or NULL */
 	bool *shared;			/* per VMI: outside the group, it
 					 * shares a claim the fix recreates
 					 * (in the copy, counted in worse) */
+	/* measured on the part's copy */
+	size_t fixes, worse;
+	size_t nstop;			/* stops whose restart turned unknown */
+	char *stop_why;			/* the first one's reason */
+	char *still;			/* g->vmis[0]'s blocker message */
 } job;
 
 /* The model copy of one batch: its VMIs, and the arrays the fix
@@ -32,7 +47,10 @@ typedef struct subset {
 	void *ops;			/* the flavor's own_ops copy */
 	size_t *sub;			/* per VMI of the analysis: its index
 					 * in the copy */
-	bool own_pods, own_nodes, own_policies, relax;
+	bool own_nodes, own_policies, relax;
+	size_t nlent;			/* pods whose imageids the copy owns: */
+	kv_pod **lent;			/* the model's pods (lend_pods) */
+	kv_imageid **kept;		/* and their own arrays, given back */
 	size_t nafter;
 	kv_vmi **after;			/* the templates copied (vms[].after) */
 } subset;
@@ -154,6 +172,37 @@ nodes_copy(const kv_model *m, subset *s)
 	}
 }
 
+/* The image IDs of the pods of s's VMIs (the launchers, by UID), the
+ * only ones an image-digest change writes (whatif_fix.c repull_pods):
+ * the copy shares the model's pods and owns those arrays while it
+ * lives; subset_free gives the model's back.  Copying all pods instead
+ * would cost 26 MB at 100,000. */
+static void
+lend_pods(const kv_model *m, subset *s)
+{
+	GHashTable *uids = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (size_t i = 0; i < s->m.nvmis; i++)
+		if (s->m.vmis[i].uid != NULL)
+			g_hash_table_add(uids, (void *)s->m.vmis[i].uid);
+	for (size_t i = 0; i < m->npods; i++) {
+		kv_pod *pod = (kv_pod *)&m->pods[i];
+
+		if (pod->created_by == NULL || pod->nimageids == 0 ||
+		    !g_hash_table_contains(uids, pod->created_by))
+			continue;
+		s->lent = xreallocarray(s->lent, s->nlent + 1,
+		    sizeof(kv_pod *));
+		s->kept = xreallocarray(s->kept, s->nlent + 1,
+		    sizeof(kv_imageid *));
+		s->lent[s->nlent] = pod;
+		s->kept[s->nlent++] = pod->imageids;
+		pod->imageids = dup_array(pod->imageids, pod->nimageids,
+		    sizeof(kv_imageid));
+	}
+	g_hash_table_destroy(uids);
+}
+
 /* The copy of m holding the VMIs mark marks; the kinds the batch's
  * changes are of (per kv_change_kind) say which other arrays it needs. */
 static void
@@ -171,6 +220,9 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 	s->relax = kinds[CH_RELAX];
 	s->nafter = 0;
 	s->after = NULL;
+	s->nlent = 0;
+	s->lent = NULL;
+	s->kept = NULL;
 	for (size_t i = 0; i < m->nvmis; i++)
 		if (mark[i]) {
 			s->sub[i] = s->m.nvmis;
@@ -199,13 +251,8 @@ subset_make(const kv_model *m, const bool *mark, const bool *kinds,
 			    p->vmi_selector.n, sizeof(kv_label));
 		}
 	}
-	s->own_pods = kinds[CH_IMAGE_DIGEST];
-	if (s->own_pods) {
-		s->m.pods = dup_array(m->pods, m->npods, sizeof(kv_pod));
-		for (size_t i = 0; i < m->npods; i++)
-			s->m.pods[i].imageids = dup_array(m->pods[i].imageids,
-			    m->pods[i].nimageids, sizeof(kv_imageid));
-	}
+	if (kinds[CH_IMAGE_DIGEST])
+		lend_pods(m, s);
 	s->ops = NULL;
 	if (kinds[CH_OPERATION_DONE] && m->flavor->fix->own_ops != NULL)
 		s->ops = m->flavor->fix->own_ops(&s->m);
@@ -241,10 +288,12 @@ subset_free(const kv_model *m, subset *s)
 	}
 	if (s->own_policies)
 		free(s->m.policies);
-	for (size_t i = 0; s->own_pods && i < s->m.npods; i++)
-		free(s->m.pods[i].imageids);
-	if (s->own_pods)
-		free(s->m.pods);
+	for (size_t i = 0; i < s->nlent; i++) {
+		free(s->lent[i]->imageids);
+		s->lent[i]->imageids = s->kept[i];
+	}
+	free(s->lent);
+	free(s->kept);
 	if (s->ops != NULL)
 		m->flavor->fix->free_ops(s->ops);
 	free(s->sub);
@@ -289,36 +338,24 @@ restart_unknown(const kv_vmires *r)
 	    r->restart_why != NULL;
 }
 
-/* A fix after which a drain stops VMIs of j whose restart is unknown
- * (they did not stop so before) is not proven: whether they come back
- * is what such a fix trades on.  Says so in g's text. */
+/* The stops of j's part whose restart the fix makes unknown (they did
+ * not stop so before): whether they come back is what such a fix
+ * trades on, so it is not proven (settle). */
 static void
 unknown_stops(const kv_analysis *a, const kv_analysis *b, const subset *s,
     job *j)
 {
-	kv_group *g = j->g;
-	const char *why = NULL;
-	size_t n = 0;
-	char *t;
-
-	for (size_t i = 0; i < g->nvmis; i++) {
-		size_t v = g->vmis[i];
+	for (size_t i = j->lo; i < j->hi; i++) {
+		size_t v = j->g->vmis[i];
 		const kv_vmires *y = &b->vmis[s->sub[v]];
 
 		if (!j->pick[v] || !restart_unknown(y) ||
 		    restart_unknown(&a->vmis[v]))
 			continue;
-		why = why ? why : y->restart_why;
-		n++;
+		if (j->stop_why == NULL)
+			j->stop_why = xstrdup(y->restart_why);
+		j->nstop++;
 	}
-	if (n == 0)
-		return;
-	g->fix.proven = false;
-	t = xasprintf("%s (not proven: a drain then stops %zu %s, and "
-	    "whether %s again is unknown: %s)", g->fix.text ? g->fix.text :
-	    "", n, vms(a, n), n == 1 ? "it starts" : "they start", why);
-	free(g->fix.text);
-	g->fix.text = t;
 }
 
 /* j's fixes and worse from b, the analysis of s after its changes. */
@@ -326,61 +363,23 @@ static void
 measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
     job *j)
 {
-	kv_group *g = j->g;
-	size_t fixes = 0, worse = 0;
+	const kv_group *g = j->g;
 	const char *msg;
 
-	for (size_t i = 0; i < g->nvmis; i++) {
+	for (size_t i = j->lo; i < j->hi; i++) {
 		size_t v = g->vmis[i], k = s->sub[v];
 
-		fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
-		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
+		j->fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
+		j->worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
 	}
-	for (size_t v = 0; j->shared != NULL && v < a->nvmis; v++)
-		worse += j->shared[v] && made_worse(&a->vmis[v],
+	for (size_t v = 0; j->first && j->shared != NULL && v < a->nvmis;
+	    v++)
+		j->worse += j->shared[v] && made_worse(&a->vmis[v],
 		    &b->vmis[s->sub[v]]);
-	g->fix.fixes = fixes;
-	g->fix.worse = worse;
-	g->fix.proven = g->fix.checked = true;
-	if (j->assume != NULL) {
-		char *t = xasprintf("%s (applied %s)", g->fix.text ?
-		    g->fix.text : "", j->assume);
-
-		free(g->fix.text);
-		g->fix.text = t;
-	}
-	if (fixes > 0) {
-		unknown_stops(a, b, s, j);
-		return;
-	}
-	msg = still_message(b, s->sub[g->vmis[0]], g->code);
-	j->why = xasprintf("applied to the %s and analysed again, every one "
-	    "is still %s%s%s%s", vms(a, g->nvmis), g->code, msg ? " (" : "",
-	    msg ? msg : "", msg ? ")" : "");
-}
-
-/* j's change written into s; j->failed and why when it cannot be. */
-static void
-apply_one(subset *s, job *j)
-{
-	bool *pick = xcalloc(s->m.nvmis + 1, sizeof(bool));
-	kv_change *chs = xcalloc(j->nch + 1, sizeof(kv_change));
-	kv_whatif w = {0};
-	kv_err err = {0};
-
-	for (size_t i = 0; i < j->g->nvmis; i++)
-		pick[s->sub[j->g->vmis[i]]] = j->pick[j->g->vmis[i]];
-	for (size_t i = 0; i < j->nch; i++) {
-		chs[i] = j->chs[i];
-		chs[i].pick = pick;
-	}
-	if (kv_whatif_apply(&s->m, chs, j->nch, &w, &err) != KV_OK) {
-		j->failed = true;
-		j->why = xasprintf("it cannot be written: %s", err.msg);
-	}
-	kv_whatif_free(&w);
-	free(chs);
-	free(pick);
+	unknown_stops(a, b, s, j);
+	if (j->lo == 0 && (msg = still_message(b, s->sub[g->vmis[0]],
+	    g->code)) != NULL)
+		j->still = xstrdup(msg);
 }
 
 /* g's fix, which kvscope cannot write, kept with the reason. */
@@ -394,6 +393,83 @@ unproven(kv_group *g, const char *why)
 
 	free(g->fix.text);
 	g->fix.text = t;
+}
+
+/* Group g's proof from its parts jobs[0..n): fixes and worse summed, or
+ * why it is not proven (a part's change not written, its copy not
+ * analysed, nothing fixed: demoted by the caller through why). */
+static void
+settle(const kv_analysis *a, job *jobs, size_t n)
+{
+	kv_group *g = jobs[0].g;
+	size_t fixes = 0, worse = 0, nstop = 0;
+	const char *stop_why = NULL, *msg;
+	char *t;
+
+	for (size_t k = 0; k < n; k++) {
+		if (jobs[k].failed)
+			return;		/* jobs[k].why: demoted */
+		if (jobs[k].unproven != NULL) {
+			unproven(g, jobs[k].unproven);
+			return;
+		}
+		fixes += jobs[k].fixes;
+		worse += jobs[k].worse;
+		nstop += jobs[k].nstop;
+		stop_why = stop_why ? stop_why : jobs[k].stop_why;
+	}
+	g->fix.fixes = fixes;
+	g->fix.worse = worse;
+	g->fix.proven = g->fix.checked = true;
+	if (jobs[0].assume != NULL) {
+		t = xasprintf("%s (applied %s)", g->fix.text ? g->fix.text :
+		    "", jobs[0].assume);
+		free(g->fix.text);
+		g->fix.text = t;
+	}
+	if (fixes == 0) {
+		if (jobs[0].lo > 0 && (msg = still_message(a, g->vmis[0],
+		    g->code)) != NULL)	/* g->vmis[0]'s part unchanged */
+			jobs[0].still = xstrdup(msg);
+		jobs[0].why = xasprintf("applied to the %s and analysed again, "
+		    "every one is still %s%s%s%s", vms(a, g->nvmis), g->code,
+		    jobs[0].still ? " (" : "", jobs[0].still ? jobs[0].still :
+		    "", jobs[0].still ? ")" : "");
+		return;
+	}
+	if (nstop == 0)
+		return;
+	g->fix.proven = false;
+	t = xasprintf("%s (not proven: a drain then stops %zu %s, and "
+	    "whether %s again is unknown: %s)", g->fix.text ? g->fix.text :
+	    "", nstop, vms(a, nstop), nstop == 1 ? "it starts" :
+	    "they start", stop_why);
+	free(g->fix.text);
+	g->fix.text = t;
+}
+
+/* j's change written into s; j->failed and why when it cannot be. */
+static void
+apply_one(subset *s, job *j)
+{
+	bool *pick = xcalloc(s->m.nvmis + 1, sizeof(bool));
+	kv_change *chs = xcalloc(j->nch + 1, sizeof(kv_change));
+	kv_whatif w = {0};
+	kv_err err = {0};
+
+	for (size_t i = j->lo; i < j->hi; i++)
+		pick[s->sub[j->g->vmis[i]]] = j->pick[j->g->vmis[i]];
+	for (size_t i = 0; i < j->nch; i++) {
+		chs[i] = j->chs[i];
+		chs[i].pick = pick;
+	}
+	if (kv_whatif_apply(&s->m, chs, j->nch, &w, &err) != KV_OK) {
+		j->failed = true;
+		j->why = xasprintf("it cannot be written: %s", err.msg);
+	}
+	kv_whatif_free(&w);
+	free(chs);
+	free(pick);
 }
 
 /* Whether change c leaves the nodes, the pods' requests and the
@@ -442,7 +518,7 @@ run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
 	if (kv_analyze_verdicts(&s.m, keep ? a : NULL, &b, &err) != KV_OK) {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
-				unproven(jobs[j].g, err.msg);
+				jobs[j].unproven = xstrdup(err.msg);
 	} else {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
@@ -524,8 +600,8 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 	    .checked = checked };
 }
 
-/* The VMIs one copy holds at most, unless one group has more: the
- * copy's analysis is the proof's memory (about 2 kB a VMI). */
+/* The VMIs one copy holds at most: the copy and its analysis are the
+ * proof's memory (about 2.5 kB a VMI, 20 MB at 8,192). */
 #define BATCH_MAX 8192
 
 /* The batches so far: marks[b] marks batch b's VMIs (marks[b][nvmis]:
@@ -534,20 +610,21 @@ typedef struct batches {
 	bool **marks;
 	size_t *size;
 	size_t n;
+	size_t most;			/* VMIs a batch holds at most */
 } batches;
 
-/* Whether g (and extra) can join batch b: none of their VMIs is in it
- * and it stays within BATCH_MAX. */
+/* Whether n VMIs vmis (and extra) can join batch b: none of them is in
+ * it and it stays within bs->most. */
 static bool
-fits(const kv_analysis *a, const kv_group *g, const bool *extra,
+fits(const kv_analysis *a, const size_t *vmis, size_t n, const bool *extra,
     const batches *bs, size_t b)
 {
 	const bool *mark = bs->marks[b];
 
-	if (mark[a->nvmis] || bs->size[b] + g->nvmis > BATCH_MAX)
+	if (mark[a->nvmis] || bs->size[b] + n > bs->most)
 		return false;
-	for (size_t i = 0; i < g->nvmis; i++)
-		if (mark[g->vmis[i]])
+	for (size_t i = 0; i < n; i++)
+		if (mark[vmis[i]])
 			return false;
 	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
 		if (extra[v] && mark[v])
@@ -555,17 +632,17 @@ fits(const kv_analysis *a, const kv_group *g, const bool *extra,
 	return true;
 }
 
-/* The batch of job j: the first g (and extra) fits, else a new one.  A
- * change of a node (alone) may touch any VMI of it: its batch is its
- * own. */
+/* The batch of n VMIs vmis (and extra): the first they fit, else a new
+ * one.  A change of a node (alone) may touch any VMI of it: its batch is
+ * its own. */
 static size_t
-place(const kv_analysis *a, const kv_group *g, bool alone,
+place(const kv_analysis *a, const size_t *vmis, size_t n, bool alone,
     const bool *extra, batches *bs)
 {
 	size_t b = alone ? bs->n : 0;
 	bool *mark;
 
-	while (!alone && b < bs->n && !fits(a, g, extra, bs, b))
+	while (!alone && b < bs->n && !fits(a, vmis, n, extra, bs, b))
 		b++;
 	if (b == bs->n) {
 		bs->marks = xreallocarray(bs->marks, bs->n + 1,
@@ -575,79 +652,152 @@ place(const kv_analysis *a, const kv_group *g, bool alone,
 		bs->size[bs->n++] = 0;
 	}
 	mark = bs->marks[b];
-	for (size_t i = 0; i < g->nvmis; i++)
-		mark[g->vmis[i]] = true;
-	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
+	for (size_t i = 0; i < n; i++)
+		bs->size[b] += !mark[vmis[i]];
+	for (size_t i = 0; i < n; i++)
+		mark[vmis[i]] = true;
+	for (size_t v = 0; extra != NULL && v < a->nvmis; v++) {
+		bs->size[b] += extra[v] && !mark[v];
 		mark[v] |= extra[v];
-	bs->size[b] = 0;
-	for (size_t v = 0; v < a->nvmis; v++)
-		bs->size[b] += mark[v];
+	}
 	if (alone)		/* nothing else joins it */
 		mark[a->nvmis] = true;
 	return b;
 }
 
+/* Whether j's changes reach a VMI of its part: one not for picked VMIs
+ * only, or a VMI of it picked. */
+static bool
+touches(const job *j)
+{
+	for (size_t c = 0; c < j->nch; c++)
+		if (j->chs[c].scope != SC_PICK)
+			return true;
+	for (size_t i = j->lo; i < j->hi; i++)
+		if (j->pick[j->g->vmis[i]])
+			return true;
+	return false;
+}
+
+/* Part j placed in a batch and appended to *jobs; the next part of its
+ * group is not its first. */
+static void
+add_job(const kv_analysis *a, job *j, bool alone, job **jobs, size_t *nj,
+    batches *bs)
+{
+	j->batch = place(a, j->g->vmis + j->lo, j->hi - j->lo, alone,
+	    j->first ? j->shared : NULL, bs);
+	*jobs = xreallocarray(*jobs, *nj + 1, sizeof(job));
+	(*jobs)[(*nj)++] = *j;
+	j->first = false;
+}
+
+/* Group g's change as jobs (one per part) appended to *jobs; how many.
+ * A change of a node, or one whose claims other VMIs share, is proven
+ * whole; any other in parts of at most bs->most VMIs. */
+static size_t
+group_jobs(kv_analysis *a, kv_group *g, job **jobs, size_t *nj,
+    batches *bs)
+{
+	job j = { .g = g, .first = true };
+	bool alone = false;
+	const char *why;
+	size_t step, n = 0;
+
+	j.pick = xcalloc(a->nvmis + 1, sizeof(bool));
+	if ((j.chs = kv_fix_changes(a, g, j.pick, &j.nch, &why)) == NULL) {
+		free(j.pick);
+		if (!g->fix.proven)
+			unproven(g, why);
+		return 0;
+	}
+	for (size_t c = 0; c < j.nch; c++) {
+		alone |= kv_change_on_node(&j.chs[c]);
+		if (j.chs[c].kind != CH_CLAIM_RWX)
+			continue;
+		if (j.shared == NULL)
+			j.shared = xcalloc(a->nvmis + 1, sizeof(bool));
+		kv_whatif_claim_sharers(a->m, &j.chs[c], j.shared);
+	}
+	j.assume = why;
+	step = alone || j.shared != NULL ? g->nvmis : bs->most;
+	for (size_t lo = 0; lo < g->nvmis; lo += step) {
+		j.lo = lo;
+		j.hi = lo + step < g->nvmis ? lo + step : g->nvmis;
+		if (step < g->nvmis && !touches(&j))
+			continue;	/* unchanged: none of it is fixed */
+		add_job(a, &j, alone, jobs, nj, bs);
+		n++;
+	}
+	if (n == 0) {		/* nothing picked: written whole, it fails */
+		j.lo = 0;
+		j.hi = g->nvmis;
+		add_job(a, &j, alone, jobs, nj, bs);
+		n++;
+	}
+	return n;
+}
+
 /* The groups whose fix gives a change, as jobs; the others unproven
  * (none changes nothing: its 0 is exact). */
 static size_t
-make_jobs(kv_analysis *a, job *jobs, batches *bs)
+make_jobs(kv_analysis *a, job **jobs, batches *bs)
 {
 	size_t nj = 0;
 
 	for (size_t i = 0; i < a->ngroups; i++) {
 		kv_group *g = &a->groups[i];
-		job *j = &jobs[nj];
-		const char *why;
 
 		g->fix.proven = g->fix.action == FIX_NONE;
-		if (g->nvmis == 0)
-			continue;
-		bool alone = false;
-
-		j->pick = xcalloc(a->nvmis + 1, sizeof(bool));
-		if ((j->chs = kv_fix_changes(a, g, j->pick, &j->nch, &why)) ==
-		    NULL) {
-			free(j->pick);
-			if (!g->fix.proven)
-				unproven(g, why);
-			continue;
-		}
-		for (size_t c = 0; c < j->nch; c++) {
-			alone |= kv_change_on_node(&j->chs[c]);
-			if (j->chs[c].kind != CH_CLAIM_RWX)
-				continue;
-			if (j->shared == NULL)
-				j->shared = xcalloc(a->nvmis + 1,
-				    sizeof(bool));
-			kv_whatif_claim_sharers(a->m, &j->chs[c], j->shared);
-		}
-		j->assume = why;
-		j->g = g;
-		j->batch = place(a, g, alone, j->shared, bs);
-		nj++;
+		if (g->nvmis > 0)
+			group_jobs(a, g, jobs, &nj, bs);
 	}
 	return nj;
+}
+
+/* Each group's parts settled, demoted when nothing is fixed, freed. */
+static void
+settle_all(kv_analysis *a, job *jobs, size_t nj)
+{
+	for (size_t j = 0, k; j < nj; j = k) {
+		for (k = j + 1; k < nj && jobs[k].g == jobs[j].g; k++)
+			;
+		settle(a, jobs + j, k - j);
+		for (size_t p = j; p < k; p++)
+			if (jobs[p].why != NULL) {
+				demote(a, jobs[p].g, jobs[p].why);
+				break;
+			}
+		for (size_t p = j; p < k; p++) {
+			free(jobs[p].why);
+			free(jobs[p].unproven);
+			free(jobs[p].stop_why);
+			free(jobs[p].still);
+		}
+		free(jobs[j].pick);
+		free(jobs[j].chs);
+		free(jobs[j].shared);
+	}
 }
 
 void
 kv_fix_prove(kv_analysis *a)
 {
-	job *jobs = xcalloc(a->ngroups + 1, sizeof(job));
-	batches bs = { NULL, NULL, 0 };
+	kv_fix_prove_parts(a, BATCH_MAX);
+}
+
+void
+kv_fix_prove_parts(kv_analysis *a, size_t most)
+{
+	job *jobs = NULL;
+	batches bs = { NULL, NULL, 0, most > 0 ? most : 1 };
 	size_t nj;
 
 	kv_timing_hold(true);
-	nj = make_jobs(a, jobs, &bs);
+	nj = make_jobs(a, &jobs, &bs);
 	for (size_t b = 0; b < bs.n; b++)
 		run_batch(a, jobs, nj, b, bs.marks[b]);
-	for (size_t j = 0; j < nj; j++) {
-		if (jobs[j].why != NULL)
-			demote(a, jobs[j].g, jobs[j].why);
-		free(jobs[j].why);
-		free(jobs[j].pick);
-		free(jobs[j].chs);
-		free(jobs[j].shared);
-	}
+	settle_all(a, jobs, nj);
 	for (size_t b = 0; b < bs.n; b++)
 		free(bs.marks[b]);
 	free(bs.marks);
