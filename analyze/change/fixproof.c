@@ -14,17 +14,23 @@
 #include "analyze/pipeline.h"
 
 /* One part of a group's fix to prove: the change (pick per VMI of the
- * analysis) and the group's VMIs lo..hi it is measured on.  A group
- * larger than a batch is proven in parts, each on its own copy (a VMI's
- * verdict in a copy reads only its own facts and the whole analysis's
- * nodes and placements), so no copy holds more than batches.most. */
+ * analysis) and the group's VMIs lo..hi of those it reaches, measured.
+ * A group larger than a batch is proven in parts, each on its own copy
+ * (a VMI's verdict in a copy reads only its own facts and the whole
+ * analysis's nodes and placements), so no copy holds more than
+ * batches.most; a VMI no change reaches keeps its verdict and is not
+ * copied. */
 typedef struct job {
 	kv_group *g;
 	kv_change *chs;			/* kv_fix_changes' (the first part
-					 * owns chs, pick and shared) */
+					 * owns chs, pick, vmis and shared) */
 	size_t nch;
 	bool *pick;
-	size_t lo, hi;			/* g->vmis[lo..hi) */
+	size_t *vmis;			/* the group's VMIs the change
+					 * reaches (the others keep their
+					 * verdicts: none of them is fixed) */
+	size_t nvmis;
+	size_t lo, hi;			/* vmis[lo..hi) */
 	bool first;			/* the group's first part */
 	size_t batch;
 	bool failed;			/* the change could not be written */
@@ -88,7 +94,7 @@ unknown_stops(const kv_analysis *a, const kv_analysis *b, const kv_subset *s,
     job *j)
 {
 	for (size_t i = j->lo; i < j->hi; i++) {
-		size_t v = j->g->vmis[i];
+		size_t v = j->vmis[i];
 		const kv_vmires *y = &b->vmis[s->sub[v]];
 
 		if (!j->pick[v] || !restart_unknown(y) ||
@@ -109,7 +115,7 @@ measure(const kv_analysis *a, const kv_analysis *b, const kv_subset *s,
 	const char *msg;
 
 	for (size_t i = j->lo; i < j->hi; i++) {
-		size_t v = g->vmis[i], k = s->sub[v];
+		size_t v = j->vmis[i], k = s->sub[v];
 
 		j->fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
 		j->worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
@@ -119,8 +125,8 @@ measure(const kv_analysis *a, const kv_analysis *b, const kv_subset *s,
 		j->worse += j->shared[v] && made_worse(&a->vmis[v],
 		    &b->vmis[s->sub[v]]);
 	unknown_stops(a, b, s, j);
-	if (j->lo == 0 && (msg = still_message(b, s->sub[g->vmis[0]],
-	    g->code)) != NULL)
+	if (j->lo == 0 && j->vmis[0] == g->vmis[0] &&
+	    (msg = still_message(b, s->sub[g->vmis[0]], g->code)) != NULL)
 		j->still = xstrdup(msg);
 }
 
@@ -170,8 +176,8 @@ settle(const kv_analysis *a, job *jobs, size_t n)
 		g->fix.text = t;
 	}
 	if (fixes == 0) {
-		if (jobs[0].lo > 0 && (msg = still_message(a, g->vmis[0],
-		    g->code)) != NULL)	/* g->vmis[0]'s part unchanged */
+		if (jobs[0].still == NULL && (msg = still_message(a,
+		    g->vmis[0], g->code)) != NULL)	/* not changed */
 			jobs[0].still = xstrdup(msg);
 		jobs[0].why = xasprintf("applied to the %s and analysed again, "
 		    "every one is still %s%s%s%s", vms(a, g->nvmis), g->code,
@@ -200,7 +206,7 @@ apply_one(kv_subset *s, job *j)
 	kv_err err = {0};
 
 	for (size_t i = j->lo; i < j->hi; i++)
-		pick[s->sub[j->g->vmis[i]]] = j->pick[j->g->vmis[i]];
+		pick[s->sub[j->vmis[i]]] = j->pick[j->vmis[i]];
 	for (size_t i = 0; i < j->nch; i++) {
 		chs[i] = j->chs[i];
 		chs[i].pick = pick;
@@ -407,18 +413,25 @@ place(const kv_analysis *a, const size_t *vmis, size_t n, bool alone,
 	return b;
 }
 
-/* Whether j's changes reach a VMI of its part: one not for picked VMIs
- * only, or a VMI of it picked. */
-static bool
-touches(const job *j)
+/* The VMIs of j's group its changes reach, into j->vmis: the picked
+ * ones when every change is for picked VMIs only, else (or with all:
+ * a node's change, a shared claim's) all. */
+static void
+reached(job *j, bool all)
 {
+	const kv_group *g = j->g;
+
 	for (size_t c = 0; c < j->nch; c++)
-		if (j->chs[c].scope != SC_PICK)
-			return true;
-	for (size_t i = j->lo; i < j->hi; i++)
-		if (j->pick[j->g->vmis[i]])
-			return true;
-	return false;
+		all |= j->chs[c].scope != SC_PICK;
+	j->vmis = xcalloc(g->nvmis + 1, sizeof(size_t));
+	for (size_t i = 0; i < g->nvmis; i++)
+		if (all || j->pick[g->vmis[i]])
+			j->vmis[j->nvmis++] = g->vmis[i];
+	if (j->nvmis > 0)
+		return;
+	/* none: written for all of them, it fails (the reason said) */
+	memcpy(j->vmis, g->vmis, g->nvmis * sizeof(size_t));
+	j->nvmis = g->nvmis;
 }
 
 /* Part j placed in a batch and appended to *jobs; the next part of its
@@ -427,7 +440,7 @@ static void
 add_job(const kv_analysis *a, job *j, bool alone, job **jobs, size_t *nj,
     batches *bs)
 {
-	j->batch = place(a, j->g->vmis + j->lo, j->hi - j->lo, alone,
+	j->batch = place(a, j->vmis + j->lo, j->hi - j->lo, alone,
 	    j->first ? j->shared : NULL, bs);
 	*jobs = xreallocarray(*jobs, *nj + 1, sizeof(job));
 	(*jobs)[(*nj)++] = *j;
@@ -462,20 +475,12 @@ group_jobs(kv_analysis *a, kv_group *g, job **jobs, size_t *nj,
 		kv_whatif_claim_sharers(a->m, &j.chs[c], j.shared);
 	}
 	j.assume = why;
-	step = alone || j.shared != NULL ? g->nvmis : bs->most;
-	for (size_t lo = 0; lo < g->nvmis; lo += step) {
+	reached(&j, alone || j.shared != NULL);
+	step = alone || j.shared != NULL ? j.nvmis : bs->most;
+	for (size_t lo = 0; lo < j.nvmis; lo += step, n++) {
 		j.lo = lo;
-		j.hi = lo + step < g->nvmis ? lo + step : g->nvmis;
-		if (step < g->nvmis && !touches(&j))
-			continue;	/* unchanged: none of it is fixed */
+		j.hi = lo + step < j.nvmis ? lo + step : j.nvmis;
 		add_job(a, &j, alone, jobs, nj, bs);
-		n++;
-	}
-	if (n == 0) {		/* nothing picked: written whole, it fails */
-		j.lo = 0;
-		j.hi = g->nvmis;
-		add_job(a, &j, alone, jobs, nj, bs);
-		n++;
 	}
 	return n;
 }
@@ -517,6 +522,7 @@ settle_all(kv_analysis *a, job *jobs, size_t nj)
 			free(jobs[p].still);
 		}
 		free(jobs[j].pick);
+		free(jobs[j].vmis);
 		free(jobs[j].chs);
 		free(jobs[j].shared);
 	}
