@@ -349,7 +349,7 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 }
 
 /* The VMIs one copy holds at most: the copy and its analysis are the
- * proof's memory (about 2.5 kB a VMI, 20 MB at 8,192). */
+ * proof's memory (12 MiB at 8,192 of 100,000). */
 #define BATCH_MAX 8192
 
 /* The batches so far: marks[b] marks batch b's VMIs (marks[b][nvmis]:

@@ -33,7 +33,7 @@
  * IDs an image-digest change rewrites (the model's, swapped for the
  * copy's while it lives and given back): the copies are proven one
  * after another, so the proof's memory is one copy and its analysis
- * (20 MB at 5,000 nodes / 100,000 VMIs).  A fix that
+ * (12 MiB at 5,000 nodes / 100,000 VMIs).  A fix that
  * fixes none (or whose change cannot be written, e.g. no claim to
  * recreate) becomes `none`, its text the reason and what would help.
  * relax-placement, free-capacity and a relabel-node whose value no
