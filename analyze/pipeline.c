@@ -39,10 +39,8 @@ analyze_upto(const kv_model *m, const kv_analysis *nodes_of, bool whole,
 	kv_version_warnings(a);
 	kv_podaff_warnings(a);
 	a->nodes = xcalloc(m->nnodes + 1, sizeof(kv_nodeinfo));
-	if (nodes_of != NULL) {
-		kv_cpu_borrow(a, nodes_of);
-		a->whole = nodes_of;
-	}
+	if (nodes_of != NULL)
+		kv_cpu_borrow(a, nodes_of);	/* a->lender */
 	else {
 		a->index = kv_index_build(m);
 		kv_timing("index");

@@ -5,250 +5,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "analyze/change/diff.h"
+#include "analyze/change/fixcopy.h"
 #include "analyze/change/fixapply.h"
 #include "analyze/change/fixproof.h"
 #include "analyze/pipeline.h"
 
-/* One group's fix to prove: its change (pick per VMI of the analysis). */
+/* One part of a group's fix to prove: the change (pick per VMI of the
+ * analysis) and the group's VMIs lo..hi of those it reaches, measured.
+ * A group larger than a batch is proven in parts, each on its own copy
+ * (a VMI's verdict in a copy reads only its own facts and the whole
+ * analysis's nodes and placements), so no copy holds more than
+ * batches.most; a VMI no change reaches keeps its verdict and is not
+ * copied. */
 typedef struct job {
 	kv_group *g;
-	kv_change *chs;			/* kv_fix_changes' */
+	kv_change *chs;			/* kv_fix_changes' (the first part
+					 * owns chs, pick, vmis and shared) */
 	size_t nch;
 	bool *pick;
+	size_t *vmis;			/* the group's VMIs the change
+					 * reaches (the others keep their
+					 * verdicts: none of them is fixed) */
+	size_t nvmis;
+	size_t lo, hi;			/* vmis[lo..hi) */
+	bool first;			/* the group's first part */
 	size_t batch;
 	bool failed;			/* the change could not be written */
 	char *why;			/* then: the error */
+	char *unproven;			/* the copy's analysis failed: why */
 	const char *assume;		/* what the changes assume, or NULL */
 	bool *shared;			/* per VMI: outside the group, it
 					 * shares a claim the fix recreates
 					 * (in the copy, counted in worse) */
+	/* measured on the part's copy */
+	size_t fixes, worse;
+	size_t nstop;			/* stops whose restart turned unknown */
+	char *stop_why;			/* the first one's reason */
+	char *still;			/* g->vmis[0]'s blocker message */
 } job;
-
-/* The model copy of one batch: its VMIs, and the arrays the fix
- * changes write into (whatif.c, whatif_fix.c), copied. */
-typedef struct subset {
-	kv_model m;
-	void *ops;			/* the flavor's own_ops copy */
-	size_t *sub;			/* per VMI of the analysis: its index
-					 * in the copy */
-	bool own_pods, own_nodes, own_policies, relax;
-	size_t nafter;
-	kv_vmi **after;			/* the templates copied (vms[].after) */
-} subset;
-
-static void *
-dup_array(const void *p, size_t n, size_t size)
-{
-	void *q;
-
-	if (p == NULL)
-		return NULL;
-	q = xcalloc(n + 1, size);
-	memcpy(q, p, n * size);
-	return q;
-}
-
-/* The arrays of a required node affinity, its own (values shared). */
-static void
-affinity_copy(kv_affinity *f)
-{
-	size_t nt = f->nterms + f->ndropped;
-
-	f->terms = dup_array(f->terms, nt, sizeof(kv_nsterm));
-	for (size_t t = 0; t < nt; t++)
-		f->terms[t].reqs = dup_array(f->terms[t].reqs,
-		    f->terms[t].nreqs + f->terms[t].ndropped,
-		    sizeof(kv_nsreq));
-}
-
-/* VMI v's copy: the arrays a change frees or writes into, its own (with
- * relax, the placement arrays too). */
-static void
-vmi_copy(kv_vmi *d, const kv_vmi *v, bool relax)
-{
-	*d = *v;
-	d->labels.v = dup_array(v->labels.v, v->labels.n, sizeof(kv_label));
-	d->features = dup_array(v->features, v->nfeatures,
-	    sizeof(*v->features));
-	d->ifaces = dup_array(v->ifaces, v->nifaces, sizeof(*v->ifaces));
-	d->volstatus = dup_array(v->volstatus, v->nvolstatus,
-	    sizeof(*v->volstatus));
-	if (!relax)
-		return;
-	d->node_selector.v = dup_array(v->node_selector.v,
-	    v->node_selector.n, sizeof(kv_label));
-	affinity_copy(&d->affinity);
-	d->tolerations = dup_array(v->tolerations, v->ntolerations,
-	    sizeof(kv_toleration));
-	d->pod_place.terms = dup_array(v->pod_place.terms,
-	    v->pod_place.nterms + v->pod_place.ndropped, sizeof(kv_podterm));
-	d->pod_place.spreads = dup_array(v->pod_place.spreads,
-	    v->pod_place.nspreads, sizeof(kv_spread));
-}
-
-static void
-vmi_copy_free(kv_vmi *v, bool relax)
-{
-	free(v->labels.v);
-	free(v->features);
-	free(v->ifaces);
-	free(v->volstatus);
-	if (!relax)
-		return;
-	free(v->node_selector.v);
-	for (size_t t = 0; t < v->affinity.nterms + v->affinity.ndropped; t++)
-		free(v->affinity.terms[t].reqs);
-	free(v->affinity.terms);
-	free(v->tolerations);
-	free(v->pod_place.terms);
-	free(v->pod_place.spreads);
-}
-
-/* The VirtualMachines of the copy's VMIs with a template a restart
- * swaps in (kv_vm_take_after): their own copy of it, as the VMIs'.  The
- * other VirtualMachines keep the model's (no change of the copy reaches
- * them, and its analysis reads only its own VMIs' templates). */
-static void
-vms_copy(const kv_model *m, subset *s)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < s->m.nvmis && !any; i++) {
-		const kv_vm *vm = kv_model_vm(m, s->m.vmis[i].ns,
-		    s->m.vmis[i].name);
-
-		any = vm != NULL && vm->after != NULL;
-	}
-	if (!any)
-		return;
-	s->m.vms = dup_array(m->vms, m->nvms, sizeof(kv_vm));
-	s->after = xcalloc(s->m.nvmis + 1, sizeof(kv_vmi *));
-	for (size_t i = 0; i < s->m.nvmis; i++) {
-		kv_vm *vm = (kv_vm *)kv_model_vm(&s->m, s->m.vmis[i].ns,
-		    s->m.vmis[i].name);
-
-		if (vm == NULL || vm->after == NULL ||
-		    vm->after != m->vms[vm - s->m.vms].after)
-			continue;	/* none, or copied already */
-		s->after[s->nafter] = xcalloc(1, sizeof(kv_vmi));
-		vmi_copy(s->after[s->nafter], vm->after, s->relax);
-		vm->after = s->after[s->nafter++];
-	}
-}
-
-/* The nodes' arrays a node change writes into, the copy's own. */
-static void
-nodes_copy(const kv_model *m, subset *s)
-{
-	s->m.nodes = dup_array(m->nodes, m->nnodes, sizeof(kv_node));
-	for (size_t i = 0; i < m->nnodes; i++) {
-		kv_node *n = &s->m.nodes[i];
-
-		n->labels.v = dup_array(n->labels.v, n->labels.n,
-		    sizeof(kv_label));
-		n->taints = dup_array(n->taints, n->ntaints,
-		    sizeof(kv_taint));
-		n->alloc_ext = dup_array(n->alloc_ext, n->nalloc_ext,
-		    sizeof(kv_qty));
-	}
-}
-
-/* The copy of m holding the VMIs mark marks; the kinds the batch's
- * changes are of (per kv_change_kind) say which other arrays it needs. */
-static void
-subset_make(const kv_model *m, const bool *mark, const bool *kinds,
-    subset *s)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->nvmis; i++)
-		n += mark[i];
-	s->m = *m;
-	s->m.vmis = xcalloc(n + 1, sizeof(kv_vmi));
-	s->m.nvmis = 0;
-	s->sub = xcalloc(m->nvmis + 1, sizeof(size_t));
-	s->relax = kinds[CH_RELAX];
-	s->nafter = 0;
-	s->after = NULL;
-	for (size_t i = 0; i < m->nvmis; i++)
-		if (mark[i]) {
-			s->sub[i] = s->m.nvmis;
-			vmi_copy(&s->m.vmis[s->m.nvmis++], &m->vmis[i],
-			    s->relax);
-		}
-	vms_copy(m, s);
-	if (s->relax)
-		s->m.vmims = dup_array(m->vmims, m->nvmims, sizeof(kv_vmim));
-	if (kinds[CH_CLAIM_RWX])
-		s->m.pvcs = dup_array(m->pvcs, m->npvcs, sizeof(kv_pvc));
-	s->own_nodes = kinds[CH_NODE_LABEL] || kinds[CH_UNCORDON] ||
-	    kinds[CH_FREE_ROOM];
-	if (s->own_nodes)
-		nodes_copy(m, s);
-	s->own_policies = kinds[CH_MIGRATION_POLICY];
-	if (s->own_policies) {
-		s->m.policies = dup_array(m->policies, m->npolicies,
-		    sizeof(kv_policy));
-		for (size_t i = 0; i < m->npolicies; i++) {
-			kv_policy *p = &s->m.policies[i];
-
-			p->ns_selector.v = dup_array(p->ns_selector.v,
-			    p->ns_selector.n, sizeof(kv_label));
-			p->vmi_selector.v = dup_array(p->vmi_selector.v,
-			    p->vmi_selector.n, sizeof(kv_label));
-		}
-	}
-	s->own_pods = kinds[CH_IMAGE_DIGEST];
-	if (s->own_pods) {
-		s->m.pods = dup_array(m->pods, m->npods, sizeof(kv_pod));
-		for (size_t i = 0; i < m->npods; i++)
-			s->m.pods[i].imageids = dup_array(m->pods[i].imageids,
-			    m->pods[i].nimageids, sizeof(kv_imageid));
-	}
-	s->ops = NULL;
-	if (kinds[CH_OPERATION_DONE] && m->flavor->fix->own_ops != NULL)
-		s->ops = m->flavor->fix->own_ops(&s->m);
-}
-
-static void
-subset_free(const kv_model *m, subset *s)
-{
-	for (size_t i = 0; i < s->m.nvmis; i++)
-		vmi_copy_free(&s->m.vmis[i], s->relax);
-	free(s->m.vmis);
-	for (size_t i = 0; i < s->nafter; i++) {
-		vmi_copy_free(s->after[i], s->relax);
-		free(s->after[i]);
-	}
-	free(s->after);
-	if (s->m.vms != m->vms)
-		free(s->m.vms);
-	if (s->m.vmims != m->vmims)
-		free(s->m.vmims);
-	if (s->m.pvcs != m->pvcs)
-		free(s->m.pvcs);
-	for (size_t i = 0; s->own_nodes && i < s->m.nnodes; i++) {
-		free(s->m.nodes[i].labels.v);
-		free(s->m.nodes[i].taints);
-		free(s->m.nodes[i].alloc_ext);
-	}
-	if (s->own_nodes)
-		free(s->m.nodes);
-	for (size_t i = 0; s->own_policies && i < s->m.npolicies; i++) {
-		free(s->m.policies[i].ns_selector.v);
-		free(s->m.policies[i].vmi_selector.v);
-	}
-	if (s->own_policies)
-		free(s->m.policies);
-	for (size_t i = 0; s->own_pods && i < s->m.npods; i++)
-		free(s->m.pods[i].imageids);
-	if (s->own_pods)
-		free(s->m.pods);
-	if (s->ops != NULL)
-		m->flavor->fix->free_ops(s->ops);
-	free(s->sub);
-}
 
 /* Whether y (after the change) is worse than x: kv_vmi_compare's
  * meaning, the one kvscope diff and what-if count (diff.h). */
@@ -289,98 +86,48 @@ restart_unknown(const kv_vmires *r)
 	    r->restart_why != NULL;
 }
 
-/* A fix after which a drain stops VMIs of j whose restart is unknown
- * (they did not stop so before) is not proven: whether they come back
- * is what such a fix trades on.  Says so in g's text. */
+/* The stops of j's part whose restart the fix makes unknown (they did
+ * not stop so before): whether they come back is what such a fix
+ * trades on, so it is not proven (settle). */
 static void
-unknown_stops(const kv_analysis *a, const kv_analysis *b, const subset *s,
+unknown_stops(const kv_analysis *a, const kv_analysis *b, const kv_subset *s,
     job *j)
 {
-	kv_group *g = j->g;
-	const char *why = NULL;
-	size_t n = 0;
-	char *t;
-
-	for (size_t i = 0; i < g->nvmis; i++) {
-		size_t v = g->vmis[i];
+	for (size_t i = j->lo; i < j->hi; i++) {
+		size_t v = j->vmis[i];
 		const kv_vmires *y = &b->vmis[s->sub[v]];
 
 		if (!j->pick[v] || !restart_unknown(y) ||
 		    restart_unknown(&a->vmis[v]))
 			continue;
-		why = why ? why : y->restart_why;
-		n++;
+		if (j->stop_why == NULL)
+			j->stop_why = xstrdup(y->restart_why);
+		j->nstop++;
 	}
-	if (n == 0)
-		return;
-	g->fix.proven = false;
-	t = xasprintf("%s (not proven: a drain then stops %zu %s, and "
-	    "whether %s again is unknown: %s)", g->fix.text ? g->fix.text :
-	    "", n, vms(a, n), n == 1 ? "it starts" : "they start", why);
-	free(g->fix.text);
-	g->fix.text = t;
 }
 
 /* j's fixes and worse from b, the analysis of s after its changes. */
 static void
-measure(const kv_analysis *a, const kv_analysis *b, const subset *s,
+measure(const kv_analysis *a, const kv_analysis *b, const kv_subset *s,
     job *j)
 {
-	kv_group *g = j->g;
-	size_t fixes = 0, worse = 0;
+	const kv_group *g = j->g;
 	const char *msg;
 
-	for (size_t i = 0; i < g->nvmis; i++) {
-		size_t v = g->vmis[i], k = s->sub[v];
+	for (size_t i = j->lo; i < j->hi; i++) {
+		size_t v = j->vmis[i], k = s->sub[v];
 
-		fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
-		worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
+		j->fixes += !kv_vmires_in_code(&b->vmis[k], g->code);
+		j->worse += j->pick[v] && made_worse(&a->vmis[v], &b->vmis[k]);
 	}
-	for (size_t v = 0; j->shared != NULL && v < a->nvmis; v++)
-		worse += j->shared[v] && made_worse(&a->vmis[v],
+	for (size_t v = 0; j->first && j->shared != NULL && v < a->nvmis;
+	    v++)
+		j->worse += j->shared[v] && made_worse(&a->vmis[v],
 		    &b->vmis[s->sub[v]]);
-	g->fix.fixes = fixes;
-	g->fix.worse = worse;
-	g->fix.proven = g->fix.checked = true;
-	if (j->assume != NULL) {
-		char *t = xasprintf("%s (applied %s)", g->fix.text ?
-		    g->fix.text : "", j->assume);
-
-		free(g->fix.text);
-		g->fix.text = t;
-	}
-	if (fixes > 0) {
-		unknown_stops(a, b, s, j);
-		return;
-	}
-	msg = still_message(b, s->sub[g->vmis[0]], g->code);
-	j->why = xasprintf("applied to the %s and analysed again, every one "
-	    "is still %s%s%s%s", vms(a, g->nvmis), g->code, msg ? " (" : "",
-	    msg ? msg : "", msg ? ")" : "");
-}
-
-/* j's change written into s; j->failed and why when it cannot be. */
-static void
-apply_one(subset *s, job *j)
-{
-	bool *pick = xcalloc(s->m.nvmis + 1, sizeof(bool));
-	kv_change *chs = xcalloc(j->nch + 1, sizeof(kv_change));
-	kv_whatif w = {0};
-	kv_err err = {0};
-
-	for (size_t i = 0; i < j->g->nvmis; i++)
-		pick[s->sub[j->g->vmis[i]]] = j->pick[j->g->vmis[i]];
-	for (size_t i = 0; i < j->nch; i++) {
-		chs[i] = j->chs[i];
-		chs[i].pick = pick;
-	}
-	if (kv_whatif_apply(&s->m, chs, j->nch, &w, &err) != KV_OK) {
-		j->failed = true;
-		j->why = xasprintf("it cannot be written: %s", err.msg);
-	}
-	kv_whatif_free(&w);
-	free(chs);
-	free(pick);
+	unknown_stops(a, b, s, j);
+	if (j->lo == 0 && j->vmis[0] == g->vmis[0] &&
+	    (msg = still_message(b, s->sub[g->vmis[0]], g->code)) != NULL)
+		j->still = xstrdup(msg);
 }
 
 /* g's fix, which kvscope cannot write, kept with the reason. */
@@ -394,6 +141,83 @@ unproven(kv_group *g, const char *why)
 
 	free(g->fix.text);
 	g->fix.text = t;
+}
+
+/* Group g's proof from its parts jobs[0..n): fixes and worse summed, or
+ * why it is not proven (a part's change not written, its copy not
+ * analysed, nothing fixed: demoted by the caller through why). */
+static void
+settle(const kv_analysis *a, job *jobs, size_t n)
+{
+	kv_group *g = jobs[0].g;
+	size_t fixes = 0, worse = 0, nstop = 0;
+	const char *stop_why = NULL, *msg;
+	char *t;
+
+	for (size_t k = 0; k < n; k++) {
+		if (jobs[k].failed)
+			return;		/* jobs[k].why: demoted */
+		if (jobs[k].unproven != NULL) {
+			unproven(g, jobs[k].unproven);
+			return;
+		}
+		fixes += jobs[k].fixes;
+		worse += jobs[k].worse;
+		nstop += jobs[k].nstop;
+		stop_why = stop_why ? stop_why : jobs[k].stop_why;
+	}
+	g->fix.fixes = fixes;
+	g->fix.worse = worse;
+	g->fix.proven = g->fix.checked = true;
+	if (jobs[0].assume != NULL) {
+		t = xasprintf("%s (applied %s)", g->fix.text ? g->fix.text :
+		    "", jobs[0].assume);
+		free(g->fix.text);
+		g->fix.text = t;
+	}
+	if (fixes == 0) {
+		if (jobs[0].still == NULL && (msg = still_message(a,
+		    g->vmis[0], g->code)) != NULL)	/* not changed */
+			jobs[0].still = xstrdup(msg);
+		jobs[0].why = xasprintf("applied to the %s and analysed again, "
+		    "every one is still %s%s%s%s", vms(a, g->nvmis), g->code,
+		    jobs[0].still ? " (" : "", jobs[0].still ? jobs[0].still :
+		    "", jobs[0].still ? ")" : "");
+		return;
+	}
+	if (nstop == 0)
+		return;
+	g->fix.proven = false;
+	t = xasprintf("%s (not proven: a drain then stops %zu %s, and "
+	    "whether %s again is unknown: %s)", g->fix.text ? g->fix.text :
+	    "", nstop, vms(a, nstop), nstop == 1 ? "it starts" :
+	    "they start", stop_why);
+	free(g->fix.text);
+	g->fix.text = t;
+}
+
+/* j's change written into s; j->failed and why when it cannot be. */
+static void
+apply_one(kv_subset *s, job *j)
+{
+	bool *pick = xcalloc(s->m.nvmis + 1, sizeof(bool));
+	kv_change *chs = xcalloc(j->nch + 1, sizeof(kv_change));
+	kv_whatif w = {0};
+	kv_err err = {0};
+
+	for (size_t i = j->lo; i < j->hi; i++)
+		pick[s->sub[j->vmis[i]]] = j->pick[j->vmis[i]];
+	for (size_t i = 0; i < j->nch; i++) {
+		chs[i] = j->chs[i];
+		chs[i].pick = pick;
+	}
+	if (kv_whatif_apply(&s->m, chs, j->nch, &w, &err) != KV_OK) {
+		j->failed = true;
+		j->why = xasprintf("it cannot be written: %s", err.msg);
+	}
+	kv_whatif_free(&w);
+	free(chs);
+	free(pick);
 }
 
 /* Whether change c leaves the nodes, the pods' requests and the
@@ -425,7 +249,7 @@ run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
     const bool *mark)
 {
 	bool kinds[CH_COUNT] = { false }, keep = true;
-	subset s;
+	kv_subset s;
 	kv_analysis *b = NULL;
 	kv_err err = {0};
 
@@ -435,21 +259,21 @@ run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
 			kinds[jobs[j].chs[c].kind] = true;
 			keep &= keeps_nodes(&jobs[j].chs[c]);
 		}
-	subset_make(a->m, mark, kinds, &s);
+	kv_subset_make(a->m, mark, kinds, &s);
 	for (size_t j = 0; j < nj; j++)
 		if (jobs[j].batch == bi)
 			apply_one(&s, &jobs[j]);
 	if (kv_analyze_verdicts(&s.m, keep ? a : NULL, &b, &err) != KV_OK) {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
-				unproven(jobs[j].g, err.msg);
+				jobs[j].unproven = xstrdup(err.msg);
 	} else {
 		for (size_t j = 0; j < nj; j++)
 			if (jobs[j].batch == bi && !jobs[j].failed)
 				measure(a, b, &s, &jobs[j]);
 	}
 	kv_analysis_free(b);
-	subset_free(a->m, &s);
+	kv_subset_free(a->m, &s);
 }
 
 /* The other groups of g's code that hold one of g's VMIs, "G2, G5",
@@ -524,8 +348,8 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 	    .checked = checked };
 }
 
-/* The VMIs one copy holds at most, unless one group has more: the
- * copy's analysis is the proof's memory (about 2 kB a VMI). */
+/* The VMIs one copy holds at most: the copy and its analysis are the
+ * proof's memory (12 MiB at 8,192 of 100,000). */
 #define BATCH_MAX 8192
 
 /* The batches so far: marks[b] marks batch b's VMIs (marks[b][nvmis]:
@@ -534,20 +358,21 @@ typedef struct batches {
 	bool **marks;
 	size_t *size;
 	size_t n;
+	size_t most;			/* VMIs a batch holds at most */
 } batches;
 
-/* Whether g (and extra) can join batch b: none of their VMIs is in it
- * and it stays within BATCH_MAX. */
+/* Whether n VMIs vmis (and extra) can join batch b: none of them is in
+ * it and it stays within bs->most. */
 static bool
-fits(const kv_analysis *a, const kv_group *g, const bool *extra,
+fits(const kv_analysis *a, const size_t *vmis, size_t n, const bool *extra,
     const batches *bs, size_t b)
 {
 	const bool *mark = bs->marks[b];
 
-	if (mark[a->nvmis] || bs->size[b] + g->nvmis > BATCH_MAX)
+	if (mark[a->nvmis] || bs->size[b] + n > bs->most)
 		return false;
-	for (size_t i = 0; i < g->nvmis; i++)
-		if (mark[g->vmis[i]])
+	for (size_t i = 0; i < n; i++)
+		if (mark[vmis[i]])
 			return false;
 	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
 		if (extra[v] && mark[v])
@@ -555,17 +380,17 @@ fits(const kv_analysis *a, const kv_group *g, const bool *extra,
 	return true;
 }
 
-/* The batch of job j: the first g (and extra) fits, else a new one.  A
- * change of a node (alone) may touch any VMI of it: its batch is its
- * own. */
+/* The batch of n VMIs vmis (and extra): the first they fit, else a new
+ * one.  A change of a node (alone) may touch any VMI of it: its batch is
+ * its own. */
 static size_t
-place(const kv_analysis *a, const kv_group *g, bool alone,
+place(const kv_analysis *a, const size_t *vmis, size_t n, bool alone,
     const bool *extra, batches *bs)
 {
 	size_t b = alone ? bs->n : 0;
 	bool *mark;
 
-	while (!alone && b < bs->n && !fits(a, g, extra, bs, b))
+	while (!alone && b < bs->n && !fits(a, vmis, n, extra, bs, b))
 		b++;
 	if (b == bs->n) {
 		bs->marks = xreallocarray(bs->marks, bs->n + 1,
@@ -575,79 +400,152 @@ place(const kv_analysis *a, const kv_group *g, bool alone,
 		bs->size[bs->n++] = 0;
 	}
 	mark = bs->marks[b];
-	for (size_t i = 0; i < g->nvmis; i++)
-		mark[g->vmis[i]] = true;
-	for (size_t v = 0; extra != NULL && v < a->nvmis; v++)
+	for (size_t i = 0; i < n; i++)
+		bs->size[b] += !mark[vmis[i]];
+	for (size_t i = 0; i < n; i++)
+		mark[vmis[i]] = true;
+	for (size_t v = 0; extra != NULL && v < a->nvmis; v++) {
+		bs->size[b] += extra[v] && !mark[v];
 		mark[v] |= extra[v];
-	bs->size[b] = 0;
-	for (size_t v = 0; v < a->nvmis; v++)
-		bs->size[b] += mark[v];
+	}
 	if (alone)		/* nothing else joins it */
 		mark[a->nvmis] = true;
 	return b;
 }
 
+/* The VMIs of j's group its changes reach, into j->vmis: the picked
+ * ones when every change is for picked VMIs only, else (or with all:
+ * a node's change, a shared claim's) all. */
+static void
+reached(job *j, bool all)
+{
+	const kv_group *g = j->g;
+
+	for (size_t c = 0; c < j->nch; c++)
+		all |= j->chs[c].scope != SC_PICK;
+	j->vmis = xcalloc(g->nvmis + 1, sizeof(size_t));
+	for (size_t i = 0; i < g->nvmis; i++)
+		if (all || j->pick[g->vmis[i]])
+			j->vmis[j->nvmis++] = g->vmis[i];
+	if (j->nvmis > 0)
+		return;
+	/* none: written for all of them, it fails (the reason said) */
+	memcpy(j->vmis, g->vmis, g->nvmis * sizeof(size_t));
+	j->nvmis = g->nvmis;
+}
+
+/* Part j placed in a batch and appended to *jobs; the next part of its
+ * group is not its first. */
+static void
+add_job(const kv_analysis *a, job *j, bool alone, job **jobs, size_t *nj,
+    batches *bs)
+{
+	j->batch = place(a, j->vmis + j->lo, j->hi - j->lo, alone,
+	    j->first ? j->shared : NULL, bs);
+	*jobs = xreallocarray(*jobs, *nj + 1, sizeof(job));
+	(*jobs)[(*nj)++] = *j;
+	j->first = false;
+}
+
+/* Group g's change as jobs (one per part) appended to *jobs; how many.
+ * A change of a node, or one whose claims other VMIs share, is proven
+ * whole; any other in parts of at most bs->most VMIs. */
+static size_t
+group_jobs(kv_analysis *a, kv_group *g, job **jobs, size_t *nj,
+    batches *bs)
+{
+	job j = { .g = g, .first = true };
+	bool alone = false;
+	const char *why;
+	size_t step, n = 0;
+
+	j.pick = xcalloc(a->nvmis + 1, sizeof(bool));
+	if ((j.chs = kv_fix_changes(a, g, j.pick, &j.nch, &why)) == NULL) {
+		free(j.pick);
+		if (!g->fix.proven)
+			unproven(g, why);
+		return 0;
+	}
+	for (size_t c = 0; c < j.nch; c++) {
+		alone |= kv_change_on_node(&j.chs[c]);
+		if (j.chs[c].kind != CH_CLAIM_RWX)
+			continue;
+		if (j.shared == NULL)
+			j.shared = xcalloc(a->nvmis + 1, sizeof(bool));
+		kv_whatif_claim_sharers(a->m, &j.chs[c], j.shared);
+	}
+	j.assume = why;
+	reached(&j, alone || j.shared != NULL);
+	step = alone || j.shared != NULL ? j.nvmis : bs->most;
+	for (size_t lo = 0; lo < j.nvmis; lo += step, n++) {
+		j.lo = lo;
+		j.hi = lo + step < j.nvmis ? lo + step : j.nvmis;
+		add_job(a, &j, alone, jobs, nj, bs);
+	}
+	return n;
+}
+
 /* The groups whose fix gives a change, as jobs; the others unproven
  * (none changes nothing: its 0 is exact). */
 static size_t
-make_jobs(kv_analysis *a, job *jobs, batches *bs)
+make_jobs(kv_analysis *a, job **jobs, batches *bs)
 {
 	size_t nj = 0;
 
 	for (size_t i = 0; i < a->ngroups; i++) {
 		kv_group *g = &a->groups[i];
-		job *j = &jobs[nj];
-		const char *why;
 
 		g->fix.proven = g->fix.action == FIX_NONE;
-		if (g->nvmis == 0)
-			continue;
-		bool alone = false;
-
-		j->pick = xcalloc(a->nvmis + 1, sizeof(bool));
-		if ((j->chs = kv_fix_changes(a, g, j->pick, &j->nch, &why)) ==
-		    NULL) {
-			free(j->pick);
-			if (!g->fix.proven)
-				unproven(g, why);
-			continue;
-		}
-		for (size_t c = 0; c < j->nch; c++) {
-			alone |= kv_change_on_node(&j->chs[c]);
-			if (j->chs[c].kind != CH_CLAIM_RWX)
-				continue;
-			if (j->shared == NULL)
-				j->shared = xcalloc(a->nvmis + 1,
-				    sizeof(bool));
-			kv_whatif_claim_sharers(a->m, &j->chs[c], j->shared);
-		}
-		j->assume = why;
-		j->g = g;
-		j->batch = place(a, g, alone, j->shared, bs);
-		nj++;
+		if (g->nvmis > 0)
+			group_jobs(a, g, jobs, &nj, bs);
 	}
 	return nj;
+}
+
+/* Each group's parts settled, demoted when nothing is fixed, freed. */
+static void
+settle_all(kv_analysis *a, job *jobs, size_t nj)
+{
+	for (size_t j = 0, k; j < nj; j = k) {
+		for (k = j + 1; k < nj && jobs[k].g == jobs[j].g; k++)
+			;
+		settle(a, jobs + j, k - j);
+		for (size_t p = j; p < k; p++)
+			if (jobs[p].why != NULL) {
+				demote(a, jobs[p].g, jobs[p].why);
+				break;
+			}
+		for (size_t p = j; p < k; p++) {
+			free(jobs[p].why);
+			free(jobs[p].unproven);
+			free(jobs[p].stop_why);
+			free(jobs[p].still);
+		}
+		free(jobs[j].pick);
+		free(jobs[j].vmis);
+		free(jobs[j].chs);
+		free(jobs[j].shared);
+	}
 }
 
 void
 kv_fix_prove(kv_analysis *a)
 {
-	job *jobs = xcalloc(a->ngroups + 1, sizeof(job));
-	batches bs = { NULL, NULL, 0 };
+	kv_fix_prove_parts(a, BATCH_MAX);
+}
+
+void
+kv_fix_prove_parts(kv_analysis *a, size_t most)
+{
+	job *jobs = NULL;
+	batches bs = { NULL, NULL, 0, most > 0 ? most : 1 };
 	size_t nj;
 
 	kv_timing_hold(true);
-	nj = make_jobs(a, jobs, &bs);
+	nj = make_jobs(a, &jobs, &bs);
 	for (size_t b = 0; b < bs.n; b++)
 		run_batch(a, jobs, nj, b, bs.marks[b]);
-	for (size_t j = 0; j < nj; j++) {
-		if (jobs[j].why != NULL)
-			demote(a, jobs[j].g, jobs[j].why);
-		free(jobs[j].why);
-		free(jobs[j].pick);
-		free(jobs[j].chs);
-		free(jobs[j].shared);
-	}
+	settle_all(a, jobs, nj);
 	for (size_t b = 0; b < bs.n; b++)
 		free(bs.marks[b]);
 	free(bs.marks);

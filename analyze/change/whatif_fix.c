@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "analyze/change/whatif.h"
 #include "analyze/change/whatif_int.h"
 #include "analyze/estimate/estimate.h"
@@ -250,24 +252,33 @@ digest_id(const char *image, const char *id)
 	    "0000000000000000000000000000000000000000000000000000000000000000");
 }
 
-/* The image IDs of container volume<vol> in the pods of VMI v. */
-static size_t
-repull_pods(kv_model *m, const kv_vmi *v, const kv_volume *vol)
+/* Whether volume k of VMI v is the change's containerDisk image. */
+static bool
+digest_hit(const kv_change *ch, const kv_vmi *v, size_t k)
 {
-	char *want = xasprintf("volume%s", vol->name);
+	return v->volumes[k].kind == VOL_CONTAINERDISK &&
+	    v->volumes[k].image != NULL &&
+	    strcmp(v->volumes[k].image, ch->value) == 0;
+}
+
+/* The image IDs of pod's containers volume<name> for the volumes of v
+ * that are the change's image, re-pulled; how many. */
+static size_t
+repull_pod(kv_model *m, const kv_change *ch, const kv_vmi *v, kv_pod *pod)
+{
 	size_t n = 0;
 
-	for (size_t p = 0; p < m->npods; p++) {
-		kv_pod *pod = &m->pods[p];
+	for (size_t k = 0; k < v->nvolumes; k++) {
+		const kv_volume *vol = &v->volumes[k];
 
-		if (pod->created_by == NULL || v->uid == NULL ||
-		    strcmp(pod->created_by, v->uid) != 0)
+		if (!digest_hit(ch, v, k))
 			continue;
-		for (size_t k = 0; k < pod->nimageids; k++) {
-			kv_imageid *id = &pod->imageids[k];
+		for (size_t i = 0; i < pod->nimageids; i++) {
+			kv_imageid *id = &pod->imageids[i];
 			char *d;
 
-			if (strcmp(id->container, want) != 0)
+			if (strncmp(id->container, "volume", 6) != 0 ||
+			    strcmp(id->container + 6, vol->name) != 0)
 				continue;
 			d = digest_id(vol->image, id->image_id);
 			id->image_id = kv_intern_str(m->strs, d);
@@ -275,8 +286,39 @@ repull_pods(kv_model *m, const kv_vmi *v, const kv_volume *vol)
 			n++;
 		}
 	}
-	free(want);
 	return n;
+}
+
+/* hits[i]: the image IDs re-pulled in the pods of VMI i (picked, with a
+ * volume of the image).  One pass over the pods, their VMIs found by
+ * UID: a pod list of 100,000 is not walked once per VMI. */
+static void
+repull_pods(kv_model *m, const kv_change *ch, size_t *hits)
+{
+	GHashTable *by_uid = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (size_t i = 0; i < m->nvmis; i++) {
+		const kv_vmi *v = &m->vmis[i];
+		bool any = false;
+
+		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++)
+			any |= digest_hit(ch, v, k);
+		if (any && v->uid != NULL &&
+		    !g_hash_table_contains(by_uid, v->uid))
+			g_hash_table_insert(by_uid, (void *)v->uid,
+			    GSIZE_TO_POINTER(i + 1));
+	}
+	for (size_t p = 0; g_hash_table_size(by_uid) > 0 && p < m->npods;
+	    p++) {
+		kv_pod *pod = &m->pods[p];
+		size_t i = pod->created_by == NULL ? 0 :
+		    GPOINTER_TO_SIZE(g_hash_table_lookup(by_uid,
+		    pod->created_by));
+
+		if (i > 0)
+			hits[i - 1] += repull_pod(m, ch, &m->vmis[i - 1], pod);
+	}
+	g_hash_table_destroy(by_uid);
 }
 
 int
@@ -284,20 +326,15 @@ kv_wi_image_digest(apply_ctx *c, const kv_change *ch)
 {
 	kv_model *m = c->m;
 	size_t n = 0, nr = 0;
+	size_t *hits = xcalloc(m->nvmis + 1, sizeof(size_t));
 
+	repull_pods(m, ch, hits);
 	for (size_t i = 0; i < m->nvmis; i++) {
-		kv_vmi *v = &m->vmis[i];
-		size_t hit = 0;
-
-		for (size_t k = 0; picked(ch, i) && k < v->nvolumes; k++)
-			if (v->volumes[k].kind == VOL_CONTAINERDISK &&
-			    v->volumes[k].image != NULL &&
-			    strcmp(v->volumes[k].image, ch->value) == 0)
-				hit += repull_pods(m, v, &v->volumes[k]);
-		n += hit;
-		if (hit > 0)
+		n += hits[i];
+		if (hits[i] > 0)
 			kv_wi_restart(c, i, &nr);
 	}
+	free(hits);
 	/* the scope names the group: two groups of one image (two codes,
 	 * other VMIs) give two lines that differ */
 	kv_wi_note(c->w, xasprintf("containerDisk %s re-pulled (%s%s%s): "

@@ -468,7 +468,7 @@ count_ok(const kv_analysis *b, const kv_vmi *only, int by,
 }
 
 /* The source nodes' counts of VMIs that would migrate (lanes_of).  For
- * a part of the snapshot (a->whole: the proof's copy), the whole's, its
+ * a part of the snapshot (a->lender: the proof's copy), the whole's, its
  * VMIs of this part counted as they are here: the VMIs of the part are
  * the ones the copy's changes touch. */
 static size_t *
@@ -477,12 +477,12 @@ count_on_node(const kv_analysis *a)
 	size_t *on_node = xcalloc(a->m->nnodes + 1, sizeof(size_t));
 
 	count_ok(a, NULL, 1, on_node);
-	if (a->whole == NULL)
+	if (a->lender == NULL)
 		return on_node;
 	for (size_t n = 0; n < a->m->nnodes; n++)
-		on_node[n] += a->whole->window->outbound[n];
+		on_node[n] += a->lender->window->outbound[n];
 	for (size_t i = 0; i < a->nvmis; i++)
-		count_ok(a->whole, a->vmis[i].vmi, -1, on_node);
+		count_ok(a->lender, a->vmis[i].vmi, -1, on_node);
 	return on_node;
 }
 
@@ -496,9 +496,9 @@ kv_estimate_analyze(kv_analysis *a)
 	a->window = w;
 	a->est = xcalloc(a->nvmis + 1, sizeof(kv_migest));
 	kv_history_build(m, &hs);
-	if (a->whole != NULL) {
+	if (a->lender != NULL) {
 		/* the past migrations' rates of the whole snapshot */
-		*w = *a->whole->window;
+		*w = *a->lender->window;
 		w->converges = w->at_risk = w->will_abort = w->unknown = 0;
 	} else
 		window_build(m, &hs, w);

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "analyze/read/input.h"
 #include "analyze/read/jsonitems.h"
@@ -495,6 +498,12 @@ load_into(const char *path, const kv_limits *lim, kv_intern *strs,
 		kv_model_free(m);
 		return rc;
 	}
+#ifdef __GLIBC__
+	/* What the parse workers freed stays in their malloc arenas, which
+	 * the analysis (this thread) never allocates from: give it back
+	 * (6 MiB of the peak at 100,000 VMIs). */
+	malloc_trim(0);
+#endif
 	*out = m;
 	return KV_OK;
 }

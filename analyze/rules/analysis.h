@@ -459,10 +459,11 @@ typedef struct kv_analysis {
 					 * analysis' (kv_cpu_borrow) */
 	/* the analysis of the whole snapshot this one's model holds some
 	 * VMIs of (kv_analyze_verdicts' nodes_of, the fix proof), or NULL:
-	 * the estimate takes the cluster's past migrations and the other
-	 * VMIs' outbound migrations from it (estimate.c) */
-	const struct kv_analysis *whole;
-	const struct kv_analysis *lender;	/* that analysis, or NULL */
+	 * it lends its node phases (kv_cpu_borrow), sorted launcher pods
+	 * and pod table (place.c, podaffinity.c), and the estimate takes
+	 * the cluster's past migrations and the other VMIs' outbound
+	 * migrations from it (estimate.c) */
+	const struct kv_analysis *lender;
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 

@@ -120,6 +120,19 @@ kv_pod_active(const kv_pod *p)
 	    strcmp(p->phase, "Pending") == 0;
 }
 
+static kv_place *place_tables(const kv_analysis *a, kv_place *p);
+
+/* Whether a's lender (the proof's copy borrowing the node phases) has
+ * the very pods a has: then its sorted launchers and the nodes' free
+ * memory are a's too. */
+static bool
+lends_pods(const kv_analysis *a)
+{
+	return a->lender != NULL && a->lender->place != NULL &&
+	    a->lender->m->pods == a->m->pods &&
+	    a->lender->m->npods == a->m->npods;
+}
+
 kv_place *
 kv_place_build(kv_analysis *a)
 {
@@ -160,6 +173,15 @@ kv_place_build(kv_analysis *a)
 		}
 		a->nodes[i].free_memory = n->alloc_memory;
 	}
+	if (lends_pods(a)) {	/* the same pods and nodes: theirs */
+		p->pods = a->lender->place->pods;
+		p->npods = a->lender->place->npods;
+		p->pods_lent = true;
+		for (size_t i = 0; i < m->nnodes; i++)
+			a->nodes[i].free_memory =
+			    a->lender->nodes[i].free_memory;
+		return place_tables(a, p);
+	}
 	p->pods = xcalloc(m->npods + 1, sizeof(kv_pod *));
 	for (size_t i = 0; i < m->npods; i++) {
 		const kv_pod *pod = &m->pods[i];
@@ -175,6 +197,15 @@ kv_place_build(kv_analysis *a)
 			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
 	}
 	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	return place_tables(a, p);
+}
+
+/* p's tables and per-node arrays, empty. */
+static kv_place *
+place_tables(const kv_analysis *a, kv_place *p)
+{
+	const kv_model *m = a->m;
+
 	p->problems = g_hash_table_new_full(problem_hash, problem_equal,
 	    problem_free, NULL);
 	p->rooms = g_hash_table_new_full(res_hash, res_equal, free,
@@ -199,7 +230,8 @@ kv_place_free(kv_place *p)
 	for (size_t i = 0; i < p->ntaints; i++)
 		kv_bits_free(&p->taints[i].nodes);
 	free(p->taints);
-	free(p->pods);
+	if (!p->pods_lent)
+		free(p->pods);
 	g_hash_table_destroy(p->problems);
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);

@@ -50,6 +50,7 @@ struct kv_place {
 	ptaint *taints;
 	size_t npods;
 	const kv_pod **pods;		/* sorted by created_by, created */
+	bool pods_lent;			/* pods: the lender's (parent) */
 	GHashTable *problems;		/* problem -> itself */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */

@@ -76,6 +76,7 @@ typedef struct pa_eval {
 } pa_eval;
 
 struct kv_podaff {
+	bool lent;			/* pods, sym: the lender's */
 	size_t npods;
 	pa_pod *pods;
 	size_t nsym;
@@ -186,11 +187,11 @@ keydom(const kv_analysis *a, kv_podaff *pa, const char *key)
 
 /* --- building ----------------------------------------------------------- */
 
-kv_podaff *
-kv_podaff_build(const kv_analysis *a)
+/* pa's running pods and their anti terms, from a's model. */
+static void
+podaff_pods(const kv_analysis *a, kv_podaff *pa)
 {
 	const kv_model *m = a->m;
-	kv_podaff *pa = xcalloc(1, sizeof(*pa));
 	size_t nsym = 0;
 
 	pa->pods = xcalloc(m->npods + 1, sizeof(pa_pod));
@@ -219,6 +220,28 @@ kv_podaff_build(const kv_analysis *a)
 				pa->sym_owner[pa->nsym++] = &pa->pods[i];
 			}
 	}
+}
+
+kv_podaff *
+kv_podaff_build(const kv_analysis *a)
+{
+	kv_podaff *pa = xcalloc(1, sizeof(*pa));
+	const kv_analysis *l = a->lender;
+	const kv_podaff *from = l != NULL && l->place != NULL ?
+	    l->place->podaff : NULL;
+
+	/* the proof's copy of the same pods, nodes and namespaces */
+	if (from != NULL && l->m->pods == a->m->pods &&
+	    l->m->nodes == a->m->nodes &&
+	    l->m->namespaces == a->m->namespaces) {
+		pa->lent = true;
+		pa->pods = (pa_pod *)from->pods;
+		pa->npods = from->npods;
+		pa->sym = from->sym;
+		pa->sym_owner = from->sym_owner;
+		pa->nsym = from->nsym;
+	} else
+		podaff_pods(a, pa);
 	pa->keydoms = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 	    keydom_free);
 	pa->cache = g_hash_table_new_full(entry_hash, entry_equal, entry_free,
@@ -235,9 +258,11 @@ kv_podaff_free(kv_podaff *pa)
 {
 	if (pa == NULL)
 		return;
-	free(pa->pods);
-	free(pa->sym);
-	free(pa->sym_owner);
+	if (!pa->lent) {
+		free(pa->pods);
+		free(pa->sym);
+		free(pa->sym_owner);
+	}
 	g_hash_table_destroy(pa->keydoms);
 	g_hash_table_destroy(pa->cache);
 	g_hash_table_destroy(pa->results);
