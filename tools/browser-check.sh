@@ -11,15 +11,19 @@
 #   painted ms  the first frame after that (data-painted)
 #   filtered    the same with a filtered view in the address (#vms?...)
 #   wall s      the whole chromium --dump-dom run (start-up included)
+# each the median of BROWSER_RUNS loads (default 5; the load whose
+# painted time is the median gives all its figures),
 # and writes 420-px and 1280-px screenshots of samples/pitfalls and of
 # each size to build/browser/.  Targets: usable (painted) within 1500 ms
 # at 10,000 VMIs and 5000 ms at 100,000; the run exits 1 when one misses.
 #
-# Environment: BROWSER_SIZES="500:10000 5000:100000", KVSCOPE=./kvscope,
+# Environment: BROWSER_SIZES="500:10000 5000:100000", BROWSER_RUNS=5,
+# KVSCOPE=./kvscope,
 # SHARED=../shared, BENCH_DIR=build/bench, CHROMIUM=chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${BROWSER_SIZES:-"500:10000 5000:100000"}
+RUNS=${BROWSER_RUNS:-5}
 KVSCOPE=${KVSCOPE:-./kvscope}
 SHARED=${SHARED:-../shared}
 DIR=${BENCH_DIR:-build/bench}
@@ -46,6 +50,16 @@ load() {	# load URL
 	echo "$(echo "$dom" | grep -o 'data-ready="[0-9]*"' | grep -o '[0-9]*' || echo '?')" \
 	    "$(echo "$dom" | grep -o 'data-painted="[0-9]*"' | grep -o '[0-9]*' || echo '?')" \
 	    "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
+}
+# the median of $RUNS loads by painted ms: "ready painted wall" (a load
+# that gave no figure sorts last)
+median_load() {	# median_load URL
+	local r
+	for r in $(seq "$RUNS"); do
+		load "$1"
+	done | awk '{ print ($2 ~ /^[0-9]+$/ ? $2 : 999999999), $0 }' |
+	    sort -n | awk -v n="$RUNS" 'NR == int((n + 1) / 2) {
+		print $2, $3, $4 }'
 }
 shots() {	# shots HTML NAME
 	for w in 420 1280; do
@@ -171,6 +185,7 @@ frag "#vms?ns=dev" "4 of 12 VMIs"
 frag "#vms?node=w4" "3 of 12 VMIs"
 frag "#vms?group=no-cpu-target:C3" "1 of 12 VMIs"
 frag "#vms?code=nosuch" "no VMI with code 'nosuch' (of 12 VMIs)"
+echo "median of $RUNS loads each:"
 echo "| nodes | VMIs | report.html MB | ready ms | painted ms | filtered: ready / painted ms | wall s | target ms |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for size in $SIZES; do
@@ -184,8 +199,8 @@ for size in $SIZES; do
 	rm -rf "$o"
 	"$KVSCOPE" report "$snap" --format html --output-dir "$o" >/dev/null
 	mb=$(awk -v s="$(stat -c %s "$o/report.html")" 'BEGIN { printf "%.1f", s / 1e6 }')
-	read -r ready painted wall <<<"$(load "file://$PWD/$o/report.html")"
-	read -r fready fpainted _ <<<"$(load "file://$PWD/$o/report.html#vms?verdict=2&sort=node&dir=desc")"
+	read -r ready painted wall <<<"$(median_load "file://$PWD/$o/report.html")"
+	read -r fready fpainted _ <<<"$(median_load "file://$PWD/$o/report.html#vms?verdict=2&sort=node&dir=desc")"
 	target=$([ "$vmis" -le 10000 ] && echo 1500 || echo 5000)
 	echo "| $nodes | $vmis | $mb | $ready | $painted | $fready / $fpainted | $wall | $target |"
 	case $painted in ''|*[!0-9]*) status=1;; *) [ "$painted" -le "$target" ] || status=1;; esac
