@@ -258,6 +258,7 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	}
 	cli_progress_end();
 	cli_term(o, &t);
+	cli_term_wrap(&t);
 	if (t.fmt == KV_OUT_JUNIT)
 		rc = cli_junit_whatif(b, &d, o, &t, &bad);
 	else if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
