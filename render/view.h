@@ -182,6 +182,8 @@ typedef struct kv_diff_notes {
 					 * after), or NULL: KubeVirt's */
 	bool fix_all;			/* what-if --fix all: the first line
 					 * says "after every fix" */
+	const struct kv_fixed *fixed;	/* what-if --fix: the groups */
+	size_t nfixed;
 } kv_diff_notes;
 /* "not judged in new: 3 VMIs (nodes: not in the input)" for side s
  * (0 before, 1 after) in the words of a diff (old, new) or a what-if

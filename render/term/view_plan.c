@@ -339,7 +339,8 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
     enum kv_allow allow, double window, const kv_term *t, kv_err *err)
 {
 	char *rule, *dur, acc[64] = "", unk[48];
-	size_t ok = kv_tdrain_accepted(allow, p->shutdown, p->restart), nunk = 0;
+	size_t ok = kv_tdrain_accepted(allow, p->shutdown, p->restart);
+	size_t nunk = 0;
 	const char *why = NULL;
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
@@ -362,8 +363,8 @@ kv_view_plan(const kv_analysis *a, const kv_plan *p, const char *pool,
 	    p->no_capacity, p->external);
 	free(dur);
 	for (size_t i = 0; i < p->nsteps; i++)
-		nunk += kv_tdrain_unknown(p->steps[i].drains, p->steps[i].nnodes,
-		    &why);
+		nunk += kv_tdrain_unknown(p->steps[i].drains,
+		    p->steps[i].nnodes, &why);
 	kv_tdrain_unknown_note(nunk, why, allow, t);
 	if (p->twice > 0)
 		fprintf(t->f, "%zu VM%s move%s twice: at %s first move no node "

@@ -8,7 +8,7 @@
 # The generated snapshot (tools/gen-large.py, 30 nodes, 300 VMIs) runs
 # the optimised build (make check passes it as KVSCOPE_FAST); ASan runs
 # the samples.  PROOF_LARGE=NODES:VMIS adds a snapshot of that size
-# (e.g. PROOF_LARGE=500:10000, about 10 minutes; docs/testing.md).
+# (e.g. PROOF_LARGE=500:10000, about 14 minutes; docs/testing.md).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 FAST=${KVSCOPE_FAST:-$KVSCOPE}

@@ -6,8 +6,10 @@ Usage: proofnums.py KVSCOPE SNAPSHOT...
 For every group G of `kvscope check SNAPSHOT -o json`, the proof's
 numbers (fix.fixes of the group's vmis, fix.worse: "proven: fixes N of
 M, K worse") against `kvscope what-if SNAPSHOT --fix G -o json`: its
-line "after fix G: N' of its M' VMIs in no CODE group" and its worse
-count.  N' = N, M' = M and worse = K, or a mismatch (docs/findings.md
+"fixes" entry for G (fixes N' of vmis M', in no group of G's code in
+the snapshot after; its "proof" as check's) and its worse count K'.
+N' = N, M' = M and K' = K, its line "after fix G: N' of its M' ..."
+says so, or a mismatch (docs/findings.md
 "Worse, better and fixes" gives the one definition of each).  A group
 whose fix what-if cannot apply (exit 2, "nothing to apply") must be
 `none` fixing 0, or not proven (kvscope cannot write the change).
@@ -54,18 +56,26 @@ def check_snapshot(kv, snap, bad):
             bad.append("%s: what-if exit %d" % (name, rc))
             continue
         d = json.loads(out)
-        pat = r"after fix %s: (\d+) of its (\d+) \S+ in no (\S+) group" % gid
-        hits = [m for m in (re.match(pat, c) for c in d["changes"]) if m]
-        if len(hits) != 1:
-            bad.append("%s: %d 'after fix' lines" % (name, len(hits)))
+        mine = [f for f in d.get("fixes", []) if f["group"] == gid]
+        if len(mine) != 1:
+            bad.append("%s: what-if's fixes holds %d entries of %s" %
+                       (name, len(mine), gid))
             continue
-        left, of, code = int(hits[0][1]), int(hits[0][2]), hits[0][3]
-        got = "fixes %d of %d, %d worse" % (left, of, d["worse"])
+        f = mine[0]
+        got = "fixes %d of %d, %d worse" % (f["fixes"], f["vmis"],
+                                            d["worse"])
         print("%s %s: what-if %s, %d better" % (name, want, got,
                                                 d["better"]))
-        if got != want or code != g["code"]:
+        if got != want or f["code"] != g["code"]:
             bad.append("%s: proof %s, what-if %s (%s)" % (name, want, got,
-                                                          code))
+                                                          f["code"]))
+        if f["proof"] != {k: fix[k] for k in ("fixes", "worse", "proven")}:
+            bad.append("%s: what-if's proof %s is not check's" %
+                       (name, f["proof"]))
+        # the line a person reads says the same
+        line = "after fix %s: %d of its %d " % (gid, f["fixes"], f["vmis"])
+        if not any(c.startswith(line) for c in d["changes"]):
+            bad.append("%s: no change line '%s...'" % (name, line))
     return len(groups)
 
 
