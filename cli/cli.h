@@ -138,6 +138,11 @@ int cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o);
 void cli_args_free(cli_args *o);
 /* The terminal the views write to: stdout, colour and width decided. */
 void cli_term(const cli_args *o, kv_term *t);
+/* The text view's lines wrapped to t->width (render/view.h's
+ * kv_wrap_open): t->f holds them until cli_term_done writes them to
+ * stdout (main, once the command returns; -1 on a write error). */
+void cli_term_wrap(kv_term *t);
+int cli_term_done(void);
 
 /* "kvscope: CMD: message" then the usage line; returns EXIT_TOOL. */
 int cli_fail(const kv_cmd *cmd, const char *fmt, ...)

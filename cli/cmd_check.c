@@ -52,6 +52,7 @@ cmd_check(const kv_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_drain_usage(cmd, &o)) != 0)
 		goto out;
 	cli_term(&o, &t);
+	cli_term_wrap(&t);
 	if ((rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0)
 		goto out;
 	if ((t.fmt == KV_OUT_PROM || t.fmt == KV_OUT_SARIF) &&

@@ -187,6 +187,7 @@ cmd_plan(const kv_cmd *cmd, int argc, char **argv)
 		return cli_fail(cmd, "missing --drain-selector (or --drain)");
 	}
 	cli_term(&o, &t);
+	cli_term_wrap(&t);
 	if ((rc = cli_load(o.pos[0], o.quiet, &m, &a)) != 0 ||
 	    (rc = cli_pick_drain(cmd, a, &o, &pool)) != 0)
 		goto out;

@@ -258,6 +258,7 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	}
 	cli_progress_end();
 	cli_term(o, &t);
+	cli_term_wrap(&t);
 	if (t.fmt == KV_OUT_JUNIT)
 		rc = cli_junit_whatif(b, &d, o, &t, &bad);
 	else if (kv_view_diff(&d, notes, &t, &err) != KV_OK) {
@@ -325,6 +326,7 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 	kv_change *ch = NULL;
 	kv_whatif w = {0};
 	kv_fixset fs = {0};
+	kv_fixed *fixed = NULL;
 	cli_list ids = { 0, NULL };
 	size_t nch = 0;
 	bool ours;
@@ -343,12 +345,17 @@ cmd_whatif(const kv_cmd *cmd, int argc, char **argv)
 		goto out;
 	kv_whatif_prepend(&w, fs.notes, fs.nnotes);
 	fs.nnotes = 0;
-	for (size_t i = 0; i < fs.napplied; i++)
+	fixed = xcalloc(fs.napplied + 1, sizeof(*fixed));
+	for (size_t i = 0; i < fs.napplied; i++) {
 		kv_whatif_append(&w, kv_fix_proof(fs.applied[i], a1));
+		fixed[i].g = fs.applied[i];
+		fixed[i].left = kv_fix_left(fs.applied[i], a1);
+	}
 	{
 		kv_strs skip = { w.nremoved, w.removed_nodes };
 		kv_diff_notes notes = { w.notes, w.nnotes, w.restarts, NULL,
-		    0, NULL, 0, m1->flavor->vocab, false };
+		    0, NULL, 0, m1->flavor->vocab, false, fixed,
+		    fs.napplied };
 
 		for (size_t i = 0; i < ids.n; i++)
 			notes.fix_all |= strcmp(ids.v[i], "all") == 0;
@@ -359,6 +366,7 @@ out:
 	cli_progress_end();
 	kv_whatif_free(&w);
 	kv_fixset_free(&fs);
+	free(fixed);
 	for (size_t i = 0; i < ids.n; i++)
 		free(ids.v[i]);
 	free(ids.v);
@@ -438,7 +446,8 @@ cmd_diff(const kv_cmd *cmd, int argc, char **argv)
 	cli_args o;
 	kv_model *m0 = NULL, *m1 = NULL;
 	kv_analysis *a0 = NULL, *a1 = NULL;
-	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL, false };
+	kv_diff_notes notes = { NULL, 0, 0, NULL, 0, NULL, 0, NULL, false,
+	    NULL, 0 };
 	kv_diff_input in[2] = {{0}};
 	char *warn[2] = { NULL, NULL };
 	bool ours;

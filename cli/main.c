@@ -495,7 +495,9 @@ help_command(const char *name)
 static int
 flushed(int rc)
 {
-	int e = fflush(stdout) != 0 ? errno : 0;
+	int e = cli_term_done() != 0 ? EIO : 0;
+
+	e = fflush(stdout) != 0 ? errno : e;
 
 	if ((e == 0 && !ferror(stdout)) || rc == EXIT_TOOL)
 		return rc;

@@ -765,21 +765,3 @@ cli_formats(const kv_cmd *cmd)
 	}
 	return b;
 }
-
-void
-cli_term(const cli_args *o, kv_term *t)
-{
-	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-
-	memset(t, 0, sizeof(*t));
-	t->f = stdout;
-	t->fmt = o->fmt;
-	t->all = o->all;
-	t->tty = isatty(STDOUT_FILENO);
-	t->width = kv_term_columns(STDOUT_FILENO);
-	if (o->color >= 0)
-		t->color = o->color == 1;
-	else
-		t->color = isatty(STDOUT_FILENO) && (nc == NULL || *nc == '\0')
-		    && (term == NULL || strcmp(term, "dumb") != 0);
-}

@@ -112,6 +112,15 @@ json_t *kv_json_group(const kv_analysis *a, size_t i);
  * refers to: the document answers without findings.json. */
 json_t *kv_json_groups_of(const kv_analysis *a, const kv_bits *pick);
 char *kv_json_vmi_groups(const kv_analysis *a, size_t i);
+/* A group what-if --fix applied, and how many of its VMIs are in no
+ * group of its code after (kv_fix_left, analyze/change/fixapply.h). */
+typedef struct kv_fixed {
+	const struct kv_group *g;
+	size_t left;
+} kv_fixed;
+/* what-if's "fixes": per group applied its id, code, vmis, fixes (the
+ * snapshot after) and proof (fix.fixes, fix.worse, fix.proven). */
+json_t *kv_json_fixed(const kv_fixed *f, size_t n);
 
 /* The report of a what-if or a diff (what-if|diff --report DIR): the
  * report of the snapshot after the changes (of NEW) opens with a section

@@ -59,9 +59,23 @@ enum kv_color kv_vmi_color(enum kv_verdict v, enum kv_on_drain d);
 
 /* s written from column col, wrapped at spaces to t->width with
  * `indent` spaces on continuation lines (a word wider than the line
- * stands alone); no newline at the end. */
+ * stands alone); no newline at the end (wrap.c). */
 void kv_term_wrap(const kv_term *t, size_t col, size_t indent,
     const char *s);
+
+/* Every line a view writes, wrapped (wrap.c): kv_wrap_open returns the
+ * stream to give the view (t->f); kv_wrap_close writes its lines to
+ * `to`, each wider than width broken at spaces, continuation lines 4
+ * columns under the line's own indent, and returns 0, or -1 when `to`
+ * has a write error.  The kv_wrapout holds what the view wrote until
+ * then. */
+typedef struct kv_wrapout {
+	FILE *mem, *to;
+	char *buf;
+	size_t len, width;
+} kv_wrapout;
+FILE *kv_wrap_open(kv_wrapout *w, FILE *to, int width);
+int kv_wrap_close(kv_wrapout *w);
 
 /* A list of names written after a label, wrapped at t->width with
  * `indent` spaces on continuation lines, and cut after `lines` lines
@@ -98,6 +112,10 @@ int kv_view_junit(const kv_analysis *a, const char *suite,
  * how many of them would not migrate. */
 int kv_view_check(const kv_analysis *a, const kv_bits *pick,
     const kv_term *t, size_t *bad, kv_err *err);
+/* check's first line, of the VMIs in pick: "4 of 11 running VMIs would
+ * not migrate" (and how many are not judged). */
+void kv_term_check_total(const kv_analysis *a, const kv_bits *pick,
+    const kv_term *t);
 /* The groups with a VMI in `pick` (view_groups.c): after check's lines
  * (vmis false: summary and fix) or alone for --groups (vmis true: with
  * their VMIs). */
@@ -119,9 +137,10 @@ int kv_view_drain(const kv_analysis *a, const kv_drain *d, size_t n,
     const kv_term *t, kv_err *err);
 /* The maintenance window of a drain (view_window.c): each migration
  * that will be aborted or is at risk with its arithmetic, the unknown
- * ones summed up, and the drain's time against window (0: none). */
+ * ones summed up (the drain's time against the window is
+ * kv_term_window_total, with the totals). */
 void kv_term_window(const kv_analysis *a, const kv_drain *d, size_t n,
-    const double secs[2], double window, const kv_term *t);
+    const kv_term *t);
 /* "Window 2 h 0 min: fits (the drain takes ...)" */
 void kv_term_window_total(const kv_analysis *a, const double secs[2],
     double window, bool fails, const kv_term *t);
@@ -163,6 +182,8 @@ typedef struct kv_diff_notes {
 					 * after), or NULL: KubeVirt's */
 	bool fix_all;			/* what-if --fix all: the first line
 					 * says "after every fix" */
+	const struct kv_fixed *fixed;	/* what-if --fix: the groups */
+	size_t nfixed;
 } kv_diff_notes;
 /* "not judged in new: 3 VMIs (nodes: not in the input)" for side s
  * (0 before, 1 after) in the words of a diff (old, new) or a what-if

@@ -454,14 +454,22 @@ kv_fixset_free(kv_fixset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-char *
-kv_fix_proof(const kv_group *g, const kv_analysis *b)
+size_t
+kv_fix_left(const kv_group *g, const kv_analysis *b)
 {
 	size_t left = 0;
 
 	for (size_t i = 0; i < g->nvmis; i++)
 		left += g->vmis[i] < b->nvmis &&
 		    !kv_vmi_in_code(b, g->vmis[i], g->code);
+	return left;
+}
+
+char *
+kv_fix_proof(const kv_group *g, const kv_analysis *b)
+{
+	size_t left = kv_fix_left(g, b);
+
 	return xasprintf("after fix %s: %zu of its %zu VMI%s in no %s group "
 	    "(fix.fixes %zu%s)", g->id, left, g->nvmis, g->nvmis == 1 ? "" :
 	    "s", g->code, g->fix.fixes, left == g->fix.fixes ? "" :

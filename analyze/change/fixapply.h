@@ -66,5 +66,8 @@ void kv_fixset_free(kv_fixset *s);
  * indexes as in g's): how many of g's VMIs are in no group of its code
  * in b, against its fix.fixes. */
 char *kv_fix_proof(const kv_group *g, const kv_analysis *b);
+/* That count alone: g's VMIs in no group of g's code in b (what the
+ * proof calls fix.fixes, docs/findings.md "Worse, better and fixes"). */
+size_t kv_fix_left(const kv_group *g, const kv_analysis *b);
 
 #endif

@@ -103,3 +103,21 @@ kv_json_vmi_groups(const kv_analysis *a, size_t i)
 		kv_fatal("out of memory (a VMI's groups)");
 	return s;
 }
+
+json_t *
+kv_json_fixed(const kv_fixed *f, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const kv_group *g = f[i].g;
+
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:I, "
+		    "s:{s:I, s:I, s:b}}", "group", g->id, "code", g->code,
+		    "vmis", (json_int_t)g->nvmis, "fixes",
+		    (json_int_t)f[i].left, "proof", "fixes",
+		    (json_int_t)g->fix.fixes, "worse",
+		    (json_int_t)g->fix.worse, "proven", g->fix.proven));
+	}
+	return arr;
+}

@@ -288,28 +288,3 @@ kv_term_cut_lists(const char *s, size_t keep)
 	kv_buf_append(&b, "", 1);
 	return b.data;
 }
-
-void
-kv_term_wrap(const kv_term *t, size_t col, size_t indent, const char *s)
-{
-	size_t w = t->width > 0 ? (size_t)t->width : 80;
-	char *copy = xstrdup(s), *save = NULL;
-	bool first = true;
-
-	for (char *word = strtok_r(copy, " ", &save); word != NULL;
-	    word = strtok_r(NULL, " ", &save)) {
-		size_t ww = kv_term_strwidth(word);
-
-		if (!first && col + 1 + ww > w && col > indent) {
-			fprintf(t->f, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (!first) {
-			fputc(' ', t->f);
-			col++;
-		}
-		kv_term_puts(t->f, word);
-		col += ww;
-		first = false;
-	}
-	free(copy);
-}

@@ -280,6 +280,8 @@ kv_json_diff(const kv_diff *d, const kv_diff_notes *n)
 		json_object_set_new(doc, "changes", ch);
 		json_object_set_new(doc, "restarts",
 		    json_integer((json_int_t)n->restarts));
+		json_object_set_new(doc, "fixes", kv_json_fixed(n->fixed,
+		    n->nfixed));
 	} else {
 		json_object_set_new(doc, "inputs", inputs_doc(n->inputs,
 		    n->ninputs));

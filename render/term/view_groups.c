@@ -64,18 +64,6 @@ fitted(const kv_term *t, size_t before, const char *text)
 	return s;
 }
 
-/* s from column col: in check's view wrapped to the width (COLUMNS,
- * default 80); with --groups whole, one line to grep or copy. */
-static void
-put_text(const kv_term *t, size_t col, size_t indent, const char *s,
-    bool wrap)
-{
-	if (wrap)
-		kv_term_wrap(t, col, indent, s);
-	else
-		kv_term_puts(t->f, s);
-}
-
 /* A group's colour: its verdict's, but a drain that stops or holds VMIs
  * is never green (their verdict may be ok: they could migrate). */
 static enum kv_color
@@ -98,13 +86,13 @@ group_text(const kv_analysis *a, const kv_group *g, const kv_bits *pick,
 	fputs(" ", f);
 	kv_term_paint(t, group_color(g), g->code);
 	fputs(": ", f);
-	put_text(t, strlen(g->id) + strlen(g->code) + 3, 4, s, !vmis);
+	kv_term_wrap(t, strlen(g->id) + strlen(g->code) + 3, 4, s);
 	free(s);
 	if (n < g->nvmis)
 		fprintf(f, " (%zu selected)", n);
 	fprintf(f, "\n  fix %s%s: ", act, chk);
 	s = fitted(t, 8 + strlen(act) + strlen(chk), g->fix.text);
-	put_text(t, 8 + strlen(act) + strlen(chk), 4, s, !vmis);
+	kv_term_wrap(t, 8 + strlen(act) + strlen(chk), 4, s);
 	free(s);
 	free(chk);
 	fputs("\n", f);
@@ -150,6 +138,8 @@ kv_view_groups(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 
 	if (t->fmt == KV_OUT_JSON || t->fmt == KV_OUT_YAML)
 		return groups_doc(a, pick, t, err);
+	if (vmis)	/* --groups: the count first, as check's */
+		kv_term_check_total(a, pick, t);
 	for (size_t i = 0; i < a->ngroups; i++)
 		if (picked(&a->groups[i], pick) > 0) {
 			/* check on a terminal: a screenful of them */
@@ -159,8 +149,7 @@ kv_view_groups(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 				continue;
 			}
 			if (shown++ == 0)
-				fprintf(t->f, "%sgroups, largest first:\n",
-				    vmis ? "" : "\n");
+				fputs("\ngroups, largest first:\n", t->f);
 			group_text(a, &a->groups[i], pick, t, vmis);
 		}
 	if (more > 0)

@@ -48,7 +48,7 @@ vmi_lines(const kv_analysis *a, const kv_drain *d, size_t n,
 
 void
 kv_term_window(const kv_analysis *a, const kv_drain *d, size_t n,
-    const double secs[2], double window, const kv_term *t)
+    const kv_term *t)
 {
 	size_t unknown = 0, tight = SIZE_MAX;
 	char *line;
@@ -67,9 +67,6 @@ kv_term_window(const kv_analysis *a, const kv_drain *d, size_t n,
 		fputc('\n', t->f);
 		free(line);
 	}
-	if (window > 0)
-		kv_term_window_total(a, secs, window,
-		    kv_window_fails(d, n, secs, window), t);
 }
 
 void

@@ -4,6 +4,7 @@
 #	. "$(dirname "$0")/lib.sh"
 #
 # It moves to the repository root, sets KVSCOPE (default ./kvscope),
+# COLUMNS=1000,
 # makes a fresh temporary directory $tmp removed on exit, and keeps the
 # pass and fail counters behind these helpers:
 #
@@ -29,6 +30,9 @@
 # The caller's shell options (set -euo pipefail) are its own; no helper
 # stops a script that runs under set -e.
 cd "$(dirname "$0")/../.." || exit 2
+# text views wrap to COLUMNS (80 unset): the cases read whole lines, so
+# a wide terminal unless a case sets its own (COLUMNS=60 cmd ...)
+export COLUMNS=1000
 KVSCOPE=${KVSCOPE:-./kvscope}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
