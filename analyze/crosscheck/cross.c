@@ -222,6 +222,25 @@ passthrough_reason(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
 		    x->a->nodes[si].host_model : "unknown");
 }
 
+/* A host-model VMI between flavors of two label domains: TARGET's
+ * virt-controller looks for its own domain's host-model-cpu key among
+ * the node selectors SOURCE recorded of its node and, finding none,
+ * creates no target pod (kubevirt v1.9.0 pkg/virt-controller/watch/
+ * migration/migration.go:969-970 getNodeSelectorsFromVMIMigration-
+ * SourceState, :2554-2572 getHostCpuModelFromMap). */
+static void
+domain_reason(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
+{
+	const char *sd = x->src->flavor->label_domain;
+	const char *td = x->model->flavor->label_domain;
+
+	if (r->mode == MODE_HOST_MODEL && strcmp(sd, td) != 0)
+		kv_xvm_add(vm, &kv_xrules[XR_LABEL_DOMAIN], "SOURCE's nodes "
+		    "are labelled in %s, TARGET's in %s: TARGET's KubeVirt "
+		    "finds no host-model-cpu.%s label among the source "
+		    "node's and creates no target pod", sd, td, td);
+}
+
 /* TARGET's nodes carry no machine-type labels: no selector, and
  * whether TARGET runs the VMI's machine type is unknown. */
 static void
@@ -272,6 +291,7 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	vm->cpu_model = r->mode == MODE_NAMED ? r->model : NULL;
 	if (vm->running && !o->cold_only) {
 		machine_reason(x, r, vm);
+		domain_reason(x, r, vm);
 		live_reasons(x, r, vm);
 		passthrough_reason(x, r, vm);
 		if (targets_of(x, &r->targets, vm->source_node,

@@ -80,6 +80,11 @@ const kv_xrule kv_xrules[XR_COUNT] = {
 	    "TARGET's VirtualMachineClass has no node for its CPU",
 	    "Change the class's CPU on TARGET to one its nodes run (a "
 	    "model of kvscope models TARGET), or add such a node." },
+	[XR_LABEL_DOMAIN] = { "cross-label-domain", XB_LIVE,
+	    "The clusters label CPUs in different domains",
+	    "Move it cold, or give it a named CPU model TARGET's nodes "
+	    "run: TARGET's KubeVirt reads the source node's host model "
+	    "only in its own label domain." },
 	[XR_MACHINE] = { "cross-machine-type-unknown", 0,
 	    "Machine types of TARGET not in the snapshot",
 	    "TARGET's nodes carry no machine-type labels: check that "

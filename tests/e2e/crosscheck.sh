@@ -159,6 +159,26 @@ jq_is "dvp class missing" '.vms[] | select(.name == "vm-features") | "\(.answer)
 jq_is "dvp class no node" '.vms[] | select(.name == "vm-model") | "\(.answer) \(.reasons[0].message)"' "no TARGET's VirtualMachineClass generic (CPU type Model) lists no available node"
 jq_is "dvp host class" '.vms[] | select(.name == "vm-host") | .answer' "live"
 
+# --- between flavors: each side's node labels read by its own flavor.
+# SOURCE's nodes (KubeVirt, node.kubevirt.io) keep their host model,
+# features and vendor in the crossing model of a DVP TARGET
+# (node.virtualization.deckhouse.io): no source-host-model-label-missing,
+# and no "host model unknown"; a host-model VMI is cold, since TARGET's
+# KubeVirt reads the recorded host model only in its own domain
+
+$MK samples/deckhouse "$X/DG" context dvp-b uid dddd gate
+run "kubevirt to dvp" 1 crosscheck "$X/A" "$X/DG" -o json --figure "$tmp/kd.svg"
+jq_is "kubevirt to dvp no label-missing" '[.vms[].reasons[] | select(.code == "source-host-model-label-missing")] | length' "0"
+jq_is "kubevirt to dvp db-0" '.vms[] | select(.name == "db-0") | "\(.answer) \([.reasons[].code] | join(","))"' "cold cross-label-domain,cross-version-skew"
+jq_is "kubevirt to dvp message" '.vms[] | select(.name == "db-0") | .reasons[0].message' "SOURCE's nodes are labelled in node.kubevirt.io, TARGET's in node.virtualization.deckhouse.io: TARGET's KubeVirt finds no host-model-cpu.node.virtualization.deckhouse.io label among the source node's and creates no target pod"
+jq_is "kubevirt to dvp passthrough" '.vms[] | select(.name == "build-runner") | "\(.answer) \([.reasons[].code] | join(","))"' "live cross-version-skew"
+jq_is "kubevirt to dvp named" '.vms[] | select(.name == "analytics") | .answer' "live"
+has "$tmp/kd.svg" "kubevirt to dvp source class" "<title>C1: Intel Cascadelake-Server, x86-64-v4, 4 nodes: source/w3, source/w4, w1, w2</title>"
+run "dvp to kubevirt" 1 crosscheck "$X/DA" "$X/B" -o json
+jq_is "dvp to kubevirt no label-missing" '[.vms[].reasons[] | select(.code == "source-host-model-label-missing")] | length' "0"
+jq_is "dvp to kubevirt host" '.vms[] | select(.name == "vm-host") | [.reasons[].code] | join(",")' "cross-label-domain,cross-vm-class,cross-version-skew"
+jq_is "dvp to kubevirt passthrough" '[.vms[] | select(.name == "vm-passthrough") | .reasons[].code] | join(",")' "cross-vm-class,cross-version-skew"
+
 # --- a namespace TARGET lacks: said, with its fix
 
 $MK $S "$X/nodev" context lab-b uid bbbb gate rename-nodes b- \
