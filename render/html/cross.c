@@ -170,8 +170,9 @@ sec_groups(xmlNodePtr main, const kv_cross *x)
 		h_el_own(li, "p", "fix", xasprintf("Fix: %s", g->fix));
 		for (size_t k = 0; k < g->nvms; k++)
 			names[k] = x->vms[g->vms[k]].fullname;
-		h_names_in(h_el(li, "p", "VMs: "), (const char *const *)names, g->nvms,
-		    NAMES_SHOWN, JSON_FILE);
+		h_names_in(h_el(li, "p", "VMs: "),
+		    (const char *const *)names, g->nvms, NAMES_SHOWN,
+		    JSON_FILE);
 		free(names);
 		free(id);
 	}
