@@ -71,13 +71,16 @@ choose(kv_cross *x, kv_model *s, const kv_model *t, const kv_cross_opts *o,
 	}
 	for (size_t i = 0; i < s->nvms; i++) {
 		const kv_vmi *v = s->vms[i].stopped;
+		kv_xvm *vm;
 
 		if (v == NULL || o->live_only || KV_FIND_NSNAME(s->vmis,
 		    s->nvmis, kv_vmi, v->ns, v->name) != NULL ||
 		    !in_scope(o, v->ns, v->name, v->fullname, &v->labels))
 			continue;
 		pickvm[i] = true;
-		kv_cross_reasons(s, t, x->side, o, v, vm_new(x, v, false));
+		vm = vm_new(x, v, false);
+		vm->stopped_why = s->vms[i].stopped_why;
+		kv_cross_reasons(s, t, x->side, o, v, vm);
 	}
 }
 
@@ -436,8 +439,7 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
     kv_err *err)
 {
 	kv_cross *x = xcalloc(1, sizeof(*x));
-	bool *pick = xcalloc(src->nvmis + 1, sizeof(bool));
-	bool *pickvm = xcalloc(src->nvms + 1, sizeof(bool));
+	bool *pick, *pickvm;
 
 	*out = NULL;
 	x->src = src;
@@ -450,6 +452,10 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
 	    tgt_path;
 	same_cluster(x, src, tgt, src_path, tgt_path);
 	kv_cross_sides(src, tgt, x->side);
+	if (src->flavor->stopped_vms != NULL)	/* its own stopped VMs */
+		src->flavor->stopped_vms(src);
+	pick = xcalloc(src->nvmis + 1, sizeof(bool));
+	pickvm = xcalloc(src->nvms + 1, sizeof(bool));
 	choose(x, src, tgt, o, pick, pickvm);
 	kv_timing("reasons");
 	kv_cross_merge(tgt, src, pick, pickvm, o);

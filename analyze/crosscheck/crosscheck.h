@@ -71,6 +71,7 @@ typedef struct kv_xreason {
 typedef struct kv_xvm {
 	const char *ns, *name, *fullname;
 	bool running;			/* a running VMI; else a stopped VM */
+	const char *stopped_why;	/* stopped: kv_vm.stopped_why */
 	const char *source_node;	/* SOURCE's node name, or NULL */
 	enum kv_cpu_mode mode;
 	const char *cpu_model;		/* named model, or NULL */

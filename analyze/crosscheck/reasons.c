@@ -276,7 +276,8 @@ kv_cross_reasons(const kv_model *src, const kv_model *tgt,
 		version_reasons(side, vm);
 	else
 		kv_xvm_add(vm, &kv_xrules[XR_STOPPED], "the VM is stopped "
-		    "(runStrategy Halted)");
+		    "(%s)", vm->stopped_why ? vm->stopped_why :
+		    "not running");
 	if (tgt->nnamespaces > 0 && kv_model_namespace(tgt, v->ns) == NULL)
 		kv_xvm_add(vm, &kv_xrules[XR_NAMESPACE], "TARGET has no "
 		    "namespace %s", v->ns);

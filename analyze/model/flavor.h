@@ -268,6 +268,11 @@ typedef struct kv_flavor {
 	    const struct kv_vmires *r, const char **why);
 	/* release what vmi added to r (called for every flavor) */
 	void (*result_free)(struct kv_vmires *r);
+	/* crosscheck (SOURCE): a kv_vm of run Halted with its `stopped`
+	 * VMI (the VMI a start would create) added to m->vms, sorted
+	 * again, for each of the flavor's own VMs that is stopped and has
+	 * no KubeVirt VirtualMachine in m (DVP's); NULL: none */
+	void (*stopped_vms)(struct kv_model *m);
 	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */
 	void (*describe_volume)(const struct kv_model *m, const char *ns,
 	    const struct kv_volume *vol, struct kv_buf *b);

@@ -158,6 +158,18 @@ run "dvp classes" 1 crosscheck "$X/DA" "$X/DB" -o json
 jq_is "dvp class missing" '.vms[] | select(.name == "vm-features") | "\(.answer) \(.reasons[] | select(.code == "cross-vm-class") | .message)"' "no TARGET has no VirtualMachineClass amx"
 jq_is "dvp class no node" '.vms[] | select(.name == "vm-model") | "\(.answer) \(.reasons[0].message)"' "no TARGET's VirtualMachineClass generic (CPU type Model) lists no available node"
 jq_is "dvp host class" '.vms[] | select(.name == "vm-host") | .answer' "live"
+# a stopped DVP VirtualMachine (no KVVM, no KVVMI in the snapshot) is
+# listed as a stopped KubeVirt VM is: its class's CPU, its VirtualDisk
+jq_is "dvp stopped listed" '.vms[] | select(.name == "vm-stopped") | "\(.running) \(.answer) \(.cpuMode) \(.copyBytes) \(.sourceNode)"' "false cold host-model 21474836480 null"
+jq_is "dvp stopped reason" '.vms[] | select(.name == "vm-stopped") | .reasons[0].message' "the VM is stopped (phase Stopped)"
+jq_is "dvp count" '.summary.vms' "12"
+$MK samples/deckhouse "$X/DN" context dvp-b uid dddd gate drop-vmclass host
+run "dvp stopped no" 1 crosscheck "$X/DA" "$X/DN" -o json --vmi dev/vm-stopped
+jq_is "dvp stopped no" '.vms[0] | "\(.answer) \([.reasons[].code] | join(","))"' "no cross-stopped,cross-vm-class"
+run "dvp stopped text" 1 crosscheck "$X/DA" "$X/DN" --vmi dev/vm-stopped
+has "$tmp/out" "dvp stopped text" "dev/vm-stopped: no"
+run "dvp live leaves stopped out" 1 crosscheck "$X/DA" "$X/DB" --live -o json
+jq_is "dvp live leaves stopped out" '[.vms[] | select(.name == "vm-stopped")] | length' "0"
 
 # --- between flavors: each side's node labels read by its own flavor.
 # SOURCE's nodes (KubeVirt, node.kubevirt.io) keep their host model,
