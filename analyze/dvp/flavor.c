@@ -155,6 +155,7 @@ const kv_flavor kv_flavor_deckhouse = {
 	.vmi = kv_dvp_vmi,
 	.restarts = kv_dvp_restarts,
 	.stopped_vms = kv_dvp_stopped_vms,
+	.cross_reasons = kv_dvp_cross_reasons,
 	.result_free = kv_dvp_result_free,
 	.describe_volume = kv_dvp_describe_volume,
 };

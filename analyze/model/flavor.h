@@ -32,6 +32,7 @@ struct kv_load;
 struct kv_model;
 struct kv_vmi;
 struct kv_vmires;
+struct kv_xvm;
 struct kv_volume;
 struct jctx;
 struct json_t;
@@ -273,6 +274,14 @@ typedef struct kv_flavor {
 	 * again, for each of the flavor's own VMs that is stopped and has
 	 * no KubeVirt VirtualMachine in m (DVP's); NULL: none */
 	void (*stopped_vms)(struct kv_model *m);
+	/* crosscheck: the reasons a move of VMI v of src (a SOURCE of this
+	 * flavor) to tgt has in the flavor's own objects, each added to
+	 * xvm with kv_xvm_add (analyze/crosscheck/crosscheck.h) and a row
+	 * of the flavor's (DVP: the VirtualMachineClass on TARGET); NULL:
+	 * none */
+	void (*cross_reasons)(const struct kv_model *src,
+	    const struct kv_model *tgt, const struct kv_vmi *v,
+	    struct kv_xvm *xvm);
 	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */
 	void (*describe_volume)(const struct kv_model *m, const char *ns,
 	    const struct kv_volume *vol, struct kv_buf *b);
