@@ -45,6 +45,8 @@ char *kv_cross_summary(const kv_cross *x);
 char *kv_cross_side(const kv_cross *x, int i);
 char *kv_cross_copy(const kv_cross *x);
 const char *kv_cross_rules_out(unsigned blocks);
+/* What answer v means, one line (static). */
+const char *kv_cross_meaning(enum kv_xanswer v);
 
 /* The crosscheck report (`crosscheck --report DIR`), kv_writer_fn's
  * with arg the const kv_cross * (a unused): report.html

@@ -99,12 +99,6 @@ count_table(xmlNodePtr s, const kv_cross *x)
 {
 	static const char *const heads[] = { "Answer", "VMs", "Meaning" };
 	static const char *const hcls[] = { NULL, "num", NULL };
-	static const char *const meaning[XA_COUNT] = {
-		"it could live-migrate to TARGET (decentralized live "
-		"migration)",
-		"it could start on TARGET after a cold move",
-		"neither: every reason is listed with its fix",
-	};
 	xmlNodePtr tb = xmlNewChild(h_table(s, NULL, heads, hcls, 3), NULL,
 	    BAD_CAST "tbody", NULL);
 
@@ -114,7 +108,7 @@ count_table(xmlNodePtr s, const kv_cross *x)
 		h_badge(h_el(tr, "td", NULL), answer_tone((enum kv_xanswer)v),
 		    answer_sym((enum kv_xanswer)v), kv_xanswer_names[v]);
 		h_num_cell(tr, x->counts[v]);
-		h_el(tr, "td", meaning[v]);
+		h_el(tr, "td", kv_cross_meaning((enum kv_xanswer)v));
 	}
 }
 

@@ -41,12 +41,6 @@ sec_answer(pdoc *d, const kv_cross *x)
 		{ "Answer", 0.15, false }, { "VMs", 0.1, true },
 		{ "Meaning", 0.75, false },
 	};
-	static const char *const meaning[XA_COUNT] = {
-		"it could live-migrate to TARGET (decentralized live "
-		"migration)",
-		"it could start on TARGET after a cold move",
-		"neither: every reason is listed with its fix",
-	};
 	static const pcol best_col[] = {
 		{ "Best CPU model both clusters run", 1.0, false },
 	};
@@ -73,7 +67,7 @@ sec_answer(pdoc *d, const kv_cross *x)
 		    answer_ink((enum kv_xanswer)v));
 		pdf_cell(&row[1], xasprintf("%zu", x->counts[v]),
 		    FONT_REGULAR, COL_INK);
-		pdf_cellc(&row[2], meaning[v]);
+		pdf_cellc(&row[2], kv_cross_meaning((enum kv_xanswer)v));
 	}
 	pdf_tbl_emit(d, &t);
 	pdf_tbl_init(&t, best_col, 1);

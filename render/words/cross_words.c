@@ -55,3 +55,17 @@ kv_cross_rules_out(unsigned blocks)
 		return "rules out cold";
 	return "said";
 }
+
+const char *
+kv_cross_meaning(enum kv_xanswer v)
+{
+	switch (v) {
+	case XA_LIVE:
+		return "it could live-migrate to TARGET (decentralized live "
+		    "migration)";
+	case XA_COLD:
+		return "it could start on TARGET after a cold move";
+	default:
+		return "neither: every reason is listed with its fix";
+	}
+}
