@@ -310,7 +310,8 @@ int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 #define KV_CMD_CROSSCHECK { "crosscheck", "crosscheck SOURCE TARGET " \
 	"[-n NS] [-l SELECTOR] [--vmi NAME] [--live|--cold] " \
 	"[--storage-class-map A=B] [--network-map A=B] [--add-node-like " \
-	"NODE[=N]...] [--figure FILE] [-o FORMAT]", \
+	"NODE[=N]...] [--figure FILE] [--report DIR [--format LIST] " \
+	"[--force]] [-o FORMAT]", \
 	"could the VMs of SOURCE live-migrate to TARGET, or start there", \
 	"Answers for each running VMI and each stopped VM of SOURCE\n" \
 	"whether it could live-migrate to the cluster of TARGET (KubeVirt's\n" \
@@ -334,12 +335,19 @@ int cmd_diff(const kv_cmd *cmd, int argc, char **argv);
 	"  --figure FILE           also write the CPU figure: SOURCE's\n" \
 	"                          CPU classes x TARGET's, host-model\n" \
 	"                          pairs, as SVG\n" \
+	"  --report DIR            also write the report into DIR:\n" \
+	"                          report.html, report.pdf,\n" \
+	"                          crosscheck-cpu.svg, crosscheck.json\n" \
+	"  --format LIST           of those: html, pdf, svg, json, all\n" \
+	"  --force                 write into a DIR that holds other\n" \
+	"                          files\n" \
 	"  -o, --output FORMAT     text (default), json or yaml\n" \
 	"  --all                   long lists whole\n" \
 	"  --color WHEN            auto, always or never\n" \
 	"  -q, --quiet             no progress on stderr\n", \
 	O_OUTPUT | O_COLOR | O_QUIET | O_STRICT | O_NAMESPACE | \
-	O_SELECTOR | O_ALL | O_CROSS | O_TCHANGE, 2, 2, "SOURCE TARGET", \
+	O_SELECTOR | O_ALL | O_CROSS | O_TCHANGE | O_REPORT | O_FORMAT | \
+	O_FORCE, 2, 2, "SOURCE TARGET", \
 	cmd_crosscheck }
 
 #endif

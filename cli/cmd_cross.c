@@ -3,9 +3,11 @@
  * snapshots loaded with one string table (TARGET's), the cross-check of
  * analyze/crosscheck/ run, its text or document out (render/cross.h).
  *
- * Exit 1 when a VM answers no (with --live: any answer but live), else
- * 0; 2 on a usage or input error.  SOURCE and TARGET of one cluster are
- * a warning line, not an error.
+ * With --report DIR also the report (report.html, report.pdf, the
+ * CPU figure, crosscheck.json: render/cross.h), all or nothing, before
+ * the answer.  Exit 1 when a VM answers no (with --live: any answer but
+ * live), else 0; 2 on a usage or input error.  SOURCE and TARGET of one
+ * cluster are a warning line, not an error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "analyze/read/limits.h"
 #include "cli/cli.h"
 #include "render/cross.h"
+#include "render/render.h"
 
 int
 cli_opt_map(const kv_cmd *cmd, const cli_option *op, const char *arg,
@@ -135,6 +138,132 @@ cross_svg(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	return kv_write_cross_svg(arg, f, err);
 }
 
+/* --report DIR: the files of --format (default all): report.html,
+ * report.pdf, crosscheck-cpu.svg, crosscheck.json. */
+enum { RF_HTML = 1, RF_PDF = 2, RF_SVG = 4, RF_JSON = 8, RF_ALL = 15 };
+
+static int
+report_formats(const kv_cmd *cmd, const cli_args *o, unsigned *f)
+{
+	static const char *const names[] = { "html", "pdf", "svg", "json" };
+
+	*f = o->formats.n == 0 ? RF_ALL : 0;
+	for (size_t i = 0; i < o->formats.n; i++) {
+		const char *v = o->formats.v[i];
+
+		if (strcmp(v, "all") == 0)
+			*f |= RF_ALL;
+		else if (strcmp(v, "csv") == 0)
+			return cli_fail(cmd, "--format csv: crosscheck's "
+			    "report has no CSV table (html, pdf, svg, json)");
+		for (unsigned k = 0; k < 4; k++)
+			if (strcmp(v, names[k]) == 0)
+				*f |= 1u << k;
+	}
+	return 0;
+}
+
+/* --format and --force go with --report; its folder is checked before
+ * anything is loaded. */
+static int
+report_usage(const kv_cmd *cmd, const cli_args *o, bool *ours)
+{
+	unsigned f;
+
+	*ours = false;
+	if (o->pdf_all)
+		return cli_fail(cmd, "--pdf-detail: not for crosscheck");
+	if (o->report == NULL) {
+		if (o->formats.n > 0 || o->force)
+			return cli_fail(cmd, "--format and --force go with "
+			    "--report DIR");
+		return 0;
+	}
+	if (report_formats(cmd, o, &f) != 0)
+		return EXIT_TOOL;
+	return cli_outdir_prepare(cmd, o->report, o->force, ours);
+}
+
+static int
+stage_report(kv_output *out, unsigned f, const kv_cross *x, kv_err *err)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+		kv_writer_fn fn;
+	} files[] = {
+		{ RF_JSON, "crosscheck.json", kv_write_cross_json },
+		{ RF_HTML, "report.html", kv_write_cross_html },
+		{ RF_PDF, "report.pdf", kv_write_cross_pdf },
+		{ RF_SVG, "crosscheck-cpu.svg", cross_svg },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (!(f & files[i].bit))
+			continue;
+		cli_progress("write: %s", files[i].name);
+		if (kv_output_stage(out, files[i].name, files[i].fn, x->a,
+		    (void *)x, err) != KV_OK)
+			return KV_ERR;
+	}
+	return KV_OK;
+}
+
+/* The report into o->report, all or nothing (written under temporary
+ * names, renamed when every file is whole); the paths into *written. */
+static int
+write_report(const kv_cmd *cmd, const cli_args *o, bool ours,
+    const kv_cross *x, cli_list *written)
+{
+	kv_output out;
+	kv_err err = {0};
+	char *made = NULL;
+	unsigned f;
+	int rc;
+
+	memset(written, 0, sizeof(*written));
+	report_formats(cmd, o, &f);
+	if ((rc = cli_outdir_create(cmd, o->report, &made)) != 0)
+		return rc;
+	kv_output_init(&out, o->report);
+	if (stage_report(&out, f, x, &err) != KV_OK) {
+		kv_output_abort(&out);
+		goto fail;
+	}
+	written->v = xcalloc(out.n + 1, sizeof(char *));
+	for (size_t i = 0; i < out.n; i++)
+		written->v[written->n++] = xstrdup(out.dst[i]);
+	if (kv_output_commit(&out, &err) != KV_OK)
+		goto fail;
+	if (ours)
+		cli_outdir_sweep(o->report, written->v, written->n);
+	free(made);
+	return 0;
+fail:
+	cli_outdir_unmake(o->report, &made);
+	free(made);
+	fprintf(stderr, "kvscope: %s\n", err.msg);
+	for (size_t i = 0; i < written->n; i++)
+		free(written->v[i]);
+	free(written->v);
+	memset(written, 0, sizeof(*written));
+	return EXIT_TOOL;
+}
+
+/* The files --report wrote, after a text answer (json and yaml keep
+ * stdout one document). */
+static void
+list_files(const kv_term *t, const cli_list *files)
+{
+	if (t->fmt != KV_OUT_TEXT && t->fmt != KV_OUT_WIDE)
+		return;
+	for (size_t i = 0; i < files->n; i++) {
+		fputs("report: ", t->f);
+		kv_term_puts(t->f, files->v[i]);
+		fputc('\n', t->f);
+	}
+}
+
 static int
 status(const kv_cross *x, const cli_args *o)
 {
@@ -153,6 +282,8 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 	kv_whatif w = {0};
 	kv_term t;
 	kv_err err = {0};
+	cli_list files = { 0, NULL };
+	bool ours = false;
 	int rc;
 
 	if ((rc = cli_parse(cmd, argc, argv, &o)) != 0)
@@ -161,6 +292,10 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		cli_args_free(&o);
 		return cli_fail(cmd, "--live and --cold contradict each "
 		    "other: give one, or neither for both");
+	}
+	if ((rc = report_usage(cmd, &o, &ours)) != 0) {
+		cli_args_free(&o);
+		return rc;
 	}
 	cli_term(&o, &t);
 	if ((rc = load_both(&o, &src, &tgt)) != 0)
@@ -189,7 +324,12 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		fprintf(stderr, "kvscope: warning: crosscheck: %s: the "
 		    "answers are those of a move within it\n",
 		    x->same_cluster);
+	if (o.report != NULL &&
+	    (rc = write_report(cmd, &o, ours, x, &files)) != 0)
+		goto out;
 	rc = show(x, &t);
+	if (rc == 0)
+		list_files(&t, &files);
 	if (rc == 0 && o.figure != NULL) {
 		cli_args fo = o;
 
@@ -200,6 +340,9 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		rc = status(x, &o);
 out:
 	cli_progress_end();
+	for (size_t i = 0; i < files.n; i++)
+		free(files.v[i]);
+	free(files.v);
 	kv_whatif_free(&w);
 	kv_cross_free(x);
 	cli_args_free(&o);

@@ -2,7 +2,8 @@
  * outdir.c - the folder `report` writes into (cli.h): created with its
  * parents; a non-empty folder must hold a kvscope report (only files a
  * report writes: report.html, report.pdf, findings.json, *.svg, the CSV
- * files, and diff.json of what-if and diff --report) unless
+ * files, diff.json of what-if and diff --report, crosscheck.json of
+ * crosscheck --report) unless
  * --force; after the commit the older report's files that this run did
  * not write are removed, so no stray file of an older run is left.
  */
@@ -28,6 +29,7 @@ report_file(const char *name)
 	    strcmp(name, "report.pdf") == 0 ||
 	    strcmp(name, "findings.json") == 0 ||
 	    strcmp(name, "diff.json") == 0 ||		/* what-if, diff */
+	    strcmp(name, "crosscheck.json") == 0 ||	/* crosscheck */
 	    strcmp(name, "vmis.csv") == 0 || strcmp(name, "drain.csv") == 0 ||
 	    (n > 4 && name[0] != '.' && strcmp(name + n - 4, ".svg") == 0);
 }

@@ -325,23 +325,42 @@ char *vmi_outcome(const kv_vmires *r);
 /* What a drain does with it, in words. */
 const char *drain_word(enum kv_on_drain on_drain);
 
-/* Matrix view over the classes: at most KV_MATRIX_MAX entries, the last
- * one aggregating every class from KV_MATRIX_MAX - 1 on. */
-typedef struct kv_mview {
+/* Matrix view: the rows and the columns are each an axis, a set of
+ * classes (the report's: every class on both; crosscheck's: SOURCE's
+ * classes as rows, TARGET's as columns).  An axis shows at most
+ * KV_MATRIX_MAX entries, the last one aggregating every class of the
+ * axis from KV_MATRIX_MAX - 1 on. */
+typedef struct kv_maxis {
 	size_t n;		/* entries shown */
-	size_t nclasses;	/* a->nclasses */
+	size_t ncls;		/* classes on the axis */
+	const size_t *cls;	/* the axis's classes, indexes into
+				   a->classes (the caller's), or NULL:
+				   every class in order */
 	bool aggregated;
+} kv_maxis;
+typedef struct kv_mview {
+	kv_maxis row, col;
+	bool aggregated;	/* either axis */
+	const char *title;	/* the figure's title, or NULL: the
+				   report's (static or the caller's) */
 } kv_mview;
+/* Every class of a on both axes. */
 void mview_init(kv_mview *v, const kv_analysis *a);
-/* Classes [first, last) of entry i. */
-void mview_range(const kv_mview *v, size_t i, size_t *first, size_t *last);
+/* rows[0..nrows) as rows, cols[0..ncols) as columns (borrowed). */
+void mview_init_sets(kv_mview *v, const size_t *rows, size_t nrows,
+    const size_t *cols, size_t ncols, const char *title);
+/* Axis positions [first, last) of entry i. */
+void mview_range(const kv_maxis *ax, size_t i, size_t *first,
+    size_t *last);
+/* The class (index into a->classes) at axis position k. */
+size_t mview_class(const kv_maxis *ax, size_t k);
 /* Entry (i, j): ok when every pair in it is; missing = the largest
  * number of missing labels; npairs/nfail count the pairs.  The pair of
  * a single class pair is returned in *pair (else NULL). */
 void mview_cell(const kv_mview *v, const kv_analysis *a, size_t i, size_t j,
     bool *ok, size_t *missing, size_t *nfail, size_t *npairs,
     const kv_pair **pair);
-char *mview_label(const kv_mview *v, const kv_analysis *a, size_t i);
+char *mview_label(const kv_maxis *ax, const kv_analysis *a, size_t i);
 char *mview_cell_title(const kv_mview *v, const kv_analysis *a, size_t i,
     size_t j);
 

@@ -71,13 +71,16 @@ choose(kv_cross *x, kv_model *s, const kv_model *t, const kv_cross_opts *o,
 	}
 	for (size_t i = 0; i < s->nvms; i++) {
 		const kv_vmi *v = s->vms[i].stopped;
+		kv_xvm *vm;
 
 		if (v == NULL || o->live_only || KV_FIND_NSNAME(s->vmis,
 		    s->nvmis, kv_vmi, v->ns, v->name) != NULL ||
 		    !in_scope(o, v->ns, v->name, v->fullname, &v->labels))
 			continue;
 		pickvm[i] = true;
-		kv_cross_reasons(s, t, x->side, o, v, vm_new(x, v, false));
+		vm = vm_new(x, v, false);
+		vm->stopped_why = s->vms[i].stopped_why;
+		kv_cross_reasons(s, t, x->side, o, v, vm);
 	}
 }
 
@@ -222,6 +225,25 @@ passthrough_reason(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
 		    x->a->nodes[si].host_model : "unknown");
 }
 
+/* A host-model VMI between flavors of two label domains: TARGET's
+ * virt-controller looks for its own domain's host-model-cpu key among
+ * the node selectors SOURCE recorded of its node and, finding none,
+ * creates no target pod (kubevirt v1.9.0 pkg/virt-controller/watch/
+ * migration/migration.go:969-970 getNodeSelectorsFromVMIMigration-
+ * SourceState, :2554-2572 getHostCpuModelFromMap). */
+static void
+domain_reason(const kv_cross *x, const kv_vmires *r, kv_xvm *vm)
+{
+	const char *sd = x->src->flavor->label_domain;
+	const char *td = x->model->flavor->label_domain;
+
+	if (r->mode == MODE_HOST_MODEL && strcmp(sd, td) != 0)
+		kv_xvm_add(vm, &kv_xrules[XR_LABEL_DOMAIN], "SOURCE's nodes "
+		    "are labelled in %s, TARGET's in %s: TARGET's KubeVirt "
+		    "finds no host-model-cpu.%s label among the source "
+		    "node's and creates no target pod", sd, td, td);
+}
+
 /* TARGET's nodes carry no machine-type labels: no selector, and
  * whether TARGET runs the VMI's machine type is unknown. */
 static void
@@ -272,6 +294,7 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	vm->cpu_model = r->mode == MODE_NAMED ? r->model : NULL;
 	if (vm->running && !o->cold_only) {
 		machine_reason(x, r, vm);
+		domain_reason(x, r, vm);
 		live_reasons(x, r, vm);
 		passthrough_reason(x, r, vm);
 		if (targets_of(x, &r->targets, vm->source_node,
@@ -416,8 +439,7 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
     kv_err *err)
 {
 	kv_cross *x = xcalloc(1, sizeof(*x));
-	bool *pick = xcalloc(src->nvmis + 1, sizeof(bool));
-	bool *pickvm = xcalloc(src->nvms + 1, sizeof(bool));
+	bool *pick, *pickvm;
 
 	*out = NULL;
 	x->src = src;
@@ -430,6 +452,10 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
 	    tgt_path;
 	same_cluster(x, src, tgt, src_path, tgt_path);
 	kv_cross_sides(src, tgt, x->side);
+	if (src->flavor->stopped_vms != NULL)	/* its own stopped VMs */
+		src->flavor->stopped_vms(src);
+	pick = xcalloc(src->nvmis + 1, sizeof(bool));
+	pickvm = xcalloc(src->nvms + 1, sizeof(bool));
 	choose(x, src, tgt, o, pick, pickvm);
 	kv_timing("reasons");
 	kv_cross_merge(tgt, src, pick, pickvm, o);

@@ -53,12 +53,13 @@ typedef struct kv_xrule {
 	const char *title, *fix;
 } kv_xrule;
 
-/* The rows of reasons.c. */
+/* The rows of reasons.c (a flavor's own are its cross_reasons hook's,
+ * flavor.h). */
 enum kv_xrule_id {
 	XR_VERSION, XR_GATE, XR_VERSION_UNKNOWN, XR_SKEW, XR_NAMESPACE,
 	XR_STORAGE_CLASS, XR_STORAGE_RWO, XR_CLAIM, XR_NETWORK, XR_STOPPED,
 	XR_NO_START, XR_NOT_JUDGED, XR_PASSTHROUGH, XR_MACHINE, XR_HOSTNAME,
-	XR_VM_CLASS, XR_VM_CLASS_CPU, XR_COUNT
+	XR_LABEL_DOMAIN, XR_COUNT
 };
 extern const kv_xrule kv_xrules[XR_COUNT];
 
@@ -71,6 +72,7 @@ typedef struct kv_xreason {
 typedef struct kv_xvm {
 	const char *ns, *name, *fullname;
 	bool running;			/* a running VMI; else a stopped VM */
+	const char *stopped_why;	/* stopped: kv_vm.stopped_why */
 	const char *source_node;	/* SOURCE's node name, or NULL */
 	enum kv_cpu_mode mode;
 	const char *cpu_model;		/* named model, or NULL */

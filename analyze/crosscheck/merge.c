@@ -4,7 +4,8 @@
  * pods and nodes moved in, so the in-cluster engines answer for the
  * move.  A moved struct is copied and zeroed in SOURCE (its arrays then
  * belong to the crossing model); whole arrays are swapped, so each model
- * still frees what it holds.
+ * still frees what it holds.  SOURCE's nodes keep their labels as
+ * SOURCE's flavor spells them, put into TARGET's spelling (relabel).
  */
 #include <glib.h>
 #include <stdlib.h>
@@ -63,6 +64,61 @@ drop_machine_types(kv_labels *l)
 	l->n = n;
 }
 
+static int
+label_cmp(const void *x, const void *y)
+{
+	return strcmp(((const kv_label *)x)->key, ((const kv_label *)y)->key);
+}
+
+/* key in TARGET's spelling: SOURCE's label domain (cpu-feature.
+ * node.kubevirt.io/pku) and KubeVirt prefix (kubevirt.io/schedulable)
+ * as TARGET's flavor spells them (cpu-feature.node.virtualization.
+ * deckhouse.io/pku); NULL when key has neither. */
+static char *
+respell(const kv_flavor *from, const kv_flavor *to, const char *key)
+{
+	const char *slash = strchr(key, '/');
+	size_t dlen = strlen(from->label_domain), plen;
+
+	if (kv_startswith(key, from->kv_prefix))
+		return xasprintf("%s%s", to->kv_prefix, key +
+		    strlen(from->kv_prefix));
+	if (slash == NULL || (plen = (size_t)(slash - key)) <= dlen ||
+	    key[plen - dlen - 1] != '.' ||
+	    strncmp(slash - dlen, from->label_domain, dlen) != 0)
+		return NULL;
+	return xasprintf("%.*s%s%s", (int)(plen - dlen), key,
+	    to->label_domain, slash);
+}
+
+/* A SOURCE node's labels read by SOURCE's flavor: its CPU labels and
+ * KubeVirt keys put in TARGET's spelling, so that the crossing model
+ * (TARGET's flavor) reads its host model, features and vendor.  Nothing
+ * changes between flavors of one label domain. */
+static void
+relabel(kv_model *t, const kv_flavor *from, kv_labels *l)
+{
+	const kv_flavor *to = t->flavor;
+	size_t n = 0;
+
+	if (from == NULL || from == to ||
+	    (strcmp(from->label_domain, to->label_domain) == 0 &&
+	    strcmp(from->kv_prefix, to->kv_prefix) == 0))
+		return;
+	for (size_t k = 0; k < l->n; k++) {
+		char *key = respell(from, to, l->v[k].key);
+
+		if (key != NULL)
+			l->v[k].key = kv_intern_str(t->strs, key);
+		free(key);
+	}
+	kv_qsort(l->v, l->n, sizeof(kv_label), label_cmp);
+	for (size_t k = 0; k < l->n; k++)	/* keys unique */
+		if (n == 0 || strcmp(l->v[n - 1].key, l->v[k].key) != 0)
+			l->v[n++] = l->v[k];
+	l->n = n;
+}
+
 /* SOURCE's nodes, renamed, cordoned and tainted NoExecute with a key no
  * VMI tolerates by name: no target pod lands on them. */
 static void
@@ -83,6 +139,7 @@ move_nodes(kv_model *t, kv_model *s)
 			if (strcmp(d->labels.v[k].key,
 			    "kubernetes.io/hostname") == 0)
 				d->labels.v[k].value = d->name;
+		relabel(t, s->flavor, &d->labels);
 		drop_machine_types(&d->labels);
 		d->taints = xreallocarray(d->taints, d->ntaints + 1,
 		    sizeof(kv_taint));

@@ -2,8 +2,9 @@
  * reasons.c - what only a move between clusters asks (crosscheck.h):
  * both sides' KubeVirt version and feature gate, each volume's storage
  * class on TARGET and the data to copy, each secondary network's
- * NetworkAttachmentDefinition, the namespace.  One row per reason code;
- * docs/crosscheck.md gives each with its upstream source.
+ * NetworkAttachmentDefinition, the namespace, and what SOURCE's flavor
+ * row adds of its own objects (its cross_reasons hook).  One row per
+ * reason code; docs/crosscheck.md gives each with its upstream source.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,8 +12,6 @@
 #include <string.h>
 
 #include "analyze/crosscheck/crosscheck.h"
-#include "analyze/dvp/dvp.h"
-#include "analyze/dvp/dvp_model.h"
 #include "analyze/rules/storage.h"
 #include "analyze/util/util.h"
 
@@ -72,14 +71,11 @@ const kv_xrule kv_xrules[XR_COUNT] = {
 	    "TARGET's only node has the source node's hostname",
 	    "KubeVirt's target pod avoids a node named like the source "
 	    "node: give TARGET another node that can run it." },
-	[XR_VM_CLASS] = { "cross-vm-class", XB_LIVE | XB_COLD,
-	    "VirtualMachineClass missing on TARGET",
-	    "Create the VirtualMachineClass on TARGET (its CPU as on "
-	    "SOURCE, or one TARGET's nodes run) before the move." },
-	[XR_VM_CLASS_CPU] = { "cross-vm-class-cpu", XB_LIVE | XB_COLD,
-	    "TARGET's VirtualMachineClass has no node for its CPU",
-	    "Change the class's CPU on TARGET to one its nodes run (a "
-	    "model of kvscope models TARGET), or add such a node." },
+	[XR_LABEL_DOMAIN] = { "cross-label-domain", XB_LIVE,
+	    "The clusters label CPUs in different domains",
+	    "Move it cold, or give it a named CPU model TARGET's nodes "
+	    "run: TARGET's KubeVirt reads the source node's host model "
+	    "only in its own label domain." },
 	[XR_MACHINE] = { "cross-machine-type-unknown", 0,
 	    "Machine types of TARGET not in the snapshot",
 	    "TARGET's nodes carry no machine-type labels: check that "
@@ -238,29 +234,6 @@ network_reasons(const kv_model *tgt, const kv_cross_opts *o,
 	}
 }
 
-/* DVP: the VM's VirtualMachineClass on TARGET, with a node for its
- * CPU (the class's status.availableNodes, as TARGET's controller
- * computed it). */
-static void
-class_reasons(const kv_model *src, const kv_model *tgt, const kv_vmi *v,
-    kv_xvm *vm)
-{
-	const kv_dvm *d = src->dvp != NULL ? kv_dvp_vm(src, v->ns, v->name) :
-	    NULL;
-	const kv_dclass *c;
-
-	if (d == NULL || d->class_name == NULL)
-		return;
-	c = tgt->dvp != NULL ? kv_dvp_class(tgt, d->class_name) : NULL;
-	if (c == NULL)
-		kv_xvm_add(vm, &kv_xrules[XR_VM_CLASS], "TARGET has no "
-		    "VirtualMachineClass %s", d->class_name);
-	else if (c->available_set && c->navailable == 0)
-		kv_xvm_add(vm, &kv_xrules[XR_VM_CLASS_CPU], "TARGET's "
-		    "VirtualMachineClass %s (CPU type %s) lists no available "
-		    "node", c->name, c->cpu_type ? c->cpu_type : "unset");
-}
-
 void
 kv_cross_reasons(const kv_model *src, const kv_model *tgt,
     const kv_xside *side, const kv_cross_opts *o, const kv_vmi *v,
@@ -271,7 +244,8 @@ kv_cross_reasons(const kv_model *src, const kv_model *tgt,
 		version_reasons(side, vm);
 	else
 		kv_xvm_add(vm, &kv_xrules[XR_STOPPED], "the VM is stopped "
-		    "(runStrategy Halted)");
+		    "(%s)", vm->stopped_why ? vm->stopped_why :
+		    "not running");
 	if (tgt->nnamespaces > 0 && kv_model_namespace(tgt, v->ns) == NULL)
 		kv_xvm_add(vm, &kv_xrules[XR_NAMESPACE], "TARGET has no "
 		    "namespace %s", v->ns);
@@ -280,5 +254,6 @@ kv_cross_reasons(const kv_model *src, const kv_model *tgt,
 		    v->volumes[i].kind == VOL_DATAVOLUME)
 			volume_reason(src, tgt, o, v, &v->volumes[i], vm);
 	network_reasons(tgt, o, v, vm);
-	class_reasons(src, tgt, v, vm);
+	if (src->flavor->cross_reasons != NULL)	/* its own objects' */
+		src->flavor->cross_reasons(src, tgt, v, vm);
 }

@@ -35,6 +35,14 @@ void kv_dvp_model_free(kv_model *m);
 void kv_dvp_config(struct kv_analysis *a);
 /* One VMI's DVP facts (r->dvp), before its verdict. */
 void kv_dvp_vmi(struct kv_analysis *a, struct kv_vmires *r);
+/* The flavor's stopped_vms hook (stopped.c): each stopped DVP VM as a
+ * Halted kv_vm with the VMI its start would create, for crosscheck. */
+void kv_dvp_stopped_vms(kv_model *m);
+/* The flavor's cross_reasons hook (cross.c): the VM's
+ * VirtualMachineClass on TARGET, with a node for its CPU. */
+struct kv_xvm;
+void kv_dvp_cross_reasons(const kv_model *src, const kv_model *tgt,
+    const kv_vmi *v, struct kv_xvm *vm);
 /* The flavor's restarts hook: the VM's runPolicy (policy.c). */
 enum kv_restart kv_dvp_restarts(const struct kv_model *m,
     const struct kv_vmires *r, const char **why);

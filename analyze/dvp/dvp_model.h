@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analyze/model/labels.h"
 
@@ -32,6 +33,9 @@ typedef struct kv_dvm {		/* VirtualMachine */
 	const char *migrating_reason;
 	size_t ndisks;
 	const char **disks;		/* VirtualDisk names, blockDeviceRefs */
+	int64_t memory;			/* spec.memory.size, bytes; -1 */
+	int64_t cores;			/* spec.cpu.cores; -1 */
+	kv_labels labels;		/* metadata.labels */
 } kv_dvm;
 
 typedef struct kv_dclass {	/* VirtualMachineClass */

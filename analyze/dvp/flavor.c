@@ -154,6 +154,8 @@ const kv_flavor kv_flavor_deckhouse = {
 	.config = kv_dvp_config,
 	.vmi = kv_dvp_vmi,
 	.restarts = kv_dvp_restarts,
+	.stopped_vms = kv_dvp_stopped_vms,
+	.cross_reasons = kv_dvp_cross_reasons,
 	.result_free = kv_dvp_result_free,
 	.describe_volume = kv_dvp_describe_volume,
 };

@@ -78,6 +78,9 @@ dvp_load_vm(kv_model *m, dvp_loadcap *cap, jctx *c, json_t *o)
 	    jstr(c, o, "spec.osType", &vm->os_type) ||
 	    jstr(c, o, "status.phase", &vm->phase) ||
 	    jstr(c, o, "status.nodeName", &vm->node) ||
+	    jquantity(c, o, "spec.memory.size", &vm->memory) ||
+	    jint(c, o, "spec.cpu.cores", &vm->cores) ||
+	    jlabels(c, o, "metadata.labels", &vm->labels) ||
 	    jcondition(c, o, "Migratable", &vm->migratable,
 	    &vm->migratable_reason, &vm->migratable_message) ||
 	    jcondition(c, o, "Migrating", &vm->migrating,
@@ -362,8 +365,10 @@ dvp_free(kv_model *m)
 
 	if (d == NULL)
 		return;
-	for (size_t i = 0; i < d->nvms; i++)
+	for (size_t i = 0; i < d->nvms; i++) {
 		free(d->vms[i].disks);
+		free(d->vms[i].labels.v);
+	}
 	free(d->vms);
 	for (size_t i = 0; i < d->nclasses; i++) {
 		free(d->classes[i].features);

@@ -32,6 +32,7 @@ struct kv_load;
 struct kv_model;
 struct kv_vmi;
 struct kv_vmires;
+struct kv_xvm;
 struct kv_volume;
 struct jctx;
 struct json_t;
@@ -268,6 +269,19 @@ typedef struct kv_flavor {
 	    const struct kv_vmires *r, const char **why);
 	/* release what vmi added to r (called for every flavor) */
 	void (*result_free)(struct kv_vmires *r);
+	/* crosscheck (SOURCE): a kv_vm of run Halted with its `stopped`
+	 * VMI (the VMI a start would create) added to m->vms, sorted
+	 * again, for each of the flavor's own VMs that is stopped and has
+	 * no KubeVirt VirtualMachine in m (DVP's); NULL: none */
+	void (*stopped_vms)(struct kv_model *m);
+	/* crosscheck: the reasons a move of VMI v of src (a SOURCE of this
+	 * flavor) to tgt has in the flavor's own objects, each added to
+	 * xvm with kv_xvm_add (analyze/crosscheck/crosscheck.h) and a row
+	 * of the flavor's (DVP: the VirtualMachineClass on TARGET); NULL:
+	 * none */
+	void (*cross_reasons)(const struct kv_model *src,
+	    const struct kv_model *tgt, const struct kv_vmi *v,
+	    struct kv_xvm *xvm);
 	/* a volume's own name in messages ("VirtualDisk x, "), or nothing */
 	void (*describe_volume)(const struct kv_model *m, const char *ns,
 	    const struct kv_volume *vol, struct kv_buf *b);

@@ -118,6 +118,7 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 	vm->fullname = kv_intern_str(m->strs, full);
 	free(full);
 	if (vm->stopped != NULL) {
+		vm->stopped_why = "runStrategy Halted";
 		vm->stopped->ns = vm->ns;
 		vm->stopped->name = vm->name;
 		vm->stopped->fullname = vm->fullname;

@@ -414,6 +414,8 @@ typedef struct kv_vm {			/* virtualmachines.kubevirt.io */
 	 * (spec.template; ns, name and fullname the VM's, no node, phase
 	 * ""), for crosscheck's stopped VMs; owned; NULL otherwise */
 	kv_vmi *stopped;
+	const char *stopped_why;	/* with stopped: what says so,
+					   "runStrategy Halted" (static) */
 	unsigned differs;		/* 1u << kv_tmpl_field where the
 					   template differs from the VMI */
 } kv_vm;

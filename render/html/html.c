@@ -79,8 +79,8 @@ figure(hdoc *h, xmlNodePtr parent, kv_fig *f)
 
 /* --- head ------------------------------------------------------------- */
 
-static char *
-csp_hash(const char *s)
+char *
+html_csp_hash(const char *s)
 {
 	guint8 digest[32];
 	gsize len = sizeof(digest);
@@ -102,7 +102,8 @@ head(hdoc *h, xmlNodePtr html)
 {
 	const snap_manifest *mf = &h->a->m->manifest;
 	xmlNodePtr hd = xmlNewChild(html, NULL, BAD_CAST "head", NULL), n;
-	char *css = csp_hash(kv_report_css), *js = csp_hash(kv_report_js);
+	char *css = html_csp_hash(kv_report_css);
+	char *js = html_csp_hash(kv_report_js);
 	char *policy = xasprintf("default-src 'none'; style-src %s; "
 	    "script-src %s; img-src 'none'; font-src 'none'; "
 	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
@@ -353,7 +354,8 @@ sec_classes(hdoc *h, xmlNodePtr main)
 		return;
 	if ((note = prose_aggregated(a)) != NULL)
 		h_el_own(s, "p", "note", note);
-	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.n, 0, h->mv.n));
+	figure(h, s, fig_matrix(a, h->t, &h->mv, 0, h->mv.row.n, 0,
+	    h->mv.col.n));
 	h_el(s, "h3", "The classes and their nodes");
 	t = h_table(fold(s, a->nclasses, "Every class"), "sort", heads, hcls,
 	    6);

@@ -54,6 +54,13 @@ void h_names(xmlNodePtr td, const char *const *v, size_t n, size_t shown);
 void h_node_names(xmlNodePtr td, const kv_analysis *a, const size_t *idx,
     size_t n, size_t shown);
 
+/* "'sha256-...'" of s, for the Content-Security-Policy (html.c); the
+ * caller frees. */
+char *html_csp_hash(const char *s);
+/* h_names() whose "and N more" points to file where all are listed. */
+void h_names_in(xmlNodePtr td, const char *const *v, size_t n,
+    size_t shown, const char *file);
+
 /* sec_vmis.c: running and not ok, or stopped or held by a drain */
 bool html_needs_attention(const kv_vmires *r);
 /* the static table of those VMIs, appended to section s */

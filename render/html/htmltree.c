@@ -351,6 +351,13 @@ names_run(xmlNodePtr p, const char *const *v, size_t from, size_t to)
 void
 h_names(xmlNodePtr td, const char *const *v, size_t n, size_t shown)
 {
+	h_names_in(td, v, n, shown, "findings.json");
+}
+
+void
+h_names_in(xmlNodePtr td, const char *const *v, size_t n, size_t shown,
+    const char *file)
+{
 	/* "and 1 more" would take the room of the name */
 	size_t k = n <= shown + 1 ? n : shown;
 	char *s;
@@ -363,7 +370,7 @@ h_names(xmlNodePtr td, const char *const *v, size_t n, size_t shown)
 	names_run(td, v, 0, k);
 	if (k == n)
 		return;
-	s = xasprintf(" and %zu more (all in findings.json)", n - k);
+	s = xasprintf(" and %zu more (all in %s)", n - k, file);
 	h_txt(td, s);
 	free(s);
 	s = xasprintf("All %zu", n);

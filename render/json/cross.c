@@ -172,3 +172,14 @@ kv_json_cross(const kv_cross *x)
 	g_hash_table_destroy(sets.by);
 	return doc;
 }
+
+int
+kv_write_cross_json(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
+{
+	json_t *doc = kv_json_cross(arg);
+	int rc = kv_doc_write(doc, KV_OUT_JSON, f, err);
+
+	(void)a;
+	json_decref(doc);
+	return rc;
+}

@@ -80,6 +80,10 @@ typedef struct pdoc {
 	bool all;		/* --pdf-detail all: the full VMI and node
 				 * tables too */
 	const kv_report_diff *diff;	/* a what-if's or diff's, or NULL */
+	/* a document of its own (crosscheck's): the running header's text
+	 * (then on every page, the first too) and the footer's, or NULL
+	 * for the report's ("title · cluster", "Snapshot taken DATE") */
+	const char *header, *footer;
 } pdoc;
 
 typedef struct pcol {
@@ -163,9 +167,11 @@ void pdf_cell(pcell *c, char *text, enum kv_font font, uint32_t ink);
 /* a label that never breaks (vendor:AMD) */
 void pdf_cell_label(pcell *c, const char *text);
 /* A list: the first max names, each unbroken, then "and N more (all in
- * findings.json)"; "none" when n is 0. */
-void pdf_cell_names(pcell *c, const char *const *v, size_t n, size_t max,
-    enum kv_font font);
+ * FILE)"; "none" when n is 0.  pdf_cell_names: FILE findings.json. */
+void pdf_cell_names_in(pcell *c, const char *const *v, size_t n,
+    size_t max, enum kv_font font, const char *file);
+#define pdf_cell_names(c, v, n, max, font) \
+	pdf_cell_names_in(c, v, n, max, font, "findings.json")
 void pdf_cell_nodes(pcell *c, const kv_analysis *a, const size_t *idx,
     size_t n, size_t max);	/* pdf_cell_names() of nodes by index */
 void pdf_cellc(pcell *c, const char *text);
@@ -194,6 +200,10 @@ void pdf_attention_compact(pdoc *d, ptable *t, const kv_drain_row **rows,
 void pdf_sec_changes(pdoc *d, const char *title);
 /* the CPU sections (pdf_cpu.c): classes and matrix, models, trade-off */
 void pdf_sec_classes(pdoc *d);
+/* The host-model matrix of v in tiles, with its note; the refused pairs
+ * of v's rows and columns with the labels they lack (pdf_cpu.c). */
+void pdf_matrix(pdoc *d, const kv_mview *v);
+void pdf_refused_pairs(pdoc *d, const kv_mview *v);
 void pdf_sec_models(pdoc *d);
 void pdf_sec_tradeoff(pdoc *d);
 

@@ -1,7 +1,8 @@
 /*
  * pdf_cpu.c - the PDF's CPU sections (pdf.h): the CPU classes with their
  * migration matrix (in tiles when it is wider or taller than a page) and
- * the refused pairs, the named models common to the nodes, and the
+ * the refused pairs (both over any matrix view: crosscheck's report
+ * draws them too), the named models common to the nodes, and the
  * trade-off between a model's reach and what it gives the guest.
  */
 #include <stdio.h>
@@ -14,50 +15,51 @@
 #define W(w)		kv_word(a, KV_WORD_##w)
 #define CLASS_LINES	16	/* of a class's features, by default */
 
-static void
-matrix(pdoc *d)
+void
+pdf_matrix(pdoc *d, const kv_mview *v)
 {
 	const kv_analysis *a = d->a;
+	size_t n = v->row.n > v->col.n ? v->row.n : v->col.n;
 	double lw, hh, cell, over;
-	double *w = xcalloc(d->mv.n + 1, sizeof(double));
-	size_t *bands = xcalloc(d->mv.n + 1, sizeof(size_t));
-	size_t *rows = xcalloc(d->mv.n + 1, sizeof(size_t));
+	double *w = xcalloc(n + 1, sizeof(double));
+	size_t *bands = xcalloc(n + 1, sizeof(size_t));
+	size_t *rows = xcalloc(n + 1, sizeof(size_t));
 	size_t nb, nr;
 	bool skip;
 
-	fig_matrix_metrics(a, d->t, &d->mv, &lw, &hh, &cell);
-	for (size_t i = 0; i < d->mv.n; i++)
+	fig_matrix_metrics(a, d->t, v, &lw, &hh, &cell);
+	for (size_t i = 0; i < n; i++)
 		w[i] = cell;
 	/* 6 pt of figure padding on each side */
-	nb = kv_band(w, d->mv.n, lw + 12, CW, bands);
+	nb = kv_band(w, v->col.n, lw + 12, CW, bands);
 	/* title, axis, column heads, legend and notes around the cells: the
 	 * height of a tile without rows, and the figure's own spacing */
 	{
-		kv_fig *empty = fig_matrix(a, d->t, &d->mv, 0, 0, 0, 0);
+		kv_fig *empty = fig_matrix(a, d->t, v, 0, 0, 0, 0);
 
 		over = empty->h + 10;
 		fig_free(empty);
 	}
-	nr = kv_paginate(w, d->mv.n, pdf_room(d) - over, BOTTOM - TOP - over, 0,
-	    rows, &skip);
+	nr = kv_paginate(w, v->row.n, pdf_room(d) - over, BOTTOM - TOP - over,
+	    0, rows, &skip);
 	if (skip)
 		pdf_new_page(d);
 	for (size_t b = 0; b < nb; b++)
 		for (size_t r = 0; r < nr; r++) {
 			size_t c0 = bands[b], c1 = b + 1 < nb ? bands[b + 1] :
-			    d->mv.n;
+			    v->col.n;
 			size_t r0 = rows[r], r1 = r + 1 < nr ? rows[r + 1] :
-			    d->mv.n;
+			    v->row.n;
 
 			if (b + r > 0)
 				pdf_new_page(d);
-			pdf_figure_scaled(d, fig_matrix(a, d->t, &d->mv, r0, r1,
+			pdf_figure_scaled(d, fig_matrix(a, d->t, v, r0, r1,
 			    c0, c1), false, nb == 1 && nr == 1 ? 1.4 : 1.0);
 		}
 	pdf_para_own(d, xasprintf("Rows: the class a host-model %s runs on; "
 	    "columns: the class of a candidate target node. A cell is ok, or "
 	    "shows how many node labels the target lacks; the table below "
-	    "names them for every refused pair.%s", W(VM), d->mv.aggregated ?
+	    "names them for every refused pair.%s", W(VM), v->aggregated ?
 	    " Classes beyond the first 199 are aggregated into one row and "
 	    "column." : ""), FONT_REGULAR, SMALL, COL_MUTED);
 	free(w);
@@ -108,42 +110,49 @@ label_list(const kv_pair *p)
 	return b.data != NULL ? b.data : xstrdup("");
 }
 
-/* Every refused class pair with the labels the target lacks, printed
- * (paper has no tooltips): one row per source class and list of missing
- * labels, naming the target classes that lack exactly those. */
-static void
-refused_pairs(pdoc *d)
+/* Every refused class pair of v's rows and columns with the labels the
+ * target lacks, printed (paper has no tooltips): one row per source
+ * class and list of missing labels, naming the target classes that lack
+ * exactly those. */
+void
+pdf_refused_pairs(pdoc *d, const kv_mview *v)
 {
 	const kv_analysis *a = d->a;
 	static const pcol cols[] = {
 		{ "#", 0.05, true }, { "Source \u2192 targets", 0.25, false },
 		{ "Labels the targets lack", 0.7, false },
 	};
-	size_t nc = a->nclasses, n = 0;
-	bool *done = xcalloc(nc + 1, sizeof(bool));
+	size_t nc = a->nclasses, ncol = v->col.ncls, n = 0;
+	bool *done = xcalloc(ncol + 1, sizeof(bool));
 	ptable t;
 
 	pdf_tbl_init(&t, cols, 3);
 	t.size = DENSE;
 	t.pad = DENSE_PAD + 0.5;
-	for (size_t s = 0; s < nc; s++) {
-		memset(done, 0, nc * sizeof(bool));
-		for (size_t c = 0; c < nc; c++) {
+	for (size_t r = 0; r < v->row.ncls; r++) {
+		size_t s = mview_class(&v->row, r);
+
+		memset(done, 0, ncol * sizeof(bool));
+		for (size_t k = 0; k < ncol; k++) {
+			size_t c = mview_class(&v->col, k);
 			const kv_pair *p = &a->pairs[s * nc + c];
 			kv_buf b = {0};
 			pcell *row;
 
-			if (p->ok || done[c])
+			if (p->ok || done[k])
 				continue;
 			kv_buf_printf(&b, "%s \u2192 %s", a->classes[s].id,
 			    a->classes[c].id);
-			for (size_t o = c + 1; o < nc; o++)
-				if (!a->pairs[s * nc + o].ok && !done[o] &&
-				    same_missing(p, &a->pairs[s * nc + o])) {
+			for (size_t o = k + 1; o < ncol; o++) {
+				size_t oc = mview_class(&v->col, o);
+
+				if (!a->pairs[s * nc + oc].ok && !done[o] &&
+				    same_missing(p, &a->pairs[s * nc + oc])) {
 					done[o] = true;
 					kv_buf_printf(&b, ", %s",
-					    a->classes[o].id);
+					    a->classes[oc].id);
 				}
+			}
 			row = pdf_tbl_row(&t);
 			pdf_cell(&row[0], xasprintf("%zu", ++n), FONT_REGULAR,
 			    COL_MUTED);
@@ -181,8 +190,8 @@ pdf_sec_classes(pdoc *d)
 		return;
 	if ((note = prose_aggregated(a)) != NULL)
 		pdf_para_own(d, note, FONT_REGULAR, BODY, COL_WARN);
-	matrix(d);
-	refused_pairs(d);
+	pdf_matrix(d, &d->mv);
+	pdf_refused_pairs(d, &d->mv);
 	pdf_heading2(d, "The classes and their nodes");
 	pdf_tbl_init(&t, cols, 6);
 	if (!d->all)	/* a row never leaves most of a page empty */

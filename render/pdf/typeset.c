@@ -66,12 +66,13 @@ pdf_page_furniture(pdoc *d)
 
 	if (d->cr == NULL)
 		return;
-	if (d->page > 1) {
+	if (d->page > 1 || d->header != NULL) {
 		double sw = d->section == NULL ? 0 :
 		    pdf_label(d, PAGE_W - MX, 34, d->section, FONT_BOLD,
 		    SMALL, COL_MUTED, true);
-		char *full = xasprintf("%s \u00b7 %s", d->title,
-		    mf->context ? mf->context : "(unnamed cluster)");
+		char *full = d->header != NULL ? xstrdup(d->header) :
+		    xasprintf("%s \u00b7 %s", d->title, mf->context ?
+		    mf->context : "(unnamed cluster)");
 
 		/* a long cluster name yields to the section title */
 		left = text_fit(d->t, full, FONT_REGULAR, SMALL, CW - sw - 16);
@@ -82,7 +83,8 @@ pdf_page_furniture(pdoc *d)
 		free(left);
 	}
 	pdf_hrule(d, MX, BOTTOM + 22, CW, 0.5, COL_RULE);
-	left = xasprintf("Snapshot taken %s", d->snapdate);
+	left = d->footer != NULL ? xstrdup(d->footer) :
+	    xasprintf("Snapshot taken %s", d->snapdate);
 	right = xasprintf("Page %d of %d", d->page, d->npages);
 	pdf_label(d, MX, BOTTOM + 28, left, FONT_REGULAR, SMALL, COL_MUTED,
 	    false);
@@ -95,7 +97,7 @@ pdf_page_furniture(pdoc *d)
 void
 pdf_new_page(pdoc *d)
 {
-	if (d->cr != NULL)
+	if (d->cr != NULL && d->page > 0)	/* page 1 is the surface's */
 		cairo_show_page(d->cr);
 	d->page++;
 	d->y = TOP;
@@ -446,8 +448,8 @@ pdf_cell_label(pcell *c, const char *text)
 }
 
 void
-pdf_cell_names(pcell *c, const char *const *v, size_t n, size_t max,
-    enum kv_font font)
+pdf_cell_names_in(pcell *c, const char *const *v, size_t n, size_t max,
+    enum kv_font font, const char *file)
 {
 	/* "and 1 more" would take the room of the name */
 	size_t k = n <= max + 1 ? n : max;
@@ -466,8 +468,7 @@ pdf_cell_names(pcell *c, const char *const *v, size_t n, size_t max,
 		nobreak(c, at, b.len);
 	}
 	if (k < n)
-		kv_buf_printf(&b, " and %zu more (all in findings.json)",
-		    n - k);
+		kv_buf_printf(&b, " and %zu more (all in %s)", n - k, file);
 	pdf_cell(c, b.data, font, COL_INK);
 }
 

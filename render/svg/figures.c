@@ -222,17 +222,28 @@ fig_verdicts(const kv_analysis *a, kv_text *t)
 #define MLABEL_MAX	210.0
 #define MHEAD_MAX	90.0
 
-static char *
-row_label(const kv_mview *v, const kv_analysis *a, size_t i)
+/* The class at entry i's first position, and whether the entry is it
+ * alone. */
+static const kv_class *
+entry_class(const kv_maxis *ax, const kv_analysis *a, size_t i, bool *one)
 {
 	size_t first, last;
-	char *head = mview_label(v, a, i), *nodes, *s;
 
-	mview_range(v, i, &first, &last);
-	if (last - first != 1)
+	mview_range(ax, i, &first, &last);
+	*one = last - first == 1;
+	return &a->classes[mview_class(ax, first)];
+}
+
+static char *
+row_label(const kv_maxis *ax, const kv_analysis *a, size_t i)
+{
+	bool one;
+	const kv_class *c = entry_class(ax, a, i, &one);
+	char *head = mview_label(ax, a, i), *nodes, *s;
+
+	if (!one)
 		return head;
-	nodes = node_list(a, a->classes[first].nodes,
-	    a->classes[first].nnodes, 3);
+	nodes = node_list(a, c->nodes, c->nnodes, 3);
 	s = xasprintf("%s \u00b7 %s", head, nodes);
 	free(head);
 	free(nodes);
@@ -240,22 +251,22 @@ row_label(const kv_mview *v, const kv_analysis *a, size_t i)
 }
 
 static char *
-row_title(const kv_mview *v, const kv_analysis *a, size_t i)
+row_title(const kv_maxis *ax, const kv_analysis *a, size_t i)
 {
 	size_t first, last;
 	const kv_class *c;
 	char *nodes, *s;
 
-	mview_range(v, i, &first, &last);
+	mview_range(ax, i, &first, &last);
+	c = &a->classes[mview_class(ax, first)];
 	if (last - first != 1) {
 		size_t n = 0;
 
 		for (size_t k = first; k < last; k++)
-			n += a->classes[k].nnodes;
+			n += a->classes[mview_class(ax, k)].nnodes;
 		return xasprintf("classes %s to %s, aggregated: %zu nodes",
-		    a->classes[first].id, a->classes[last - 1].id, n);
+		    c->id, a->classes[mview_class(ax, last - 1)].id, n);
 	}
-	c = &a->classes[first];
 	nodes = node_list(a, c->nodes, c->nnodes, 50);
 	s = xasprintf("%s: %s %s, x86-64-v%d, %zu %s: %s", c->id,
 	    c->vendor ? c->vendor : "unknown vendor",
@@ -267,16 +278,16 @@ row_title(const kv_mview *v, const kv_analysis *a, size_t i)
 }
 
 static const char *
-col_label(const kv_mview *v, const kv_analysis *a, size_t j, char **own)
+col_label(const kv_maxis *ax, const kv_analysis *a, size_t j, char **own)
 {
 	size_t first, last;
 
-	mview_range(v, j, &first, &last);
+	mview_range(ax, j, &first, &last);
 	*own = NULL;
 	if (last - first == 1)
-		return a->classes[first].id;
-	*own = xasprintf("%s\u2013%s", a->classes[first].id,
-	    a->classes[last - 1].id);
+		return a->classes[mview_class(ax, first)].id;
+	*own = xasprintf("%s\u2013%s", a->classes[mview_class(ax,
+	    first)].id, a->classes[mview_class(ax, last - 1)].id);
 	return *own;
 }
 
@@ -287,17 +298,21 @@ fig_matrix_metrics(const kv_analysis *a, kv_text *t, const kv_mview *v,
 	double lw = width_of(t, "source class (VM runs here)", FONT_BOLD,
 	    SMALL_SIZE), hh = 0;
 
-	for (size_t i = 0; i < v->n; i++) {
-		char *l = row_label(v, a, i), *own;
+	for (size_t i = 0; i < v->row.n; i++) {
+		char *l = row_label(&v->row, a, i);
 		double w = width_of(t, l, FONT_REGULAR, SMALL_SIZE);
-		const char *c = col_label(v, a, i, &own);
-		double h = width_of(t, c, FONT_REGULAR, SMALL_SIZE);
 
 		if (w > lw)
 			lw = w;
+		free(l);
+	}
+	for (size_t j = 0; j < v->col.n; j++) {
+		char *own;
+		const char *c = col_label(&v->col, a, j, &own);
+		double h = width_of(t, c, FONT_REGULAR, SMALL_SIZE);
+
 		if (h > hh)
 			hh = h;
-		free(l);
 		free(own);
 	}
 	*label_w = (lw > MLABEL_MAX ? MLABEL_MAX : lw) + 8;
@@ -346,15 +361,21 @@ static kv_fig *
 matrix_head(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
     size_t r1, size_t c0, size_t c1, double gx, double gy, double cell)
 {
+	const char *base = v->title != NULL ? v->title :
+	    "Host-model migration between CPU classes";
 	char *title, *desc;
 	kv_fig *f;
 
-	if (r0 == 0 && c0 == 0 && r1 == v->n && c1 == v->n)
-		title = xstrdup("Host-model migration between CPU classes");
+	if (r0 == 0 && c0 == 0 && r1 == v->row.n && c1 == v->col.n)
+		title = xstrdup(base);
+	else if (v->row.n == v->col.n)
+		title = xasprintf("%s (rows %zu\u2013%zu, columns "
+		    "%zu\u2013%zu of %zu)", base, r0 + 1, r1, c0 + 1, c1,
+		    v->row.n);
 	else
-		title = xasprintf("Host-model migration between CPU classes "
-		    "(rows %zu\u2013%zu, columns %zu\u2013%zu of %zu)", r0 + 1,
-		    r1, c0 + 1, c1, v->n);
+		title = xasprintf("%s (rows %zu\u2013%zu of %zu, columns "
+		    "%zu\u2013%zu of %zu)", base, r0 + 1, r1, v->row.n,
+		    c0 + 1, c1, v->col.n);
 	desc = xasprintf("Rows: the class a host-model VM runs on; columns: "
 	    "the class of a candidate target node. A cell is ok, or shows how "
 	    "many node labels the target lacks; its title lists them.%s",
@@ -369,17 +390,30 @@ matrix_head(const kv_analysis *a, kv_text *t, const kv_mview *v, size_t r0,
 	    SMALL_SIZE, ANCHOR_START, COL_MUTED, NULL);
 	for (size_t j = c0; j < c1; j++) {
 		char *own;
-		const char *l = col_label(v, a, j, &own);
+		const char *l = col_label(&v->col, a, j, &own);
 		char *fit = text_fit(t, l, FONT_REGULAR, SMALL_SIZE, MHEAD_MAX);
 		kv_shape *s = text(f, gx + (double)(j - c0) * cell + cell / 2 +
 		    2.5, gy - 4, fit, FONT_REGULAR, SMALL_SIZE, ANCHOR_START,
-		    COL_INK, row_title(v, a, j));
+		    COL_INK, row_title(&v->col, a, j));
 
 		s->rotate = -90;
 		free(fit);
 		free(own);
 	}
 	return f;
+}
+
+/* Whether row entry i and column entry j are one class (or the same
+ * aggregate). */
+static bool
+same_entry(const kv_mview *v, size_t i, size_t j)
+{
+	size_t r0, r1, c0, c1;
+
+	mview_range(&v->row, i, &r0, &r1);
+	mview_range(&v->col, j, &c0, &c1);
+	return r1 - r0 == c1 - c0 && mview_class(&v->row, r0) ==
+	    mview_class(&v->col, c0);
 }
 
 /* The row labels and cells of rows [r0, r1) and columns [c0, c1). */
@@ -390,14 +424,14 @@ matrix_grid(kv_fig *f, const kv_analysis *a, kv_text *t, const kv_mview *v,
 {
 	for (size_t i = r0; i < r1; i++) {
 		double ry = gy + (double)(i - r0) * cell;
-		char *l = row_label(v, a, i);
+		char *l = row_label(&v->row, a, i);
 
 		if ((i - r0) % 2 == 1)
 			rect(f, PAD, ry, lw - 4, cell, COL_SHADE, COL_NONE,
 			    NULL);
 		text_max(f, t, PAD + 2, ry + cell / 2 + 2.6, l, FONT_REGULAR,
 		    SMALL_SIZE, ANCHOR_START, COL_INK, lw - 8,
-		    row_title(v, a, i));
+		    row_title(&v->row, a, i));
 		free(l);
 		for (size_t j = c0; j < c1; j++)
 			matrix_cell(f, a, v, i, j, gx + (double)(j - c0) * cell,
@@ -405,10 +439,11 @@ matrix_grid(kv_fig *f, const kv_analysis *a, kv_text *t, const kv_mview *v,
 	}
 	/* the diagonal: a class with itself */
 	for (size_t i = r0; i < r1; i++)
-		if (i >= c0 && i < c1)
-			rect(f, gx + (double)(i - c0) * cell,
-			    gy + (double)(i - r0) * cell, cell, cell, COL_NONE,
-			    COL_INK, NULL);
+		for (size_t j = c0; j < c1; j++)
+			if (same_entry(v, i, j))
+				rect(f, gx + (double)(j - c0) * cell,
+				    gy + (double)(i - r0) * cell, cell, cell,
+				    COL_NONE, COL_INK, NULL);
 }
 
 kv_fig *

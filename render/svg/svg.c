@@ -212,7 +212,7 @@ kv_stage_svgs(kv_output *o, const kv_analysis *a, kv_err *err)
 
 	mview_init(&v, a);
 	figs[0] = fig_verdicts(a, t);
-	figs[1] = fig_matrix(a, t, &v, 0, v.n, 0, v.n);
+	figs[1] = fig_matrix(a, t, &v, 0, v.row.n, 0, v.col.n);
 	figs[2] = fig_tradeoff(a, t);
 	figs[3] = fig_drain(a, t);
 	for (size_t i = 0; i < 4 && rc == KV_OK; i++) {

@@ -42,11 +42,10 @@ sides(const kv_cross *x, const kv_term *t)
 static void
 facts(const kv_cross *x, const kv_term *t)
 {
-	char *b = kv_fmt_bytes(x->copy_bytes);
+	char *b = kv_cross_copy(x);
 	kv_tlist l;
 
-	fprintf(t->f, "data to copy: %s (the claims of the VMs that could "
-	    "move)\n", b);
+	fprintf(t->f, "%s\n", b);
 	free(b);
 	fputs("best CPU model both clusters run:", t->f);
 	if (x->nbest == 0)
@@ -59,18 +58,6 @@ facts(const kv_cross *x, const kv_term *t)
 	}
 }
 
-static const char *
-rules_out(unsigned blocks)
-{
-	if ((blocks & XB_LIVE) && (blocks & XB_COLD))
-		return "rules out live and cold";
-	if (blocks & XB_LIVE)
-		return "rules out live";
-	if (blocks & XB_COLD)
-		return "rules out cold";
-	return "said";
-}
-
 static void
 group(const kv_cross *x, const kv_xgroup *g, const kv_term *t)
 {
@@ -79,7 +66,7 @@ group(const kv_cross *x, const kv_xgroup *g, const kv_term *t)
 	fputc('\n', t->f);
 	kv_term_paint(t, g->blocks ? KV_C_RED : KV_C_YELLOW, g->code);
 	fprintf(t->f, ": %zu %s (%s): ", g->nvms, vms_word(g->nvms),
-	    rules_out(g->blocks));
+	    kv_cross_rules_out(g->blocks));
 	kv_term_puts(t->f, g->title);
 	fputs("\n  fix: ", t->f);
 	kv_term_wrap(t, 7, 7, g->fix);

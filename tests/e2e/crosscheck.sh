@@ -19,6 +19,8 @@ set -u
 export COLUMNS=300
 
 . "$(dirname "$0")/lib.sh"
+# fontconfig's caches (tests/lsan.supp), as report.sh
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 S=samples/mixed
 MK="python3 tests/e2e/mkcross.py"
 X=$tmp/x
@@ -156,6 +158,38 @@ run "dvp classes" 1 crosscheck "$X/DA" "$X/DB" -o json
 jq_is "dvp class missing" '.vms[] | select(.name == "vm-features") | "\(.answer) \(.reasons[] | select(.code == "cross-vm-class") | .message)"' "no TARGET has no VirtualMachineClass amx"
 jq_is "dvp class no node" '.vms[] | select(.name == "vm-model") | "\(.answer) \(.reasons[0].message)"' "no TARGET's VirtualMachineClass generic (CPU type Model) lists no available node"
 jq_is "dvp host class" '.vms[] | select(.name == "vm-host") | .answer' "live"
+# a stopped DVP VirtualMachine (no KVVM, no KVVMI in the snapshot) is
+# listed as a stopped KubeVirt VM is: its class's CPU, its VirtualDisk
+jq_is "dvp stopped listed" '.vms[] | select(.name == "vm-stopped") | "\(.running) \(.answer) \(.cpuMode) \(.copyBytes) \(.sourceNode)"' "false cold host-model 21474836480 null"
+jq_is "dvp stopped reason" '.vms[] | select(.name == "vm-stopped") | .reasons[0].message' "the VM is stopped (phase Stopped)"
+jq_is "dvp count" '.summary.vms' "12"
+$MK samples/deckhouse "$X/DN" context dvp-b uid dddd gate drop-vmclass host
+run "dvp stopped no" 1 crosscheck "$X/DA" "$X/DN" -o json --vmi dev/vm-stopped
+jq_is "dvp stopped no" '.vms[0] | "\(.answer) \([.reasons[].code] | join(","))"' "no cross-stopped,cross-vm-class"
+run "dvp stopped text" 1 crosscheck "$X/DA" "$X/DN" --vmi dev/vm-stopped
+has "$tmp/out" "dvp stopped text" "dev/vm-stopped: no"
+run "dvp live leaves stopped out" 1 crosscheck "$X/DA" "$X/DB" --live -o json
+jq_is "dvp live leaves stopped out" '[.vms[] | select(.name == "vm-stopped")] | length' "0"
+
+# --- between flavors: each side's node labels read by its own flavor.
+# SOURCE's nodes (KubeVirt, node.kubevirt.io) keep their host model,
+# features and vendor in the crossing model of a DVP TARGET
+# (node.virtualization.deckhouse.io): no source-host-model-label-missing,
+# and no "host model unknown"; a host-model VMI is cold, since TARGET's
+# KubeVirt reads the recorded host model only in its own domain
+
+$MK samples/deckhouse "$X/DG" context dvp-b uid dddd gate
+run "kubevirt to dvp" 1 crosscheck "$X/A" "$X/DG" -o json --figure "$tmp/kd.svg"
+jq_is "kubevirt to dvp no label-missing" '[.vms[].reasons[] | select(.code == "source-host-model-label-missing")] | length' "0"
+jq_is "kubevirt to dvp db-0" '.vms[] | select(.name == "db-0") | "\(.answer) \([.reasons[].code] | join(","))"' "cold cross-label-domain,cross-version-skew"
+jq_is "kubevirt to dvp message" '.vms[] | select(.name == "db-0") | .reasons[0].message' "SOURCE's nodes are labelled in node.kubevirt.io, TARGET's in node.virtualization.deckhouse.io: TARGET's KubeVirt finds no host-model-cpu.node.virtualization.deckhouse.io label among the source node's and creates no target pod"
+jq_is "kubevirt to dvp passthrough" '.vms[] | select(.name == "build-runner") | "\(.answer) \([.reasons[].code] | join(","))"' "live cross-version-skew"
+jq_is "kubevirt to dvp named" '.vms[] | select(.name == "analytics") | .answer' "live"
+has "$tmp/kd.svg" "kubevirt to dvp source class" "<title>C1: Intel Cascadelake-Server, x86-64-v4, 4 nodes: source/w3, source/w4, w1, w2</title>"
+run "dvp to kubevirt" 1 crosscheck "$X/DA" "$X/B" -o json
+jq_is "dvp to kubevirt no label-missing" '[.vms[].reasons[] | select(.code == "source-host-model-label-missing")] | length' "0"
+jq_is "dvp to kubevirt host" '.vms[] | select(.name == "vm-host") | [.reasons[].code] | join(",")' "cross-label-domain,cross-vm-class,cross-version-skew"
+jq_is "dvp to kubevirt passthrough" '[.vms[] | select(.name == "vm-passthrough") | .reasons[].code] | join(",")' "cross-vm-class,cross-version-skew"
 
 # --- a namespace TARGET lacks: said, with its fix
 
@@ -173,5 +207,80 @@ jq_is "target count" '.vms[] | select(.name == "db-0") | .targetCount' "3"
 run "namespace" 0 crosscheck "$X/A" "$X/B" -n dev -o json
 jq_is "namespace vms" '[.vms[].name] | join(",")' "build-runner,legacy-app,win-app"
 jq_is "copy bytes" '.vms[] | select(.name == "legacy-app") | .copyBytes' "32212254720"
+
+# --- the report: --report DIR writes report.html, report.pdf, the CPU
+# figure and crosscheck.json, all or nothing
+
+R=$tmp/rep
+run "report" 1 crosscheck "$X/A" "$X/amd" --report "$R"
+has "$tmp/out" "report listed" "report: $R/report.html"
+has "$tmp/out" "report pdf listed" "report: $R/report.pdf"
+for f in report.html report.pdf crosscheck-cpu.svg crosscheck.json; do
+	check "report writes $f" test -s "$R/$f"
+done
+html_parses() {
+	local errs
+	errs=$(xmllint --html --noout "$1" 2>&1 | grep 'parser error :' |
+	    grep -Ev 'Tag (header|main|section|figure|figcaption|footer|svg|rect|text|title|desc|details|summary|wbr) invalid' || true)
+	[ -z "$errs" ] || { echo "$errs" | head -5; return 1; }
+}
+check "report html parses" html_parses "$R/report.html"
+H=$R/report.html
+has "$H" "html title" "<title>Crosscheck: lab-mixed → lab-b</title>"
+has "$H" "html summary" "1 of 11 VMs could live-migrate to lab-b, 9 only cold, 1 not"
+has "$H" "html side" "TARGET: lab-b (KubeVirt v1.9.0, DecentralizedLiveMigration on)"
+has "$H" "html group fix" "Fix: Give TARGET a node that matches its node selector"
+has "$H" "html no-node group" "1 VM (rules out cold): No TARGET node could start it"
+# the figure: SOURCE's five classes as rows, TARGET's one (AMD) column
+count "html one column" 1 "$H" "rotate(-90"
+has "$H" "html figure cell" "<title>C2 → C1: missing 2 labels: cpu-feature.node.kubevirt.io/ss, cpu-vendor.node.kubevirt.io/Intel</title>"
+has "$H" "html figure ok cell" "<title>C1 → C1: ok</title>"
+has "$H" "html figure row" "<title>C5: Intel Icelake-Server, x86-64-v4, 1 node: source/w5</title>"
+count "html figure cells" 5 "$H" "→ C1: "
+count "html answers" 11 "$H" '<td class="name">'
+has "$H" "html vm reason" "cross-no-node</span>"
+lacks "$H" "html no script" "<script"
+pdftotext "$R/report.pdf" "$tmp/rep.txt"
+has "$tmp/rep.txt" "pdf summary" "1 of 11 VMs could live-migrate to lab-b, 9 only cold, 1 not"
+has "$tmp/rep.txt" "pdf refused pair" "1 C2 → C1"
+has "$tmp/rep.txt" "pdf pair labels" "cpu-feature.node.kubevirt.io/{ss, vmx}; cpu-vendor.node.kubevirt.io/Intel"
+has "$tmp/rep.txt" "pdf groups" "2 The groups by cause"
+has "$tmp/rep.txt" "pdf every vm" "infra/ledger"
+has "$tmp/rep.txt" "pdf footer" "SOURCE taken 2026-10-31T09:12:44Z"
+check "pdf pages" sh -c "pdfinfo '$R/report.pdf' | grep -q '^Pages: *3$'"
+jq -r '.summary | "\(.live) \(.cold) \(.no)"' "$R/crosscheck.json" > "$tmp/out"
+has "$tmp/out" "report json" "1 9 1"
+has "$R/crosscheck-cpu.svg" "report svg" "<title>Host-model migration: SOURCE classes (rows) to TARGET's</title>"
+# the same snapshots, the same bytes
+run "report again" 1 crosscheck "$X/A" "$X/amd" --report "$tmp/rep2" -o json
+for f in report.html report.pdf crosscheck-cpu.svg crosscheck.json; do
+	check "report deterministic: $f" cmp -s "$R/$f" "$tmp/rep2/$f"
+done
+# one format; the older report's other files do not stay behind
+run "report pdf only" 1 crosscheck "$X/A" "$X/amd" --report "$R" \
+	--format pdf -q
+check "report pdf only: no html left" test ! -e "$R/report.html"
+check "report pdf only: pdf" test -s "$R/report.pdf"
+run "report csv" 2 crosscheck "$X/A" "$X/amd" --report "$R" --format csv
+has "$tmp/err" "report csv" "--format csv: crosscheck's report has no CSV table"
+run "format without report" 2 crosscheck "$X/A" "$X/amd" --format html
+has "$tmp/err" "format without report" "--format and --force go with --report DIR"
+mkdir -p "$tmp/foreign" && echo x > "$tmp/foreign/notes.txt"
+run "report foreign dir" 2 crosscheck "$X/A" "$X/amd" --report "$tmp/foreign"
+check "report foreign dir untouched" test ! -e "$tmp/foreign/report.html"
+
+# onto a full disk (a 40 KiB tmpfs, where one can be mounted): exit 2,
+# one line naming the file, nothing left behind
+mkdir "$tmp/mnt"
+if mount -t tmpfs -o size=40k tmpfs "$tmp/mnt" 2>/dev/null; then
+	run "report full disk" 2 crosscheck "$X/A" "$X/amd" \
+		--report "$tmp/mnt/a/b" -q
+	has "$tmp/err" "report full disk said" "write error: No space left on device"
+	check "report full disk leaves nothing" \
+		test -z "$(find "$tmp/mnt" -mindepth 1)"
+	umount "$tmp/mnt"
+else
+	echo "SKIP report full disk: no tmpfs can be mounted here"
+fi
 
 test_done

@@ -290,7 +290,8 @@ test_mview_small(void **state)
 	(void)state;
 	mview_init(&v, a);
 	assert_false(v.aggregated);
-	assert_int_equal(v.n, 3);
+	assert_int_equal(v.row.n, 3);
+	assert_int_equal(v.col.n, 3);
 	mview_cell(&v, a, 0, 1, &ok, &missing, &nfail, &npairs, &p);
 	assert_false(ok);
 	assert_int_equal(missing, 2);
@@ -315,10 +316,10 @@ test_mview_aggregates_beyond_max(void **state)
 	(void)state;
 	mview_init(&v, a);
 	assert_true(v.aggregated);
-	assert_int_equal(v.n, KV_MATRIX_MAX);
-	mview_range(&v, KV_MATRIX_MAX - 2, &first, &last);
+	assert_int_equal(v.row.n, KV_MATRIX_MAX);
+	mview_range(&v.row, KV_MATRIX_MAX - 2, &first, &last);
 	assert_int_equal(last - first, 1);
-	mview_range(&v, KV_MATRIX_MAX - 1, &first, &last);
+	mview_range(&v.col, KV_MATRIX_MAX - 1, &first, &last);
 	assert_int_equal(first, KV_MATRIX_MAX - 1);
 	assert_int_equal(last, KV_MATRIX_MAX + 41);
 	/* row 0 against the aggregate: 42 target classes, half fail */
@@ -329,8 +330,40 @@ test_mview_aggregates_beyond_max(void **state)
 	assert_int_equal(npairs, 42);
 	assert_int_equal(nfail, 21);
 	assert_int_equal(missing, 5);
-	l = mview_label(&v, a, KV_MATRIX_MAX - 1);
+	l = mview_label(&v.col, a, KV_MATRIX_MAX - 1);
 	assert_string_equal(l, "C200\u2013C241 (42 classes)");
+	free(l);
+	free_classes(a);
+}
+
+/* Rows and columns as two sets of classes (crosscheck's figure): entry
+ * (i, j) is the pair of rows[i] and cols[j]. */
+static void
+test_mview_sets(void **state)
+{
+	kv_analysis *a = classes(4);
+	static const size_t rows[] = { 2, 0 }, cols[] = { 1, 3, 0 };
+	kv_mview v;
+	const kv_pair *p;
+	bool ok;
+	size_t missing, nfail, npairs;
+	char *l;
+
+	(void)state;
+	mview_init_sets(&v, rows, 2, cols, 3, "T");
+	assert_int_equal(v.row.n, 2);
+	assert_int_equal(v.col.n, 3);
+	assert_false(v.aggregated);
+	assert_int_equal(mview_class(&v.row, 0), 2);
+	mview_cell(&v, a, 1, 0, &ok, &missing, &nfail, &npairs, &p);
+	assert_ptr_equal(p, &a->pairs[0 * 4 + 1]);
+	mview_cell(&v, a, 0, 1, &ok, &missing, &nfail, &npairs, &p);
+	assert_ptr_equal(p, &a->pairs[2 * 4 + 3]);
+	l = mview_cell_title(&v, a, 1, 0);
+	assert_string_equal(l, "C1 \u2192 C2: missing 2 labels: a, b");
+	free(l);
+	l = mview_label(&v.col, a, 1);
+	assert_string_equal(l, "C4 (no host model)");
 	free(l);
 	free_classes(a);
 }
@@ -354,6 +387,7 @@ main(void)
 		cmocka_unit_test(test_report_date),
 		cmocka_unit_test(test_mview_small),
 		cmocka_unit_test(test_mview_aggregates_beyond_max),
+		cmocka_unit_test(test_mview_sets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
