@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "analyze/change/diff.h"
 #include "analyze/crosscheck/crosscheck.h"
 #include "analyze/pipeline.h"
@@ -330,6 +332,55 @@ answer(kv_cross *x, const kv_cross_opts *o, kv_xvm *vm)
 	kv_qsort(vm->reasons, vm->nreasons, sizeof(kv_xreason), reason_cmp);
 }
 
+/* One distinct target list (kv_cross.lists' key and value). */
+typedef struct tlist {
+	size_t n;
+	const char **v;
+} tlist;
+
+static guint
+tlist_hash(gconstpointer p)
+{
+	const tlist *t = p;
+
+	return kv_hash_bytes(t->v, t->n * sizeof(*t->v));
+}
+
+static gboolean
+tlist_equal(gconstpointer p, gconstpointer q)
+{
+	const tlist *a = p, *b = q;
+
+	return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof(*a->v)) == 0;
+}
+
+static void
+tlist_free(gpointer p)
+{
+	tlist *t = p;
+
+	free(t->v);
+	free(t);
+}
+
+/* vm's targets as the one array of x holding that list (names are
+ * interned pointers: equal lists are equal bytes). */
+static void
+share_targets(kv_cross *x, kv_xvm *vm)
+{
+	tlist probe = { vm->ntargets, vm->targets }, *t;
+
+	if (vm->targets == NULL)
+		return;
+	if ((t = g_hash_table_lookup(x->lists, &probe)) == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		*t = probe;
+		g_hash_table_add(x->lists, t);
+	} else
+		free(vm->targets);
+	vm->targets = t->v;
+}
+
 static int
 group_cmp(const void *p, const void *q)
 {
@@ -477,8 +528,12 @@ kv_cross_run(kv_model *src, kv_model *tgt, const char *src_path,
 		x->hostnames[i] = kv_labels_get(&tgt->nodes[i].labels,
 		    "kubernetes.io/hostname");
 	kv_qsort(x->vms, x->nvms, sizeof(kv_xvm), xvm_cmp);
-	for (size_t i = 0; i < x->nvms; i++)
+	x->lists = g_hash_table_new_full(tlist_hash, tlist_equal, tlist_free,
+	    NULL);
+	for (size_t i = 0; i < x->nvms; i++) {
 		answer(x, o, &x->vms[i]);
+		share_targets(x, &x->vms[i]);
+	}
 	kv_timing("answers");
 	summarize(x);
 	best_models(x);
@@ -495,7 +550,6 @@ kv_cross_free(kv_cross *x)
 		for (size_t k = 0; k < x->vms[i].nreasons; k++)
 			free(x->vms[i].reasons[k].message);
 		free(x->vms[i].reasons);
-		free(x->vms[i].targets);
 	}
 	free(x->vms);
 	for (size_t i = 0; i < x->ngroups; i++)
@@ -507,6 +561,8 @@ kv_cross_free(kv_cross *x)
 	for (size_t i = 0; i < x->nchanges; i++)
 		free(x->changes[i]);
 	free(x->changes);
+	if (x->lists != NULL)
+		g_hash_table_destroy(x->lists);
 	kv_analysis_free(x->a);
 	kv_model_free(x->src);
 	kv_model_free(x->model);

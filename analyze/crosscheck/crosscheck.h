@@ -81,7 +81,9 @@ typedef struct kv_xvm {
 	kv_xreason *reasons;		/* blocking first, then by code */
 	size_t ntargets;
 	const char **targets;		/* TARGET nodes: live targets for
-					   live, start targets otherwise */
+					   live, start targets otherwise;
+					   one array per distinct list, the
+					   kv_cross's (lists) */
 	int64_t copy_bytes;		/* claims' sizes; -1: none known */
 	size_t nunsized;		/* claims of unknown size */
 } kv_xvm;
@@ -135,6 +137,9 @@ typedef struct kv_cross {
 	char **changes;			/* what-if's notes of the changes
 					   made to TARGET (kv_cross_run's
 					   caller applied them), owned */
+	struct _GHashTable *lists;	/* the VMs' distinct target lists,
+					   owned (most VMs of a pool share
+					   one: 2,000 names each) */
 } kv_cross;
 
 /* Run the cross-check (src, tgt consumed, see above).  KV_ERR with err
