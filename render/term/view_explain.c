@@ -83,7 +83,7 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 	if (r->on_drain == DRAIN_SHUTDOWN && r->restart_why != NULL) {
 		if (r->restarts == 1) {
 			fputs(", and it starts again on ", f);
-			kv_term_puts(f, a->m->nodes[r->restart_node].name);
+			kv_term_place(f, a, r->restart_node);
 			fprintf(f, " (%s)", r->restart_why);
 		} else if (r->restarts < 0)
 			fprintf(f, "; whether it starts again is unknown (%s)",
