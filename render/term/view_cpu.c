@@ -229,13 +229,15 @@ print_classes(const kv_analysis *a, const kv_term *t)
 	fprintf(t->f, "CPU classes:\n");
 	for (size_t i = 0; i < a->nclasses; i++) {
 		const kv_class *c = &a->classes[i];
-		char head[96];
+		char head[96], lv[24] = "x86-64 level unknown";
 		kv_tlist l;
 
 		fprintf(t->f, "  %-4s %-6s ", c->id,
 		    c->vendor ? c->vendor : "-");
 		kv_term_puts(t->f, c->host_model ? c->host_model : "-");
-		snprintf(head, sizeof(head), " (x86-64-v%d%s%s):", c->level,
+		if (c->level >= 0)	/* -1: the labels cannot say */
+			snprintf(lv, sizeof(lv), "x86-64-v%d", c->level);
+		snprintf(head, sizeof(head), " (%s%s%s):", lv,
 		    c->avx2 ? ", AVX2" : "", c->avx512f ? ", AVX-512" : "");
 		fputs(head, t->f);
 		kv_tlist_begin(&l, t, 14 + strlen(head) + kv_term_strwidth(
@@ -269,6 +271,30 @@ print_matrix(const kv_analysis *a, const kv_term *t)
 	}
 }
 
+/* Why a class is refused to itself: its own nodes lack what its host
+ * model asks of a target (kubevirt v1.9.0 migration target selector:
+ * cpu-model-migration.<domain>/<host model> and each
+ * host-model-required-features label as cpu-feature), which the node
+ * labeller sets on every node whose host model libvirt knows and
+ * KubeVirt does not call obsolete (node_labeller.go:243-288). */
+static void
+self_refused(const kv_analysis *a, const kv_pair *p, const kv_term *t)
+{
+	const char *id = a->classes[p->src].id;
+	char *s = xasprintf("within one class: the nodes of %s lack %s their "
+	    "own host model asks of a target, so a host-model VMI on %s "
+	    "finds no target there either; the node labeller sets %s unless "
+	    "the host model is obsolete (node label %s) or unknown to "
+	    "libvirt, or the labels were edited", id, p->nmissing == 1 ?
+	    "the label" : "the labels", id, p->nmissing == 1 ? "it" : "them",
+	    a->m->flavor->obsolete_key);
+
+	fputs("    ", t->f);
+	kv_term_wrap(t, 4, 4, s);
+	fputc('\n', t->f);
+	free(s);
+}
+
 static void
 print_refused(const kv_analysis *a, const kv_term *t)
 {
@@ -290,6 +316,8 @@ print_refused(const kv_analysis *a, const kv_term *t)
 		for (size_t k = 0; k < p->nmissing; k++)
 			kv_tlist_add(&l, p->missing[k]);
 		kv_tlist_end(&l);
+		if (p->src == p->tgt)
+			self_refused(a, p, t);
 	}
 }
 
