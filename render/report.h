@@ -255,6 +255,10 @@ char *prose_cluster(const kv_analysis *a);
 char *prose_lacked(const kv_analysis *a);
 char *prose_absent(const kv_analysis *a);	/* NULL when none */
 char *prose_matrix(const kv_analysis *a);
+/* Why class pair p, a class to itself, is refused: "within one class:
+ * the nodes of C1 lack the label their own host model asks of a target,
+ * ..." (pairs, the matrix cell's title). */
+char *prose_self_refused(const kv_analysis *a, const struct kv_pair *p);
 char *prose_named(const kv_analysis *a);
 char *prose_tradeoff(const kv_analysis *a);
 char *prose_vmis(const kv_analysis *a);

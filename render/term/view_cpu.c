@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/report.h"
 #include "render/view.h"
 
 /* Lines a node list may take before "... and N more" (without --all). */
@@ -271,23 +272,11 @@ print_matrix(const kv_analysis *a, const kv_term *t)
 	}
 }
 
-/* Why a class is refused to itself: its own nodes lack what its host
- * model asks of a target (kubevirt v1.9.0 migration target selector:
- * cpu-model-migration.<domain>/<host model> and each
- * host-model-required-features label as cpu-feature), which the node
- * labeller sets on every node whose host model libvirt knows and
- * KubeVirt does not call obsolete (node_labeller.go:243-288). */
+/* Why a class is refused to itself (prose_self_refused). */
 static void
 self_refused(const kv_analysis *a, const kv_pair *p, const kv_term *t)
 {
-	const char *id = a->classes[p->src].id;
-	char *s = xasprintf("within one class: the nodes of %s lack %s their "
-	    "own host model asks of a target, so a host-model VMI on %s "
-	    "finds no target there either; the node labeller sets %s unless "
-	    "the host model is obsolete (node label %s) or unknown to "
-	    "libvirt, or the labels were edited", id, p->nmissing == 1 ?
-	    "the label" : "the labels", id, p->nmissing == 1 ? "it" : "them",
-	    a->m->flavor->obsolete_key);
+	char *s = prose_self_refused(a, p);
 
 	fputs("    ", t->f);
 	kv_term_wrap(t, 4, 4, s);
