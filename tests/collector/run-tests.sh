@@ -808,6 +808,10 @@ test_kvscope_words() {
 	grep -q 'fix none: The source nodes (worker-a.corp.example) carry no' \
 		"$T/check" || die "vendor: $(grep -A3 G5 "$T/check")"
 	! grep -q 'different CPU vendors' "$T/check" || die "different vendors"
+	# exit 1: its VMIs would not migrate
+	"$KVSCOPE" report "$a" --format html -d "$T/report" -q >/dev/null 2>&1
+	grep -q 'C1 → C1: missing 1 label: cpu-model-migration.node.kubevirt.io/Skylake-Server-IBRS; within one class: the nodes of C1 lack' \
+		"$T/report/report.html" || die "report: C1 -> C1 unexplained"
 }
 
 # --with-metrics and the migration history: tests/collector/metrics-tests.sh
