@@ -26,7 +26,8 @@ static const kv_lack_note kubevirt_lack_notes[] = {
 	  "host-model history not judged" },
 	{ "persistentvolumeclaims", "", "PVC access modes taken from VMI "
 	  "status only" },
-	{ "storageclasses", "storage.k8s.io", "storage classes not named" },
+	{ "storageclasses", "storage.k8s.io", "no storage class can be "
+	  "named for a fix" },
 	{ "namespaces", "", "MigrationPolicy namespace selectors not judged" },
 	{ "kubevirts", "kubevirt.io", "KubeVirt defaults assumed" },
 	{ "migrationpolicies", "migrations.kubevirt.io", "MigrationPolicies "
@@ -44,6 +45,8 @@ static const kv_lack_note kubevirt_lack_notes[] = {
 	  "so nothing is left unjudged" },
 	{ "storageprofiles", "cdi.kubevirt.io", "CDI storage profiles' "
 	  "access modes not used to name a storage class for a fix" },
+	{ "vmimetrics", "kvscope.io", "migration estimates take the dirty "
+	  "rate as unknown (idle to busy) instead of measured" },
 	{ "network-attachment-definitions", "k8s.cni.cncf.io", "the device "
 	  "a Multus network's NetworkAttachmentDefinition requests is not "
 	  "counted in the target pod's requests" },

@@ -165,7 +165,8 @@ read_one(const kv_cmd *cmd, const cli_args *o, const char *dir,
 		kv_fleet_unreadable(s, err.msg);
 		fprintf(stderr, "kvscope: warning: unreadable: ");
 		kv_term_puts(stderr, err.msg);
-		fputc('\n', stderr);
+		fputs("; its findings are left out of the index, which "
+		    "lists it as unreadable\n", stderr);
 		kv_model_free(m);
 		return 0;
 	}

@@ -172,6 +172,13 @@ char *fmt_rate_range(const double r[2]);
 char *window_assumption(const kv_analysis *a, const struct kv_migest *e,
     int k);
 char *window_vmi_line(const kv_analysis *a, size_t i);
+/* The completion timeout of VMI result r and where its setting came
+ * from: "completion timeout 300 s", "no completion timeout
+ * (completionTimeoutPerGiB 0, ...)", or, when the VMI states no memory,
+ * "completion timeout unknown (150 s per GB, the KubeVirt default as the
+ * KubeVirt CR sets none, times the guest memory, which the VMI does not
+ * state)"; never a timeout of 0 s. */
+char *window_timeout_words(const kv_analysis *a, const kv_vmires *r);
 char *window_pause_words(const struct kv_migest *e);
 
 /* Verdict words and the class of colour that goes with them. */
@@ -248,6 +255,10 @@ char *prose_cluster(const kv_analysis *a);
 char *prose_lacked(const kv_analysis *a);
 char *prose_absent(const kv_analysis *a);	/* NULL when none */
 char *prose_matrix(const kv_analysis *a);
+/* Why class pair p, a class to itself, is refused: "within one class:
+ * the nodes of C1 lack the label their own host model asks of a target,
+ * ..." (pairs, the matrix cell's title). */
+char *prose_self_refused(const kv_analysis *a, const struct kv_pair *p);
 char *prose_named(const kv_analysis *a);
 char *prose_tradeoff(const kv_analysis *a);
 char *prose_vmis(const kv_analysis *a);

@@ -56,6 +56,10 @@ enum kv_color kv_verdict_color(enum kv_verdict v);
 /* A VMI's (or group's): its verdict's, but red when a drain waits on it
  * forever and yellow at least when a drain stops it: never green. */
 enum kv_color kv_vmi_color(enum kv_verdict v, enum kv_on_drain d);
+/* Node `node` as a place a VMI goes to (a migration's target, where a
+ * stopped VM starts again): its name, then ", room not checked" when the
+ * input has no room data.  check --drain and explain say it alike. */
+void kv_term_place(FILE *f, const kv_analysis *a, size_t node);
 
 /* s written from column col, wrapped at spaces to t->width with
  * `indent` spaces on continuation lines (a word wider than the line

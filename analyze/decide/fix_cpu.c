@@ -63,6 +63,17 @@ group_vendor(const kv_analysis *a, const kv_group *g)
 	return v;
 }
 
+/* Whether a node of g has no cpu-vendor label (group_vendor's NULL
+ * then says nothing of mixed vendors). */
+static bool
+unlabelled_vendor(const kv_analysis *a, const kv_group *g)
+{
+	for (size_t k = 0; k < g->nnodes; k++)
+		if (a->nodes[g->nodes[k]].vendor == NULL)
+			return true;
+	return false;
+}
+
 static bool
 of_vendor(const kv_analysis *a, size_t n, const char *vendor)
 {
@@ -298,7 +309,13 @@ no_model(const kv_analysis *a, kv_group *g, const char *vendor)
 		    !(g->nnodes == 1 && g->nodes[0] == n);
 	g->fix.action = FIX_NONE;
 	g->fix.checked = true;
-	if (vendor == NULL)
+	if (vendor == NULL && unlabelled_vendor(a, g))
+		g->fix.text = xasprintf("The source nodes (%s) carry no "
+		    "cpu-vendor label, and a VM only moves between nodes of "
+		    "its vendor: kvscope cannot tell which nodes a named CPU "
+		    "model would open, so it proposes none; check the node "
+		    "labeller on these nodes", nodes);
+	else if (vendor == NULL)
 		g->fix.text = xasprintf("The source nodes (%s) are of "
 		    "different CPU vendors and VMs never move between "
 		    "vendors: no single CPU model helps; split the group by "

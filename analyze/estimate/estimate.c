@@ -383,6 +383,12 @@ estimate_one(const kv_analysis *a, const kv_history *hs, size_t i,
 		} else
 			e->max_dirty = max_dirty_of(&in, e);
 	}
+	if (r->vmi->memory < 0) {	/* vmi.c completion_timeout */
+		e->no_memory = true;
+		e->max_dirty = -1;
+		if (e->outcome != MIG_WILL_ABORT)
+			e->outcome = MIG_UNKNOWN;
+	}
 	for (int k = 0; k < 2; k++)
 		e->seconds[k] = e->setup[k] + e->copy[k];
 }

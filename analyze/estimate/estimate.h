@@ -105,6 +105,9 @@ typedef struct kv_migest {
 					 * converges: aborted for lack of
 					 * progress (progressTimeout) */
 	bool connections_drop;		/* masquerade: the pod IP changes */
+	bool no_memory;			/* the VMI states no memory: its
+					 * copy and deadline are unknown, so
+					 * is the outcome (not will-abort) */
 	const char *settings;		/* where the settings came from:
 					 * "MigrationPolicy NAME" or the
 					 * cluster's (a->cfg.source) */

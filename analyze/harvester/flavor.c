@@ -24,7 +24,8 @@ static const kv_vocab harvester_vocab = {
 
 static const kv_lack_note harvester_lack_notes[] = {
 	{ "settings", "harvesterhci.io", "Harvester's version (its "
-	  "server-version setting) is not known" },
+	  "server-version setting) is unknown, so the Harvester checks "
+	  "that differ by release follow the KubeVirt version" },
 	{ "versions", "harvesterhci.io", "kvscope reads no Harvester "
 	  "versions, so nothing is left unjudged" },
 	{ NULL, NULL, NULL },

@@ -186,7 +186,8 @@ mark_partial(reader *r)
 			r->m->notes = xreallocarray(r->m->notes,
 			    r->m->nnotes + 1, sizeof(char *));
 			r->m->notes[r->m->nnotes++] = xasprintf("%s skipped: "
-			    "%s", path, why);
+			    "%s; its objects are not in the analysis", path,
+			    why);
 		}
 		free(path);
 	}
@@ -524,9 +525,10 @@ note_ignored(reader *r, const kv_buf *names, int n)
 {
 	r->m->notes = xreallocarray(r->m->notes, r->m->nnotes + 1,
 	    sizeof(char *));
-	r->m->notes[r->m->nnotes++] = xasprintf("ignored %d file%s the "
-	    "manifest does not list and kvscope does not read: %s", n,
-	    n == 1 ? "" : "s", names->data);
+	r->m->notes[r->m->nnotes++] = xasprintf("%d file%s the manifest "
+	    "does not list (%s); kvscope does not read %s, so no answer "
+	    "depends on %s", n, n == 1 ? "" : "s", names->data, n == 1 ?
+	    "it" : "them", n == 1 ? "it" : "them");
 }
 
 /* Every member against files[]: all mismatches in one line; a listed

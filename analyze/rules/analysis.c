@@ -244,6 +244,17 @@ partial_warning(kv_analysis *a, size_t *cap, const snap_resource *r,
 	    r->message : "partial", why ? "; " : "", why ? why : ""));
 }
 
+/* Whether group is one flavor f names as another's (DVP: kubevirt.io,
+ * whose objects it reads from its internal groups). */
+static bool
+foreign_group(const kv_flavor *f, const char *group)
+{
+	for (size_t i = 0; f->foreign_groups[i] != NULL; i++)
+		if (strcmp(f->foreign_groups[i], group) == 0)
+			return true;
+	return false;
+}
+
 /* One warning per manifest entry neither ok nor absent, in its words
  * ("missing" is "not in the input"), then one per resource checks need
  * that the manifest does not list. */
@@ -270,10 +281,17 @@ resource_warnings(kv_analysis *a, size_t *cap)
 		}
 		st = strcmp(r->status, "missing") == 0 ? "not in the input" :
 		    r->status;
+		/* every row of resources.def has a note or a need row; a
+		 * resource kvscope does not know it does not read, nor a
+		 * group this flavor leaves to another (DVP: kubevirt.io) */
 		snap_warn(a, cap, KV_WARN_MISSING_RESOURCE, n == NEED_NODES ?
-		    no_nodes(m) : xasprintf("%s%s%s: %s%s%s", r->resource,
-		    *r->group ? "." : "", r->group, st, why ? "; " : "",
-		    why ? why : ""));
+		    no_nodes(m) : foreign_group(m->flavor, r->group) ?
+		    xasprintf("%s.%s: %s; kvscope does not read it on a %s "
+		    "cluster, so no answer depends on it", r->resource,
+		    r->group, st, m->flavor->short_name) :
+		    xasprintf("%s%s%s: %s; %s", r->resource, *r->group ? "." :
+		    "", r->group, st, why ? why : "kvscope does not read it, "
+		    "so no answer depends on it"));
 	}
 	listed |= KV_NEED_BIT(NEED_VERSION);	/* version_warn.c's */
 	for (int n = 0; n < NEED_COUNT; n++)
@@ -301,6 +319,35 @@ namespaces_note(const snap_manifest *mf)
 	return b.data;
 }
 
+/* What kvscope does about a note of the input (the collector's words,
+ * snapshot-format.md "notes", and the foreign reader's), by its start:
+ * the note says the fact, the row its consequence. */
+static const struct {
+	const char *prefix, *consequence;
+} note_rows[] = {
+	{ "libvirt CPU map: ", "kvscope uses its built-in libvirt CPU map" },
+	{ "node files: ", "kvscope reads no node labeller file, and without "
+	  "the snapshot's libvirt CPU map it uses its built-in one" },
+	{ "vmimetrics: ", "migration estimates take the dirty rate as "
+	  "unknown (idle to busy) instead of measured" },
+	{ "partial snapshot: ", "checks that need those resources are not "
+	  "judged (their own warnings say which)" },
+	{ "capture time unknown (newest object ", "the report is dated by "
+	  "that object, and fleet and diff order the snapshot by it" },
+	{ "capture time unknown (no object", "the report is undated, and "
+	  "fleet puts the snapshot before its cluster's dated ones" },
+};
+
+static char *
+note_warning(const char *note)
+{
+	for (size_t i = 0; i < sizeof(note_rows) / sizeof(note_rows[0]); i++)
+		if (kv_startswith(note, note_rows[i].prefix))
+			return xasprintf("%s; %s", note,
+			    note_rows[i].consequence);
+	return xstrdup(note);
+}
+
 void
 kv_snapshot_warnings(kv_analysis *a)
 {
@@ -311,8 +358,9 @@ kv_snapshot_warnings(kv_analysis *a)
 	if (m->flavor_inferred)
 		snap_warn(a, &cap, KV_WARN_FLAVOR_INFERRED, xasprintf("the "
 		    "manifest names no flavor; %s inferred from the %s "
-		    "resource files and the absence of kubevirt.io VMIs",
-		    m->flavor->name, m->flavor->short_name));
+		    "resource files and the absence of kubevirt.io VMIs, so "
+		    "the answers follow %s's rules", m->flavor->name,
+		    m->flavor->short_name, m->flavor->short_name));
 	if (!m->pods_all && !pods_lacking(m))
 		snap_warn(a, &cap, KV_WARN_PODS_LAUNCHERS, xstrdup("pods: "
 		    "launcher pods only (scope launchers); room on the nodes "
@@ -326,7 +374,7 @@ kv_snapshot_warnings(kv_analysis *a)
 		    xstrdup(m->flavor->no_config));
 	for (size_t i = 0; i < m->manifest.nnotes; i++)
 		snap_warn(a, &cap, KV_WARN_INPUT_NOTE,
-		    xstrdup(m->manifest.notes[i]));
+		    note_warning(m->manifest.notes[i]));
 }
 
 void

@@ -294,7 +294,12 @@ typedef struct kv_vmires {
 	enum kv_outcome outcome;
 	int64_t after;			/* -1 = null */
 	const char *method;
+	/* seconds; -1 when the VMI states no memory (the deadline is then
+	 * unknown), 0 when there is none (per-GiB 0: no deadline) */
 	int64_t completion_timeout;
+	int64_t completion_per_gib;	/* the setting that applied */
+	const char *completion_from;	/* its MigrationPolicy, or NULL:
+					   the cluster's (cfg.source) */
 	const char *eviction;
 	enum kv_on_drain on_drain;
 	int64_t memory;			/* bytes to move */

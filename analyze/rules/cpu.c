@@ -81,6 +81,51 @@ node_has_feature(const char *feature, void *arg)
 	return v != NULL && strcmp(v, "true") == 0;
 }
 
+/*
+ * Whether the node's CPU has feature: a cpu-feature label says so, or a
+ * cpu-model label's model holds it (the labeller names a model there
+ * only when libvirt calls it usable, every feature of it on the host:
+ * kubevirt v1.9.0 pkg/virt-handler/node-labeller/node_labeller.go:254-257
+ * and cpu_plugin.go:121-129; not the host-model-cpu model, which libvirt
+ * may give with features disabled).  Real nodes list every feature
+ * (hypervisor-cpu-baseline --features, v1.9.0
+ * cmd/virt-launcher/node-labeller/node-labeller.sh:64); a snapshot whose
+ * labels name a few (edited, or a test cluster) still gets the level its
+ * usable models imply.
+ */
+static bool
+node_implies_feature(const char *feature, void *arg)
+{
+	feat_arg *fa = arg;
+	const kv_labels *l = fa->labels;
+
+	if (node_has_feature(feature, arg))
+		return true;
+	for (size_t j = 0; j < l->n; j++) {
+		const char *rest;
+		int k = cpu_kind(fa->a, l->v[j].key, &rest);
+		const cpudb_model *cm;
+
+		if (k == K_MODEL &&
+		    strcmp(l->v[j].value, "true") == 0 &&
+		    (cm = kv_cpu_lookup(fa->a, rest)) != NULL &&
+		    cpudb_model_has(cm, feature))
+			return true;
+	}
+	return false;
+}
+
+/* The node's x86-64 level, or -1 when its labels cannot say: level 0
+ * means a feature every x86-64 CPU has is missing (sse2, lm), so the
+ * labels are incomplete, not the CPU (never "x86-64-v0, AVX-512"). */
+static int
+node_level(feat_arg *fa)
+{
+	int level = cpudb_level(node_implies_feature, fa);
+
+	return level > 0 ? level : -1;
+}
+
 /* Each node's running VMIs. */
 static void
 count_vmis(kv_analysis *a)
@@ -132,9 +177,9 @@ node_facts(kv_analysis *a)
 				ni->host_model = kv_intern_str(m->strs, rest);
 		}
 		if (ni->kubevirt) {
-			ni->level = cpudb_level(node_has_feature, &fa);
-			ni->avx2 = node_has_feature("avx2", &fa);
-			ni->avx512f = node_has_feature("avx512f", &fa);
+			ni->level = node_level(&fa);
+			ni->avx2 = node_implies_feature("avx2", &fa);
+			ni->avx512f = node_implies_feature("avx512f", &fa);
 		}
 	}
 	free(sched);

@@ -119,17 +119,25 @@ match_policy(const kv_model *m, const kv_vmi *v)
 	return best;
 }
 
-/* §4.3: per-GiB timeout times the memory in started decimal GB. */
+/* §4.3: per-GiB timeout times the memory in started decimal GB; -1 when
+ * the VMI states no memory (neither spec.domain.memory.guest nor a
+ * memory request: kubevirt v1.9.0 virtwrap/manager.go:796-815 would
+ * count 0 GB, and a deadline of 0 is none, live-migration-source.go:503,
+ * but the API admits no VMI without memory, vmi-create-admitter.go:
+ * 1225-1244, so it is the input that lacks it). */
 static void
 completion_timeout(const kv_analysis *a, kv_vmires *r, const kv_policy *p)
 {
-	int64_t per = p && p->completion_per_gib >= 0 ? p->completion_per_gib :
-	    a->cfg.completion_per_gib;
+	bool own = p != NULL && p->completion_per_gib >= 0;
+	int64_t per = own ? p->completion_per_gib : a->cfg.completion_per_gib;
 	int64_t mem = r->vmi->memory > 0 ? r->vmi->memory : 0;
 	int64_t units = mem / 1000000000 + (mem % 1000000000 != 0);
 
 	r->memory = mem;
-	r->completion_timeout = kv_sat_addmul(0, per, units);
+	r->completion_per_gib = per;
+	r->completion_from = own ? p->name : NULL;
+	r->completion_timeout = r->vmi->memory < 0 && per > 0 ? -1 :
+	    kv_sat_addmul(0, per, units);
 }
 
 /* The VMIMs that name a VMI, by namespace and VMI name, in snapshot

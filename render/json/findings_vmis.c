@@ -356,7 +356,10 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_lit(e, "},\"migrationMethod\":");
 	em_str(e, r->method);
 	em_lit(e, ",\"completionTimeoutSeconds\":");
-	em_int(e, r->completion_timeout);
+	if (r->completion_timeout >= 0)
+		em_int(e, r->completion_timeout);
+	else	/* the VMI states no memory */
+		em_lit(e, "null");
 	em_lit(e, ",\"evictionStrategy\":");
 	em_str(e, r->eviction);
 	em_lit(e, ",\"onDrain\":");

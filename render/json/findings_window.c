@@ -52,10 +52,10 @@ kv_json_migration(const kv_analysis *a, size_t i)
 	json_object_set_new(o, "seconds", kv_json_range(e->seconds));
 	json_object_set_new(o, "copySeconds", kv_json_range(e->copy));
 	json_object_set_new(o, "setupSeconds", kv_json_range(e->setup));
-	json_object_set_new(o, "deadlineSeconds",
-	    json_integer((json_int_t)e->deadline));
-	json_object_set_new(o, "deadlineBytes",
-	    json_integer((json_int_t)e->bytes));
+	json_object_set_new(o, "deadlineSeconds", e->no_memory ?
+	    json_null() : json_integer((json_int_t)e->deadline));
+	json_object_set_new(o, "deadlineBytes", e->no_memory ?
+	    json_null() : json_integer((json_int_t)e->bytes));
 	json_object_set_new(o, "outcome",
 	    json_string(kv_mig_outcome_names[e->outcome]));
 	json_object_set_new(o, "ends", json_string(kv_mig_end_names[e->end]));

@@ -255,7 +255,7 @@ row_title(const kv_maxis *ax, const kv_analysis *a, size_t i)
 {
 	size_t first, last;
 	const kv_class *c;
-	char *nodes, *s;
+	char *nodes, *s, lv[24] = "x86-64 level unknown";
 
 	mview_range(ax, i, &first, &last);
 	c = &a->classes[mview_class(ax, first)];
@@ -268,10 +268,11 @@ row_title(const kv_maxis *ax, const kv_analysis *a, size_t i)
 		    c->id, a->classes[mview_class(ax, last - 1)].id, n);
 	}
 	nodes = node_list(a, c->nodes, c->nnodes, 50);
-	s = xasprintf("%s: %s %s, x86-64-v%d, %zu %s: %s", c->id,
+	if (c->level >= 0)	/* -1: the labels cannot say */
+		snprintf(lv, sizeof(lv), "x86-64-v%d", c->level);
+	s = xasprintf("%s: %s %s, %s, %zu %s: %s", c->id,
 	    c->vendor ? c->vendor : "unknown vendor",
-	    c->host_model ? c->host_model : "(no host model)",
-	    c->level < 0 ? 0 : c->level, c->nnodes,
+	    c->host_model ? c->host_model : "(no host model)", lv, c->nnodes,
 	    c->nnodes == 1 ? "node" : "nodes", nodes);
 	free(nodes);
 	return s;

@@ -125,10 +125,15 @@ mview_cell_title(const kv_mview *v, const kv_analysis *a, size_t i, size_t j)
 		s = xasprintf("%s \u2192 %s: the source class has no "
 		    "host-model CPU", from, to);
 	else {
+		char *why = p->src == p->tgt ? prose_self_refused(a, p) :
+		    NULL;
+
 		list = str_list(p->missing, p->nmissing, p->nmissing);
-		s = xasprintf("%s \u2192 %s: missing %zu %s: %s", from, to,
-		    p->nmissing, plural(p->nmissing, "label", "labels"), list);
+		s = xasprintf("%s \u2192 %s: missing %zu %s: %s%s%s", from, to,
+		    p->nmissing, plural(p->nmissing, "label", "labels"), list,
+		    why ? "; " : "", why ? why : "");
 		free(list);
+		free(why);
 	}
 	free(from);
 	free(to);

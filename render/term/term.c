@@ -136,6 +136,14 @@ kv_vmi_color(enum kv_verdict v, enum kv_on_drain d)
 	return c;
 }
 
+void
+kv_term_place(FILE *f, const kv_analysis *a, size_t node)
+{
+	kv_term_puts(f, a->m->nodes[node].name);
+	if (!a->capacity_known)
+		fputs(", room not checked", f);
+}
+
 enum kv_color
 kv_verdict_color(enum kv_verdict v)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/report.h"
 #include "render/view.h"
 
 /* Lines a node list may take before "... and N more" (without --all). */
@@ -229,13 +230,15 @@ print_classes(const kv_analysis *a, const kv_term *t)
 	fprintf(t->f, "CPU classes:\n");
 	for (size_t i = 0; i < a->nclasses; i++) {
 		const kv_class *c = &a->classes[i];
-		char head[96];
+		char head[96], lv[24] = "x86-64 level unknown";
 		kv_tlist l;
 
 		fprintf(t->f, "  %-4s %-6s ", c->id,
 		    c->vendor ? c->vendor : "-");
 		kv_term_puts(t->f, c->host_model ? c->host_model : "-");
-		snprintf(head, sizeof(head), " (x86-64-v%d%s%s):", c->level,
+		if (c->level >= 0)	/* -1: the labels cannot say */
+			snprintf(lv, sizeof(lv), "x86-64-v%d", c->level);
+		snprintf(head, sizeof(head), " (%s%s%s):", lv,
 		    c->avx2 ? ", AVX2" : "", c->avx512f ? ", AVX-512" : "");
 		fputs(head, t->f);
 		kv_tlist_begin(&l, t, 14 + strlen(head) + kv_term_strwidth(
@@ -269,6 +272,18 @@ print_matrix(const kv_analysis *a, const kv_term *t)
 	}
 }
 
+/* Why a class is refused to itself (prose_self_refused). */
+static void
+self_refused(const kv_analysis *a, const kv_pair *p, const kv_term *t)
+{
+	char *s = prose_self_refused(a, p);
+
+	fputs("    ", t->f);
+	kv_term_wrap(t, 4, 4, s);
+	fputc('\n', t->f);
+	free(s);
+}
+
 static void
 print_refused(const kv_analysis *a, const kv_term *t)
 {
@@ -290,6 +305,8 @@ print_refused(const kv_analysis *a, const kv_term *t)
 		for (size_t k = 0; k < p->nmissing; k++)
 			kv_tlist_add(&l, p->missing[k]);
 		kv_tlist_end(&l);
+		if (p->src == p->tgt)
+			self_refused(a, p, t);
 	}
 }
 

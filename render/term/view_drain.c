@@ -54,9 +54,7 @@ restart_words(const kv_analysis *a, const kv_drain_row *row, FILE *f)
 		    row->restart_why);
 	else if (row->restart) {
 		fputs(", starts again on ", f);
-		kv_term_puts(f, a->m->nodes[row->restart_node].name);
-		if (!a->capacity_known)
-			fputs(", room not checked", f);
+		kv_term_place(f, a, row->restart_node);
 		fprintf(f, " (%s", row->restart_why);
 	} else
 		fprintf(f, " and stays down (%s%s", row->restart_why,
@@ -89,9 +87,7 @@ kv_tdrain_row(const kv_analysis *a, const kv_drain_row *row,
 	kv_term_paint(t, action_color(row->action), action_word(row->action));
 	if (row->target != SIZE_MAX) {
 		fputs(" to ", f);
-		kv_term_puts(f, a->m->nodes[row->target].name);
-		if (!a->capacity_known)
-			fputs(", room not checked", f);
+		kv_term_place(f, a, row->target);
 	}
 	if (open)
 		restart_words(a, row, f);

@@ -10,6 +10,7 @@
 #include "analyze/decide/groups.h"
 #include "analyze/rules/capacity.h"
 #include "render/render.h"
+#include "render/report.h"
 #include "analyze/rules/target.h"
 #include "render/view.h"
 
@@ -83,7 +84,7 @@ print_restart(const kv_analysis *a, const kv_vmires *r, FILE *f)
 	if (r->on_drain == DRAIN_SHUTDOWN && r->restart_why != NULL) {
 		if (r->restarts == 1) {
 			fputs(", and it starts again on ", f);
-			kv_term_puts(f, a->m->nodes[r->restart_node].name);
+			kv_term_place(f, a, r->restart_node);
 			fprintf(f, " (%s)", r->restart_why);
 		} else if (r->restarts < 0)
 			fprintf(f, "; whether it starts again is unknown (%s)",
@@ -191,7 +192,7 @@ static void
 print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 {
 	FILE *f = t->f;
-	char rules[128];
+	char rules[128], *timeout;
 	/* Harvester: three paths, each answer named (docs/rules.md) */
 	bool hv = a->m->flavor->id == KV_FLAVOR_HARVESTER;
 
@@ -220,15 +221,16 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	    hv ? "  (Harvester: the Migrate action's answer)" : "");
 	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
 	fprintf(f, "  judged by the %s\n", rules);
-	fprintf(f, "  %s, completion timeout %lld s, eviction %s: a %s %s",
-	    r->method, (long long)r->completion_timeout, r->eviction,
-	    hv ? "kubectl drain" : "drain",
+	timeout = window_timeout_words(a, r);
+	fprintf(f, "  %s, %s, eviction %s: a %s %s", r->method, timeout,
+	    r->eviction, hv ? "kubectl drain" : "drain",
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
 	    r->verdict == V_NOT_JUDGED ? "does what is not judged" :
 	    r->on_drain == DRAIN_NONE ? "has nothing to move (not running)" :
 	    "leaves it to an external controller");
+	free(timeout);
 	print_restart(a, r, f);
 	print_vm(a, r, f);
 	kv_term_window_vmi(a, (size_t)(r - a->vmis), t);

@@ -109,8 +109,12 @@ kv_term_window_vmi(const kv_analysis *a, size_t i, const kv_term *t)
 	    e->settings ? ", MigrationPolicy " : "", e->settings ?
 	    e->settings : "");
 	kv_term_puts(t->f, line);
-	fprintf(t->f, "\n    takes %s (target pod %s, copy %s)", all, setup,
-	    copy);
+	if (e->no_memory)	/* the copy is unknown: the setup only */
+		fprintf(t->f, "\n    takes more than %s (target pod %s, copy "
+		    "unknown)", setup, setup);
+	else
+		fprintf(t->f, "\n    takes %s (target pod %s, copy %s)", all,
+		    setup, copy);
 	if ((pause = window_pause_words(e)) != NULL) {
 		fputs("; ", t->f);
 		kv_term_puts(t->f, pause);

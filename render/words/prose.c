@@ -171,6 +171,27 @@ class_can_leave(const kv_analysis *a, size_t c)
 	return false;
 }
 
+/* Its own nodes lack what its host model asks of a target (kubevirt
+ * v1.9.0 migration target selector: cpu-model-migration.<domain>/<host
+ * model> and each host-model-required-features label as cpu-feature),
+ * which the node labeller sets on every node whose host model libvirt
+ * knows and KubeVirt does not call obsolete
+ * (pkg/virt-handler/node-labeller/node_labeller.go:243-288). */
+char *
+prose_self_refused(const kv_analysis *a, const kv_pair *p)
+{
+	const char *id = a->classes[p->src].id;
+	bool one = p->nmissing == 1;
+
+	return xasprintf("within one class: the nodes of %s lack %s their "
+	    "own host model asks of a target, so a host-model VMI on %s "
+	    "finds no target there either; the node labeller sets %s unless "
+	    "the host model is obsolete (node label %s) or unknown to "
+	    "libvirt, or the labels were edited", id, one ? "the label" :
+	    "the labels", id, one ? "it" : "them",
+	    a->m->flavor->obsolete_key);
+}
+
 char *
 prose_matrix(const kv_analysis *a)
 {

@@ -185,9 +185,53 @@ outcome_words(kv_buf *b, const kv_migest *e)
 			kv_buf_printf(b, "unknown: finishes in time if the "
 			    "guest dirties less than %s", x);
 			free(x);
-		} else
+		} else if (e->no_memory)
+			kv_buf_printf(b, "unknown: its memory decides");
+		else
 			kv_buf_printf(b, "unknown: its dirty rate decides");
 	}
+}
+
+/* Where r's completionTimeoutPerGiB came from, in words. */
+static char *
+timeout_source(const kv_analysis *a, const kv_vmires *r)
+{
+	const char *src = a->cfg.source[CFGV_COMPLETION];
+	bool dvp = a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
+
+	if (r->completion_from != NULL)
+		return xasprintf("MigrationPolicy %s's", r->completion_from);
+	if (src == NULL || strcmp(src, "KubeVirt CR") == 0)
+		return xstrdup("the KubeVirt CR's");
+	if (strcmp(src, "KubeVirt default") == 0)
+		return xstrdup(dvp ? "the DVP default as its KubeVirt config "
+		    "sets none" : "the KubeVirt default as the KubeVirt CR "
+		    "sets none");
+	return xasprintf("from the %s", src);
+}
+
+char *
+window_timeout_words(const kv_analysis *a, const kv_vmires *r)
+{
+	char *from, *s;
+
+	if (r->completion_timeout > 0)
+		return xasprintf("completion timeout %lld s",
+		    (long long)r->completion_timeout);
+	from = timeout_source(a, r);
+	if (r->completion_per_gib <= 0)
+		s = xasprintf("no completion timeout (completionTimeoutPerGiB "
+		    "0, %s)", from);
+	else if (r->completion_timeout < 0)
+		s = xasprintf("completion timeout unknown (%lld s per GB, %s, "
+		    "times the guest memory, which the VMI does not state)",
+		    (long long)r->completion_per_gib, from);
+	else	/* memory stated as 0: KubeVirt counts 0 GB, no deadline */
+		s = xasprintf("no completion timeout (the VMI states 0 bytes "
+		    "of memory, and %lld s per GB x 0 is none)",
+		    (long long)r->completion_per_gib);
+	free(from);
+	return s;
 }
 
 char *
@@ -199,7 +243,10 @@ window_vmi_line(const kv_analysis *a, size_t i)
 	kv_buf b = {0};
 	const char *help = help_of(e);
 
-	kv_buf_printf(&b, "%s at %s", mem, rate);
+	if (e->no_memory)
+		kv_buf_printf(&b, "memory not stated in the VMI, at %s", rate);
+	else
+		kv_buf_printf(&b, "%s at %s", mem, rate);
 	if (e->history != NULL && e->basis == BASIS_HISTORY)
 		kv_buf_printf(&b, ", as its last migration");
 	else if (e->dirty[1] >= 0) {
@@ -208,7 +255,9 @@ window_vmi_line(const kv_analysis *a, size_t i)
 		free(x);
 	} else
 		kv_buf_printf(&b, ", dirty rate unknown");
-	if (e->deadline > 0) {
+	if (e->no_memory)
+		kv_buf_printf(&b, ": copy and deadline unknown");
+	else if (e->deadline > 0) {
 		x = fmt_count((size_t)e->deadline);
 		kv_buf_printf(&b, ": copy %s against a deadline of %s s "
 		    "(%lld s per GB x %lld)", copy, x, (long long)e->per_gib,

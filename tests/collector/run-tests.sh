@@ -781,6 +781,39 @@ test_kvscope_read() {
 	echo "kvscope read $n archives"
 }
 
+# issue 41 item 12: what kvscope says of the collector's own snapshot
+# (the fake server's fixture: cpu-feature labels that name avx512f only,
+# no cpu-vendor label, no cpu-model-migration label for the host model
+# Skylake-Server-IBRS, VMIs without memory) contradicts nothing: no
+# "x86-64-v0" beside AVX-512, a class refused to itself says why, no
+# "different CPU vendors" without a vendor label, no "completion timeout
+# 0 s".
+test_kvscope_words() {
+	local a=$T/out/snap.tar.gz
+	start_server
+	collect --output "$a"
+	expect_rc 0
+	"$KVSCOPE" pairs "$a" >"$T/pairs" 2>/dev/null || die "pairs failed"
+	grep -q 'Skylake-Server-IBRS (x86-64-v4, AVX2, AVX-512):' "$T/pairs" ||
+		die "level: $(grep C1 "$T/pairs")"
+	! grep -q 'x86-64-v0' "$T/pairs" || die "x86-64-v0: $(cat "$T/pairs")"
+	COLUMNS=200 "$KVSCOPE" pairs "$a" >"$T/pairs" 2>/dev/null
+	grep -q '^    within one class: the nodes of C1 lack the label their own host model asks of a target, so a host-model VMI on C1 finds no target there either' \
+		"$T/pairs" || die "C1 -> C1 unexplained: $(cat "$T/pairs")"
+	"$KVSCOPE" explain "$a" payroll-prod/payroll-db >"$T/explain" 2>/dev/null
+	grep -q 'BlockMigration, completion timeout unknown (150 s per GB, the KubeVirt default as the KubeVirt CR sets none, times the guest memory, which the VMI does not state), eviction None' \
+		"$T/explain" || die "timeout: $(grep -i timeout "$T/explain")"
+	! grep -q 'timeout 0 s' "$T/explain" || die "timeout 0 s"
+	"$KVSCOPE" check "$a" >"$T/check" 2>/dev/null
+	grep -q 'fix none: The source nodes (worker-a.corp.example) carry no' \
+		"$T/check" || die "vendor: $(grep -A3 G5 "$T/check")"
+	! grep -q 'different CPU vendors' "$T/check" || die "different vendors"
+	# exit 1: its VMIs would not migrate
+	"$KVSCOPE" report "$a" --format html -d "$T/report" -q >/dev/null 2>&1
+	grep -q 'C1 → C1: missing 1 label: cpu-model-migration.node.kubevirt.io/Skylake-Server-IBRS; within one class: the nodes of C1 lack' \
+		"$T/report/report.html" || die "report: C1 -> C1 unexplained"
+}
+
 # --with-metrics and the migration history: tests/collector/metrics-tests.sh
 # shellcheck source=tests/collector/metrics-tests.sh
 . "$HERE/metrics-tests.sh"
@@ -884,10 +917,13 @@ if [ $# -gt 0 ]; then
 	echo "SKIP kvscope-read (only some tests ran)"
 elif [ -n "${KVSCOPE:-}" ] && [ -x "${KVSCOPE:-}" ]; then
 	run kvscope_read
+	run kvscope_words
 	wait
 	report kvscope_read
+	report kvscope_words
 else
 	echo "SKIP kvscope-read (KVSCOPE not set)"
+	echo "SKIP kvscope-words (KVSCOPE not set)"
 fi
 
 echo "$pass passed, $fail failed"

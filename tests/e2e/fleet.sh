@@ -15,6 +15,8 @@ run "fleet: a cluster has VMIs that would not migrate" 1 \
     fleet "$fx" -d "$out" -q
 has "$tmp/err" "fleet: the unreadable input is a warning" \
     "kvscope: warning: unreadable: $fx/zz-broken.tar.gz: not a snapshot"
+has "$tmp/err" "fleet: the warning names its consequence" \
+    "; its findings are left out of the index, which lists it as unreadable"
 has "$tmp/out" "fleet: prints fleet.json" "$out/fleet.json"
 has "$tmp/out" "fleet: prints fleet.html" "$out/fleet.html"
 has "$tmp/out" "fleet: prints history.html" "$out/history.html"

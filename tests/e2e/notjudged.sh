@@ -135,7 +135,7 @@ esac
 grep -q "none in this cluster" "$f" && bad "nosc" "none in this cluster" ||
     ok "nosc: never none in this cluster"
 grep -qx "kvscope: warning: storageclasses.storage.k8s.io: not in the \
-input; storage classes not named" "$tmp/err" && ok "nosc: the warning line" ||
+input; no storage class can be named for a fix" "$tmp/err" && ok "nosc: the warning line" ||
     bad "nosc: warning" "$(head -c 300 "$tmp/err")"
 mkdir "$tmp/cv"
 $KVSCOPE convert "$tmp/nosc" --output-file "$tmp/cv/s.tar.gz" >/dev/null

@@ -11,6 +11,8 @@
 
 #include "kvsnap.h"
 
+#include "render/view.h"
+
 #define DOM "node.kubevirt.io"
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 
@@ -501,6 +503,53 @@ test_node_facts(void **state)
 	kvsnap_free(s);
 }
 
+/* issue 41: cpu-feature labels that name only some features (a test
+ * cluster's, an edited node's) give the level the node's usable
+ * cpu-model labels imply, else no level: never "x86-64-v0, AVX-512".
+ * A class whose own nodes lack its host model's migration label is
+ * refused to itself, and pairs says why. */
+static void
+test_level_partial_labels(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	kv_term t = { .fmt = KV_OUT_TEXT, .width = 1000 };	/* no wrap */
+	kv_err err = {0};
+	kvres r;
+
+	(void)state;
+	cpumap_model(s, "Big-v4", "Intel", V4);
+	cnode(s, "p1", "Intel", "Skylake-Server-IBRS", "avx512f", "",
+	    "Big-v4", NULL);
+	cnode(s, "p2", "Intel", "Skylake-Server-IBRS", "avx512f", "", "",
+	    NULL);
+	r = kvsnap_run(s);
+	assert_jint(node_of(&r, "p1"), "level", 4);
+	assert_jbool(node_of(&r, "p1"), "avx2", true);
+	assert_true(json_is_null(get(node_of(&r, "p2"), "level")));
+	assert_jbool(node_of(&r, "p2"), "avx512f", true);
+	assert_jbool(node_of(&r, "p2"), "avx2", false);
+	f = open_memstream(&buf, &len);
+	t.f = f;
+	assert_int_equal(kv_view_pairs(r.a, &t, &err), KV_OK);
+	fclose(f);
+	assert_null(strstr(buf, "x86-64-v0"));
+	assert_non_null(strstr(buf, "(x86-64-v4, AVX2, AVX-512):"));
+	assert_non_null(strstr(buf, "(x86-64 level unknown, AVX-512):"));
+	assert_non_null(strstr(buf, "  C1 -> C1: cpu-model-migration."
+	    DOM "/Skylake-Server-IBRS\n    within one class: the nodes of C1 "
+	    "lack the label their own host model asks of a target, so a "
+	    "host-model VMI on C1 finds no target there either; the node "
+	    "labeller sets it unless the host model is obsolete (node label "
+	    "node-labeller.kubevirt.io/obsolete-host-model) or unknown to "
+	    "libvirt, or the labels were edited\n"));
+	free(buf);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
 /* ---- best and trade-off --------------------------------------------------- */
 
 /* best: the highest level, then the most features not counting vmx-*;
@@ -698,6 +747,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_cpu_map),
 		cmocka_unit_test(test_class_order),
 		cmocka_unit_test(test_node_facts),
+		cmocka_unit_test(test_level_partial_labels),
 		cmocka_unit_test(test_best_models),
 		cmocka_unit_test(test_tradeoff),
 		cmocka_unit_test(test_deckhouse_domain),

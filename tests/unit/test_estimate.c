@@ -15,6 +15,7 @@
 #include "analyze/decide/groups.h"
 #include "analyze/pipeline.h"
 #include "analyze/estimate/estimate.h"
+#include "render/view.h"
 
 #define VMIS "virtualmachineinstances", "kubevirt.io"
 #define VMIMS "virtualmachineinstancemigrations", "kubevirt.io"
@@ -124,6 +125,62 @@ test_deadline_units(void **state)
 	assert_int_equal(est(&r, "prod/sixteen")->deadline, 360);
 	assert_int_equal(est(&r, "prod/thousand")->deadline, 20);
 	assert_int_equal(est(&r, "prod/sixteen")->per_gib, 20);
+	kvres_free(&r);
+	kvsnap_free(s);
+}
+
+/* issue 41: a VMI whose input states no memory (neither memory.guest
+ * nor a memory request) has no "completion timeout 0 s": the timeout is
+ * unknown (findings null), explain says which per-GB setting applies and
+ * why, and the estimate's copy, deadline and outcome are unknown. */
+static void
+test_no_memory(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	const kv_vmires *v;
+	const kv_migest *e;
+	json_t *j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	kv_term t = { .fmt = KV_OUT_TEXT, .width = 200 };
+	kv_err err = {0};
+	kvres r;
+
+	(void)state;
+	nodes(s);
+	j = vmi(s, "bare", "1Gi");
+	kvj_del(j, "spec.domain.memory");
+	kvj_del(j, "spec.domain.resources");
+	vmi(s, "one", "1Gi");
+	r = kvsnap_run(s);
+	v = kvres_vmires(&r, "prod/bare");
+	assert_int_equal(v->completion_timeout, -1);
+	assert_int_equal(v->completion_per_gib, 150);
+	assert_true(json_is_null(kvj_at(kvres_vmi(&r, "prod/bare"),
+	    "completionTimeoutSeconds")));
+	assert_jint(kvres_vmi(&r, "prod/one"), "completionTimeoutSeconds",
+	    300);
+	e = est(&r, "prod/bare");
+	assert_true(e->no_memory);
+	assert_int_equal(e->outcome, MIG_UNKNOWN);
+	assert_true(json_is_null(kvj_at(kvres_vmi(&r, "prod/bare"),
+	    "migration.deadlineSeconds")));
+	f = open_memstream(&buf, &len);
+	t.f = f;
+	assert_int_equal(kv_view_explain(r.a, (size_t)(v - r.a->vmis), &t,
+	    &err), KV_OK);
+	fclose(f);
+	assert_non_null(strstr(buf, "LiveMigration, completion timeout "
+	    "unknown (150 s per GB, the KubeVirt default as the KubeVirt CR "
+	    "sets none, times the guest memory, which the VMI does not "
+	    "state), eviction LiveMigrate"));
+	assert_non_null(strstr(buf, "memory not stated in the VMI, at "));
+	assert_non_null(strstr(buf, "copy and deadline unknown: unknown: "
+	    "its memory decides"));
+	assert_null(strstr(buf, "timeout 0 s"));
+	assert_null(strstr(buf, "no deadline"));
+	free(buf);
 	kvres_free(&r);
 	kvsnap_free(s);
 }
@@ -624,6 +681,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deadline_units),
+		cmocka_unit_test(test_no_memory),
 		cmocka_unit_test(test_seed_history),
 		cmocka_unit_test(test_sixteen_gib),
 		cmocka_unit_test(test_unknown_dirty),

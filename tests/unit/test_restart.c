@@ -207,7 +207,7 @@ test_explain(void **state)
 
 	(void)state;
 	assert_non_null(strstr(s, "a drain stops it, and it starts again on "
-	    "w2 (runStrategy Always)\n"));
+	    "w2, room not checked (runStrategy Always)\n"));
 	assert_non_null(strstr(s, "VirtualMachine prod/running, runStrategy "
 	    "Always; RestartRequired: a volume changed - its template "));
 	free(s);
@@ -368,7 +368,7 @@ test_fresh_start(void **state)
 	assert_jbool(kvres_vmi(&r, "prod/fresh"), "restarts", true);
 	s = explain_text(&r, "prod/fresh");
 	assert_non_null(strstr(s, "a drain stops it, and it starts again on "
-	    "w2 (runStrategy Always)\n"));
+	    "w2, room not checked (runStrategy Always)\n"));
 	free(s);
 	row = row_of(r.a, "prod/named");
 	assert_false(row->restart);
