@@ -15,6 +15,10 @@
 set -u
 
 . "$(dirname "$0")/lib.sh"
+# answers compared, on the optimised binary (docs/testing.md: the same
+# code runs under the sanitizers in the unit tests, samples, hostile,
+# foreign and the fuzz harnesses, fuzz_pipeline's every view and writer)
+KVSCOPE=${KVSCOPE_FAST:-$KVSCOPE}
 # the reports (--report, the trade-off check) reach fontconfig through
 # pango: its configuration lives as long as the process (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
