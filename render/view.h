@@ -117,9 +117,13 @@ int kv_view_junit(const kv_analysis *a, const char *suite,
 int kv_view_check(const kv_analysis *a, const kv_bits *pick,
     const kv_term *t, size_t *bad, kv_err *err);
 /* check's first line, of the VMIs in pick: "4 of 11 running VMIs would
- * not migrate" (and how many are not judged). */
+ * not migrate" (and how many are not judged); kv_term_total_line: the
+ * same line of counts already made (term.c, shared by check and
+ * --groups). */
 void kv_term_check_total(const kv_analysis *a, const kv_bits *pick,
     const kv_term *t);
+void kv_term_total_line(const kv_analysis *a, size_t judged, size_t bad,
+    size_t unjudged, const kv_term *t);
 /* The groups with a VMI in `pick` (view_groups.c): after check's lines
  * (vmis false: summary and fix) or alone for --groups (vmis true: with
  * their VMIs). */

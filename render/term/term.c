@@ -296,3 +296,32 @@ kv_term_cut_lists(const char *s, size_t keep)
 	kv_buf_append(&b, "", 1);
 	return b.data;
 }
+
+/* "4 of 11 running VMIs would not migrate[; 1 not judged: ...]" */
+void
+kv_term_total_line(const kv_analysis *a, size_t judged, size_t bad,
+    size_t unjudged, const kv_term *t)
+{
+	fprintf(t->f, "%zu of %zu running %s would not migrate", bad,
+	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
+	if (unjudged > 0)
+		fprintf(t->f, "; %zu not judged: the input lacks what their "
+		    "checks need", unjudged);
+	fputc('\n', t->f);
+}
+
+void
+kv_term_check_total(const kv_analysis *a, const kv_bits *pick,
+    const kv_term *t)
+{
+	size_t judged = 0, bad = 0, unjudged = 0;
+
+	KV_BITS_FOREACH(pick, i) {
+		if (a->vmis[i].verdict == V_NOT_RUNNING)
+			continue;
+		judged++;
+		bad += kv_verdict_fails(a->vmis[i].verdict);
+		unjudged += a->vmis[i].verdict == V_NOT_JUDGED;
+	}
+	kv_term_total_line(a, judged, bad, unjudged, t);
+}

@@ -180,35 +180,6 @@ rules_line(const kv_analysis *a, const kv_term *t)
 	fprintf(t->f, "judged by the %s\n", rules);	/* never wrapped */
 }
 
-/* "4 of 11 running VMIs would not migrate[; 1 not judged: ...]" */
-static void
-total_line(const kv_analysis *a, size_t judged, size_t bad,
-    size_t unjudged, const kv_term *t)
-{
-	fprintf(t->f, "%zu of %zu running %s would not migrate", bad,
-	    judged, kv_word(a, judged == 1 ? KV_WORD_VM : KV_WORD_VMS));
-	if (unjudged > 0)
-		fprintf(t->f, "; %zu not judged: the input lacks what their "
-		    "checks need", unjudged);
-	fputc('\n', t->f);
-}
-
-void
-kv_term_check_total(const kv_analysis *a, const kv_bits *pick,
-    const kv_term *t)
-{
-	size_t judged = 0, bad = 0, unjudged = 0;
-
-	KV_BITS_FOREACH(pick, i) {
-		if (a->vmis[i].verdict == V_NOT_RUNNING)
-			continue;
-		judged++;
-		bad += fails(&a->vmis[i]);
-		unjudged += a->vmis[i].verdict == V_NOT_JUDGED;
-	}
-	total_line(a, judged, bad, unjudged, t);
-}
-
 /* The name column's head: the flavor's word, upper case ("VMI",
  * "VIRTUALMACHINE"). */
 static const char *
@@ -262,7 +233,7 @@ kv_view_check(const kv_analysis *a, const kv_bits *pick, const kv_term *t,
 		    a->vmis[i].verdict != V_NOT_RUNNING)
 			wide_row(&a->vmis[i], t, wname);
 	/* the text: the totals first, then the groups, then the VMIs */
-	total_line(a, judged, *bad, unjudged, t);
+	kv_term_total_line(a, judged, *bad, unjudged, t);
 	if (t->fmt == KV_OUT_TEXT)
 		rc = kv_view_groups(a, pick, t, false, err);
 	if (t->fmt == KV_OUT_TEXT)
