@@ -53,33 +53,6 @@ title_of(const kv_cross *x)
 }
 
 static void
-head(xmlNodePtr html, const kv_cross *x)
-{
-	xmlNodePtr hd = xmlNewChild(html, NULL, BAD_CAST "head", NULL), n;
-	char *css = html_csp_hash(kv_report_css);
-	char *policy = xasprintf("default-src 'none'; style-src %s; "
-	    "script-src 'none'; img-src 'none'; font-src 'none'; "
-	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css);
-
-	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	h_attr(n, "charset", "utf-8");
-	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	h_attr(n, "http-equiv", "Content-Security-Policy");
-	h_attr(n, "content", policy);
-	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	h_attr(n, "name", "viewport");
-	h_attr(n, "content", "width=device-width, initial-scale=1");
-	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
-	h_attr(n, "name", "generator");
-	h_attr(n, "content", "kvscope " KV_VERSION);
-	h_el_own(hd, "title", NULL, title_of(x));
-	/* raw-text element: only the compiled-in stylesheet goes here */
-	h_el(hd, "style", kv_report_css);
-	free(css);
-	free(policy);
-}
-
-static void
 masthead(xmlNodePtr body, const kv_cross *x)
 {
 	xmlNodePtr hd = xmlNewChild(body, NULL, BAD_CAST "header", NULL);
@@ -247,6 +220,7 @@ kv_write_cross_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	xmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
 	xmlNodePtr html, body, main;
 	xmlOutputBufferPtr out;
+	char *title;
 	int rc = KV_ERR;
 
 	(void)a;
@@ -254,7 +228,9 @@ kv_write_cross_html(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
 	xmlDocSetRootElement(doc, html);
 	h_attr(html, "lang", "en");
-	head(html, x);
+	title = title_of(x);
+	html_head(html, title, false);	/* no script */
+	free(title);
 	body = xmlNewChild(html, NULL, BAD_CAST "body", NULL);
 	masthead(body, x);
 	main = xmlNewChild(body, NULL, BAD_CAST "main", NULL);

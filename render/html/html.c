@@ -97,20 +97,16 @@ html_csp_hash(const char *s)
 	return out;
 }
 
-static void
-head(hdoc *h, xmlNodePtr html)
+void
+html_head(xmlNodePtr html, const char *title, bool script)
 {
-	const snap_manifest *mf = &h->a->m->manifest;
 	xmlNodePtr hd = xmlNewChild(html, NULL, BAD_CAST "head", NULL), n;
 	char *css = html_csp_hash(kv_report_css);
-	char *js = html_csp_hash(kv_report_js);
+	char *js = script ? html_csp_hash(kv_report_js) : xstrdup("'none'");
 	char *policy = xasprintf("default-src 'none'; style-src %s; "
 	    "script-src %s; img-src 'none'; font-src 'none'; "
 	    "connect-src 'none'; base-uri 'none'; form-action 'none'", css,
 	    js);
-	char *rt = report_heading(h->a, h->diff);
-	char *title = xasprintf("%s: %s, %s", rt,
-	    mf->context ? mf->context : "cluster", h->snapdate);
 
 	n = xmlNewChild(hd, NULL, BAD_CAST "meta", NULL);
 	h_attr(n, "charset", "utf-8");
@@ -129,6 +125,17 @@ head(hdoc *h, xmlNodePtr html)
 	free(css);
 	free(js);
 	free(policy);
+}
+
+static void
+head(hdoc *h, xmlNodePtr html)
+{
+	const snap_manifest *mf = &h->a->m->manifest;
+	char *rt = report_heading(h->a, h->diff);
+	char *title = xasprintf("%s: %s, %s", rt,
+	    mf->context ? mf->context : "cluster", h->snapdate);
+
+	html_head(html, title, true);
 	free(title);
 	free(rt);
 }

@@ -57,6 +57,11 @@ void h_node_names(xmlNodePtr td, const kv_analysis *a, const size_t *idx,
 /* "'sha256-...'" of s, for the Content-Security-Policy (html.c); the
  * caller frees. */
 char *html_csp_hash(const char *s);
+/* html's <head>: charset, a Content-Security-Policy that allows only
+ * the compiled-in stylesheet (and with script, report.js), viewport,
+ * generator, title and the stylesheet (html.c; the report's and
+ * crosscheck's pages). */
+void html_head(xmlNodePtr html, const char *title, bool script);
 /* h_names() whose "and N more" points to file where all are listed. */
 void h_names_in(xmlNodePtr td, const char *const *v, size_t n,
     size_t shown, const char *file);
