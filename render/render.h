@@ -167,8 +167,8 @@ char *kv_fix_badge(const struct kv_group *g);
  * cluster where KubeVirt says "VMI", and so on. */
 enum kv_word {
 	KV_WORD_VM, KV_WORD_VMS, KV_WORD_CONDITION, KV_WORD_MIGRATION,
-	KV_WORD_POLICY, KV_WORD_CPU, KV_WORD_CONFIG, KV_WORD_PRODUCT,
-	KV_WORD_COUNT
+	KV_WORD_POLICY, KV_WORD_CPU, KV_WORD_CONFIG, KV_WORD_DEFAULTS,
+	KV_WORD_PRODUCT, KV_WORD_COUNT
 };
 const char *kv_word(const kv_analysis *a, enum kv_word w);
 /* Who acts when a node is drained, in the words of the snapshot's

@@ -19,6 +19,7 @@ static const kv_vocab dvp_vocab = {
 	.policy = "liveMigrationPolicy",
 	.cpu = "VirtualMachineClass CPU type",
 	.config = "InternalVirtualizationKubeVirt config",
+	.defaults = "the DVP default as its KubeVirt config sets none",
 	.product = "Deckhouse Virtualization Platform",
 	.drain_by = "DVP's Evict operations (VirtualMachineOperation type "
 	    "Evict, evacuation- prefix)",

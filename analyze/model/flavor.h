@@ -50,6 +50,9 @@ typedef struct kv_vocab {
 	const char *policy;		/* "MigrationPolicy" */
 	const char *cpu;		/* "CPU model" */
 	const char *config;		/* "KubeVirt CR" */
+	const char *defaults;		/* a setting the config leaves
+					   unset: "the KubeVirt default as
+					   the KubeVirt CR sets none" */
 	const char *product;		/* "KubeVirt" */
 	/* drains (`check --drain`, `plan`) */
 	const char *drain_by;		/* who acts when a node is drained */
@@ -211,6 +214,7 @@ extern const kv_fixrow kv_fixrow_kubevirt;
 	.policy = "MigrationPolicy", \
 	.cpu = "CPU model", \
 	.config = "KubeVirt CR", \
+	.defaults = "the KubeVirt default as the KubeVirt CR sets none", \
 	.strategy = "evictionStrategy", \
 	.target_wait = "a migration whose target pod does not schedule " \
 	    "fails after the unschedulable timeout and the evacuation " \

@@ -30,6 +30,8 @@ kv_word(const kv_analysis *a, enum kv_word w)
 		return v->cpu;
 	case KV_WORD_CONFIG:
 		return v->config;
+	case KV_WORD_DEFAULTS:
+		return v->defaults;
 	default:
 		return v->product;
 	}

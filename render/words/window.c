@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/estimate/estimate.h"
+#include "render/render.h"
 #include "render/report.h"
 
 #define MIB 1048576.0
@@ -197,16 +198,13 @@ static char *
 timeout_source(const kv_analysis *a, const kv_vmires *r)
 {
 	const char *src = a->cfg.source[CFGV_COMPLETION];
-	bool dvp = a->m->flavor->id == KV_FLAVOR_DECKHOUSE;
 
 	if (r->completion_from != NULL)
 		return xasprintf("MigrationPolicy %s's", r->completion_from);
 	if (src == NULL || strcmp(src, "KubeVirt CR") == 0)
 		return xstrdup("the KubeVirt CR's");
 	if (strcmp(src, "KubeVirt default") == 0)
-		return xstrdup(dvp ? "the DVP default as its KubeVirt config "
-		    "sets none" : "the KubeVirt default as the KubeVirt CR "
-		    "sets none");
+		return xstrdup(kv_word(a, KV_WORD_DEFAULTS));
 	return xasprintf("from the %s", src);
 }
 
