@@ -108,7 +108,6 @@ jget(jctx *c, json_t *o, const char *path, int type, json_t **out)
 {
 	const char *p = path, *dot;
 	json_t *cur = o;
-	char key[128];
 
 	*out = NULL;
 	while (cur != NULL) {
@@ -116,14 +115,10 @@ jget(jctx *c, json_t *o, const char *path, int type, json_t **out)
 
 		dot = strchr(p, '.');
 		n = dot ? (size_t)(dot - p) : strlen(p);
-		if (n >= sizeof(key))
-			n = sizeof(key) - 1;
-		memcpy(key, p, n);
-		key[n] = '\0';
 		if (!json_is_object(cur))
 			return jerr(c, path, "expected an object on the way, "
 			    "got %s", jtype_name(cur));
-		cur = json_object_get(cur, key);
+		cur = json_object_getn(cur, p, n);
 		if (cur == NULL || json_is_null(cur))
 			return KV_OK;
 		if (dot == NULL)

@@ -8,6 +8,7 @@
 #include "analyze/rules/place.h"
 #include "analyze/model/index.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,7 @@ kv_place_build(kv_analysis *a)
 	if (lends_pods(a)) {	/* the same pods and nodes: theirs */
 		p->pods = a->lender->place->pods;
 		p->npods = a->lender->place->npods;
+		p->pods_of = a->lender->place->pods_of;
 		p->pods_lent = true;
 		for (size_t i = 0; i < m->nnodes; i++)
 			a->nodes[i].free_memory =
@@ -197,6 +199,12 @@ kv_place_build(kv_analysis *a)
 			a->nodes[n - m->nodes].free_memory -= pod->req_memory;
 	}
 	kv_qsort(p->pods, p->npods, sizeof(kv_pod *), pod_cmp);
+	/* a VMI's pods found by one lookup, not a binary search of
+	 * strcmp over every launcher (a tenth of the VMIs' phase) */
+	p->pods_of = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = p->npods; i > 0; i--)
+		g_hash_table_insert(p->pods_of, (gpointer)p->pods[i - 1]->
+		    created_by, (gpointer)(uintptr_t)i);
 	return place_tables(a, p);
 }
 
@@ -230,8 +238,11 @@ kv_place_free(kv_place *p)
 	for (size_t i = 0; i < p->ntaints; i++)
 		kv_bits_free(&p->taints[i].nodes);
 	free(p->taints);
-	if (!p->pods_lent)
+	if (!p->pods_lent) {
 		free(p->pods);
+		if (p->pods_of != NULL)
+			g_hash_table_destroy(p->pods_of);
+	}
 	g_hash_table_destroy(p->problems);
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
@@ -328,20 +339,14 @@ kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
 size_t
 kv_place_pods(const kv_place *p, const kv_vmi *v, const kv_pod *const **pods)
 {
-	size_t lo = 0, hi = p->npods, first, n = 0;
+	size_t first, n = 0;
 
 	*pods = NULL;
-	if (v->uid == NULL)
+	if (v->uid == NULL || p->pods_of == NULL ||
+	    (first = (uintptr_t)g_hash_table_lookup(p->pods_of,
+	    v->uid)) == 0)
 		return 0;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(p->pods[mid]->created_by, v->uid) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
+	first--;
 	while (first + n < p->npods &&
 	    strcmp(p->pods[first + n]->created_by, v->uid) == 0)
 		n++;

@@ -50,7 +50,9 @@ struct kv_place {
 	ptaint *taints;
 	size_t npods;
 	const kv_pod **pods;		/* sorted by created_by, created */
-	bool pods_lent;			/* pods: the lender's (parent) */
+	GHashTable *pods_of;		/* created_by -> its first index in
+					   pods, plus one */
+	bool pods_lent;			/* pods, pods_of: the lender's */
 	GHashTable *problems;		/* problem -> itself */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */

@@ -114,11 +114,11 @@ void kv_buf_printf(kv_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void kv_buf_free(kv_buf *b);
 
-/* qsort that accepts an empty (NULL) array. */
-/* FNV-1a over n bytes, folded to 32 bits: the hash of GLib tables keyed
- * by a byte string (a placement problem's key, a node bitset). */
+/* A hash of n bytes (eight at a time), 32 bits: the hash of GLib tables
+ * keyed by a byte string (a placement problem's key, a node bitset). */
 unsigned kv_hash_bytes(const void *p, size_t n);
 
+/* qsort that accepts an empty (NULL) array. */
 void kv_qsort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *));
 
