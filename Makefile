@@ -287,7 +287,8 @@ $(BUILD)/rel/tools/gen-cpudb: tools/gen-cpudb.c analyze/model/cpumap.c analyze/u
 # Scale benchmark: optimised build, generated snapshots up to 5,000 nodes /
 # 100,000 VMIs, wall and CPU time and peak RSS against gzip -dc of the same
 # archive.
-# BENCH_SIZES="500:10000 5000:100000" picks sizes (tools/bench.sh).
+# BENCH_SIZES="500:10000 5000:100000 5000:100000:full" picks sizes
+# (tools/bench.sh).
 bench:
 	@command -v python3 >/dev/null && [ -x /usr/bin/time ] && \
 	    pkg-config --exists $(PKGS) || $(MAKE) --no-print-directory deps

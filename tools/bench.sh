@@ -36,7 +36,8 @@
 # as a real kubectl dump has them: managedFields, more status conditions,
 # a VirtualMachine per VMI); its row says "full" beside the VMIs.
 #
-# Environment: BENCH_SIZES="500:10000 5000:100000" (default below),
+# Environment: BENCH_SIZES="500:10000 5000:100000 5000:100000:full"
+# (default below),
 # KVSCOPE=./kvscope, BENCH_DIR=build/bench, SHARED=../shared, BENCH_SEED=1,
 # BENCH_RUNS=3 (each figure is the run of median wall time of these).
 set -euo pipefail
@@ -44,7 +45,7 @@ cd "$(dirname "$0")/.."
 
 # 5000:50000 next to 5000:100000 shows what doubling the VMIs alone costs;
 # 10000:100000 (same CPU classes) what doubling the nodes does.
-SIZES=${BENCH_SIZES:-"500:10000 5000:100000"}
+SIZES=${BENCH_SIZES:-"500:10000 5000:100000 5000:100000:full"}
 KVSCOPE=${KVSCOPE:-./kvscope}
 DIR=${BENCH_DIR:-build/bench}
 SHARED=${SHARED:-../shared}

@@ -225,17 +225,22 @@ sel_put(selbuild *s, const char *key, const char *value, size_t among)
 }
 
 /* What node src's CPU labels give a target pod (node_cpu, place.h),
- * derived on first use. */
+ * derived on first use, or the lender's (a proof's copy borrows it only
+ * when the nodes and the configuration are the lender's). */
 static const node_cpu *
 node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 {
-	node_cpu *nc = &p->cpu[src - a->m->nodes];
+	size_t at = (size_t)(src - a->m->nodes);
+	node_cpu *nc = &p->cpu[at];
 	const char *dom = a->cfg.domain;
 	char *feat, *mig, *hm, *req, *vendor;
 	selbuild s = { .strs = a->m->strs };
 
 	if (nc->done)
 		return nc;
+	if (p->parent != NULL && p->parent->nnodes == p->nnodes &&
+	    p->parent->cpu[at].done)
+		return &p->parent->cpu[at];
 	feat = xasprintf("cpu-feature.%s/", dom);
 	mig = xasprintf("cpu-model-migration.%s/", dom);
 	hm = xasprintf("host-model-cpu.%s/", dom);
