@@ -112,16 +112,6 @@ vmx_missing(const char *pfx, const kv_node *src, const kv_node *t)
 	return NULL;
 }
 
-/* Whether node i is one of s's excluded nodes. */
-static bool
-excluded(const kv_nodeset *s, size_t i)
-{
-	for (size_t k = 0; k < s->nexcl; k++)
-		if (s->excl[k] == i)
-			return true;
-	return false;
-}
-
 /* How many of c's targets lack one of the source's vmx-* labels (the
  * source's bitset of them, place.c: a few words per VMI instead of every
  * label of every target); the first three in node order into first. */
@@ -142,7 +132,7 @@ vmx_lacking(const rule_ctx *c, size_t first[3])
 		for (; x != 0; x &= x - 1) {
 			size_t i = w * 64 + (size_t)__builtin_ctzll(x);
 
-			if (excluded(s, i))
+			if (kv_nodeset_excludes(s, i))
 				continue;
 			if (n < 3)
 				first[n] = i;

@@ -196,16 +196,23 @@ typedef struct kv_nodeset {
 	size_t n;			/* members */
 } kv_nodeset;
 
+/* Whether node, in s's base, is one of its excluded nodes. */
+static inline bool
+kv_nodeset_excludes(const kv_nodeset *s, size_t node)
+{
+	for (size_t i = 0; i < s->nexcl; i++)
+		if (s->excl[i] == node)
+			return true;
+	return false;
+}
+
 static inline bool
 kv_nodeset_has(const kv_nodeset *s, size_t node)
 {
 	if (s->base == NULL || node >= s->base->nbits ||
 	    !kv_bits_test(s->base, node))
 		return false;
-	for (size_t i = 0; i < s->nexcl; i++)
-		if (s->excl[i] == node)
-			return false;
-	return true;
+	return !kv_nodeset_excludes(s, node);
 }
 
 /* The first member at or after node, or SIZE_MAX. */
