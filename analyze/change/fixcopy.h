@@ -9,9 +9,11 @@
  * of.  s->sub[i] is VMI i's index in the copy.  For an image-digest
  * change the copy owns the image IDs of its VMIs' launcher pods: the
  * model's pods hold the copy's arrays while it lives (m is changed in
- * place, const as it is), and kv_subset_free gives theirs back.
- * kv_subset_free frees what the copy owns; m must be the model s was
- * made from.
+ * place, const as it is), and kv_subset_free gives theirs back; for a
+ * claim change the copy writes the claims of its VMIs in the model's
+ * array, kept as they were and given back the same way.  So copies are
+ * made and freed one at a time.  kv_subset_free frees what the copy
+ * owns; m must be the model s was made from.
  */
 #ifndef KV_FIXCOPY_H
 #define KV_FIXCOPY_H
@@ -32,6 +34,11 @@ typedef struct kv_subset {
 	size_t nlent;			/* pods whose imageids the copy owns: */
 	kv_pod **lent;			/* the model's pods (lend_pods) */
 	kv_imageid **kept;		/* and their own arrays, given back */
+	size_t nclaims;			/* claims the copy may write: */
+	struct kv_claim_kept {
+		size_t at;		/* index in the model's pvcs */
+		kv_pvc pvc;		/* as it was, given back */
+	} *claims;
 	size_t nafter;
 	kv_vmi **after;			/* the templates copied (vms[].after) */
 } kv_subset;

@@ -29,7 +29,9 @@
 /* What one node needs to take some of the group's VMIs. */
 typedef struct nodeplan {
 	size_t nsteps;
-	kv_step steps[RELAX_FAILS];
+	kv_step *steps;			/* at most RELAX_FAILS, grown as
+					   needed (a plan per node of
+					   thousands, most with none) */
 	const char *stuck;		/* why a VMI cannot go there */
 	size_t nvmis;			/* the VMIs it takes once edited */
 	kv_bits takes;			/* per VMI of the group (a bit each:
@@ -45,14 +47,14 @@ same_step(const kv_step *x, const kv_step *y)
 	    (x->kind != STEP_UNCORDON && x->kind != STEP_FREE_ROOM));
 }
 
-/* st into steps (n of them, room for max): a free-room step keeps the
+/* st into *steps (n of them, at most max): a free-room step keeps the
  * larger amount of each resource. */
 static bool
-put_step(kv_step *steps, size_t *n, size_t max, const kv_step *st)
+put_step(kv_step **steps, size_t *n, size_t max, const kv_step *st)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (same_step(&steps[i], st)) {
-			kv_res *x = &steps[i].amount;
+		if (same_step(&(*steps)[i], st)) {
+			kv_res *x = &(*steps)[i].amount;
 			const kv_res *y = &st->amount;
 
 			if (y->cpu_millis > x->cpu_millis)
@@ -68,7 +70,8 @@ put_step(kv_step *steps, size_t *n, size_t max, const kv_step *st)
 		}
 	if (*n == max)
 		return false;
-	steps[(*n)++] = *st;
+	*steps = xreallocarray(*steps, *n + 1, sizeof(kv_step));
+	(*steps)[(*n)++] = *st;
 	return true;
 }
 
@@ -252,7 +255,7 @@ plan_vmi(const kv_analysis *a, const kv_vmires *r, size_t n, size_t k,
 		ns++;
 	}
 	for (size_t i = 0; i < ns; i++)
-		if (!put_step(np->steps, &np->nsteps, RELAX_FAILS, &st[i]))
+		if (!put_step(&np->steps, &np->nsteps, RELAX_FAILS, &st[i]))
 			return;
 	kv_bits_set(&np->takes, k);
 	np->nvmis++;
@@ -356,8 +359,10 @@ kv_relax_plan(const kv_analysis *a, kv_group *g)
 	if (choose(g, np, nn) > 0 && stuck != NULL)
 		g->fix.stuck = xstrdup(stuck);
 	whole_affinity(a, g);
-	for (size_t n = 0; n < nn; n++)
+	for (size_t n = 0; n < nn; n++) {
 		kv_bits_free(&np[n].takes);
+		free(np[n].steps);
+	}
 	free(np);
 }
 

@@ -233,21 +233,24 @@ pod_imageids(jctx *c, json_t *o, kv_pod *p)
 			return KV_ERR;
 		if (arr == NULL)
 			continue;
-		p->imageids = xreallocarray(p->imageids, p->nimageids +
-		    json_array_size(arr) + 1, sizeof(kv_imageid));
 		json_array_foreach(arr, i, e) {
-			kv_imageid *id = &p->imageids[p->nimageids];
+			kv_imageid id;
 
 			jwhere(c, "%s[%zu].", path, i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &id->container) ||
-			    jstr(c, e, "image", &id->image) ||
-			    jstr(c, e, "imageID", &id->image_id))
+			if (jstr(c, e, "name", &id.container) ||
+			    jstr(c, e, "image", &id.image) ||
+			    jstr(c, e, "imageID", &id.image_id))
 				return KV_ERR;
-			if (id->container != NULL &&
-			    kv_startswith(id->container, "volume"))
-				p->nimageids++;
+			if (id.container == NULL ||
+			    !kv_startswith(id.container, "volume"))
+				continue;
+			/* only pods with volume containers get an array
+			 * (most have none: 5 MiB at 100,000 pods) */
+			p->imageids = xreallocarray(p->imageids,
+			    p->nimageids + 1, sizeof(kv_imageid));
+			p->imageids[p->nimageids++] = id;
 		}
 	}
 	jwhere(c, "%s", "");
@@ -263,22 +266,25 @@ pod_imagerefs(jctx *c, json_t *o, kv_pod *p)
 
 	if (jget(c, o, "spec.volumes", JSON_ARRAY, &arr))
 		return KV_ERR;
-	if (arr != NULL) {
-		p->imagerefs = xcalloc(json_array_size(arr) + 1,
-		    sizeof(kv_label));
+	if (arr != NULL)
 		json_array_foreach(arr, i, e) {
-			kv_label *ir = &p->imagerefs[p->nimagerefs];
+			kv_label ir;
 
 			jwhere(c, "spec.volumes[%zu].", i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &ir->key) ||
-			    jstr(c, e, "image.reference", &ir->value))
+			if (jstr(c, e, "name", &ir.key) ||
+			    jstr(c, e, "image.reference", &ir.value))
 				return KV_ERR;
-			if (ir->key != NULL && ir->value != NULL)
-				p->nimagerefs++;
+			if (ir.key == NULL || ir.value == NULL)
+				continue;
+			/* an array only for pods with image volumes (an
+			 * array per pod was 14 MiB at 100,000 pods) */
+			if (p->imagerefs == NULL)
+				p->imagerefs = xcalloc(json_array_size(arr) + 1,
+				    sizeof(kv_label));
+			p->imagerefs[p->nimagerefs++] = ir;
 		}
-	}
 	jwhere(c, "%s", "");
 	return KV_OK;
 }

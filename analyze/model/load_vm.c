@@ -49,17 +49,22 @@ vm_conditions(jctx *c, json_t *o, kv_vm *vm)
 		return KV_ERR;
 	json_array_foreach(conds, i, e) {
 		const char *type, *status, *msg;
+		json_t *m;
 
 		jwhere(c, "status.conditions[%zu].", i);
 		if (!json_is_object(e))
 			return jerr(c, "", "expected an object");
+		/* the message is checked for each, kept for the one read:
+		 * messages are often one per VM (15 MiB at 100,000) */
 		if (jstr(c, e, "type", &type) ||
 		    jstr(c, e, "status", &status) ||
-		    jstr(c, e, "message", &msg))
+		    jget(c, e, "message", JSON_STRING, &m))
 			return KV_ERR;
 		if (type == NULL || strcmp(type, "RestartRequired") != 0 ||
 		    status == NULL || strcmp(status, "True") != 0)
 			continue;
+		if (jstr(c, e, "message", &msg))
+			return KV_ERR;
 		vm->restart_required = true;
 		vm->restart_message = msg;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Length of the well-formed UTF-8 sequence at p (1 to 4), or 0. */
 static size_t
@@ -289,6 +290,21 @@ cpu_seconds(const struct rusage *ru)
 	    (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
 }
 
+/* The resident set now, in MiB (Linux's /proc/self/statm), or -1. */
+static long
+resident_mib(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size, res = -1;
+
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%ld %ld", &size, &res) != 2)
+		res = -1;
+	fclose(f);
+	return res < 0 ? -1 : res * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
+}
+
 void
 kv_timing(const char *phase)
 {
@@ -312,9 +328,11 @@ kv_timing(const char *phase)
 	getrusage(RUSAGE_SELF, &ru);
 	if (phase != NULL)
 		fprintf(stderr, "kvscope: timing: %s %.3f (cpu %.3f, peak %ld "
-		    "MiB)\n", phase, (double)(now.tv_sec - last.tv_sec) +
+		    "MiB, now %ld MiB)\n", phase,
+		    (double)(now.tv_sec - last.tv_sec) +
 		    (double)(now.tv_nsec - last.tv_nsec) / 1e9,
-		    cpu_seconds(&ru) - last_cpu, ru.ru_maxrss / 1024);
+		    cpu_seconds(&ru) - last_cpu, ru.ru_maxrss / 1024,
+		    resident_mib());
 	last = now;
 	last_cpu = cpu_seconds(&ru);
 }

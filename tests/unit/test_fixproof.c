@@ -219,6 +219,41 @@ test_pods_given_back(void **state)
 	kv_model_free(m);
 }
 
+/* The claim changes of G6 and G7 (recreate-claim-rwx) are written in
+ * the model's claims while their copy lives: every claim is given back
+ * as it was (fixcopy.c lend_claims). */
+static void
+test_claims_given_back(void **state)
+{
+	kv_model *m;
+	kv_analysis *a;
+	kv_pvc *was;
+	size_t nrwo = 0;
+
+	(void)state;
+	kvsnap_load_dir("samples/pitfalls", &m, &a);
+	was = xcalloc(m->npvcs + 1, sizeof(kv_pvc));
+	memcpy(was, m->pvcs, m->npvcs * sizeof(kv_pvc));
+	kv_fix_prove(a);
+	for (size_t g = 5; g <= 6; g++) {
+		assert_string_equal(a->groups[g].code, "disk-not-shared");
+		assert_true(a->groups[g].fix.proven);
+		assert_int_equal(a->groups[g].fix.fixes, 1);
+	}
+	for (size_t i = 0; i < m->npvcs; i++) {
+		assert_ptr_equal(m->pvcs[i].storage_class,
+		    was[i].storage_class);
+		assert_int_equal(m->pvcs[i].modes, was[i].modes);
+		assert_ptr_equal(m->pvcs[i].volume, was[i].volume);
+	}
+	for (size_t i = 0; i < m->npvcs; i++)
+		nrwo += was[i].modes != AM_RWX;
+	assert_true(nrwo >= 2);		/* the two the fixes recreate */
+	free(was);
+	kv_analysis_free(a);
+	kv_model_free(m);
+}
+
 /* ---- a fix the old reasoning claimed, which helps none ------------------- */
 
 /* prod/web with its root claim RWO Block on ceph-rbd (RBD serves RWX
@@ -496,6 +531,7 @@ main(void)
 		cmocka_unit_test(test_restricted_equals_full),
 		cmocka_unit_test(test_parts_equal_full),
 		cmocka_unit_test(test_pods_given_back),
+		cmocka_unit_test(test_claims_given_back),
 		cmocka_unit_test(test_helps_none_becomes_none),
 		cmocka_unit_test(test_claim_sharers),
 		cmocka_unit_test(test_relabel_proven),
