@@ -50,6 +50,10 @@ SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer \
 # written to $(SAN_STAMP), so that a change of it rebuilds the tree.
 SAN_CC     = $(if $(FUZZ_OK),$(FUZZ_CC),$(CC))
 SAN_COV    = $(if $(FUZZ_OK),-fsanitize=fuzzer-no-link)
+# ld.lld, when there is one, links a sanitized binary (kvscope, each unit
+# test, each harness) in half the CPU time of ld.bfd
+SAN_LD     = $(call memo,SAN_LD,command -v ld.lld >/dev/null 2>&1 && \
+             echo -fuse-ld=lld)
 
 # the library's folders, one per layer (analyze/*/, render/*/; analyze/ and render/ hold what joins them)
 SRC_DIRS  := $(sort $(wildcard analyze/*/ render/*/)) analyze render
@@ -105,13 +109,14 @@ $(BUILD)/asan/%.o: %.c $(BUILD)/asan/%.d $(SAN_STAMP)
 	    $(SAN) $(SAN_COV) $(DEPFLAGS) -c -o $@ $< && touch $@
 
 $(ASAN_BIN): $(ASAN_LIB) $(ASAN_CLI)
-	@echo "  LD      $@"; $(SAN_CC) $(SAN) $(SAN_COV) -o $@ $^ $(KV_LIBS)
+	@echo "  LD      $@"; $(SAN_CC) $(SAN) $(SAN_COV) $(SAN_LD) -o $@ $^ \
+	    $(KV_LIBS)
 
 $(BUILD)/asan/tests/%: tests/unit/%.c $(TEST_LIB) $(ASAN_LIB) $(SAN_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"; $(SAN_CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) \
-	    -O1 -g $(SAN) $(SAN_COV) $(DEPFLAGS) -o $@ $< $(TEST_LIB) \
-	    $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
+	    -O1 -g $(SAN) $(SAN_COV) $(SAN_LD) $(DEPFLAGS) -o $@ $< \
+	    $(TEST_LIB) $(ASAN_LIB) $(KV_LIBS) $(TEST_LIBS)
 
 # Rewritten only when the compiler changes (its time then rebuilds the
 # tree; a FORCE target that leaves the file as it was rebuilds nothing).
@@ -141,7 +146,7 @@ $(GEN_SRC): $(TEMPLATES) Makefile
 DEB_PKGS := build-essential pkg-config libjansson-dev libxml2-dev \
             libcairo2-dev libpango1.0-dev libarchive-dev libglib2.0-dev \
             libcmocka-dev libssl-dev libyaml-dev fonts-dejavu-core poppler-utils jq python3 \
-            libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev time \
+            libxml2-utils xxd fonts-droid-fallback clang libclang-rt-14-dev lld time \
             scdoc prometheus python3-jsonschema
 
 # The SARIF 2.1.0 JSON schema tests/e2e/fleet.sh validates check -o sarif
@@ -243,7 +248,8 @@ FUZZ_LSAN    := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(ASAN_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"; $(FUZZ_CC) $(KV_CPPFLAGS) -Itests/fuzz $(KV_WARN) \
-	    -O1 -g $(SAN) -fsanitize=fuzzer -o $@ $< $(ASAN_LIB) $(KV_LIBS)
+	    -O1 -g $(SAN) -fsanitize=fuzzer $(SAN_LD) -o $@ $< $(ASAN_LIB) \
+	    $(KV_LIBS)
 
 # The objects first, in this make: the sub-make only links (two makes
 # compiling the same object at once would clash).
