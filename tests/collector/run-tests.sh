@@ -5,7 +5,10 @@
 #
 # tests/collector/run-tests.sh [TEST...] runs only the tests named.
 # Environment: KVSCOPE = a kvscope binary; when set, every archive written
-# here must be readable by `kvscope check` (exit status 0 or 1). The suite
+# here must be readable by `kvscope check` (exit status 0 or 1), run as
+# KVSCOPE_FAST when that is set (the optimised build: what is tested here
+# is what kvscope answers, and the sanitizers read the same snapshots in
+# tests/samples, tests/hostile and the fuzz harnesses). The suite
 # sets KUBECTL for the collector itself (see the runner below). COLLECT = a
 # collector to test instead of snapshot/kvscope-collect; KEEP_ARCHIVES = a
 # directory that gets every archive the tests wrote, named TEST-N.tar.gz
@@ -18,6 +21,8 @@ cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 HERE=$ROOT/tests/collector
 COLLECT=${COLLECT:-$ROOT/snapshot/kvscope-collect}
+# the kvscope that reads the archives (see above)
+KVSCOPE=${KVSCOPE_FAST:-${KVSCOPE:-}}
 export SOURCE_DATE_EPOCH=1790000000   # 2026-09-21T14:13:20Z
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/kvscope-collect-tests.XXXXXX")
@@ -289,6 +294,10 @@ test_layout_manifest() {
 		expect_rc 0
 	fi
 	cmp -s "$a" "$T/out2/snap.tar.gz" || die "two runs differ"
+	# the same server and archive: every pod (test_all_pods), the
+	# pseudonyms (test_anonymize)
+	all_pods "$a"
+	anonymize "$a"
 }
 
 test_redaction() {
@@ -317,12 +326,10 @@ test_redaction() {
 	python3 "$HERE/check.py" leaks "$T/out/raw.tar.gz" || die "no-redact"
 }
 
-# Every pod: launchers whole, the rest cut down to the spec's field list.
-test_all_pods() {
-	start_server
-	collect --output "$T/out/all.tar.gz"
-	expect_rc 0
-	python3 "$HERE/check.py" pods "$T/out/all.tar.gz" all || die "pods (all)"
+# all_pods ARCHIVE (of the default server, by test_layout_manifest):
+# every pod, launchers whole, the rest cut down to the spec's field list.
+all_pods() {
+	python3 "$HERE/check.py" pods "$1" all || die "pods (all)"
 	! grep -q 'labelSelector' "$T/server.log" || die "a label selector was sent"
 	collect --launchers-only --output "$T/out/launchers.tar.gz"
 	expect_rc 0
@@ -494,27 +501,28 @@ test_samples_read_back() {
 	done
 }
 
-test_anonymize() {
-	start_server
-	collect --output "$T/plain/snap.tar.gz"
+# anonymize PLAIN (an archive of the default server, whose test it runs
+# in: test_layout_manifest)
+anonymize() {
+	local o=$T/anon/snap.tar.gz o2=$T/anon2/snap.tar.gz
+	mkdir -p "$T/anon" "$T/anon2" || die "mkdir"
+	collect --anonymize --output "$o"
 	expect_rc 0
-	collect --anonymize --output "$T/out/snap.tar.gz"
-	expect_rc 0
-	[ -f "$T/out/snap.tar.gz.mapping.json" ] || die "no mapping beside the archive"
-	[ "$(find "$T/out" -mindepth 1 | wc -l)" = 2 ] || die "unexpected files: $(ls -A "$T/out")"
-	python3 "$HERE/check.py" layout "$T/out/snap.tar.gz" || die "layout"
-	python3 "$HERE/check.py" secrets "$T/out/snap.tar.gz" kubevirt || die "secrets"
-	python3 "$HERE/check.py" anon "$T/plain/snap.tar.gz" "$T/out/snap.tar.gz" \
-		"$T/out/snap.tar.gz.mapping.json" || die "anon"
-	tar -xzf "$T/out/snap.tar.gz" -O >"$T/members.txt"
+	[ -f "$o.mapping.json" ] || die "no mapping beside the archive"
+	[ "$(find "$T/anon" -mindepth 1 | wc -l)" = 2 ] || die "unexpected files: $(ls -A "$T/anon")"
+	python3 "$HERE/check.py" layout "$o" || die "layout"
+	python3 "$HERE/check.py" secrets "$o" kubevirt || die "secrets"
+	python3 "$HERE/check.py" anon "$1" "$o" \
+		"$o.mapping.json" || die "anon"
+	tar -xzf "$o" -O >"$T/members.txt"
 	! grep -q 'test-ctx' "$T/members.txt" || die "context name in the archive"
-	jq -e '.nodes["worker-c"] == .nodes["worker-c.corp.example"]' "$T/out/snap.tar.gz.mapping.json" \
+	jq -e '.nodes["worker-c"] == .nodes["worker-c.corp.example"]' "$o.mapping.json" \
 		>/dev/null || die "hostname label and node name differ"
 	# stable: a second run gives the same pseudonyms and the same bytes
-	collect --anonymize --output "$T/out2/snap.tar.gz"
+	collect --anonymize --output "$o2"
 	expect_rc 0
-	cmp -s "$T/out/snap.tar.gz.mapping.json" "$T/out2/snap.tar.gz.mapping.json" || die "mapping differs"
-	cmp -s "$T/out/snap.tar.gz" "$T/out2/snap.tar.gz" || die "archives differ"
+	cmp -s "$o.mapping.json" "$o2.mapping.json" || die "mapping differs"
+	cmp -s "$o" "$o2" || die "archives differ"
 }
 
 test_deckhouse() {
@@ -789,10 +797,9 @@ test_kvscope_read() {
 # "different CPU vendors" without a vendor label, no "completion timeout
 # 0 s".
 test_kvscope_words() {
-	local a=$T/out/snap.tar.gz
-	start_server
-	collect --output "$a"
-	expect_rc 0
+	# the default server's archive (test_layout_manifest kept it)
+	local a=$BASE/keep/layout_manifest-1.tar.gz
+	[ -s "$a" ] || die "no archive of test_layout_manifest"
 	"$KVSCOPE" pairs "$a" >"$T/pairs" 2>/dev/null || die "pairs failed"
 	grep -q 'Skylake-Server-IBRS (x86-64-v4, AVX2, AVX-512):' "$T/pairs" ||
 		die "level: $(grep C1 "$T/pairs")"
@@ -891,8 +898,8 @@ report() {
 # timeout, a Retry-After or a hanging server); the lines come in this
 # order whatever order they finish in.
 JOBS=${COLLECTOR_JOBS:-$((${JOBS:-2} * 2))}
-TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction all_pods
-	resource_table anonymize deckhouse paging_5000 paging_server distributions namespaces error_status server_vanishes
+TESTS=(usage missing_tools kubectl_plugin unreachable layout_manifest redaction
+	resource_table deckhouse paging_5000 paging_server distributions namespaces error_status server_vanishes
 	interrupted node_files node_files_copied no_answer deadline transient needed_fails
 	generated_cluster samples_read_back)
 TESTS+=("${METRICS_TESTS[@]}")

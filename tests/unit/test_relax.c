@@ -43,8 +43,8 @@ applied_targets(const char *dir, const kv_analysis *a, const kv_group *g,
 	const char *why;
 	size_t n, targets;
 	kv_change *chs = kv_fix_changes(a, g, pick, &n, &why);
-	kv_model *m;
-	kv_analysis *b;
+	kv_model *m = NULL;	/* clang: fail_msg() may return */
+	kv_analysis *b = NULL;
 	kv_whatif w = {0};
 	kv_err err = {0};
 	kv_limits lim;
