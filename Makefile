@@ -190,7 +190,7 @@ check: ensure-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) check-run
 
 check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@ASAN_OPTIONS=detect_leaks=1:exitcode=23 UBSAN_OPTIONS=print_stacktrace=1 \
 	    KVSCOPE=$(ASAN_BIN) KVSCOPE_FAST=$(CURDIR)/kvscope SHARED=$(SHARED) \
 	    SARIF_SCHEMA=$(CURDIR)/$(SARIF_SCHEMA) \
 	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) JOBS=$(JOBS) \
