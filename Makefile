@@ -190,7 +190,8 @@ check: ensure-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) check-run
 
 check-run: $(ASAN_BIN) $(TEST_BIN) kvscope fuzz-build
-	@ASAN_OPTIONS=detect_leaks=1:exitcode=23 UBSAN_OPTIONS=print_stacktrace=1 \
+	@ASAN_OPTIONS=detect_leaks=1:exitcode=23 LSAN_OPTIONS=$(LSAN_SUPP) \
+	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    KVSCOPE=$(ASAN_BIN) KVSCOPE_FAST=$(CURDIR)/kvscope SHARED=$(SHARED) \
 	    SARIF_SCHEMA=$(CURDIR)/$(SARIF_SCHEMA) \
 	    FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) JOBS=$(JOBS) \
@@ -243,7 +244,7 @@ FUZZ_OK       = $(call memo,FUZZ_OK,$(FUZZ_PROBE))
 FUZZ_RUN     := -rss_limit_mb=2048 -print_final_stats=1
 # seconds before an input counts as a hang (fuzz_pipeline: as run-tests.sh)
 FUZZ_TIMEOUT  = $$([ $$n = pipeline ] && echo 60 || echo 10)
-FUZZ_LSAN    := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+LSAN_SUPP    := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(ASAN_LIB)
 	@mkdir -p $(dir $@)
@@ -271,7 +272,7 @@ fuzz: ensure-deps
 	@for n in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/artifacts/$$n; \
 		echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
-		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=$(FUZZ_LSAN) \
+		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=$(LSAN_SUPP) \
 		    $(FUZZ_DIR)/fuzz_$$n $(FUZZ_RUN) -timeout=$(FUZZ_TIMEOUT) \
 		    -max_total_time=$(FUZZ_SECONDS) \
 		    -dict=tests/fuzz/fuzz_$$n.dict \
