@@ -101,6 +101,9 @@ typedef struct cli_list {
 	char **v;
 } cli_list;
 
+/* Free l's strings and array; l is empty again. */
+void cli_list_free(cli_list *l);
+
 /* Parsed arguments. */
 typedef struct cli_args {
 	const char *output;		/* -o as given, or NULL */

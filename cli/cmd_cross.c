@@ -243,10 +243,7 @@ fail:
 	cli_outdir_unmake(o->report, &made);
 	free(made);
 	fprintf(stderr, "kvscope: %s\n", err.msg);
-	for (size_t i = 0; i < written->n; i++)
-		free(written->v[i]);
-	free(written->v);
-	memset(written, 0, sizeof(*written));
+	cli_list_free(written);
 	return EXIT_TOOL;
 }
 
@@ -340,9 +337,7 @@ cmd_crosscheck(const kv_cmd *cmd, int argc, char **argv)
 		rc = status(x, &o);
 out:
 	cli_progress_end();
-	for (size_t i = 0; i < files.n; i++)
-		free(files.v[i]);
-	free(files.v);
+	cli_list_free(&files);
 	kv_whatif_free(&w);
 	kv_cross_free(x);
 	cli_args_free(&o);

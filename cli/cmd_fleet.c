@@ -128,9 +128,7 @@ write_report(const kv_cmd *cmd, const cli_args *o, const char *dir,
 	if ((rc = cli_outdir_create(cmd, full, &made)) == 0)
 		rc = cli_report_write(&ro, full, false, a, NULL, &written);
 	if (rc == 0) {
-		for (size_t i = 0; i < written.n; i++)
-			free(written.v[i]);
-		free(written.v);
+		cli_list_free(&written);
 		s->report = rel;
 		rel = NULL;
 	} else {
@@ -291,9 +289,7 @@ cmd_fleet(const kv_cmd *cmd, int argc, char **argv)
 	if (rc == 0 && kv_fleet_fails(&fl))
 		rc = EXIT_FINDINGS;
 out:
-	for (size_t i = 0; i < in.n; i++)
-		free(in.v[i]);
-	free(in.v);
+	cli_list_free(&in);
 	kv_fleet_free(&fl);
 	cli_args_free(&o);
 	return rc;

@@ -172,10 +172,7 @@ cli_report_write(const cli_args *o, const char *dir, bool ours,
 fail:
 	cli_progress_end();
 	fprintf(stderr, "kvscope: %s\n", err.msg);
-	for (size_t i = 0; i < written->n; i++)
-		free(written->v[i]);
-	free(written->v);
-	memset(written, 0, sizeof(*written));
+	cli_list_free(written);
 	return EXIT_TOOL;
 }
 
@@ -252,9 +249,7 @@ out:
 	free(pdate);
 	free(made);
 	cli_progress_end();
-	for (size_t i = 0; i < names.n; i++)
-		free(names.v[i]);
-	free(names.v);
+	cli_list_free(&names);
 	cli_args_free(&o);
 	kv_analysis_free(a);
 	kv_model_free(m);

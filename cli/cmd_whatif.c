@@ -269,9 +269,7 @@ finish(const kv_cmd *cmd, const kv_analysis *a, const kv_analysis *b,
 	if (rc == 0 && bad > 0)
 		rc = EXIT_FINDINGS;
 out:
-	for (size_t i = 0; i < files.n; i++)
-		free(files.v[i]);
-	free(files.v);
+	cli_list_free(&files);
 	kv_diff_free(&d);
 	return rc;
 }
@@ -367,9 +365,7 @@ out:
 	kv_whatif_free(&w);
 	kv_fixset_free(&fs);
 	free(fixed);
-	for (size_t i = 0; i < ids.n; i++)
-		free(ids.v[i]);
-	free(ids.v);
+	cli_list_free(&ids);
 	free(ch);
 	cli_args_free(&o);
 	kv_analysis_free(a1);

@@ -301,8 +301,6 @@ cmd_complete(const kv_cmd *cmds, size_t n, int argc, char **argv)
 	offer_all(&x, m);
 	kv_model_free(m);
 out:
-	for (size_t i = 0; i < x.ns.n; i++)
-		free(x.ns.v[i]);
-	free(x.ns.v);
+	cli_list_free(&x.ns);
 	return rc;
 }

@@ -720,8 +720,8 @@ cli_parse(const kv_cmd *cmd, int argc, char **argv, cli_args *o)
 	return rc;
 }
 
-static void
-list_free(cli_list *l)
+void
+cli_list_free(cli_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -732,16 +732,16 @@ list_free(cli_list *l)
 void
 cli_args_free(cli_args *o)
 {
-	list_free(&o->namespaces);
-	list_free(&o->nodes);
-	list_free(&o->selectors);
-	list_free(&o->formats);
-	list_free(&o->drain);
-	list_free(&o->drain_selectors);
-	list_free(&o->changes);
-	list_free(&o->fail_on);
-	list_free(&o->scmap);
-	list_free(&o->netmap);
+	cli_list_free(&o->namespaces);
+	cli_list_free(&o->nodes);
+	cli_list_free(&o->selectors);
+	cli_list_free(&o->formats);
+	cli_list_free(&o->drain);
+	cli_list_free(&o->drain_selectors);
+	cli_list_free(&o->changes);
+	cli_list_free(&o->fail_on);
+	cli_list_free(&o->scmap);
+	cli_list_free(&o->netmap);
 	kv_selector_free(&o->sel);
 	kv_selector_free(&o->drain_sel);
 }
