@@ -222,13 +222,11 @@ kv_nodeset_next(const kv_nodeset *s, size_t node)
 	if (s->base == NULL)
 		return SIZE_MAX;
 	for (;;) {
-		size_t i = kv_bits_next(s->base, node), k;
+		size_t i = kv_bits_next(s->base, node);
 
 		if (i >= s->base->nbits)
 			return SIZE_MAX;
-		for (k = 0; k < s->nexcl && s->excl[k] != i; k++)
-			;
-		if (k == s->nexcl)
+		if (!kv_nodeset_excludes(s, i))
 			return i;
 		node = i + 1;
 	}
