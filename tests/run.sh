@@ -4,11 +4,16 @@
 # Environment: KVSCOPE = the (sanitized) kvscope binary, SHARED = ../shared,
 # JOBS = how many suites run at once (default: the number of CPUs);
 # LINT_CC and LINT_CPPFLAGS, when set, add the "lint" suite
-# (tools/lint.sh: 80 columns, every header on its own).
+# (tools/lint.sh: 80 columns, every header on its own); BUILD, when set, is
+# the command that builds what the suites run (make check: the sanitized
+# tree): it runs first, as the "build" line, and only the suites that need
+# none of it (collector, lint) run beside it; the others start once it has
+# passed, and none when it has failed.
 # Suites are independent (each makes its own temporary directory and picks
 # its own ports), so they run side by side; the longest known ones start
 # first. One line per suite as it ends (a failing suite's log follows its
-# line), then the "leftovers" line: it fails when a process any suite
+# line; each line gives the suite's wall and CPU seconds, user and system,
+# of all its processes), then the "leftovers" line: it fails when a process any suite
 # started is still running after all have ended (each is named, then
 # killed), then "N passed, N failed".
 set -u
@@ -39,10 +44,20 @@ add() {
 	cmds+=("$2")
 }
 
-# The slow suites first, so the pool does not end waiting on one of them.
+# The build, then the suites that can run beside it (early: they need no
+# binary it makes; the collector's suite reads its archives with
+# KVSCOPE_FAST, built before), then the slow suites, so the pool does not
+# end waiting on one of them.
+early=0
+if [ -n "${BUILD:-}" ]; then
+	add build "$BUILD"
+	early=1
+fi
 slow="collector samples versions fuzz hostile"
 for s in $slow; do
-	[ -e "tests/$s/run-tests.sh" ] && add "$s" "bash tests/$s/run-tests.sh"
+	[ -e "tests/$s/run-tests.sh" ] || continue
+	add "$s" "bash tests/$s/run-tests.sh"
+	[ "$s" != collector ] || [ "$early" -eq 0 ] || early=$((early + 1))
 done
 if [ -n "${LINT_CC:-}" ]; then
 	# shellcheck disable=SC2016 # expanded by the suite's own bash
@@ -67,7 +82,16 @@ done
 run() {
 	local i=$1 start=$SECONDS rc=0
 	bash -c "${cmds[$i]}" >"$log/$i.out" 2>&1 </dev/null || rc=$?
+	times >"$log/$i.times"
 	echo "$rc $((SECONDS - start))" >"$log/$i.rc"
+}
+
+# cpu_of FILE: the CPU seconds, user and system, of a suite's processes
+# (the second line of `times` in its runner: 0m1.500s 0m0.250s), whole.
+cpu_of() {
+	awk 'NR == 2 { for (f = 1; f <= 2; f++) {
+		split($f, a, /[ms]/); n += a[1] * 60 + a[2] }
+	    printf "%.0f", n }' "$1"
 }
 
 pass=0
@@ -75,15 +99,16 @@ fail=0
 failed=()
 # report I: print the line of a suite that has ended.
 report() {
-	local i=$1 rc secs
+	local i=$1 rc secs cpu
 	read -r rc secs <"$log/$i.rc"
+	cpu=$(cpu_of "$log/$i.times")
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1))
-		printf 'PASS %-40s %3ds\n' "${names[$i]}" "$secs"
+		printf 'PASS %-40s %3ds %4s CPU s\n' "${names[$i]}" "$secs" "$cpu"
 	else
 		fail=$((fail + 1))
 		failed+=("${names[$i]}")
-		printf 'FAIL %-40s %3ds\n' "${names[$i]}" "$secs"
+		printf 'FAIL %-40s %3ds %4s CPU s\n' "${names[$i]}" "$secs" "$cpu"
 		sed 's/^/    | /' "$log/$i.out" | tail -n 60
 	fi
 }
@@ -91,8 +116,19 @@ report() {
 declare -A running=()
 next=0
 total=${#names[@]}
+# building: the build is still running (then only the first $early
+# entries, the build and the suites beside it, may start); built: it
+# passed (or there is none).
+building=0
+built=1
+[ "$early" -eq 0 ] || { building=1; built=0; }
 while [ "$next" -lt "$total" ] || [ ${#running[@]} -gt 0 ]; do
 	while [ "$next" -lt "$total" ] && [ ${#running[@]} -lt "$jobs" ]; do
+		[ "$building" -eq 0 ] || [ "$next" -lt "$early" ] || break
+		[ "$built" -eq 1 ] || [ "$next" -lt "$early" ] || {
+			next=$total	# the build failed: nothing more starts
+			break
+		}
 		run "$next" &
 		running[$next]=$!
 		next=$((next + 1))
@@ -103,9 +139,16 @@ while [ "$next" -lt "$total" ] || [ ${#running[@]} -gt 0 ]; do
 			wait "${running[$i]}" 2>/dev/null || true
 			unset "running[$i]"
 			report "$i"
+			if [ "$early" -gt 0 ] && [ "$i" -eq 0 ]; then
+				building=0
+				read -r rc _ <"$log/0.rc"
+				[ "$rc" -ne 0 ] || built=1
+			fi
 		fi
 	done
 done
+
+[ "$built" -eq 1 ] || echo "(the build failed: no other suite ran)"
 
 # leftovers: the processes still alive that carry the mark (the scan's own
 # grep does not: the mark is no longer exported), after a grace of up to
