@@ -47,17 +47,24 @@ add() {
 # The build, then the suites that can run beside it (early: they need no
 # binary it makes; the collector's suite reads its archives with
 # KVSCOPE_FAST, built before), then the slow suites, so the pool does not
-# end waiting on one of them.
+# end waiting on one of them. The early suites run niced: the build has
+# the CPUs when it wants them, they have what it leaves. BUILD is the
+# run's, not the suites' (tests/e2e/leftovers.sh runs this script).
 early=0
 if [ -n "${BUILD:-}" ]; then
 	add build "$BUILD"
 	early=1
 fi
+unset BUILD
 slow="collector samples versions fuzz hostile"
 for s in $slow; do
 	[ -e "tests/$s/run-tests.sh" ] || continue
-	add "$s" "bash tests/$s/run-tests.sh"
-	[ "$s" != collector ] || [ "$early" -eq 0 ] || early=$((early + 1))
+	if [ "$s" = collector ] && [ "$early" -gt 0 ]; then
+		add "$s" "nice -n 10 bash tests/$s/run-tests.sh"
+		early=$((early + 1))
+	else
+		add "$s" "bash tests/$s/run-tests.sh"
+	fi
 done
 if [ -n "${LINT_CC:-}" ]; then
 	# shellcheck disable=SC2016 # expanded by the suite's own bash
