@@ -874,21 +874,25 @@ run() {
 		) >"$T/log" 2>&1
 		rc=$?
 		[ -s "$T/server.pid" ] && kill "$(cat "$T/server.pid")" 2>/dev/null
-		printf '%s %s\n' "$rc" $((SECONDS - start)) >"$T/verdict"
+		times >"$T/times"
+		printf '%s %s %s\n' "$rc" $((SECONDS - start)) \
+			"$(awk 'NR == 2 { for (f = 1; f <= 2; f++) {
+				split($f, a, /[ms]/); n += a[1] * 60 + a[2] }
+			    printf "%.0f", n }' "$T/times")" >"$T/verdict"
 	) &
 	echo $! >"$T/test.pid"
 }
 
 # report NAME: print its line (and its log on failure); it must have ended.
 report() {
-	local name=$1 rc secs
-	read -r rc secs <"$BASE/$name/verdict"
+	local name=$1 rc secs cpu
+	read -r rc secs cpu <"$BASE/$name/verdict"
 	if [ "$rc" = 0 ]; then
 		pass=$((pass + 1))
-		printf 'PASS %-22s %3ds\n' "$name" "$secs"
+		printf 'PASS %-22s %3ds %3s CPU s\n' "$name" "$secs" "$cpu"
 	else
 		fail=$((fail + 1))
-		printf 'FAIL %-22s %3ds\n' "$name" "$secs"
+		printf 'FAIL %-22s %3ds %3s CPU s\n' "$name" "$secs" "$cpu"
 		sed 's/^/    | /' "$BASE/$name/log" | tail -n 40
 	fi
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# tests/run.sh's "leftovers" line, in a scratch tree holding a copy of
-# it: a suite that leaves a process running (in the background, its
+# tests/run.sh in a scratch tree holding a copy of it.  The "leftovers"
+# line: a suite that leaves a process running (in the background, its
 # parent gone) makes the run fail, naming the process, which is then
 # killed; a tree whose suites leave nothing passes.  Every process of
-# make check itself is checked by the run, not here.
+# make check itself is checked by the run, not here.  The "build" line
+# (BUILD): the collector's suite runs beside it, niced, the others after
+# it, and none when it fails.  Each line's CPU seconds.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -47,6 +49,48 @@ if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
 	kill "$pid"
 else
 	ok "the process left is killed"
+fi
+
+rm -f "$r/tests/e2e/leaky.sh"
+
+# BUILD: a build that takes a second; the collector's suite starts while
+# it runs (the build's mark is not there yet) and runs niced; the e2e
+# suite starts after it (the mark is there); each line gives CPU seconds,
+# and a suite that burns a second of CPU says so.
+mkdir -p "$r/tests/collector"
+printf '%s\n' '[ -e "$MARK" ] || echo beside >"$MARK.collector"' \
+    'ps -o ni= $$ | tr -d " " >>"$MARK.collector"' \
+    >"$r/tests/collector/run-tests.sh"
+printf '%s\n' '[ -z "${BUILD:-}" ] || exit 1	# the run'"'"'s, not the suites'"'"'' \
+    '[ -e "$MARK" ] && echo after >"$MARK.e2e"' \
+    'awk "BEGIN { for (i = 0; i < 3e7; i++) s += i; exit s < 0 }"' \
+    >"$r/tests/e2e/clean.sh"
+export MARK=$tmp/built
+build() {	# build BUILD: the scratch run with that BUILD and two jobs
+	rm -f "$MARK" "$MARK.collector" "$MARK.e2e"
+	rc=0
+	(unset LINT_CC LINT_CPPFLAGS; BUILD=$1 JOBS=2 bash "$r/tests/run.sh") \
+	    >"$tmp/out" 2>&1 || rc=$?
+}
+build 'sleep 1; touch "$MARK"'
+cpu=$(sed -n 's|^PASS e2e/clean  *[0-9]*s  *\([0-9]*\) CPU s$|\1|p' "$tmp/out")
+if [ $rc = 0 ] && grep -q '^PASS build  *[0-9]*s  *[0-9]* CPU s$' "$tmp/out" &&
+    [ "$(cat "$MARK.collector" 2>/dev/null | tr '\n' ' ')" = "beside 10 " ] &&
+    [ "$(cat "$MARK.e2e" 2>/dev/null)" = after ] &&
+    [ -n "$cpu" ] && [ "$cpu" -ge 1 ] &&
+    grep -qx '4 passed, 0 failed' "$tmp/out"; then
+	ok "build: the collector's suite beside it, niced; the rest after; CPU s"
+else
+	bad "build" "rc $rc, cpu '$cpu': $(cat "$tmp/out" "$MARK".* 2>&1)"
+fi
+build 'echo "no compiler" >&2; exit 1'
+if [ $rc = 1 ] && grep -q '^FAIL build ' "$tmp/out" &&
+    grep -q '| no compiler' "$tmp/out" &&
+    grep -qx '(the build failed: no other suite ran)' "$tmp/out" &&
+    [ ! -e "$MARK.e2e" ] && grep -qx '2 passed, 1 failed' "$tmp/out"; then
+	ok "a failed build: named, and no suite that needs it runs"
+else
+	bad "a failed build" "rc $rc: $(cat "$tmp/out")"
 fi
 
 test_done
