@@ -6,16 +6,16 @@
 # LINT_CC and LINT_CPPFLAGS, when set, add the "lint" suite
 # (tools/lint.sh: 80 columns, every header on its own); BUILD, when set, is
 # the command that builds what the suites run (make check: the sanitized
-# tree): it runs first, as the "build" line, and only the suites that need
-# none of it (collector, lint) run beside it; the others start once it has
+# tree): it runs first, as the "build" line, with only the collector's
+# suite beside it (it needs none of it); the others start once it has
 # passed, and none when it has failed.
 # Suites are independent (each makes its own temporary directory and picks
 # its own ports), so they run side by side; the longest known ones start
-# first. One line per suite as it ends (a failing suite's log follows its
-# line; each line gives the suite's wall and CPU seconds, user and system,
-# of all its processes), then the "leftovers" line: it fails when a process any suite
-# started is still running after all have ended (each is named, then
-# killed), then "N passed, N failed".
+# first. One line per suite as it ends, with its wall and CPU seconds (user
+# and system, all its processes); a failing suite's log follows its line.
+# Then the "leftovers" line: it fails when a process any suite started is
+# still running after all have ended (each is named, then killed), then
+# "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
