@@ -391,37 +391,17 @@ pdf_titles(pdoc *d)
 
 /* --- the document ------------------------------------------------------- */
 
-static cairo_status_t
-write_fn(void *closure, const unsigned char *data, unsigned int len)
-{
-	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
-	    CAIRO_STATUS_WRITE_ERROR;
-}
-
-/* The document's metadata: title, author, dates (report_date()). */
+/* The document's title: the report's and the cluster's (the context). */
 static void
-pdf_metadata(pdoc *d)
+pdf_open_report(pdoc *d, FILE *f)
 {
 	const snap_manifest *mf = &d->a->m->manifest;
 	char *title = xasprintf("%s: %s", d->title,
 	    mf->context ? mf->context : "cluster");
-	char *vis = text_visible(title);
 
-	/* cairo refuses noncharacters: shown as text is (text_visible) */
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_TITLE,
-	    vis ? vis : title);
-	free(vis);
-	free(title);
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_AUTHOR,
-	    "kvscope");
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_SUBJECT,
+	pdf_open(d, f, title,
 	    "Which VMs would not live-migrate, and what a drain would do");
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_CREATOR,
-	    "kvscope " KV_VERSION);
-	cairo_pdf_surface_set_metadata(d->surf,
-	    CAIRO_PDF_METADATA_CREATE_DATE, d->date);
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_MOD_DATE,
-	    d->date);
+	free(title);
 }
 
 static void
@@ -447,7 +427,6 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 	const kv_report_opts *opts = arg;
 	pdoc d = { .a = a, .all = opts && opts->pdf_all,
 	    .diff = opts ? opts->diff : NULL };
-	cairo_status_t st;
 	int toc, rc = KV_ERR;
 
 	d.t = text_new();
@@ -467,10 +446,7 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 		d.toc[i].page += d.offset;
 
 	/* second pass: draw */
-	d.surf = cairo_pdf_surface_create_for_stream(write_fn, f, PAGE_W,
-	    PAGE_H);
-	d.cr = cairo_create(d.surf);
-	pdf_metadata(&d);
+	pdf_open_report(&d, f);
 	title_page(&d);
 	pdf_contents(&d);
 	if (d.page != d.offset) {
@@ -485,17 +461,7 @@ kv_write_pdf(const kv_analysis *a, FILE *f, void *arg, kv_err *err)
 		    d.page, d.npages);
 		goto out;
 	}
-	cairo_show_page(d.cr);
-	if ((st = cairo_status(d.cr)) != CAIRO_STATUS_SUCCESS) {
-		kv_seterr(err, "report.pdf: %s", cairo_status_to_string(st));
-		goto out;
-	}
-	cairo_surface_finish(d.surf);
-	if ((st = cairo_surface_status(d.surf)) != CAIRO_STATUS_SUCCESS) {
-		kv_seterr(err, "report.pdf: %s", cairo_status_to_string(st));
-		goto out;
-	}
-	rc = KV_OK;
+	rc = pdf_finish(&d, err);
 out:
 	pdoc_free(&d);
 	return rc;

@@ -189,44 +189,12 @@ body(pdoc *d, const kv_cross *x)
 	sec_vms(d, x);
 }
 
-static cairo_status_t
-write_fn(void *closure, const unsigned char *data, unsigned int len)
-{
-	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
-	    CAIRO_STATUS_WRITE_ERROR;
-}
-
-static void
-metadata(pdoc *d)
-{
-	char *vis = text_visible(d->title);
-
-	/* cairo refuses noncharacters: shown as text is (text_visible) */
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_TITLE,
-	    vis ? vis : d->title);
-	free(vis);
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_AUTHOR,
-	    "kvscope");
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_SUBJECT,
-	    "Could the VMs of one cluster move to another");
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_CREATOR,
-	    "kvscope " KV_VERSION);
-	cairo_pdf_surface_set_metadata(d->surf,
-	    CAIRO_PDF_METADATA_CREATE_DATE, d->date);
-	cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_MOD_DATE,
-	    d->date);
-}
-
 /* Draw the measured body: kv_write_cross_pdf's second pass. */
 static int
 draw(pdoc *d, const kv_cross *x, FILE *f, kv_err *err)
 {
-	cairo_status_t st;
-
-	d->surf = cairo_pdf_surface_create_for_stream(write_fn, f, PAGE_W,
-	    PAGE_H);
-	d->cr = cairo_create(d->surf);
-	metadata(d);
+	pdf_open(d, f, d->title,
+	    "Could the VMs of one cluster move to another");
 	d->replay = true;
 	body(d, x);
 	if (d->page != d->npages) {
@@ -234,16 +202,7 @@ draw(pdoc *d, const kv_cross *x, FILE *f, kv_err *err)
 		    d->page, d->npages);
 		return KV_ERR;
 	}
-	cairo_show_page(d->cr);
-	if ((st = cairo_status(d->cr)) == CAIRO_STATUS_SUCCESS) {
-		cairo_surface_finish(d->surf);
-		st = cairo_surface_status(d->surf);
-	}
-	if (st != CAIRO_STATUS_SUCCESS) {
-		kv_seterr(err, "report.pdf: %s", cairo_status_to_string(st));
-		return KV_ERR;
-	}
-	return KV_OK;
+	return pdf_finish(d, err);
 }
 
 int
