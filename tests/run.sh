@@ -8,7 +8,7 @@
 # the command that builds what the suites run (make check: the sanitized
 # tree): it runs first, as the "build" line, with only the collector's
 # suite beside it (it needs none of it); the others start once it has
-# passed, and none when it has failed.
+# passed; when it fails, the suite beside it is stopped and no other runs.
 # Suites are independent (each makes its own temporary directory and picks
 # its own ports), so they run side by side; the longest known ones start
 # first. One line per suite as it ends, with its wall and CPU seconds (user
@@ -120,6 +120,23 @@ report() {
 	fi
 }
 
+# marked: the PIDs of the processes that carry the run's mark (every
+# process a suite started; the scan's own grep does not when the mark is
+# not exported, as in the subshell of stop_beside).
+marked() {
+	grep -l -s -z -x "KVSCOPE_CHECK_RUN=$KVSCOPE_CHECK_RUN" \
+	    /proc/[0-9]*/environ | cut -d/ -f3 | grep -v -x "$$"
+}
+
+# stop_beside: the build failed; the suites beside it stop (TERM to every
+# process of the run: their traps clean up), and their lines say FAIL.
+stop_beside() {
+	local p
+	p=$(export -n KVSCOPE_CHECK_RUN; marked) || true
+	# shellcheck disable=SC2086 # one PID a word
+	[ -z "$p" ] || kill $p 2>/dev/null || true
+}
+
 declare -A running=()
 next=0
 total=${#names[@]}
@@ -149,22 +166,22 @@ while [ "$next" -lt "$total" ] || [ ${#running[@]} -gt 0 ]; do
 			if [ "$early" -gt 0 ] && [ "$i" -eq 0 ]; then
 				building=0
 				read -r rc _ <"$log/0.rc"
-				[ "$rc" -ne 0 ] || built=1
+				if [ "$rc" -eq 0 ]; then
+					built=1
+				else
+					stop_beside
+				fi
 			fi
 		fi
 	done
 done
 
-[ "$built" -eq 1 ] || echo "(the build failed: no other suite ran)"
+[ "$built" -eq 1 ] ||
+	echo "(the build failed: the suites beside it were stopped, no other ran)"
 
-# leftovers: the processes still alive that carry the mark (the scan's own
-# grep does not: the mark is no longer exported), after a grace of up to
-# 5 s for those on their way out; each is named and then killed by its
-# PID, and the line fails.
-marked() {
-	grep -l -s -z -x "KVSCOPE_CHECK_RUN=$KVSCOPE_CHECK_RUN" \
-	    /proc/[0-9]*/environ | cut -d/ -f3 | grep -v -x "$$"
-}
+# leftovers: the processes still alive that carry the mark (marked, above),
+# after a grace of up to 5 s for those on their way out; each is named and
+# then killed by its PID, and the line fails.
 export -n KVSCOPE_CHECK_RUN
 start=$SECONDS
 while left=$(marked) || true; [ -n "$left" ] &&

@@ -5,7 +5,8 @@
 # killed; a tree whose suites leave nothing passes.  Every process of
 # make check itself is checked by the run, not here.  The "build" line
 # (BUILD): the collector's suite runs beside it, niced, the others after
-# it, and none when it fails.  Each line's CPU seconds.
+# it; when it fails, the one beside it is stopped and no other runs.  Each
+# line's CPU seconds.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -83,12 +84,18 @@ if [ $rc = 0 ] && grep -q '^PASS build  *[0-9]*s  *[0-9]* CPU s$' "$tmp/out" &&
 else
 	bad "build" "rc $rc, cpu '$cpu': $(cat "$tmp/out" "$MARK".* 2>&1)"
 fi
-build 'echo "no compiler" >&2; exit 1'
+# a failed build: the collector's suite beside it (here a minute's sleep)
+# is stopped at once, and no other suite starts
+printf '%s\n' 'sleep 60' >>"$r/tests/collector/run-tests.sh"
+start=$SECONDS
+build 'sleep 1; echo "no compiler" >&2; exit 1'
 if [ $rc = 1 ] && grep -q '^FAIL build ' "$tmp/out" &&
     grep -q '| no compiler' "$tmp/out" &&
-    grep -qx '(the build failed: no other suite ran)' "$tmp/out" &&
-    [ ! -e "$MARK.e2e" ] && grep -qx '2 passed, 1 failed' "$tmp/out"; then
-	ok "a failed build: named, and no suite that needs it runs"
+    grep -q '^FAIL collector ' "$tmp/out" &&
+    grep -qx '(the build failed: the suites beside it were stopped, no other ran)' \
+    "$tmp/out" && [ $((SECONDS - start)) -lt 30 ] &&
+    [ ! -e "$MARK.e2e" ] && grep -qx '1 passed, 2 failed' "$tmp/out"; then
+	ok "a failed build: named, the suite beside it stopped, no other runs"
 else
 	bad "a failed build" "rc $rc: $(cat "$tmp/out")"
 fi
