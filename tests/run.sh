@@ -93,14 +93,6 @@ run() {
 	echo "$rc $((SECONDS - start))" >"$log/$i.rc"
 }
 
-# cpu_of FILE: the CPU seconds, user and system, of a suite's processes
-# (the second line of `times` in its runner: 0m1.500s 0m0.250s), whole.
-cpu_of() {
-	awk 'NR == 2 { for (f = 1; f <= 2; f++) {
-		split($f, a, /[ms]/); n += a[1] * 60 + a[2] }
-	    printf "%.0f", n }' "$1"
-}
-
 pass=0
 fail=0
 failed=()
@@ -108,7 +100,7 @@ failed=()
 report() {
 	local i=$1 rc secs cpu
 	read -r rc secs <"$log/$i.rc"
-	cpu=$(cpu_of "$log/$i.times")
+	cpu=$(awk -f tests/cpu-seconds.awk "$log/$i.times")
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1))
 		printf 'PASS %-40s %3ds %4s CPU s\n' "${names[$i]}" "$secs" "$cpu"

@@ -158,6 +158,7 @@ void pdf_heading2(pdoc *d, const char *title);
 /* Draw a pending level-2 heading, with room for next after it. */
 void pdf_keep(pdoc *d, double next);
 int pdf_toc_pages(const pdoc *d);
+void pdf_contents(pdoc *d);
 
 /* surface.c: the second pass draws on an A4 PDF written to f as it goes,
  * its metadata title (shown as text is), subject and d->date;
@@ -165,7 +166,6 @@ int pdf_toc_pages(const pdoc *d);
  * when cairo failed.  The caller destroys d->cr and d->surf. */
 void pdf_open(pdoc *d, FILE *f, const char *title, const char *subject);
 int pdf_finish(pdoc *d, kv_err *err);
-void pdf_contents(pdoc *d);
 
 /* tables */
 void pdf_tbl_init(ptable *t, const pcol *cols, size_t ncols);

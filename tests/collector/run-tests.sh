@@ -876,9 +876,7 @@ run() {
 		[ -s "$T/server.pid" ] && kill "$(cat "$T/server.pid")" 2>/dev/null
 		times >"$T/times"
 		printf '%s %s %s\n' "$rc" $((SECONDS - start)) \
-			"$(awk 'NR == 2 { for (f = 1; f <= 2; f++) {
-				split($f, a, /[ms]/); n += a[1] * 60 + a[2] }
-			    printf "%.0f", n }' "$T/times")" >"$T/verdict"
+			"$(awk -f "$ROOT/tests/cpu-seconds.awk" "$T/times")" >"$T/verdict"
 	) &
 	echo $! >"$T/test.pid"
 }

@@ -12,7 +12,7 @@ set -euo pipefail
 
 r=$tmp/repo
 mkdir -p "$r/tests/e2e"
-cp tests/run.sh "$r/tests/"
+cp tests/run.sh tests/cpu-seconds.awk "$r/tests/"
 printf 'true\n' >"$r/tests/e2e/clean.sh"
 # scratch: runs the tree's tests/run.sh, as make check does, with one
 # core and no lint suite; its output in $tmp/out, status in rc
