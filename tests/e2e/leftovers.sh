@@ -62,13 +62,22 @@ mkdir -p "$r/tests/collector"
 printf '%s\n' '[ -e "$MARK" ] || echo beside >"$MARK.collector"' \
     'ps -o ni= $$ | tr -d " " >>"$MARK.collector"' \
     >"$r/tests/collector/run-tests.sh"
-printf '%s\n' '[ -z "${BUILD:-}" ] || exit 1	# the run'"'"'s, not the suites'"'"'' \
-    '[ -e "$MARK" ] && echo after >"$MARK.e2e"' \
-    'awk "BEGIN { for (i = 0; i < 3e7; i++) s += i; exit s < 0 }"' \
-    >"$r/tests/e2e/clean.sh"
+cat >"$r/tests/e2e/clean.sh" <<'EOF'
+[ -z "${BUILD:-}" ] || exit 1	# the run's, not the suites'
+[ -e "$MARK" ] && echo after >"$MARK.e2e"
+# 1.2 s of CPU by the shell's own count (`times`), whatever the machine's
+# speed: a loop of a fixed length took 0.4 to 1 s
+while :; do
+	for ((i = 0; i < 20000; i++)); do :; done
+	times >"$MARK.times"
+	awk 'NR == 1 { split($1, a, /[ms]/); split($2, b, /[ms]/)
+	    exit !(a[1] * 60 + a[2] + b[1] * 60 + b[2] >= 1.2) }' \
+	    "$MARK.times" && break
+done
+EOF
 export MARK=$tmp/built
 build() {	# build BUILD: the scratch run with that BUILD and two jobs
-	rm -f "$MARK" "$MARK.collector" "$MARK.e2e"
+	rm -f "$MARK" "$MARK.collector" "$MARK.e2e" "$MARK.times"
 	rc=0
 	(unset LINT_CC LINT_CPPFLAGS; BUILD=$1 JOBS=2 bash "$r/tests/run.sh") \
 	    >"$tmp/out" 2>&1 || rc=$?
