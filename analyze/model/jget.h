@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "analyze/model/intern.h"
+#include "analyze/read/jsonitems.h"
 #include "analyze/read/limits.h"
 #include "analyze/model/model.h"
 #include "analyze/util/util.h"
@@ -28,6 +29,7 @@ typedef struct jctx {
 	char where[160];	/* prefix for paths: "spec.volumes[2]." */
 	const char *root;	/* before where, or NULL: a part read as an
 				   object of its own ("spec.template.") */
+	const json_aside *aside; /* the item's text set aside, or NULL */
 } jctx;
 
 /* The value at a dotted path, NULL when absent; KV_ERR when a step or the

@@ -171,11 +171,12 @@ typedef struct member {
 } member;
 
 static int
-item_cb(void *arg, json_t *item, size_t index, kv_err *err)
+item_cb(void *arg, json_t *item, const json_aside *aside, size_t index,
+    kv_err *err)
 {
 	member *mb = arg;
 	jctx c = { .strs = mb->ls->m->strs, .lim = mb->ls->lim, .err = err,
-	    .index = index };
+	    .index = index, .aside = aside };
 
 	snprintf(c.whatbuf, sizeof(c.whatbuf), "item %zu", index);
 	c.what = c.whatbuf;

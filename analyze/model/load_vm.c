@@ -8,13 +8,17 @@
  * (kv_vm.after, load_vmi_spec of load_vmi.c): the restart creates the
  * new VMI from it (kubevirt v1.9.0 pkg/virt-controller/watch/vm/
  * vm.go:1868-1874 SetupVMIFromVM copies vm.Spec.Template's metadata and
- * spec); template.c links it to the running VMI.
+ * spec); template.c links it to the running VMI.  The scanner leaves the
+ * item only the template's CPU model and eviction strategy and hands the
+ * template whole beside it (read/jsonskip.c): it is parsed here only for
+ * a VM that needs it, which most running VMs do not.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/model/load.h"
+#include "analyze/read/jsonpool.h"
 
 const char *const kv_run_strategy_names[RS_COUNT] = {
 	"Always", "RerunOnFailure", "Once", "Manual", "Halted",
@@ -72,12 +76,28 @@ vm_conditions(jctx *c, json_t *o, kv_vm *vm)
 	return KV_OK;
 }
 
-/* spec.template as a VMI of its own (into *out); errors name
+/* spec.template whole: the text set aside, parsed (*own, for the caller
+ * to json_decref), or the item's own when nothing was set aside
+ * (KVSCOPE_NO_SKIP). */
+static int
+vm_template(jctx *c, json_t *o, json_t **own, json_t **out)
+{
+	json_error_t e;
+
+	*out = json_object_get(json_object_get(o, "spec"), "template");
+	if (c->aside == NULL)
+		return KV_OK;
+	*out = *own = jp_parse(c->aside->text, c->aside->len, &e);
+	if (*own == NULL)
+		return jerr(c, "spec.template", "not valid JSON: %s", e.text);
+	return KV_OK;
+}
+
+/* The template t as a VMI of its own (into *out); errors name
  * spec.template.<path>. */
 static int
-vm_after(jctx *c, json_t *o, kv_vmi **out)
+vm_after(jctx *c, json_t *t, kv_vmi **out)
 {
-	json_t *t = json_object_get(json_object_get(o, "spec"), "template");
 	int rc;
 
 	*out = xcalloc(1, sizeof(**out));
@@ -87,6 +107,26 @@ vm_after(jctx *c, json_t *o, kv_vmi **out)
 	c->root = "spec.template.";
 	rc = load_vmi_spec(c, t, *out);
 	c->root = NULL;
+	return rc;
+}
+
+/* The template whole, for a VM that must restart (the VMI it becomes)
+ * or is halted (the VMI it would start). */
+static int
+vm_whole(jctx *c, json_t *o, kv_vm *vm)
+{
+	json_t *own = NULL, *t;
+	int rc = KV_ERR;
+
+	if (vm_template(c, o, &own, &t) != KV_OK)
+		goto out;
+	if (vm->restart_required && vm_after(c, t, &vm->after) != KV_OK)
+		goto out;
+	if (vm->run == RS_HALTED && vm_after(c, t, &vm->stopped) != KV_OK)
+		goto out;
+	rc = KV_OK;
+out:
+	json_decref(own);
 	return rc;
 }
 
@@ -113,11 +153,8 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 		return KV_ERR;
 	vm->has_template = tmpl != NULL;
 	vm_strategy(vm, text, running);
-	if (vm->restart_required && tmpl != NULL &&
-	    vm_after(c, o, &vm->after) != KV_OK)
-		return KV_ERR;
-	if (vm->run == RS_HALTED && tmpl != NULL &&
-	    vm_after(c, o, &vm->stopped) != KV_OK)
+	if (tmpl != NULL && (vm->restart_required || vm->run == RS_HALTED) &&
+	    vm_whole(c, o, vm) != KV_OK)
 		return KV_ERR;
 	full = xasprintf("%s/%s", vm->ns, vm->name);
 	vm->fullname = kv_intern_str(m->strs, full);

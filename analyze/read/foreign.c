@@ -155,7 +155,8 @@ one_object(foreign_input *fi, json_t *o, const char *api, const char *kind)
 
 /* An object, a List or a <Kind>List. */
 static int
-object_cb(void *arg, json_t *o, size_t index, kv_err *err)
+object_cb(void *arg, json_t *o, const json_aside *aside, size_t index,
+    kv_err *err)
 {
 	foreign_input *fi = arg;
 	const char *api = sget(o, "apiVersion", NULL);
@@ -212,7 +213,7 @@ static int
 yaml_cb(void *arg, json_t *doc, size_t line, kv_err *err)
 {
 	((foreign_input *)arg)->cur_line = line;
-	return object_cb(arg, doc, line, err);
+	return object_cb(arg, doc, NULL, line, err);
 }
 
 /* --- the files of the input --------------------------------------------- */

@@ -64,6 +64,7 @@ json_items_free(json_items *s)
 	jp_queue_free(&s->q);
 	kv_buf_free(&s->item);
 	kv_buf_free(&s->wrap);
+	kv_buf_free(&s->aside);
 	free(s);
 }
 
@@ -76,10 +77,12 @@ json_items_count(const json_items *s)
 /* An item parsed (obj, or NULL with jerr): check it and give it to the
  * callback. */
 static int
-deliver(void *arg, json_t *obj, const json_error_t *jerr, size_t index,
-    uint64_t start, kv_err *err)
+deliver(void *arg, json_t *obj, const json_error_t *jerr,
+    const char *aside, size_t aside_len, size_t index, uint64_t start,
+    kv_err *err)
 {
 	json_items *s = arg;
+	json_aside a = { aside, aside_len };
 	kv_err inner = {0};
 	int rc;
 
@@ -93,7 +96,7 @@ deliver(void *arg, json_t *obj, const json_error_t *jerr, size_t index,
 		return kv_seterr(err, "%s: item %zu: expected an object",
 		    s->file, index);
 	}
-	rc = s->fn(s->arg, obj, index, &inner);
+	rc = s->fn(s->arg, obj, aside_len > 0 ? &a : NULL, index, &inner);
 	jp_release(obj);
 	if (rc != KV_OK)
 		return kv_seterr(err, "%s: %s", s->file, inner.msg);
@@ -108,10 +111,13 @@ drain(json_items *s, bool wait, size_t keep, kv_err *err)
 
 #define MAX_QUEUED 16		/* batches in flight per stream */
 
-/* One complete item. */
+/* One complete item, and what it set aside. */
 static int
 emit(json_items *s, const char *data, size_t len, kv_err *err)
 {
+	const char *aside = s->aside.data;
+	size_t alen = s->aside.len;
+
 	if (s->q.failed)
 		return KV_ERR;
 	if (++s->nitems > s->lim->items) {
@@ -124,9 +130,9 @@ emit(json_items *s, const char *data, size_t len, kv_err *err)
 		    (unsigned long long)s->lim->items);
 	}
 	if (!s->threaded)
-		return jp_parse_deliver(data, len, s->nitems - 1,
+		return jp_parse_deliver(data, len, aside, alen, s->nitems - 1,
 		    s->item_start, deliver, s, err);
-	jp_add(&s->q, data, len, s->nitems - 1, s->item_start);
+	jp_add(&s->q, data, len, aside, alen, s->nitems - 1, s->item_start);
 	return drain(s, s->q.qlen > MAX_QUEUED, MAX_QUEUED / 2, err);
 }
 
@@ -195,6 +201,8 @@ start_item(json_items *s, unsigned depth)
 	s->item_depth = depth;
 	s->item_start = s->offset;
 	s->item.len = 0;
+	s->aside.len = 0;
+	s->aside_on = s->aside_next = false;
 }
 
 /* '{' or '[' at depth 0: a JSON Lines object, or a bare array of them. */
@@ -565,6 +573,8 @@ outside(json_items *s, chunk_in *in, size_t i, size_t stop, char c,
 		opened(s, c == '{', child);
 	if (s->skipping && !s->skip_str && s->depth == s->skip_depth)
 		end_skip(s, in, i);
+	if (s->aside_on && s->depth == s->aside_depth)
+		end_aside(s, in, i);
 	if (s->in_item && i >= stop) {
 		too_large(s, in->base + i, err);
 		return S_FAIL;
@@ -623,7 +633,8 @@ int
 json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 {
 	chunk_in in = { buf, len, s->offset,
-	    s->in_item && !s->skipping ? 0 : SIZE_MAX };
+	    s->in_item && !s->skipping ? 0 : SIZE_MAX,
+	    s->aside_on ? 0 : SIZE_MAX };
 	size_t i = 0;
 
 	if (s->bom < 3 && eat_bom(s, &in, &i, err) != KV_OK)
@@ -651,6 +662,9 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 	}
 	if (s->in_item && in.seg != SIZE_MAX)
 		kv_buf_append(&s->item, buf + in.seg, len - in.seg);
+	if (s->aside_on)
+		kv_buf_append(&s->aside, buf + in.aside_seg,
+		    len - in.aside_seg);
 	s->offset = in.base + len;
 	return KV_OK;
 }

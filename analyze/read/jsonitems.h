@@ -9,8 +9,9 @@
  * released right after the call.  Peak memory is one item, not the file.
  *
  * Subtrees the model loader never reads are replaced by null before
- * jansson builds them (jsonitems.c says which), unless KVSCOPE_NO_SKIP=1
- * or json_items_keep_all().
+ * jansson builds them (jsonskip.c says which), unless KVSCOPE_NO_SKIP=1
+ * or json_items_keep_all(); one it reads only sometimes is pruned and
+ * its whole text handed beside the item (json_aside).
  *
  * Limits (kv_limits): nesting depth, item count, string length, bytes in
  * one item (and in the List around the items).  Errors name the file, the
@@ -25,10 +26,20 @@
 #include "analyze/read/limits.h"
 #include "analyze/util/util.h"
 
+/* The text of a subtree a skip row sets aside (jsonskip.c: a
+ * VirtualMachine's spec.template), whole, while the item holds only what
+ * the rows below it keep of it: valid during the callback only, parsed by
+ * the loader when it needs it (jp_parse). */
+typedef struct json_aside {
+	const char *text;
+	size_t len;
+} json_aside;
+
 /* Return KV_OK, or KV_ERR with err set (the message should not repeat the
- * file name; the scanner prefixes it). */
-typedef int (*json_item_fn)(void *arg, json_t *item, size_t index,
-    kv_err *err);
+ * file name; the scanner prefixes it).  aside is NULL when the item set
+ * nothing aside. */
+typedef int (*json_item_fn)(void *arg, json_t *item, const json_aside *aside,
+    size_t index, kv_err *err);
 
 typedef struct json_items json_items;
 

@@ -120,6 +120,7 @@ typedef struct job {
 	kv_buf data;
 	size_t n, cap, delivered;
 	size_t *off, *len, *index;
+	size_t *aside_len;	/* bytes set aside, right after the item's */
 	uint64_t *start;
 	json_t **obj;
 	json_error_t *jerr;
@@ -231,6 +232,7 @@ job_free(job *j)
 	kv_buf_free(&j->data);
 	free(j->off);
 	free(j->len);
+	free(j->aside_len);
 	free(j->index);
 	free(j->start);
 	free(j->obj);
@@ -320,8 +322,9 @@ jp_release(json_t *obj)
 }
 
 int
-jp_parse_deliver(const char *data, size_t len, size_t index, uint64_t start,
-    jp_deliver_fn fn, void *arg, kv_err *err)
+jp_parse_deliver(const char *data, size_t len, const char *aside,
+    size_t aside_len, size_t index, uint64_t start, jp_deliver_fn fn,
+    void *arg, kv_err *err)
 {
 	arena mem = { NULL };
 	json_error_t jerr;
@@ -332,7 +335,7 @@ jp_parse_deliver(const char *data, size_t len, size_t index, uint64_t start,
 		cur_arena = &mem;
 	obj = jp_parse(data, len, &jerr);
 	cur_arena = NULL;
-	rc = fn(arg, obj, &jerr, index, start, err);
+	rc = fn(arg, obj, &jerr, aside, aside_len, index, start, err);
 	arena_release(&mem);
 	return rc;
 }
@@ -397,8 +400,9 @@ jp_drain(jp_queue *s, bool wait, size_t keep, jp_deliver_fn fn, void *arg,
 		s->qlen--;
 		while (j->delivered < j->n) {
 			size_t i = j->delivered++;
-			int rc = fn(arg, j->obj[i], &j->jerr[i], j->index[i],
-			    j->start[i], err);
+			int rc = fn(arg, j->obj[i], &j->jerr[i],
+			    j->data.data + j->off[i] + j->len[i],
+			    j->aside_len[i], j->index[i], j->start[i], err);
 
 			if (rc != KV_OK) {
 				s->failed = true;
@@ -414,8 +418,8 @@ jp_drain(jp_queue *s, bool wait, size_t keep, jp_deliver_fn fn, void *arg,
 }
 
 void
-jp_add(jp_queue *s, const char *data, size_t len, size_t index,
-    uint64_t start)
+jp_add(jp_queue *s, const char *data, size_t len, const char *aside,
+    size_t aside_len, size_t index, uint64_t start)
 {
 	job *j;
 
@@ -424,6 +428,7 @@ jp_add(jp_queue *s, const char *data, size_t len, size_t index,
 		j->cap = BATCH_ITEMS;
 		j->off = xcalloc(j->cap, sizeof(size_t));
 		j->len = xcalloc(j->cap, sizeof(size_t));
+		j->aside_len = xcalloc(j->cap, sizeof(size_t));
 		j->index = xcalloc(j->cap, sizeof(size_t));
 		j->start = xcalloc(j->cap, sizeof(uint64_t));
 		j->obj = xcalloc(j->cap, sizeof(json_t *));
@@ -431,10 +436,13 @@ jp_add(jp_queue *s, const char *data, size_t len, size_t index,
 	}
 	j->off[j->n] = j->data.len;
 	j->len[j->n] = len;
+	j->aside_len[j->n] = aside_len;
 	j->index[j->n] = index;
 	j->start[j->n] = start;
 	j->n++;
 	kv_buf_append(&j->data, data, len);
+	if (aside_len > 0)
+		kv_buf_append(&j->data, aside, aside_len);
 	if (j->n == j->cap || j->data.len >= BATCH_BYTES)
 		submit(s);
 }

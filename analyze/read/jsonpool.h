@@ -23,8 +23,11 @@
 
 #include "analyze/util/util.h"
 
+/* aside: the text the scanner set aside for the item (aside_len 0:
+ * none), in the batch until deliver() returns; not parsed here. */
 typedef int (*jp_deliver_fn)(void *arg, json_t *obj, const json_error_t *jerr,
-    size_t index, uint64_t start, kv_err *err);
+    const char *aside, size_t aside_len, size_t index, uint64_t start,
+    kv_err *err);
 
 typedef struct jp_queue {
 	struct job *qhead, *qtail;	/* with the workers, file order */
@@ -38,11 +41,12 @@ typedef struct jp_queue {
 bool jp_threaded(void);
 json_t *jp_parse(const char *data, size_t len, json_error_t *jerr);
 /* Parse now, in this thread, and deliver (no workers). */
-int jp_parse_deliver(const char *data, size_t len, size_t index,
-    uint64_t start, jp_deliver_fn fn, void *arg, kv_err *err);
-/* Queue an item for the workers. */
-void jp_add(jp_queue *q, const char *data, size_t len, size_t index,
-    uint64_t start);
+int jp_parse_deliver(const char *data, size_t len, const char *aside,
+    size_t aside_len, size_t index, uint64_t start, jp_deliver_fn fn,
+    void *arg, kv_err *err);
+/* Queue an item, and the text it set aside, for the workers. */
+void jp_add(jp_queue *q, const char *data, size_t len, const char *aside,
+    size_t aside_len, size_t index, uint64_t start);
 /* Deliver what is parsed at the head of the queue, in order; with wait,
  * until at most keep batches are left (all, the one being filled
  * included, for 0). */

@@ -26,12 +26,14 @@ enum key { K_NONE, K_OTHER, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
 	K_INITCONTAINERS, K_SECCTX, K_CSTATUSES, K_ICSTATUSES, K_NAME,
 	K_IMAGE, K_IMAGEID, K_RESOURCES, K_PHASETIMES, K_INTERFACES,
 	K_LAUNCHERIMAGE, K_REVISION, K_TOPOLOGY, K_MEMORY, K_ANNOTATIONS,
-	K_VOLUMES, K_TYPE, K_REASON, K_MESSAGE, K_KEYS };
+	K_VOLUMES, K_TYPE, K_REASON, K_MESSAGE, K_TEMPLATE, K_DOMAIN, K_CPU,
+	K_MODEL, K_EVICTION, K_KEYS,
+	K_ASIDE };	/* not a key: a row's mark (jsonskip.c) */
 
 /* Which rules apply, from the file name. */
 enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS, P_VMS };
 
-#define MAXLV 4		/* item levels whose keys are tracked */
+#define MAXLV 6		/* item levels whose keys are tracked */
 
 /* One open container of an item, 1 = the item's own object. */
 typedef struct level {
@@ -80,6 +82,13 @@ struct json_items {
 	bool skipping, skip_str;
 	unsigned skip_depth;	/* depth at which the skipped value began */
 
+	/* the value a row sets aside (jsonskip.c): its bytes whole, while
+	 * the item gets them pruned by the rows below it */
+	bool aside_next;	/* the container opening next is it */
+	bool aside_on;		/* its bytes are being taken */
+	unsigned aside_depth;	/* depth at which it began */
+	kv_buf aside;
+
 	jp_queue q;
 	bool threaded;
 };
@@ -91,6 +100,7 @@ typedef struct chunk_in {
 	size_t len;
 	uint64_t base;
 	size_t seg;
+	size_t aside_seg;	/* where bytes set aside start, or SIZE_MAX */
 } chunk_in;
 
 /* jsonskip.c */
@@ -102,5 +112,6 @@ void opened(json_items *s, bool is_obj, bool tracked);
 void track_byte(json_items *s, unsigned rel, char c);
 void key_done(json_items *s);
 void end_skip(json_items *s, chunk_in *in, size_t i);
+void end_aside(json_items *s, chunk_in *in, size_t i);
 
 #endif

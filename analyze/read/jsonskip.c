@@ -30,12 +30,17 @@ static const char *const key_names[K_KEYS] = {
 	[K_TOPOLOGY] = "currentCPUTopology", [K_MEMORY] = "memory",
 	[K_ANNOTATIONS] = "annotations", [K_VOLUMES] = "volumes",
 	[K_TYPE] = "type", [K_REASON] = "reason", [K_MESSAGE] = "message",
+	[K_TEMPLATE] = "template", [K_DOMAIN] = "domain", [K_CPU] = "cpu",
+	[K_MODEL] = "model", [K_EVICTION] = "evictionStrategy",
 };
 
 /*
  * A subtree no loader reads: the value at path (keys from the item's top
  * level down, K_ELEM for every element of an array) is dropped; or, with
- * keep, every key of the object at path but those.
+ * keep, every key of the object at path but those.  K_ASIDE among the
+ * kept: the object at path also goes whole, as text, beside the item
+ * (jsonitems.h json_aside), for the loader to parse when it needs more
+ * than the rows below it leave.
  */
 typedef struct skip_rule {
 	enum profile profile;		/* P_ANY: every resource file */
@@ -74,9 +79,16 @@ static const skip_rule rules[] = {
 	{ P_VMIS, { K_STATUS, K_TOPOLOGY }, { K_NONE } },
 	{ P_VMIS, { K_STATUS, K_MEMORY }, { K_NONE } },
 	/* KubeVirt's VirtualMachines: load_vm reads the name and namespace,
-	 * spec (the template whole when a restart is required) and the
-	 * conditions' type, status and message */
+	 * spec, the conditions' type, status and message, and of the
+	 * template the CPU model and the eviction strategy; the template
+	 * goes aside whole, parsed only for a VM that is halted or must
+	 * restart (a template is most of a VM's bytes and of its objects) */
 	{ P_VMS, { K_METADATA, K_ANNOTATIONS }, { K_NONE } },
+	{ P_VMS, { K_SPEC, K_TEMPLATE }, { K_SPEC, K_ASIDE } },
+	{ P_VMS, { K_SPEC, K_TEMPLATE, K_SPEC }, { K_DOMAIN, K_EVICTION } },
+	{ P_VMS, { K_SPEC, K_TEMPLATE, K_SPEC, K_DOMAIN }, { K_CPU } },
+	{ P_VMS, { K_SPEC, K_TEMPLATE, K_SPEC, K_DOMAIN, K_CPU },
+	    { K_MODEL } },
 	{ P_VMS, { K_STATUS }, { K_CONDITIONS } },
 	{ P_VMS, { K_STATUS, K_CONDITIONS, K_ELEM },
 	    { K_TYPE, K_STATUS, K_MESSAGE } },
@@ -187,6 +199,7 @@ skip_value(json_items *s, unsigned rel)
 	const level *l = &s->lv[rel];
 	uint32_t below = 0;
 
+	s->aside_next = false;
 	for (uint32_t set = l->rules; set != 0; set &= set - 1) {
 		const skip_rule *r = &rules[__builtin_ctz(set)];
 		unsigned n = path_len(r);
@@ -200,6 +213,8 @@ skip_value(json_items *s, unsigned rel)
 			continue;
 		if (r->keep[0] == K_NONE && n == rel)
 			return true;
+		if (n == rel && kept(r, K_ASIDE))
+			s->aside_next = true;
 		below |= 1u << __builtin_ctz(set);
 	}
 	s->child_rules = below;
@@ -227,6 +242,26 @@ end_skip(json_items *s, chunk_in *in, size_t i)
 	in->seg = i + 1;
 }
 
+/* The container opening at byte i goes aside whole (its row's aside). */
+static void
+begin_aside(json_items *s, chunk_in *in, size_t i)
+{
+	s->aside_on = true;
+	s->aside_depth = s->depth;
+	s->aside.len = 0;
+	in->aside_seg = i;
+}
+
+/* It closed with byte i. */
+void
+end_aside(json_items *s, chunk_in *in, size_t i)
+{
+	kv_buf_append(&s->aside, in->buf + in->aside_seg,
+	    i + 1 - in->aside_seg);
+	s->aside_on = false;
+	in->aside_seg = SIZE_MAX;
+}
+
 /* A value starts at byte i at tracked level rel: skip it, or say
  * whether a container it opens is tracked. */
 bool
@@ -244,6 +279,8 @@ value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel, bool str,
 		return true;
 	}
 	*child = s->child_rules != 0;
+	if (s->aside_next && !str)
+		begin_aside(s, in, i);
 	return false;
 }
 

@@ -16,7 +16,8 @@ struct got {
 };
 
 static int
-collect(void *arg, json_t *item, size_t index, kv_err *err)
+collect(void *arg, json_t *item, const json_aside *aside, size_t index,
+    kv_err *err)
 {
 	struct got *g = arg;
 	char *s;

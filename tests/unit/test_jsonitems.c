@@ -12,13 +12,15 @@
 #define FILE_NAME "resources/nodes.json"
 
 struct got {
-	kv_buf log;		/* each item, compact, then '\n' */
+	kv_buf log;		/* each item, compact, then '\n'; what it
+				 * set aside after "aside: " on a line */
 	size_t n;
 	size_t fail_at;		/* the callback fails on this item (1-based) */
 };
 
 static int
-collect(void *arg, json_t *item, size_t index, kv_err *err)
+collect(void *arg, json_t *item, const json_aside *aside, size_t index,
+    kv_err *err)
 {
 	struct got *g = arg;
 	char *s;
@@ -32,6 +34,9 @@ collect(void *arg, json_t *item, size_t index, kv_err *err)
 	s = json_dumps(item, JSON_COMPACT | JSON_SORT_KEYS);
 	kv_buf_printf(&g->log, "%s\n", s);
 	free(s);
+	if (aside != NULL)
+		kv_buf_printf(&g->log, "aside: %.*s\n", (int)aside->len,
+		    aside->text);
 	return KV_OK;
 }
 
@@ -679,21 +684,45 @@ test_skip_table_rows(void **state)
 	    "\"interfaces\":null,\"launcherContainerImageVersion\":null,"
 	    "\"nodeName\":\"w1\",\"phaseTransitionTimestamps\":null}}\n");
 	/* VirtualMachines: annotations, every status key but the
-	 * conditions, and of those all but type, status and message */
+	 * conditions, and of those all but type, status and message; of
+	 * the template the CPU model and the eviction strategy (scalars
+	 * stay), and the template whole set aside, byte for byte */
 	assert_skipped("resources/virtualmachines.kubevirt.io.json",
 	    "[{\"metadata\":{\"name\":\"vm\",\"annotations\":{\"k\":"
 	    "\"{]\"}},\"spec\":{\"runStrategy\":\"Always\",\"template\":"
-	    "{\"spec\":{\"domain\":{}}}},\"status\":{\"printableStatus\":"
+	    "{\"metadata\":{\"labels\":{\"a\":\"]}\"}}, \"spec\":"
+	    "{\"domain\":{\"cpu\":{\"cores\":2,\"model\":\"host-model\"},"
+	    "\"devices\":{\"disks\":[{\"name\":\"d\"}]}},"
+	    "\"evictionStrategy\":\"LiveMigrate\",\"volumes\":[{\"name\":"
+	    "\"d\\\"}\"}]}}},\"status\":{\"printableStatus\":"
 	    "\"Running\",\"volumeSnapshotStatuses\":[{\"name\":\"d\"}],"
 	    "\"conditions\":[{\"type\":\"RestartRequired\",\"status\":"
 	    "\"True\",\"reason\":\"R\",\"lastTransitionTime\":\"t\","
 	    "\"message\":\"m\"}]}}]",
 	    "{\"metadata\":{\"annotations\":null,\"name\":\"vm\"},"
-	    "\"spec\":{\"runStrategy\":\"Always\",\"template\":{\"spec\":"
-	    "{\"domain\":{}}}},\"status\":{\"conditions\":[{"
+	    "\"spec\":{\"runStrategy\":\"Always\",\"template\":{"
+	    "\"metadata\":null,\"spec\":{\"domain\":{\"cpu\":{\"cores\":"
+	    "2,\"model\":\"host-model\"},\"devices\":null},"
+	    "\"evictionStrategy\":\"LiveMigrate\",\"volumes\":null}}},"
+	    "\"status\":{\"conditions\":[{"
 	    "\"lastTransitionTime\":null,\"message\":\"m\",\"reason\":"
 	    "null,\"status\":\"True\",\"type\":\"RestartRequired\"}],"
-	    "\"printableStatus\":null,\"volumeSnapshotStatuses\":null}}\n");
+	    "\"printableStatus\":null,\"volumeSnapshotStatuses\":null}}\n"
+	    "aside: {\"metadata\":{\"labels\":{\"a\":\"]}\"}}, \"spec\":"
+	    "{\"domain\":{\"cpu\":{\"cores\":2,\"model\":\"host-model\"},"
+	    "\"devices\":{\"disks\":[{\"name\":\"d\"}]}},"
+	    "\"evictionStrategy\":\"LiveMigrate\",\"volumes\":[{\"name\":"
+	    "\"d\\\"}\"}]}}\n");
+	/* a template that is no object is kept as it is, nothing aside;
+	 * and with skipping off, nothing goes aside */
+	assert_skipped("resources/virtualmachines.kubevirt.io.json",
+	    "{\"spec\":{\"template\":\"{x}\"}}",
+	    "{\"spec\":{\"template\":\"{x}\"}}\n");
+	setenv("KVSCOPE_NO_SKIP", "1", 1);
+	assert_skipped("resources/virtualmachines.kubevirt.io.json",
+	    "{\"spec\":{\"template\":{\"metadata\":{}}}}",
+	    "{\"spec\":{\"template\":{\"metadata\":{}}}}\n");
+	unsetenv("KVSCOPE_NO_SKIP");
 	assert_skipped("resources/internalvirtualizationvirtualmachine"
 	    "instances.internal.virtualization.deckhouse.io.json",
 	    "[{\"status\":{\"interfaces\":[1]}}]",

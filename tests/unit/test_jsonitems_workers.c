@@ -14,7 +14,8 @@ typedef struct seen {
 } seen;
 
 static int
-cb(void *arg, json_t *item, size_t index, kv_err *err)
+cb(void *arg, json_t *item, const json_aside *aside, size_t index,
+    kv_err *err)
 {
 	seen *s = arg;
 	json_t *a = json_object_get(item, "a");
