@@ -96,13 +96,41 @@ for root, _, names in os.walk(os.path.join(dst, "resources")):
                 plant(it, plural)
             out = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in objs)
         open(p, "w", encoding="utf-8").write(out)
-man_path = os.path.join(dst, "manifest.json")
-man = json.load(open(man_path, encoding="utf-8"))
-for f in man.get("files", []):
-    data = open(os.path.join(dst, f["path"]), "rb").read()
-    f["bytes"] = len(data)
-    f["sha256"] = hashlib.sha256(data).hexdigest()
-json.dump(man, open(man_path, "w", encoding="utf-8"), indent=1)
+def rehash(d):
+    man_path = os.path.join(d, "manifest.json")
+    man = json.load(open(man_path, encoding="utf-8"))
+    for f in man.get("files", []):
+        data = open(os.path.join(d, f["path"]), "rb").read()
+        f["bytes"] = len(data)
+        f["sha256"] = hashlib.sha256(data).hexdigest()
+    json.dump(man, open(man_path, "w", encoding="utf-8"), indent=1)
+rehash(dst)
+# DST-vms: VirtualMachines that need their template whole (set aside by
+# the scanner, parsed by load_vm): every other one halted, the rest
+# waiting for a restart into a template with another CPU model and
+# eviction strategy
+p = os.path.join(dst, "resources", "virtualmachines.kubevirt.io.json")
+if os.path.exists(p):
+    shutil.copytree(dst, dst + "-vms")
+    p = os.path.join(dst + "-vms", "resources",
+                     "virtualmachines.kubevirt.io.json")
+    doc = json.load(open(p, encoding="utf-8"))
+    items = doc["items"] if isinstance(doc, dict) else doc
+    for i, vm in enumerate(items):
+        spec = vm.setdefault("spec", {})
+        tmpl = spec.setdefault("template", {}).setdefault("spec", {})
+        spec["template"].setdefault("metadata", {})["labels"] = {"x": "]}\""}
+        if i % 2 == 0:
+            spec.pop("running", None)
+            spec["runStrategy"] = "Halted"
+            continue
+        tmpl.setdefault("domain", {}).setdefault("cpu", {})["model"] = "Haswell"
+        tmpl["evictionStrategy"] = "None"
+        vm.setdefault("status", {}).setdefault("conditions", []).append(
+            {"type": "RestartRequired", "status": "True", "reason": "]{",
+             "message": "a non-live-updatable field was changed"})
+    json.dump(doc, open(p, "w", encoding="utf-8"), indent=1)
+    rehash(dst + "-vms")
 PY
 	"$KVSCOPE" report "$s" --format json --output-dir "$tmp/$n.orig" >/dev/null
 	"$KVSCOPE" report "$tmp/$n" --format json --output-dir "$tmp/$n.skip" >/dev/null
@@ -118,41 +146,8 @@ PY
 		diff <(jq -S . "$tmp/$n.skip/findings.json") \
 		    <(jq -S . "$tmp/$n.orig/findings.json") | head -20 || true
 	fi
-	# VirtualMachines that need their template whole (set aside by
-	# the scanner, parsed by load_vm): every other one halted, the
-	# rest waiting for a restart into a template with another CPU
-	# model and eviction strategy
-	vms=$tmp/$n/resources/virtualmachines.kubevirt.io.json
-	[ -f "$vms" ] || continue
-	cp -r "$tmp/$n" "$tmp/$n-vms"
-	python3 - "$tmp/$n-vms" <<'PY'
-import hashlib, json, os, sys
-dst = sys.argv[1]
-p = os.path.join(dst, "resources", "virtualmachines.kubevirt.io.json")
-doc = json.load(open(p, encoding="utf-8"))
-items = doc["items"] if isinstance(doc, dict) else doc
-for i, vm in enumerate(items):
-    spec = vm.setdefault("spec", {})
-    tmpl = spec.setdefault("template", {}).setdefault("spec", {})
-    spec["template"].setdefault("metadata", {})["labels"] = {"x": "]}\""}
-    if i % 2 == 0:
-        spec.pop("running", None)
-        spec["runStrategy"] = "Halted"
-        continue
-    tmpl.setdefault("domain", {}).setdefault("cpu", {})["model"] = "Haswell"
-    tmpl["evictionStrategy"] = "None"
-    vm.setdefault("status", {}).setdefault("conditions", []).append(
-        {"type": "RestartRequired", "status": "True", "reason": "]{",
-         "message": "a non-live-updatable field was changed"})
-json.dump(doc, open(p, "w", encoding="utf-8"), indent=1)
-man_path = os.path.join(dst, "manifest.json")
-man = json.load(open(man_path, encoding="utf-8"))
-for f in man.get("files", []):
-    data = open(os.path.join(dst, f["path"]), "rb").read()
-    f["bytes"] = len(data)
-    f["sha256"] = hashlib.sha256(data).hexdigest()
-json.dump(man, open(man_path, "w", encoding="utf-8"), indent=1)
-PY
+	# the copy whose VMs need their templates whole (above)
+	[ -d "$tmp/$n-vms" ] || continue
 	"$KVSCOPE" report "$tmp/$n-vms" --format json \
 	    --output-dir "$tmp/$n-vms.skip" >/dev/null
 	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$tmp/$n-vms" --format json \
