@@ -50,12 +50,14 @@ kv_gate_on(const kv_cluster *k, const char *gate)
 	return false;
 }
 
+/* Names are interned, so most equal ones are the same pointer (a
+ * binary search's last steps stay in one namespace): no strcmp then. */
 int
 kv_nscmp(const char *ans, const char *an, const char *bns, const char *bn)
 {
-	int c = strcmp(ans, bns);
+	int c = ans == bns ? 0 : strcmp(ans, bns);
 
-	return c != 0 ? c : strcmp(an, bn);
+	return c != 0 ? c : an == bn ? 0 : strcmp(an, bn);
 }
 
 const kv_node *

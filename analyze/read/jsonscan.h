@@ -103,9 +103,21 @@ typedef struct chunk_in {
 	size_t aside_seg;	/* where bytes set aside start, or SIZE_MAX */
 } chunk_in;
 
+/* The item level the scanner is at, or 0 when its keys are not tracked
+ * (asked at every byte outside strings: inline). */
+static inline unsigned
+tracked_level(const json_items *s)
+{
+	unsigned rel;
+
+	if (!s->in_item || s->skipping)
+		return 0;
+	rel = s->depth - s->item_depth;
+	return rel >= 1 && rel <= MAXLV && s->lv[rel].tracked ? rel : 0;
+}
+
 /* jsonskip.c */
 enum profile skip_profile(const char *file);
-unsigned tracked_level(const json_items *s);
 bool value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel,
     bool str, bool *child);
 void opened(json_items *s, bool is_obj, bool tracked);

@@ -138,18 +138,6 @@ key_id(const json_items *s)
 	return K_OTHER;
 }
 
-/* The item level the scanner is at, or 0 when its keys are not tracked. */
-unsigned
-tracked_level(const json_items *s)
-{
-	unsigned rel;
-
-	if (!s->in_item || s->skipping)
-		return 0;
-	rel = s->depth - s->item_depth;
-	return rel >= 1 && rel <= MAXLV && s->lv[rel].tracked ? rel : 0;
-}
-
 static unsigned
 path_len(const skip_rule *r)
 {

@@ -44,15 +44,25 @@ kv_go_time_utc(const char *line)
 }
 
 bool
+kv_rfc3339_shape(const char *s)
+{
+	static GRegex *re;
+
+	if (g_once_init_enter(&re))
+		g_once_init_leave(&re, g_regex_new("^[0-9]{4}-[0-9]{2}-"
+		    "[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?"
+		    "(Z|[+-][0-9]{2}:[0-9]{2})$", G_REGEX_OPTIMIZE, 0, NULL));
+	return s != NULL && g_regex_match(re, s, 0, NULL);
+}
+
+bool
 kv_rfc3339_us(const char *s, int64_t *us)
 {
 	GDateTime *dt;
 
 	/* g_date_time_new_from_iso8601 takes more than RFC 3339 (no
 	 * offset, week dates, a space for the T): the shape first */
-	if (s == NULL || !g_regex_match_simple("^[0-9]{4}-[0-9]{2}-[0-9]{2}"
-	    "T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:"
-	    "[0-9]{2})$", s, 0, 0))
+	if (!kv_rfc3339_shape(s))
 		return false;
 	dt = g_date_time_new_from_iso8601(s, NULL);
 	if (dt == NULL)

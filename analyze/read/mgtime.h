@@ -28,5 +28,8 @@ char *kv_go_time_utc(const char *line);
  * as microseconds since the epoch in *us; false for anything else, *us
  * untouched.  Two manifests' createdAt compare by it, not as strings. */
 bool kv_rfc3339_us(const char *s, int64_t *us);
+/* Whether s has the shape of such a time (its expression compiled once:
+ * the migration history reads one a migration, in every proof copy). */
+bool kv_rfc3339_shape(const char *s);
 
 #endif

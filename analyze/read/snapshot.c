@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/read/container.h"
+#include "analyze/read/mgtime.h"
 
 #define MANIFEST "manifest.json"
 
@@ -393,9 +394,7 @@ manifest_head(reader *r, json_t *root)
 		    "%lld is not supported (this kvscope reads version %d)",
 		    r->snap, m->format_version, FORMAT_VERSION);
 	m->created_at = mstr(r, root, "createdAt", "", true, &rc);
-	if (rc == KV_OK && !g_regex_match_simple(
-	    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
-	    "(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", m->created_at, 0, 0))
+	if (rc == KV_OK && !kv_rfc3339_shape(m->created_at))
 		rc = kv_seterr(r->err, "%s: manifest.json: createdAt: expected "
 		    "an RFC 3339 time, got \"%s\"", r->snap, m->created_at);
 	return rc;
