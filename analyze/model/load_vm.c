@@ -84,9 +84,10 @@ vm_template(jctx *c, json_t *o, json_t **own, json_t **out)
 {
 	json_error_t e;
 
-	*out = json_object_get(json_object_get(o, "spec"), "template");
-	if (c->aside == NULL)
+	if (c->aside == NULL) {
+		*out = json_object_get(json_object_get(o, "spec"), "template");
 		return KV_OK;
+	}
 	*out = *own = jp_parse(c->aside->text, c->aside->len, &e);
 	if (*own == NULL)
 		return jerr(c, "spec.template", "not valid JSON: %s", e.text);
