@@ -9,6 +9,7 @@
 #   make lint       C lines <= 80 columns, each header compiles on its own
 #                   (tools/lint.sh; the "lint" suite of check)
 #   make bench      scale benchmark (docs/benchmarks.md)
+#   make tsan       ThreadSanitizer on the unit tests that use threads
 #   make browser-check  the HTML report in headless Chromium: load times,
 #                   420/1280-px screenshots (tools/browser-check.sh)
 #   make bench-collect  kvscope-collect against plain kubectl (tools/bench-collect.sh)
@@ -91,7 +92,7 @@ HEADERS   := $(wildcard $(addsuffix /*.h,$(SRC_DIRS) cli)) \
 
 .PHONY: all check check-build check-run lint report deps ensure-deps install clean bench \
         bench-collect unit e2e cpudb fuzz fuzz-build fuzz-seeds fuzz-smoke \
-        golden man browser-check FORCE
+        golden man browser-check tsan FORCE
 
 all: kvscope
 
@@ -299,6 +300,33 @@ fuzz-smoke: fuzz-build
 	@FUZZ_DIR=$(if $(FUZZ_OK),$(FUZZ_DIR),no-libfuzzer) \
 	    tests/fuzz/run-tests.sh
 
+# --- threads ----------------------------------------------------------------
+
+# ThreadSanitizer, not part of check (its own tree, build/tsan, by
+# $(FUZZ_CC)): the unit tests that run work on several threads (the
+# proof's copies at once, test_fixproof; the parse workers, test_load).
+TSAN       := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_LIB   := $(LIB_SRC:%.c=$(BUILD)/tsan/%.o)
+TSAN_TEST_LIB := $(sort $(TEST_LIB_SRC:%.c=$(BUILD)/tsan/%.o))
+TSAN_TESTS := $(BUILD)/tsan/tests/test_fixproof $(BUILD)/tsan/tests/test_load
+
+$(BUILD)/tsan/%.o: %.c $(BUILD)/tsan/%.d
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (tsan)"; $(FUZZ_CC) $(KV_CPPFLAGS) $(KV_WARN) -O1 -g \
+	    $(TSAN) $(DEPFLAGS) -c -o $@ $< && touch $@
+
+$(BUILD)/tsan/tests/%: tests/unit/%.c $(TSAN_TEST_LIB) $(TSAN_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"; $(FUZZ_CC) $(KV_CPPFLAGS) -Itests/unit $(KV_WARN) \
+	    -O1 -g $(TSAN) $(DEPFLAGS) -o $@ $< $(TSAN_TEST_LIB) $(TSAN_LIB) \
+	    $(KV_LIBS) $(TEST_LIBS)
+
+tsan: ensure-deps
+	@$(MAKE) --no-print-directory $(TSAN_TESTS)
+	@for t in $(TSAN_TESTS); do \
+		TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 $$t || exit 1; \
+	done
+
 # --- products ---------------------------------------------------------------
 
 report: ensure-deps
@@ -378,9 +406,9 @@ install: kvscope $(MAN_PAGES)
 # whose .d is missing (built before -MMD) is rebuilt once (the scheme of
 # GNU make's manual, "Generating Prerequisites Automatically").
 DEPFILES := $(OBJ:.o=.d) $(ASAN_LIB:.o=.d) $(ASAN_CLI:.o=.d) \
-            $(TEST_LIB:.o=.d)
+            $(TEST_LIB:.o=.d) $(TSAN_LIB:.o=.d) $(TSAN_TEST_LIB:.o=.d)
 $(DEPFILES):
--include $(wildcard $(DEPFILES) $(TEST_BIN:=.d))
+-include $(wildcard $(DEPFILES) $(TEST_BIN:=.d) $(TSAN_TESTS:=.d))
 
 clean:
 	rm -rf $(BUILD) kvscope out

@@ -194,15 +194,6 @@ kv_output_stage(kv_output *o, const char *name, kv_writer_fn fn,
 	return KV_OK;
 }
 
-/* KVSCOPE_THREADS=1: everything on the caller's thread. */
-static bool
-one_thread(void)
-{
-	const char *e = getenv("KVSCOPE_THREADS");
-
-	return e != NULL && strcmp(e, "1") == 0;
-}
-
 static void *
 run_job(void *p)
 {
@@ -227,7 +218,7 @@ kv_output_stage_bg(kv_output *o, const char *name, kv_writer_fn fn,
 	j = xcalloc(1, sizeof(*j));
 	*j = (kv_output_job){ .stop = &o->stop, .fd = fd, .dst = dst,
 	    .fn = fn, .a = a, .arg = arg };
-	if (one_thread() ||
+	if (kv_threads() == 1 ||
 	    pthread_create(&j->thread, NULL, run_job, j) != 0) {
 		run_job(j);		/* no thread: write it here */
 		j->thread = pthread_self();

@@ -1,6 +1,8 @@
 /*
  * fixproof.c - every group's fix proven by applying it (fixproof.h).
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,23 +244,34 @@ keeps_nodes(const kv_change *c)
 	}
 }
 
-/* The jobs of batch bi (their VMIs marked in mark) applied to one copy
- * and measured. */
-static void
-run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
-    const bool *mark)
+/* The kinds of change of batch bi's jobs into kinds; whether they all
+ * keep the nodes (keeps_nodes). */
+static bool
+batch_kinds(const job *jobs, size_t nj, size_t bi, bool kinds[CH_COUNT])
 {
-	bool kinds[CH_COUNT] = { false }, keep = true;
-	kv_subset s;
-	kv_analysis *b = NULL;
-	kv_err err = {0};
+	bool keep = true;
 
+	memset(kinds, 0, CH_COUNT * sizeof(bool));
 	for (size_t j = 0; j < nj; j++)
 		for (size_t c = 0; jobs[j].batch == bi && c < jobs[j].nch;
 		    c++) {
 			kinds[jobs[j].chs[c].kind] = true;
 			keep &= keeps_nodes(&jobs[j].chs[c]);
 		}
+	return keep;
+}
+
+/* The jobs of batch bi (their VMIs marked in mark) applied to one copy
+ * and measured. */
+static void
+run_batch(const kv_analysis *a, job *jobs, size_t nj, size_t bi,
+    const bool *mark)
+{
+	bool kinds[CH_COUNT], keep = batch_kinds(jobs, nj, bi, kinds);
+	kv_subset s;
+	kv_analysis *b = NULL;
+	kv_err err = {0};
+
 	kv_subset_make(a->m, mark, kinds, &s);
 	for (size_t j = 0; j < nj; j++)
 		if (jobs[j].batch == bi)
@@ -348,8 +361,9 @@ demote(const kv_analysis *a, kv_group *g, const char *why)
 	    .checked = checked };
 }
 
-/* The VMIs one copy holds at most: the copy and its analysis are the
- * proof's memory (12 MiB at 8,192 of 100,000). */
+/* The VMIs of the copies proven at once, together, at most: the copies
+ * and their analyses are the proof's memory (12 MiB at 8,192 of
+ * 100,000); with kv_threads() copies at once each holds its share. */
 #define BATCH_MAX 8192
 
 /* The batches so far: marks[b] marks batch b's VMIs (marks[b][nvmis]:
@@ -528,23 +542,94 @@ settle_all(kv_analysis *a, job *jobs, size_t nj)
 	}
 }
 
-void
-kv_fix_prove(kv_analysis *a)
+/* The batches run at once, each on its own copy, by the threads asked
+ * for (the caller's one of them): todo[next++] until none is left.
+ * A copy reads the analysis and the model, and writes its own arrays, the
+ * jobs of its batch and the model's intern table (shared meanwhile);
+ * what a batch finds does not depend on which thread ran it or when. */
+typedef struct runner {
+	const kv_analysis *a;
+	job *jobs;
+	size_t nj;
+	const batches *bs;
+	size_t *todo;
+	size_t ntodo;
+	atomic_size_t next;
+} runner;
+
+static void *
+run_some(void *arg)
 {
-	kv_fix_prove_parts(a, BATCH_MAX);
+	runner *r = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&r->next, 1)) < r->ntodo)
+		run_batch(r->a, r->jobs, r->nj, r->todo[i],
+		    r->bs->marks[r->todo[i]]);
+	return NULL;
+}
+
+/* Whether batch bi's copy lends the model's own arrays: the image IDs of
+ * pods or the claims (fixcopy.h), which other copies read. */
+static bool
+lends(const job *jobs, size_t nj, size_t bi)
+{
+	bool kinds[CH_COUNT];
+
+	batch_kinds(jobs, nj, bi, kinds);
+	return kinds[CH_IMAGE_DIGEST] || kinds[CH_CLAIM_RWX];
+}
+
+/* Every batch run: those that lend nothing at once, on up to want
+ * threads, then the others one by one; how many ran at once. */
+static size_t
+run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
+    int want)
+{
+	runner r = { .a = a, .jobs = jobs, .nj = nj, .bs = bs };
+	pthread_t th[4];
+	int nth = 0;
+	size_t together;
+
+	r.todo = xcalloc(bs->n + 1, sizeof(size_t));
+	for (size_t b = 0; b < bs->n; b++)
+		if (!lends(jobs, nj, b))
+			r.todo[r.ntodo++] = b;
+	atomic_init(&r.next, 0);
+	kv_intern_share(a->m->strs, want > 1 && r.ntodo > 1);
+	for (; nth + 1 < want && nth < 3 && (size_t)nth + 1 < r.ntodo; nth++)
+		if (pthread_create(&th[nth], NULL, run_some, &r) != 0)
+			break;
+	run_some(&r);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	kv_intern_share(a->m->strs, false);
+	for (size_t b = 0; b < bs->n; b++)
+		if (lends(jobs, nj, b))
+			run_batch(a, jobs, nj, b, bs->marks[b]);
+	together = nth > 0 ? r.ntodo : 0;
+	free(r.todo);
+	return together;
 }
 
 void
-kv_fix_prove_parts(kv_analysis *a, size_t most)
+kv_fix_prove(kv_analysis *a)
+{
+	int threads = kv_threads();
+
+	kv_fix_prove_parts(a, BATCH_MAX / (size_t)threads, threads);
+}
+
+size_t
+kv_fix_prove_parts(kv_analysis *a, size_t most, int threads)
 {
 	job *jobs = NULL;
 	batches bs = { NULL, NULL, 0, most > 0 ? most : 1 };
-	size_t nj;
+	size_t nj, together;
 
 	kv_timing_hold(true);
 	nj = make_jobs(a, &jobs, &bs);
-	for (size_t b = 0; b < bs.n; b++)
-		run_batch(a, jobs, nj, b, bs.marks[b]);
+	together = run_batches(a, jobs, nj, &bs, threads);
 	settle_all(a, jobs, nj);
 	for (size_t b = 0; b < bs.n; b++)
 		free(bs.marks[b]);
@@ -553,4 +638,5 @@ kv_fix_prove_parts(kv_analysis *a, size_t most)
 	free(jobs);
 	kv_timing_hold(false);
 	kv_timing("proof");
+	return together;
 }

@@ -31,9 +31,12 @@
  * and a claim change other VMIs share, proven whole.  A copy owns only
  * its own VMIs' VirtualMachine templates, and of the pods only the image
  * IDs an image-digest change rewrites (the model's, swapped for the
- * copy's while it lives and given back): the copies are proven one
- * after another, so the proof's memory is one copy and its analysis
- * (12 MiB at 5,000 nodes / 100,000 VMIs).  A fix that
+ * copy's while it lives and given back; a claim change's claims the
+ * same way).  The copies that lend nothing are proven at once, one per
+ * thread (kv_threads()), each of 8,192 / threads VMIs at most, and
+ * then the others one after another, so the proof's memory stays about
+ * one copy of 8,192 and its analysis (12 MiB at 5,000 nodes / 100,000
+ * VMIs); what a copy finds does not depend on its thread.  A fix that
  * fixes none (or whose change cannot be written, e.g. no claim to
  * recreate) becomes `none`, its text the reason and what would help.
  * relax-placement, free-capacity and a relabel-node whose value no
@@ -42,7 +45,8 @@
  * is as it was afterwards (strings may be interned into its table).
  *
  * kv_fix_prove_parts: the same with copies of at most most VMIs (the
- * tests prove in parts of one).
+ * tests prove in parts of one) and up to threads threads; how many
+ * copies were proven at once (0: all one after another).
  */
 #ifndef KV_FIXPROOF_H
 #define KV_FIXPROOF_H
@@ -50,6 +54,6 @@
 #include "analyze/rules/analysis.h"
 
 void kv_fix_prove(kv_analysis *a);
-void kv_fix_prove_parts(kv_analysis *a, size_t most);
+size_t kv_fix_prove_parts(kv_analysis *a, size_t most, int threads);
 
 #endif

@@ -91,7 +91,7 @@ kv_hv_applies(const rule_ctx *c, enum kv_hv_check k)
 const char *
 kv_hv_release(const kv_model *m, enum kv_hv_check k)
 {
-	static char buf[80];
+	char buf[80];
 	kv_ver h;
 
 	if (m->harvester_version != NULL &&
@@ -101,7 +101,7 @@ kv_hv_release(const kv_model *m, enum kv_hv_check k)
 	else
 		snprintf(buf, sizeof(buf), "Harvester %s",
 		    hv_since[k].words);
-	return buf;
+	return kv_intern_str(m->strs, buf);
 }
 
 void

@@ -52,7 +52,8 @@ enum kv_hv_check {
  * release's. */
 bool kv_hv_applies(const struct rule_ctx *c, enum kv_hv_check k);
 /* "Harvester v1.5.0" from its server-version, else "Harvester" and the
- * releases behaviour k covers ("Harvester v1.1.2-v1.7"). */
+ * releases behaviour k covers ("Harvester v1.1.2-v1.7"); interned in
+ * m->strs (a rule may run on several threads: the proof's copies). */
 const char *kv_hv_release(const kv_model *m, enum kv_hv_check k);
 
 #endif

@@ -4,6 +4,7 @@
 #include "analyze/model/intern.h"
 
 #include <glib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "analyze/util/util.h"
@@ -11,6 +12,10 @@
 struct kv_intern {
 	GStringChunk *chunk;
 	GHashTable *set;	/* canonical string -> itself */
+	bool shared;		/* kv_intern_share: calls take mu (a
+				 * pthread mutex: ThreadSanitizer sees it,
+				 * not GLib's futex-based GMutex) */
+	pthread_mutex_t mu;
 };
 
 kv_intern *
@@ -20,6 +25,7 @@ kv_intern_new(void)
 
 	t->chunk = g_string_chunk_new(1 << 16);
 	t->set = g_hash_table_new(g_str_hash, g_str_equal);
+	pthread_mutex_init(&t->mu, NULL);
 	return t;
 }
 
@@ -30,18 +36,23 @@ kv_intern_free(kv_intern *t)
 		return;
 	g_hash_table_destroy(t->set);
 	g_string_chunk_free(t->chunk);
+	pthread_mutex_destroy(&t->mu);
 	free(t);
 }
 
 const char *
 kv_intern_str(kv_intern *t, const char *s)
 {
-	const char *c = g_hash_table_lookup(t->set, s);
+	const char *c;
 
-	if (c == NULL) {
+	if (t->shared)
+		pthread_mutex_lock(&t->mu);
+	if ((c = g_hash_table_lookup(t->set, s)) == NULL) {
 		c = g_string_chunk_insert(t->chunk, s);
 		g_hash_table_add(t->set, (gpointer)c);
 	}
+	if (t->shared)
+		pthread_mutex_unlock(&t->mu);
 	return c;
 }
 
@@ -66,11 +77,24 @@ kv_intern_strn(kv_intern *t, const char *s, size_t n)
 const char *
 kv_intern_lookup(kv_intern *t, const char *s)
 {
-	return g_hash_table_lookup(t->set, s);
+	const char *c;
+
+	if (t->shared)
+		pthread_mutex_lock(&t->mu);
+	c = g_hash_table_lookup(t->set, s);
+	if (t->shared)
+		pthread_mutex_unlock(&t->mu);
+	return c;
 }
 
 size_t
 kv_intern_count(const kv_intern *t)
 {
 	return g_hash_table_size(t->set);
+}
+
+void
+kv_intern_share(kv_intern *t, bool on)
+{
+	t->shared = on;
 }

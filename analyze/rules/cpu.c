@@ -208,17 +208,17 @@ class_key(const kv_analysis *a, const kv_node *n)
 	return b.data ? b.data : xstrdup("");
 }
 
-static const kv_analysis *sort_a;
-
+/* Larger classes first, then by their first node's name (arg: the
+ * analysis). */
 static int
-class_cmp(const void *x, const void *y)
+class_cmp(const void *x, const void *y, void *arg)
 {
 	const kv_class *p = x, *q = y;
+	const kv_node *nodes = ((const kv_analysis *)arg)->m->nodes;
 
 	if (p->nnodes != q->nnodes)
 		return p->nnodes > q->nnodes ? -1 : 1;
-	return strcmp(sort_a->m->nodes[p->nodes[0]].name,
-	    sort_a->m->nodes[q->nodes[0]].name);
+	return strcmp(nodes[p->nodes[0]].name, nodes[q->nodes[0]].name);
 }
 
 static void
@@ -253,8 +253,7 @@ build_classes(kv_analysis *a)
 		c->nodes[c->nnodes++] = i;
 	}
 	g_hash_table_destroy(seen);
-	sort_a = a;
-	kv_qsort(a->classes, a->nclasses, sizeof(kv_class), class_cmp);
+	kv_qsort_r(a->classes, a->nclasses, sizeof(kv_class), class_cmp, a);
 	for (size_t ci = 0; ci < a->nclasses; ci++) {
 		kv_class *c = &a->classes[ci];
 		const kv_node *n = &m->nodes[c->nodes[0]];
@@ -583,7 +582,6 @@ kv_cpu_borrow(kv_analysis *a, const kv_analysis *from)
 int
 kv_cpu_analyze(kv_analysis *a, kv_err *err)
 {
-	sort_a = a;
 	node_facts(a);
 	build_classes(a);
 	/* hostModelPairs holds every ordered pair: refuse before building

@@ -236,6 +236,14 @@ kv_qsort(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+void
+kv_qsort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
+}
+
 int
 kv_strptrcmp(const void *a, const void *b)
 {
@@ -335,6 +343,16 @@ kv_timing(const char *phase)
 		    resident_mib());
 	last = now;
 	last_cpu = cpu_seconds(&ru);
+}
+
+int
+kv_threads(void)
+{
+	const char *env = getenv("KVSCOPE_THREADS");
+	long n = env != NULL && *env != '\0' ? strtol(env, NULL, 10) :
+	    sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 4 ? 4 : (int)n;
 }
 
 /* Eight bytes a step (the keys hashed are placement problems and

@@ -121,6 +121,10 @@ unsigned kv_hash_bytes(const void *p, size_t n);
 /* qsort that accepts an empty (NULL) array. */
 void kv_qsort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *));
+/* The same with a context for cmp (qsort_r: no global, so analyses may
+ * sort on several threads at once). */
+void kv_qsort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg);
 
 /* qsort comparator for arrays of const char * (strcmp order). */
 int kv_strptrcmp(const void *a, const void *b);
@@ -155,5 +159,9 @@ void kv_timing(const char *phase);
 /* Hold (true) or resume kv_timing: while held it prints nothing and
  * the phase that follows the hold counts the held time too. */
 void kv_timing_hold(bool hold);
+
+/* How many threads work may be spread over: KVSCOPE_THREADS when set (1:
+ * everything on the caller's thread), else the online CPUs; 1 to 4. */
+int kv_threads(void);
 
 #endif

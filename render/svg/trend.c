@@ -19,15 +19,15 @@
 #define T 16
 #define B 40	/* bottom margin: the date axis */
 
-static const kv_fleet *sort_fleet;
-
-/* Newest snapshot first, then the order of f->clusters. */
+/* Newest snapshot first, then the order of f->clusters (arg: the
+ * fleet). */
 static int
-newest_cmp(const void *x, const void *y)
+newest_cmp(const void *x, const void *y, void *arg)
 {
+	const kv_fleet *fl = arg;
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int64_t ta = sort_fleet->snaps[sort_fleet->clusters[a].newest].taken;
-	int64_t tb = sort_fleet->snaps[sort_fleet->clusters[b].newest].taken;
+	int64_t ta = fl->snaps[fl->clusters[a].newest].taken;
+	int64_t tb = fl->snaps[fl->clusters[b].newest].taken;
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
@@ -132,9 +132,7 @@ kv_fleet_trend_svg(const kv_fleet *fl, FILE *f)
 
 	for (size_t i = 0; i < n; i++)
 		pick[i] = i;
-	sort_fleet = fl;
-	kv_qsort(pick, n, sizeof(size_t), newest_cmp);
-	sort_fleet = NULL;
+	kv_qsort_r(pick, n, sizeof(size_t), newest_cmp, (void *)fl);
 	if (n > KV_FLEET_TREND_MAX)
 		n = KV_FLEET_TREND_MAX;
 	ranges(fl, pick, n, &t0, &t1, &ymax);

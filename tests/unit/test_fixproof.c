@@ -108,17 +108,20 @@ full_proof(const char *path, const kv_analysis *a0, size_t i,
 }
 
 /* The groups of the sample at path whose proof (in copies of at most
- * most VMIs) matches the full re-analysis. */
+ * most VMIs, on up to threads threads) matches the full re-analysis;
+ * how many copies were proven at once into *together. */
 static size_t
-check_sample(const char *path, size_t most)
+check_sample(const char *path, size_t most, int threads, size_t *together)
 {
 	kv_model *m0, *m1;
 	kv_analysis *a0, *a1;
-	size_t n = 0;
+	size_t n = 0, t;
 
 	kvsnap_load_dir(path, &m0, &a0);
 	kvsnap_load_dir(path, &m1, &a1);
-	kv_fix_prove_parts(a1, most);
+	t = kv_fix_prove_parts(a1, most, threads);
+	if (together != NULL)
+		*together += t;
 	assert_int_equal(a0->ngroups, a1->ngroups);
 	for (size_t i = 0; i < a0->ngroups; i++) {
 		const kv_fix *f = &a1->groups[i].fix;
@@ -154,7 +157,7 @@ test_restricted_equals_full(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(samples) / sizeof(*samples); i++)
-		n += check_sample(samples[i], 8192);
+		n += check_sample(samples[i], 8192, 1, NULL);
 	/* 28 groups of the samples give a change (tests/e2e/fixproof.py
 	 * applies them too): 20 single-change fixes, relax-placement (5:
 	 * capacity G3, hostile G6, mixed G6, pitfalls G12, G13),
@@ -174,8 +177,47 @@ test_parts_equal_full(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(samples) / sizeof(*samples); i++)
-		n += check_sample(samples[i], 1);
+		n += check_sample(samples[i], 1, 1, NULL);
 	assert_int_equal(n, 28);
+}
+
+/* The copies that lend nothing are proven at once on two threads
+ * (parts of one VMI: dozens of copies); every group still gives the
+ * full re-analysis' numbers, and every fix the same words as when
+ * proven one after another. */
+static void
+test_parts_on_threads(void **state)
+{
+	size_t n = 0, together = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(*samples); i++) {
+		kv_model *m1, *m2;
+		kv_analysis *a1, *a2;
+
+		n += check_sample(samples[i], 1, 2, &together);
+		kvsnap_load_dir(samples[i], &m1, &a1);
+		kvsnap_load_dir(samples[i], &m2, &a2);
+		assert_int_equal(kv_fix_prove_parts(a1, 1, 1), 0);
+		kv_fix_prove_parts(a2, 1, 2);
+		for (size_t g = 0; g < a1->ngroups; g++) {
+			const kv_fix *f1 = &a1->groups[g].fix;
+			const kv_fix *f2 = &a2->groups[g].fix;
+
+			assert_int_equal(f1->action, f2->action);
+			assert_int_equal(f1->fixes, f2->fixes);
+			assert_int_equal(f1->worse, f2->worse);
+			assert_int_equal(f1->proven, f2->proven);
+			assert_string_equal(f1->text ? f1->text : "",
+			    f2->text ? f2->text : "");
+		}
+		kv_analysis_free(a1);
+		kv_analysis_free(a2);
+		kv_model_free(m1);
+		kv_model_free(m2);
+	}
+	assert_int_equal(n, 28);
+	assert_true(together >= 20);
 }
 
 /* The image-digest fixes (pitfalls G4, G5) write the image IDs of
@@ -530,6 +572,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_restricted_equals_full),
 		cmocka_unit_test(test_parts_equal_full),
+		cmocka_unit_test(test_parts_on_threads),
 		cmocka_unit_test(test_pods_given_back),
 		cmocka_unit_test(test_claims_given_back),
 		cmocka_unit_test(test_helps_none_becomes_none),
