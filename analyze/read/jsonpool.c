@@ -147,7 +147,6 @@ typedef struct job {
 
 #define BATCH_ITEMS 32		/* items per batch ... */
 #define BATCH_BYTES (256 << 10)	/* ... or bytes */
-#define MAX_QUEUED 16		/* batches in flight per stream */
 
 static struct {
 	pthread_mutex_t mu;
