@@ -174,7 +174,6 @@ worker(void *arg)
 	pthread_mutex_lock(&pool.mu);
 	for (;;) {
 		job *j, *trash;
-
 		bool drop;
 
 		while (pool.head == NULL && pool.garbage[me] == NULL &&
