@@ -621,9 +621,10 @@ run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
 void
 kv_fix_prove(kv_analysis *a)
 {
-	int threads = kv_threads() < COPIES_AT_ONCE ? kv_threads() :
-	    COPIES_AT_ONCE;
+	int threads = kv_threads();
 
+	if (threads > COPIES_AT_ONCE)
+		threads = COPIES_AT_ONCE;
 	kv_fix_prove_parts(a, BATCH_MAX / (size_t)threads, threads);
 }
 
