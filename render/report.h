@@ -25,11 +25,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
-#include <cairo.h>
-#include <libxml/tree.h>
-#include <pango/pango.h>
+/* cairo's, libxml2's and pango's types, by pointer: the header needs no
+ * more of them (the files that draw, build or measure include theirs).
+ * C11 allows these typedefs again beside the libraries' own. */
+typedef struct _cairo cairo_t;
+typedef struct _PangoLayout PangoLayout;
+typedef struct _xmlNode xmlNode;
+typedef xmlNode *xmlNodePtr;
+typedef struct _xmlDoc xmlDoc;
+typedef xmlDoc *xmlDocPtr;
 
 #include "analyze/rules/analysis.h"
 
@@ -67,8 +74,9 @@ char *text_clean(const char *s);
 /* s with only the first of those: NULL when s has nothing to show
  * visibly (so the caller keeps s), else a copy. */
 char *text_visible(const char *s);
-/* Whether text_clean() shows c as "<U+XXXX>". */
-bool text_invisible(gunichar c);
+/* Whether text_clean() shows c (a code point: GLib's gunichar) as
+ * "<U+XXXX>". */
+bool text_invisible(uint32_t c);
 /* A layout of s (plain text, never markup) in font at size points;
  * wrap_w > 0 wraps at that width (words, then characters). */
 PangoLayout *text_layout(kv_text *t, const char *s, enum kv_font font,

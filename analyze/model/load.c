@@ -17,6 +17,8 @@
 #include <malloc.h>
 #endif
 
+#include <glib.h>
+
 #include "analyze/read/input.h"
 #include "analyze/read/jsonitems.h"
 #include "analyze/model/load.h"

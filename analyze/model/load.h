@@ -11,7 +11,9 @@
 #ifndef KV_LOAD_H
 #define KV_LOAD_H
 
-#include <glib.h>
+/* GLib's hash table, by pointer: the header needs no more of GLib
+ * (its users include <glib.h>). */
+typedef struct _GHashTable GHashTable;
 
 #include "analyze/model/cpudb.h"
 #include "analyze/model/flavor.h"

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 
 static guint
 problem_hash(gconstpointer p)

@@ -7,7 +7,9 @@
 #ifndef KV_PLACE_H
 #define KV_PLACE_H
 
-#include <glib.h>
+/* GLib's hash table, by pointer: the header needs no more of GLib
+ * (its users include <glib.h>). */
+typedef struct _GHashTable GHashTable;
 
 #include "analyze/rules/target.h"
 

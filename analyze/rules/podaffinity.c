@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "analyze/model/index.h"
 #include "analyze/rules/podterm.h"
 

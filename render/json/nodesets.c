@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib.h>
+
 static guint
 bits_hash(gconstpointer p)
 {

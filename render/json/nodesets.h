@@ -9,7 +9,9 @@
 #ifndef KV_NODESETS_H
 #define KV_NODESETS_H
 
-#include <glib.h>
+/* GLib's hash table, by pointer: the header needs no more of GLib
+ * (its users include <glib.h>). */
+typedef struct _GHashTable GHashTable;
 
 #include "analyze/rules/analysis.h"
 
