@@ -13,6 +13,8 @@
 static const kv_vocab harvester_vocab = {
 	KV_KUBEVIRT_WORDS,
 	.product = "Harvester",
+	.drain_act = "kubectl drain",
+	.verdict_note = "Harvester: the Migrate action's answer",
 	.drain_by = "kubectl drain (KubeVirt's pod eviction webhook and "
 	    "evacuation controller; Harvester's maintenance mode drains the "
 	    "same way after its own checks, harvester-maintenance)",

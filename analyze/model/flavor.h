@@ -65,6 +65,11 @@ typedef struct kv_vocab {
 	const char *no_vendor_note;
 	/* after the lanes of a drain step cut to sync_per_node, or NULL */
 	const char *sync_note;
+	/* `explain`: what acts on a drain (NULL: "drain"), and after the
+	 * verdict whose question it answers, or NULL (Harvester: "the
+	 * Migrate action's answer", its drains are kubectl drain's) */
+	const char *drain_act;
+	const char *verdict_note;
 } kv_vocab;
 
 /* What a VMI's VirtualMachine does once a drain stopped the VMI (the

@@ -193,8 +193,9 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 {
 	FILE *f = t->f;
 	char rules[128], *timeout;
-	/* Harvester: three paths, each answer named (docs/rules.md) */
-	bool hv = a->m->flavor->id == KV_FLAVOR_HARVESTER;
+	/* a flavor with more than one path names whose answer this is
+	 * (Harvester's three, docs/rules.md) */
+	const kv_vocab *w = a->m->flavor->vocab;
 
 	fprintf(f, "%s ", kv_word(a, KV_WORD_VM));
 	kv_term_puts(f, r->vmi->fullname);
@@ -216,14 +217,16 @@ print_head(const kv_analysis *a, const kv_vmires *r, const kv_term *t)
 	fprintf(f, ", outcome %s", kv_outcome_names[r->outcome]);
 	if (r->after >= 0)
 		fprintf(f, " after %lld s", (long long)r->after);
-	fprintf(f, "%s%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
+	fprintf(f, "%s%s%s%s%s%s\n", r->mismatch ? "  (" : "", r->mismatch ?
 	    r->cond_type : "", r->mismatch ? " says True: mismatch)" : "",
-	    hv ? "  (Harvester: the Migrate action's answer)" : "");
+	    w->verdict_note ? "  (" : "",
+	    w->verdict_note ? w->verdict_note : "",
+	    w->verdict_note ? ")" : "");
 	kv_rules_version_describe(&a->cfg.rules, rules, sizeof(rules));
 	fprintf(f, "  judged by the %s\n", rules);
 	timeout = window_timeout_words(a, r);
 	fprintf(f, "  %s, %s, eviction %s: a %s %s", r->method, timeout,
-	    r->eviction, hv ? "kubectl drain" : "drain",
+	    r->eviction, w->drain_act ? w->drain_act : "drain",
 	    r->on_drain == DRAIN_MIGRATE ? "migrates it" :
 	    r->on_drain == DRAIN_BLOCK ? "waits forever" :
 	    r->on_drain == DRAIN_SHUTDOWN ? "stops it" :
