@@ -544,8 +544,10 @@ settle_all(kv_analysis *a, job *jobs, size_t nj)
 
 /* The batches run at once, each on its own copy, by the threads asked
  * for (the caller's one of them): todo[next++] until none is left.
- * A copy reads the analysis and the model, and writes its own arrays, the
- * jobs of its batch and the model's intern table (shared meanwhile);
+ * A copy reads the analysis and the model (and the lender's place,
+ * whose lazily built tables it builds for itself: place.c), and writes
+ * its own arrays, the jobs of its batch and the model's intern table
+ * (shared meanwhile);
  * what a batch finds does not depend on which thread ran it or when. */
 typedef struct runner {
 	const kv_analysis *a;
@@ -569,19 +571,23 @@ run_some(void *arg)
 	return NULL;
 }
 
-/* Whether batch bi's copy lends the model's own arrays: the image IDs of
- * pods or the claims (fixcopy.h), which other copies read. */
+/* Whether batch bi's copy may be analysed beside others: it lends none
+ * of the model's own arrays (the image IDs of pods or the claims,
+ * fixcopy.h, which other copies read), borrows the whole analysis' node
+ * phases (a change of nodes builds its own, and its batch holds every
+ * VMI the change reaches) and holds at most bs->most VMIs, so that two
+ * copies at once hold what one did. */
 static bool
-lends(const job *jobs, size_t nj, size_t bi)
+at_once(const job *jobs, size_t nj, const batches *bs, size_t bi)
 {
-	bool kinds[CH_COUNT];
+	bool kinds[CH_COUNT], keep = batch_kinds(jobs, nj, bi, kinds);
 
-	batch_kinds(jobs, nj, bi, kinds);
-	return kinds[CH_IMAGE_DIGEST] || kinds[CH_CLAIM_RWX];
+	return keep && !kinds[CH_IMAGE_DIGEST] && !kinds[CH_CLAIM_RWX] &&
+	    bs->size[bi] <= bs->most;
 }
 
-/* Every batch run: those that lend nothing at once, on up to want
- * threads, then the others one by one; how many ran at once. */
+/* Every batch run: those at_once() allows on up to want threads, then
+ * the others one by one; how many ran at once. */
 static size_t
 run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
     int want)
@@ -593,7 +599,7 @@ run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
 
 	r.todo = xcalloc(bs->n + 1, sizeof(size_t));
 	for (size_t b = 0; b < bs->n; b++)
-		if (!lends(jobs, nj, b))
+		if (at_once(jobs, nj, bs, b))
 			r.todo[r.ntodo++] = b;
 	atomic_init(&r.next, 0);
 	kv_intern_share(a->m->strs, want > 1 && r.ntodo > 1);
@@ -605,7 +611,7 @@ run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
 		pthread_join(th[i], NULL);
 	kv_intern_share(a->m->strs, false);
 	for (size_t b = 0; b < bs->n; b++)
-		if (lends(jobs, nj, b))
+		if (!at_once(jobs, nj, bs, b))
 			run_batch(a, jobs, nj, b, bs->marks[b]);
 	together = nth > 0 ? r.ntodo : 0;
 	free(r.todo);

@@ -32,7 +32,8 @@
  * its own VMIs' VirtualMachine templates, and of the pods only the image
  * IDs an image-digest change rewrites (the model's, swapped for the
  * copy's while it lives and given back; a claim change's claims the
- * same way).  The copies that lend nothing are proven two at once when
+ * same way).  The copies that lend nothing and borrow the whole
+ * analysis' node phases (no change of nodes) are proven two at once when
  * there are two threads (kv_threads()), each of 4,096 VMIs at most, and
  * then the others one after another, so the proof's memory stays about
  * one copy of 8,192 and its analysis (12 MiB at 5,000 nodes / 100,000

@@ -314,8 +314,11 @@ kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
 	kv_bits *b = &p->vmx[src];
 	char *pfx;
 
-	if (p->parent != NULL)	/* the same nodes and labels */
-		return kv_place_vmx_lacking(a, p->parent, src);
+	/* the lender's (the same nodes and labels) when it has built it;
+	 * else this place's own: copies proven at once on threads share
+	 * the lender, which none of them may write (fixproof.c) */
+	if (p->parent != NULL && p->parent->vmx[src].nwords > 0)
+		return &p->parent->vmx[src];
 	if (b->nwords > 0)
 		return b;
 	kv_bits_init(b, a->m->nnodes);

@@ -73,7 +73,8 @@ struct kv_place {
 					   point in) */
 	kv_bits *vmx;			/* per node: the nodes lacking one of
 					   its vmx-* feature labels, built on
-					   first use (nwords 0 until then) */
+					   first use (nwords 0 until then),
+					   never in the parent's */
 	/* the lender's (kv_cpu_borrow: the same nodes, pods' requests and
 	 * configuration), whose solved problems hold here too: looked up
 	 * before one is solved again; NULL */

@@ -23,6 +23,7 @@
 #include "analyze/decide/groups.h"
 #include "analyze/pipeline.h"
 #include "analyze/read/limits.h"
+#include "analyze/rules/place.h"
 
 #include "kvbase.h"
 
@@ -218,6 +219,60 @@ test_parts_on_threads(void **state)
 	}
 	assert_int_equal(n, 28);
 	assert_true(together >= 20);
+}
+
+static const kv_group *group_of_code(const kv_analysis *a,
+    const char *code);
+
+/* A copy reads the whole analysis' placement context and writes none of
+ * it (copies proven at once on threads share it).  prod/web runs a named
+ * model on w1, its root claim ReadWriteOnce, and its VirtualMachine's
+ * template, which a restart applies, says host-model: the whole analysis
+ * never asks which targets lack w1's vmx-* labels (no nested guest on
+ * w1); the claim's copy, where web restarts on the new claim as
+ * host-model on a vmx node, does, and builds that entry in its own
+ * table, not in the lender's (two threads building it there at once
+ * read it half made). */
+static void
+test_lender_place_unwritten(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+	json_t *pvc = kvsnap_find(s, "persistentvolumeclaims", "", "web-root");
+	char *dir;
+	kv_model *m;
+	kv_analysis *a;
+	const kv_group *g;
+	size_t w1 = 0;
+
+	(void)state;
+	kvj_setj(pvc, "spec.accessModes", "[\"ReadWriteOnce\"]");
+	kvj_setj(vmi(s), "status.volumeStatus[0].persistentVolumeClaimInfo."
+	    "accessModes", "[\"ReadWriteOnce\"]");
+	kvj_sets(vmi(s), "spec.domain.cpu.model", "Haswell-noTSX");
+	kvsnap_addj(s, "virtualmachines", "kubevirt.io", "{\"apiVersion\": "
+	    "\"kubevirt.io/v1\", \"kind\": \"VirtualMachine\", \"metadata\": "
+	    "{\"name\": \"web\", \"namespace\": \"prod\", \"uid\": "
+	    "\"uid-vm-web\"}, \"spec\": {\"runStrategy\": \"Always\", "
+	    "\"template\": {\"spec\": {\"domain\": {\"cpu\": {\"model\": "
+	    "\"host-model\", \"cores\": 2}, \"memory\": {\"guest\": "
+	    "\"2Gi\"}}}}}, \"status\": {\"conditions\": [{\"type\": "
+	    "\"RestartRequired\", \"status\": \"True\"}]}}");
+	dir = kvsnap_write(s);
+	kvsnap_load_dir(dir, &m, &a);
+	while (strcmp(m->nodes[w1].name, "w1") != 0)
+		w1++;
+	g = group_of_code(a, "disk-not-shared");
+	assert_int_equal(g->fix.action, FIX_RECREATE_CLAIM_RWX);
+	assert_int_equal(a->place->vmx[w1].nwords, 0);
+	kv_fix_prove(a);
+	assert_true(g->fix.proven);
+	assert_int_equal(g->fix.fixes, 1);
+	assert_int_equal(a->place->vmx[w1].nwords, 0);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	kvsnap_rmtree(dir);
+	free(dir);
+	kvsnap_free(s);
 }
 
 /* The image-digest fixes (pitfalls G4, G5) write the image IDs of
@@ -550,6 +605,56 @@ test_relabel_unknown(void **state)
 	rm_dir(dir);
 }
 
+/* A change of nodes builds its copy's own node phases and reaches every
+ * VMI of the change: its batch is proven alone, never beside another
+ * (the copies at once hold what one held).  w1 and w2 without their
+ * host-model-cpu label, prod/web on w1 and prod/twin on w2, each
+ * launcher pod selecting it: two relabel fixes, proven, neither beside
+ * another copy. */
+static void
+test_node_changes_alone(void **state)
+{
+	kvsnap *s = kvsnap_copy(base);
+	json_t *twin = json_deep_copy(vmi(s)), *tpod = json_deep_copy(pod(s));
+	kv_model *m;
+	kv_analysis *a;
+	char *dir;
+	size_t nrelabel = 0;
+
+	(void)state;
+	for (int i = 1; i <= 2; i++)
+		kvj_key(node(s, i == 1 ? "w1" : "w2"), "metadata.labels",
+		    "host-model-cpu." DOM "/Skylake-Client-IBRS", NULL);
+	kvj_key(pod(s), "spec.nodeSelector",
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS", "true");
+	kvj_sets(twin, "metadata.name", "twin");
+	kvj_sets(twin, "metadata.uid", "uid-twin");
+	kvj_sets(twin, "status.nodeName", "w2");
+	kvj_key(twin, "metadata.labels", "kubevirt.io/nodeName", "w2");
+	kvsnap_add(s, VMIS, twin);
+	kvj_sets(tpod, "metadata.name", "virt-launcher-twin-abcde");
+	kvj_key(tpod, "metadata.labels", "kubevirt.io/created-by", "uid-twin");
+	kvj_key(tpod, "metadata.labels", "vm.kubevirt.io/name", "twin");
+	kvj_key(tpod, "metadata.annotations", "kubevirt.io/domain", "twin");
+	kvj_sets(tpod, "spec.nodeName", "w2");
+	kvj_key(tpod, "spec.nodeSelector",
+	    "host-model-cpu." DOM "/Skylake-Client-IBRS", "true");
+	kvsnap_add(s, "pods", "", tpod);
+	dir = kvsnap_write(s);
+	kvsnap_load_dir(dir, &m, &a);
+	/* drain-block's two VMIs in two parts, at once; each relabel
+	 * alone after them */
+	assert_int_equal(kv_fix_prove_parts(a, 1, 2), 2);
+	for (size_t i = 0; i < a->ngroups; i++)
+		nrelabel += a->groups[i].fix.action == FIX_RELABEL_NODE &&
+		    a->groups[i].fix.proven;
+	assert_int_equal(nrelabel, 2);
+	kv_analysis_free(a);
+	kv_model_free(m);
+	rm_dir(dir);
+	kvsnap_free(s);
+}
+
 static int
 setup(void **state)
 {
@@ -573,6 +678,7 @@ main(void)
 		cmocka_unit_test(test_restricted_equals_full),
 		cmocka_unit_test(test_parts_equal_full),
 		cmocka_unit_test(test_parts_on_threads),
+		cmocka_unit_test(test_lender_place_unwritten),
 		cmocka_unit_test(test_pods_given_back),
 		cmocka_unit_test(test_claims_given_back),
 		cmocka_unit_test(test_helps_none_becomes_none),
@@ -580,6 +686,7 @@ main(void)
 		cmocka_unit_test(test_relabel_proven),
 		cmocka_unit_test(test_relabel_peer),
 		cmocka_unit_test(test_relabel_unknown),
+		cmocka_unit_test(test_node_changes_alone),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
