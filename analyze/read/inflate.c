@@ -32,7 +32,12 @@ struct kv_inflate {
 	unsigned head, count;		/* next chunk to read; chunks filled */
 	bool holding;			/* the reader holds buf[head] */
 	bool eof, failed, stop;
-	uint64_t in;
+	uint64_t in_at[NCHUNK];		/* bytes read from the file when the
+					   chunk was filled */
+	uint64_t in;			/* in_at of the chunk the reader took
+					   last: what it has read depends on
+					   the data alone, not on how far
+					   ahead the thread is */
 	const char *block;		/* the thread's: libarchive's block */
 	size_t pending;			/* bytes of it not yet in a chunk */
 	char msg[256];
@@ -118,8 +123,9 @@ produce(void *arg)
 		pthread_mutex_unlock(&s->mu);
 		n = fill(s, s->buf[slot], &end, &bad);
 		pthread_mutex_lock(&s->mu);
-		s->in = (uint64_t)archive_filter_bytes(s->a, -1);
 		if (n > 0) {
+			s->in_at[slot] = (uint64_t)archive_filter_bytes(s->a,
+			    -1);
 			s->len[slot] = n;
 			s->count++;
 			pthread_cond_signal(&s->filled);
@@ -188,6 +194,7 @@ kv_inflate_read(struct archive *a, void *src, const void **buf)
 		pthread_cond_wait(&s->filled, &s->mu);
 	if (s->count > 0) {
 		s->holding = true;
+		s->in = s->in_at[s->head];
 		*buf = s->buf[s->head];
 		n = (la_ssize_t)s->len[s->head];
 	} else if (s->failed) {

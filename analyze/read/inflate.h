@@ -29,7 +29,9 @@ kv_inflate *kv_inflate_open(const char *path);
  * a) when decompression failed. */
 la_ssize_t kv_inflate_read(struct archive *a, void *src, const void **buf);
 
-/* Compressed bytes the thread has read from the file so far. */
+/* Compressed bytes read from the file up to the end of the chunk the
+ * reader took last (kv_inflate_read): the same for the same data however
+ * far ahead the thread has run (the compression ratio limit reads it). */
 uint64_t kv_inflate_in(kv_inflate *src);
 
 /* Stops the thread and frees src (NULL: nothing). */

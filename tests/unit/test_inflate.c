@@ -8,6 +8,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/read/inflate.h"
@@ -149,6 +150,42 @@ test_plain_tar_not_taken(void **state)
 	free(dir);
 }
 
+/* What kv_inflate_in() says (the compression ratio limit reads it) is
+ * the file's bytes behind the chunk the reader holds, however far ahead
+ * the thread has run: holding the first of five chunks while the thread
+ * fills the ring, about a fifth of the file, not four fifths. */
+static void
+test_in_follows_reader(void **state)
+{
+	char *dir = kvtest_tmpdir(), *data = content();
+	char *path = make_tar(dir, "s.tar.gz", data, true);
+	kv_inflate *src = kv_inflate_open(path);
+	struct archive *a = archive_read_new();
+	struct stat st;
+	const void *buf;
+	uint64_t first, again;
+
+	(void)state;
+	assert_int_equal(stat(path, &st), 0);
+	assert_non_null(src);
+	assert_true(kv_inflate_read(a, src, &buf) > 0);
+	usleep(300000);			/* the thread fills the ring */
+	first = kv_inflate_in(src);
+	assert_true(first > 0);
+	assert_true(first < (uint64_t)st.st_size / 2);
+	assert_true(kv_inflate_read(a, src, &buf) > 0);
+	again = kv_inflate_in(src);
+	assert_true(again > first);
+	assert_true(again < (uint64_t)st.st_size * 3 / 4);
+	archive_read_free(a);
+	kv_inflate_close(src);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(data);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -156,6 +193,7 @@ main(void)
 		cmocka_unit_test(test_whole),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_plain_tar_not_taken),
+		cmocka_unit_test(test_in_follows_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
