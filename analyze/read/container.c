@@ -61,19 +61,40 @@ w_begin(walker *r, const char *path, uint64_t declared)
 	return KV_OK;
 }
 
+/* The walker's own error (set in r->err) inside a member: an error the
+ * member's bytes before it hold, still being parsed, wins (settle), so
+ * an input gives the same error however its items were scheduled. */
+static int
+w_fail(walker *r)
+{
+	kv_err mine = *r->err;
+
+	if (r->cur_path == NULL || r->ops->settle == NULL)
+		return KV_ERR;
+	kv_clearerr(r->err);
+	if (r->ops->settle(r->arg, r->err) != KV_OK)
+		return KV_ERR;
+	*r->err = mine;
+	return KV_ERR;
+}
+
 static int
 w_data(walker *r, const char *buf, size_t len)
 {
 	r->cur_bytes += len;
 	r->total += len;
-	if (r->cur_bytes > r->lim->member_bytes)
-		return kv_seterr(r->err, "%s: %s: member larger than %llu "
-		    "bytes (KVSCOPE_MAX_MEMBER_BYTES)", r->snap, r->cur_path,
+	if (r->cur_bytes > r->lim->member_bytes) {
+		kv_seterr(r->err, "%s: %s: member larger than %llu bytes "
+		    "(KVSCOPE_MAX_MEMBER_BYTES)", r->snap, r->cur_path,
 		    (unsigned long long)r->lim->member_bytes);
-	if (r->total > r->lim->total_bytes)
-		return kv_seterr(r->err, "%s: more than %llu bytes in all "
+		return w_fail(r);
+	}
+	if (r->total > r->lim->total_bytes) {
+		kv_seterr(r->err, "%s: more than %llu bytes in all "
 		    "(KVSCOPE_MAX_TOTAL_BYTES)", r->snap,
 		    (unsigned long long)r->lim->total_bytes);
+		return w_fail(r);
+	}
 	return r->ops->data(r->arg, buf, len, r->err);
 }
 
@@ -190,10 +211,12 @@ check_ratio(walker *r, struct archive *a)
 
 	if (out < r->total)
 		out = r->total;
-	if (out > 1 << 20 && out / r->lim->ratio > in)
-		return kv_seterr(r->err, "%s: compression ratio above %llu:1 "
+	if (out > 1 << 20 && out / r->lim->ratio > in) {
+		kv_seterr(r->err, "%s: compression ratio above %llu:1 "
 		    "(KVSCOPE_MAX_RATIO)", r->snap,
 		    (unsigned long long)r->lim->ratio);
+		return w_fail(r);
+	}
 	return KV_OK;
 }
 
@@ -372,10 +395,11 @@ archive_member(walker *r, struct archive *a, struct archive_entry *ent,
 		if ((rc = w_data(r, buf, (size_t)n)) != KV_OK ||
 		    (rc = check_ratio(r, a)) != KV_OK)
 			return rc;
-	if (n < 0)
-		return kv_seterr(r->err, "%s: %s: truncated or corrupt "
-		    "archive: %s", r->snap, r->cur_path,
-		    archive_error_string(a));
+	if (n < 0) {
+		kv_seterr(r->err, "%s: %s: truncated or corrupt archive: %s",
+		    r->snap, r->cur_path, archive_error_string(a));
+		return w_fail(r);
+	}
 	return w_end(r);
 }
 
@@ -469,8 +493,9 @@ read_file_member(walker *r, int dirfd, const char *name, const char *rel,
 		if ((rc = w_data(r, buf, (size_t)n)) != KV_OK)
 			goto out;
 	if (n < 0) {
-		rc = kv_seterr(r->err, "%s: %s: read error: %s", r->snap, rel,
+		kv_seterr(r->err, "%s: %s: read error: %s", r->snap, rel,
 		    strerror(errno));
+		rc = w_fail(r);
 		goto out;
 	}
 	rc = w_end(r);

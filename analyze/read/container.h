@@ -34,6 +34,12 @@ typedef struct kv_walk_ops {
 	 * one member named as the file ("stdin" for "-"); called before its
 	 * begin().  NULL: such an input is refused (KV_NOT_AN_INPUT). */
 	void (*lone)(void *arg);
+	/* The read is about to stop inside a member on an error of its own
+	 * (a limit, a damaged archive): an error in the member's bytes
+	 * before that point, still being parsed, is set in err and returned
+	 * first, so the same input always gives the same error.  NULL:
+	 * nothing is pending. */
+	int (*settle)(void *arg, kv_err *err);
 } kv_walk_ops;
 
 /* What a file kvscope cannot read is told ("<path>: " before it). */

@@ -107,12 +107,10 @@ keep(foreign_input *fi, size_t row, json_t *o)
 	    ns ? ns : "", name ? name : "");
 	record *r;
 
-	if (g_hash_table_contains(fi->seen, key)) {
+	if (!g_hash_table_add(fi->seen, key)) {	/* had it: one key kept */
 		fi->dups++;
-		free(key);
 		return;
 	}
-	g_hash_table_add(fi->seen, key);
 	if (ts != NULL && (fi->newest == NULL || strcmp(ts, fi->newest) > 0)) {
 		free(fi->newest);
 		fi->newest = xstrdup(ts);
@@ -273,12 +271,10 @@ prefixed(foreign_input *fi, kv_err *err)
 	return KV_ERR;
 }
 
-/*
- * A file whose content cannot be parsed: without --strict (and unless a
+/* A file whose content cannot be parsed: without --strict (and unless a
  * limit refused it, or it is the whole input) it is skipped and its row,
  * told by its path (resrows.h), counts as partial (foreign_manifest).
- * The objects it gave before the error stay.
- */
+ * The objects it gave before the error stay. */
 static int
 skip_or_fail(foreign_input *fi, kv_err *err)
 {
@@ -368,6 +364,17 @@ f_data(void *arg, const char *buf, size_t len, kv_err *err)
 		    (unsigned long long)fi->lim->yaml_bytes);
 	kv_buf_append(&fi->cur_text, buf, len);
 	return KV_OK;
+}
+
+/* kv_walk_ops.settle: the JSON items read so far, failed as by f_data() */
+static int
+f_settle(void *arg, kv_err *err)
+{
+	foreign_input *fi = arg;
+
+	return fi->cur_json == NULL || fi->cur_skip ||
+	    json_items_settle(fi->cur_json, err) == KV_OK ? KV_OK :
+	    skip_or_fail(fi, err);
 }
 
 static void
@@ -484,7 +491,8 @@ foreign_load(const char *path, const kv_limits *lim, bool redact,
     foreign_input **out, kv_err *err)
 {
 	foreign_input *fi = xcalloc(1, sizeof(*fi));
-	kv_walk_ops ops = { f_begin, f_data, f_end, f_abort, f_lone };
+	kv_walk_ops ops = { f_begin, f_data, f_end, f_abort, f_lone,
+	    f_settle };
 	int rc;
 
 	*out = NULL;
@@ -679,11 +687,9 @@ foreign_manifest(const foreign_input *fi, snap_manifest *m)
 	free(summary);
 }
 
-/*
- * Where a loader's complaint about a YAML object points: rest is what
+/* Where a loader's complaint about a YAML object points: rest is what
  * follows "item N" (" (ns/name): spec.x[0].y: what"); the line of that
- * field in the file, else of the object's document.
- */
+ * field in the file, else of the object's document. */
 static char *
 field_source(const foreign_input *fi, const record *r, const char *rest)
 {

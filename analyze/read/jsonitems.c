@@ -136,6 +136,14 @@ emit(json_items *s, const char *data, size_t len, kv_err *err)
 	return drain(s, s->q.qlen > MAX_QUEUED, MAX_QUEUED / 2, err);
 }
 
+int
+json_items_settle(json_items *s, kv_err *err)
+{
+	if (s->q.failed)
+		return KV_ERR;
+	return s->threaded ? drain(s, true, 0, err) : KV_OK;
+}
+
 /* An error of the scanner itself: an item before it that failed is the
  * first error in the file, and wins. */
 static int

@@ -51,6 +51,11 @@ void json_items_keep_all(json_items *s);
 int json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err);
 /* Call after the last byte: checks the document is complete. */
 int json_items_finish(json_items *s, kv_err *err);
+/* Every item read so far delivered (waiting for the parse workers): the
+ * first error among them, or KV_OK.  For a reader that stops at this
+ * point on an error of its own: an item before it fails first, as it
+ * would read one item at a time. */
+int json_items_settle(json_items *s, kv_err *err);
 void json_items_free(json_items *s);
 size_t json_items_count(const json_items *s);
 

@@ -597,8 +597,10 @@ snapshot_read(const char *path, const kv_limits *lim, const snap_sink *sink,
     snap_manifest *m, kv_err *err)
 {
 	reader r = {0};
+	/* no settle: a member's sink error is told at its end, after its
+	 * checksum (member_end), so a stop inside it never hears of one */
 	kv_walk_ops ops = { member_begin, member_data, member_end,
-	    member_abort, NULL };
+	    member_abort, NULL, NULL };
 	int rc;
 
 	if (!kv_is_snapshot(path, lim))

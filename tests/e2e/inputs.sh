@@ -232,4 +232,30 @@ else
 	bad "missing member: --strict" "exit $rc, $(head -c 300 "$tmp/err")"
 fi
 
+# the same bad input, the same error, however many threads parse it:
+# item 0 of a List is not JSON and the file passes KVSCOPE_MAX_MEMBER_BYTES
+# in its second block of 64 KiB; item 0's error comes first in the file
+# and is the one told, also when its batch of items was still with a
+# parse worker, or not yet handed to one, as the limit stopped the read
+python3 - "$tmp/badlist.json" <<'PY'
+import sys
+items = ['{"kind": "Pod", "metadata": {"name": "p%d", "namespace": "x"}, '
+         '"pad": "%s"}' % (i, "x" * 4000) for i in range(100)]
+items[0] = '{"kind": "Pod", "metadata": {"name": "p0"}, "bad": tru}'
+with open(sys.argv[1], "w") as f:
+    f.write('{"apiVersion": "v1", "kind": "List", "items": [' +
+            ", ".join(items) + "]}")
+PY
+for th in 1 2 4; do
+	rc=0
+	KVSCOPE_THREADS=$th KVSCOPE_MAX_MEMBER_BYTES=100000 \
+	    $KVSCOPE check "$tmp/badlist.json" >/dev/null 2>"$tmp/err" || rc=$?
+	first=$(head -n 1 "$tmp/err")
+	case "$rc $first" in
+	"2 kvscope: $tmp/badlist.json: badlist.json: item 0 (byte "*"): not valid JSON: "*)
+		ok "$th threads: item 0's error before the member limit" ;;
+	*) bad "$th threads" "exit $rc: $first" ;;
+	esac
+done
+
 test_done
