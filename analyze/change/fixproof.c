@@ -596,10 +596,11 @@ run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
 	pthread_t th[4];
 	int nth = 0;
 	size_t together;
+	bool *now = xcalloc(bs->n + 1, sizeof(bool));
 
 	r.todo = xcalloc(bs->n + 1, sizeof(size_t));
 	for (size_t b = 0; b < bs->n; b++)
-		if (at_once(jobs, nj, bs, b))
+		if ((now[b] = at_once(jobs, nj, bs, b)))
 			r.todo[r.ntodo++] = b;
 	atomic_init(&r.next, 0);
 	kv_intern_share(a->m->strs, want > 1 && r.ntodo > 1);
@@ -611,10 +612,11 @@ run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
 		pthread_join(th[i], NULL);
 	kv_intern_share(a->m->strs, false);
 	for (size_t b = 0; b < bs->n; b++)
-		if (!at_once(jobs, nj, bs, b))
+		if (!now[b])
 			run_batch(a, jobs, nj, b, bs->marks[b]);
 	together = nth > 0 ? r.ntodo : 0;
 	free(r.todo);
+	free(now);
 	return together;
 }
 
