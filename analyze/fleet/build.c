@@ -10,15 +10,14 @@
 
 #include "analyze/util/util.h"
 
-static const kv_fleet *sort_fleet;	/* for the comparators below */
-
 /* Readable snapshots by cluster, then capture time (unknown first),
- * then path. */
+ * then path (arg: the fleet). */
 static int
-snap_cmp(const void *x, const void *y)
+snap_cmp(const void *x, const void *y, void *arg)
 {
-	const kv_fleet_snap *a = &sort_fleet->snaps[*(const size_t *)x];
-	const kv_fleet_snap *b = &sort_fleet->snaps[*(const size_t *)y];
+	const kv_fleet *f = arg;
+	const kv_fleet_snap *a = &f->snaps[*(const size_t *)x];
+	const kv_fleet_snap *b = &f->snaps[*(const size_t *)y];
 	int c = strcmp(a->cluster, b->cluster);
 
 	if (c != 0)
@@ -30,13 +29,14 @@ snap_cmp(const void *x, const void *y)
 
 /* Worst first: more VMIs that would not migrate, more drain blockers,
  * more not judged, more new problems, then by name (context, else the
- * key). */
+ * key; arg: the fleet). */
 static int
-cluster_cmp(const void *x, const void *y)
+cluster_cmp(const void *x, const void *y, void *arg)
 {
 	const kv_fleet_cluster *ca = x, *cb = y;
-	const kv_fleet_snap *a = &sort_fleet->snaps[ca->newest];
-	const kv_fleet_snap *b = &sort_fleet->snaps[cb->newest];
+	const kv_fleet *f = arg;
+	const kv_fleet_snap *a = &f->snaps[ca->newest];
+	const kv_fleet_snap *b = &f->snaps[cb->newest];
 	const size_t ka[] = { a->not_migrate, a->drain_blockers,
 		a->verdicts[V_NOT_JUDGED], a->nnew };
 	const size_t kb[] = { b->not_migrate, b->drain_blockers,
@@ -72,8 +72,6 @@ by_name(const kv_fleet_problem *p, size_t n, const char *vmi,
 	return SIZE_MAX;
 }
 
-static const kv_fleet_problem *sort_probs;	/* for uid_cmp */
-
 static int
 uid_key(const kv_fleet_problem *a, const char *uid, const char *code)
 {
@@ -82,12 +80,14 @@ uid_key(const kv_fleet_problem *a, const char *uid, const char *code)
 	return c != 0 ? c : strcmp(a->code, code);
 }
 
+/* Indexes of problems by uid, then code (arg: the problems). */
 static int
-uid_cmp(const void *x, const void *y)
+uid_cmp(const void *x, const void *y, void *arg)
 {
-	const kv_fleet_problem *b = &sort_probs[*(const size_t *)y];
+	const kv_fleet_problem *p = arg;
+	const kv_fleet_problem *b = &p[*(const size_t *)y];
 
-	return uid_key(&sort_probs[*(const size_t *)x], b->uid, b->code);
+	return uid_key(&p[*(const size_t *)x], b->uid, b->code);
 }
 
 /* The problem of p with uid and code through idx[0..n) (indexes of p
@@ -129,9 +129,8 @@ match(const kv_fleet_snap *prev, const kv_fleet_snap *cur, size_t *m,
 	for (size_t j = 0; j < prev->nproblems; j++)
 		if (prev->problems[j].uid != NULL)
 			uidx[nu++] = j;
-	sort_probs = prev->problems;
-	kv_qsort(uidx, nu, sizeof(size_t), uid_cmp);
-	sort_probs = NULL;
+	kv_qsort_r(uidx, nu, sizeof(size_t), uid_cmp,
+	    (void *)prev->problems);
 	for (size_t i = 0; i < cur->nproblems; i++) {
 		const kv_fleet_problem *p = &cur->problems[i];
 		size_t j = SIZE_MAX;
@@ -219,12 +218,7 @@ close_cluster(kv_fleet *f, kv_fleet_cluster *c)
 static bool
 older(const kv_fleet *f, size_t i, size_t j)
 {
-	bool yes;
-
-	sort_fleet = f;
-	yes = snap_cmp(&i, &j) < 0;
-	sort_fleet = NULL;
-	return yes;
+	return snap_cmp(&i, &j, (void *)f) < 0;
 }
 
 static void
@@ -270,8 +264,7 @@ kv_fleet_build(kv_fleet *f)
 		if (f->snaps[i].unreadable == NULL)
 			order[n++] = i;
 	f->nread = n;
-	sort_fleet = f;
-	kv_qsort(order, n, sizeof(size_t), snap_cmp);
+	kv_qsort_r(order, n, sizeof(size_t), snap_cmp, f);
 	f->clusters = xcalloc(n + 1, sizeof(*f->clusters));
 	for (size_t i = 0; i < n;) {
 		kv_fleet_cluster *c = &f->clusters[f->nclusters++];
@@ -286,9 +279,8 @@ kv_fleet_build(kv_fleet *f)
 		close_cluster(f, c);
 		i = j;
 	}
-	kv_qsort(f->clusters, f->nclusters, sizeof(*f->clusters),
-	    cluster_cmp);
-	sort_fleet = NULL;
+	kv_qsort_r(f->clusters, f->nclusters, sizeof(*f->clusters),
+	    cluster_cmp, f);
 	free(order);
 }
 
