@@ -113,6 +113,8 @@ const kv_flavor *const kv_flavors[KV_NFLAVORS] = {
 	[KV_FLAVOR_OPENSHIFT] = &kv_flavor_openshift,
 };
 
+const kv_flavor *const kv_flavor_default = &kv_flavor_kubevirt;
+
 const kv_flavor *
 kv_flavor_find(const char *name)
 {

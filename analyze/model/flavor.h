@@ -304,6 +304,9 @@ typedef struct kv_flavor {
 } kv_flavor;
 
 extern const kv_flavor *const kv_flavors[KV_NFLAVORS];
+/* The flavor of an input whose manifest names none and that holds no
+ * other flavor's own files (flavor.c: plain KubeVirt). */
+extern const kv_flavor *const kv_flavor_default;
 extern const kv_flavor kv_flavor_kubevirt;	/* flavor.c */
 extern const kv_flavor kv_flavor_deckhouse;	/* dvp/flavor.c */
 extern const kv_flavor kv_flavor_harvester;	/* harvester/flavor.c */

@@ -354,12 +354,12 @@ manifest_flavor(kv_load *ls)
 
 	if (m->manifest.flavor != NULL && f != NULL)
 		return f;
-	for (size_t i = 1; i < KV_NFLAVORS && ls->kv_vmis == 0; i++)
-		if (ls->saw[i]) {
+	for (size_t i = 0; i < KV_NFLAVORS && ls->kv_vmis == 0; i++)
+		if (ls->saw[i] && kv_flavors[i] != kv_flavor_default) {
 			m->flavor_inferred = true;
 			return kv_flavors[i];
 		}
-	return kv_flavors[KV_FLAVOR_KUBEVIRT];
+	return kv_flavor_default;
 }
 
 /* The manifest's cluster.flavor, when given, names a row of the flavor
