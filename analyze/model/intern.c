@@ -18,13 +18,21 @@ struct kv_intern {
 	pthread_mutex_t mu;
 };
 
+/* GLib's g_str_hash takes a byte a step; label keys and values are tens
+ * of bytes, and a load interns millions of them: a word a step. */
+static guint
+intern_hash(gconstpointer s)
+{
+	return kv_hash_bytes(s, strlen(s));
+}
+
 kv_intern *
 kv_intern_new(void)
 {
 	kv_intern *t = xcalloc(1, sizeof(*t));
 
 	t->chunk = g_string_chunk_new(1 << 16);
-	t->set = g_hash_table_new(g_str_hash, g_str_equal);
+	t->set = g_hash_table_new(intern_hash, g_str_equal);
 	pthread_mutex_init(&t->mu, NULL);
 	return t;
 }

@@ -52,22 +52,37 @@ want_name(int type)
 int
 jerr(jctx *c, const char *path, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], what[256];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return kv_seterr(c->err, "%s: %s%s%s: %s", c->what ? c->what :
-	    "object", c->root ? c->root : "", c->where, path, msg);
+	if (c->name != NULL)
+		snprintf(what, sizeof(what), "item %zu (%s)", c->index,
+		    c->name);
+	else
+		snprintf(what, sizeof(what), "item %zu", c->index);
+	if (c->where_fmt != NULL)
+		snprintf(c->where, sizeof(c->where), c->where_fmt, c->where_i);
+	return kv_seterr(c->err, "%s: %s%s%s: %s", what,
+	    c->root ? c->root : "", c->where, path, msg);
 }
 
 void
 jname(jctx *c, const char *name)
 {
-	snprintf(c->whatbuf, sizeof(c->whatbuf), "item %zu (%s)", c->index,
-	    name);
-	c->what = c->whatbuf;
+	c->name = name;
+}
+
+/* A format with one conversion, "%zu", and no other '%'. */
+static bool
+one_index(const char *fmt)
+{
+	const char *p = strchr(fmt, '%');
+
+	return p != NULL && strncmp(p, "%zu", 3) == 0 &&
+	    strchr(p + 3, '%') == NULL;
 }
 
 void
@@ -76,6 +91,7 @@ jwhere(jctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
+	c->where_fmt = NULL;
 	if (strcmp(fmt, "%s") == 0) {	/* the common case, without printf */
 		const char *w = va_arg(ap, const char *);
 		size_t n = strlen(w);
@@ -84,6 +100,9 @@ jwhere(jctx *c, const char *fmt, ...)
 			n = sizeof(c->where) - 1;
 		memcpy(c->where, w, n);
 		c->where[n] = '\0';
+	} else if (one_index(fmt)) {
+		c->where_fmt = fmt;
+		c->where_i = va_arg(ap, size_t);
 	} else
 		vsnprintf(c->where, sizeof(c->where), fmt, ap);
 	va_end(ap);
@@ -141,8 +160,7 @@ jstr(jctx *c, json_t *o, const char *path, const char **out)
 	if (jget(c, o, path, JSON_STRING, &v) != KV_OK)
 		return KV_ERR;
 	if (v != NULL)
-		*out = kv_intern_strn(c->strs, json_string_value(v),
-		    json_string_length(v));
+		*out = kv_intern_str(c->strs, json_string_value(v));
 	return KV_OK;
 }
 
@@ -255,8 +273,8 @@ jlabels(jctx *c, json_t *o, const char *path, kv_labels *out)
 			    "string, got %s", key, jtype_name(val));
 		}
 		out->v[i].key = kv_intern_str(c->strs, key);
-		out->v[i].value = kv_intern_strn(c->strs,
-		    json_string_value(val), json_string_length(val));
+		out->v[i].value = kv_intern_str(c->strs,
+		    json_string_value(val));
 		i++;
 	}
 	out->n = i;
@@ -282,8 +300,7 @@ jstrarray(jctx *c, json_t *o, const char *path, const char ***out, size_t *n)
 			return jerr(c, path, "element %zu: expected a string, "
 			    "got %s", i, jtype_name(e));
 		}
-		(*out)[(*n)++] = kv_intern_strn(c->strs, json_string_value(e),
-		    json_string_length(e));
+		(*out)[(*n)++] = kv_intern_str(c->strs, json_string_value(e));
 	}
 	return KV_OK;
 }

@@ -5,7 +5,8 @@
  *
  * A missing field or JSON null is not an error: the out value is left at
  * its "absent" value (NULL, -1).  A field of the wrong type is an error.
- * Strings are interned in c->strs; label maps are copied into arrays the
+ * Strings are interned in c->strs (up to a NUL byte: jansson refuses one
+ * in a string unless told otherwise); label maps are copied into arrays the
  * caller owns (free(l->v)).
  */
 #ifndef KV_JGET_H
@@ -23,10 +24,14 @@ typedef struct jctx {
 	kv_intern *strs;
 	const kv_limits *lim;
 	kv_err *err;
-	const char *what;	/* the object, e.g. "item 3 (w1)" */
 	size_t index;		/* item index in its file */
-	char whatbuf[256];
-	char where[160];	/* prefix for paths: "spec.volumes[2]." */
+	const char *name;	/* jname's, or NULL: errors say "item 3 (w1)" */
+	/* the prefix for paths ("spec.volumes[2]."): where, or where_fmt
+	 * with where_i when jwhere was given one "%zu" (formatted only
+	 * when an error names it: jwhere runs for every element read) */
+	char where[160];
+	const char *where_fmt;
+	size_t where_i;
 	const char *root;	/* before where, or NULL: a part read as an
 				   object of its own ("spec.template.") */
 	const json_aside *aside; /* the item's text set aside, or NULL */

@@ -169,6 +169,8 @@ typedef struct member {
 	const loader *loader;
 	json_items *items;
 	char *path;
+	const char *file;	/* path, interned (kv_load.file) */
+	bool kv_vmis;		/* KubeVirt's VMI file */
 	kv_buf xml;		/* cpu_map file */
 } member;
 
@@ -180,11 +182,8 @@ item_cb(void *arg, json_t *item, const json_aside *aside, size_t index,
 	jctx c = { .strs = mb->ls->m->strs, .lim = mb->ls->lim, .err = err,
 	    .index = index, .aside = aside };
 
-	snprintf(c.whatbuf, sizeof(c.whatbuf), "item %zu", index);
-	c.what = c.whatbuf;
-	mb->ls->file = kv_intern_str(mb->ls->m->strs, mb->path);
-	if (strcmp(mb->loader->file, KV_VMI_FILE) == 0)
-		mb->ls->kv_vmis++;
+	mb->ls->file = mb->file;
+	mb->ls->kv_vmis += mb->kv_vmis;
 	return mb->loader->fn(mb->ls, &c, item);
 }
 
@@ -200,6 +199,8 @@ sink_begin(void *arg, const char *path, uint64_t size, kv_err *err)
 			mb->ls = ls;
 			mb->loader = l;
 			mb->path = xstrdup(path);
+			mb->file = kv_intern_str(ls->m->strs, path);
+			mb->kv_vmis = strcmp(l->file, KV_VMI_FILE) == 0;
 			for (size_t f = 0; f < KV_NFLAVORS; f++)
 				ls->saw[f] |= kv_flavor_owns_group(
 				    kv_flavors[f], l->group);
