@@ -4,6 +4,8 @@
 #include "analyze/read/redact.h"
 
 #include <openssl/evp.h>
+#include <pthread.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,36 +21,59 @@ count(json_t *counts, const char *field)
 	    (v ? json_integer_value(v) : 0) + 1));
 }
 
-/* "<redacted: N bytes, sha256:...>" of a string value, in place. */
-static void
-replace(json_t *parent, const char *key, json_t *counts, const char *field)
+/* "<redacted: N bytes, sha256:...>" for the value v (a string, or
+ * anything else as the empty string), or NULL: v is absent, null or
+ * redacted already. */
+static json_t *
+marker(json_t *v)
 {
-	json_t *v = json_object_get(parent, key);
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 	char hex[65], *text;
-	const char *s;
-	size_t len;
+	const char *s = "";
+	size_t len = 0;
+	json_t *m;
 
 	if (v == NULL || json_is_null(v))
-		return;
+		return NULL;
 	if (json_is_string(v)) {
 		s = json_string_value(v);
 		len = json_string_length(v);
 		if (kv_startswith(s, "<redacted: "))
-			return;
-	} else {
-		s = "";
-		len = 0;
+			return NULL;
 	}
 	if (EVP_Digest(s, len, md, &n, EVP_sha256(), NULL) != 1)
 		kv_fatal("SHA-256 failed");
 	for (unsigned int i = 0; i < n && i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	text = xasprintf("<redacted: %zu bytes, sha256:%s>", len, hex);
-	json_object_set_new(parent, key, json_string(text));
+	m = json_string(text);
 	free(text);
-	count(counts, field);
+	return m;
+}
+
+/* The value of parent's key, replaced by its marker, in place. */
+static void
+replace(json_t *parent, const char *key, json_t *counts, const char *field)
+{
+	json_t *m = marker(json_object_get(parent, key));
+
+	if (m != NULL) {
+		json_object_set_new(parent, key, m);
+		count(counts, field);
+	}
+}
+
+/* The same for element i of an array. */
+static void
+replace_at(json_t *arr, size_t i, json_t *counts, const char *field)
+{
+	json_t *m = marker(json_array_get(arr, i));
+
+	if (m != NULL) {
+		json_array_set_new(arr, i, m);
+		count(counts, field);
+	}
 }
 
 static void
@@ -99,6 +124,42 @@ looks_secret(const char *key, const char *value)
 	    kv_startswith(value, "AKIA");
 }
 
+/* A URL that carries a credential, anywhere in s: user info
+ * (scheme://user:pass@host) or a signed query (S3, GCS, Azure SAS, a token
+ * parameter). */
+static regex_t url_re;
+static bool url_re_ok;
+static pthread_once_t url_once = PTHREAD_ONCE_INIT;
+
+static void
+url_compile(void)
+{
+	url_re_ok = regcomp(&url_re, "[A-Za-z][A-Za-z0-9+.-]*://"
+	    "[^/?#@[:space:]\"]+@|[?&](x-amz-signature|x-amz-credential|"
+	    "x-goog-signature|x-goog-credential|signature|sig|token|"
+	    "access_token)=", REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
+	if (!url_re_ok)
+		kv_fatal("the credential URL pattern does not compile");
+}
+
+static bool
+credential_url(const char *s)
+{
+	if (strstr(s, "://") == NULL)
+		return false;
+	pthread_once(&url_once, url_compile);
+	return regexec(&url_re, s, 0, NULL, 0) == 0;
+}
+
+/* An annotation the analysis reads, unless it holds a credential: an
+ * import's extra headers, a credential URL, a token. */
+static bool
+secret_annotation(const char *key, const char *value)
+{
+	return strcasestr(key, "extraheaders") != NULL ||
+	    credential_url(value) || looks_secret("", value);
+}
+
 static void
 redact_meta(json_t *o, json_t *counts)
 {
@@ -112,7 +173,9 @@ redact_meta(json_t *o, json_t *counts)
 		if (!kept_annotation(k)) {
 			json_object_del(ann, k);
 			count(counts, "metadata.annotations");
-		}
+		} else if (json_is_string(v) &&
+		    secret_annotation(k, json_string_value(v)))
+			replace(ann, k, counts, "metadata.annotations[*]");
 	labels = json_object_get(meta, "labels");
 	json_object_foreach(labels, k, v)
 		if (json_is_string(v) && looks_secret(k, json_string_value(v)))
@@ -173,6 +236,56 @@ redact_containers(json_t *o, json_t *counts)
 	}
 }
 
+/*
+ * The strings below v (field: its path, "spec.source.http") that are
+ * extraHeaders (below under: an Authorization header) or credential URLs
+ * are replaced.  The path names arrays' elements "[]", as the collector's
+ * counts do.
+ */
+static void
+redact_urls(json_t *v, const char *field, bool under, json_t *counts)
+{
+	json_t *e;
+	const char *k;
+	size_t i;
+	char *sub;
+
+	if (json_is_object(v))
+		json_object_foreach(v, k, e) {
+			sub = *field ? xasprintf("%s.%s", field, k) :
+			    xstrdup(k);
+			if (json_is_string(e) && (under ||
+			    strcmp(k, "extraHeaders") == 0 ||
+			    credential_url(json_string_value(e))))
+				replace(v, k, counts, sub);
+			else
+				redact_urls(e, sub, under ||
+				    strcmp(k, "extraHeaders") == 0, counts);
+			free(sub);
+		}
+	else if (json_is_array(v)) {
+		sub = xasprintf("%s[]", field);
+		json_array_foreach(v, i, e)
+			if (json_is_string(e) && (under ||
+			    credential_url(json_string_value(e))))
+				replace_at(v, i, counts, sub);
+			else
+				redact_urls(e, sub, under, counts);
+		free(sub);
+	}
+}
+
+/* Resources that name a disk image to import (CDI DataVolumes, VM
+ * dataVolumeTemplates, DVP VirtualDisks). */
+static bool
+imports(const char *plural)
+{
+	return strcmp(plural, "datavolumes") == 0 ||
+	    strcmp(plural, "virtualmachines") == 0 ||
+	    strcmp(plural, "internalvirtualizationvirtualmachines") == 0 ||
+	    strcmp(plural, "virtualdisks") == 0;
+}
+
 void
 kv_redact_object(json_t *o, const char *plural, const char *group,
     json_t *counts)
@@ -182,6 +295,11 @@ kv_redact_object(json_t *o, const char *plural, const char *group,
 	void *tmp;
 
 	redact_meta(o, counts);
+	if (imports(plural)) {
+		redact_urls(spec, "spec", false, counts);
+		redact_urls(json_object_get(o, "status"), "status", false,
+		    counts);
+	}
 	if (strcmp(plural, "pods") == 0)
 		redact_containers(o, counts);
 	else if (strcmp(plural, "virtualmachineinstances") == 0 ||

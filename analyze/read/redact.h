@@ -11,8 +11,11 @@
  * removed; container args and command removed except in the compute
  * container of virt-launcher pods; PersistentVolume CSI volumeAttributes
  * values and StorageClass parameters (except the DVP local-storage keys)
- * replaced; label values that look like credentials replaced.  counts
- * (a JSON object) gains field -> number of removals.
+ * replaced; label values that look like credentials replaced; in
+ * DataVolumes, VirtualMachines and VirtualDisks, extraHeaders and strings
+ * holding a credential URL (user info, a signed query) replaced, and so
+ * are the kept annotations that hold one.  counts (a JSON object) gains
+ * field -> number of removals.
  */
 #ifndef KV_REDACT_H
 #define KV_REDACT_H

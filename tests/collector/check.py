@@ -226,7 +226,7 @@ def cmd_secrets(path, flavor):
 def cmd_leaks(path):
     members, data, man, raw, tar_bytes = read_archive(path)
     for s in (fakekube.CLOUD_PASSWORD, fakekube.ENV_VALUE, fakekube.INIT_ENV_VALUE,
-              fakekube.USER_DATA_B64):
+              fakekube.USER_DATA_B64, fakekube.IMPORT_PASS, fakekube.PVC_IMPORT_HEADER):
         if s.encode() not in tar_bytes:
             fail("%s not found with --no-redact (the search would miss it)" % s)
     for s in (fakekube.NON_LAUNCHER_ENV, fakekube.NON_LAUNCHER_ARG):

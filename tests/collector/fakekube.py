@@ -63,9 +63,19 @@ NODE_CREDS = "NodeAnn-Creds-Canary-4473"
 INIT_ARG = "InitArgs-Passw0rd-Canary-5564"
 PV_ATTR = "PvCsiAttr-Passw0rd-Canary-6655"
 SC_KEY = "ScParam-Key-Canary-7746"
+# Disk image imports: a password in a URL, an Authorization header, a
+# signed query (CDI DataVolume templates, CDI's PVC annotations, a DVP
+# VirtualDisk, and a condition message that echoes the URL).
+IMPORT_PASS = "ImportUrl-Passw0rd-Canary-8837"
+IMPORT_HEADER = "ImportHeader-Token-Canary-9928"
+PVC_IMPORT_PASS = "PvcImport-Passw0rd-Canary-1039"
+PVC_IMPORT_HEADER = "PvcImport-Header-Canary-1140"
+VD_SIGNATURE = "VdUrl-Signature-Canary-2140"
 SECRETS = [CLOUD_PASSWORD, B64_PASSWORD, NETDATA_SECRET, DVP_PASSWORD,
            ENV_VALUE, INIT_ENV_VALUE, NON_LAUNCHER_ENV, NON_LAUNCHER_ARG,
-           VMI_BEARER, NODE_TOKEN, NODE_CREDS, INIT_ARG, PV_ATTR, SC_KEY]
+           VMI_BEARER, NODE_TOKEN, NODE_CREDS, INIT_ARG, PV_ATTR, SC_KEY,
+           IMPORT_PASS, IMPORT_HEADER, PVC_IMPORT_PASS, PVC_IMPORT_HEADER,
+           VD_SIGNATURE]
 # Label values the redaction replaces (the node's token label is also the
 # VMI's node selector, so both must get the same marker).
 VMI_BEARER_LABEL = "Bearer " + VMI_BEARER
@@ -252,8 +262,15 @@ def kubevirt_vms(group):
     vm1 = json.loads(json.dumps(vm))
     vm1["metadata"] = meta("payroll-db", "payroll-prod", annotations={
         "kubectl.kubernetes.io/last-applied-configuration": last_applied(vm)})
+    url = "https://importer:%s@images.example.com/web.qcow2" % IMPORT_PASS
     vm2 = {"metadata": meta("web-1", "web-stage"),
            "spec": {"runStrategy": "Always",
+                    "dataVolumeTemplates": [{
+                        "metadata": {"name": "web-1-disk"},
+                        "spec": {"source": {"http": {
+                            "url": url,
+                            "extraHeaders": ["Authorization: Basic " + IMPORT_HEADER]}},
+                            "storage": {"resources": {"requests": {"storage": "10Gi"}}}}}],
                     "template": {"spec": {"domain": {"cpu": {"model": "Skylake-Server"}},
                                           "volumes": configdrive_volumes()}}}}
     return [vm1, vm2]
@@ -402,7 +419,11 @@ def core_resources(flavor, big):
             launcher_pod("virt-launcher-web-1-h8k4p", "web-stage", "web-1",
                          NODES[1], label_key)]
     pods += other_pods(label_key, kv_ns)
-    pvcs = [{"metadata": meta("payroll-db-disk", "payroll-prod"),
+    pvcs = [{"metadata": meta("payroll-db-disk", "payroll-prod", annotations={
+                "cdi.kubevirt.io/storage.import.endpoint":
+                    "https://backup:%s@images.example.com/db.img" % PVC_IMPORT_PASS,
+                "cdi.kubevirt.io/storage.import.extraHeaders": "X-Auth: " + PVC_IMPORT_HEADER,
+                "cdi.kubevirt.io/storage.import.source": "http"}),
              "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "local-path",
                       "volumeName": "pvc-11111111", "volumeMode": "Filesystem"},
              "status": {"phase": "Bound", "capacity": {"storage": "20Gi"}}},
@@ -469,6 +490,8 @@ def kubevirt_resources():
 def deckhouse_resources():
     ig = "internal.virtualization.deckhouse.io"
     dg = "virtualization.deckhouse.io"
+    vd_url = ("https://bucket.s3.example.com/root.img?X-Amz-Expires=600&"
+              "X-Amz-Signature=" + VD_SIGNATURE)
     vm = {"metadata": meta("payroll-db", "payroll-prod"),
           "spec": {"virtualMachineClassName": "generic", "runPolicy": "AlwaysOn",
                    "liveMigrationPolicy": "PreferSafe",
@@ -485,7 +508,10 @@ def deckhouse_resources():
                    "spec": {"cpu": {"type": "Model", "model": "Skylake-Server"}}}], ["vmclass"]),
         Resource(dg, "v1alpha2", "virtualdisks", "VirtualDisk", True,
                  [{"metadata": meta("payroll-db-root", "payroll-prod"),
-                   "status": {"target": {"persistentVolumeClaimName": "payroll-db-disk"}}}], ["vd"]),
+                   "spec": {"dataSource": {"type": "HTTP", "http": {"url": vd_url}}},
+                   "status": {"target": {"persistentVolumeClaimName": "payroll-db-disk"},
+                              "conditions": [{"type": "Ready", "status": "False",
+                                              "message": "importing " + vd_url}]}}], ["vd"]),
         Resource(dg, "v1alpha2", "virtualmachineoperations", "VirtualMachineOperation", True,
                  [{"metadata": meta("evacuation-payroll-db-x1", "payroll-prod"),
                    "spec": {"type": "Evict", "virtualMachineName": "payroll-db"},

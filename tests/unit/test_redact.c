@@ -126,12 +126,60 @@ test_vmi_pv_sc(void **state)
 	json_decref(counts);
 }
 
+/* Disk image imports: a password in a URL, an Authorization header and
+ * a signed query, in a VM's dataVolumeTemplates, a DataVolume's
+ * condition, a DVP VirtualDisk and CDI's PVC annotations; a URL without
+ * a credential stays. */
+static void
+test_imports(void **state)
+{
+	json_t *counts = json_object();
+	char *s = redacted("{\"spec\":{\"dataVolumeTemplates\":[{\"spec\":"
+	    "{\"source\":{\"http\":{\"url\":\"https://u:" CANARY
+	    "@img.example/a.qcow2\",\"extraHeaders\":[\"Authorization: "
+	    "Basic " CANARY "\"]}}}}],\"template\":{\"spec\":{}}}}",
+	    "virtualmachines", counts);
+
+	assert_null(strstr(s, CANARY));
+	assert_int_equal(count(counts,
+	    "spec.dataVolumeTemplates[].spec.source.http.url"), 1);
+	assert_int_equal(count(counts, "spec.dataVolumeTemplates[].spec."
+	    "source.http.extraHeaders[]"), 1);
+	free(s);
+	s = redacted("{\"spec\":{\"source\":{\"registry\":{\"url\":"
+	    "\"docker://quay.io/containerdisks/fedora:41\"}}},\"status\":"
+	    "{\"conditions\":[{\"message\":\"fetching https://b.example/"
+	    "x.img?se=1&sig=" CANARY "\"}]}}", "datavolumes", counts);
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "\"url\":\"docker://quay.io/"
+	    "containerdisks/fedora:41\""));
+	assert_int_equal(count(counts, "status.conditions[].message"), 1);
+	free(s);
+	s = redacted("{\"metadata\":{\"annotations\":{"
+	    "\"cdi.kubevirt.io/storage.import.endpoint\":\"https://u:" CANARY
+	    "@img.example/b\",\"cdi.kubevirt.io/storage.import.extraHeaders\":"
+	    "\"X-Auth: " CANARY "\",\"cdi.kubevirt.io/storage.import.source\":"
+	    "\"http\"}}}", "persistentvolumeclaims", counts);
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "\"cdi.kubevirt.io/storage.import.source\":"
+	    "\"http\""));
+	assert_int_equal(count(counts, "metadata.annotations[*]"), 2);
+	free(s);
+	s = redacted("{\"spec\":{\"dataSource\":{\"http\":{\"url\":"
+	    "\"https://s3.example/r.img?X-Amz-Signature=" CANARY "\"}}}}",
+	    "virtualdisks", counts);
+	assert_null(strstr(s, CANARY));
+	free(s);
+	json_decref(counts);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pod),
 		cmocka_unit_test(test_vmi_pv_sc),
+		cmocka_unit_test(test_imports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
