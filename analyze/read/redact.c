@@ -91,8 +91,8 @@ kept_annotation(const char *key)
 	const char *slash = strchr(key, '/');
 	size_t n = slash ? (size_t)(slash - key) : 0;
 
-	if (slash == NULL)
-		return false;
+	if (slash == NULL || strcmp(slash, "/hookSidecars") == 0)
+		return false;	/* a hook's: the sidecar's arguments */
 	return (n >= 11 && strncmp(slash - 11, "kubevirt.io", 11) == 0) ||
 	    (n >= 12 && strncmp(slash - 12, "deckhouse.io", 12) == 0) ||
 	    kv_startswith(key, "kubevirt.io.");
@@ -275,55 +275,158 @@ redact_urls(json_t *v, const char *field, bool under, json_t *counts)
 	}
 }
 
-/* Resources that name a disk image to import (CDI DataVolumes, VM
- * dataVolumeTemplates, DVP VirtualDisks). */
-static bool
-imports(const char *plural)
+/* A probe's guest command and HTTP header values, in holder (a VMI's or a
+ * template's spec, a container): at names holder in the counts. */
+static void
+redact_probes(json_t *holder, const char *at, json_t *counts)
 {
-	return strcmp(plural, "datavolumes") == 0 ||
-	    strcmp(plural, "virtualmachines") == 0 ||
-	    strcmp(plural, "internalvirtualizationvirtualmachines") == 0 ||
-	    strcmp(plural, "virtualdisks") == 0;
+	static const char *const probes[] = { "readinessProbe",
+		"livenessProbe", "startupProbe", NULL };
+
+	for (const char *const *p = probes; *p; p++) {
+		json_t *probe = json_object_get(holder, *p), *h;
+		char *field = xasprintf("%s.%s.exec.command", at, *p);
+		size_t i;
+
+		drop(json_object_get(probe, "exec"), "command", counts, field);
+		free(field);
+		field = xasprintf("%s.%s.httpGet.httpHeaders[].value", at, *p);
+		json_array_foreach(json_object_get(json_object_get(probe,
+		    "httpGet"), "httpHeaders"), i, h)
+			replace(h, "value", counts, field);
+		free(field);
+	}
 }
+
+/* --- one function per resource, rows of the table below ----------------- */
+
+static void
+pod(json_t *o, json_t *counts)
+{
+	static const char *const lists[] = { "containers", "initContainers" };
+	json_t *c;
+	size_t i;
+
+	redact_containers(o, counts);
+	for (int pass = 0; pass < 2; pass++) {
+		char *at = xasprintf("spec.%s[]", lists[pass]);
+
+		json_array_foreach(json_object_get(json_object_get(o, "spec"),
+		    lists[pass]), i, c)
+			redact_probes(c, at, counts);
+		free(at);
+	}
+}
+
+static void
+vmi(json_t *o, json_t *counts)
+{
+	json_t *spec = json_object_get(o, "spec");
+
+	redact_volumes(spec, counts);
+	redact_probes(spec, "spec", counts);
+}
+
+static void
+vm(json_t *o, json_t *counts)
+{
+	json_t *spec = json_object_get(o, "spec");
+	json_t *tspec = json_object_get(json_object_get(spec, "template"),
+	    "spec");
+
+	redact_volumes(tspec, counts);
+	redact_probes(tspec, "spec.template.spec", counts);
+	replace(json_object_get(spec, "provisioning"), "userData", counts,
+	    "spec.provisioning.userData");
+}
+
+/* Disk image imports (CDI DataVolumes, VM dataVolumeTemplates, DVP
+ * VirtualDisks): their URLs and headers, and the conditions that echo
+ * them. */
+static void
+imports(json_t *o, json_t *counts)
+{
+	redact_urls(json_object_get(o, "spec"), "spec", false, counts);
+	redact_urls(json_object_get(o, "status"), "status", false, counts);
+}
+
+static void
+pv(json_t *o, json_t *counts)
+{
+	json_t *m = json_object_get(json_object_get(json_object_get(o, "spec"),
+	    "csi"), "volumeAttributes"), *v;
+	const char *k;
+	void *tmp;
+
+	json_object_foreach_safe(m, tmp, k, v)
+		replace(m, k, counts, "spec.csi.volumeAttributes");
+}
+
+static void
+storageclass(json_t *o, json_t *counts)
+{
+	json_t *m = json_object_get(o, "parameters"), *v;
+	const char *k;
+	void *tmp;
+
+	json_object_foreach_safe(m, tmp, k, v)
+		if (!kv_startswith(k, "local.csi.storage.deckhouse.io/"))
+			replace(m, k, counts, "parameters");
+}
+
+/* Harvester's settings that hold certificates, keys, passwords, proxies,
+ * registry mirrors and their credentials, endpoints (the analysis reads
+ * server-version alone). */
+static void
+harvester_setting(json_t *o, json_t *counts)
+{
+	static const char *const words[] = { "ssl", "cert", "tls", "passw",
+		"secret", "token", "credential", "key", "proxy",
+		"backup-target", "registration", "registry", "auth", "url",
+		"endpoint", NULL };
+	const char *name = json_string_value(json_object_get(
+	    json_object_get(o, "metadata"), "name"));
+	const char *val = json_string_value(json_object_get(o, "value"));
+	const char *def = json_string_value(json_object_get(o, "default"));
+	bool secret = (val != NULL && strstr(val, "-----BEGIN") != NULL) ||
+	    (def != NULL && strstr(def, "-----BEGIN") != NULL);
+
+	for (const char *const *w = words; *w && !secret && name; w++)
+		secret = strstr(name, *w) != NULL;
+	if (!secret)
+		return;
+	if (val != NULL)
+		replace(o, "value", counts, "value");
+	if (def != NULL)
+		replace(o, "default", counts, "default");
+}
+
+static const struct {
+	const char *plural, *group;	/* group NULL: any */
+	void (*fn)(json_t *o, json_t *counts);
+} rows[] = {
+	{ "pods", NULL, pod },
+	{ "virtualmachineinstances", NULL, vmi },
+	{ "internalvirtualizationvirtualmachineinstances", NULL, vmi },
+	{ "virtualmachines", NULL, vm },
+	{ "internalvirtualizationvirtualmachines", NULL, vm },
+	{ "virtualmachines", NULL, imports },
+	{ "internalvirtualizationvirtualmachines", NULL, imports },
+	{ "datavolumes", NULL, imports },
+	{ "virtualdisks", NULL, imports },
+	{ "persistentvolumes", NULL, pv },
+	{ "storageclasses", NULL, storageclass },
+	{ "settings", "harvesterhci.io", harvester_setting },
+};
 
 void
 kv_redact_object(json_t *o, const char *plural, const char *group,
     json_t *counts)
 {
-	json_t *spec = json_object_get(o, "spec"), *m;
-	const char *k;
-	void *tmp;
-
 	redact_meta(o, counts);
-	if (imports(plural)) {
-		redact_urls(spec, "spec", false, counts);
-		redact_urls(json_object_get(o, "status"), "status", false,
-		    counts);
-	}
-	if (strcmp(plural, "pods") == 0)
-		redact_containers(o, counts);
-	else if (strcmp(plural, "virtualmachineinstances") == 0 ||
-	    strcmp(plural,
-	    "internalvirtualizationvirtualmachineinstances") == 0)
-		redact_volumes(spec, counts);
-	else if (strcmp(plural, "virtualmachines") == 0 ||
-	    strcmp(plural, "internalvirtualizationvirtualmachines") == 0) {
-		redact_volumes(json_object_get(json_object_get(spec,
-		    "template"), "spec"), counts);
-		m = json_object_get(spec, "provisioning");
-		replace(m, "userData", counts, "spec.provisioning.userData");
-	} else if (strcmp(plural, "persistentvolumes") == 0) {
-		m = json_object_get(json_object_get(spec, "csi"),
-		    "volumeAttributes");
-		json_object_foreach_safe(m, tmp, k, spec)
-			replace(m, k, counts,
-			    "spec.csi.volumeAttributes");
-	} else if (strcmp(plural, "storageclasses") == 0) {
-		m = json_object_get(o, "parameters");
-		json_object_foreach_safe(m, tmp, k, spec)
-			if (!kv_startswith(k,
-			    "local.csi.storage.deckhouse.io/"))
-				replace(m, k, counts, "parameters");
-	}
-	(void)group;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (strcmp(rows[i].plural, plural) == 0 &&
+		    (rows[i].group == NULL ||
+		    strcmp(rows[i].group, group ? group : "") == 0))
+			rows[i].fn(o, counts);
 }

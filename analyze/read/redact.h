@@ -14,8 +14,11 @@
  * replaced; label values that look like credentials replaced; in
  * DataVolumes, VirtualMachines and VirtualDisks, extraHeaders and strings
  * holding a credential URL (user info, a signed query) replaced, and so
- * are the kept annotations that hold one.  counts (a JSON object) gains
- * field -> number of removals.
+ * are the kept annotations that hold one; probes' guest commands
+ * removed and their HTTP header values replaced; the hookSidecars
+ * annotation removed; Harvester settings named for credentials,
+ * registries, proxies or endpoints replaced.  counts (a JSON object)
+ * gains field -> number of removals.
  */
 #ifndef KV_REDACT_H
 #define KV_REDACT_H

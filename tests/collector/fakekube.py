@@ -71,11 +71,17 @@ IMPORT_HEADER = "ImportHeader-Token-Canary-9928"
 PVC_IMPORT_PASS = "PvcImport-Passw0rd-Canary-1039"
 PVC_IMPORT_HEADER = "PvcImport-Header-Canary-1140"
 VD_SIGNATURE = "VdUrl-Signature-Canary-2140"
+# A VMI's probes (a guest command, an HTTP header), its hook sidecar's
+# arguments, and Harvester's registry mirror credentials.
+PROBE_COMMAND = "ProbeExec-Passw0rd-Canary-3251"
+PROBE_HEADER = "ProbeHeader-Bearer-Canary-4362"
+HOOK_ARG = "HookSidecar-Arg-Canary-5473"
+REGISTRY_PASS = "HarvRegistry-Passw0rd-Canary-6584"
 SECRETS = [CLOUD_PASSWORD, B64_PASSWORD, NETDATA_SECRET, DVP_PASSWORD,
            ENV_VALUE, INIT_ENV_VALUE, NON_LAUNCHER_ENV, NON_LAUNCHER_ARG,
            VMI_BEARER, NODE_TOKEN, NODE_CREDS, INIT_ARG, PV_ATTR, SC_KEY,
            IMPORT_PASS, IMPORT_HEADER, PVC_IMPORT_PASS, PVC_IMPORT_HEADER,
-           VD_SIGNATURE]
+           VD_SIGNATURE, PROBE_COMMAND, PROBE_HEADER, HOOK_ARG, REGISTRY_PASS]
 # Label values the redaction replaces (the node's token label is also the
 # VMI's node selector, so both must get the same marker).
 VMI_BEARER_LABEL = "Bearer " + VMI_BEARER
@@ -294,8 +300,14 @@ def kubevirt_vmis(label_prefix):
                                        "targetNode": NODES[0],
                                        "completed": True}}},
         {"metadata": meta("web-1", "web-stage",
-                          labels={label_prefix + "/nodeName": NODES[1]}),
+                          labels={label_prefix + "/nodeName": NODES[1]},
+                          annotations={"hooks.kubevirt.io/hookSidecars": json.dumps(
+                              [{"image": "registry.example/hook:1",
+                                "args": ["--password", HOOK_ARG]}])}),
          "spec": {"domain": {"cpu": {"model": "Skylake-Server"}},
+                  "readinessProbe": {"exec": {"command": ["check-db", "-p", PROBE_COMMAND]}},
+                  "livenessProbe": {"httpGet": {"port": 80, "httpHeaders": [
+                      {"name": "Authorization", "value": "Basic " + PROBE_HEADER}]}},
                   "volumes": configdrive_volumes()},
          "status": {"phase": "Running", "nodeName": NODES[1]}},
     ]
@@ -615,7 +627,10 @@ def distro_resources(distro):
                           {"metadata": meta("overcommit-config"),
                            "default": '{"cpu":1600,"memory":150,"storage":200}'},
                           {"metadata": meta("ssl-certificates"),
-                           "value": '{"privateKey":"%s"}' % HARVESTER_KEY.replace("\n", "\\n")}]),
+                           "value": '{"privateKey":"%s"}' % HARVESTER_KEY.replace("\n", "\\n")},
+                          {"metadata": meta("containerd-registry"),
+                           "value": json.dumps({"Configs": {"registry.example": {"Auth": {
+                               "Username": "mirror", "Password": REGISTRY_PASS}}}})}]),
                 Resource("harvesterhci.io", "v1beta1", "versions", "Version", True,
                          [{"metadata": meta("v1.3.1", "harvester-system"),
                            "spec": {"isoURL": "https://releases.example/v1.3.1/harvester.iso",

@@ -310,7 +310,7 @@ test_redaction() {
 	python3 "$HERE/check.py" secrets "$a" kubevirt || die "secrets"
 	# managedFields: on every object but the four pods that are cut down
 	jq_is "$a" '[.redactions[] | select(.field == "metadata.managedFields") | .count] == [([.resources[].count // 0] | add) - 4]' true
-	jq_is "$a" '[.redactions[] | select(.field != "metadata.managedFields")]' '[{"field":"metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]","count":1},{"field":"metadata.annotations[*]","count":3},{"field":"metadata.labels[*]","count":4},{"field":"parameters[*]","count":1},{"field":"spec.containers[].env[].value","count":2},{"field":"spec.csi.volumeAttributes[*]","count":2},{"field":"spec.dataVolumeTemplates[].spec.source.http.extraHeaders[]","count":1},{"field":"spec.dataVolumeTemplates[].spec.source.http.url","count":1},{"field":"spec.initContainers[].args","count":2},{"field":"spec.initContainers[].env[].value","count":2},{"field":"spec.nodeSelector[*]","count":1},{"field":"spec.template.spec.volumes[].cloudInitConfigDrive.userDataBase64","count":1},{"field":"spec.template.spec.volumes[].cloudInitNoCloud.networkData","count":1},{"field":"spec.template.spec.volumes[].cloudInitNoCloud.userData","count":1},{"field":"spec.volumes[].cloudInitConfigDrive.userDataBase64","count":1},{"field":"spec.volumes[].cloudInitNoCloud.networkData","count":1},{"field":"spec.volumes[].cloudInitNoCloud.userData","count":1}]'
+	jq_is "$a" '[.redactions[] | select(.field != "metadata.managedFields")]' '[{"field":"metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]","count":1},{"field":"metadata.annotations[*]","count":4},{"field":"metadata.labels[*]","count":4},{"field":"parameters[*]","count":1},{"field":"spec.containers[].env[].value","count":2},{"field":"spec.csi.volumeAttributes[*]","count":2},{"field":"spec.dataVolumeTemplates[].spec.source.http.extraHeaders[]","count":1},{"field":"spec.dataVolumeTemplates[].spec.source.http.url","count":1},{"field":"spec.initContainers[].args","count":2},{"field":"spec.initContainers[].env[].value","count":2},{"field":"spec.livenessProbe.httpGet.httpHeaders[].value","count":1},{"field":"spec.nodeSelector[*]","count":1},{"field":"spec.readinessProbe.exec.command","count":1},{"field":"spec.template.spec.volumes[].cloudInitConfigDrive.userDataBase64","count":1},{"field":"spec.template.spec.volumes[].cloudInitNoCloud.networkData","count":1},{"field":"spec.template.spec.volumes[].cloudInitNoCloud.userData","count":1},{"field":"spec.volumes[].cloudInitConfigDrive.userDataBase64","count":1},{"field":"spec.volumes[].cloudInitNoCloud.networkData","count":1},{"field":"spec.volumes[].cloudInitNoCloud.userData","count":1}]'
 	# names and references stay: env names, valueFrom
 	tar -xzf "$a" -O snap/resources/pods.json |
 		jq -e '[.items[].spec.containers[].env[]?] | map(.name) == ["SECRET_TOKEN","FROM_SECRET","SECRET_TOKEN","FROM_SECRET"]
@@ -616,7 +616,7 @@ test_distributions() {
 	expect_rc 0
 	a=$T/out/hv.tar.gz
 	jq_is "$a" '[.resources[] | select(.group == "harvesterhci.io") | [.resource, .status, .count]]' \
-		'[["settings","ok",3],["versions","ok",1]]'
+		'[["settings","ok",4],["versions","ok",1]]'
 	jq_is "$a" '.cluster.flavor' '"harvester"'
 	tar -xzf "$a" -O hv/resources/settings.harvesterhci.io.json |
 		jq -e '[.items[] | {key: .metadata.name, value: (.value // .default)}] | from_entries
@@ -626,6 +626,8 @@ test_distributions() {
 		jq -e '.items[0] | .metadata.name == "v1.3.1" and .spec.minUpgradableVersion == "v1.2.1"' >/dev/null ||
 		die "Harvester version object"
 	! tar -xzf "$a" -O | grep -q 'HarvKey-Canary' || die "the setting's private key left the cluster"
+	! tar -xzf "$a" -O | grep -q 'HarvRegistry-Passw0rd-Canary' ||
+		die "the registry mirror's password left the cluster"
 }
 
 test_namespaces() {

@@ -173,6 +173,63 @@ test_imports(void **state)
 	json_decref(counts);
 }
 
+/* Probes' guest commands and HTTP headers (VMIs, VM templates, launcher
+ * containers), a hook sidecar's arguments, Harvester's registry mirror
+ * credentials; server-version stays. */
+static void
+test_probes_hooks_settings(void **state)
+{
+	json_t *counts = json_object();
+	char *s = redacted("{\"metadata\":{\"annotations\":{"
+	    "\"hooks.kubevirt.io/hookSidecars\":\"[{\\\"args\\\":[\\\""
+	    CANARY "\\\"]}]\",\"kubevirt.io/latest-observed-api-version\":"
+	    "\"v1\"}},\"spec\":{\"readinessProbe\":{\"exec\":{\"command\":"
+	    "[\"check\",\"" CANARY "\"]}},\"livenessProbe\":{\"httpGet\":"
+	    "{\"httpHeaders\":[{\"name\":\"A\",\"value\":\"" CANARY "\"}]}}}}",
+	    "virtualmachineinstances", counts);
+
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "latest-observed-api-version"));
+	assert_int_equal(count(counts, "spec.readinessProbe.exec.command"), 1);
+	assert_int_equal(count(counts,
+	    "spec.livenessProbe.httpGet.httpHeaders[].value"), 1);
+	free(s);
+	s = redacted("{\"spec\":{\"template\":{\"spec\":{\"startupProbe\":"
+	    "{\"exec\":{\"command\":[\"" CANARY "\"]}}}}}}", "virtualmachines",
+	    counts);
+	assert_null(strstr(s, CANARY));
+	free(s);
+	s = redacted("{\"metadata\":{\"labels\":{\"kubevirt.io\":"
+	    "\"virt-launcher\"}},\"spec\":{\"containers\":[{\"name\":"
+	    "\"compute\",\"readinessProbe\":{\"exec\":{\"command\":[\""
+	    CANARY "\"]}}}]}}", "pods", counts);
+	assert_null(strstr(s, CANARY));
+	assert_int_equal(count(counts,
+	    "spec.containers[].readinessProbe.exec.command"), 1);
+	free(s);
+	s = redacted("{\"metadata\":{\"name\":\"containerd-registry\"},"
+	    "\"value\":\"{\\\"Password\\\":\\\"" CANARY "\\\"}\"}",
+	    "settings", counts);
+	assert_non_null(strstr(s, CANARY));	/* another group's settings */
+	free(s);
+	{
+		json_t *o = parse("{\"metadata\":{\"name\":"
+		    "\"containerd-registry\"},\"value\":\"" CANARY "\"}");
+		json_t *v = parse("{\"metadata\":{\"name\":"
+		    "\"server-version\"},\"value\":\"v1.3.1\"}");
+
+		kv_redact_object(o, "settings", "harvesterhci.io", counts);
+		kv_redact_object(v, "settings", "harvesterhci.io", counts);
+		assert_true(kv_startswith(json_string_value(json_object_get(o,
+		    "value")), "<redacted: "));
+		assert_string_equal(json_string_value(json_object_get(v,
+		    "value")), "v1.3.1");
+		json_decref(o);
+		json_decref(v);
+	}
+	json_decref(counts);
+}
+
 int
 main(void)
 {
@@ -180,6 +237,7 @@ main(void)
 		cmocka_unit_test(test_pod),
 		cmocka_unit_test(test_vmi_pv_sc),
 		cmocka_unit_test(test_imports),
+		cmocka_unit_test(test_probes_hooks_settings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
