@@ -125,9 +125,8 @@ load_vmimetrics(kv_load *ls, jctx *c, json_t *o)
 	if (jmeta(c, o, &x->name, &x->ns, true))
 		return KV_ERR;
 	full = xasprintf("%s/%s", x->ns, x->name);
-	jname(c, full);
-	rc = kv_load_unique(ls, c, "VMIMetrics",
-	    kv_intern_str(m->strs, full));
+	jname(c, kv_intern_str(m->strs, full));	/* errors name it later */
+	rc = kv_load_unique(ls, c, "VMIMetrics", c->name);
 	free(full);
 	if (rc || jstr(c, o, "window.start", &x->from) ||
 	    jstr(c, o, "window.end", &x->to) ||
