@@ -1,365 +1,364 @@
 /*
- * redact.c - see redact.h.
+ * redact.c - see redact.h.  One function per resource, rows of the table
+ * at the end; the rules and the field names counted are the collector's
+ * (the targets of snapshot/kvscope-collect's jq program), built from the
+ * pieces in redactlib.h.
  */
 #include "analyze/read/redact.h"
 
-#include <openssl/evp.h>
-#include <pthread.h>
-#include <regex.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/read/redactlib.h"
 #include "analyze/util/util.h"
 
+#define LAST_APPLIED "kubectl.kubernetes.io/last-applied-configuration"
+
+/* --- every resource: metadata, probes, cloud-init, selectors ------------ */
+
+/* md is the metadata at at ("metadata", "spec.template.metadata"). */
 static void
-count(json_t *counts, const char *field)
+meta(json_t *md, const char *at, json_t *counts)
 {
-	json_t *v = json_object_get(counts, field);
-
-	json_object_set_new(counts, field, json_integer(
-	    (v ? json_integer_value(v) : 0) + 1));
-}
-
-/* "<redacted: N bytes, sha256:...>" for the value v (a string, or
- * anything else as the empty string), or NULL: v is absent, null or
- * redacted already. */
-static json_t *
-marker(json_t *v)
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
-	char hex[65], *text;
-	const char *s = "";
-	size_t len = 0;
-	json_t *m;
-
-	if (v == NULL || json_is_null(v))
-		return NULL;
-	if (json_is_string(v)) {
-		s = json_string_value(v);
-		len = json_string_length(v);
-		if (kv_startswith(s, "<redacted: "))
-			return NULL;
-	}
-	if (EVP_Digest(s, len, md, &n, EVP_sha256(), NULL) != 1)
-		kv_fatal("SHA-256 failed");
-	for (unsigned int i = 0; i < n && i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	text = xasprintf("<redacted: %zu bytes, sha256:%s>", len, hex);
-	m = json_string(text);
-	free(text);
-	return m;
-}
-
-/* The value of parent's key, replaced by its marker, in place. */
-static void
-replace(json_t *parent, const char *key, json_t *counts, const char *field)
-{
-	json_t *m = marker(json_object_get(parent, key));
-
-	if (m != NULL) {
-		json_object_set_new(parent, key, m);
-		count(counts, field);
-	}
-}
-
-/* The same for element i of an array. */
-static void
-replace_at(json_t *arr, size_t i, json_t *counts, const char *field)
-{
-	json_t *m = marker(json_array_get(arr, i));
-
-	if (m != NULL) {
-		json_array_set_new(arr, i, m);
-		count(counts, field);
-	}
-}
-
-static void
-drop(json_t *parent, const char *key, json_t *counts, const char *field)
-{
-	if (json_object_get(parent, key) != NULL) {
-		json_object_del(parent, key);
-		count(counts, field);
-	}
-}
-
-static bool
-kept_annotation(const char *key)
-{
-	const char *slash = strchr(key, '/');
-	size_t n = slash ? (size_t)(slash - key) : 0;
-
-	if (slash == NULL || strcmp(slash, "/hookSidecars") == 0)
-		return false;	/* a hook's: the sidecar's arguments */
-	return (n >= 11 && strncmp(slash - 11, "kubevirt.io", 11) == 0) ||
-	    (n >= 12 && strncmp(slash - 12, "deckhouse.io", 12) == 0) ||
-	    kv_startswith(key, "kubevirt.io.");
-}
-
-static bool
-looks_secret(const char *key, const char *value)
-{
-	static const char *const words[] = { "token", "password", "passwd",
-		"secret", "credential", "apikey", NULL };
-	char low[256];
-	size_t i;
-
-	for (i = 0; key[i] && i + 1 < sizeof(low); i++)
-		low[i] = (char)((key[i] >= 'A' && key[i] <= 'Z') ?
-		    key[i] + 32 : key[i]);
-	low[i] = '\0';
-	for (const char *const *w = words; *w; w++)
-		if (strstr(low, *w) != NULL)
-			return true;
-	/* "key" as a word: ssh-key, tls.key, key_id, but not monkey */
-	for (const char *p = low; (p = strstr(p, "key")) != NULL; p += 3)
-		if ((p == low || strchr("-_./", p[-1])) &&
-		    (p[3] == '\0' || strchr("-_./", p[3])))
-			return true;
-	return kv_startswith(value, "Bearer ") ||
-	    strstr(value, "-----BEGIN ") != NULL ||
-	    (kv_startswith(value, "eyJ") && strchr(value, '.') != NULL) ||
-	    kv_startswith(value, "AKIA");
-}
-
-/* A URL that carries a credential, anywhere in s: user info
- * (scheme://user:pass@host) or a signed query (S3, GCS, Azure SAS, a token
- * parameter). */
-static regex_t url_re;
-static bool url_re_ok;
-static pthread_once_t url_once = PTHREAD_ONCE_INIT;
-
-static void
-url_compile(void)
-{
-	url_re_ok = regcomp(&url_re, "[A-Za-z][A-Za-z0-9+.-]*://"
-	    "[^/?#@[:space:]\"]+@|[?&](x-amz-signature|x-amz-credential|"
-	    "x-goog-signature|x-goog-credential|signature|sig|token|"
-	    "access_token)=", REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
-	if (!url_re_ok)
-		kv_fatal("the credential URL pattern does not compile");
-}
-
-static bool
-credential_url(const char *s)
-{
-	if (strstr(s, "://") == NULL)
-		return false;
-	pthread_once(&url_once, url_compile);
-	return regexec(&url_re, s, 0, NULL, 0) == 0;
-}
-
-/* An annotation the analysis reads, unless it holds a credential: an
- * import's extra headers, a credential URL, a token. */
-static bool
-secret_annotation(const char *key, const char *value)
-{
-	return strcasestr(key, "extraheaders") != NULL ||
-	    credential_url(value) || looks_secret("", value);
-}
-
-static void
-redact_meta(json_t *o, json_t *counts)
-{
-	json_t *meta = json_object_get(o, "metadata"), *ann, *labels, *v;
-	const char *k;
+	json_t *ann = json_object_get(md, "annotations"), *v;
+	json_t *labels = json_object_get(md, "labels");
+	char *f = xasprintf("%s.managedFields", at);
+	char *la = xasprintf("%s.annotations[\"" LAST_APPLIED "\"]", at);
+	char *af = xasprintf("%s.annotations[*]", at);
+	char *lf = xasprintf("%s.labels[*]", at);
+	const char *k, *s;
 	void *tmp;
 
-	drop(meta, "managedFields", counts, "metadata.managedFields");
-	ann = json_object_get(meta, "annotations");
-	json_object_foreach_safe(ann, tmp, k, v)
-		if (!kept_annotation(k)) {
-			json_object_del(ann, k);
-			count(counts, "metadata.annotations");
-		} else if (json_is_string(v) &&
-		    secret_annotation(k, json_string_value(v)))
-			replace(ann, k, counts, "metadata.annotations[*]");
-	labels = json_object_get(meta, "labels");
+	rd_drop(md, "managedFields", counts, f);
+	json_object_foreach_safe(ann, tmp, k, v) {
+		s = json_is_string(v) ? json_string_value(v) : "";
+		if (strcmp(k, LAST_APPLIED) == 0)
+			rd_drop(ann, k, counts, la);
+		else if (!rd_kept_annotation(k))
+			rd_drop(ann, k, counts, af);
+		else if (rd_cred_value(s) || rd_cred_url(s) ||
+		    strcasestr(k, "extraheaders") != NULL)
+			rd_replace(ann, k, counts, af);
+	}
 	json_object_foreach(labels, k, v)
-		if (json_is_string(v) && looks_secret(k, json_string_value(v)))
-			replace(labels, k, counts, "metadata.labels");
+		if (json_is_string(v) && (rd_cred_key(k) ||
+		    rd_cred_value(json_string_value(v))))
+			rd_replace(labels, k, counts, lf);
+	free(f);
+	free(la);
+	free(af);
+	free(lf);
 }
 
+/* A probe's guest command removed, its HTTP header values replaced, in
+ * holder (a spec, a container) at at. */
 static void
-redact_volumes(json_t *spec, json_t *counts)
+probes(json_t *holder, const char *at, json_t *counts)
+{
+	static const char *const names[] = { "readinessProbe",
+		"livenessProbe", "startupProbe", NULL };
+
+	for (const char *const *p = names; *p; p++) {
+		json_t *probe = json_object_get(holder, *p), *h;
+		char *f = xasprintf("%s.%s.exec.command", at, *p);
+		size_t i;
+
+		rd_drop(json_object_get(probe, "exec"), "command", counts, f);
+		free(f);
+		f = xasprintf("%s.%s.httpGet.httpHeaders[].value", at, *p);
+		json_array_foreach(json_object_get(json_object_get(probe,
+		    "httpGet"), "httpHeaders"), i, h)
+			rd_replace(h, "value", counts, f);
+		free(f);
+	}
+}
+
+static const char *const cloudinit[] = { "userData", "userDataBase64",
+	"networkData", "networkDataBase64", NULL };
+
+/* Cloud-init payloads of the volumes of spec (at: its name). */
+static void
+volumes(json_t *spec, const char *at, json_t *counts)
 {
 	static const char *const srcs[] = { "cloudInitNoCloud",
-		"cloudInitConfigDrive", "sysprep", NULL };
-	static const char *const keys[] = { "userData", "userDataBase64",
-		"networkData", "networkDataBase64", NULL };
-	json_t *vols = json_object_get(spec, "volumes"), *v;
+		"cloudInitConfigDrive", NULL };
+	json_t *v;
 	size_t i;
 
-	json_array_foreach(vols, i, v)
-		for (const char *const *s = srcs; *s; s++) {
-			json_t *src = json_object_get(v, *s);
-			char field[96];
+	json_array_foreach(json_object_get(spec, "volumes"), i, v)
+		for (const char *const *s = srcs; *s; s++)
+			for (const char *const *k = cloudinit; *k; k++) {
+				char *f = xasprintf("%s.volumes[].%s.%s", at,
+				    *s, *k);
+				json_t *src = json_object_get(v, *s);
 
-			for (const char *const *k = keys; *k; k++) {
-				snprintf(field, sizeof(field),
-				    "spec.volumes[].%s.%s", *s, *k);
-				replace(src, *k, counts, field);
+				if (json_is_string(json_object_get(src, *k)))
+					rd_replace(src, *k, counts, f);
+				free(f);
 			}
-		}
+}
+
+static bool
+selector_map(const char *k)
+{
+	return k != NULL && (strcmp(k, "nodeSelector") == 0 ||
+	    strcmp(k, "matchLabels") == 0 ||
+	    strcmp(k, "addedNodeSelector") == 0 ||
+	    strcmp(k, "namespaceSelector") == 0 ||
+	    strcmp(k, "virtualMachineInstanceSelector") == 0);
+}
+
+/* Below a selector (v at field, under key vkey): the entries of label
+ * maps and the values of expressions that look like credentials, as the
+ * labels they match are. */
+static void
+selectors(json_t *v, const char *field, const char *vkey, json_t *counts)
+{
+	json_t *e, *x;
+	const char *k, *key;
+	size_t i, j;
+	char *name;
+
+	if (json_is_array(v)) {
+		name = xasprintf("%s[]", field);
+		json_array_foreach(v, i, e)
+			selectors(e, name, NULL, counts);
+		free(name);
+		return;
+	}
+	key = json_string_value(json_object_get(v, "key"));
+	json_object_foreach(v, k, e) {
+		name = rd_sub(field, k);
+		if (json_is_string(e)) {
+			if (selector_map(vkey) && (rd_cred_key(k) ||
+			    rd_cred_value(json_string_value(e)))) {
+				char *f = xasprintf("%s[*]", field);
+
+				rd_replace(v, k, counts, f);
+				free(f);
+			}
+		} else if (strcmp(k, "values") == 0 && json_is_array(e)) {
+			char *f = xasprintf("%s[]", name);
+
+			json_array_foreach(e, j, x)
+				if (json_is_string(x) && ((key != NULL &&
+				    rd_cred_key(key)) ||
+				    rd_cred_value(json_string_value(x))))
+					rd_replace_at(e, j, counts, f);
+			free(f);
+		} else
+			selectors(e, name, k, counts);
+		free(name);
+	}
 }
 
 static void
-redact_containers(json_t *o, json_t *counts)
+every(json_t *o, json_t *counts)
 {
+	static const char *const roots[][4] = {
+		{ "spec", "nodeSelector" }, { "spec", "affinity" },
+		{ "spec", "topologySpreadConstraints" },
+		{ "spec", "template", "spec", "nodeSelector" },
+		{ "spec", "template", "spec", "affinity" },
+		{ "spec", "addedNodeSelector" },
+		{ "spec", "migrate", "nodeSelector" }, { "spec", "selectors" },
+		{ "spec", "nodeAffinity" },
+		{ "spec", "cpu", "discovery", "nodeSelector" },
+	};
+	json_t *spec = json_object_get(o, "spec");
+	json_t *tspec = json_object_get(json_object_get(spec, "template"),
+	    "spec");
+
+	meta(json_object_get(o, "metadata"), "metadata", counts);
+	meta(json_object_get(json_object_get(spec, "template"), "metadata"),
+	    "spec.template.metadata", counts);
+	probes(spec, "spec", counts);
+	probes(tspec, "spec.template.spec", counts);
+	volumes(spec, "spec", counts);
+	volumes(tspec, "spec.template.spec", counts);
+	for (const char *const *k = cloudinit; *k; k++) {
+		char *f = xasprintf("spec.provisioning.%s", *k);
+		json_t *p = json_object_get(spec, "provisioning");
+
+		if (json_is_string(json_object_get(p, *k)))
+			rd_replace(p, *k, counts, f);
+		free(f);
+	}
+	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+		json_t *v = o;
+		char *field = xstrdup(""), *next;
+		size_t n = 0;
+
+		for (; n < 4 && roots[r][n] != NULL && v != NULL; n++) {
+			v = json_object_get(v, roots[r][n]);
+			next = rd_sub(field, roots[r][n]);
+			free(field);
+			field = next;
+		}
+		if (v != NULL)
+			selectors(v, field, roots[r][n - 1], counts);
+		free(field);
+	}
+}
+
+/* --- one function per resource ------------------------------------------ */
+
+/* Containers' env values, and their commands and arguments but those of a
+ * launcher's compute container; their probes. */
+static void
+pod(json_t *o, json_t *counts)
+{
+	static const char *const lists[] = { "containers", "initContainers",
+		"ephemeralContainers", NULL };
 	json_t *labels = json_object_get(json_object_get(o, "metadata"),
 	    "labels");
 	const char *l = json_string_value(json_object_get(labels,
 	    "kubevirt.io"));
 	bool launcher = l != NULL && strcmp(l, "virt-launcher") == 0;
-	const char *lists[] = { "containers", "initContainers" };
+	json_t *spec = json_object_get(o, "spec"), *c, *e;
+	size_t i, j;
 
-	for (int pass = 0; pass < 2; pass++) {
-		json_t *arr = json_object_get(json_object_get(o, "spec"),
-		    lists[pass]), *c, *e;
-		size_t i, j;
+	for (const char *const *ck = lists; *ck; ck++) {
+		char *at = xasprintf("spec.%s[]", *ck);
+		char *env = xasprintf("%s.env[].value", at);
+		char *cmd = xasprintf("%s.command", at);
+		char *args = xasprintf("%s.args", at);
 
-		json_array_foreach(arr, i, c) {
+		json_array_foreach(json_object_get(spec, *ck), i, c) {
 			const char *name = json_string_value(
 			    json_object_get(c, "name"));
 
 			json_array_foreach(json_object_get(c, "env"), j, e)
-				drop(e, "value", counts,
-				    "spec.containers[].env[].value");
-			if (launcher && pass == 0 && name != NULL &&
+				rd_drop(e, "value", counts, env);
+			if (ck != lists + 2)
+				probes(c, at, counts);
+			if (launcher && ck == lists && name != NULL &&
 			    strcmp(name, "compute") == 0)
 				continue;
-			drop(c, "args", counts, "spec.containers[].args");
-			drop(c, "command", counts, "spec.containers[].command");
+			rd_drop(c, "command", counts, cmd);
+			rd_drop(c, "args", counts, args);
 		}
+		free(at);
+		free(env);
+		free(cmd);
+		free(args);
 	}
 }
 
-/*
- * The strings below v (field: its path, "spec.source.http") that are
- * extraHeaders (below under: an Authorization header) or credential URLs
- * are replaced.  The path names arrays' elements "[]", as the collector's
- * counts do.
- */
+/* Below v at field: extraHeaders (every string below one: under) and
+ * strings holding a credential URL. */
 static void
-redact_urls(json_t *v, const char *field, bool under, json_t *counts)
+urls(json_t *v, const char *field, bool under, json_t *counts)
 {
 	json_t *e;
 	const char *k;
 	size_t i;
-	char *sub;
+	char *name;
 
-	if (json_is_object(v))
-		json_object_foreach(v, k, e) {
-			sub = *field ? xasprintf("%s.%s", field, k) :
-			    xstrdup(k);
-			if (json_is_string(e) && (under ||
-			    strcmp(k, "extraHeaders") == 0 ||
-			    credential_url(json_string_value(e))))
-				replace(v, k, counts, sub);
-			else
-				redact_urls(e, sub, under ||
-				    strcmp(k, "extraHeaders") == 0, counts);
-			free(sub);
-		}
-	else if (json_is_array(v)) {
-		sub = xasprintf("%s[]", field);
+	if (json_is_array(v)) {
+		name = xasprintf("%s[]", field);
 		json_array_foreach(v, i, e)
 			if (json_is_string(e) && (under ||
-			    credential_url(json_string_value(e))))
-				replace_at(v, i, counts, sub);
+			    rd_cred_url(json_string_value(e))))
+				rd_replace_at(v, i, counts, name);
 			else
-				redact_urls(e, sub, under, counts);
-		free(sub);
+				urls(e, name, under, counts);
+		free(name);
+		return;
 	}
-}
+	json_object_foreach(v, k, e) {
+		bool headers = under || strcmp(k, "extraHeaders") == 0;
 
-/* A probe's guest command and HTTP header values, in holder (a VMI's or a
- * template's spec, a container): at names holder in the counts. */
-static void
-redact_probes(json_t *holder, const char *at, json_t *counts)
-{
-	static const char *const probes[] = { "readinessProbe",
-		"livenessProbe", "startupProbe", NULL };
-
-	for (const char *const *p = probes; *p; p++) {
-		json_t *probe = json_object_get(holder, *p), *h;
-		char *field = xasprintf("%s.%s.exec.command", at, *p);
-		size_t i;
-
-		drop(json_object_get(probe, "exec"), "command", counts, field);
-		free(field);
-		field = xasprintf("%s.%s.httpGet.httpHeaders[].value", at, *p);
-		json_array_foreach(json_object_get(json_object_get(probe,
-		    "httpGet"), "httpHeaders"), i, h)
-			replace(h, "value", counts, field);
-		free(field);
+		name = rd_sub(field, k);
+		if (json_is_string(e) && (headers ||
+		    rd_cred_url(json_string_value(e))))
+			rd_replace(v, k, counts, name);
+		else
+			urls(e, name, headers, counts);
+		free(name);
 	}
-}
-
-/* --- one function per resource, rows of the table below ----------------- */
-
-static void
-pod(json_t *o, json_t *counts)
-{
-	static const char *const lists[] = { "containers", "initContainers" };
-	json_t *c;
-	size_t i;
-
-	redact_containers(o, counts);
-	for (int pass = 0; pass < 2; pass++) {
-		char *at = xasprintf("spec.%s[]", lists[pass]);
-
-		json_array_foreach(json_object_get(json_object_get(o, "spec"),
-		    lists[pass]), i, c)
-			redact_probes(c, at, counts);
-		free(at);
-	}
-}
-
-static void
-vmi(json_t *o, json_t *counts)
-{
-	json_t *spec = json_object_get(o, "spec");
-
-	redact_volumes(spec, counts);
-	redact_probes(spec, "spec", counts);
-}
-
-static void
-vm(json_t *o, json_t *counts)
-{
-	json_t *spec = json_object_get(o, "spec");
-	json_t *tspec = json_object_get(json_object_get(spec, "template"),
-	    "spec");
-
-	redact_volumes(tspec, counts);
-	redact_probes(tspec, "spec.template.spec", counts);
-	replace(json_object_get(spec, "provisioning"), "userData", counts,
-	    "spec.provisioning.userData");
 }
 
 /* Disk image imports (CDI DataVolumes, VM dataVolumeTemplates, DVP
- * VirtualDisks): their URLs and headers, and the conditions that echo
- * them. */
+ * VirtualDisks): their URLs and headers, wherever they are but in the
+ * metadata and a VM's template (the rules above have those). */
 static void
 imports(json_t *o, json_t *counts)
 {
-	redact_urls(json_object_get(o, "spec"), "spec", false, counts);
-	redact_urls(json_object_get(o, "status"), "status", false, counts);
+	json_t *e, *x;
+	const char *k, *sk;
+
+	json_object_foreach(o, k, e) {
+		if (strcmp(k, "metadata") == 0)
+			continue;
+		if (strcmp(k, "spec") != 0 || !json_is_object(e)) {
+			urls(e, k, false, counts);
+			continue;
+		}
+		json_object_foreach(e, sk, x)
+			if (strcmp(sk, "template") != 0) {
+				char *name = rd_sub("spec", sk);
+
+				if (json_is_string(x) &&
+				    rd_cred_url(json_string_value(x)))
+					rd_replace(e, sk, counts, name);
+				else
+					urls(x, name, strcmp(sk,
+					    "extraHeaders") == 0, counts);
+				free(name);
+			}
+	}
+}
+
+static bool
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* Below a PersistentVolume's spec (v at field): the fields of every
+ * *SecretRef but its name and namespace. */
+static void
+secret_refs(json_t *v, const char *field, json_t *counts)
+{
+	json_t *e, *x;
+	const char *k, *rk;
+	char *name, *f;
+
+	json_object_foreach(v, k, e) {
+		if (!json_is_object(e))
+			continue;
+		name = rd_sub(field, k);
+		if (ends_with(k, "SecretRef") || ends_with(k, "secretRef")) {
+			f = xasprintf("%s[*]", name);
+			json_object_foreach(e, rk, x)
+				if (json_is_string(x) &&
+				    strcmp(rk, "name") != 0 &&
+				    strcmp(rk, "namespace") != 0)
+					rd_replace(e, rk, counts, f);
+			free(f);
+		}
+		secret_refs(e, name, counts);
+		free(name);
+	}
 }
 
 static void
 pv(json_t *o, json_t *counts)
 {
-	json_t *m = json_object_get(json_object_get(json_object_get(o, "spec"),
-	    "csi"), "volumeAttributes"), *v;
+	json_t *spec = json_object_get(o, "spec"), *v;
+	json_t *m = json_object_get(json_object_get(spec, "csi"),
+	    "volumeAttributes");
 	const char *k;
-	void *tmp;
 
-	json_object_foreach_safe(m, tmp, k, v)
-		replace(m, k, counts, "spec.csi.volumeAttributes");
+	json_object_foreach(m, k, v)
+		if (json_is_string(v))
+			rd_replace(m, k, counts,
+			    "spec.csi.volumeAttributes[*]");
+	secret_refs(spec, "spec", counts);
 }
 
 static void
@@ -367,11 +366,11 @@ storageclass(json_t *o, json_t *counts)
 {
 	json_t *m = json_object_get(o, "parameters"), *v;
 	const char *k;
-	void *tmp;
 
-	json_object_foreach_safe(m, tmp, k, v)
-		if (!kv_startswith(k, "local.csi.storage.deckhouse.io/"))
-			replace(m, k, counts, "parameters");
+	json_object_foreach(m, k, v)
+		if (json_is_string(v) &&
+		    !kv_startswith(k, "local.csi.storage.deckhouse.io/"))
+			rd_replace(m, k, counts, "parameters[*]");
 }
 
 /* Harvester's settings that hold certificates, keys, passwords, proxies,
@@ -396,26 +395,22 @@ harvester_setting(json_t *o, json_t *counts)
 	if (!secret)
 		return;
 	if (val != NULL)
-		replace(o, "value", counts, "value");
+		rd_replace(o, "value", counts, "value");
 	if (def != NULL)
-		replace(o, "default", counts, "default");
+		rd_replace(o, "default", counts, "default");
 }
 
 static const struct {
 	const char *plural, *group;	/* group NULL: any */
 	void (*fn)(json_t *o, json_t *counts);
 } rows[] = {
-	{ "pods", NULL, pod },
-	{ "virtualmachineinstances", NULL, vmi },
-	{ "internalvirtualizationvirtualmachineinstances", NULL, vmi },
-	{ "virtualmachines", NULL, vm },
-	{ "internalvirtualizationvirtualmachines", NULL, vm },
-	{ "virtualmachines", NULL, imports },
+	{ "pods", "", pod },
+	{ "virtualmachines", "kubevirt.io", imports },
 	{ "internalvirtualizationvirtualmachines", NULL, imports },
-	{ "datavolumes", NULL, imports },
-	{ "virtualdisks", NULL, imports },
-	{ "persistentvolumes", NULL, pv },
-	{ "storageclasses", NULL, storageclass },
+	{ "datavolumes", "cdi.kubevirt.io", imports },
+	{ "virtualdisks", "virtualization.deckhouse.io", imports },
+	{ "persistentvolumes", "", pv },
+	{ "storageclasses", "storage.k8s.io", storageclass },
 	{ "settings", "harvesterhci.io", harvester_setting },
 };
 
@@ -423,7 +418,7 @@ void
 kv_redact_object(json_t *o, const char *plural, const char *group,
     json_t *counts)
 {
-	redact_meta(o, counts);
+	every(o, counts);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (strcmp(rows[i].plural, plural) == 0 &&
 		    (rows[i].group == NULL ||

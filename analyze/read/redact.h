@@ -1,24 +1,23 @@
 /*
  * redact.h - the collector's default redaction (docs/snapshot-format.md,
- * "Redaction"), for objects `kvscope convert` takes
- * from a foreign input.
+ * "Redaction"), for objects `kvscope convert` takes from a foreign input:
+ * the same rules as the collector's jq program, counted under the same
+ * field names.
  *
- * Applied in place to one object of resource plural.group:
- * metadata.managedFields and the last-applied annotation removed;
- * annotations other than the kubevirt.io and deckhouse.io keys the
- * analysis reads removed; cloud-init and sysprep payloads of VMs and VMIs
- * replaced by "<redacted: N bytes, sha256:...>"; container env values
- * removed; container args and command removed except in the compute
- * container of virt-launcher pods; PersistentVolume CSI volumeAttributes
- * values and StorageClass parameters (except the DVP local-storage keys)
- * replaced; label values that look like credentials replaced; in
- * DataVolumes, VirtualMachines and VirtualDisks, extraHeaders and strings
- * holding a credential URL (user info, a signed query) replaced, and so
- * are the kept annotations that hold one; probes' guest commands
- * removed and their HTTP header values replaced; the hookSidecars
- * annotation removed; Harvester settings named for credentials,
- * registries, proxies or endpoints replaced.  counts (a JSON object)
- * gains field -> number of removals.
+ * Applied in place to one object of resource plural.group.  In every
+ * object's metadata and a template's: managedFields and the last-applied
+ * annotation removed, annotations other than those the analysis reads
+ * removed (hookSidecars too), kept ones holding a credential replaced,
+ * label values that look like credentials replaced, and the selector
+ * entries that match them; probes' guest commands removed and their HTTP
+ * header values replaced; cloud-init and DVP provisioning payloads
+ * replaced.  Pods: container env values, commands and arguments removed
+ * (but a launcher's compute container's).  DataVolumes, KubeVirt
+ * VirtualMachines and VirtualDisks: extraHeaders and credential URLs
+ * replaced.  PersistentVolumes: CSI volumeAttributes and *SecretRef
+ * fields; StorageClasses: parameters (but DVP's local storage keys);
+ * Harvester settings named for credentials, registries, proxies or
+ * endpoints.  counts (a JSON object) gains field -> number of removals.
  */
 #ifndef KV_REDACT_H
 #define KV_REDACT_H

@@ -205,6 +205,7 @@ def launcher_pod(name, ns, vm, nodename, label_key, container_env=True):
            {"name": "FROM_SECRET",
             "valueFrom": {"secretKeyRef": {"name": "vm-secret", "key": "k"}}}]
     return {"metadata": meta(name, ns, generateName="virt-launcher-%s-" % vm,
+                             annotations={"k8s.v1.cni.cncf.io/resourceName": "intel.com/sriov"},
                              labels={label_key: "virt-launcher",
                                                "vm.kubevirt.io/name": vm,
                                                "kubevirt.io/nodeName": nodename},

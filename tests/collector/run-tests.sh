@@ -320,6 +320,11 @@ test_redaction() {
 	# annotations it reads, selector labels, secret names, the DVP storage key;
 	# a credential label and the node selector on it get the same marker
 	python3 "$HERE/check.py" kept "$a" || die "kept"
+	# the Multus annotation a NetworkAttachmentDefinition's capacity needs
+	tar -xzf "$a" -O snap/resources/pods.json |
+		jq -e '[.items[].metadata.annotations["k8s.v1.cni.cncf.io/resourceName"] // empty]
+		       == ["intel.com/sriov","intel.com/sriov"]' >/dev/null ||
+		die "k8s.v1.cni.cncf.io/resourceName lost"
 	# --no-redact keeps them (so the search above would have found them)
 	collect --no-redact --output "$T/out/raw.tar.gz"
 	expect_rc 0
