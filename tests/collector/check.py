@@ -354,6 +354,9 @@ def cmd_anon(plain_path, anon_path, mapping_path):
     for m in items(adata, "virtualmachineinstancemigrations.kubevirt.io"):
         ms = m["status"]["migrationState"]
         refs += 2
+        for k in ("sourcePod", "targetPod"):
+            if "payroll-db" in ms.get(k, ""):
+                fail("VMIM migrationState.%s %s names the VM" % (k, ms[k]))
         if ms["sourceNode"] not in nodes or ms["targetNode"] not in nodes:
             fail("VMIM migrationState nodes")
         if (m["metadata"]["namespace"], m["spec"]["vmiName"]) not in vmis:

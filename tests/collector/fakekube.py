@@ -354,12 +354,18 @@ def prom_answer(query, at, no_dirty):
     return 200, {"status": "success", "data": {"resultType": "vector", "result": rows}}
 
 
+# The launcher pod a migration left (deleted since): its name holds the
+# VM's, which --anonymize must not leave.
+GONE_POD = "virt-launcher-payroll-db-old99"
+
+
 def kubevirt_vmims():
     return [{"metadata": meta("payroll-db-migration-abc12", "payroll-prod"),
              "spec": {"vmiName": "payroll-db"},
              "status": {"phase": "Succeeded",
                         "migrationState": {"sourceNode": NODES[2],
                                            "targetNode": NODES[0],
+                                           "sourcePod": GONE_POD,
                                            "targetPod": "virt-launcher-payroll-db-q7x2m"}}}]
 
 
