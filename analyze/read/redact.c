@@ -116,9 +116,9 @@ static void
 selectors(json_t *v, const char *field, const char *vkey, json_t *counts)
 {
 	json_t *e, *x;
-	const char *k, *key;
+	const char *k;
+	char *key, *name;
 	size_t i, j;
-	char *name;
 
 	if (json_is_array(v)) {
 		name = xasprintf("%s[]", field);
@@ -127,7 +127,9 @@ selectors(json_t *v, const char *field, const char *vkey, json_t *counts)
 		free(name);
 		return;
 	}
-	key = json_string_value(json_object_get(v, "key"));
+	/* a copy: the entry "key" of a label map may be replaced below */
+	k = json_string_value(json_object_get(v, "key"));
+	key = k != NULL ? xstrdup(k) : NULL;
 	json_object_foreach(v, k, e) {
 		name = rd_sub(field, k);
 		if (json_is_string(e)) {
@@ -151,6 +153,7 @@ selectors(json_t *v, const char *field, const char *vkey, json_t *counts)
 			selectors(e, name, k, counts);
 		free(name);
 	}
+	free(key);
 }
 
 static void
@@ -215,7 +218,10 @@ pod(json_t *o, json_t *counts)
 	    "labels");
 	const char *l = json_string_value(json_object_get(labels,
 	    "kubevirt.io"));
-	bool launcher = l != NULL && strcmp(l, "virt-launcher") == 0;
+	const char *dl = json_string_value(json_object_get(labels,
+	    "kubevirt.internal.virtualization.deckhouse.io"));
+	bool launcher = (l != NULL && strcmp(l, "virt-launcher") == 0) ||
+	    (dl != NULL && strcmp(dl, "virt-launcher") == 0);
 	json_t *spec = json_object_get(o, "spec"), *c, *e;
 	size_t i, j;
 
@@ -292,6 +298,13 @@ imports(json_t *o, json_t *counts)
 	json_object_foreach(o, k, e) {
 		if (strcmp(k, "metadata") == 0)
 			continue;
+		if (json_is_string(e) && rd_cred_url(json_string_value(e))) {
+			char *name = rd_sub("", k);
+
+			rd_replace(o, k, counts, name);
+			free(name);
+			continue;
+		}
 		if (strcmp(k, "spec") != 0 || !json_is_object(e)) {
 			urls(e, k, false, counts);
 			continue;
@@ -327,12 +340,21 @@ secret_refs(json_t *v, const char *field, json_t *counts)
 	json_t *e, *x;
 	const char *k, *rk;
 	char *name, *f;
+	size_t i;
 
+	if (json_is_array(v)) {
+		name = xasprintf("%s[]", field);
+		json_array_foreach(v, i, e)
+			secret_refs(e, name, counts);
+		free(name);
+		return;
+	}
 	json_object_foreach(v, k, e) {
-		if (!json_is_object(e))
+		if (!json_is_object(e) && !json_is_array(e))
 			continue;
 		name = rd_sub(field, k);
-		if (ends_with(k, "SecretRef") || ends_with(k, "secretRef")) {
+		if (json_is_object(e) && (ends_with(k, "SecretRef") ||
+		    ends_with(k, "secretRef"))) {
 			f = xasprintf("%s[*]", name);
 			json_object_foreach(e, rk, x)
 				if (json_is_string(x) &&

@@ -23,6 +23,26 @@ rd_count(json_t *counts, const char *field)
 	    (v ? json_integer_value(v) : 0) + 1));
 }
 
+/* s is a marker itself: "<redacted: N bytes, sha256:" 64 hex digits ">"
+ * and nothing else (a value that only starts like one is redacted). */
+static bool
+is_marker(const char *s)
+{
+	const char *p = s + strlen("<redacted: ");
+
+	if (!kv_startswith(s, "<redacted: ") || *p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (!kv_startswith(p, " bytes, sha256:"))
+		return false;
+	p += strlen(" bytes, sha256:");
+	for (int i = 0; i < 64; i++, p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return false;
+	return strcmp(p, ">") == 0;
+}
+
 /* "<redacted: N bytes, sha256:...>" for the value v (a string, or
  * anything else as the empty string), or NULL: v is absent, null or
  * redacted already. */
@@ -41,7 +61,7 @@ marker(json_t *v)
 	if (json_is_string(v)) {
 		s = json_string_value(v);
 		len = json_string_length(v);
-		if (kv_startswith(s, "<redacted: "))
+		if (is_marker(s))
 			return NULL;
 	}
 	if (EVP_Digest(s, len, md, &n, EVP_sha256(), NULL) != 1)
@@ -155,12 +175,12 @@ rd_kept_annotation(const char *key)
 
 	if (n >= 13 && strcmp(key + n - 13, "/hookSidecars") == 0)
 		return false;	/* a hook's: the sidecars' arguments */
+	if (strstr(key, "kubevirt.io") != NULL ||
+	    strstr(key, "virtualization.deckhouse.io") != NULL)
+		return matches(RE_ANN, key);
 	return kv_startswith(key, "descheduler.alpha.kubernetes.io/") ||
 	    strcmp(key, "k8s.v1.cni.cncf.io/networks") == 0 ||
-	    strcmp(key, "k8s.v1.cni.cncf.io/resourceName") == 0 ||
-	    ((strstr(key, "kubevirt.io") != NULL ||
-	    strstr(key, "virtualization.deckhouse.io") != NULL) &&
-	    matches(RE_ANN, key));
+	    strcmp(key, "k8s.v1.cni.cncf.io/resourceName") == 0;
 }
 
 bool

@@ -316,6 +316,44 @@ test_as_collector(void **state)
 	json_decref(counts);
 }
 
+/* Hostile shapes: a value that only looks like a marker, a label map
+ * with an entry named "key", a DVP launcher, a secret reference in a
+ * list, an annotation that names kubevirt.io after another prefix. */
+static void
+test_odd_shapes(void **state)
+{
+	json_t *counts = json_object();
+	char *s = redacted("{\"spec\":{\"source\":{\"http\":{\"url\":"
+	    "\"<redacted: https://u:" CANARY "@h/x\"}}}}", "datavolumes", counts);
+
+	assert_null(strstr(s, CANARY));
+	free(s);
+	s = redacted("{\"spec\":{\"nodeSelector\":{\"key\":\"Bearer x1\","
+	    "\"values\":[\"t1\"]}}}", "virtualmachineinstances", counts);
+	assert_null(strstr(s, "Bearer x1"));
+	free(s);
+	s = redacted("{\"metadata\":{\"labels\":{"
+	    "\"kubevirt.internal.virtualization.deckhouse.io\":"
+	    "\"virt-launcher\"}},\"spec\":{\"containers\":[{\"name\":"
+	    "\"compute\",\"command\":[\"virt-launcher-monitor\"]}]}}",
+	    "pods", counts);
+	assert_non_null(strstr(s, "virt-launcher-monitor"));
+	free(s);
+	s = redacted("{\"spec\":{\"list\":[{\"aSecretRef\":{\"name\":"
+	    "\"n\",\"pw\":\"" CANARY "\"}}]}}", "persistentvolumes", counts);
+	assert_null(strstr(s, CANARY));
+	assert_int_equal(count(counts, "spec.list[].aSecretRef[*]"), 1);
+	free(s);
+	s = redacted("{\"metadata\":{\"annotations\":{"
+	    "\"descheduler.alpha.kubernetes.io/kubevirt.io-x\":\"" CANARY
+	    "\",\"descheduler.alpha.kubernetes.io/evict\":\"true\"}}}",
+	    "pods", counts);
+	assert_null(strstr(s, CANARY));
+	assert_non_null(strstr(s, "descheduler.alpha.kubernetes.io/evict"));
+	free(s);
+	json_decref(counts);
+}
+
 int
 main(void)
 {
@@ -325,6 +363,7 @@ main(void)
 		cmocka_unit_test(test_imports),
 		cmocka_unit_test(test_probes_hooks_settings),
 		cmocka_unit_test(test_as_collector),
+		cmocka_unit_test(test_odd_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
