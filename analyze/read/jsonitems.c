@@ -389,6 +389,56 @@ string_run(const char *buf, size_t i, size_t stop)
 	return i;
 }
 
+/*
+ * From byte i, outside a string, in a container of the item whose keys
+ * are not tracked (or a value being skipped), at depth d0: only strings
+ * and brackets matter until the bracket that closes it, so they are taken
+ * here in one loop, without the state machine.  Returns the first byte
+ * not taken: that closing bracket, stop, or a byte the state machine must
+ * see for itself (a NUL, a string that does not end before stop or is
+ * near its limit, a bracket beyond the depth limit); it reports them.
+ */
+static size_t
+untracked_run(json_items *s, const char *buf, size_t i, size_t stop)
+{
+	unsigned d0 = s->depth;
+
+	while (i < stop) {
+		char c = buf[i];
+		size_t j;
+
+		if (plain(c)) {
+			i++;
+			continue;
+		}
+		if (c == '"') {
+			for (j = i + 1;;) {
+				j = string_run(buf, j, stop);
+				if (j >= stop || buf[j] != '\\')
+					break;
+				if (j + 2 > stop || buf[j + 1] == '\0')
+					return i;
+				j += 2;		/* an escape and its byte */
+			}
+			if (j >= stop || buf[j] != '"' ||
+			    j - i > s->lim->string_bytes)
+				return i;
+			i = j + 1;
+		} else if (c == '{' || c == '[') {
+			if (s->depth + 1 > s->lim->depth)
+				return i;
+			s->depth++;
+			opened(s, c == '{', false);
+			i++;
+		} else if ((c == '}' || c == ']') && s->depth > d0) {
+			s->depth--;
+			i++;
+		} else
+			return i;	/* d0's closing bracket, or a NUL */
+	}
+	return i;
+}
+
 /* A UTF-8 byte order mark at the very start of the file is dropped. */
 static int
 eat_bom(json_items *s, const chunk_in *in, size_t *i, kv_err *err)
@@ -601,8 +651,7 @@ step_outside(json_items *s, chunk_in *in, size_t *i, size_t stop,
 	char c;
 
 	if (s->in_item && s->depth >= 2 && tracked_level(s) == 0) {
-		while (*i < stop && plain(in->buf[*i]))
-			(*i)++;
+		*i = untracked_run(s, in->buf, *i, stop);
 		if (*i == in->len)
 			return S_END;
 	}
@@ -632,9 +681,9 @@ step_outside(json_items *s, chunk_in *in, size_t *i, size_t stop,
  * marks where they start in buf, and they are taken in one piece when the
  * item ends (parsed in place when the whole item is in this buffer), when
  * a skipped value starts, or when the buffer ends.  Runs of ordinary
- * string bytes, and of scalars below the levels that are tracked, are
- * skipped without the state machine, but never past the byte at which the
- * item would outgrow KVSCOPE_MAX_OBJECT_BYTES.  The bytes of the List
+ * string bytes, and whole containers below the levels that are tracked
+ * (untracked_run), are taken without the state machine, but never past
+ * the byte at which the item would outgrow KVSCOPE_MAX_OBJECT_BYTES.  The bytes of the List
  * around the items (after the array) are few and kept one at a time.
  */
 int

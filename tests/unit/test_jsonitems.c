@@ -395,6 +395,31 @@ test_depth(void **state)
 	    "byte 15: nesting too deep");
 }
 
+/* Inside containers whose keys are not tracked the scanner takes strings
+ * and brackets in a loop of its own (untracked_run): escapes, NUL bytes
+ * and the limits are found there at the same byte as by the state
+ * machine, which sees every byte when the item comes byte by byte. */
+static void
+test_untracked(void **state)
+{
+	kv_limits lim = limits();
+
+	assert_items("{\"a\":{\"b\":[\"x\\\"}]\",{\"c\":\"\\\\\"}],\"d\":1},"
+	    "\"e\":2}\n", "{\"a\":{\"b\":[\"x\\\"}]\",{\"c\":\"\\\\\"}],"
+	    "\"d\":1},\"e\":2}\n");
+	assert_refused_lim(&lim, "{\"a\":{\"b\":{\"c\":\"x\0y\"}}}", 23,
+	    "byte 17: NUL byte");
+	assert_refused_lim(&lim, "{\"a\":{\"b\":\"x\\\0y\"}}", 18,
+	    "byte 13: NUL byte");
+	lim.string_bytes = 10;
+	assert_refused_lim(&lim, "{\"a\":{\"b\":{\"c\":\"1234567890\"}}}", 30,
+	    "byte 26: string longer than the limit");
+	lim = limits();
+	lim.depth = 4;
+	assert_refused_lim(&lim, "{\"a\":{\"b\":[[[1]]]}}", 19,
+	    "byte 12: nesting too deep");
+}
+
 static void
 test_item_count(void **state)
 {
@@ -771,6 +796,7 @@ main(void)
 		cmocka_unit_test(test_not_objects),
 		cmocka_unit_test(test_after_list),
 		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_untracked),
 		cmocka_unit_test(test_item_count),
 		cmocka_unit_test(test_string_length),
 		cmocka_unit_test(test_object_bytes),
