@@ -683,8 +683,9 @@ step_outside(json_items *s, chunk_in *in, size_t *i, size_t stop,
  * a skipped value starts, or when the buffer ends.  Runs of ordinary
  * string bytes, and whole containers below the levels that are tracked
  * (untracked_run), are taken without the state machine, but never past
- * the byte at which the item would outgrow KVSCOPE_MAX_OBJECT_BYTES.  The bytes of the List
- * around the items (after the array) are few and kept one at a time.
+ * the byte at which the item would outgrow KVSCOPE_MAX_OBJECT_BYTES.
+ * The bytes of the List around the items (after the array) are few and
+ * kept one at a time.
  */
 int
 json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
