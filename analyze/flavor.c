@@ -124,18 +124,10 @@ kv_flavor_find(const char *name)
 	return NULL;
 }
 
-static bool
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 bool
 kv_flavor_owns_group(const kv_flavor *f, const char *group)
 {
-	return f->api_suffix != NULL && ends_with(group, f->api_suffix);
+	return f->api_suffix != NULL && kv_endswith(group, f->api_suffix);
 }
 
 bool

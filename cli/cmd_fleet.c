@@ -33,14 +33,6 @@ list_add(cli_list *l, char *s)
 	l->v[l->n++] = s;
 }
 
-static bool
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Whether path/name is a snapshot of a folder of them: an archive, or a
  * folder with a manifest.json. */
 static bool
@@ -54,7 +46,7 @@ snapshot_entry(const char *dir, const char *name)
 
 	free(p);
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]) && !yes; i++)
-		yes = ends_with(name, ext[i]);
+		yes = kv_endswith(name, ext[i]);
 	return yes && name[0] != '.';
 }
 
@@ -83,7 +75,7 @@ expand(const char *arg, cli_list *out)
 	for (int i = 0; i < n; i++) {
 		if (snapshot_entry(arg, ents[i]->d_name))
 			list_add(out, xasprintf("%s%s%s", arg,
-			    ends_with(arg, "/") ? "" : "/", ents[i]->d_name));
+			    kv_endswith(arg, "/") ? "" : "/", ents[i]->d_name));
 		free(ents[i]);
 	}
 	free(ents);

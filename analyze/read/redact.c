@@ -23,13 +23,16 @@ meta(json_t *md, const char *at, json_t *counts)
 {
 	json_t *ann = json_object_get(md, "annotations"), *v;
 	json_t *labels = json_object_get(md, "labels");
-	char *f = xasprintf("%s.managedFields", at);
-	char *la = xasprintf("%s.annotations[\"" LAST_APPLIED "\"]", at);
-	char *af = xasprintf("%s.annotations[*]", at);
-	char *lf = xasprintf("%s.labels[*]", at);
+	char *f, *la, *af, *lf;
 	const char *k, *s;
 	void *tmp;
 
+	if (md == NULL)
+		return;		/* most objects have no template */
+	f = xasprintf("%s.managedFields", at);
+	la = xasprintf("%s.annotations[\"" LAST_APPLIED "\"]", at);
+	af = xasprintf("%s.annotations[*]", at);
+	lf = xasprintf("%s.labels[*]", at);
 	rd_drop(md, "managedFields", counts, f);
 	json_object_foreach_safe(ann, tmp, k, v) {
 		s = json_is_string(v) ? json_string_value(v) : "";
@@ -252,6 +255,26 @@ pod(json_t *o, json_t *counts)
 	}
 }
 
+static void urls(json_t *v, const char *field, bool under,
+    json_t *counts);
+
+/* Entry k (value e) of parent, at field: replaced when it is a string
+ * below extraHeaders (under) or holding a credential URL, else walked. */
+static void
+url_entry(json_t *parent, const char *k, json_t *e, const char *field,
+    bool under, json_t *counts)
+{
+	bool headers = under || strcmp(k, "extraHeaders") == 0;
+	char *name = rd_sub(field, k);
+
+	if (json_is_string(e) && (headers ||
+	    rd_cred_url(json_string_value(e))))
+		rd_replace(parent, k, counts, name);
+	else
+		urls(e, name, headers, counts);
+	free(name);
+}
+
 /* Below v at field: extraHeaders (every string below one: under) and
  * strings holding a credential URL. */
 static void
@@ -273,17 +296,8 @@ urls(json_t *v, const char *field, bool under, json_t *counts)
 		free(name);
 		return;
 	}
-	json_object_foreach(v, k, e) {
-		bool headers = under || strcmp(k, "extraHeaders") == 0;
-
-		name = rd_sub(field, k);
-		if (json_is_string(e) && (headers ||
-		    rd_cred_url(json_string_value(e))))
-			rd_replace(v, k, counts, name);
-		else
-			urls(e, name, headers, counts);
-		free(name);
-	}
+	json_object_foreach(v, k, e)
+		url_entry(v, k, e, field, under, counts);
 }
 
 /* Disk image imports (CDI DataVolumes, VM dataVolumeTemplates, DVP
@@ -295,41 +309,14 @@ imports(json_t *o, json_t *counts)
 	json_t *e, *x;
 	const char *k, *sk;
 
-	json_object_foreach(o, k, e) {
-		if (strcmp(k, "metadata") == 0)
-			continue;
-		if (json_is_string(e) && rd_cred_url(json_string_value(e))) {
-			char *name = rd_sub("", k);
-
-			rd_replace(o, k, counts, name);
-			free(name);
-			continue;
-		}
-		if (strcmp(k, "spec") != 0 || !json_is_object(e)) {
-			urls(e, k, false, counts);
-			continue;
-		}
-		json_object_foreach(e, sk, x)
-			if (strcmp(sk, "template") != 0) {
-				char *name = rd_sub("spec", sk);
-
-				if (json_is_string(x) &&
-				    rd_cred_url(json_string_value(x)))
-					rd_replace(e, sk, counts, name);
-				else
-					urls(x, name, strcmp(sk,
-					    "extraHeaders") == 0, counts);
-				free(name);
-			}
-	}
-}
-
-static bool
-ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-
-	return n >= t && strcmp(s + n - t, tail) == 0;
+	json_object_foreach(o, k, e)
+		if (strcmp(k, "spec") == 0 && json_is_object(e)) {
+			json_object_foreach(e, sk, x)
+				if (strcmp(sk, "template") != 0)
+					url_entry(e, sk, x, "spec", false,
+					    counts);
+		} else if (strcmp(k, "metadata") != 0)
+			url_entry(o, k, e, "", false, counts);
 }
 
 /* Below a PersistentVolume's spec (v at field): the fields of every
@@ -353,8 +340,8 @@ secret_refs(json_t *v, const char *field, json_t *counts)
 		if (!json_is_object(e) && !json_is_array(e))
 			continue;
 		name = rd_sub(field, k);
-		if (json_is_object(e) && (ends_with(k, "SecretRef") ||
-		    ends_with(k, "secretRef"))) {
+		if (json_is_object(e) && (kv_endswith(k, "SecretRef") ||
+		    kv_endswith(k, "secretRef"))) {
 			f = xasprintf("%s[*]", name);
 			json_object_foreach(e, rk, x)
 				if (json_is_string(x) &&

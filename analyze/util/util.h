@@ -134,6 +134,7 @@ int kv_strptrcmp(const void *a, const void *b);
  * "4.0 GiB", "3.0 TiB" (one decimal, rounded half up).  Caller frees. */
 char *kv_fmt_bytes(int64_t bytes);
 bool kv_startswith(const char *s, const char *prefix);
+bool kv_endswith(const char *s, const char *suffix);
 
 /* The names nearest to want (edit distance, case folded), gathered one
  * name at a time: "did you mean" for a CPU model (rules/cpunames.c) or
