@@ -4,6 +4,9 @@
  * MigrationPolicies, VMIMs and the KubeVirt CR, and the toleration and
  * affinity readers they share with load_vmi.c.
  * Only the fields the analysis reads are kept (rules-kubevirt.md §6).
+ * Of pods and PVCs jansson builds only the keys of metadata, spec and
+ * status jsonskip.c's rows keep: a key read here that is not among them
+ * reads as absent.
  */
 #include <stdio.h>
 #include <stdlib.h>

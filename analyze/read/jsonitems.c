@@ -548,7 +548,7 @@ open_string(json_items *s, chunk_in *in, size_t i, kv_err *err)
 	s->key_len = 0;
 	s->key_overflow = false;
 	if (rel > 0 && s->lv[rel].is_obj && s->lv[rel].want_key) {
-		s->lv[rel].want_key = false;
+		key_starts(s, rel);
 		s->cap_item = true;
 	} else if (rel > 0) {
 		bool child;
@@ -602,7 +602,7 @@ outside(json_items *s, chunk_in *in, size_t i, size_t stop, char c,
 	if (rel > 0 && (c == '{' || c == '['))
 		value_starts(s, in, i, rel, false, &child);
 	else if (rel > 0)
-		track_byte(s, rel, c);
+		track_byte(s, in, i, rel, c);
 	/* {"items": [ turns the prefix kept so far into the start of the
 	 * List around the items */
 	if (was_in && s->mode == M_OBJECT && s->depth == 1 && c == '[' &&
@@ -657,6 +657,13 @@ step_outside(json_items *s, chunk_in *in, size_t *i, size_t stop,
 	}
 	c = in->buf[*i];
 	s->offset = in->base + *i;
+	if (s->skip_scalar && scalar_skipped(s, in, *i, c)) {
+		if (*i >= stop) {
+			too_large(s, s->offset, err);
+			return S_FAIL;
+		}
+		return S_NEXT;
+	}
 	if (c == '\0') {
 		bad(s, err, "NUL byte");
 		return S_FAIL;
@@ -691,7 +698,7 @@ int
 json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 {
 	chunk_in in = { buf, len, s->offset,
-	    s->in_item && !s->skipping ? 0 : SIZE_MAX,
+	    s->in_item && !s->skipping && !s->skip_scalar ? 0 : SIZE_MAX,
 	    s->aside_on ? 0 : SIZE_MAX };
 	size_t i = 0;
 

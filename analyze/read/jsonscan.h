@@ -23,25 +23,36 @@ enum next { N_FIRST, N_ITEM, N_COMMA };
 enum key { K_NONE, K_OTHER, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
 	K_MANAGED, K_FINALIZERS, K_OWNERS, K_IMAGES, K_CONDITIONS,
 	K_ADDRESSES, K_VOLINUSE, K_VOLATTACHED, K_DAEMON, K_CONTAINERS,
-	K_INITCONTAINERS, K_SECCTX, K_CSTATUSES, K_ICSTATUSES, K_NAME,
-	K_IMAGE, K_IMAGEID, K_RESOURCES, K_PHASETIMES, K_INTERFACES,
-	K_LAUNCHERIMAGE, K_REVISION, K_TOPOLOGY, K_MEMORY, K_ANNOTATIONS,
-	K_VOLUMES, K_TYPE, K_REASON, K_MESSAGE, K_TEMPLATE, K_DOMAIN, K_CPU,
-	K_MODEL, K_EVICTION, K_KEYS,
+	K_INITCONTAINERS, K_CSTATUSES, K_ICSTATUSES, K_NAME, K_IMAGE,
+	K_IMAGEID, K_RESOURCES, K_ANNOTATIONS, K_VOLUMES, K_TYPE, K_REASON,
+	K_MESSAGE, K_TEMPLATE, K_DOMAIN, K_CPU, K_MODEL, K_EVICTION,
+	K_NAMESPACE, K_LABELS, K_CREATED, K_DELETED, K_UID, K_OVERHEAD,
+	K_PRIORITY, K_NODENAME, K_NODESELECTOR, K_AFFINITY, K_SPREAD,
+	K_PHASE, K_ARCH, K_NETWORKS, K_TOLERATIONS, K_MACHINE, K_HINTS,
+	K_MIGSTATE, K_GUESTOS, K_VOLSTATUS, K_MIGVOLS, K_SCNAME, K_VOLMODE,
+	K_VOLNAME, K_ACCESSMODES, K_CAPACITY, K_KEYS,
 	K_ASIDE };	/* not a key: a row's mark (jsonskip.c) */
 
 /* Which rules apply, from the file name. */
-enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS, P_VMS };
+enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS, P_VMS, P_PVCS };
 
 #define MAXLV 6		/* item levels whose keys are tracked */
 
-/* One open container of an item, 1 = the item's own object. */
+#define NO_MEMBER UINT64_MAX
+
+/* One open container of an item, 1 = the item's own object.  Offsets
+ * are in the item's text as it is being built (item_at). */
 typedef struct level {
 	bool is_obj;
 	bool tracked;		/* keys and values here are looked at */
 	bool want_key, want_value;
+	bool comma_fresh;	/* a ',' was the last byte but whitespace */
 	enum key key;		/* the current key (objects) */
 	uint32_t rules;		/* skip rules whose path leads here */
+	uint64_t comma_at;	/* where that ',' is */
+	uint64_t member_at;	/* where the current member starts with its
+				 * ',', or NO_MEMBER: a dropped value then
+				 * leaves its key and null */
 } level;
 
 struct json_items {
@@ -80,6 +91,7 @@ struct json_items {
 	level lv[MAXLV + 1];
 	uint32_t child_rules;	/* rules for the container opening next */
 	bool skipping, skip_str;
+	bool skip_scalar;	/* a scalar member being dropped (jsonskip.c) */
 	unsigned skip_depth;	/* depth at which the skipped value began */
 
 	/* the value a row sets aside (jsonskip.c): its bytes whole, while
@@ -103,6 +115,14 @@ typedef struct chunk_in {
 	size_t aside_seg;	/* where bytes set aside start, or SIZE_MAX */
 } chunk_in;
 
+/* Where byte i of the buffer falls in the item's text: the bytes kept
+ * so far, then the uncopied ones from in->seg (set). */
+static inline uint64_t
+item_at(const json_items *s, const chunk_in *in, size_t i)
+{
+	return s->item.len + (i - in->seg);
+}
+
 /* The item level the scanner is at, or 0 when its keys are not tracked
  * (asked at every byte outside strings: inline). */
 static inline unsigned
@@ -121,7 +141,9 @@ enum profile skip_profile(const char *file);
 bool value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel,
     bool str, bool *child);
 void opened(json_items *s, bool is_obj, bool tracked);
-void track_byte(json_items *s, unsigned rel, char c);
+void track_byte(json_items *s, chunk_in *in, size_t i, unsigned rel, char c);
+bool scalar_skipped(json_items *s, chunk_in *in, size_t i, char c);
+void key_starts(json_items *s, unsigned rel);
 void key_done(json_items *s);
 void end_skip(json_items *s, chunk_in *in, size_t i);
 void end_aside(json_items *s, chunk_in *in, size_t i);

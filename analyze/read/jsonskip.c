@@ -6,6 +6,7 @@
  * the loaders (load*.c, dvp/load.c, guestos.c), and tests/e2e/skip-
  * subtrees.sh compares the findings with and without skipping.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,19 +20,27 @@ static const char *const key_names[K_KEYS] = {
 	[K_VOLINUSE] = "volumesInUse", [K_VOLATTACHED] = "volumesAttached",
 	[K_DAEMON] = "daemonEndpoints", [K_CONTAINERS] = "containers",
 	[K_INITCONTAINERS] = "initContainers",
-	[K_SECCTX] = "securityContext", [K_CSTATUSES] = "containerStatuses",
+	[K_CSTATUSES] = "containerStatuses",
 	[K_ICSTATUSES] = "initContainerStatuses", [K_NAME] = "name",
 	[K_IMAGE] = "image", [K_IMAGEID] = "imageID",
-	[K_RESOURCES] = "resources",
-	[K_PHASETIMES] = "phaseTransitionTimestamps",
-	[K_INTERFACES] = "interfaces",
-	[K_LAUNCHERIMAGE] = "launcherContainerImageVersion",
-	[K_REVISION] = "virtualMachineRevisionName",
-	[K_TOPOLOGY] = "currentCPUTopology", [K_MEMORY] = "memory",
-	[K_ANNOTATIONS] = "annotations", [K_VOLUMES] = "volumes",
-	[K_TYPE] = "type", [K_REASON] = "reason", [K_MESSAGE] = "message",
-	[K_TEMPLATE] = "template", [K_DOMAIN] = "domain", [K_CPU] = "cpu",
-	[K_MODEL] = "model", [K_EVICTION] = "evictionStrategy",
+	[K_RESOURCES] = "resources", [K_ANNOTATIONS] = "annotations",
+	[K_VOLUMES] = "volumes", [K_TYPE] = "type", [K_REASON] = "reason",
+	[K_MESSAGE] = "message", [K_TEMPLATE] = "template",
+	[K_DOMAIN] = "domain", [K_CPU] = "cpu", [K_MODEL] = "model",
+	[K_EVICTION] = "evictionStrategy", [K_NAMESPACE] = "namespace",
+	[K_LABELS] = "labels", [K_CREATED] = "creationTimestamp",
+	[K_DELETED] = "deletionTimestamp", [K_UID] = "uid",
+	[K_OVERHEAD] = "overhead", [K_PRIORITY] = "priority",
+	[K_NODENAME] = "nodeName", [K_NODESELECTOR] = "nodeSelector",
+	[K_AFFINITY] = "affinity", [K_SPREAD] = "topologySpreadConstraints",
+	[K_PHASE] = "phase", [K_ARCH] = "architecture",
+	[K_NETWORKS] = "networks", [K_TOLERATIONS] = "tolerations",
+	[K_MACHINE] = "machine", [K_HINTS] = "topologyHints",
+	[K_MIGSTATE] = "migrationState", [K_GUESTOS] = "guestOSInfo",
+	[K_VOLSTATUS] = "volumeStatus", [K_MIGVOLS] = "migratedVolumes",
+	[K_SCNAME] = "storageClassName", [K_VOLMODE] = "volumeMode",
+	[K_VOLNAME] = "volumeName", [K_ACCESSMODES] = "accessModes",
+	[K_CAPACITY] = "capacity",
 };
 
 /*
@@ -40,12 +49,14 @@ static const char *const key_names[K_KEYS] = {
  * keep, every key of the object at path but those.  K_ASIDE among the
  * kept: the object at path also goes whole, as text, beside the item
  * (jsonitems.h json_aside), for the loader to parse when it needs more
- * than the rows below it leave.
+ * than the rows below it leave.  A keep list names every key its
+ * loader reads there (jget paths, and what it iterates): a key missing
+ * from it reads as absent, with no error.
  */
 typedef struct skip_rule {
 	enum profile profile;		/* P_ANY: every resource file */
 	enum key path[MAXLV];		/* K_NONE ends it */
-	enum key keep[4];		/* K_NONE ends it; none: drop path */
+	enum key keep[10];		/* K_NONE ends it; none: drop path */
 } skip_rule;
 
 static const skip_rule rules[] = {
@@ -58,26 +69,34 @@ static const skip_rule rules[] = {
 	{ P_NODES, { K_STATUS, K_VOLINUSE }, { K_NONE } },
 	{ P_NODES, { K_STATUS, K_VOLATTACHED }, { K_NONE } },
 	{ P_NODES, { K_STATUS, K_DAEMON }, { K_NONE } },
+	/* pods: load_pod, load_pod_resources, load_pod_placement and
+	 * load_pod_place (load_objects.c, load_capacity.c,
+	 * load_podaffinity.c) */
+	{ P_PODS, { K_METADATA }, { K_NAME, K_NAMESPACE, K_LABELS, K_CREATED,
+	    K_DELETED } },
+	{ P_PODS, { K_SPEC }, { K_CONTAINERS, K_INITCONTAINERS, K_OVERHEAD,
+	    K_PRIORITY, K_NODENAME, K_NODESELECTOR, K_AFFINITY, K_SPREAD,
+	    K_VOLUMES } },
 	{ P_PODS, { K_SPEC, K_CONTAINERS, K_ELEM },
 	    { K_NAME, K_IMAGE, K_RESOURCES } },
 	{ P_PODS, { K_SPEC, K_INITCONTAINERS, K_ELEM },
 	    { K_NAME, K_IMAGE, K_RESOURCES } },
-	{ P_PODS, { K_SPEC, K_SECCTX }, { K_NONE } },
 	{ P_PODS, { K_SPEC, K_VOLUMES, K_ELEM }, { K_NAME, K_IMAGE } },
-	{ P_PODS, { K_METADATA, K_ANNOTATIONS }, { K_NONE } },
-	{ P_PODS, { K_STATUS, K_CONDITIONS }, { K_NONE } },
+	{ P_PODS, { K_STATUS }, { K_PHASE, K_CSTATUSES, K_ICSTATUSES } },
 	{ P_PODS, { K_STATUS, K_CSTATUSES, K_ELEM },
 	    { K_NAME, K_IMAGE, K_IMAGEID } },
 	{ P_PODS, { K_STATUS, K_ICSTATUSES, K_ELEM },
 	    { K_NAME, K_IMAGE, K_IMAGEID } },
+	/* VMIs: load_vmi, load_vmi_spec, load_vmi_status (load_vmi.c) */
+	{ P_VMIS, { K_METADATA }, { K_NAME, K_NAMESPACE, K_LABELS,
+	    K_ANNOTATIONS, K_UID } },
+	{ P_VMIS, { K_SPEC }, { K_ARCH, K_DOMAIN, K_NODESELECTOR,
+	    K_EVICTION, K_AFFINITY, K_SPREAD, K_TOLERATIONS, K_VOLUMES,
+	    K_NETWORKS } },
+	{ P_VMIS, { K_STATUS }, { K_PHASE, K_NODENAME, K_MACHINE, K_HINTS,
+	    K_MIGSTATE, K_GUESTOS, K_CONDITIONS, K_VOLSTATUS, K_MIGVOLS } },
 	{ P_VMIS, { K_STATUS, K_CONDITIONS, K_ELEM },
 	    { K_TYPE, K_STATUS, K_REASON, K_MESSAGE } },
-	{ P_VMIS, { K_STATUS, K_PHASETIMES }, { K_NONE } },
-	{ P_VMIS, { K_STATUS, K_INTERFACES }, { K_NONE } },
-	{ P_VMIS, { K_STATUS, K_LAUNCHERIMAGE }, { K_NONE } },
-	{ P_VMIS, { K_STATUS, K_REVISION }, { K_NONE } },
-	{ P_VMIS, { K_STATUS, K_TOPOLOGY }, { K_NONE } },
-	{ P_VMIS, { K_STATUS, K_MEMORY }, { K_NONE } },
 	/* KubeVirt's VirtualMachines: load_vm reads the name and namespace,
 	 * spec, the conditions' type, status and message, and of the
 	 * template the CPU model and the eviction strategy; the template
@@ -92,6 +111,11 @@ static const skip_rule rules[] = {
 	{ P_VMS, { K_STATUS }, { K_CONDITIONS } },
 	{ P_VMS, { K_STATUS, K_CONDITIONS, K_ELEM },
 	    { K_TYPE, K_STATUS, K_MESSAGE } },
+	/* PersistentVolumeClaims: load_pvc (load_objects.c) */
+	{ P_PVCS, { K_METADATA }, { K_NAME, K_NAMESPACE, K_UID } },
+	{ P_PVCS, { K_SPEC }, { K_SCNAME, K_VOLMODE, K_VOLNAME, K_RESOURCES,
+	    K_ACCESSMODES } },
+	{ P_PVCS, { K_STATUS }, { K_PHASE, K_CAPACITY } },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -104,9 +128,61 @@ static const struct {
 	{ "nodes.json", P_NODES }, { "pods.json", P_PODS },
 	{ "virtualmachineinstances.kubevirt.io.json", P_VMIS },
 	{ "virtualmachines.kubevirt.io.json", P_VMS },
+	{ "persistentvolumeclaims.json", P_PVCS },
 	{ "internalvirtualizationvirtualmachineinstances."
 	    "internal.virtualization.deckhouse.io.json", P_VMIS },
 };
+
+/* --- skipping ----------------------------------------------------------- */
+
+/* The key names by a hash of their length and first and last bytes,
+ * open addressing: one or two compares a key, however many names. */
+#define KEY_SLOTS 256
+static unsigned char key_slot[KEY_SLOTS];	/* enum key; K_NONE: empty */
+static size_t key_len[K_KEYS];
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+_Static_assert(K_KEYS < 256, "key slots are bytes");
+
+static unsigned
+key_hash(const char *k, size_t n)
+{
+	return ((unsigned)n * 37u + (unsigned char)k[0] * 7u +
+	    (unsigned char)k[n - 1]) % KEY_SLOTS;
+}
+
+static void
+key_table(void)
+{
+	for (unsigned k = K_METADATA; k < K_KEYS; k++) {
+		unsigned h;
+
+		key_len[k] = strlen(key_names[k]);
+		h = key_hash(key_names[k], key_len[k]);
+
+		while (key_slot[h] != K_NONE)
+			h = (h + 1) % KEY_SLOTS;
+		key_slot[h] = (unsigned char)k;
+	}
+}
+
+static enum key
+key_id(const json_items *s)
+{
+	unsigned h;
+
+	if (s->key_overflow || s->key_len == 0)
+		return K_OTHER;
+	for (h = key_hash(s->key, s->key_len); key_slot[h] != K_NONE;
+	    h = (h + 1) % KEY_SLOTS) {
+		enum key k = (enum key)key_slot[h];
+
+		if (key_len[k] == s->key_len &&
+		    memcmp(key_names[k], s->key, s->key_len) == 0)
+			return k;
+	}
+	return K_OTHER;
+}
 
 enum profile
 skip_profile(const char *file)
@@ -114,6 +190,7 @@ skip_profile(const char *file)
 	const char *env = getenv("KVSCOPE_NO_SKIP");
 	const char *base = strrchr(file, '/');
 
+	pthread_once(&key_once, key_table);
 	if (env != NULL && *env != '\0' && strcmp(env, "0") != 0)
 		return P_OFF;
 	base = base != NULL ? base + 1 : file;
@@ -121,21 +198,6 @@ skip_profile(const char *file)
 		if (strcmp(base, files[i].name) == 0)
 			return files[i].profile;
 	return P_ANY;
-}
-
-/* --- skipping ----------------------------------------------------------- */
-
-static enum key
-key_id(const json_items *s)
-{
-	if (s->key_overflow)
-		return K_OTHER;
-	for (size_t k = K_METADATA; k < K_KEYS; k++)
-		if (key_names[k][0] == s->key[0] &&
-		    strlen(key_names[k]) == s->key_len &&
-		    memcmp(key_names[k], s->key, s->key_len) == 0)
-			return (enum key)k;
-	return K_OTHER;
 }
 
 static unsigned
@@ -209,13 +271,19 @@ skip_value(json_items *s, unsigned rel)
 	return false;
 }
 
-/* The value about to start at byte i is dropped: the item keeps "null"
- * in its place. */
+/* The value about to start at byte i, at level l, is dropped: with its
+ * key and the comma before it when it has one (jansson then builds no
+ * key either), else the item keeps "null" in its place (the first
+ * member of an object, an element of an array). */
 static void
-begin_skip(json_items *s, chunk_in *in, size_t i, bool str)
+begin_skip(json_items *s, chunk_in *in, size_t i, uint64_t member_at,
+    bool str)
 {
 	kv_buf_append(&s->item, in->buf + in->seg, i - in->seg);
-	kv_buf_append(&s->item, "null", 4);
+	if (member_at != NO_MEMBER)
+		s->item.len = member_at;
+	else
+		kv_buf_append(&s->item, "null", 4);
 	in->seg = SIZE_MAX;
 	s->skipping = true;
 	s->skip_str = str;
@@ -257,13 +325,16 @@ value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel, bool str,
     bool *child)
 {
 	level *l = &s->lv[rel];
+	uint64_t member_at = l->member_at;
 
 	*child = false;
+	l->comma_fresh = false;
+	l->member_at = NO_MEMBER;	/* a member has one value */
 	if (l->is_obj && !l->want_value)
 		return false;
 	l->want_value = false;
 	if (skip_value(s, rel)) {
-		begin_skip(s, in, i, str);
+		begin_skip(s, in, i, l->is_obj ? member_at : NO_MEMBER, str);
 		return true;
 	}
 	*child = s->child_rules != 0;
@@ -286,19 +357,67 @@ opened(json_items *s, bool is_obj, bool tracked)
 	    s->child_rules };
 }
 
-/* ',', ':' and scalars at a tracked level. */
+/* ',', ':' and scalars at a tracked level: byte i of in.  A scalar
+ * member no loader reads is dropped with its comma, as a container is
+ * (a first member's scalar stays: null would be no shorter). */
 void
-track_byte(json_items *s, unsigned rel, char c)
+track_byte(json_items *s, chunk_in *in, size_t i, unsigned rel, char c)
 {
 	level *l = &s->lv[rel];
 
+	if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+		return;
+	l->comma_fresh = false;
 	if (c == ',') {
-		l->want_key = l->is_obj;
+		l->want_key = l->comma_fresh = l->is_obj;
 		l->want_value = false;
+		l->member_at = NO_MEMBER;
+		if (l->is_obj)
+			l->comma_at = item_at(s, in, i);
 	} else if (c == ':')
 		l->want_value = l->is_obj;
-	else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-		l->want_value = false;
+	else {
+		bool drop = l->want_value && l->member_at != NO_MEMBER &&
+		    skip_value(s, rel);
+
+		l->want_value = false;		/* a scalar */
+		if (drop) {
+			kv_buf_append(&s->item, in->buf + in->seg, i - in->seg);
+			s->item.len = l->member_at;
+			in->seg = SIZE_MAX;
+			s->skip_scalar = true;
+		}
+		l->member_at = NO_MEMBER;
+	}
+}
+
+/* Byte i while a scalar is dropped: true when it is one of the scalar's
+ * (letters, digits, signs, points), else the drop ends before it. */
+bool
+scalar_skipped(json_items *s, chunk_in *in, size_t i, char c)
+{
+	switch (c) {
+	case ' ': case '\t': case '\n': case '\r': case ',': case ':':
+	case '{': case '}': case '[': case ']': case '"': case '\0':
+		s->skip_scalar = false;
+		in->seg = i;
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* A key opens: its member starts at the comma right before
+ * it, if one is (only then can the member be dropped whole: a comma
+ * missing or doubled stays for jansson to refuse). */
+void
+key_starts(json_items *s, unsigned rel)
+{
+	level *l = &s->lv[rel];
+
+	l->want_key = false;
+	l->member_at = l->comma_fresh ? l->comma_at : NO_MEMBER;
+	l->comma_fresh = false;
 }
 
 /* A key string ended: remember which it is. */

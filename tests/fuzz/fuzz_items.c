@@ -5,6 +5,8 @@
  * is scanned twice, in one piece and in pseudo-random pieces (many of one
  * byte), and both runs must agree on the status, the message and every
  * item: the scanner's state machine must not depend on where read() cut.
+ * The first byte also names the file, so that its skip rows apply
+ * (jsonskip.c); a file valid whole must stay valid with them.
  */
 #include "fuzz.h"
 
@@ -35,13 +37,25 @@ collect(void *arg, json_t *item, const json_aside *aside, size_t index,
 	return KV_OK;
 }
 
+static const char *const files[] = {
+	"f.json", "resources/pods.json", "resources/nodes.json",
+	"resources/persistentvolumeclaims.json",
+	"resources/virtualmachineinstances.kubevirt.io.json",
+	"resources/virtualmachines.kubevirt.io.json",
+};
+
+/* Scan data as file: whole, skipping nothing (json_items_keep_all);
+ * in one piece, or in pieces drawn from seed. */
 static int
-scan(const kv_limits *lim, const uint8_t *data, size_t size, uint32_t seed,
-    struct got *g, kv_err *err)
+scan(const kv_limits *lim, const char *file, bool whole, const uint8_t *data,
+    size_t size, uint32_t seed, struct got *g, kv_err *err)
 {
-	json_items *s = json_items_new("f.json", lim, collect, g);
+	json_items *s = json_items_new(file, lim, collect, g);
 	size_t at = 0;
 	int rc = KV_OK;
+
+	if (whole)
+		json_items_keep_all(s);
 
 	while (at < size && rc == KV_OK) {
 		size_t n = size - at;
@@ -67,8 +81,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	kv_limits lim;
-	struct got g1 = {0}, g2 = {0};
-	kv_err e1 = {0}, e2 = {0};
+	struct got g1 = {0}, g2 = {0}, g3 = {0};
+	kv_err e1 = {0}, e2 = {0}, e3 = {0};
+	const char *file;
 	uint32_t seed;
 	int rc1, rc2;
 
@@ -80,8 +95,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lim.string_bytes = 4096;
 	lim.items = 500;
 	lim.object_bytes = 64 << 10;
-	rc1 = scan(&lim, data + 2, size - 2, 0, &g1, &e1);
-	rc2 = scan(&lim, data + 2, size - 2, seed, &g2, &e2);
+	file = files[data[0] % (sizeof(files) / sizeof(files[0]))];
+	rc1 = scan(&lim, file, false, data + 2, size - 2, 0, &g1, &e1);
+	rc2 = scan(&lim, file, false, data + 2, size - 2, seed, &g2, &e2);
+	if (rc1 != KV_OK && scan(&lim, file, true, data + 2, size - 2, 0, &g3,
+	    &e3) == KV_OK)
+		abort();	/* the rows made a valid file invalid */
+	kv_buf_free(&g3.log);
 	if (rc1 != rc2 || g1.n != g2.n || g1.log.len != g2.log.len ||
 	    (g1.log.len > 0 && memcmp(g1.log.data, g2.log.data,
 	    g1.log.len) != 0))

@@ -656,16 +656,16 @@ test_skipped_subtrees(void **state)
 	    "\"status\":{\"images\":[1]}}]";
 
 	assert_skipped("resources/nodes.json", node, "{\"kind\":\"Node\","
-	    "\"metadata\":{\"labels\":{\"x\":\"]\"},\"managedFields\":null,"
-	    "\"name\":\"n1\"},\"spec\":{\"images\":[1]},\"status\":"
+	    "\"metadata\":{\"labels\":{\"x\":\"]\"},\"name\":\"n1\"},"
+	    "\"spec\":{\"images\":[1]},\"status\":"
 	    "{\"images\":null,\"phase\":\"x\"}}\n");
 	assert_skipped("resources/pods.json", pod, "{\"metadata\":"
-	    "{\"managedFields\":null},\"spec\":{\"containers\":[{\"args\":"
-	    "null,\"env\":null,\"image\":\"i\",\"name\":\"compute\","
-	    "\"ports\":7,\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}],"
+	    "{\"managedFields\":null},\"spec\":{\"containers\":[{\"image\":"
+	    "\"i\",\"name\":\"compute\","
+	    "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}],"
 	    "\"initContainers\":[{\"command\":null,\"name\":\"i1\"}],"
-	    "\"volumes\":[{\"env\":1,\"name\":\"v\"}]},\"status\":{\"images\":"
-	    "[1]}}\n");
+	    "\"volumes\":[{\"name\":\"v\"}]},\"status\":{\"images\":"
+	    "null}}\n");
 	/* JSON Lines, and nothing skipped in other files but managedFields */
 	assert_skipped("resources/persistentvolumes.json",
 	    "{\"metadata\":{\"managedFields\":[{}]},\"status\":{\"images\":"
@@ -687,6 +687,57 @@ test_skipped_subtrees(void **state)
 	}
 }
 
+/* A dropped value goes with its key and the comma before it; the first
+ * member of an object has no comma before it and keeps its key and
+ * null.  A comma missing, doubled or trailing around a dropped member is
+ * still refused, whatever it sits next to. */
+static void
+test_skip_members(void **state)
+{
+	(void)state;
+	assert_skipped("resources/pvs.json",
+	    "[{\"metadata\":{\"managedFields\":[1],\"name\":\"a\"}}]",
+	    "{\"metadata\":{\"managedFields\":null,\"name\":\"a\"}}\n");
+	assert_skipped("resources/pvs.json",
+	    "[{\"metadata\":{\"name\":\"a\" ,\n \"managedFields\" : "
+	    "[{\"x\":\",\"}] , \"finalizers\":[\"f\"],\"ownerReferences\":"
+	    "[],\"uid\":\"u\"}}]",
+	    "{\"metadata\":{\"name\":\"a\",\"uid\":\"u\"}}\n");
+	/* dropped values are not built: their keys may repeat */
+	assert_skipped("resources/pvs.json",
+	    "[{\"metadata\":{\"name\":\"a\",\"finalizers\":[1],"
+	    "\"finalizers\":\"x\"}}]", "{\"metadata\":{\"name\":\"a\"}}\n");
+	assert_refused("[{\"metadata\":{\"name\":\"a\" \"finalizers\":[1]}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":[1] "
+	    "\"uid\":\"u\"}}]", "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",,\"finalizers\":[1]}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":[1],}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\", x \"finalizers\":[1]}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",{}\"finalizers\":[1]}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"finalizers\":[1]\"name\":\"a\"}}]",
+	    "not valid JSON");
+	/* scalars too, but for the first member's */
+	assert_skipped("resources/pvs.json",
+	    "[{\"metadata\":{\"finalizers\":1,\"name\":\"a\",\"owner"
+	    "References\":true,\"managedFields\":-1.5e3}}]",
+	    "{\"metadata\":{\"finalizers\":1,\"name\":\"a\"}}\n");
+	assert_skipped("resources/pvs.json",
+	    "[{\"metadata\":{\"name\":\"a\",\"finalizers\":null\n,"
+	    "\"uid\":\"u\"}}]", "{\"metadata\":{\"name\":\"a\",\"uid\":"
+	    "\"u\"}}\n");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":1 2}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":1"
+	    "\"uid\":\"u\"}}]", "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":tru"
+	    "e[]}}]", "not valid JSON");
+}
+
 /* The rows of the skip table for VMIs (both files), pods and nodes:
  * whole values, and every key of an element but the ones kept. */
 static void
@@ -702,12 +753,11 @@ test_skip_table_rows(void **state)
 	    "\"conditions\":[{\"type\":\"LiveMigratable\",\"status\":"
 	    "\"False\",\"lastTransitionTime\":\"t\",\"reason\":\"R\","
 	    "\"message\":\"m\"}],\"nodeName\":\"w1\"}}]",
-	    "{\"metadata\":{\"annotations\":{\"a\":\"1\"},\"finalizers\":"
-	    "null,\"ownerReferences\":null},\"status\":{\"conditions\":"
-	    "[{\"lastTransitionTime\":null,\"message\":\"m\",\"reason\":"
-	    "\"R\",\"status\":\"False\",\"type\":\"LiveMigratable\"}],"
-	    "\"interfaces\":null,\"launcherContainerImageVersion\":null,"
-	    "\"nodeName\":\"w1\",\"phaseTransitionTimestamps\":null}}\n");
+	    "{\"metadata\":{\"annotations\":{\"a\":\"1\"},"
+	    "\"ownerReferences\":null},\"status\":{\"conditions\":"
+	    "[{\"message\":\"m\",\"reason\":\"R\",\"status\":\"False\","
+	    "\"type\":\"LiveMigratable\"}],\"nodeName\":\"w1\","
+	    "\"phaseTransitionTimestamps\":null}}\n");
 	assert_skipped("resources/internalvirtualizationvirtualmachine"
 	    "instances.internal.virtualization.deckhouse.io.json",
 	    "[{\"status\":{\"interfaces\":[1]}}]",
@@ -722,15 +772,71 @@ test_skip_table_rows(void **state)
 	    "\"d\",\"state\":{\"running\":{}}}]}}]",
 	    "{\"metadata\":{\"annotations\":null,\"labels\":{\"l\":\"2\"}},"
 	    "\"spec\":{\"securityContext\":null,\"volumes\":[{\"image\":"
-	    "{\"reference\":\"r\"},\"name\":\"v\",\"persistentVolumeClaim\":"
-	    "null}]},\"status\":{\"conditions\":null,\"containerStatuses\":"
-	    "[{\"imageID\":\"d\",\"name\":\"compute\",\"state\":null}]}}\n");
+	    "{\"reference\":\"r\"},\"name\":\"v\"}]},\"status\":{\"conditions\":"
+	    "null,\"containerStatuses\":[{\"imageID\":\"d\",\"name\":\"compute\"}]}}"
+	    "\n");
 	assert_skipped("resources/nodes.json",
 	    "[{\"status\":{\"conditions\":[{\"type\":\"Ready\"}],"
 	    "\"addresses\":[{\"address\":\"a\"}],\"nodeInfo\":"
 	    "{\"kernelVersion\":\"k\"}}}]",
-	    "{\"status\":{\"addresses\":null,\"conditions\":null,"
+	    "{\"status\":{\"conditions\":null,"
 	    "\"nodeInfo\":{\"kernelVersion\":\"k\"}}}\n");
+}
+
+/* The keep lists of pods, VMIs and PVCs: every key of metadata, spec and
+ * status a loader does not read goes (the first member keeps its key
+ * and null). */
+static void
+test_skip_keep_lists(void **state)
+{
+	(void)state;
+	assert_skipped("resources/pods.json",
+	    "[{\"metadata\":{\"name\":\"p\",\"generateName\":\"p-\","
+	    "\"namespace\":\"n\",\"labels\":{\"a\":\"1\"},\"uid\":\"u\","
+	    "\"creationTimestamp\":\"t\",\"deletionTimestamp\":\"d\"},"
+	    "\"spec\":{\"dnsPolicy\":\"ClusterFirst\",\"nodeName\":\"w1\","
+	    "\"priority\":0,\"affinity\":{\"podAffinity\":{}},"
+	    "\"topologySpreadConstraints\":[],\"nodeSelector\":{\"k\":"
+	    "\"v\"},\"overhead\":{\"memory\":\"1\"},\"hostname\":\"h\","
+	    "\"tolerations\":[{\"key\":\"k\"}]},\"status\":{\"phase\":"
+	    "\"Running\",\"podIP\":\"10.0.0.1\",\"qosClass\":\"B\"}}]",
+	    "{\"metadata\":{\"creationTimestamp\":\"t\","
+	    "\"deletionTimestamp\":\"d\",\"labels\":{\"a\":\"1\"},\"name\":"
+	    "\"p\",\"namespace\":\"n\"},\"spec\":{\"affinity\":"
+	    "{\"podAffinity\":{}},\"dnsPolicy\":null,\"nodeName\":\"w1\","
+	    "\"nodeSelector\":{\"k\":\"v\"},\"overhead\":{\"memory\":\"1\"},"
+	    "\"priority\":0,\"topologySpreadConstraints\":[]},\"status\":"
+	    "{\"phase\":\"Running\"}}\n");
+	assert_skipped("resources/virtualmachineinstances.kubevirt.io.json",
+	    "[{\"metadata\":{\"name\":\"v\",\"namespace\":\"n\","
+	    "\"generation\":3,\"uid\":\"u\",\"resourceVersion\":\"9\"},"
+	    "\"spec\":{\"domain\":{\"firmware\":{\"uuid\":\"x\"}},"
+	    "\"terminationGracePeriodSeconds\":180,\"hostname\":\"h\","
+	    "\"networks\":[{\"name\":\"default\",\"pod\":{}}]},\"status\":"
+	    "{\"phase\":\"Running\",\"interfaces\":[{\"ipAddress\":\"a\"}],"
+	    "\"qosClass\":\"B\",\"migrationState\":{\"completed\":true},"
+	    "\"activePods\":{\"uid\":\"w1\"}}}]",
+	    "{\"metadata\":{\"name\":\"v\",\"namespace\":"
+	    "\"n\",\"uid\":\"u\"},\"spec\":{\"domain\":{\"firmware\":"
+	    "{\"uuid\":\"x\"}},\"networks\":[{\"name\":\"default\",\"pod\":"
+	    "{}}]},\"status\":"
+	    "{\"migrationState\":{\"completed\":true},\"phase\":"
+	    "\"Running\"}}\n");
+	assert_skipped("resources/persistentvolumeclaims.json",
+	    "[{\"metadata\":{\"name\":\"c\",\"namespace\":\"n\",\"uid\":"
+	    "\"u\",\"annotations\":{\"a\":\"b\"},\"labels\":{\"l\":\"1\"}},"
+	    "\"spec\":{\"accessModes\":[\"ReadWriteMany\"],\"dataSource\":"
+	    "{\"kind\":\"x\"},\"resources\":{\"requests\":{\"storage\":"
+	    "\"1Gi\"}},\"storageClassName\":\"s\",\"volumeMode\":\"Block\","
+	    "\"volumeName\":\"pv\"},\"status\":{\"phase\":\"Bound\","
+	    "\"accessModes\":[\"ReadWriteMany\"],\"capacity\":{\"storage\":"
+	    "\"1Gi\"},\"conditions\":[]}}]",
+	    "{\"metadata\":{\"name\":\"c\",\"namespace\":\"n\",\"uid\":"
+	    "\"u\"},\"spec\":{\"accessModes\":[\"ReadWriteMany\"],"
+	    "\"resources\":{\"requests\":{\"storage\":\"1Gi\"}},"
+	    "\"storageClassName\":\"s\",\"volumeMode\":\"Block\","
+	    "\"volumeName\":\"pv\"},\"status\":{\"capacity\":{\"storage\":"
+	    "\"1Gi\"},\"phase\":\"Bound\"}}\n");
 }
 
 /* The VirtualMachines' rows: the template set aside whole (K_ASIDE),
@@ -741,8 +847,8 @@ test_skip_vm_template(void **state)
 	(void)state;
 	/* VirtualMachines: annotations, every status key but the
 	 * conditions, and of those all but type, status and message; of
-	 * the template the CPU model and the eviction strategy (scalars
-	 * stay), and the template whole set aside, byte for byte */
+	 * the template the CPU model and the eviction strategy (the first
+	 * member stays), and the template whole set aside, byte for byte */
 	assert_skipped("resources/virtualmachines.kubevirt.io.json",
 	    "[{\"metadata\":{\"name\":\"vm\",\"annotations\":{\"k\":"
 	    "\"{]\"}},\"spec\":{\"runStrategy\":\"Always\",\"template\":"
@@ -755,15 +861,13 @@ test_skip_vm_template(void **state)
 	    "\"conditions\":[{\"type\":\"RestartRequired\",\"status\":"
 	    "\"True\",\"reason\":\"R\",\"lastTransitionTime\":\"t\","
 	    "\"message\":\"m\"}]}}]",
-	    "{\"metadata\":{\"annotations\":null,\"name\":\"vm\"},"
+	    "{\"metadata\":{\"name\":\"vm\"},"
 	    "\"spec\":{\"runStrategy\":\"Always\",\"template\":{"
 	    "\"metadata\":null,\"spec\":{\"domain\":{\"cpu\":{\"cores\":"
-	    "2,\"model\":\"host-model\"},\"devices\":null},"
-	    "\"evictionStrategy\":\"LiveMigrate\",\"volumes\":null}}},"
-	    "\"status\":{\"conditions\":[{"
-	    "\"lastTransitionTime\":null,\"message\":\"m\",\"reason\":"
-	    "null,\"status\":\"True\",\"type\":\"RestartRequired\"}],"
-	    "\"printableStatus\":null,\"volumeSnapshotStatuses\":null}}\n"
+	    "2,\"model\":\"host-model\"}},"
+	    "\"evictionStrategy\":\"LiveMigrate\"}}},"
+	    "\"status\":{\"conditions\":[{\"message\":\"m\",\"status\":\"True\","
+	    "\"type\":\"RestartRequired\"}],\"printableStatus\":null}}\n"
 	    "aside: {\"metadata\":{\"labels\":{\"a\":\"]}\"}}, \"spec\":"
 	    "{\"domain\":{\"cpu\":{\"cores\":2,\"model\":\"host-model\"},"
 	    "\"devices\":{\"disks\":[{\"name\":\"d\"}]}},"
@@ -805,7 +909,9 @@ main(void)
 		cmocka_unit_test(test_bare_array),
 		cmocka_unit_test(test_big_integers),
 		cmocka_unit_test(test_skipped_subtrees),
+		cmocka_unit_test(test_skip_members),
 		cmocka_unit_test(test_skip_table_rows),
+		cmocka_unit_test(test_skip_keep_lists),
 		cmocka_unit_test(test_skip_vm_template),
 	};
 
