@@ -366,7 +366,10 @@ plain(char c)
 }
 
 /* The first byte of buf[i..stop) that ends a run of ordinary string
- * bytes ('"', '\\' or NUL), or stop; eight bytes at a time. */
+ * bytes ('"', '\\' or NUL), or stop; eight bytes at a time.  In a word
+ * that holds one, the lowest flagged byte is the first (a borrow only
+ * flags bytes above a zero): on a little-endian machine its index is
+ * the count of trailing zero bits over eight. */
 static size_t
 string_run(const char *buf, size_t i, size_t stop)
 {
@@ -374,14 +377,20 @@ string_run(const char *buf, size_t i, size_t stop)
 	const uint64_t highs = 0x8080808080808080ULL;
 
 	while (i + 8 <= stop) {
-		uint64_t v, q, b;
+		uint64_t v, q, b, hit;
 
 		memcpy(&v, buf + i, 8);
 		q = v ^ (ones * '"');
 		b = v ^ (ones * '\\');
-		if (((v - ones) & ~v & highs) | ((q - ones) & ~q & highs) |
-		    ((b - ones) & ~b & highs))
+		hit = ((v - ones) & ~v & highs) | ((q - ones) & ~q & highs) |
+		    ((b - ones) & ~b & highs);
+		if (hit != 0) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return i + (size_t)(__builtin_ctzll(hit) >> 3);
+#else
 			break;
+#endif
+		}
 		i += 8;
 	}
 	while (i < stop && buf[i] != '"' && buf[i] != '\\' && buf[i] != '\0')
@@ -465,7 +474,8 @@ end_string(json_items *s, chunk_in *in, size_t i)
 {
 	s->in_str = false;
 	if (s->cap_top)
-		s->last_key_items = !s->key_overflow && s->key_len == 5 &&
+		s->last_key_items = !s->key_overflow && !s->key_escaped &&
+		    s->key_len == 5 &&
 		    memcmp(s->key, "items", 5) == 0;
 	if (s->cap_item)
 		key_done(s);
@@ -474,13 +484,28 @@ end_string(json_items *s, chunk_in *in, size_t i)
 		end_skip(s, in, i);
 }
 
+/* n bytes of the key being captured (an escape's are not: such a key is
+ * marked key_escaped). */
+static void
+take_key(json_items *s, const char *p, size_t n)
+{
+	size_t room = sizeof(s->key) - s->key_len;
+
+	if (n > room) {
+		s->key_overflow = true;
+		n = room;
+	}
+	memcpy(s->key + s->key_len, p, n);
+	s->key_len += n;
+}
+
 /* Byte *i is inside a string; a run of ordinary bytes is taken at once. */
 static enum step
 in_string(json_items *s, chunk_in *in, size_t *i, size_t stop, kv_err *err)
 {
 	char c = in->buf[*i];
 
-	if (!s->cap_top && !s->cap_item && !s->esc && s->in_item) {
+	if (!s->cap_top && !s->esc && s->in_item) {
 		size_t j = string_run(in->buf, *i, stop);
 		uint64_t room = s->lim->string_bytes - s->str_len;
 
@@ -490,6 +515,8 @@ in_string(json_items *s, chunk_in *in, size_t *i, size_t stop, kv_err *err)
 			    "(KVSCOPE_MAX_STRING_BYTES)");
 			return S_FAIL;
 		}
+		if (s->cap_item)
+			take_key(s, in->buf + *i, j - *i);
 		s->str_len += j - *i;
 		*i = j;
 		if (j == in->len)
@@ -509,15 +536,11 @@ in_string(json_items *s, chunk_in *in, size_t *i, size_t stop, kv_err *err)
 	if (s->esc)
 		s->esc = false;
 	else if (c == '\\')
-		s->esc = true;
+		s->esc = s->key_escaped = true;
 	else if (c == '"')
 		end_string(s, in, *i);
-	else if (s->cap_top || s->cap_item) {
-		if (s->key_len < sizeof(s->key))
-			s->key[s->key_len++] = c;
-		else
-			s->key_overflow = true;
-	}
+	else if (s->cap_top || s->cap_item)
+		take_key(s, &c, 1);
 	if (s->in_item && *i >= stop) {
 		too_large(s, in->base + *i, err);
 		return S_FAIL;
@@ -546,7 +569,7 @@ open_string(json_items *s, chunk_in *in, size_t i, kv_err *err)
 	s->in_str = true;
 	s->str_len = 0;
 	s->key_len = 0;
-	s->key_overflow = false;
+	s->key_overflow = s->key_escaped = false;
 	if (rel > 0 && s->lv[rel].is_obj && s->lv[rel].want_key) {
 		key_starts(s, rel);
 		s->cap_item = true;
@@ -683,6 +706,18 @@ step_outside(json_items *s, chunk_in *in, size_t *i, size_t stop,
 	return outside(s, in, *i, stop, c, err);
 }
 
+/* In an item: the index in in's buffer at which it gets too large (0:
+ * before the buffer), or the buffer's length when it ends sooner. */
+static size_t
+item_end(const json_items *s, const chunk_in *in)
+{
+	uint64_t lim = s->item_start + s->lim->object_bytes;
+
+	if (!s->in_item || lim >= in->base + in->len)
+		return in->len;
+	return lim > in->base ? (size_t)(lim - in->base) : 0;
+}
+
 /*
  * The bytes of the current item are not copied one at a time: in.seg
  * marks where they start in buf, and they are taken in one piece when the
@@ -700,22 +735,20 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 	chunk_in in = { buf, len, s->offset,
 	    s->in_item && !s->skipping && !s->skip_scalar ? 0 : SIZE_MAX,
 	    s->aside_on ? 0 : SIZE_MAX };
-	size_t i = 0;
+	size_t i = 0, end = len;
+	uint64_t start = UINT64_MAX;	/* the item end was computed for */
 
 	if (s->bom < 3 && eat_bom(s, &in, &i, err) != KV_OK)
 		return scan_error(s, err);
 	for (; i < len; i++) {
-		/* in an item: where it gets too large (as an index in buf) */
-		size_t stop = len;
+		size_t stop;
 		enum step st;
 
-		if (s->in_item) {
-			uint64_t lim = s->item_start + s->lim->object_bytes;
-
-			if (lim < in.base + len)
-				stop = lim > in.base + i ?
-				    (size_t)(lim - in.base) : i;
+		if ((s->in_item ? s->item_start : UINT64_MAX) != start) {
+			start = s->in_item ? s->item_start : UINT64_MAX;
+			end = item_end(s, &in);
 		}
+		stop = end > i ? end : i;
 		st = s->in_str ? in_string(s, &in, &i, stop, err) :
 		    step_outside(s, &in, &i, stop, err);
 		if (st == S_END)

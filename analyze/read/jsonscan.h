@@ -19,8 +19,10 @@ enum mode { M_TOP, M_OBJECT, M_LIST, M_AFTER_LIST };
 enum next { N_FIRST, N_ITEM, N_COMMA };
 
 /* Keys the skip rules look at (names in jsonskip.c); K_OTHER is any
- * other key, K_ELEM stands for the elements of an array in a path. */
-enum key { K_NONE, K_OTHER, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
+ * other key, K_ESCAPED one written with an escape (never dropped by a
+ * keep list, matching no name), K_ELEM stands for the elements of an
+ * array in a path. */
+enum key { K_NONE, K_OTHER, K_ESCAPED, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
 	K_MANAGED, K_FINALIZERS, K_OWNERS, K_IMAGES, K_CONDITIONS,
 	K_ADDRESSES, K_VOLINUSE, K_VOLATTACHED, K_DAEMON, K_CONTAINERS,
 	K_INITCONTAINERS, K_CSTATUSES, K_ICSTATUSES, K_NAME, K_IMAGE,
@@ -77,6 +79,7 @@ struct json_items {
 	char key[32];
 	size_t key_len;
 	bool key_overflow;
+	bool key_escaped;	/* it holds an escape: no name matches it */
 	bool last_key_items;
 
 	kv_buf item;		/* bytes of the current item */

@@ -171,6 +171,8 @@ key_id(const json_items *s)
 {
 	unsigned h;
 
+	if (s->key_escaped)
+		return K_ESCAPED;
 	if (s->key_overflow || s->key_len == 0)
 		return K_OTHER;
 	for (h = key_hash(s->key, s->key_len); key_slot[h] != K_NONE;
@@ -255,7 +257,8 @@ skip_value(json_items *s, unsigned rel)
 		unsigned n = path_len(r);
 
 		if (r->keep[0] != K_NONE && n + 1 == rel) {
-			if (l->is_obj && !kept(r, l->key))
+			if (l->is_obj && l->key != K_ESCAPED &&
+			    !kept(r, l->key))
 				return true;
 			continue;
 		}
