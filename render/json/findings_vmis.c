@@ -8,6 +8,7 @@
  */
 #include <glib.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 /* --- the vmis emitter --------------------------------------------------- */
 
 typedef struct emitter {
-	FILE *f;
+	FILE *f;			/* NULL: buf grows (a helper's) */
 	char *buf;
 	size_t len, cap;
 	bool failed;
@@ -30,6 +31,7 @@ typedef struct emitter {
 	size_t nnames;
 	char **names;			/* node i as an escaped JSON string */
 	size_t *name_len;
+	bool borrowed;			/* names are another emitter's */
 	GHashTable *escaped;		/* em_istr(): address -> esc_text */
 } emitter;
 
@@ -42,6 +44,8 @@ typedef struct esc_text {
 static void
 em_flush(emitter *e)
 {
+	if (e->f == NULL)
+		return;
 	if (e->len > 0 && fwrite(e->buf, 1, e->len, e->f) != e->len)
 		e->failed = true;
 	e->len = 0;
@@ -50,7 +54,10 @@ em_flush(emitter *e)
 static inline void
 em_put(emitter *e, const char *p, size_t n)
 {
-	if (e->cap - e->len < n) {
+	if (e->cap - e->len < n && e->f == NULL) {
+		e->cap = e->cap * 2 > e->len + n ? e->cap * 2 : e->len + n;
+		e->buf = xreallocarray(e->buf, e->cap, 1);
+	} else if (e->cap - e->len < n) {
 		em_flush(e);
 		if (n > e->cap) {
 			if (fwrite(p, 1, n, e->f) != n)
@@ -383,7 +390,127 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 }
 
 static void em_open(emitter *e, FILE *f, const kv_model *m);
+static void em_borrow(emitter *e, const emitter *from);
 static int em_close(emitter *e);
+
+/* --- the VMIs in blocks, two at once ------------------------------------ */
+
+/*
+ * The VMIs go in blocks of VMI_BLOCK.  With a second core a helper thread
+ * formats every second block into memory (an emitter of its own, the node
+ * names and sets borrowed: em_vmi() only reads the analysis), at most two
+ * blocks ahead; the writer formats the others itself and writes the
+ * helper's in between, so the bytes are those one emitter would write.
+ */
+#define VMI_BLOCK 256
+
+typedef struct helper {
+	pthread_t th;
+	const kv_analysis *a;
+	emitter e;			/* f NULL */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	kv_buf slot[2];			/* block 2k+1 in slot[k % 2] */
+	bool full[2], stop;
+} helper;
+
+static void
+em_block(emitter *e, const kv_analysis *a, size_t b)
+{
+	size_t end = (b + 1) * VMI_BLOCK < a->nvmis ? (b + 1) * VMI_BLOCK :
+	    a->nvmis;
+
+	for (size_t i = b * VMI_BLOCK; i < end; i++) {
+		if (i)
+			em_lit(e, ",\n");
+		else
+			em_lit(e, "\n");
+		em_vmi(e, a, i);
+	}
+}
+
+static void *
+help(void *arg)
+{
+	helper *h = arg;
+	size_t nblocks = (h->a->nvmis + VMI_BLOCK - 1) / VMI_BLOCK;
+
+	for (size_t b = 1; b < nblocks; b += 2) {
+		kv_buf *out = &h->slot[b / 2 % 2], was;
+		bool stop;
+
+		pthread_mutex_lock(&h->mu);
+		while (h->full[b / 2 % 2] && !h->stop)
+			pthread_cond_wait(&h->cv, &h->mu);
+		stop = h->stop;
+		pthread_mutex_unlock(&h->mu);
+		if (stop)
+			break;
+		h->e.len = 0;
+		em_block(&h->e, h->a, b);
+		/* the block's text to the slot, the slot's buffer back */
+		was = *out;
+		*out = (kv_buf){ h->e.buf, h->e.len, h->e.cap };
+		h->e.cap = was.data != NULL ? was.cap : 1 << 20;
+		h->e.buf = was.data != NULL ? was.data : xmalloc(h->e.cap);
+		pthread_mutex_lock(&h->mu);
+		h->full[b / 2 % 2] = true;
+		pthread_cond_broadcast(&h->cv);
+		pthread_mutex_unlock(&h->mu);
+	}
+	return NULL;
+}
+
+/* Block b (odd) from the helper, written after what e holds. */
+static void
+take(helper *h, emitter *e, size_t b)
+{
+	kv_buf *in = &h->slot[b / 2 % 2];
+
+	pthread_mutex_lock(&h->mu);
+	while (!h->full[b / 2 % 2])
+		pthread_cond_wait(&h->cv, &h->mu);
+	pthread_mutex_unlock(&h->mu);
+	em_flush(e);
+	if (in->len > 0 && fwrite(in->data, 1, in->len, e->f) != in->len)
+		e->failed = true;
+	pthread_mutex_lock(&h->mu);
+	h->full[b / 2 % 2] = false;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+/* Every VMI, with a helper when there are two blocks and two cores. */
+static void
+em_vmis(emitter *e, const kv_analysis *a)
+{
+	size_t nblocks = (a->nvmis + VMI_BLOCK - 1) / VMI_BLOCK;
+	helper h = { .a = a };
+	bool two = nblocks >= 2 && kv_threads() > 1, helped = false;
+
+	if (two) {
+		em_borrow(&h.e, e);
+		pthread_mutex_init(&h.mu, NULL);
+		pthread_cond_init(&h.cv, NULL);
+		helped = pthread_create(&h.th, NULL, help, &h) == 0;
+	}
+	for (size_t b = 0; b < nblocks; b++) {
+		if (helped && b % 2 == 1)
+			take(&h, e, b);
+		else
+			em_block(e, a, b);
+	}
+	if (!two)
+		return;
+	if (helped)
+		pthread_join(h.th, NULL);
+	if (em_close(&h.e) != KV_OK)
+		e->failed = true;
+	for (int k = 0; k < 2; k++)
+		free(h.slot[k].data);
+	pthread_cond_destroy(&h.cv);
+	pthread_mutex_destroy(&h.mu);
+}
 
 /* "nodeSets" and "vmis": [ one element per line ], as put_list() writes
  * them. */
@@ -402,13 +529,7 @@ kv_json_put_vmis(FILE *f, const kv_analysis *a)
 	else
 		em_lit(&e, "],\n");
 	em_lit(&e, "\"vmis\": [");
-	for (size_t i = 0; i < a->nvmis; i++) {
-		if (i)
-			em_lit(&e, ",\n");
-		else
-			em_lit(&e, "\n");
-		em_vmi(&e, a, i);
-	}
+	em_vmis(&e, a);
 	if (a->nvmis)
 		em_lit(&e, "\n],\n");
 	else
@@ -443,14 +564,33 @@ em_open(emitter *e, FILE *f, const kv_model *m)
 	}
 }
 
+/* An emitter into memory (f NULL) with from's node names and sets. */
+static void
+em_borrow(emitter *e, const emitter *from)
+{
+	memset(e, 0, sizeof(*e));
+	e->cap = 1 << 20;
+	e->buf = xmalloc(e->cap);
+	e->scratch = json_string("");
+	e->escaped = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	e->sets = from->sets;
+	e->nnames = from->nnames;
+	e->names = from->names;
+	e->name_len = from->name_len;
+	e->borrowed = true;
+}
+
 static int
 em_close(emitter *e)
 {
 	em_flush(e);
-	for (size_t n = 0; n < e->nnames; n++)
+	for (size_t n = 0; !e->borrowed && n < e->nnames; n++)
 		free(e->names[n]);
-	free(e->names);
-	free(e->name_len);
+	if (!e->borrowed) {
+		free(e->names);
+		free(e->name_len);
+	}
 	free(e->buf);
 	json_decref(e->scratch);
 	g_hash_table_destroy(e->escaped);
