@@ -12,12 +12,14 @@
  * neither sees: the commas between items, the bracket closing the array and
  * that nothing but whitespace lies between top-level values.  The one
  * exception is a skipped subtree (below): its strings, NUL bytes, nesting
- * and size are checked, its commas and colons are not.
+ * and size are checked, its commas and colons are not, nor how a dropped
+ * scalar is spelled or whether a dropped member's key repeats.
  *
  * Skipping: subtrees the model loader never reads (jsonskip.c's table:
- * metadata.managedFields of every object, status.images of nodes, the
- * fields of pods' containers other than name, image and resources, ...)
- * are replaced by null in the item's text before jansson sees it.
+ * metadata.managedFields of every object, status.images of nodes, every
+ * key of a pod's spec but those its loader reads, ...) are cut out of
+ * the item's text, key and comma with the value, before jansson sees
+ * it (the first member of an object is replaced by null).
  * jsonskip.c tracks the keys of the first levels of each item for that;
  * KVSCOPE_NO_SKIP=1 turns it off (the tests compare both).
  */

@@ -8,10 +8,11 @@
  * resulting object to the callback, which must not keep it: the item is
  * released right after the call.  Peak memory is one item, not the file.
  *
- * Subtrees the model loader never reads are replaced by null before
- * jansson builds them (jsonskip.c says which), unless KVSCOPE_NO_SKIP=1
- * or json_items_keep_all(); one it reads only sometimes is pruned and
- * its whole text handed beside the item (json_aside).
+ * Subtrees the model loader never reads are cut out (null for the first
+ * member of an object) before jansson builds them (jsonskip.c says
+ * which), unless KVSCOPE_NO_SKIP=1 or json_items_keep_all(); one it
+ * reads only sometimes is pruned and its whole text handed beside the
+ * item (json_aside).
  *
  * Limits (kv_limits): nesting depth, item count, string length, bytes in
  * one item (and in the List around the items).  Errors name the file, the

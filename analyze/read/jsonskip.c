@@ -1,7 +1,8 @@
 /*
  * jsonskip.c - the subtrees of an item no model loader reads, found by
- * tracking the keys of an item's first levels and replaced by null in its
- * text before jansson builds them (see jsonitems.c).  The rules are rows
+ * tracking the keys of an item's first levels and cut out of its text
+ * (key, comma and value; null for an object's first member) before
+ * jansson builds them (see jsonitems.c).  The rules are rows
  * of one table, by resource file; every path in it was checked against
  * the loaders (load*.c, dvp/load.c, guestos.c), and tests/e2e/skip-
  * subtrees.sh compares the findings with and without skipping.

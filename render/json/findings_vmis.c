@@ -411,7 +411,7 @@ typedef struct helper {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	kv_buf slot[2];			/* block 2k+1 in slot[k % 2] */
-	bool full[2], stop;
+	bool full[2];
 } helper;
 
 static void
@@ -437,15 +437,12 @@ help(void *arg)
 
 	for (size_t b = 1; b < nblocks; b += 2) {
 		kv_buf *out = &h->slot[b / 2 % 2], was;
-		bool stop;
 
+		/* the writer takes every block: a full slot empties */
 		pthread_mutex_lock(&h->mu);
-		while (h->full[b / 2 % 2] && !h->stop)
+		while (h->full[b / 2 % 2])
 			pthread_cond_wait(&h->cv, &h->mu);
-		stop = h->stop;
 		pthread_mutex_unlock(&h->mu);
-		if (stop)
-			break;
 		h->e.len = 0;
 		em_block(&h->e, h->a, b);
 		/* the block's text to the slot, the slot's buffer back */

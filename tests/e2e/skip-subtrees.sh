@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The item scanner skips subtrees the loader never reads (the table of
 # analyze/read/jsonskip.c: managedFields, ownerReferences and finalizers of
-# every object; nodes' images, conditions and addresses; pods'
-# annotations, securityContext, conditions and container fields beyond
-# the ones read; VMIs' phase timestamps, interfaces and the like;
+# every object; nodes' images, conditions and addresses; of pods, VMIs
+# and PVCs every key of metadata, spec and status their loaders do not
+# read (keep lists), and container fields beyond the ones read;
 # VirtualMachines' annotations and status but their conditions, and of
 # their templates all but the CPU model and the eviction strategy: the
 # template goes aside whole, for the VMs that are halted or must restart).  Each sample is copied with such subtrees planted in every
@@ -78,6 +78,19 @@ def plant(o, plural):
                 c["volumeMounts"] = [{"name": "m", "mountPath": "/x"}]
                 c["securityContext"] = {"capabilities": {"add": ["NET_ADMIN"]}}
                 c["livenessProbe"] = {"exec": {"command": ["sh", "-c", "[ ]"]}}
+    # keys the keep lists of pods, VMIs and PVCs drop: strings, objects
+    # and scalars, before and after the ones read
+    if plural in ("pods", "virtualmachineinstances",
+                  "internalvirtualizationvirtualmachineinstances",
+                  "persistentvolumeclaims"):
+        meta["resourceVersion"] = "9]{"
+        meta["generation"] = 12
+        for part in ("spec", "status"):
+            d = o.setdefault(part, {})
+            o[part] = dict([("zFirst", "]{\""), ("aNull", None)] +
+                           list(d.items()) +
+                           [("hostname", "h]"), ("grace", 30),
+                            ("flag", False), ("dnsConfig", {"o": ["]{"]})])
 files = []
 for root, _, names in os.walk(os.path.join(dst, "resources")):
     for name in names:

@@ -612,7 +612,7 @@ test_big_integers(void **state)
 	assert_refused("{\"a\":01}", "not valid JSON");
 }
 
-/* Subtrees the loader never reads become null before jansson builds
+/* Subtrees the loader never reads are cut out before jansson builds
  * them; everything else is kept byte for byte. */
 static void
 assert_skipped(const char *file, const char *doc, const char *want)
