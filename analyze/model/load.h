@@ -88,9 +88,8 @@ int load_node_allocatable(jctx *c, json_t *o, kv_node *n);
 void load_resnames_finish(kv_model *m);
 int load_pods_scope(kv_model *m, const char *path, kv_err *err);
 
-/* The placement facts (load_podaffinity.c): a pod's labels, required pod
- * (anti-)affinity and topology spread; the same of a VMI's spec. */
-int load_pod_placement(jctx *c, json_t *o, kv_pod *p);
+/* The placement facts (load_podaffinity.c) of a pod's or a VMI's spec:
+ * required pod (anti-)affinity and topology spread. */
 int load_pod_place(jctx *c, json_t *o, kv_podplace *p);
 
 /* Shared by the core's loaders (load_objects.c). */

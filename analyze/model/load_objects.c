@@ -297,49 +297,43 @@ load_pod(kv_load *ls, jctx *c, json_t *o)
 {
 	kv_model *m = ls->m;
 	kv_pod *p;
-	kv_labels labels = {0};
 	const char *launcher, *name, *ns, *deleted = NULL;
-	int rc = KV_ERR;
 
-	if (jmeta(c, o, &name, &ns, true) ||
-	    jlabels(c, o, "metadata.labels", &labels))
-		goto out;
-	launcher = kv_flavor_label(&labels, KEY_LAUNCHER);
+	if (jmeta(c, o, &name, &ns, true))
+		return KV_ERR;
 	p = KV_PUSH(m->pods, m->npods, ls->cap_pods);
 	p->name = name;
 	p->ns = ns;
 	p->req_memory = -1;
-	if (jstr(c, o, "metadata.deletionTimestamp", &deleted) ||
+	/* its labels once: the launcher's marks and pod affinity's */
+	if (jlabels(c, o, "metadata.labels", &p->labels) ||
+	    jstr(c, o, "metadata.deletionTimestamp", &deleted) ||
 	    jstr(c, o, "spec.nodeName", &p->node) ||
 	    jstr(c, o, "status.phase", &p->phase) ||
-	    load_pod_resources(m, c, o, p) || load_pod_placement(c, o, p))
-		goto out;
+	    load_pod_resources(m, c, o, p) || load_pod_place(c, o, &p->place))
+		return KV_ERR;
 	/* a terminating pod still holds its node's room and counts for
 	 * pod (anti-)affinity; topology spread skips it (podaffinity.c) */
 	p->terminating = deleted != NULL;
-	if (launcher == NULL || strcmp(launcher, "virt-launcher") != 0) {
-		rc = KV_OK;	/* not a launcher pod: its resources only */
-		goto out;
-	}
+	launcher = kv_flavor_label(&p->labels, KEY_LAUNCHER);
+	if (launcher == NULL || strcmp(launcher, "virt-launcher") != 0)
+		return KV_OK;	/* not a launcher pod: its resources only */
 	p->launcher = true;
-	p->created_by = kv_flavor_label(&labels, KEY_CREATED_BY);
-	p->migration_job = kv_flavor_label(&labels, KEY_JOB_UID);
+	p->created_by = kv_flavor_label(&p->labels, KEY_CREATED_BY);
+	p->migration_job = kv_flavor_label(&p->labels, KEY_JOB_UID);
 	/* persistent-reservation markers (rules-kubevirt.md §2.2) */
-	for (size_t k = 0; k < labels.n; k++)
-		if (kv_startswith(labels.v[k].key, PR_LABEL)) {
+	for (size_t k = 0; k < p->labels.n; k++)
+		if (kv_startswith(p->labels.v[k].key, PR_LABEL)) {
 			p->pr = xreallocarray(p->pr, p->npr + 1,
 			    sizeof(char *));
-			p->pr[p->npr++] = labels.v[k].key;
+			p->pr[p->npr++] = p->labels.v[k].key;
 		}
 	if (jstr(c, o, "metadata.creationTimestamp", &p->created) ||
 	    jlabels(c, o, "spec.nodeSelector", &p->node_selector) ||
 	    pod_memory(c, o, p) || pod_imageids(c, o, p) ||
 	    pod_imagerefs(c, o, p))
-		goto out;
-	rc = KV_OK;
-out:
-	free(labels.v);
-	return rc;
+		return KV_ERR;
+	return KV_OK;
 }
 
 /* --- storage ------------------------------------------------------------ */

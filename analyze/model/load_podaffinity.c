@@ -1,7 +1,7 @@
 /*
  * load_podaffinity.c - the placement facts of a pod or a VMI (load.h):
- * metadata.labels (pods), the required pod affinity and anti-affinity
- * terms of spec.affinity and spec.topologySpreadConstraints, as the
+ * the required pod affinity and anti-affinity terms of spec.affinity
+ * and spec.topologySpreadConstraints, as the
  * scheduler's InterPodAffinity and PodTopologySpread filters read them.
  * Preferred terms only score nodes and are not kept.  Strings are
  * interned; the arrays belong to the model (kv_podplace_free).
@@ -227,12 +227,4 @@ load_pod_place(jctx *c, json_t *o, kv_podplace *p)
 		return KV_ERR;
 	jwhere(c, "%s", "");
 	return KV_OK;
-}
-
-int
-load_pod_placement(jctx *c, json_t *o, kv_pod *p)
-{
-	if (jlabels(c, o, "metadata.labels", &p->labels))
-		return KV_ERR;
-	return load_pod_place(c, o, &p->place);
 }
