@@ -416,7 +416,7 @@ load_dvm(kv_load *ld, jctx *c, json_t *o)
 	if (dvp_load_vm(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
 	vm = &m->dvp->vms[m->dvp->nvms - 1];
-	full = xasprintf("%s/%s", vm->ns, vm->name);
+	full = kv_join(vm->ns, '/', vm->name);
 	key = kv_intern_str(m->strs, full);
 	free(full);
 	return kv_load_unique(ld, c, "VirtualMachine", key);
@@ -462,7 +462,7 @@ load_kvvm(kv_load *ld, jctx *c, json_t *o)
 	if (dvp_load_kvvm(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
 	k = &m->dvp->kvvms[m->dvp->nkvvms - 1];
-	full = xasprintf("%s/%s", k->ns, k->name);
+	full = kv_join(k->ns, '/', k->name);
 	key = kv_intern_str(m->strs, full);
 	free(full);
 	return kv_load_unique(ld, c, "KVVM", key);

@@ -63,7 +63,10 @@ jerr(jctx *c, const char *path, const char *fmt, ...)
 		    c->name);
 	else
 		snprintf(what, sizeof(what), "item %zu", c->index);
-	if (c->where_fmt != NULL)
+	if (c->where_fmt != NULL && c->where_s != NULL)
+		snprintf(c->where, sizeof(c->where), c->where_fmt, c->where_s,
+		    c->where_i);
+	else if (c->where_fmt != NULL)
 		snprintf(c->where, sizeof(c->where), c->where_fmt, c->where_i);
 	return kv_seterr(c->err, "%s: %s%s%s: %s", what,
 	    c->root ? c->root : "", c->where, path, msg);
@@ -75,12 +78,16 @@ jname(jctx *c, const char *name)
 	c->name = name;
 }
 
-/* A format with one conversion, "%zu", and no other '%'. */
+/* A format with one conversion, "%zu", and no other '%', or one "%s"
+ * before it (*with_s). */
 static bool
-one_index(const char *fmt)
+one_index(const char *fmt, bool *with_s)
 {
 	const char *p = strchr(fmt, '%');
 
+	*with_s = p != NULL && p[1] == 's';
+	if (*with_s)
+		p = strchr(p + 2, '%');
 	return p != NULL && strncmp(p, "%zu", 3) == 0 &&
 	    strchr(p + 3, '%') == NULL;
 }
@@ -89,6 +96,7 @@ void
 jwhere(jctx *c, const char *fmt, ...)
 {
 	va_list ap;
+	bool with_s;
 
 	va_start(ap, fmt);
 	c->where_fmt = NULL;
@@ -100,8 +108,9 @@ jwhere(jctx *c, const char *fmt, ...)
 			n = sizeof(c->where) - 1;
 		memcpy(c->where, w, n);
 		c->where[n] = '\0';
-	} else if (one_index(fmt)) {
+	} else if (one_index(fmt, &with_s)) {
 		c->where_fmt = fmt;
+		c->where_s = with_s ? va_arg(ap, const char *) : NULL;
 		c->where_i = va_arg(ap, size_t);
 	} else
 		vsnprintf(c->where, sizeof(c->where), fmt, ap);

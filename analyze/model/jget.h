@@ -27,10 +27,12 @@ typedef struct jctx {
 	size_t index;		/* item index in its file */
 	const char *name;	/* jname's, or NULL: errors say "item 3 (w1)" */
 	/* the prefix for paths ("spec.volumes[2]."): where, or where_fmt
-	 * with where_i when jwhere was given one "%zu" (formatted only
-	 * when an error names it: jwhere runs for every element read) */
+	 * with where_i (and where_s) when jwhere was given one "%zu" (after
+	 * one "%s"), formatted only when an error names it: jwhere runs for
+	 * every element read */
 	char where[160];
 	const char *where_fmt;
+	const char *where_s;	/* lives as long as the where (a literal) */
 	size_t where_i;
 	const char *root;	/* before where, or NULL: a part read as an
 				   object of its own ("spec.template.") */

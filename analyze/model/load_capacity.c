@@ -81,7 +81,7 @@ fold_list(jctx *c, kv_model *m, json_t *o, const char *path, bool max,
 		return KV_OK;
 	json_object_foreach(req, key, val) {
 		bool cpu = strcmp(key, "cpu") == 0;
-		char *at = xasprintf("%s.%s", path, key);
+		char *at = kv_join(path, '.', key);	/* a name for errors */
 		int64_t v;
 		int rc = jquantity_of(c, val, at, cpu, &v);
 
@@ -172,7 +172,7 @@ load_node_allocatable(jctx *c, json_t *o, kv_node *n)
 		if (strcmp(key, "cpu") == 0 || strcmp(key, "memory") == 0 ||
 		    strcmp(key, "pods") == 0)
 			continue;
-		at = xasprintf("status.allocatable.%s", key);
+		at = kv_join("status.allocatable", '.', key);
 		rc = jquantity_of(c, val, at, false, &v);
 		free(at);
 		if (rc != KV_OK)

@@ -124,7 +124,7 @@ load_vmimetrics(kv_load *ls, jctx *c, json_t *o)
 
 	if (jmeta(c, o, &x->name, &x->ns, true))
 		return KV_ERR;
-	full = xasprintf("%s/%s", x->ns, x->name);
+	full = kv_join(x->ns, '/', x->name);
 	jname(c, kv_intern_str(m->strs, full));	/* errors name it later */
 	rc = kv_load_unique(ls, c, "VMIMetrics", c->name);
 	free(full);

@@ -157,7 +157,7 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 	if (tmpl != NULL && (vm->restart_required || vm->run == RS_HALTED) &&
 	    vm_whole(c, o, vm) != KV_OK)
 		return KV_ERR;
-	full = xasprintf("%s/%s", vm->ns, vm->name);
+	full = kv_join(vm->ns, '/', vm->name);
 	vm->fullname = kv_intern_str(m->strs, full);
 	free(full);
 	if (vm->stopped != NULL) {

@@ -550,7 +550,7 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 	v->tsc_hint = -1;
 	if (jmeta(c, o, &v->name, &v->ns, true))
 		return KV_ERR;
-	full = xasprintf("%s/%s", v->ns, v->name);
+	full = kv_join(v->ns, '/', v->name);
 	v->fullname = kv_intern_str(m->strs, full);
 	free(full);
 	jname(c, v->fullname);

@@ -161,6 +161,18 @@ xstrndup(const char *s, size_t n)
 }
 
 char *
+kv_join(const char *a, char sep, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *p = xmalloc(na + nb + 2);
+
+	memcpy(p, a, na);
+	p[na] = sep;
+	memcpy(p + na + 1, b, nb + 1);
+	return p;
+}
+
+char *
 xasprintf(const char *fmt, ...)
 {
 	va_list ap;

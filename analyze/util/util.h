@@ -44,6 +44,9 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* a, sep and b in a fresh string owned by the caller (no printf: paths
+ * joined for every field read). */
+char *kv_join(const char *a, char sep, const char *b);
 /* printf into a fresh buffer owned by the caller. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

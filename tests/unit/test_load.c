@@ -257,6 +257,17 @@ test_other_types(void **state)
 	    "[1]}}}]}}");
 	expect_error(f, PODS ": item 0 (p): spec.containers[0].resources."
 	    "requests.memory: expected a quantity, got a list");
+	/* a path whose list element is named only when an error names it
+	 * ("%s[%zu]." kept unformatted by jwhere), and a joined one */
+	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":"
+	    "\"ns\"},\"spec\":{\"tolerations\":[{\"key\":\"a\"},"
+	    "{\"key\":3}]}}");
+	expect_error(f, VMIS ": item 0 (ns/v): spec.tolerations[1].key: "
+	    "expected a string, got a number");
+	one(f, NODES, "{\"metadata\":{\"name\":\"n\"},\"status\":"
+	    "{\"allocatable\":{\"example.com/gpu\":true}}}");
+	expect_error(f, NODES ": item 0 (n): status.allocatable."
+	    "example.com/gpu: expected a quantity, got a boolean");
 	one(f, KV, "{\"metadata\":{\"name\":\"kubevirt\"},\"spec\":"
 	    "{\"configuration\":{\"developerConfiguration\":{\"featureGates\":"
 	    "[\"A\",3]}}}}");
