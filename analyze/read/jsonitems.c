@@ -13,7 +13,7 @@
  * that nothing but whitespace lies between top-level values.  The one
  * exception is a skipped subtree (below): its strings, NUL bytes, nesting
  * and size are checked, its commas and colons are not, nor how a dropped
- * scalar is spelled or whether a dropped member's key repeats.
+ * scalar is spelled or whether a key no loader reads repeats.
  *
  * Skipping: subtrees the model loader never reads (jsonskip.c's table:
  * metadata.managedFields of every object, status.images of nodes, every

@@ -48,7 +48,9 @@ typedef struct level {
 	bool is_obj;
 	bool tracked;		/* keys and values here are looked at */
 	bool want_key, want_value;
-	bool comma_fresh;	/* a ',' was the last byte but whitespace */
+	bool comma_fresh;	/* a ',' after a member was the last byte
+				 * but whitespace */
+	bool had_member;	/* a key has started here */
 	enum key key;		/* the current key (objects) */
 	uint32_t rules;		/* skip rules whose path leads here */
 	uint64_t comma_at;	/* where that ',' is */

@@ -361,9 +361,25 @@ opened(json_items *s, bool is_obj, bool tracked)
 	    s->child_rules };
 }
 
+/* A byte a scalar may hold (letters, digits, signs, points): any but
+ * whitespace, the structure's and a string's. */
+static bool
+scalar_byte(char c)
+{
+	switch (c) {
+	case ' ': case '\t': case '\n': case '\r': case ',': case ':':
+	case '{': case '}': case '[': case ']': case '"': case '\0':
+		return false;
+	default:
+		return true;
+	}
+}
+
 /* ',', ':' and scalars at a tracked level: byte i of in.  A scalar
  * member no loader reads is dropped with its comma, as a container is
- * (a first member's scalar stays: null would be no shorter). */
+ * (a first member's scalar stays: null would be no shorter).  A comma
+ * counts for the member after it only when a member came before it,
+ * and a colon repeated keeps the member: jansson is to refuse both. */
 void
 track_byte(json_items *s, chunk_in *in, size_t i, unsigned rel, char c)
 {
@@ -373,16 +389,19 @@ track_byte(json_items *s, chunk_in *in, size_t i, unsigned rel, char c)
 		return;
 	l->comma_fresh = false;
 	if (c == ',') {
-		l->want_key = l->comma_fresh = l->is_obj;
+		l->want_key = l->is_obj;
+		l->comma_fresh = l->is_obj && l->had_member;
 		l->want_value = false;
 		l->member_at = NO_MEMBER;
 		if (l->is_obj)
 			l->comma_at = item_at(s, in, i);
-	} else if (c == ':')
+	} else if (c == ':') {
+		if (l->want_value)
+			l->member_at = NO_MEMBER;
 		l->want_value = l->is_obj;
-	else {
+	} else {
 		bool drop = l->want_value && l->member_at != NO_MEMBER &&
-		    skip_value(s, rel);
+		    scalar_byte(c) && skip_value(s, rel);
 
 		l->want_value = false;		/* a scalar */
 		if (drop) {
@@ -395,31 +414,28 @@ track_byte(json_items *s, chunk_in *in, size_t i, unsigned rel, char c)
 	}
 }
 
-/* Byte i while a scalar is dropped: true when it is one of the scalar's
- * (letters, digits, signs, points), else the drop ends before it. */
+/* Byte i while a scalar is dropped: true when it is one of the scalar's,
+ * else the drop ends before it. */
 bool
 scalar_skipped(json_items *s, chunk_in *in, size_t i, char c)
 {
-	switch (c) {
-	case ' ': case '\t': case '\n': case '\r': case ',': case ':':
-	case '{': case '}': case '[': case ']': case '"': case '\0':
-		s->skip_scalar = false;
-		in->seg = i;
-		return false;
-	default:
+	if (scalar_byte(c))
 		return true;
-	}
+	s->skip_scalar = false;
+	in->seg = i;
+	return false;
 }
 
-/* A key opens: its member starts at the comma right before
- * it, if one is (only then can the member be dropped whole: a comma
- * missing or doubled stays for jansson to refuse). */
+/* A key opens: its member starts at the comma right before it, if one
+ * is (only then can the member be dropped whole: a comma missing or
+ * doubled stays for jansson to refuse). */
 void
 key_starts(json_items *s, unsigned rel)
 {
 	level *l = &s->lv[rel];
 
 	l->want_key = false;
+	l->had_member = true;
 	l->member_at = l->comma_fresh ? l->comma_at : NO_MEMBER;
 	l->comma_fresh = false;
 }

@@ -736,6 +736,18 @@ test_skip_members(void **state)
 	    "\"uid\":\"u\"}}]", "not valid JSON");
 	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":tru"
 	    "e[]}}]", "not valid JSON");
+	/* a comma before the first member, a colon twice, a bracket where
+	 * the value should be: the member stays, for jansson to refuse */
+	assert_refused("[{\"metadata\":{,\"managedFields\":[1]}}]",
+	    "not valid JSON");
+	assert_refused("{\"metadata\":{,\"finalizers\":1},\"items\":"
+	    "[{\"a\":1}]}", "the List around the items is not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\"::2}}]",
+	    "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\"::"
+	    "{}}}]", "not valid JSON");
+	assert_refused("[{\"metadata\":{\"name\":\"a\",\"finalizers\":}}]",
+	    "unexpected token near '}'");
 }
 
 /* A key written with an escape is no name the scanner knows: a keep
@@ -747,7 +759,7 @@ test_escaped_keys(void **state)
 	(void)state;
 	assert_skipped("resources/pods.json",
 	    "[{\"metadata\":{\"name\":\"a\",\"n\\u0061mespace\":\"x\","
-	    "\"u\\u0069d\":\"u\",\"uid\":\"v\"}}]",
+	    "\"u\\u0069d\":\"u\",\"generateName\":\"g\"}}]",
 	    "{\"metadata\":{\"name\":\"a\",\"namespace\":\"x\",\"uid\":"
 	    "\"u\"}}\n");
 	assert_items("{\"it\\\"ems\":[{\"a\":1}]}",
