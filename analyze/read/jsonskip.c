@@ -70,9 +70,8 @@ static const skip_rule rules[] = {
 	{ P_NODES, { K_STATUS, K_VOLINUSE }, { K_NONE } },
 	{ P_NODES, { K_STATUS, K_VOLATTACHED }, { K_NONE } },
 	{ P_NODES, { K_STATUS, K_DAEMON }, { K_NONE } },
-	/* pods: load_pod, load_pod_resources, load_pod_placement and
-	 * load_pod_place (load_objects.c, load_capacity.c,
-	 * load_podaffinity.c) */
+	/* pods: load_pod, load_pod_resources and load_pod_place
+	 * (load_objects.c, load_capacity.c, load_podaffinity.c) */
 	{ P_PODS, { K_METADATA }, { K_NAME, K_NAMESPACE, K_LABELS, K_CREATED,
 	    K_DELETED } },
 	{ P_PODS, { K_SPEC }, { K_CONTAINERS, K_INITCONTAINERS, K_OVERHEAD,
@@ -275,13 +274,13 @@ skip_value(json_items *s, unsigned rel)
 	return false;
 }
 
-/* The value about to start at byte i, at level l, is dropped: with its
- * key and the comma before it when it has one (jansson then builds no
- * key either), else the item keeps "null" in its place (the first
- * member of an object, an element of an array). */
+/* The value about to start at byte i is dropped: the item's text so far
+ * is taken, less its member from member_at (the comma before the key)
+ * when it has one, so jansson builds no key either; else the item keeps
+ * "null" in its place (the first member of an object, an element of an
+ * array).  The value's bytes are not taken (in->seg unset). */
 static void
-begin_skip(json_items *s, chunk_in *in, size_t i, uint64_t member_at,
-    bool str)
+cut_value(json_items *s, chunk_in *in, size_t i, uint64_t member_at)
 {
 	kv_buf_append(&s->item, in->buf + in->seg, i - in->seg);
 	if (member_at != NO_MEMBER)
@@ -289,6 +288,14 @@ begin_skip(json_items *s, chunk_in *in, size_t i, uint64_t member_at,
 	else
 		kv_buf_append(&s->item, "null", 4);
 	in->seg = SIZE_MAX;
+}
+
+/* A container or string value starts at byte i and is dropped. */
+static void
+begin_skip(json_items *s, chunk_in *in, size_t i, uint64_t member_at,
+    bool str)
+{
+	cut_value(s, in, i, member_at);
 	s->skipping = true;
 	s->skip_str = str;
 	s->skip_depth = s->depth;
@@ -338,7 +345,7 @@ value_starts(json_items *s, chunk_in *in, size_t i, unsigned rel, bool str,
 		return false;
 	l->want_value = false;
 	if (skip_value(s, rel)) {
-		begin_skip(s, in, i, l->is_obj ? member_at : NO_MEMBER, str);
+		begin_skip(s, in, i, member_at, str);
 		return true;
 	}
 	*child = s->child_rules != 0;
@@ -356,7 +363,7 @@ opened(json_items *s, bool is_obj, bool tracked)
 	if (rel < 1 || rel > MAXLV || s->skipping)
 		return;
 	s->lv[rel] = (level){ .is_obj = is_obj, .tracked = tracked,
-	    .want_key = is_obj, .key = K_NONE,
+	    .want_key = is_obj, .key = K_NONE, .member_at = NO_MEMBER,
 	    .rules = !tracked ? 0 : rel == 1 ? profile_rules(s->profile) :
 	    s->child_rules };
 }
@@ -405,9 +412,7 @@ track_byte(json_items *s, chunk_in *in, size_t i, unsigned rel, char c)
 
 		l->want_value = false;		/* a scalar */
 		if (drop) {
-			kv_buf_append(&s->item, in->buf + in->seg, i - in->seg);
-			s->item.len = l->member_at;
-			in->seg = SIZE_MAX;
+			cut_value(s, in, i, l->member_at);
 			s->skip_scalar = true;
 		}
 		l->member_at = NO_MEMBER;

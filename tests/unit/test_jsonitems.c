@@ -750,6 +750,38 @@ test_skip_members(void **state)
 	    "unexpected token near '}'");
 }
 
+/* A value with no key before it, in an object a keep list prunes: no
+ * member to cut, so the item stays whole around it and jansson names
+ * the stray colon, as it does with skipping off (an object's first
+ * level once took offset 0 for the member's start and cut the item's
+ * whole text before it). */
+static void
+test_keyless_value(void **state)
+{
+	const char *doc = "[{\"metadata\":{:[1],\"name\":\"a\"}}]";
+	kv_limits lim = limits();
+
+	(void)state;
+	for (int off = 0; off < 2; off++) {
+		struct got g = {0};
+		kv_err err = {0};
+		json_items *s = json_items_new("resources/pods.json", &lim,
+		    collect, &g);
+		int rc;
+
+		if (off)
+			json_items_keep_all(s);
+		rc = json_items_feed(s, doc, strlen(doc), &err);
+		if (rc == KV_OK)
+			rc = json_items_finish(s, &err);
+		assert_int_equal(rc, KV_ERR);
+		assert_non_null(strstr(err.msg, "byte 15): not valid JSON: "
+		    "string or '}' expected near ':'"));
+		json_items_free(s);
+		kv_buf_free(&g.log);
+	}
+}
+
 /* A key written with an escape is no name the scanner knows: a keep
  * list keeps it (jansson reads the name it spells), and "it\"ems" opens
  * no List. */
@@ -939,6 +971,7 @@ main(void)
 		cmocka_unit_test(test_skipped_subtrees),
 		cmocka_unit_test(test_skip_members),
 		cmocka_unit_test(test_escaped_keys),
+		cmocka_unit_test(test_keyless_value),
 		cmocka_unit_test(test_skip_table_rows),
 		cmocka_unit_test(test_skip_keep_lists),
 		cmocka_unit_test(test_skip_vm_template),
