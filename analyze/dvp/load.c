@@ -410,16 +410,12 @@ load_dvm(kv_load *ld, jctx *c, json_t *o)
 {
 	kv_model *m = kv_load_model(ld);
 	const kv_dvm *vm;
-	const char *key;
-	char *full;
 
 	if (dvp_load_vm(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
 	vm = &m->dvp->vms[m->dvp->nvms - 1];
-	full = kv_join(vm->ns, '/', vm->name);
-	key = kv_intern_str(m->strs, full);
-	free(full);
-	return kv_load_unique(ld, c, "VirtualMachine", key);
+	return kv_load_unique(ld, c, "VirtualMachine",
+	    jfullname(c, vm->ns, vm->name));
 }
 
 static int
@@ -456,16 +452,11 @@ load_kvvm(kv_load *ld, jctx *c, json_t *o)
 {
 	kv_model *m = kv_load_model(ld);
 	const kv_kvvm *k;
-	const char *key;
-	char *full;
 
 	if (dvp_load_kvvm(m, loadcap(ld), c, o) != KV_OK)
 		return KV_ERR;
 	k = &m->dvp->kvvms[m->dvp->nkvvms - 1];
-	full = kv_join(k->ns, '/', k->name);
-	key = kv_intern_str(m->strs, full);
-	free(full);
-	return kv_load_unique(ld, c, "KVVM", key);
+	return kv_load_unique(ld, c, "KVVM", jfullname(c, k->ns, k->name));
 }
 
 const kv_loader_ref kv_dvp_loaders[] = {

@@ -78,6 +78,16 @@ jname(jctx *c, const char *name)
 	c->name = name;
 }
 
+const char *
+jfullname(jctx *c, const char *ns, const char *name)
+{
+	char *full = kv_join(ns, '/', name);
+	const char *s = kv_intern_str(c->strs, full);
+
+	free(full);
+	return s;
+}
+
 /* A format with one conversion, "%zu", and no other '%', or one "%s"
  * before it (*with_s). */
 static bool

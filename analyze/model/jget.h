@@ -67,12 +67,15 @@ int jmeta(jctx *c, json_t *o, const char **name, const char **ns,
 /* Name the object in later errors: "item <index> (<name>)".  name is
  * kept, not copied: it must live as long as c (interned). */
 void jname(jctx *c, const char *name);
+/* "<ns>/<name>", interned in c->strs. */
+const char *jfullname(jctx *c, const char *ns, const char *name);
 /* Report a field error: "<what>: <where><path>: <msg>". */
 int jerr(jctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The prefix of the paths of later errors.  A format with one "%zu" and
- * no other conversion is kept, not formatted (until an error names it):
- * it must be a string literal. */
+ * no other conversion, or one "%s" before it, is kept, not formatted
+ * (until an error names it): it must be a string literal, and so must
+ * the string given for "%s". */
 void jwhere(jctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -119,15 +119,12 @@ load_vmimetrics(kv_load *ls, jctx *c, json_t *o)
 {
 	kv_model *m = ls->m;
 	kv_vmimetrics *x = KV_PUSH(m->metrics, m->nmetrics, ls->cap_metrics);
-	char *full;
 	int rc;
 
 	if (jmeta(c, o, &x->name, &x->ns, true))
 		return KV_ERR;
-	full = kv_join(x->ns, '/', x->name);
-	jname(c, kv_intern_str(m->strs, full));	/* errors name it later */
+	jname(c, jfullname(c, x->ns, x->name));	/* errors name it later */
 	rc = kv_load_unique(ls, c, "VMIMetrics", c->name);
-	free(full);
 	if (rc || jstr(c, o, "window.start", &x->from) ||
 	    jstr(c, o, "window.end", &x->to) ||
 	    jbytes(c, o, "dirtyRateBytesPerSecond.avg", &x->dirty_avg) ||

@@ -138,7 +138,6 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 	kv_vm *vm = KV_PUSH(m->vms, m->nvms, ls->cap_vms);
 	const char *text;
 	int running = -1;
-	char *full;
 
 	json_t *tmpl;
 
@@ -157,9 +156,7 @@ load_vm(kv_load *ls, jctx *c, json_t *o)
 	if (tmpl != NULL && (vm->restart_required || vm->run == RS_HALTED) &&
 	    vm_whole(c, o, vm) != KV_OK)
 		return KV_ERR;
-	full = kv_join(vm->ns, '/', vm->name);
-	vm->fullname = kv_intern_str(m->strs, full);
-	free(full);
+	vm->fullname = jfullname(c, vm->ns, vm->name);
 	if (vm->stopped != NULL) {
 		vm->stopped_why = "runStrategy Halted";
 		vm->stopped->ns = vm->ns;

@@ -543,16 +543,13 @@ load_vmi(kv_load *ls, jctx *c, json_t *o)
 {
 	kv_model *m = ls->m;
 	kv_vmi *v;
-	char *full;
 
 	v = KV_PUSH(m->vmis, m->nvmis, ls->cap_vmis);
 	v->memory = -1;
 	v->tsc_hint = -1;
 	if (jmeta(c, o, &v->name, &v->ns, true))
 		return KV_ERR;
-	full = kv_join(v->ns, '/', v->name);
-	v->fullname = kv_intern_str(m->strs, full);
-	free(full);
+	v->fullname = jfullname(c, v->ns, v->name);
 	jname(c, v->fullname);
 	if (kv_load_unique(ls, c, "VMI", v->fullname) ||
 	    jstr(c, o, "metadata.uid", &v->uid) ||

@@ -258,6 +258,15 @@ pod(json_t *o, json_t *counts)
 static void urls(json_t *v, const char *field, bool under,
     json_t *counts);
 
+/* A value to replace: a string below extraHeaders (under) or holding a
+ * credential URL. */
+static bool
+url_secret(json_t *e, bool under)
+{
+	return json_is_string(e) && (under ||
+	    rd_cred_url(json_string_value(e)));
+}
+
 /* Entry k (value e) of parent, at field: replaced when it is a string
  * below extraHeaders (under) or holding a credential URL, else walked. */
 static void
@@ -267,8 +276,7 @@ url_entry(json_t *parent, const char *k, json_t *e, const char *field,
 	bool headers = under || strcmp(k, "extraHeaders") == 0;
 	char *name = rd_sub(field, k);
 
-	if (json_is_string(e) && (headers ||
-	    rd_cred_url(json_string_value(e))))
+	if (url_secret(e, headers))
 		rd_replace(parent, k, counts, name);
 	else
 		urls(e, name, headers, counts);
@@ -288,8 +296,7 @@ urls(json_t *v, const char *field, bool under, json_t *counts)
 	if (json_is_array(v)) {
 		name = xasprintf("%s[]", field);
 		json_array_foreach(v, i, e)
-			if (json_is_string(e) && (under ||
-			    rd_cred_url(json_string_value(e))))
+			if (url_secret(e, under))
 				rd_replace_at(v, i, counts, name);
 			else
 				urls(e, name, under, counts);

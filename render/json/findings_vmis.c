@@ -536,17 +536,25 @@ kv_json_put_vmis(FILE *f, const kv_analysis *a)
 	return rc;
 }
 
+/* What every emitter holds of its own: its buffer, the string value
+ * em_str() escapes with, em_istr()'s texts. */
 static void
-em_open(emitter *e, FILE *f, const kv_model *m)
+em_init(emitter *e, FILE *f)
 {
 	memset(e, 0, sizeof(*e));
 	e->f = f;
 	e->cap = 1 << 20;
-	e->nnames = m->nnodes;
 	e->buf = xmalloc(e->cap);
 	e->scratch = json_string("");
 	e->escaped = g_hash_table_new_full(g_direct_hash, g_direct_equal,
 	    NULL, free);
+}
+
+static void
+em_open(emitter *e, FILE *f, const kv_model *m)
+{
+	em_init(e, f);
+	e->nnames = m->nnodes;
 	e->names = xcalloc(m->nnodes + 1, sizeof(char *));
 	e->name_len = xcalloc(m->nnodes + 1, sizeof(size_t));
 	for (size_t n = 0; n < m->nnodes; n++) {
@@ -565,12 +573,7 @@ em_open(emitter *e, FILE *f, const kv_model *m)
 static void
 em_borrow(emitter *e, const emitter *from)
 {
-	memset(e, 0, sizeof(*e));
-	e->cap = 1 << 20;
-	e->buf = xmalloc(e->cap);
-	e->scratch = json_string("");
-	e->escaped = g_hash_table_new_full(g_direct_hash, g_direct_equal,
-	    NULL, free);
+	em_init(e, NULL);
 	e->sets = from->sets;
 	e->nnames = from->nnames;
 	e->names = from->names;
