@@ -12,6 +12,7 @@
 #ifndef KV_ANALYSIS_H
 #define KV_ANALYSIS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -434,6 +435,9 @@ typedef struct kv_analysis {
 	/* the issues' messages (kv_issue.message), each distinct text once
 	 * (rule_emit): most VMIs of a cluster share theirs */
 	struct _GStringChunk *messages;
+	/* held around each insert while threads judge VMIs at once
+	 * (vmi.c); NULL otherwise */
+	pthread_mutex_t *messages_mu;
 
 	kv_nodeinfo *nodes;		/* parallel to m->nodes */
 	size_t nclasses;

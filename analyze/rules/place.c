@@ -7,6 +7,7 @@
  */
 #include "analyze/rules/place.h"
 #include "analyze/model/index.h"
+#include "analyze/rules/podaffinity.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -216,8 +217,10 @@ place_tables(const kv_analysis *a, kv_place *p)
 {
 	const kv_model *m = a->m;
 
-	p->problems = g_hash_table_new_full(problem_hash, problem_equal,
-	    problem_free, NULL);
+	if (p->problems == NULL)
+		p->problems = g_hash_table_new_full(problem_hash,
+		    problem_equal, problem_free, NULL);
+	pthread_mutex_init(&p->mu, NULL);
 	p->rooms = g_hash_table_new_full(res_hash, res_equal, free,
 	    bits_free);
 	p->selectors = g_hash_table_new_full(labels_hash, labels_equal,
@@ -232,20 +235,100 @@ place_tables(const kv_analysis *a, kv_place *p)
 	return p;
 }
 
+kv_place *
+kv_place_sibling(const kv_analysis *a, const kv_place *p)
+{
+	kv_place *s = xcalloc(1, sizeof(*s));
+
+	s->ntaints = p->ntaints;
+	s->taints = p->taints;
+	s->taints_lent = true;
+	s->npods = p->npods;
+	s->pods = p->pods;
+	s->pods_of = p->pods_of;
+	s->pods_lent = true;
+	s->problems = p->problems;
+	s->problems_lent = true;
+	return place_tables(a, s);
+}
+
+/* What a search derives and only it reads: the per-node CPU selectors
+ * and vmx sets, the room and kernel sets.  No result points into them. */
+static void
+drop_caches(kv_place *p)
+{
+	for (size_t i = 0; i < p->nnodes; i++) {
+		free(p->cpu[i].derived.v);
+		memset(&p->cpu[i], 0, sizeof(p->cpu[i]));
+		kv_bits_free(&p->vmx[i]);
+		memset(&p->vmx[i], 0, sizeof(p->vmx[i]));
+	}
+	g_hash_table_remove_all(p->rooms);
+	g_hash_table_remove_all(p->kernels);
+}
+
+void
+kv_place_share(kv_place *p, bool on)
+{
+	p->problems_mu = on ? &p->mu : NULL;
+	if (p->kept == NULL)
+		return;
+	p->kept->problems_mu = p->problems_mu;
+	if (!on)
+		drop_caches(p->kept);
+}
+
+problem *
+kv_place_problem(const kv_place *p, const problem *probe)
+{
+	problem *pr;
+
+	if (p->problems_mu != NULL)
+		pthread_mutex_lock(p->problems_mu);
+	pr = g_hash_table_lookup(p->problems, probe);
+	if (p->problems_mu != NULL)
+		pthread_mutex_unlock(p->problems_mu);
+	return pr;
+}
+
+problem *
+kv_place_keep(const kv_place *p, problem *pr)
+{
+	problem *have;
+
+	if (p->problems_mu != NULL)
+		pthread_mutex_lock(p->problems_mu);
+	if ((have = g_hash_table_lookup(p->problems, pr)) == NULL)
+		g_hash_table_add(p->problems, pr);
+	if (p->problems_mu != NULL)
+		pthread_mutex_unlock(p->problems_mu);
+	if (have == NULL)
+		return pr;
+	problem_free(pr);
+	return have;
+}
+
 void
 kv_place_free(kv_place *p)
 {
 	if (p == NULL)
 		return;
-	for (size_t i = 0; i < p->ntaints; i++)
+	if (p->kept != NULL) {
+		kv_podaff_free(p->kept->podaff);
+		kv_place_free(p->kept);
+	}
+	for (size_t i = 0; !p->taints_lent && i < p->ntaints; i++)
 		kv_bits_free(&p->taints[i].nodes);
-	free(p->taints);
+	if (!p->taints_lent)
+		free(p->taints);
 	if (!p->pods_lent) {
 		free(p->pods);
 		if (p->pods_of != NULL)
 			g_hash_table_destroy(p->pods_of);
 	}
-	g_hash_table_destroy(p->problems);
+	if (!p->problems_lent)
+		g_hash_table_destroy(p->problems);
+	pthread_mutex_destroy(&p->mu);
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
 	g_hash_table_destroy(p->kernels);

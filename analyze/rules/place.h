@@ -11,6 +11,8 @@
  * (its users include <glib.h>). */
 typedef struct _GHashTable GHashTable;
 
+#include <pthread.h>
+
 #include "analyze/rules/target.h"
 
 typedef struct ptaint {
@@ -55,7 +57,14 @@ struct kv_place {
 	GHashTable *pods_of;		/* created_by -> its first index in
 					   pods, plus one */
 	bool pods_lent;			/* pods, pods_of: the lender's */
-	GHashTable *problems;		/* problem -> itself */
+	bool taints_lent;		/* taints: a sibling's */
+	GHashTable *problems;		/* problem -> itself; a sibling's
+					   are its owner's (problems_lent) */
+	bool problems_lent;
+	pthread_mutex_t *problems_mu;	/* held around problems while a
+					   sibling shares them
+					   (kv_place_share); NULL */
+	pthread_mutex_t mu;		/* problems_mu's, when shared */
 	GHashTable *rooms;		/* kv_res need -> kv_bits of the
 					   nodes with room for it */
 	GHashTable *kernels;		/* kernel version -> kv_bits of the
@@ -82,7 +91,18 @@ struct kv_place {
 	kv_podaff *podaff;		/* inter-pod constraints: built and
 					 * freed by its owner (vmi.c,
 					 * analysis.c) */
+	/* a sibling that judged some of the analysis's VMIs on a thread
+	 * of its own (kv_place_sibling): they point into its tables, so it
+	 * lives, podaff and all, as long as this one; NULL */
+	struct kv_place *kept;
 };
+
+/* The problem of probe's key p holds (or its sibling: they share them),
+ * or NULL. */
+problem *kv_place_problem(const kv_place *p, const problem *probe);
+/* Keep pr, solved, and return it; or, when a problem of its key was kept
+ * meanwhile (by the sibling's thread), free pr and return that one. */
+problem *kv_place_keep(const kv_place *p, problem *pr);
 
 /* A pod that holds its node: not Succeeded or Failed. */
 bool kv_pod_active(const kv_pod *p);

@@ -30,65 +30,8 @@
 #include <glib.h>
 
 #include "analyze/model/index.h"
-#include "analyze/rules/podterm.h"
+#include "analyze/rules/podaff_int.h"
 
-/* A running pod on a known node. */
-typedef struct pa_pod {
-	const kv_pod *pod;
-	size_t node;
-	const kv_labels *ns_labels;	/* its namespace's, or empty */
-} pa_pod;
-
-/* The domains of one topology key: dom[node] indexes values/bits, or -1
- * when the node lacks the key. */
-typedef struct pa_keydom {
-	size_t ndom;
-	const char *const *values;
-	kv_bits *const *bits;
-	long *dom;
-} pa_keydom;
-
-/* A cached answer, found by its key bytes. */
-typedef struct pa_entry {
-	size_t len;
-	unsigned char *key;
-	size_t nbits;
-	kv_bits *bits;
-	size_t *counts;			/* spreads: matching pods per domain */
-	size_t min;			/* spreads: the fewest */
-} pa_entry;
-
-enum pa_kind { PA_AFFINITY, PA_ANTI, PA_SYMMETRY, PA_SPREAD };
-
-typedef struct pa_con {
-	enum pa_kind kind;
-	const kv_podterm *term;
-	const kv_spread *spread;
-	const pa_pod *owner;		/* symmetry: the running pod */
-	const kv_bits *ok;		/* the nodes that pass */
-	const pa_entry *entry;		/* spreads: the counts */
-} pa_con;
-
-/* One VMI's judged constraints and the target pod it judged them for. */
-typedef struct pa_eval {
-	size_t n;
-	pa_con *v;
-	kv_labels labels;		/* the target pod's (owned array) */
-	bool own_labels;		/* labels.v allocated here */
-} pa_eval;
-
-struct kv_podaff {
-	bool lent;			/* pods, sym: the lender's */
-	size_t npods;
-	pa_pod *pods;
-	size_t nsym;
-	const kv_podterm **sym;		/* running pods' anti terms */
-	const pa_pod **sym_owner;
-	GHashTable *keydoms;		/* topology key -> pa_keydom */
-	GHashTable *cache;		/* pa_entry -> itself */
-	GHashTable *results;		/* pa_entry (bits) -> itself */
-	GHashTable *evals;		/* kv_vmires * -> pa_eval */
-};
 
 /* --- cache -------------------------------------------------------------- */
 
@@ -167,9 +110,8 @@ cache_get(const kv_analysis *a, kv_podaff *pa, kv_buf *key, size_t nbits,
 	return e;
 }
 
-/* The domains of key, once per key. */
-static const pa_keydom *
-keydom(const kv_analysis *a, kv_podaff *pa, const char *key)
+const pa_keydom *
+kv_pa_keydom(const kv_analysis *a, kv_podaff *pa, const char *key)
 {
 	pa_keydom *k = g_hash_table_lookup(pa->keydoms, key);
 
@@ -225,17 +167,18 @@ podaff_pods(const kv_analysis *a, kv_podaff *pa)
 }
 
 kv_podaff *
-kv_podaff_build(const kv_analysis *a)
+kv_podaff_build(const kv_analysis *a, const kv_podaff *sibling)
 {
 	kv_podaff *pa = xcalloc(1, sizeof(*pa));
 	const kv_analysis *l = a->lender;
-	const kv_podaff *from = l != NULL && l->place != NULL ?
-	    l->place->podaff : NULL;
+	const kv_podaff *from = sibling != NULL ? sibling :
+	    l != NULL && l->place != NULL ? l->place->podaff : NULL;
 
-	/* the proof's copy of the same pods, nodes and namespaces */
-	if (from != NULL && l->m->pods == a->m->pods &&
+	/* the sibling's, or the proof's copy of the same pods, nodes and
+	 * namespaces */
+	if (sibling != NULL || (from != NULL && l->m->pods == a->m->pods &&
 	    l->m->nodes == a->m->nodes &&
-	    l->m->namespaces == a->m->namespaces) {
+	    l->m->namespaces == a->m->namespaces)) {
 		pa->lent = true;
 		pa->pods = (pa_pod *)from->pods;
 		pa->npods = from->npods;
@@ -279,7 +222,7 @@ static const pa_entry *
 own_anti(const kv_analysis *a, kv_podaff *pa, const char *ns,
     const kv_labels *pl, const kv_podterm *t)
 {
-	const pa_keydom *kd = keydom(a, pa, t->topology_key);
+	const pa_keydom *kd = kv_pa_keydom(a, pa, t->topology_key);
 	kv_buf key = {0};
 	pa_entry *e;
 	bool fresh;
@@ -350,7 +293,7 @@ own_affinity(const kv_analysis *a, kv_podaff *pa, const char *ns,
 
 			if (pp->terms[t].anti)
 				continue;
-			kd = keydom(a, pa, pp->terms[t].topology_key);
+			kd = kv_pa_keydom(a, pa, pp->terms[t].topology_key);
 			if ((d = kd->dom[x->node]) >= 0) {
 				kv_bits_or(&e->bits[k], kd->bits[d]);
 				any = true;
@@ -377,7 +320,7 @@ own_affinity(const kv_analysis *a, kv_podaff *pa, const char *ns,
 static const pa_entry *
 outside(const kv_analysis *a, kv_podaff *pa, const char *key, long d)
 {
-	const pa_keydom *kd = keydom(a, pa, key);
+	const pa_keydom *kd = kv_pa_keydom(a, pa, key);
 	kv_buf k = {0};
 	pa_entry *e;
 	bool fresh;
@@ -453,7 +396,7 @@ spread_entry(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
     const problem *prob, const kv_labels *pl, const kv_spread *s)
 {
 	kv_podaff *pa = p->podaff;
-	const pa_keydom *kd = keydom(a, pa, s->topology_key);
+	const pa_keydom *kd = kv_pa_keydom(a, pa, s->topology_key);
 	const char *ns = r->vmi->ns;
 	size_t self = kv_podsel_match(&s->sel, pl, pl), ndom = 0;
 	kv_buf key = {0};
@@ -570,7 +513,7 @@ eval_symmetry(const kv_analysis *a, kv_podaff *pa, const kv_vmires *r,
 	for (size_t i = 0; i < pa->nsym; i++) {
 		const kv_podterm *t = pa->sym[i];
 		const pa_pod *x = pa->sym_owner[i];
-		long d = keydom(a, pa, t->topology_key)->dom[x->node];
+		long d = kv_pa_keydom(a, pa, t->topology_key)->dom[x->node];
 
 		if (d < 0 || judged_elsewhere(t, x->pod, v) ||
 		    !kv_podterm_ns(t, x->pod->ns, v->ns, nsl) ||
@@ -690,109 +633,4 @@ kv_podaff_apply(const kv_analysis *a, const kv_place *p,
 		g_hash_table_replace(p->podaff->evals, (gpointer)r, ev);
 	else
 		eval_free(ev);
-}
-
-/* --- explaining --------------------------------------------------------- */
-
-/* The first running pod in node n's domain of t.topologyKey that t
- * (a VMI's anti-affinity term) matches, or NULL. */
-static const kv_pod *
-anti_culprit(const kv_analysis *a, kv_podaff *pa, const kv_vmi *v,
-    const kv_labels *pl, const kv_podterm *t, size_t n)
-{
-	const pa_keydom *kd = keydom(a, pa, t->topology_key);
-
-	for (size_t i = 0; i < pa->npods; i++) {
-		const pa_pod *x = &pa->pods[i];
-
-		if (kd->dom[x->node] == kd->dom[n] &&
-		    kv_podterm_ns(t, v->ns, x->pod->ns, x->ns_labels) &&
-		    kv_podsel_match(&t->sel, pl, &x->pod->labels))
-			return x->pod;
-	}
-	return NULL;
-}
-
-static void
-explain_con(const kv_analysis *a, kv_podaff *pa, const kv_vmires *r,
-    const pa_eval *ev, const pa_con *c, size_t n, kv_buf *out)
-{
-	const char *key = c->spread ? c->spread->topology_key :
-	    c->term->topology_key;
-	const char *val = kv_labels_get(&a->m->nodes[n].labels, key);
-	const kv_pod *pod;
-
-	if (c->kind == PA_SYMMETRY)
-		kv_buf_printf(out, "pod %s/%s has ", c->owner->pod->ns,
-		    c->owner->pod->name);
-	if (c->kind == PA_SPREAD)
-		kv_spread_fmt(out, c->spread);
-	else
-		kv_podterm_fmt(out, c->term);
-	if (val == NULL) {
-		kv_buf_printf(out, ": node has no label %s (%s)", key,
-		    c->kind == PA_AFFINITY ? "node(s) didn't match pod "
-		    "affinity rules" : "node(s) didn't match pod topology "
-		    "spread constraints (missing required label)");
-		return;
-	}
-	switch (c->kind) {
-	case PA_AFFINITY:
-		kv_buf_printf(out, ": no running pod that matches every "
-		    "affinity term is in %s=%s (node(s) didn't match pod "
-		    "affinity rules)", key, val);
-		break;
-	case PA_ANTI:
-		pod = anti_culprit(a, pa, r->vmi, &ev->labels, c->term, n);
-		kv_buf_printf(out, ": pod %s/%s runs in %s=%s (node(s) didn't "
-		    "match pod anti-affinity rules)", pod ? pod->ns : "?",
-		    pod ? pod->name : "?", key, val);
-		break;
-	case PA_SYMMETRY:
-		kv_buf_printf(out, ", which matches the target pod, and runs "
-		    "in %s=%s (node(s) didn't satisfy existing pods "
-		    "anti-affinity rules)", key, val);
-		break;
-	case PA_SPREAD: {
-		long d = keydom(a, pa, key)->dom[n];
-
-		kv_buf_printf(out, ": %s=%s has %zu matching pod%s%s, the "
-		    "fewest in a domain %zu (node(s) didn't match pod "
-		    "topology spread constraints)", key, val,
-		    c->entry->counts[d], c->entry->counts[d] == 1 ? "" : "s",
-		    kv_podsel_match(&c->spread->sel, &ev->labels, &ev->labels) ?
-		    " and the target pod would add one" : "", c->entry->min);
-		break;
-	}
-	}
-}
-
-bool
-kv_podaff_explain(const kv_analysis *a, const kv_place *p,
-    const kv_vmires *r, size_t n, kv_buf *out)
-{
-	const pa_eval *ev = g_hash_table_lookup(p->podaff->evals, r);
-
-	for (size_t i = 0; ev != NULL && i < ev->n; i++)
-		if (!kv_bits_test(ev->v[i].ok, n)) {
-			explain_con(a, p->podaff, r, ev, &ev->v[i], n, out);
-			return true;
-		}
-	return false;
-}
-
-enum kv_pod_fail
-kv_podaff_fail(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
-    size_t n)
-{
-	const pa_eval *ev = g_hash_table_lookup(p->podaff->evals, r);
-
-	(void)a;
-	for (size_t i = 0; ev != NULL && i < ev->n; i++)
-		if (!kv_bits_test(ev->v[i].ok, n))
-			return ev->v[i].kind == PA_AFFINITY ? PODF_AFFINITY :
-			    ev->v[i].kind == PA_ANTI ? PODF_ANTI :
-			    ev->v[i].kind == PA_SPREAD ? PODF_SPREAD :
-			    PODF_OTHER_POD;
-	return PODF_NONE;
 }

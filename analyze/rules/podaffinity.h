@@ -25,7 +25,9 @@
 
 #include "analyze/rules/place.h"
 
-kv_podaff *kv_podaff_build(const kv_analysis *a);
+/* With sibling (a's own, for another thread: kv_place_sibling), its
+ * running pods, read only. */
+kv_podaff *kv_podaff_build(const kv_analysis *a, const kv_podaff *sibling);
 void kv_podaff_free(kv_podaff *pa);
 
 /* Narrow the problem's answer for r: *tgt and *place start as the

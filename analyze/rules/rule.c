@@ -101,7 +101,11 @@ rule_emit(rule_ctx *c, const kv_rule *r, const char *fmt, ...)
 		is = &c->r->warnings[c->r->nwarnings++];
 	}
 	is->rule = r;
+	if (c->a->messages_mu != NULL)
+		pthread_mutex_lock(c->a->messages_mu);
 	is->message = g_string_chunk_insert_const(c->a->messages, msg);
+	if (c->a->messages_mu != NULL)
+		pthread_mutex_unlock(c->a->messages_mu);
 	if (msg != small)
 		free(msg);
 	is->seq = c->r->nblockers + c->r->nwarnings;

@@ -516,7 +516,7 @@ find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	problem_key(r, need, vols, nvols, &key);
 	probe.len = key.len;
 	probe.key = (unsigned char *)key.data;
-	if ((pr = g_hash_table_lookup(p->problems, &probe)) != NULL ||
+	if ((pr = kv_place_problem(p, &probe)) != NULL ||
 	    (p->parent != NULL && (pr = g_hash_table_lookup(
 	    p->parent->problems, &probe)) != NULL)) {
 		kv_buf_free(&key);
@@ -528,9 +528,8 @@ find_problem(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	pr->key = (unsigned char *)key.data;
 	pr->scratch = p->scratch;
 	solve(a, p, r, need, vols, nvols, pr);
-	g_hash_table_add(p->problems, pr);
 	free(vols);
-	return pr;
+	return kv_place_keep(p, pr);
 }
 
 static int

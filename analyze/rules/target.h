@@ -20,6 +20,16 @@
 typedef struct kv_place kv_place;
 
 kv_place *kv_place_build(kv_analysis *a);
+/* A second place for p's analysis, for another thread to judge VMIs
+ * with at once: p's taints, launcher pods and placement problems, and
+ * its other tables of its own (no podaff: the caller builds it).  p
+ * must outlive it: hand it to p's kept. */
+kv_place *kv_place_sibling(const kv_analysis *a, const kv_place *p);
+/* With on, p and its sibling (kept) share p's placement problems under
+ * p's lock, so their threads judge VMIs at once; off again once they
+ * are done, which drops the sibling's caches no result points into. */
+void kv_place_share(kv_place *p, bool on);
+/* Frees p and what it keeps (kv_place.kept, with its podaff). */
 void kv_place_free(kv_place *p);
 
 /* Launcher pods of a VMI (by kubevirt.io/created-by), and the source pod:

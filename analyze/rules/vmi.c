@@ -5,10 +5,12 @@
  * method, completion timeout, effective eviction strategy and what a drain
  * does.  Rules: rules-kubevirt.md §2-§5.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/model/intern.h"
 #include "analyze/rules/capacity.h"
 #include "analyze/rules/podaffinity.h"
 #include "analyze/rules/rule_ctx.h"
@@ -600,6 +602,113 @@ unjudged(const kv_analysis *a, const vmim_index *ix, kv_vmires *r,
 	r->on_drain = DRAIN_NONE;
 }
 
+/* The verdict of a->vmis[i], judged with place. */
+static void
+vmi_one(kv_analysis *a, const kv_place *place, const vmim_index *ix,
+    size_t i)
+{
+	const kv_model *m = a->m;
+	kv_vmires *r = &a->vmis[i];
+	const kv_policy *p;
+	unsigned miss;
+
+	r->vmi = &m->vmis[i];
+	r->need = &kv_res_nothing;
+	r->vm = kv_model_vm(m, r->vmi->ns, r->vmi->name);
+	r->restarts = -1;
+	r->restart_node = SIZE_MAX;
+	r->cond = r->vmi->cond;
+	r->cond_type = "LiveMigratable";
+	r->cond_reason = r->vmi->cond_reason;
+	r->cond_message = r->vmi->cond_message;
+	r->affinity = &r->vmi->affinity;
+	if (kv_since_on(a, SINCE_ADDED_SELECTOR))
+		pending_selector(ix, r);	/* v1.6.0 (R37) */
+	running_migration(m, ix, r);
+	if (m->flavor->vmi != NULL)
+		m->flavor->vmi(a, r);
+	cpu_mode(a, r);
+	r->method = kv_migration_method(a, r);
+	p = match_policy(m, r->vmi);
+	r->policy = p ? p->name : NULL;
+	completion_timeout(a, r, p);
+	miss = kv_vmi_lacks(a, r);
+	if (strcmp(r->vmi->phase, "Running") != 0)
+		unjudged(a, ix, r, V_NOT_RUNNING, 0);
+	else if ((miss & KV_NEED_BIT(NEED_NODES)) != 0)
+		/* without nodes nothing is judged (notjudged.c) */
+		unjudged(a, ix, r, V_NOT_JUDGED, kv_rules_need(miss));
+	else
+		judge(a, place, ix, r, miss);
+	r->mismatch = r->cond == 'T' && r->verdict != V_OK &&
+	    r->verdict != V_NOT_JUDGED;
+}
+
+#define VMIS_RUN 64		/* VMIs in a row one thread judges */
+#define VMIS_SPLIT 1024		/* fewer: one thread judges them all */
+
+/* One thread's share: every step-th run of VMIS_RUN VMIs, from run
+ * first. */
+typedef struct vmis_part {
+	kv_analysis *a;
+	const kv_place *place;
+	const vmim_index *ix;
+	size_t first, step;
+} vmis_part;
+
+static void *
+judge_part(void *arg)
+{
+	const vmis_part *s = arg;
+
+	for (size_t i = s->first * VMIS_RUN; i < s->a->nvmis;
+	    i += s->step * VMIS_RUN)
+		for (size_t k = i; k < i + VMIS_RUN && k < s->a->nvmis; k++)
+			vmi_one(s->a, s->place, s->ix, k);
+	return NULL;
+}
+
+/*
+ * Every VMI's verdict.  With two threads (kv_threads()) and VMIS_SPLIT
+ * VMIs or more, a second thread judges every other run of them with a
+ * sibling place (target.h): the two share the placement problems, under
+ * a lock, and keep their other caches apart; a problem's answer depends
+ * on its key alone, so a VMI's result is the same whichever thread
+ * judged it.  The messages and the model's strings are interned under
+ * locks meanwhile.  Not in a proof's copy (a lender): the proof runs its
+ * copies on threads already (fixproof.c).
+ */
+static void
+judge_all(kv_analysis *a, kv_place *place, const vmim_index *ix)
+{
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	vmis_part one = { a, place, ix, 0, 1 }, mine = { a, place, ix, 0, 2 },
+	    other = { a, NULL, ix, 1, 2 };
+	kv_place *sib;
+	pthread_t th;
+
+	if (kv_threads() < 2 || a->lender != NULL || a->nvmis < VMIS_SPLIT) {
+		judge_part(&one);
+		return;
+	}
+	other.place = sib = kv_place_sibling(a, place);
+	sib->podaff = kv_podaff_build(a, place->podaff);
+	place->kept = sib;
+	a->messages_mu = &mu;
+	kv_intern_share(a->m->strs, true);
+	kv_place_share(place, true);
+	if (pthread_create(&th, NULL, judge_part, &other) != 0)
+		judge_part(&one);
+	else {
+		judge_part(&mine);
+		pthread_join(th, NULL);
+	}
+	kv_place_share(place, false);
+	kv_intern_share(a->m->strs, false);
+	a->messages_mu = NULL;
+	pthread_mutex_destroy(&mu);
+}
+
 void
 kv_vmis_analyze(kv_analysis *a)
 {
@@ -607,47 +716,11 @@ kv_vmis_analyze(kv_analysis *a)
 	kv_place *place = kv_place_build(a);
 	vmim_index ix;
 
-	place->podaff = kv_podaff_build(a);
-
+	place->podaff = kv_podaff_build(a, NULL);
 	a->nvmis = m->nvmis;
 	a->vmis = xcalloc(m->nvmis + 1, sizeof(kv_vmires));
 	vmim_index_build(m, &ix);
-	for (size_t i = 0; i < m->nvmis; i++) {
-		kv_vmires *r = &a->vmis[i];
-		const kv_policy *p;
-		unsigned miss;
-
-		r->vmi = &m->vmis[i];
-		r->need = &kv_res_nothing;
-		r->vm = kv_model_vm(m, r->vmi->ns, r->vmi->name);
-		r->restarts = -1;
-		r->restart_node = SIZE_MAX;
-		r->cond = r->vmi->cond;
-		r->cond_type = "LiveMigratable";
-		r->cond_reason = r->vmi->cond_reason;
-		r->cond_message = r->vmi->cond_message;
-		r->affinity = &r->vmi->affinity;
-		if (kv_since_on(a, SINCE_ADDED_SELECTOR))
-			pending_selector(&ix, r);	/* v1.6.0 (R37) */
-		running_migration(m, &ix, r);
-		if (m->flavor->vmi != NULL)
-			m->flavor->vmi(a, r);
-		cpu_mode(a, r);
-		r->method = kv_migration_method(a, r);
-		p = match_policy(m, r->vmi);
-		r->policy = p ? p->name : NULL;
-		completion_timeout(a, r, p);
-		miss = kv_vmi_lacks(a, r);
-		if (strcmp(r->vmi->phase, "Running") != 0)
-			unjudged(a, &ix, r, V_NOT_RUNNING, 0);
-		else if ((miss & KV_NEED_BIT(NEED_NODES)) != 0)
-			/* without nodes nothing is judged (notjudged.c) */
-			unjudged(a, &ix, r, V_NOT_JUDGED, kv_rules_need(miss));
-		else
-			judge(a, place, &ix, r, miss);
-		r->mismatch = r->cond == 'T' && r->verdict != V_OK &&
-		    r->verdict != V_NOT_JUDGED;
-	}
+	judge_all(a, place, &ix);
 	free(ix.v);
 	a->place = place;
 }

@@ -3,7 +3,7 @@
 
     mksnap.py DIR [--hostile] [--nodes N] [--classes K] [--date ISO]
                   [--long N [--spaced]] [--bidi] [--formula]
-    mksnap.py DIR --nodes N [--vmis-per-node V] [--failing F]
+    mksnap.py DIR --nodes N [--vmis-per-node V] [--failing F] [--anti]
     mksnap.py DIR --unique-classes N
 
 The snapshot follows docs/snapshot-format.md: manifest.json with
@@ -16,7 +16,9 @@ node names with markup, quotes, ampersands and non-ASCII text.  --nodes N
 over K CPU classes, V VMIs per node (default 2); --failing F makes F of
 them, spread evenly, fail in a few large groups (each a ReadWriteOnce
 disk, and a third of them a bridge binding on the pod network, another
-third evictionStrategy None).  --unique-classes N gives N lean nodes with a CPU
+third evictionStrategy None); --anti puts every VMI and its launcher pod in
+one of 16 tiers (label app) whose VMIs keep apart, in every namespace,
+by required pod anti-affinity per host.  --unique-classes N gives N lean nodes with a CPU
 feature each of its own (N classes from a small file).  --long N makes the
 cluster context, a node, a VMI, a namespace, a CPU model, a storage class
 and a condition message N characters long (legal but unreadable, without
@@ -282,7 +284,21 @@ def failing_kind(i, nfail, total):
         ((i * nfail) // total) % 5]
 
 
-def scale(count, classes, per_node=2, nfail=0):
+def keep_apart(v, pod, k):
+    """--anti: VMI v and its launcher pod in tier k % 16, which keeps
+    apart per host (required pod anti-affinity, copied to the pod)."""
+    tier = "tier-%02d" % (k % 16)
+    v["metadata"]["labels"]["app"] = tier
+    pod["metadata"]["labels"]["app"] = tier
+    v["spec"]["affinity"] = {"podAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [{
+            "labelSelector": {"matchLabels": {
+                "app": tier, "kubevirt.io": "virt-launcher"}},
+            "namespaceSelector": {},
+            "topologyKey": "kubernetes.io/hostname"}]}}
+
+
+def scale(count, classes, per_node=2, nfail=0, anti=False):
     nodes = []
     kinds = sorted(KINDS)
     extras = ["x%03d" % i for i in range(classes)]
@@ -310,6 +326,8 @@ def scale(count, classes, per_node=2, nfail=0):
             vmis.append(v)
             pods.append(launcher(v, {"cpu-model-migration.%s/%s" %
                                      (D, KINDS[kind][1]): "true"}))
+            if anti:
+                keep_apart(v, pods[-1], i * per_node + j)
     for k in range(50):
         ns = ("team-analytics-prod-%03d" if nfail else "ns-%03d") % k
         pvcs.append(pvc(ns, "shared", "ReadWriteMany"))
@@ -334,7 +352,7 @@ def unique(count):
 def main(argv):
     global LONG, BIDI, SPACED, FORMULA
     out, hostile, count, classes = None, False, 0, 8
-    per_node, nfail = 2, 0
+    per_node, nfail, anti = 2, 0, False
     lean = False
     date = "2026-10-31T09:12:44Z"
     it = iter(argv[1:])
@@ -349,6 +367,8 @@ def main(argv):
             per_node = int(next(it))
         elif a == "--failing":
             nfail = int(next(it))
+        elif a == "--anti":
+            anti = True
         elif a == "--unique-classes":
             count, lean = int(next(it)), True
         elif a == "--date":
@@ -369,7 +389,8 @@ def main(argv):
         nodes, vmis, pods, pvcs = unique(count)
         context = "unique-%d" % count
     elif count:
-        nodes, vmis, pods, pvcs = scale(count, classes, per_node, nfail)
+        nodes, vmis, pods, pvcs = scale(count, classes, per_node, nfail,
+                                       anti)
         context = "scale-%d" % count
     else:
         nodes, vmis, pods, pvcs = mixed(hostile)
