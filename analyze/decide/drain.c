@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/decide/drain.h"
+#include "analyze/util/runs.h"
 
 void
 kv_drain_schedule(const kv_analysis *a, const kv_drain_row *rows, size_t n,
@@ -142,40 +143,75 @@ vmi_restarts(kv_analysis *a, const kv_drain *d)
 	}
 }
 
-/* Each node alone, from the snapshot's room: what findings.json says. */
+#define DRAIN_RUN 32		/* nodes in a row one thread drains */
+#define DRAIN_SPLIT 1024	/* VMIs; fewer: one thread drains all */
+
+typedef struct draining {
+	kv_analysis *a;
+	const size_t *first, *order;
+	const size_t *slot;		/* node -> its a->drain entry */
+	kv_drain_ctx c[2];		/* each part's */
+} draining;
+
+/* The drains of a run of nodes (runs.h), each alone: a part's own room
+ * (undone after each node), the node's entry and its VMIs' restarts. */
+static void
+drain_run(void *arg, int part, size_t from, size_t to)
+{
+	draining *x = arg;
+	kv_drain_ctx *c = &x->c[part];
+
+	for (size_t ni = from; ni < to; ni++) {
+		size_t n = x->first[ni + 1] - x->first[ni];
+		kv_drain_row *rows;
+		kv_drain *d;
+
+		if (n == 0)
+			continue;
+		d = &x->a->drain[x->slot[ni]];
+		d->node = ni;
+		rows = xcalloc(n, sizeof(*rows));
+		kv_bits_set(&c->out, ni);
+		kv_drain_place(c, x->order + x->first[ni], n, rows);
+		kv_bits_clear(&c->out, ni);
+		if (c->room != NULL)
+			kv_drain_undo(c, 0);
+		kv_drain_fill(x->a, d, rows, n);
+		vmi_restarts(x->a, d);
+	}
+}
+
+/* Each node alone, from the snapshot's room: what findings.json says.
+ * On two threads when kv_runs_parts says so (not a proof's copy, which
+ * runs on one of two already). */
 void
 kv_drain_analyze(kv_analysis *a)
 {
 	const kv_model *m = a->m;
-	size_t *first, *order;
-	kv_drain_ctx c;
+	size_t *first, *order, *slot;
+	draining x = { .a = a };
+	int parts = a->lender != NULL ? 1 :
+	    kv_runs_parts(a->nvmis, DRAIN_SPLIT);
 
 	for (size_t i = 0; i < a->ndrain; i++)
 		drain_free(&a->drain[i]);
 	free(a->drain);
 	a->ndrain = 0;
 	kv_drain_by_node(a, &first, &order);
-	kv_drain_ctx_init(&c, a);
 	a->drain = xcalloc(m->nnodes + 1, sizeof(kv_drain));
-	for (size_t ni = 0; ni < m->nnodes; ni++) {
-		size_t n = first[ni + 1] - first[ni];
-		kv_drain_row *rows;
-		kv_drain *d;
-
-		if (n == 0)
-			continue;
-		d = &a->drain[a->ndrain++];
-		d->node = ni;
-		rows = xcalloc(n, sizeof(*rows));
-		kv_bits_set(&c.out, ni);
-		kv_drain_place(&c, order + first[ni], n, rows);
-		kv_bits_clear(&c.out, ni);
-		if (c.room != NULL)
-			kv_drain_undo(&c, 0);
-		kv_drain_fill(a, d, rows, n);
-		vmi_restarts(a, d);
-	}
-	kv_drain_ctx_free(&c);
+	slot = xcalloc(m->nnodes + 1, sizeof(size_t));
+	for (size_t ni = 0; ni < m->nnodes; ni++)
+		if (first[ni + 1] > first[ni])
+			slot[ni] = a->ndrain++;
+	x.first = first;
+	x.order = order;
+	x.slot = slot;
+	for (int p = 0; p < parts; p++)
+		kv_drain_ctx_init(&x.c[p], a);
+	kv_runs(m->nnodes, DRAIN_RUN, parts, drain_run, &x);
+	for (int p = 0; p < parts; p++)
+		kv_drain_ctx_free(&x.c[p]);
+	free(slot);
 	free(first);
 	free(order);
 }

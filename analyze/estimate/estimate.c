@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/estimate/estimate_int.h"
+#include "analyze/util/runs.h"
 
 const char *const kv_mig_outcome_names[MIG_OUTCOME_COUNT] = {
 	"converges", "at-risk", "will-abort", "unknown",
@@ -492,12 +493,39 @@ count_on_node(const kv_analysis *a)
 	return on_node;
 }
 
+#define EST_RUN 256		/* VMIs in a row one thread estimates */
+#define EST_SPLIT 1024		/* fewer: one thread estimates them all */
+
+typedef struct estimating {
+	kv_analysis *a;
+	const kv_history *hs;
+} estimating;
+
+/* The estimates of a run of VMIs (runs.h): each reads the analysis and
+ * writes its own a->est[i] alone. */
+static void
+estimate_run(void *arg, int part, size_t from, size_t to)
+{
+	const estimating *x = arg;
+	kv_analysis *a = x->a;
+
+	(void)part;
+	for (size_t i = from; i < to; i++)
+		if (a->vmis[i].verdict == V_OK)
+			estimate_one(a, x->hs, i, a->window->outbound, NULL,
+			    &a->est[i]);
+}
+
+/* Every running VMI's estimate (on two threads when kv_runs_parts says
+ * so; not a proof's copy, which runs on one of two already), then the
+ * window's counts. */
 void
 kv_estimate_analyze(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	kv_history hs;
 	kv_window *w = xcalloc(1, sizeof(kv_window));
+	estimating each;
 
 	a->window = w;
 	a->est = xcalloc(a->nvmis + 1, sizeof(kv_migest));
@@ -509,10 +537,13 @@ kv_estimate_analyze(kv_analysis *a)
 	} else
 		window_build(m, &hs, w);
 	w->outbound = count_on_node(a);
+	each.a = a;
+	each.hs = &hs;
+	kv_runs(a->nvmis, EST_RUN, a->lender != NULL ? 1 :
+	    kv_runs_parts(a->nvmis, EST_SPLIT), estimate_run, &each);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (a->vmis[i].verdict != V_OK)
 			continue;
-		estimate_one(a, &hs, i, w->outbound, NULL, &a->est[i]);
 		a->vmis[i].will_abort = a->est[i].outcome == MIG_WILL_ABORT;
 		switch (a->est[i].outcome) {
 		case MIG_CONVERGES: w->converges++; break;

@@ -15,6 +15,7 @@
 #include "analyze/rules/podaffinity.h"
 #include "analyze/rules/rule_ctx.h"
 #include "analyze/rules/storage.h"
+#include "analyze/util/runs.h"
 
 const char *const kv_verdict_names[V_COUNT] = {
 	"ok", "not-running", "blocked", "no-target", "will-fail", "stuck",
@@ -647,62 +648,50 @@ vmi_one(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 #define VMIS_RUN 64		/* VMIs in a row one thread judges */
 #define VMIS_SPLIT 1024		/* fewer: one thread judges them all */
 
-/* One thread's share: every step-th run of VMIS_RUN VMIs, from run
- * first. */
-typedef struct vmis_part {
+typedef struct judging {
 	kv_analysis *a;
-	const kv_place *place;
+	const kv_place *place[2];	/* each part's */
 	const vmim_index *ix;
-	size_t first, step;
-} vmis_part;
+} judging;
 
-static void *
-judge_part(void *arg)
+static void
+judge_run(void *arg, int part, size_t from, size_t to)
 {
-	const vmis_part *s = arg;
+	const judging *j = arg;
 
-	for (size_t i = s->first * VMIS_RUN; i < s->a->nvmis;
-	    i += s->step * VMIS_RUN)
-		for (size_t k = i; k < i + VMIS_RUN && k < s->a->nvmis; k++)
-			vmi_one(s->a, s->place, s->ix, k);
-	return NULL;
+	for (size_t i = from; i < to; i++)
+		vmi_one(j->a, j->place[part], j->ix, i);
 }
 
 /*
  * Every VMI's verdict.  With two threads (kv_threads()) and VMIS_SPLIT
- * VMIs or more, a second thread judges every other run of them with a
- * sibling place (target.h): the two share the placement problems, under
- * a lock, and keep their other caches apart; a problem's answer depends
- * on its key alone, so a VMI's result is the same whichever thread
- * judged it.  The messages and the model's strings are interned under
- * locks meanwhile.  Not in a proof's copy (a lender): the proof runs its
- * copies on threads already (fixproof.c).
+ * VMIs or more, a second thread judges every other run of them (runs.h)
+ * with a sibling place (target.h): the two share the placement problems,
+ * under a lock, and keep their other caches apart; a problem's answer
+ * depends on its key alone, so a VMI's result is the same whichever
+ * thread judged it.  The messages and the model's strings are interned
+ * under locks meanwhile.  Not in a proof's copy (a lender): the proof
+ * runs its copies on threads already (fixproof.c).
  */
 static void
 judge_all(kv_analysis *a, kv_place *place, const vmim_index *ix)
 {
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-	vmis_part one = { a, place, ix, 0, 1 }, mine = { a, place, ix, 0, 2 },
-	    other = { a, NULL, ix, 1, 2 };
-	kv_place *sib;
-	pthread_t th;
+	judging j = { a, { place, place }, ix };
+	int parts = a->lender != NULL ? 1 :
+	    kv_runs_parts(a->nvmis, VMIS_SPLIT);
 
-	if (kv_threads() < 2 || a->lender != NULL || a->nvmis < VMIS_SPLIT) {
-		judge_part(&one);
+	if (parts == 1) {
+		kv_runs(a->nvmis, VMIS_RUN, 1, judge_run, &j);
 		return;
 	}
-	other.place = sib = kv_place_sibling(a, place);
-	sib->podaff = kv_podaff_build(a, place->podaff);
-	place->kept = sib;
+	place->kept = kv_place_sibling(a, place);
+	place->kept->podaff = kv_podaff_build(a, place->podaff);
+	j.place[1] = place->kept;
 	a->messages_mu = &mu;
 	kv_intern_share(a->m->strs, true);
 	kv_place_share(place, true);
-	if (pthread_create(&th, NULL, judge_part, &other) != 0)
-		judge_part(&one);
-	else {
-		judge_part(&mine);
-		pthread_join(th, NULL);
-	}
+	kv_runs(a->nvmis, VMIS_RUN, parts, judge_run, &j);
 	kv_place_share(place, false);
 	kv_intern_share(a->m->strs, false);
 	a->messages_mu = NULL;

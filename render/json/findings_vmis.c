@@ -33,6 +33,7 @@ typedef struct emitter {
 	size_t *name_len;
 	bool borrowed;			/* names are another emitter's */
 	GHashTable *escaped;		/* em_istr(): address -> esc_text */
+	GHashTable *lists;		/* em_selectors(): array -> esc_text */
 } emitter;
 
 /* The JSON text of a string that em_istr() has escaped before. */
@@ -114,6 +115,47 @@ em_istr(emitter *e, const char *s)
 	t->len = e->len - start;
 	memcpy(t->text, e->buf + start, t->len);
 	g_hash_table_insert(e->escaped, (gpointer)s, t);
+}
+
+/* A VMI's targetSelectors object.  Identical lists share one array
+ * (target.c sel_share), so the text of each array is made once, into
+ * memory, then copied: most VMIs of a cluster carry one of a few lists of
+ * tens of CPU labels. */
+static void
+em_selectors(emitter *e, const kv_labels *sel)
+{
+	esc_text *t;
+	emitter tmp;
+
+	if (sel->n == 0) {
+		em_lit(e, "{}");
+		return;
+	}
+	if ((t = g_hash_table_lookup(e->lists, sel->v)) != NULL) {
+		em_put(e, t->text, t->len);
+		return;
+	}
+	tmp = *e;			/* e's tables and string value */
+	tmp.f = NULL;
+	tmp.buf = NULL;
+	tmp.len = tmp.cap = 0;
+	em_lit(&tmp, "{");
+	for (size_t k = 0; k < sel->n; k++) {
+		if (k)
+			em_lit(&tmp, ",");
+		/* interned in the model's strings (target.c) */
+		em_istr(&tmp, sel->v[k].key);
+		em_lit(&tmp, ":");
+		em_istr(&tmp, sel->v[k].value);
+	}
+	em_lit(&tmp, "}");
+	e->failed |= tmp.failed;
+	t = xmalloc(sizeof(*t) + tmp.len);
+	t->len = tmp.len;
+	memcpy(t->text, tmp.buf, tmp.len);
+	free(tmp.buf);
+	g_hash_table_insert(e->lists, (gpointer)sel->v, t);
+	em_put(e, t->text, t->len);
 }
 
 static void
@@ -340,16 +382,8 @@ em_vmi(emitter *e, const kv_analysis *a, size_t i)
 	em_issues(e, r->warnings, r->nwarnings);
 	em_lit(e, ",\"conditionMismatch\":");
 	em_bool(e, r->mismatch);
-	em_lit(e, ",\"targetSelectors\":{");
-	for (size_t k = 0; k < r->selectors.n; k++) {
-		if (k)
-			em_lit(e, ",");
-		/* interned in the model's strings (target.c) */
-		em_istr(e, r->selectors.v[k].key);
-		em_lit(e, ":");
-		em_istr(e, r->selectors.v[k].value);
-	}
-	em_lit(e, "}");
+	em_lit(e, ",\"targetSelectors\":");
+	em_selectors(e, &r->selectors);
 	em_targets(e, r);
 	em_lit(e, ",\"groups\":");
 	em_raw(e, kv_json_vmi_groups(a, i));
@@ -537,7 +571,7 @@ kv_json_put_vmis(FILE *f, const kv_analysis *a)
 }
 
 /* What every emitter holds of its own: its buffer, the string value
- * em_str() escapes with, em_istr()'s texts. */
+ * em_str() escapes with, em_istr()'s and em_selectors()' texts. */
 static void
 em_init(emitter *e, FILE *f)
 {
@@ -547,6 +581,8 @@ em_init(emitter *e, FILE *f)
 	e->buf = xmalloc(e->cap);
 	e->scratch = json_string("");
 	e->escaped = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+	    NULL, free);
+	e->lists = g_hash_table_new_full(g_direct_hash, g_direct_equal,
 	    NULL, free);
 }
 
@@ -594,6 +630,7 @@ em_close(emitter *e)
 	free(e->buf);
 	json_decref(e->scratch);
 	g_hash_table_destroy(e->escaped);
+	g_hash_table_destroy(e->lists);
 	return e->failed ? KV_ERR : KV_OK;
 }
 
