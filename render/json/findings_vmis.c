@@ -194,11 +194,12 @@ em_raw(emitter *e, char *json)
 	free(json);
 }
 
-/* A jansson value (taken over). */
+/* A jansson value (taken over), dumped straight into the buffer. */
 static void
 em_json(emitter *e, json_t *v)
 {
-	em_raw(e, json_dumps(v, DUMP_FLAGS | JSON_ENCODE_ANY));
+	if (json_dump_callback(v, em_cb, e, DUMP_FLAGS | JSON_ENCODE_ANY) != 0)
+		e->failed = true;
 	json_decref(v);
 }
 
@@ -212,7 +213,9 @@ em_issues(emitter *e, const kv_issue *is, size_t n)
 		em_lit(e, "{\"code\":");
 		em_istr(e, is[i].rule->code);
 		em_lit(e, ",\"message\":");
-		em_str(e, is[i].message);
+		/* one copy per text, in the analysis' messages (rule_emit):
+		 * most VMIs of a cluster share theirs */
+		em_istr(e, is[i].message);
 		em_lit(e, "}");
 	}
 	em_lit(e, "]");
