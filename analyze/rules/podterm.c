@@ -151,7 +151,9 @@ kv_podterm_fmt(kv_buf *b, const kv_podterm *t)
 	for (size_t i = 0; i < t->nnamespaces; i++)
 		kv_buf_printf(b, "%s%s", i ? "," : " in namespaces ",
 		    t->namespaces[i]);
-	if (t->ns_sel.set) {
+	if (t->ns_sel.set && t->ns_sel.match.n == 0 && t->ns_sel.nreqs == 0)
+		kv_buf_printf(b, " in every namespace");	/* {} */
+	else if (t->ns_sel.set) {
 		kv_buf_printf(b, " in namespaces selected by ");
 		kv_podsel_fmt(b, &t->ns_sel);
 	}

@@ -25,6 +25,8 @@ count "explain: 24 nodes fail by a pod of tier-06" 24 "$tmp/explain2" \
     "(node(s) didn't match pod anti-affinity rules)"
 has "$tmp/explain2" "explain: the culprit pod on node-00027" \
     "pod ns-027/virt-launcher-vm-00027-0-abcde runs in kubernetes.io/hostname=node-00027"
+has "$tmp/explain2" "explain: an empty namespaceSelector reads as every namespace" \
+    "pod anti-affinity app=tier-06, kubevirt.io=virt-launcher in every namespace on kubernetes.io/hostname"
 check "explain: the same text with one thread and two" \
     cmp "$tmp/explain1" "$tmp/explain2"
 for f in findings.json vmis.csv drain.csv; do
