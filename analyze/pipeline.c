@@ -179,7 +179,7 @@ kv_analysis_free(kv_analysis *a)
 	}
 	free(a->drain);
 	if (a->place != NULL)
-		kv_podaff_free(a->place->podaff);
+		kv_podaff_free_all(a->place);
 	kv_place_free(a->place);
 	free(a);
 }

@@ -7,7 +7,6 @@
  */
 #include "analyze/rules/place.h"
 #include "analyze/model/index.h"
-#include "analyze/rules/podaffinity.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -313,10 +312,7 @@ kv_place_free(kv_place *p)
 {
 	if (p == NULL)
 		return;
-	if (p->kept != NULL) {
-		kv_podaff_free(p->kept->podaff);
-		kv_place_free(p->kept);
-	}
+	kv_place_free(p->kept);
 	for (size_t i = 0; !p->taints_lent && i < p->ntaints; i++)
 		kv_bits_free(&p->taints[i].nodes);
 	if (!p->taints_lent)

@@ -93,7 +93,8 @@ struct kv_place {
 					 * analysis.c) */
 	/* a sibling that judged some of the analysis's VMIs on a thread
 	 * of its own (kv_place_sibling): they point into its tables, so it
-	 * lives, podaff and all, as long as this one; NULL */
+	 * lives, podaff and all, as long as this one (kv_place_free,
+	 * kv_podaff_free_all); NULL */
 	struct kv_place *kept;
 };
 

@@ -215,6 +215,15 @@ kv_podaff_free(kv_podaff *pa)
 	free(pa);
 }
 
+void
+kv_podaff_free_all(kv_place *p)
+{
+	for (; p != NULL; p = p->kept) {
+		kv_podaff_free(p->podaff);
+		p->podaff = NULL;
+	}
+}
+
 /* --- the constraints of one VMI ----------------------------------------- */
 
 /* The nodes that pass a term of the VMI's own anti-affinity. */

@@ -29,6 +29,9 @@
  * running pods, read only. */
 kv_podaff *kv_podaff_build(const kv_analysis *a, const kv_podaff *sibling);
 void kv_podaff_free(kv_podaff *pa);
+/* The podaffs of p and of the sibling it keeps (place.h kept), freed:
+ * before kv_place_free(p). */
+void kv_podaff_free_all(kv_place *p);
 
 /* Narrow the problem's answer for r: *tgt and *place start as the
  * problem's targets and placeable nodes and become bitsets of the nodes

@@ -29,7 +29,8 @@ kv_place *kv_place_sibling(const kv_analysis *a, const kv_place *p);
  * p's lock, so their threads judge VMIs at once; off again once they
  * are done, which drops the sibling's caches no result points into. */
 void kv_place_share(kv_place *p, bool on);
-/* Frees p and what it keeps (kv_place.kept, with its podaff). */
+/* Frees p and the sibling it keeps (kv_place.kept), after their podaffs
+ * (podaffinity.h kv_podaff_free_all). */
 void kv_place_free(kv_place *p);
 
 /* Launcher pods of a VMI (by kubevirt.io/created-by), and the source pod:

@@ -506,8 +506,8 @@ test_pod_affinity(void **state)
 		{ m_nssel_match, "no-placement-target", "", "w2: pod "
 		  "anti-affinity app=db in namespaces selected by team=data on "
 		  "kubernetes.io/hostname: pod db/postgres-0" },
-		{ m_nssel_all, "no-placement-target", "", "selected by every "
-		  "pod on kubernetes.io/hostname" },
+		{ m_nssel_all, "no-placement-target", "", "anti-affinity "
+		  "app=db in every namespace on kubernetes.io/hostname" },
 		{ m_launchers_unjudged, "", "w2", NULL },
 		{ m_launchers_judged, "no-placement-target", "", "pod "
 		  "db/virt-launcher-dbvm-xyz runs in kubernetes.io/hostname=w2" },
