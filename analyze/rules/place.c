@@ -267,14 +267,13 @@ drop_caches(kv_place *p)
 }
 
 void
-kv_place_share(kv_place *p, bool on)
+kv_place_share(kv_place *p, kv_place *sib, bool on)
 {
-	p->problems_mu = on ? &p->mu : NULL;
-	if (p->kept == NULL)
+	p->problems_mu = sib->problems_mu = on ? &p->mu : NULL;
+	if (on)
 		return;
-	p->kept->problems_mu = p->problems_mu;
-	if (!on)
-		drop_caches(p->kept);
+	drop_caches(sib);
+	p->kept = sib;
 }
 
 problem *

@@ -88,9 +88,10 @@ struct kv_place {
 	 * configuration), whose solved problems hold here too: looked up
 	 * before one is solved again; NULL */
 	const struct kv_place *parent;
-	kv_podaff *podaff;		/* inter-pod constraints: built and
-					 * freed by its owner (vmi.c,
-					 * analysis.c) */
+	kv_podaff *podaff;		/* inter-pod constraints: built by
+					 * vmi.c, freed with the kept
+					 * sibling's by kv_podaff_free_all
+					 * (pipeline.c) */
 	/* a sibling that judged some of the analysis's VMIs on a thread
 	 * of its own (kv_place_sibling): they point into its tables, so it
 	 * lives, podaff and all, as long as this one (kv_place_free,

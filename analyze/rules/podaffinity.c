@@ -415,8 +415,12 @@ spread_entry(const kv_analysis *a, const kv_place *p, const kv_vmires *r,
 	int64_t flags[4] = { s->max_skew, s->min_domains, s->affinity_ignore,
 	    s->taints_honor };
 
+	/* the problem by its key, not its address: a fix's trial problems
+	 * are freed when it ends (kv_place_scratch), and another may come
+	 * at the same address */
 	kv_buf_append(&key, "P", 1);
-	kv_key_ptr(&key, prob);
+	kv_key_size(&key, prob->len);
+	kv_buf_append(&key, prob->key, prob->len);
 	kv_key_ptr(&key, ns);
 	kv_key_ptr(&key, s->topology_key);
 	kv_buf_append(&key, flags, sizeof(flags));

@@ -23,12 +23,14 @@ kv_place *kv_place_build(kv_analysis *a);
 /* A second place for p's analysis, for another thread to judge VMIs
  * with at once: p's taints, launcher pods and placement problems, and
  * its other tables of its own (no podaff: the caller builds it).  p
- * must outlive it: hand it to p's kept. */
+ * must outlive it: kv_place_share(p, sib, false) hands it to p. */
 kv_place *kv_place_sibling(const kv_analysis *a, const kv_place *p);
-/* With on, p and its sibling (kept) share p's placement problems under
- * p's lock, so their threads judge VMIs at once; off again once they
- * are done, which drops the sibling's caches no result points into. */
-void kv_place_share(kv_place *p, bool on);
+/* With on, p and its sibling sib share p's placement problems under p's
+ * lock, so their threads judge VMIs at once.  Off again once they are
+ * done: sib's caches no result points into are dropped, and p keeps sib
+ * (kv_place.kept), only now, so that neither thread reads the other's
+ * tables meanwhile (a VMI's pod-affinity reasons, podexplain.c). */
+void kv_place_share(kv_place *p, kv_place *sib, bool on);
 /* Frees p and the sibling it keeps (kv_place.kept), after their podaffs
  * (podaffinity.h kv_podaff_free_all). */
 void kv_place_free(kv_place *p);

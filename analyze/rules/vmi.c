@@ -678,6 +678,7 @@ judge_all(kv_analysis *a, kv_place *place, const vmim_index *ix)
 {
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	judging j = { a, { place, place }, ix };
+	kv_place *sib;
 	int parts = a->lender != NULL ? 1 :
 	    kv_runs_parts(a->nvmis, VMIS_SPLIT);
 
@@ -685,14 +686,14 @@ judge_all(kv_analysis *a, kv_place *place, const vmim_index *ix)
 		kv_runs(a->nvmis, VMIS_RUN, 1, judge_run, &j);
 		return;
 	}
-	place->kept = kv_place_sibling(a, place);
-	place->kept->podaff = kv_podaff_build(a, place->podaff);
-	j.place[1] = place->kept;
+	sib = kv_place_sibling(a, place);
+	sib->podaff = kv_podaff_build(a, place->podaff);
+	j.place[1] = sib;
 	a->messages_mu = &mu;
 	kv_intern_share(a->m->strs, true);
-	kv_place_share(place, true);
+	kv_place_share(place, sib, true);
 	kv_runs(a->nvmis, VMIS_RUN, parts, judge_run, &j);
-	kv_place_share(place, false);
+	kv_place_share(place, sib, false);	/* place keeps sib now */
 	kv_intern_share(a->m->strs, false);
 	a->messages_mu = NULL;
 	pthread_mutex_destroy(&mu);
