@@ -141,28 +141,76 @@ type_ok(json_t *v, int type)
 	return (int)json_typeof(v) == type;
 }
 
-int
-jget(jctx *c, json_t *o, const char *path, int type, json_t **out)
+/* The value at the first n bytes of path (dots between the keys) from
+ * cur: NULL when a step is absent or null; KV_ERR when a step on the way
+ * is not an object (the error names the whole path). */
+static int
+walk(jctx *c, json_t *cur, const char *path, size_t n, json_t **out)
 {
-	const char *p = path, *dot;
-	json_t *cur = o;
+	const char *p = path, *end = path + n;
 
-	*out = NULL;
-	while (cur != NULL) {
-		size_t n;
+	while (cur != NULL && !json_is_null(cur) && p < end) {
+		const char *dot = memchr(p, '.', (size_t)(end - p));
+		size_t len = dot != NULL ? (size_t)(dot - p) : (size_t)(end - p);
 
-		dot = strchr(p, '.');
-		n = dot ? (size_t)(dot - p) : strlen(p);
 		if (!json_is_object(cur))
 			return jerr(c, path, "expected an object on the way, "
 			    "got %s", jtype_name(cur));
-		cur = json_object_getn(cur, p, n);
-		if (cur == NULL || json_is_null(cur))
-			return KV_OK;
-		if (dot == NULL)
-			break;
-		p = dot + 1;
+		cur = json_object_getn(cur, p, len);
+		p += len + 1;
 	}
+	*out = cur;
+	return KV_OK;
+}
+
+/*
+ * The object a path's last key is looked up in: most reads of an item
+ * come in runs under one parent ("spec.domain.cpu.cores", then
+ * ".sockets", ".threads"), so the item's last parent is kept (jctx memo)
+ * and the walk down to it done once a run.  Only for the item's own tree
+ * (c->item), which lives as long as c: a tree made and freed while the
+ * item loads could come again at the same address.
+ */
+static int
+parent_of(jctx *c, json_t *o, const char *path, size_t n, json_t **out)
+{
+	bool mine = o == c->item && o != NULL && n < sizeof(c->memo);
+
+	if (mine && c->memo_set && c->memo_len == n &&
+	    memcmp(c->memo, path, n) == 0) {
+		*out = c->memo_node;
+		return KV_OK;
+	}
+	if (walk(c, o, path, n, out) != KV_OK)
+		return KV_ERR;
+	if (mine) {
+		memcpy(c->memo, path, n);
+		c->memo_len = n;
+		c->memo_node = *out;
+		c->memo_set = true;
+	}
+	return KV_OK;
+}
+
+int
+jget(jctx *c, json_t *o, const char *path, int type, json_t **out)
+{
+	const char *last = strrchr(path, '.');
+	const char *key = last != NULL ? last + 1 : path;
+	json_t *cur = o;
+
+	*out = NULL;
+	if (last != NULL &&
+	    parent_of(c, o, path, (size_t)(last - path), &cur) != KV_OK)
+		return KV_ERR;
+	if (cur == NULL || json_is_null(cur))
+		return KV_OK;
+	if (!json_is_object(cur))
+		return jerr(c, path, "expected an object on the way, got %s",
+		    jtype_name(cur));
+	cur = json_object_getn(cur, key, strlen(key));
+	if (cur == NULL || json_is_null(cur))
+		return KV_OK;
 	if (!type_ok(cur, type))
 		return jerr(c, path, "expected %s, got %s", want_name(type),
 		    jtype_name(cur));

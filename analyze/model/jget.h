@@ -37,6 +37,13 @@ typedef struct jctx {
 	const char *root;	/* before where, or NULL: a part read as an
 				   object of its own ("spec.template.") */
 	const json_aside *aside; /* the item's text set aside, or NULL */
+	json_t *item;		/* the item's tree, or NULL */
+	/* jget's last parent in item: the path memo (memo_len bytes, not
+	 * terminated) leads to memo_node (NULL: absent) */
+	bool memo_set;
+	char memo[64];
+	size_t memo_len;
+	json_t *memo_node;
 } jctx;
 
 /* The value at a dotted path, NULL when absent; KV_ERR when a step or the

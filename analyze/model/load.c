@@ -180,7 +180,7 @@ item_cb(void *arg, json_t *item, const json_aside *aside, size_t index,
 {
 	member *mb = arg;
 	jctx c = { .strs = mb->ls->m->strs, .lim = mb->ls->lim, .err = err,
-	    .index = index, .aside = aside };
+	    .index = index, .aside = aside, .item = item };
 
 	mb->ls->file = mb->file;
 	mb->ls->kv_vmis += mb->kv_vmis;
