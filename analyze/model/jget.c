@@ -151,7 +151,7 @@ walk(jctx *c, json_t *cur, const char *path, size_t n, json_t **out)
 
 	while (cur != NULL && !json_is_null(cur) && p < end) {
 		const char *dot = memchr(p, '.', (size_t)(end - p));
-		size_t len = dot != NULL ? (size_t)(dot - p) : (size_t)(end - p);
+		size_t len = (size_t)((dot != NULL ? dot : end) - p);
 
 		if (!json_is_object(cur))
 			return jerr(c, path, "expected an object on the way, "
