@@ -144,7 +144,6 @@ vmi_restarts(kv_analysis *a, const kv_drain *d)
 }
 
 #define DRAIN_RUN 32		/* nodes in a row one thread drains */
-#define DRAIN_SPLIT 1024	/* VMIs; fewer: one thread drains all */
 
 typedef struct draining {
 	kv_analysis *a;
@@ -181,17 +180,15 @@ drain_run(void *arg, int part, size_t from, size_t to)
 	}
 }
 
-/* Each node alone, from the snapshot's room: what findings.json says.
- * On two threads when kv_runs_parts says so (not a proof's copy, which
- * runs on one of two already). */
+/* Each node alone, from the snapshot's room: what findings.json says;
+ * the nodes in kv_analysis_parts parts. */
 void
 kv_drain_analyze(kv_analysis *a)
 {
 	const kv_model *m = a->m;
 	size_t *first, *order, *slot;
 	draining x = { .a = a };
-	int parts = a->lender != NULL ? 1 :
-	    kv_runs_parts(a->nvmis, DRAIN_SPLIT);
+	int parts = kv_analysis_parts(a);
 
 	for (size_t i = 0; i < a->ndrain; i++)
 		drain_free(&a->drain[i]);

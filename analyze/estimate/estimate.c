@@ -494,7 +494,6 @@ count_on_node(const kv_analysis *a)
 }
 
 #define EST_RUN 256		/* VMIs in a row one thread estimates */
-#define EST_SPLIT 1024		/* fewer: one thread estimates them all */
 
 typedef struct estimating {
 	kv_analysis *a;
@@ -516,8 +515,7 @@ estimate_run(void *arg, int part, size_t from, size_t to)
 			    &a->est[i]);
 }
 
-/* Every running VMI's estimate (on two threads when kv_runs_parts says
- * so; not a proof's copy, which runs on one of two already), then the
+/* Every running VMI's estimate (in kv_analysis_parts parts), then the
  * window's counts. */
 void
 kv_estimate_analyze(kv_analysis *a)
@@ -539,8 +537,7 @@ kv_estimate_analyze(kv_analysis *a)
 	w->outbound = count_on_node(a);
 	each.a = a;
 	each.hs = &hs;
-	kv_runs(a->nvmis, EST_RUN, a->lender != NULL ? 1 :
-	    kv_runs_parts(a->nvmis, EST_SPLIT), estimate_run, &each);
+	kv_runs(a->nvmis, EST_RUN, kv_analysis_parts(a), estimate_run, &each);
 	for (size_t i = 0; i < a->nvmis; i++) {
 		if (a->vmis[i].verdict != V_OK)
 			continue;

@@ -141,15 +141,16 @@ type_ok(json_t *v, int type)
 	return (int)json_typeof(v) == type;
 }
 
-/* The value at the first n bytes of path (dots between the keys) from
- * cur: NULL when a step is absent or null; KV_ERR when a step on the way
- * is not an object (the error names the whole path). */
+/* The value at path's bytes [from, to) (keys between dots) from cur:
+ * NULL or null when a step is absent or null; KV_ERR when a step on the
+ * way is not an object (the error names the whole path). */
 static int
-walk(jctx *c, json_t *cur, const char *path, size_t n, json_t **out)
+walk(jctx *c, json_t *cur, const char *path, size_t from, size_t to,
+    json_t **out)
 {
-	const char *p = path, *end = path + n;
+	const char *p = path + from, *end = path + to;
 
-	while (cur != NULL && !json_is_null(cur) && p < end) {
+	while (cur != NULL && !json_is_null(cur) && p <= end) {
 		const char *dot = memchr(p, '.', (size_t)(end - p));
 		size_t len = (size_t)((dot != NULL ? dot : end) - p);
 
@@ -164,12 +165,12 @@ walk(jctx *c, json_t *cur, const char *path, size_t n, json_t **out)
 }
 
 /*
- * The object a path's last key is looked up in: most reads of an item
- * come in runs under one parent ("spec.domain.cpu.cores", then
- * ".sockets", ".threads"), so the item's last parent is kept (jctx memo)
- * and the walk down to it done once a run.  Only for the item's own tree
- * (c->item), which lives as long as c: a tree made and freed while the
- * item loads could come again at the same address.
+ * The object a path's last key is looked up in (its first n bytes): most
+ * reads of an item come in runs under one parent ("spec.domain.cpu.cores",
+ * then ".sockets", ".threads"), so the item's last parent is kept (jctx
+ * memo) and the walk down to it done once a run.  Only for the item's own
+ * tree (c->item), which lives as long as c: a tree made and freed while
+ * the item loads could come again at the same address.
  */
 static int
 parent_of(jctx *c, json_t *o, const char *path, size_t n, json_t **out)
@@ -181,7 +182,7 @@ parent_of(jctx *c, json_t *o, const char *path, size_t n, json_t **out)
 		*out = c->memo_node;
 		return KV_OK;
 	}
-	if (walk(c, o, path, n, out) != KV_OK)
+	if (walk(c, o, path, 0, n, out) != KV_OK)
 		return KV_ERR;
 	if (mine) {
 		memcpy(c->memo, path, n);
@@ -196,19 +197,13 @@ int
 jget(jctx *c, json_t *o, const char *path, int type, json_t **out)
 {
 	const char *last = strrchr(path, '.');
-	const char *key = last != NULL ? last + 1 : path;
+	size_t key = last != NULL ? (size_t)(last - path) + 1 : 0;
 	json_t *cur = o;
 
 	*out = NULL;
-	if (last != NULL &&
-	    parent_of(c, o, path, (size_t)(last - path), &cur) != KV_OK)
+	if ((last != NULL && parent_of(c, o, path, key - 1, &cur) != KV_OK) ||
+	    walk(c, cur, path, key, strlen(path), &cur) != KV_OK)
 		return KV_ERR;
-	if (cur == NULL || json_is_null(cur))
-		return KV_OK;
-	if (!json_is_object(cur))
-		return jerr(c, path, "expected an object on the way, got %s",
-		    jtype_name(cur));
-	cur = json_object_getn(cur, key, strlen(key));
 	if (cur == NULL || json_is_null(cur))
 		return KV_OK;
 	if (!type_ok(cur, type))

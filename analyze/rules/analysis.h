@@ -513,6 +513,11 @@ int kv_cpu_analyze(kv_analysis *a, kv_err *err);	/* limit: classes */
  * whose nodes, pods, configuration and CPU map are from's. */
 void kv_cpu_borrow(kv_analysis *a, const kv_analysis *from);
 void kv_vmis_analyze(kv_analysis *a);
+/* The parts (analyze/util/runs.h) the per-VMI phases of a run in (the
+ * verdicts, the estimates, the drains): 1 for a proof's copy (a lender:
+ * the proof runs its copies two at a time already) and for fewer than
+ * 1,024 VMIs, else as many as kv_runs_parts gives. */
+int kv_analysis_parts(const kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);

@@ -646,7 +646,13 @@ vmi_one(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 }
 
 #define VMIS_RUN 64		/* VMIs in a row one thread judges */
-#define VMIS_SPLIT 1024		/* fewer: one thread judges them all */
+#define SPLIT_VMIS 1024		/* fewer: one thread for a phase */
+
+int
+kv_analysis_parts(const kv_analysis *a)
+{
+	return a->lender != NULL ? 1 : kv_runs_parts(a->nvmis, SPLIT_VMIS);
+}
 
 typedef struct judging {
 	kv_analysis *a;
@@ -664,14 +670,13 @@ judge_run(void *arg, int part, size_t from, size_t to)
 }
 
 /*
- * Every VMI's verdict.  With two threads (kv_threads()) and VMIS_SPLIT
- * VMIs or more, a second thread judges every other run of them (runs.h)
+ * Every VMI's verdict.  In two parts (kv_analysis_parts), a second
+ * thread judges every other run of them (runs.h)
  * with a sibling place (target.h): the two share the placement problems,
  * under a lock, and keep their other caches apart; a problem's answer
  * depends on its key alone, so a VMI's result is the same whichever
  * thread judged it.  The messages and the model's strings are interned
- * under locks meanwhile.  Not in a proof's copy (a lender): the proof
- * runs its copies on threads already (fixproof.c).
+ * under locks meanwhile.
  */
 static void
 judge_all(kv_analysis *a, kv_place *place, const vmim_index *ix)
@@ -679,8 +684,7 @@ judge_all(kv_analysis *a, kv_place *place, const vmim_index *ix)
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	judging j = { a, { place, place }, ix };
 	kv_place *sib;
-	int parts = a->lender != NULL ? 1 :
-	    kv_runs_parts(a->nvmis, VMIS_SPLIT);
+	int parts = kv_analysis_parts(a);
 
 	if (parts == 1) {
 		kv_runs(a->nvmis, VMIS_RUN, 1, judge_run, &j);
