@@ -349,6 +349,11 @@ def unique(count):
     return nodes, [], [], []
 
 
+USAGE = ("usage: mksnap.py DIR [--hostile] [--nodes N] [--classes N] "
+         "[--vmis-per-node N] [--failing N] [--anti] [--unique-classes N] "
+         "[--date D] [--long N] [--formula] [--spaced] [--bidi]")
+
+
 def main(argv):
     global LONG, BIDI, SPACED, FORMULA
     out, hostile, count, classes = None, False, 0, 8
@@ -381,10 +386,12 @@ def main(argv):
             SPACED = True
         elif a == "--bidi":
             BIDI = True
+        elif a.startswith("-") or out is not None:
+            sys.exit(USAGE)
         else:
             out = a
     if out is None:
-        sys.exit("usage: mksnap.py DIR [--hostile] [--nodes N]")
+        sys.exit(USAGE)
     if lean:
         nodes, vmis, pods, pvcs = unique(count)
         context = "unique-%d" % count
