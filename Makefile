@@ -304,13 +304,15 @@ fuzz-smoke: fuzz-build
 
 # ThreadSanitizer, not part of check (its own tree, build/tsan, by
 # $(FUZZ_CC)): the unit tests that run work on several threads (the
-# proof's copies at once, test_fixproof; the parse workers, test_load;
+# proof's copies at once, test_fixproof; the parse workers, test_load,
+# and their delivery of the items, test_jsonitems_workers;
 # the loop of the verdicts, estimates and drains, test_runs).
 TSAN       := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_LIB   := $(LIB_SRC:%.c=$(BUILD)/tsan/%.o)
 TSAN_TEST_LIB := $(sort $(TEST_LIB_SRC:%.c=$(BUILD)/tsan/%.o))
 TSAN_TESTS := $(BUILD)/tsan/tests/test_fixproof $(BUILD)/tsan/tests/test_load \
-              $(BUILD)/tsan/tests/test_runs
+              $(BUILD)/tsan/tests/test_runs \
+              $(BUILD)/tsan/tests/test_jsonitems_workers
 # kept between runs (make would delete them as intermediate files)
 .SECONDARY: $(TSAN_LIB) $(TSAN_TEST_LIB)
 

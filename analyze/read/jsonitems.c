@@ -36,6 +36,10 @@
 /* What a step of the scan says. */
 enum step { S_NEXT, S_END, S_FAIL, S_ITEM_FAIL };
 
+static int deliver(void *arg, json_t *obj, const json_error_t *jerr,
+    const char *aside, size_t aside_len, size_t index, uint64_t start,
+    kv_err *err);
+
 json_items *
 json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
     void *arg)
@@ -49,6 +53,7 @@ json_items_new(const char *file, const kv_limits *lim, json_item_fn fn,
 	s->arg = arg;
 	s->arr_depth = 2;
 	s->profile = skip_profile(file);
+	jp_queue_init(&s->q, deliver, s);
 	return s;
 }
 
@@ -77,7 +82,7 @@ json_items_count(const json_items *s)
 }
 
 /* An item parsed (obj, or NULL with jerr): check it and give it to the
- * callback. */
+ * callback (on a parse worker, when there are workers: jsonpool.h). */
 static int
 deliver(void *arg, json_t *obj, const json_error_t *jerr,
     const char *aside, size_t aside_len, size_t index, uint64_t start,
@@ -105,10 +110,11 @@ deliver(void *arg, json_t *obj, const json_error_t *jerr,
 	return KV_OK;
 }
 
+/* Every item queued, delivered. */
 static int
-drain(json_items *s, bool wait, size_t keep, kv_err *err)
+drain(json_items *s, kv_err *err)
 {
-	return jp_drain(&s->q, wait, keep, deliver, s, err);
+	return jp_drain(&s->q, 0, 0, err);
 }
 
 #define MAX_QUEUED 16		/* batches in flight per stream */
@@ -120,10 +126,8 @@ emit(json_items *s, const char *data, size_t len, kv_err *err)
 	const char *aside = s->aside.data;
 	size_t alen = s->aside.len;
 
-	if (s->q.failed)
-		return KV_ERR;
 	if (++s->nitems > s->lim->items) {
-		int rc = drain(s, true, 0, err);
+		int rc = drain(s, err);
 
 		if (rc != KV_OK)
 			return rc;
@@ -135,15 +139,13 @@ emit(json_items *s, const char *data, size_t len, kv_err *err)
 		return jp_parse_deliver(data, len, aside, alen, s->nitems - 1,
 		    s->item_start, deliver, s, err);
 	jp_add(&s->q, data, len, aside, alen, s->nitems - 1, s->item_start);
-	return drain(s, s->q.qlen > MAX_QUEUED, MAX_QUEUED / 2, err);
+	return jp_drain(&s->q, MAX_QUEUED, MAX_QUEUED / 2, err);
 }
 
 int
 json_items_settle(json_items *s, kv_err *err)
 {
-	if (s->q.failed)
-		return KV_ERR;
-	return s->threaded ? drain(s, true, 0, err) : KV_OK;
+	return s->threaded ? drain(s, err) : KV_OK;
 }
 
 /* An error of the scanner itself: an item before it that failed is the
@@ -154,7 +156,7 @@ scan_error(json_items *s, kv_err *err)
 	kv_err mine = *err;
 
 	kv_clearerr(err);
-	if (drain(s, true, 0, err) != KV_OK)
+	if (drain(s, err) != KV_OK && err->set)
 		return KV_ERR;
 	*err = mine;
 	return KV_ERR;
@@ -772,7 +774,7 @@ json_items_feed(json_items *s, const char *buf, size_t len, kv_err *err)
 int
 json_items_finish(json_items *s, kv_err *err)
 {
-	if (drain(s, true, 0, err) != KV_OK)
+	if (drain(s, err) != KV_OK)
 		return KV_ERR;
 	if (s->in_str || s->depth != 0)
 		return kv_seterr(err, "%s: ends in the middle of a JSON value "

@@ -131,6 +131,7 @@ cache_drop(void)
 /* A batch of items for one worker: their bytes back to back, and the
  * parsed objects. */
 typedef struct job {
+	jp_queue *q;		/* its stream */
 	struct job *next;	/* in its stream, file order */
 	struct job *pending;	/* in the pool's queue */
 	kv_buf data;
@@ -159,6 +160,7 @@ static struct {
 	PTHREAD_COND_INITIALIZER, NULL, NULL, 0, { NULL }, { false } };
 
 static void job_free(job *j);
+static void take_turn(jp_queue *q);
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -211,6 +213,7 @@ worker(void *arg)
 		cur_arena = NULL;
 		pthread_mutex_lock(&pool.mu);
 		j->done = true;
+		take_turn(j->q);
 		pthread_cond_broadcast(&pool.done);
 	}
 	return NULL;
@@ -367,13 +370,13 @@ submit(jp_queue *s)
 	if (j == NULL)
 		return;
 	s->cur = NULL;
+	pthread_mutex_lock(&pool.mu);
 	if (s->qtail != NULL)
 		s->qtail->next = j;
 	else
 		s->qhead = j;
 	s->qtail = j;
 	s->qlen++;
-	pthread_mutex_lock(&pool.mu);
 	if (pool.tail != NULL)
 		pool.tail->pending = j;
 	else
@@ -395,44 +398,84 @@ recycle(job *j)
 	pthread_mutex_unlock(&pool.mu);
 }
 
-int
-jp_drain(jp_queue *s, bool wait, size_t keep, jp_deliver_fn fn, void *arg,
-    kv_err *err)
+/* Deliver one batch, on whichever thread; the pool's lock is not held. */
+static int
+deliver_job(jp_queue *q, job *j)
 {
-	if (wait && keep == 0)
-		submit(s);
-	while (s->qhead != NULL && !s->failed) {
-		job *j = s->qhead;
+	while (j->delivered < j->n) {
+		size_t i = j->delivered++;
 
-		pthread_mutex_lock(&pool.mu);
-		if (!j->done && (!wait || s->qlen <= keep)) {
-			pthread_mutex_unlock(&pool.mu);
-			break;
+		if (q->fn(q->arg, j->obj[i], &j->jerr[i],
+		    j->data.data + j->off[i] + j->len[i], j->aside_len[i],
+		    j->index[i], j->start[i], &q->err) != KV_OK) {
+			q->nfailed = j->index[i] + 1;
+			j->delivered = 0;	/* free every tree */
+			job_free(j);
+			return KV_ERR;
 		}
-		while (!j->done)
-			pthread_cond_wait(&pool.done, &pool.mu);
-		pthread_mutex_unlock(&pool.mu);
-		s->qhead = j->next;
-		if (s->qhead == NULL)
-			s->qtail = NULL;
-		s->qlen--;
-		while (j->delivered < j->n) {
-			size_t i = j->delivered++;
-			int rc = fn(arg, j->obj[i], &j->jerr[i],
-			    j->data.data + j->off[i] + j->len[i],
-			    j->aside_len[i], j->index[i], j->start[i], err);
-
-			if (rc != KV_OK) {
-				s->failed = true;
-				s->nfailed = j->index[i] + 1;
-				j->delivered = 0;	/* free every tree */
-				job_free(j);
-				return rc;
-			}
-		}
-		recycle(j);
 	}
+	recycle(j);
 	return KV_OK;
+}
+
+/* With the pool's lock held: unless another thread delivers, deliver the
+ * parsed batches at the head of q, in order (the lock is let go meanwhile,
+ * so one stays in flight and may be freed only once delivering is off). */
+static void
+take_turn(jp_queue *q)
+{
+	job *j;
+
+	while (!q->delivering && !q->failed && (j = q->qhead) != NULL &&
+	    j->done) {
+		int rc;
+
+		q->delivering = true;
+		q->qhead = j->next;
+		if (q->qhead == NULL)
+			q->qtail = NULL;
+		q->qlen--;
+		pthread_mutex_unlock(&pool.mu);
+		rc = deliver_job(q, j);
+		pthread_mutex_lock(&pool.mu);
+		q->delivering = false;
+		q->failed = rc != KV_OK;
+		pthread_cond_broadcast(&pool.done);
+	}
+}
+
+int
+jp_drain(jp_queue *q, size_t above, size_t keep, kv_err *err)
+{
+	bool all = above == 0 && keep == 0;
+	int rc = KV_OK;
+
+	if (all)
+		submit(q);
+	pthread_mutex_lock(&pool.mu);
+	if (q->qlen > above || (all && q->delivering))
+		for (;;) {
+			take_turn(q);
+			if (q->failed || (q->qlen <= keep &&
+			    !(all && q->delivering)))
+				break;
+			pthread_cond_wait(&pool.done, &pool.mu);
+		}
+	if (q->failed) {
+		if (!q->told)
+			*err = q->err;
+		q->told = true;
+		rc = KV_ERR;
+	}
+	pthread_mutex_unlock(&pool.mu);
+	return rc;
+}
+
+void
+jp_queue_init(jp_queue *q, jp_deliver_fn fn, void *arg)
+{
+	q->fn = fn;
+	q->arg = arg;
 }
 
 void
@@ -443,6 +486,7 @@ jp_add(jp_queue *s, const char *data, size_t len, const char *aside,
 
 	if ((j = s->cur) == NULL) {
 		j = s->cur = xcalloc(1, sizeof(*j));
+		j->q = s;
 		j->cap = BATCH_ITEMS;
 		j->off = xcalloc(j->cap, sizeof(size_t));
 		j->len = xcalloc(j->cap, sizeof(size_t));
@@ -468,14 +512,19 @@ jp_add(jp_queue *s, const char *data, size_t len, const char *aside,
 void
 jp_queue_free(jp_queue *s)
 {
-	/* items still with a worker: wait, then drop them */
-	if (s->qhead != NULL) {
-		pthread_mutex_lock(&pool.mu);
-		for (job *j = s->qhead; j != NULL; j = j->next)
-			while (!j->done)
-				pthread_cond_wait(&pool.done, &pool.mu);
-		pthread_mutex_unlock(&pool.mu);
+	/* items still with a worker or being delivered: wait, then drop
+	 * them */
+	pthread_mutex_lock(&pool.mu);
+	for (;;) {
+		job *j = s->qhead;
+
+		while (j != NULL && j->done)
+			j = j->next;
+		if (j == NULL && !s->delivering)
+			break;
+		pthread_cond_wait(&pool.done, &pool.mu);
 	}
+	pthread_mutex_unlock(&pool.mu);
 	while (s->qhead != NULL) {
 		job *j = s->qhead;
 

@@ -3,10 +3,16 @@
  * worker threads when the machine has more than one core.
  *
  * A jp_queue belongs to one scanner.  jp_add() copies an item's bytes into
- * the batch being filled and hands full batches to the workers; jp_drain()
- * gives the parsed items to the deliver function in file order.  A parsed
- * tree belongs to the queue: deliver() must not keep it (it is dropped
- * with its batch's arena, or by json_decref() when arenas are off).
+ * the batch being filled and hands full batches to the workers, which
+ * give the parsed items to the queue's deliver function in file order:
+ * the worker that finishes the batch at the head of the queue delivers
+ * it, and the batches after it that are parsed, while no other thread
+ * delivers (one at a time, so deliver() needs no lock of its own, but it
+ * runs on a worker: the scanner's thread goes on scanning meanwhile, and
+ * must not touch what deliver() writes until jp_drain() has waited for
+ * every batch).  A parsed tree belongs to the queue: deliver() must not
+ * keep it (it is dropped with its batch's arena, or by json_decref()
+ * when arenas are off).
  *
  * jp_parse() is jansson's json_loadb() with one leniency: an integer
  * beyond 64 bits, which jansson refuses, is read as a real, so a number in
@@ -29,12 +35,18 @@ typedef int (*jp_deliver_fn)(void *arg, json_t *obj, const json_error_t *jerr,
     const char *aside, size_t aside_len, size_t index, uint64_t start,
     kv_err *err);
 
+/* The fields below cur are the pool's, under its lock. */
 typedef struct jp_queue {
+	struct job *cur;		/* the batch being filled */
+	jp_deliver_fn fn;		/* jp_queue_init */
+	void *arg;
+	bool told;			/* the failure went to the scanner */
 	struct job *qhead, *qtail;	/* with the workers, file order */
 	size_t qlen;
-	struct job *cur;		/* the batch being filled */
+	bool delivering;		/* a thread delivers the head */
 	bool failed;			/* an item failed: take no more */
 	size_t nfailed;			/* then: items up to that one */
+	kv_err err;			/* that item's error */
 } jp_queue;
 
 /* Start the pool (once); true when items go to worker threads. */
@@ -44,14 +56,16 @@ json_t *jp_parse(const char *data, size_t len, json_error_t *jerr);
 int jp_parse_deliver(const char *data, size_t len, const char *aside,
     size_t aside_len, size_t index, uint64_t start, jp_deliver_fn fn,
     void *arg, kv_err *err);
+/* Before the first jp_add(): who takes the items. */
+void jp_queue_init(jp_queue *q, jp_deliver_fn fn, void *arg);
 /* Queue an item, and the text it set aside, for the workers. */
 void jp_add(jp_queue *q, const char *data, size_t len, const char *aside,
     size_t aside_len, size_t index, uint64_t start);
-/* Deliver what is parsed at the head of the queue, in order; with wait,
- * until at most keep batches are left (all, the one being filled
- * included, for 0). */
-int jp_drain(jp_queue *q, bool wait, size_t keep, jp_deliver_fn fn,
-    void *arg, kv_err *err);
+/* With more than above batches in the queue, wait (delivering, when no
+ * worker does) until at most keep are left: all, the one being filled
+ * included, for keep 0.  KV_ERR once an item failed, with its error in
+ * err the first time this says so. */
+int jp_drain(jp_queue *q, size_t above, size_t keep, kv_err *err);
 /* Free a tree given to deliver() when neither arenas nor workers will. */
 void jp_release(json_t *obj);
 void jp_queue_free(jp_queue *q);

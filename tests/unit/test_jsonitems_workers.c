@@ -2,16 +2,24 @@
  * test_jsonitems.c - the item scanner with its parse workers: items reach
  * the callback in file order whatever the chunking, and the error is the
  * first one in the file (an item's, or the scanner's after it), as a
- * serial reader would report it.  Runs with two workers
+ * serial reader would report it; the callback runs on the workers, one
+ * call at a time, while the scanner goes on.  Runs with two workers
  * (KVSCOPE_THREADS=2, set before the first scanner starts the pool).
  */
 #include "kvtest.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "analyze/read/jsonitems.h"
 
 typedef struct seen {
 	kv_buf log;		/* "index:a-value," per item */
 } seen;
+
+static pthread_t scanner;		/* the test's thread */
+static atomic_int in_cb;		/* callbacks running now */
+static atomic_size_t calls, off_scanner, overlaps;
 
 static int
 cb(void *arg, json_t *item, const json_aside *aside, size_t index,
@@ -20,6 +28,12 @@ cb(void *arg, json_t *item, const json_aside *aside, size_t index,
 	seen *s = arg;
 	json_t *a = json_object_get(item, "a");
 
+	if (atomic_fetch_add(&in_cb, 1) != 0)
+		atomic_fetch_add(&overlaps, 1);
+	atomic_fetch_add(&calls, 1);
+	if (!pthread_equal(pthread_self(), scanner))
+		atomic_fetch_add(&off_scanner, 1);
+	atomic_fetch_sub(&in_cb, 1);
 	kv_buf_printf(&s->log, "%zu:%lld,", index,
 	    json_is_integer(a) ? (long long)json_integer_value(a) : -1LL);
 	if (json_object_get(item, "fail") != NULL)
@@ -99,6 +113,39 @@ test_order(void **state)
 	kv_buf_free(&log);
 }
 
+/* 3,000 items in 94 batches: the workers deliver (most of) them, never
+ * two at once; an item's error late in the file, found by a worker
+ * while the scanner reads on, is still the one reported. */
+static void
+test_delivered_by_workers(void **state)
+{
+	kv_buf text = {0}, flog = {0};
+	char *msg, *got;
+
+	(void)state;
+	kv_buf_printf(&text, "{\"kind\":\"List\",\"items\":[");
+	for (int i = 0; i < 3000; i++) {
+		kv_buf_printf(&text, "%s{\"a\":%d%s}", i ? "," : "", i,
+		    i == 2500 ? ",\"fail\":1" : "");
+		if (i <= 2500)
+			kv_buf_printf(&flog, "%d:%d,", i, i);
+	}
+	kv_buf_printf(&text, "]}");
+	atomic_store(&calls, 0);
+	atomic_store(&off_scanner, 0);
+	atomic_store(&overlaps, 0);
+	msg = run(text.data, 0, 10000, &got);
+	assert_string_equal(msg, "F: fail asked");
+	assert_string_equal(got, flog.data);
+	assert_int_equal(atomic_load(&calls), 2501);
+	assert_true(atomic_load(&off_scanner) > 0);
+	assert_int_equal(atomic_load(&overlaps), 0);
+	free(msg);
+	free(got);
+	kv_buf_free(&text);
+	kv_buf_free(&flog);
+}
+
 static void
 test_jsonl(void **state)
 {
@@ -153,6 +200,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_delivered_by_workers),
 		cmocka_unit_test(test_jsonl),
 		cmocka_unit_test(test_callback_error),
 		cmocka_unit_test(test_item_error_first),
@@ -160,5 +208,6 @@ main(void)
 	};
 
 	setenv("KVSCOPE_THREADS", "2", 1);
+	scanner = pthread_self();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
