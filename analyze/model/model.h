@@ -177,28 +177,18 @@ typedef struct kv_vmi {
 	const char *ns, *name, *uid;
 	const char *fullname;		/* "ns/name" */
 	kv_labels labels;
-	bool allow_pod_bridge;		/* allow-pod-bridge annotation */
 	const char *phase;		/* status.phase or "" */
 	const char *node;		/* status.nodeName or NULL */
 	const char *arch;		/* spec.architecture or NULL */
 
 	const char *cpu_model;		/* spec.domain.cpu.model or NULL */
-	bool cpu_from_class;		/* DVP: model and features derived
-					   from the VirtualMachineClass */
 	size_t nfeatures;
 	kv_cpufeat *features;
-	bool dedicated_cpu, realtime;
-	bool isolate_emulator;		/* spec.domain.cpu.isolateEmulator... */
 	const char *machine_spec, *machine_status;
 
-	unsigned hyperv_enabled;	/* HV_* explicitly enabled */
-	bool evmcs;			/* present with enabled nil or true */
-	bool hyperv_passthrough;
-	bool sev, sev_es, snp, tdx, any_launch_security;
 	size_t nhostdevices, ngpus;
 	const char *gpu_device;		/* first gpus[].deviceName */
 
-	int autoattach;			/* -1 unset, 0 false, 1 true */
 	size_t nifaces;
 	kv_iface *ifaces;
 	const char *pod_network;	/* name of the network with pod: {} */
@@ -231,8 +221,6 @@ typedef struct kv_vmi {
 					   deviceName (device plugins) */
 	size_t nmultus;
 	const char **multus;		/* networks[].multus.networkName */
-	bool virtio_iface;		/* an interface of model virtio */
-	bool vsock;			/* autoattachVSOCK */
 	kv_labels node_selector;
 	kv_affinity affinity;
 	kv_podplace pod_place;		/* spec.affinity pod (anti-)affinity,
@@ -242,16 +230,12 @@ typedef struct kv_vmi {
 	kv_toleration *tolerations;
 	const char *eviction;		/* spec.evictionStrategy or NULL */
 
-	char cond;			/* 'T', 'F', or 0 when absent */
-	const char *cond_reason, *cond_message;
-	bool restarted;			/* by a what-if: the condition is
-					   virt-controller's to compute */
+	const char *cond_reason, *cond_message;	/* with cond, below */
 	const char *nostart;		/* what-if: why its restart would
 					   not start it again, or NULL */
 	int64_t tsc_hint;		/* status.topologyHints.tscFrequency */
 	const char *migration_source;	/* status.migrationState.sourceNode */
 	const char *migration_target;	/* ...migrationState.targetNode */
-	bool migration_completed;
 	kv_mighist last_migration;	/* status.migrationState */
 	/* what records the guest OS (guestos.h); NULL when absent */
 	const char *os_id, *os_version;	/* status.guestOSInfo.id, versionId */
@@ -260,6 +244,24 @@ typedef struct kv_vmi {
 					   label) */
 	const char *os_preference;	/* kubevirt.io/(cluster-)
 					   preference-name */
+
+	/* the small fields together, with no padding between them */
+	unsigned hyperv_enabled;	/* HV_* explicitly enabled */
+	int autoattach;			/* -1 unset, 0 false, 1 true */
+	char cond;			/* 'T', 'F', or 0 when absent */
+	bool allow_pod_bridge;		/* allow-pod-bridge annotation */
+	bool cpu_from_class;		/* DVP: model and features derived
+					   from the VirtualMachineClass */
+	bool dedicated_cpu, realtime;
+	bool isolate_emulator;		/* spec.domain.cpu.isolateEmulator... */
+	bool evmcs;			/* present with enabled nil or true */
+	bool hyperv_passthrough;
+	bool sev, sev_es, snp, tdx, any_launch_security;
+	bool virtio_iface;		/* an interface of model virtio */
+	bool vsock;			/* autoattachVSOCK */
+	bool restarted;			/* by a what-if: the condition is
+					   virt-controller's to compute */
+	bool migration_completed;
 } kv_vmi;
 
 typedef struct kv_imageid {

@@ -254,35 +254,35 @@ typedef struct kv_vmifacts {
 					   NULL */
 	const char *cpu_object_loaded;	/* the same when the snapshot holds
 					   that object, else NULL */
-	bool cpu_from_object;		/* its CPU features come with that
-					   object: a new model drops them */
 	const char *os_type;		/* the OS its VM declares, or NULL */
-	bool own_vm;			/* a VirtualMachine of the flavor's
-					   own API (same namespace and name)
-					   holds it, where vm is KubeVirt's */
 	const char *policy;		/* its live-migration policy, or NULL */
-	unsigned reads;			/* the resources (KV_NEED_BIT) its
-					   flavor's checks read for it
-					   beyond the core's (notjudged.c) */
 	size_t nops;
 	kv_vmiop *ops;			/* unfinished operations, oldest
 					   first */
 	size_t nnotes;
 	char **notes;			/* lines explain shows under the
 					   head, in the flavor's words */
+	unsigned reads;			/* the resources (KV_NEED_BIT) its
+					   flavor's checks read for it
+					   beyond the core's (notjudged.c) */
+	bool cpu_from_object;		/* its CPU features come with that
+					   object: a new model drops them */
+	bool own_vm;			/* a VirtualMachine of the flavor's
+					   own API (same namespace and name)
+					   holds it, where vm is KubeVirt's */
 } kv_vmifacts;
 
 typedef struct kv_vmires {
 	const kv_vmi *vmi;
 	enum kv_cpu_mode mode;
-	const char *model;
 	enum kv_verdict verdict;
+	const char *model;
+	size_t nblockers, nwarnings;
+	kv_issue *blockers, *warnings;	/* sorted by code */
 	/* verdict not-judged: the resources (KV_NEED_BIT, need.h) the
 	 * input lacks that its checks need; 0 otherwise */
 	unsigned not_judged;
-	size_t nblockers, nwarnings;
-	kv_issue *blockers, *warnings;	/* sorted by code */
-	bool mismatch;
+	enum kv_outcome outcome;
 	kv_labels selectors;		/* sorted; the array is shared with
 					   every VMI of the same list and
 					   owned by a->place */
@@ -297,7 +297,6 @@ typedef struct kv_vmires {
 	const char *added_by;
 	size_t ncpu_targets, ntargets;	/* = cpu_targets.n, targets.n */
 	kv_nodeset cpu_targets, targets;
-	enum kv_outcome outcome;
 	int64_t after;			/* -1 = null */
 	const char *method;
 	/* seconds; -1 when the VMI states no memory (the deadline is then
@@ -307,16 +306,11 @@ typedef struct kv_vmires {
 	const char *completion_from;	/* its MigrationPolicy, or NULL:
 					   the cluster's (cfg.source) */
 	const char *eviction;
-	enum kv_on_drain on_drain;
 	int64_t memory;			/* bytes to move */
 	const kv_pod *source_pod;
 	const char *policy;		/* matching MigrationPolicy or NULL */
-	/* its migration estimate (estimate.h) says will-abort: diff's
-	 * worse and better read it (kv_vmi_compare) */
-	bool will_abort;
 	/* the condition the report shows (findings "condition"): the VMI's
-	 * LiveMigratable, or for DVP the VM's Migratable */
-	char cond;			/* 'T', 'F', or 0 when absent */
+	 * LiveMigratable, or for DVP the VM's Migratable; cond below */
 	const char *cond_type;		/* "LiveMigratable" | "Migratable" */
 	const char *cond_reason, *cond_message;
 	/* volumes that move by volume migration (a flavor's vmi hook) */
@@ -325,18 +319,13 @@ typedef struct kv_vmires {
 	struct kv_dvpres *dvp;		/* Deckhouse facts (dvp_model.h), set
 					   by its vmi hook, else NULL */
 	kv_vmifacts facts;		/* the flavor's facts for the core */
-	bool searched;			/* targets judged (findings: null
-					   when not, e.g. no host-model
-					   label) */
 	/* what the target pod requests: the source launcher pod's
 	 * requests per findings.md; one copy per distinct need, kept by
 	 * a->place (kv_place_need); never NULL: &kv_res_nothing (all zero)
 	 * for a VMI whose targets are not searched */
 	const kv_res *need;
-	/* no source pod: need derived from the VMI (podreq.c), its
-	 * memory a lower bound; multus networks whose resource is not
-	 * known (their NetworkAttachmentDefinition not in the input) */
-	bool need_derived;
+	/* multus networks whose resource is not known (their
+	 * NetworkAttachmentDefinition not in the input) */
 	size_t need_unknown_nets;
 	const char *need_unknown_net;	/* the first of them */
 	size_t ngroups;
@@ -348,7 +337,6 @@ typedef struct kv_vmires {
 	 * unknown: restart_why set), 0 stays down, 1 started again on
 	 * restart_node by the drain of its node alone; restart_why says
 	 * what decided (kv_drain_row.restart_why) */
-	int restarts;
 	size_t restart_node;
 	const char *restart_why;
 	/* onDrain shutdown: the nodes a fresh launcher pod of the VMI its
@@ -360,6 +348,20 @@ typedef struct kv_vmires {
 	 * for it (kv_drain_row.target); SIZE_MAX when none */
 	size_t migrating_to;
 	const char *migrating_by;	/* the VMIM's name */
+	/* the small fields last, with no padding between them */
+	int restarts;			/* above, with restart_node */
+	enum kv_on_drain on_drain;
+	bool mismatch;
+	/* its migration estimate (estimate.h) says will-abort: diff's
+	 * worse and better read it (kv_vmi_compare) */
+	bool will_abort;
+	char cond;			/* 'T', 'F', or 0 when absent */
+	bool searched;			/* targets judged (findings: null
+					   when not, e.g. no host-model
+					   label) */
+	/* no source pod: need derived from the VMI (podreq.c), its
+	 * memory a lower bound */
+	bool need_derived;
 } kv_vmires;
 
 /* What a drain does with one VMI (findings "drain[].plan"). */
