@@ -587,9 +587,10 @@ at_once(const job *jobs, size_t nj, const batches *bs, size_t bi)
 }
 
 /* Every batch run: those at_once() allows on up to want threads, then
- * the others one by one; how many ran at once. */
+ * the others one by one, each copy's verdicts on up to want threads
+ * (copies_alone); how many ran at once. */
 static size_t
-run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
+run_batches(kv_analysis *a, job *jobs, size_t nj, const batches *bs,
     int want)
 {
 	runner r = { .a = a, .jobs = jobs, .nj = nj, .bs = bs };
@@ -611,9 +612,11 @@ run_batches(const kv_analysis *a, job *jobs, size_t nj, const batches *bs,
 	for (int i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
 	kv_intern_share(a->m->strs, false);
+	a->copies_alone = want > 1;
 	for (size_t b = 0; b < bs->n; b++)
 		if (!now[b])
 			run_batch(a, jobs, nj, b, bs->marks[b]);
+	a->copies_alone = false;
 	together = nth > 0 ? r.ntodo : 0;
 	free(r.todo);
 	free(now);

@@ -480,6 +480,10 @@ typedef struct kv_analysis {
 	 * the cluster's past migrations and the other VMIs' outbound
 	 * migrations from it (estimate.c) */
 	const struct kv_analysis *lender;
+	/* true while the copies that borrow from this analysis are made
+	 * one at a time (the fix proof's copies that lend the model's own
+	 * arrays): a copy's per-VMI phases may then run in parts */
+	bool copies_alone;
 	struct kv_place *place;		/* taints, pods by VMI (target.h) */
 } kv_analysis;
 
@@ -517,8 +521,9 @@ void kv_cpu_borrow(kv_analysis *a, const kv_analysis *from);
 void kv_vmis_analyze(kv_analysis *a);
 /* The parts (analyze/util/runs.h) the per-VMI phases of a run in (the
  * verdicts, the estimates, the drains): 1 for a proof's copy (a lender:
- * the proof runs its copies two at a time already) and for fewer than
- * 1,024 VMIs, else as many as kv_runs_parts gives. */
+ * the proof runs its copies two at a time already) unless its lender
+ * says copies_alone, and for fewer than 1,024 VMIs, else as many as
+ * kv_runs_parts gives. */
 int kv_analysis_parts(const kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */

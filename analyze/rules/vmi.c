@@ -651,7 +651,9 @@ vmi_one(kv_analysis *a, const kv_place *place, const vmim_index *ix,
 int
 kv_analysis_parts(const kv_analysis *a)
 {
-	return a->lender != NULL ? 1 : kv_runs_parts(a->nvmis, SPLIT_VMIS);
+	if (a->lender != NULL && !a->lender->copies_alone)
+		return 1;
+	return kv_runs_parts(a->nvmis, SPLIT_VMIS);
 }
 
 typedef struct judging {

@@ -4,11 +4,14 @@
  * once, in runs of the length asked (the last one shorter), run i in
  * part i % 2 whatever the timing; one part (KVSCOPE_THREADS=1, or fewer
  * items than asked for) visits them all in order in the caller's thread.
+ * kv_analysis_parts: a proof's copy runs in one part, unless its lender
+ * says the copies are made one at a time (copies_alone).
  */
 #include "kvtest.h"
 
 #include <pthread.h>
 
+#include "analyze/rules/analysis.h"
 #include "analyze/util/runs.h"
 
 #define N 1000
@@ -89,6 +92,25 @@ test_parts(void **state)
 }
 
 static void
+test_analysis_parts(void **state)
+{
+	static kv_analysis whole, copy;
+
+	(void)state;
+	setenv("KVSCOPE_THREADS", "2", 1);
+	whole.nvmis = 100000;
+	copy.nvmis = 4096;
+	assert_int_equal(kv_analysis_parts(&whole), 2);
+	copy.lender = &whole;
+	assert_int_equal(kv_analysis_parts(&copy), 1);
+	whole.copies_alone = true;
+	assert_int_equal(kv_analysis_parts(&copy), 2);
+	copy.nvmis = 1000;
+	assert_int_equal(kv_analysis_parts(&copy), 1);
+	unsetenv("KVSCOPE_THREADS");
+}
+
+static void
 test_none(void **state)
 {
 	static seen s;
@@ -106,6 +128,7 @@ main(void)
 		cmocka_unit_test(test_two_parts),
 		cmocka_unit_test(test_one_part),
 		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_analysis_parts),
 		cmocka_unit_test(test_none),
 	};
 
