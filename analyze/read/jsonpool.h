@@ -35,11 +35,12 @@ typedef int (*jp_deliver_fn)(void *arg, json_t *obj, const json_error_t *jerr,
     const char *aside, size_t aside_len, size_t index, uint64_t start,
     kv_err *err);
 
-/* The fields below cur are the pool's, under its lock. */
 typedef struct jp_queue {
-	struct job *cur;		/* the batch being filled */
-	jp_deliver_fn fn;		/* jp_queue_init */
+	jp_deliver_fn fn;		/* jp_queue_init; not changed after */
 	void *arg;
+	struct job *cur;		/* the scanner's: the batch being
+					 * filled */
+	/* from here on, the pool's, under its lock */
 	bool told;			/* the failure went to the scanner */
 	struct job *qhead, *qtail;	/* with the workers, file order */
 	size_t qlen;
