@@ -32,11 +32,17 @@ enum key { K_NONE, K_OTHER, K_ESCAPED, K_ELEM, K_METADATA, K_SPEC, K_STATUS,
 	K_PRIORITY, K_NODENAME, K_NODESELECTOR, K_AFFINITY, K_SPREAD,
 	K_PHASE, K_ARCH, K_NETWORKS, K_TOLERATIONS, K_MACHINE, K_HINTS,
 	K_MIGSTATE, K_GUESTOS, K_VOLSTATUS, K_MIGVOLS, K_SCNAME, K_VOLMODE,
-	K_VOLNAME, K_ACCESSMODES, K_CAPACITY, K_KEYS,
+	K_VOLNAME, K_ACCESSMODES, K_CAPACITY, K_FIRMWARE, K_DEVICES,
+	K_DISKS, K_CDROM, K_LUN, K_CLOUDINIT, K_CONFIGDRIVE, K_USERDATA,
+	K_PVCINFO, K_CLAIMNAME, K_KEY, K_OPERATOR, K_VALUE, K_EFFECT, K_KEYS,
 	K_ASIDE };	/* not a key: a row's mark (jsonskip.c) */
 
 /* Which rules apply, from the file name. */
-enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS, P_VMS, P_PVCS };
+enum profile { P_OFF, P_ANY, P_NODES, P_PODS, P_VMIS, P_VMS, P_PVCS,
+	P_DVS };
+
+/* A set of skip rules (jsonskip.c), by their indexes. */
+typedef uint64_t rule_set;
 
 #define MAXLV 6		/* item levels whose keys are tracked */
 
@@ -52,7 +58,7 @@ typedef struct level {
 				 * but whitespace */
 	bool had_member;	/* a key has started here */
 	enum key key;		/* the current key (objects) */
-	uint32_t rules;		/* skip rules whose path leads here */
+	rule_set rules;		/* skip rules whose path leads here */
 	uint64_t comma_at;	/* where that ',' is */
 	uint64_t member_at;	/* where the current member starts with its
 				 * ',', or NO_MEMBER: a dropped value then
@@ -94,7 +100,7 @@ struct json_items {
 
 	enum profile profile;
 	level lv[MAXLV + 1];
-	uint32_t child_rules;	/* rules for the container opening next */
+	rule_set child_rules;	/* rules for the container opening next */
 	bool skipping, skip_str;
 	bool skip_scalar;	/* a scalar member being dropped (jsonskip.c) */
 	unsigned skip_depth;	/* depth at which the skipped value began */

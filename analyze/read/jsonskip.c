@@ -41,7 +41,13 @@ static const char *const key_names[K_KEYS] = {
 	[K_VOLSTATUS] = "volumeStatus", [K_MIGVOLS] = "migratedVolumes",
 	[K_SCNAME] = "storageClassName", [K_VOLMODE] = "volumeMode",
 	[K_VOLNAME] = "volumeName", [K_ACCESSMODES] = "accessModes",
-	[K_CAPACITY] = "capacity",
+	[K_CAPACITY] = "capacity", [K_FIRMWARE] = "firmware",
+	[K_DEVICES] = "devices", [K_DISKS] = "disks", [K_CDROM] = "cdrom",
+	[K_LUN] = "lun", [K_CLOUDINIT] = "cloudInitNoCloud",
+	[K_CONFIGDRIVE] = "cloudInitConfigDrive", [K_USERDATA] = "userData",
+	[K_PVCINFO] = "persistentVolumeClaimInfo", [K_CLAIMNAME] = "claimName",
+	[K_KEY] = "key", [K_OPERATOR] = "operator", [K_VALUE] = "value",
+	[K_EFFECT] = "effect",
 };
 
 /*
@@ -97,6 +103,22 @@ static const skip_rule rules[] = {
 	    K_MIGSTATE, K_GUESTOS, K_CONDITIONS, K_VOLSTATUS, K_MIGVOLS } },
 	{ P_VMIS, { K_STATUS, K_CONDITIONS, K_ELEM },
 	    { K_TYPE, K_STATUS, K_REASON, K_MESSAGE } },
+	/* and below those: of a toleration the four keys load_tolerations
+	 * (load_objects.c) reads, of a disk its name, cdrom and lun, of a
+	 * volume status its name and claim's name and access modes; no
+	 * firmware, and a cloud-init volume told by its key alone */
+	{ P_VMIS, { K_SPEC, K_DOMAIN, K_FIRMWARE }, { K_NONE } },
+	{ P_VMIS, { K_SPEC, K_TOLERATIONS, K_ELEM },
+	    { K_KEY, K_OPERATOR, K_VALUE, K_EFFECT } },
+	{ P_VMIS, { K_SPEC, K_DOMAIN, K_DEVICES, K_DISKS, K_ELEM },
+	    { K_NAME, K_CDROM, K_LUN } },
+	{ P_VMIS, { K_SPEC, K_VOLUMES, K_ELEM, K_CLOUDINIT, K_USERDATA },
+	    { K_NONE } },
+	{ P_VMIS, { K_SPEC, K_VOLUMES, K_ELEM, K_CONFIGDRIVE, K_USERDATA },
+	    { K_NONE } },
+	{ P_VMIS, { K_STATUS, K_VOLSTATUS, K_ELEM }, { K_NAME, K_PVCINFO } },
+	{ P_VMIS, { K_STATUS, K_VOLSTATUS, K_ELEM, K_PVCINFO },
+	    { K_CLAIMNAME, K_ACCESSMODES } },
 	/* KubeVirt's VirtualMachines: load_vm reads the name and namespace,
 	 * spec, the conditions' type, status and message, and of the
 	 * template the CPU model and the eviction strategy; the template
@@ -116,10 +138,14 @@ static const skip_rule rules[] = {
 	{ P_PVCS, { K_SPEC }, { K_SCNAME, K_VOLMODE, K_VOLNAME, K_RESOURCES,
 	    K_ACCESSMODES } },
 	{ P_PVCS, { K_STATUS }, { K_PHASE, K_CAPACITY } },
+	/* DataVolumes: counted (load_datavolume) */
+	{ P_DVS, { K_METADATA }, { K_NAME, K_NAMESPACE } },
+	{ P_DVS, { K_SPEC }, { K_NONE } },
+	{ P_DVS, { K_STATUS }, { K_NONE } },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
-_Static_assert(NRULES <= 32, "rule sets are 32-bit masks");
+_Static_assert(NRULES <= 64, "rule sets are 64-bit masks");
 
 static const struct {
 	const char *name;
@@ -129,6 +155,7 @@ static const struct {
 	{ "virtualmachineinstances.kubevirt.io.json", P_VMIS },
 	{ "virtualmachines.kubevirt.io.json", P_VMS },
 	{ "persistentvolumeclaims.json", P_PVCS },
+	{ "datavolumes.cdi.kubevirt.io.json", P_DVS },
 	{ "internalvirtualizationvirtualmachineinstances."
 	    "internal.virtualization.deckhouse.io.json", P_VMIS },
 };
@@ -213,14 +240,14 @@ path_len(const skip_rule *r)
 }
 
 /* The rules of the file's profile, as a set of indexes. */
-static uint32_t
+static rule_set
 profile_rules(enum profile p)
 {
-	uint32_t set = 0;
+	rule_set set = 0;
 
 	for (size_t i = 0; i < NRULES; i++)
 		if (rules[i].profile == P_ANY || rules[i].profile == p)
-			set |= 1u << i;
+			set |= (rule_set)1 << i;
 	return set;
 }
 
@@ -249,11 +276,11 @@ static bool
 skip_value(json_items *s, unsigned rel)
 {
 	const level *l = &s->lv[rel];
-	uint32_t below = 0;
+	rule_set below = 0;
 
 	s->aside_next = false;
-	for (uint32_t set = l->rules; set != 0; set &= set - 1) {
-		const skip_rule *r = &rules[__builtin_ctz(set)];
+	for (rule_set set = l->rules; set != 0; set &= set - 1) {
+		const skip_rule *r = &rules[__builtin_ctzll(set)];
 		unsigned n = path_len(r);
 
 		if (r->keep[0] != K_NONE && n + 1 == rel) {
@@ -268,7 +295,7 @@ skip_value(json_items *s, unsigned rel)
 			return true;
 		if (n == rel && kept(r, K_ASIDE))
 			s->aside_next = true;
-		below |= 1u << __builtin_ctz(set);
+		below |= set & -set;
 	}
 	s->child_rules = below;
 	return false;

@@ -3,7 +3,9 @@
 # analyze/read/jsonskip.c: managedFields, ownerReferences and finalizers of
 # every object; nodes' images, conditions and addresses; of pods, VMIs
 # and PVCs every key of metadata, spec and status their loaders do not
-# read (keep lists), and container fields beyond the ones read;
+# read (keep lists), and container fields beyond the ones read; of VMIs
+# the firmware, cloud-init data, and of tolerations, disks and volume
+# statuses the keys not read (with those read planted beside them);
 # VirtualMachines' annotations and status but their conditions, and of
 # their templates all but the CPU model and the eviction strategy: the
 # template goes aside whole, for the VMs that are halted or must restart).  Each sample is copied with such subtrees planted in every
@@ -12,7 +14,7 @@
 # sample itself must be the same bytes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-changed=
+changed= read_changed=
 for s in samples/*/; do
 	n=$(basename "$s")
 	[ -f "$s/manifest.json" ] || continue
@@ -41,6 +43,24 @@ def plant(o, plural):
         for c in st.get("conditions", []):
             c["lastProbeTime"] = "t]{"
             c["lastTransitionTime"] = "t\"]"
+        # below spec.domain, the tolerations, the volumes and the
+        # volume statuses: keys load_vmi does not read
+        spec = o.setdefault("spec", {})
+        dom = spec.setdefault("domain", {})
+        dom["firmware"] = {"uuid": "]{\"", "bootloader": {"efi": {}}}
+        for d in dom.setdefault("devices", {}).get("disks", []):
+            d["serial"] = "s]{"
+        for t in spec.get("tolerations", []):
+            t["tolerationSeconds"] = 30
+        for v in spec.get("volumes", []):
+            if "cloudInitNoCloud" in v:
+                v["cloudInitNoCloud"]["userData"] = "#cloud-config ]{\""
+        for vs in st.get("volumeStatus", []):
+            vs["target"] = "v]"
+            info = vs.get("persistentVolumeClaimInfo")
+            if info is not None:
+                info["filesystemOverhead"] = "0.055"
+                info["requests"] = {"storage": "]{"}
     if plural == "virtualmachines" and "kubevirt.io/v1" in o.get(
             "apiVersion", ""):
         meta.setdefault("annotations", {})[
@@ -118,6 +138,40 @@ def rehash(d):
         f["sha256"] = hashlib.sha256(data).hexdigest()
     json.dump(man, open(man_path, "w", encoding="utf-8"), indent=1)
 rehash(dst)
+# DST-read: what load_vmi reads beside the keys the rows above drop: a
+# CD-ROM, a LUN with a reservation, a toleration with a value (every node
+# tainted with it), a cloud-init config drive (findings change; skipped =
+# not skipped)
+def plant_read(o):
+    spec = o.setdefault("spec", {})
+    devs = spec.setdefault("domain", {}).setdefault("devices", {})
+    devs.setdefault("disks", []).extend([
+        {"bootOrder": 9, "name": "cd", "cdrom": {"readonly": False}},
+        {"name": "lun1", "serial": "]", "lun": {"reservation": True}}])
+    spec.setdefault("tolerations", []).append(
+        {"tolerationSeconds": 5, "key": "k]", "operator": "Equal",
+         "value": "v{", "effect": "NoSchedule"})
+    spec.setdefault("volumes", []).append(
+        {"name": "ci", "cloudInitConfigDrive": {"userData": "]"}})
+shutil.copytree(dst, dst + "-read")
+for name in ("virtualmachineinstances.kubevirt.io.json",
+             "internalvirtualizationvirtualmachineinstances."
+             "internal.virtualization.deckhouse.io.json"):
+    p = os.path.join(dst + "-read", "resources", name)
+    if not os.path.exists(p):
+        continue
+    doc = json.load(open(p, encoding="utf-8"))
+    for it in (doc["items"] if isinstance(doc, dict) else doc):
+        plant_read(it)
+    json.dump(doc, open(p, "w", encoding="utf-8"), indent=1)
+# every node tainted with what the planted toleration tolerates
+p = os.path.join(dst + "-read", "resources", "nodes.json")
+doc = json.load(open(p, encoding="utf-8"))
+for it in (doc["items"] if isinstance(doc, dict) else doc):
+    it.setdefault("spec", {}).setdefault("taints", []).append(
+        {"key": "k]", "value": "v{", "effect": "NoSchedule"})
+json.dump(doc, open(p, "w", encoding="utf-8"), indent=1)
+rehash(dst + "-read")
 # DST-vms: VirtualMachines that need their template whole (set aside by
 # the scanner, parsed by load_vm): every other one halted, the rest
 # waiting for a restart into a template with another CPU model and
@@ -159,6 +213,22 @@ PY
 		diff <(jq -S . "$tmp/$n.skip/findings.json") \
 		    <(jq -S . "$tmp/$n.orig/findings.json") | head -20 || true
 	fi
+	# the copy with what load_vmi reads beside the dropped keys (above)
+	"$KVSCOPE" report "$tmp/$n-read" --format json \
+	    --output-dir "$tmp/$n-read.skip" >/dev/null
+	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$tmp/$n-read" --format json \
+	    --output-dir "$tmp/$n-read.noskip" >/dev/null
+	cmp -s "$tmp/$n-read.skip/findings.json" "$tmp/$n.orig/findings.json" ||
+	    read_changed="$read_changed $n"
+	if cmp -s "$tmp/$n-read.skip/findings.json" \
+	    "$tmp/$n-read.noskip/findings.json"; then
+		ok "$n, VMIs with CD-ROMs, LUNs, tolerations: skipped = not skipped"
+	else
+		bad "$n, VMIs with CD-ROMs, LUNs, tolerations" "findings differ"
+		diff <(jq -S . "$tmp/$n-read.skip/findings.json") \
+		    <(jq -S . "$tmp/$n-read.noskip/findings.json") | head -20 ||
+		    true
+	fi
 	# the copy whose VMs need their templates whole (above)
 	[ -d "$tmp/$n-vms" ] || continue
 	"$KVSCOPE" report "$tmp/$n-vms" --format json \
@@ -177,6 +247,10 @@ PY
 		    true
 	fi
 done
+# the planted fields were read: they changed some findings
+[ -n "$read_changed" ] &&
+    ok "CD-ROMs, LUNs, tolerations changed the findings of:$read_changed" ||
+    bad "VMIs with CD-ROMs, LUNs, tolerations" "no sample's findings changed"
 # the templates were read: the VMs' states changed some findings
 [ -n "$changed" ] && ok "the VMs' states changed the findings of:$changed" ||
     bad "VMs halted or to restart" "no sample's findings changed"

@@ -687,6 +687,51 @@ test_skipped_subtrees(void **state)
 	}
 }
 
+/* Below a VMI's spec and status only what load_vmi reads is built: a
+ * toleration's four keys, a disk's name, cdrom and lun, a volume status's
+ * name and claim name and modes; no firmware; a cloud-init volume keeps
+ * its key without its userData.  (An object's first member keeps its key:
+ * a scalar whole, a container as null.)  A DataVolume keeps its name and
+ * namespace only. */
+static void
+test_skipped_vmi_dv(void **state)
+{
+	const char *vmi = "[{\"metadata\":{\"name\":\"v\"},\"spec\":"
+	    "{\"domain\":{\"firmware\":{\"uuid\":\"]{\"},\"devices\":"
+	    "{\"disks\":[{\"bootOrder\":1,\"name\":\"d\",\"disk\":{},"
+	    "\"cdrom\":{\"readonly\":true},\"lun\":{\"reservation\":true}}]"
+	    "}},\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\","
+	    "\"tolerationSeconds\":300,\"effect\":\"NoExecute\",\"value\":"
+	    "\"x\"}],\"volumes\":[{\"name\":\"c\",\"cloudInitNoCloud\":"
+	    "{\"userData\":\"#]{\",\"networkData\":\"n\"}},{\"name\":\"e\","
+	    "\"cloudInitConfigDrive\":{\"userData\":\"u\"}}]},"
+	    "\"status\":{\"volumeStatus\":[{\"name\":\"r\",\"target\":"
+	    "\"vda\",\"persistentVolumeClaimInfo\":{\"capacity\":{},"
+	    "\"claimName\":\"p\",\"accessModes\":[\"ReadWriteMany\"],"
+	    "\"volumeMode\":\"Block\"},\"size\":1}]}}]";
+	const char *dv = "[{\"kind\":\"DataVolume\",\"metadata\":{\"name\":"
+	    "\"d\",\"uid\":\"u\",\"namespace\":\"n\"},\"spec\":{\"source\":"
+	    "{}},\"status\":{\"phase\":\"Succeeded\"}}]";
+
+	(void)state;
+	assert_skipped("resources/virtualmachineinstances.kubevirt.io.json",
+	    vmi, "{\"metadata\":{\"name\":\"v\"},\"spec\":{\"domain\":"
+	    "{\"devices\":{\"disks\":[{\"bootOrder\":1,\"cdrom\":"
+	    "{\"readonly\":true},"
+	    "\"lun\":{\"reservation\":true},\"name\":\"d\"}]},\"firmware\":"
+	    "null},\"tolerations\":[{\"effect\":\"NoExecute\",\"key\":\"k\","
+	    "\"operator\":\"Exists\",\"value\":\"x\"}],\"volumes\":[{"
+	    "\"cloudInitNoCloud\":{\"networkData\":\"n\",\"userData\":null},"
+	    "\"name\":\"c\"},{\"cloudInitConfigDrive\":{\"userData\":null},"
+	    "\"name\":\"e\"}]},\"status\":{\"volumeStatus\":[{\"name\":"
+	    "\"r\",\"persistentVolumeClaimInfo\":{\"accessModes\":"
+	    "[\"ReadWriteMany\"],\"capacity\":null,\"claimName\":\"p\"}}]}}"
+	    "\n");
+	assert_skipped("resources/datavolumes.cdi.kubevirt.io.json", dv,
+	    "{\"kind\":\"DataVolume\",\"metadata\":{\"name\":\"d\","
+	    "\"namespace\":\"n\"}}\n");
+}
+
 /* A dropped value goes with its key and the comma before it; the first
  * member of an object has no comma before it and keeps its key and
  * null.  A comma missing, doubled or trailing around a dropped member is
@@ -878,7 +923,7 @@ test_skip_keep_lists(void **state)
 	    "\"activePods\":{\"uid\":\"w1\"}}}]",
 	    "{\"metadata\":{\"name\":\"v\",\"namespace\":"
 	    "\"n\",\"uid\":\"u\"},\"spec\":{\"domain\":{\"firmware\":"
-	    "{\"uuid\":\"x\"}},\"networks\":[{\"name\":\"default\",\"pod\":"
+	    "null},\"networks\":[{\"name\":\"default\",\"pod\":"
 	    "{}}]},\"status\":"
 	    "{\"migrationState\":{\"completed\":true},\"phase\":"
 	    "\"Running\"}}\n");
@@ -970,6 +1015,7 @@ main(void)
 		cmocka_unit_test(test_big_integers),
 		cmocka_unit_test(test_skipped_subtrees),
 		cmocka_unit_test(test_skip_members),
+		cmocka_unit_test(test_skipped_vmi_dv),
 		cmocka_unit_test(test_escaped_keys),
 		cmocka_unit_test(test_keyless_value),
 		cmocka_unit_test(test_skip_table_rows),
