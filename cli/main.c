@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "analyze/change/fixproof.h"
+#include "analyze/read/jsonpool.h"
 #include "analyze/read/limits.h"
 #include "render/render.h"
 
@@ -423,6 +424,20 @@ cli_warnings_pair(const kv_analysis *a0, const char *p0,
 bool cli_load_strict;
 bool cli_load_quiet_warnings;
 
+/* With KVSCOPE_TIMING: what of the load was jansson's parsing (its CPU
+ * seconds on both workers, and the bytes it read after the skip rows). */
+static void
+timing_parse(void)
+{
+	double cpu;
+	uint64_t bytes;
+
+	jp_parse_spent(&cpu, &bytes);
+	if (bytes > 0)
+		fprintf(stderr, "kvscope: timing: parse (jansson) cpu %.3f, "
+		    "%llu bytes\n", cpu, (unsigned long long)bytes);
+}
+
 int
 cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 {
@@ -440,6 +455,7 @@ cli_load(const char *path, bool quiet, kv_model **m, kv_analysis **a)
 	if (kv_model_load(path, &lim, m, &err) != KV_OK)
 		goto fail;
 	kv_timing("load");
+	timing_parse();
 	cli_progress("load: %zu nodes, %zu VMIs (%.1f s); analysing",
 	    (*m)->nnodes, (*m)->nvmis, cli_lap());
 	(*m)->assume = cli_assumed();

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --- item arenas -------------------------------------------------------------
@@ -163,6 +164,44 @@ static void job_free(job *j);
 static void take_turn(jp_queue *q);
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
+/* With KVSCOPE_TIMING set: the CPU time and bytes of jp_parse() over the
+ * items, by batch (jp_parse_spent). */
+static bool parse_timed;
+static _Atomic uint64_t parse_ns, parse_bytes;
+
+static uint64_t
+thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Parse items [0, n) of a batch, or one item (n 1), counted. */
+static void
+parse_items(size_t n, const char *data, const size_t *off,
+    const size_t *len, json_t **obj, json_error_t *jerr)
+{
+	uint64_t t0 = parse_timed ? thread_ns() : 0, bytes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		obj[i] = jp_parse(data + off[i], len[i], &jerr[i]);
+		bytes += len[i];
+	}
+	if (parse_timed) {
+		parse_ns += thread_ns() - t0;
+		parse_bytes += bytes;
+	}
+}
+
+void
+jp_parse_spent(double *cpu_seconds, uint64_t *bytes)
+{
+	*cpu_seconds = (double)parse_ns / 1e9;
+	*bytes = parse_bytes;
+}
+
 /*
  * A worker parses batches, and frees the trees of the batches it parsed
  * once they are delivered: glibc's malloc is slow when one thread frees
@@ -207,9 +246,8 @@ worker(void *arg)
 		}
 		if (KV_ARENAS)
 			cur_arena = &j->mem;
-		for (size_t i = 0; i < j->n; i++)
-			j->obj[i] = jp_parse(j->data.data + j->off[i],
-			    j->len[i], &j->jerr[i]);
+		parse_items(j->n, j->data.data, j->off, j->len, j->obj,
+		    j->jerr);
 		cur_arena = NULL;
 		pthread_mutex_lock(&pool.mu);
 		j->done = true;
@@ -223,7 +261,9 @@ static void
 pool_start(void)
 {
 	int n = kv_threads();
+	const char *timing = getenv("KVSCOPE_TIMING");
 
+	parse_timed = timing != NULL && *timing != '\0';
 	if (KV_ARENAS)
 		json_set_alloc_funcs(arena_malloc, arena_free_fn);
 	if (n <= 1)
@@ -350,11 +390,12 @@ jp_parse_deliver(const char *data, size_t len, const char *aside,
 	arena mem = { NULL };
 	json_error_t jerr;
 	json_t *obj;
+	size_t off = 0;
 	int rc;
 
 	if (KV_ARENAS)
 		cur_arena = &mem;
-	obj = jp_parse(data, len, &jerr);
+	parse_items(1, data, &off, &len, &obj, &jerr);
 	cur_arena = NULL;
 	rc = fn(arg, obj, &jerr, aside, aside_len, index, start, err);
 	arena_release(&mem);

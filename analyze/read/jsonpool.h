@@ -67,6 +67,10 @@ void jp_add(jp_queue *q, const char *data, size_t len, const char *aside,
  * included, for keep 0.  KV_ERR once an item failed, with its error in
  * err the first time this says so. */
 int jp_drain(jp_queue *q, size_t above, size_t keep, kv_err *err);
+/* With KVSCOPE_TIMING set (read when the pool starts), the CPU seconds
+ * every thread spent in jp_parse() on the items, and their bytes, so far;
+ * 0 without it. */
+void jp_parse_spent(double *cpu_seconds, uint64_t *bytes);
 /* Free a tree given to deliver() when neither arenas nor workers will. */
 void jp_release(json_t *obj);
 void jp_queue_free(jp_queue *q);

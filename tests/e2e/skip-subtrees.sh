@@ -247,6 +247,22 @@ PY
 		    true
 	fi
 done
+# KVSCOPE_TIMING's parse line: the bytes jansson read, the same with one
+# thread and two, fewer than with skipping off
+parsed() {
+	env "$@" KVSCOPE_TIMING=1 "$KVSCOPE" report samples/mixed --format json \
+	    --output-dir "$tmp/timing" 2>&1 >/dev/null |
+	    sed -n 's/^kvscope: timing: parse (jansson) cpu [0-9.]*, \([0-9]*\) bytes$/\1/p'
+}
+two=$(parsed KVSCOPE_THREADS=2)
+one=$(parsed KVSCOPE_THREADS=1)
+all=$(parsed KVSCOPE_THREADS=2 KVSCOPE_NO_SKIP=1)
+if [ -n "$two" ] && [ "$two" -gt 0 ] && [ "$two" = "$one" ] &&
+    [ -n "$all" ] && [ "$two" -lt "$all" ]; then
+	ok "jansson read $two bytes with skipping (one thread and two), $all without"
+else
+	bad "KVSCOPE_TIMING's parse line" "two threads '$two', one '$one', no skipping '$all'"
+fi
 # the planted fields were read: they changed some findings
 [ -n "$read_changed" ] &&
     ok "CD-ROMs, LUNs, tolerations changed the findings of:$read_changed" ||
