@@ -193,18 +193,15 @@ static void
 facts(const kv_analysis *a, kv_group *g)
 {
 	bool *seen = xcalloc(a->m->nnodes + 1, sizeof(bool));
+	GHashTable *ns = g_hash_table_new(g_str_hash, g_str_equal);
 
 	g->namespaces = xcalloc(g->nvmis + 1, sizeof(char *));
 	g->nodes = xcalloc(g->nvmis + 1, sizeof(size_t));
 	for (size_t k = 0; k < g->nvmis; k++) {
 		const kv_vmires *r = &a->vmis[g->vmis[k]];
 		const kv_node *n = kv_model_node(a->m, r->vmi->node);
-		size_t j;
 
-		for (j = 0; j < g->nnamespaces &&
-		    strcmp(g->namespaces[j], r->vmi->ns) != 0; j++)
-			;
-		if (j == g->nnamespaces)
+		if (g_hash_table_add(ns, (gpointer)r->vmi->ns))
 			g->namespaces[g->nnamespaces++] = r->vmi->ns;
 		if (n != NULL && !seen[n - a->m->nodes]) {
 			seen[n - a->m->nodes] = true;
@@ -220,6 +217,7 @@ facts(const kv_analysis *a, kv_group *g)
 		if (seen[n])
 			g->nodes[g->nnodes++] = n;
 	free(seen);
+	g_hash_table_destroy(ns);
 }
 
 typedef struct sortrow {

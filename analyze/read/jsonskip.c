@@ -167,6 +167,7 @@ static const struct {
 #define KEY_SLOTS 256
 static unsigned char key_slot[KEY_SLOTS];	/* enum key; K_NONE: empty */
 static size_t key_len[K_KEYS];
+static unsigned rule_len[NRULES];	/* the keys in each row's path */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 _Static_assert(K_KEYS < 256, "key slots are bytes");
@@ -178,9 +179,13 @@ key_hash(const char *k, size_t n)
 	    (unsigned char)k[n - 1]) % KEY_SLOTS;
 }
 
+static unsigned path_len(const skip_rule *r);
+
 static void
 key_table(void)
 {
+	for (size_t i = 0; i < NRULES; i++)
+		rule_len[i] = path_len(&rules[i]);
 	for (unsigned k = K_METADATA; k < K_KEYS; k++) {
 		unsigned h;
 
@@ -281,7 +286,7 @@ skip_value(json_items *s, unsigned rel)
 	s->aside_next = false;
 	for (rule_set set = l->rules; set != 0; set &= set - 1) {
 		const skip_rule *r = &rules[__builtin_ctzll(set)];
-		unsigned n = path_len(r);
+		unsigned n = rule_len[__builtin_ctzll(set)];
 
 		if (r->keep[0] != K_NONE && n + 1 == rel) {
 			if (l->is_obj && l->key != K_ESCAPED &&

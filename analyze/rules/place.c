@@ -296,8 +296,11 @@ kv_place_keep(const kv_place *p, problem *pr)
 
 	if (p->problems_mu != NULL)
 		pthread_mutex_lock(p->problems_mu);
-	if ((have = g_hash_table_lookup(p->problems, pr)) == NULL)
+	if ((have = g_hash_table_lookup(p->problems, pr)) == NULL) {
 		g_hash_table_add(p->problems, pr);
+		if (pr->scratch)
+			g_ptr_array_add(p->scratch_made, pr);
+	}
 	if (p->problems_mu != NULL)
 		pthread_mutex_unlock(p->problems_mu);
 	if (have == NULL)
@@ -323,6 +326,8 @@ kv_place_free(kv_place *p)
 	}
 	if (!p->problems_lent)
 		g_hash_table_destroy(p->problems);
+	if (p->scratch_made != NULL)
+		g_ptr_array_free(p->scratch_made, TRUE);
 	pthread_mutex_destroy(&p->mu);
 	g_hash_table_destroy(p->rooms);
 	g_hash_table_destroy(p->selectors);
@@ -356,20 +361,23 @@ kv_place_other_kernels(const kv_analysis *a, const kv_place *p,
 	return b;
 }
 
-static gboolean
-is_scratch(gpointer key, gpointer value, gpointer data)
-{
-	const problem *q = key;
-
-	return q->scratch;
-}
-
+/* The trial's problems go one by one: a walk of the whole table per
+ * trial was most of the groups phase's CPU-model trials at scale. */
 void
 kv_place_scratch(kv_place *p, bool on)
 {
 	p->scratch = on;
-	if (!on)
-		g_hash_table_foreach_remove(p->problems, is_scratch, NULL);
+	if (on) {
+		if (p->scratch_made == NULL)
+			p->scratch_made = g_ptr_array_new();
+		return;
+	}
+	for (guint i = 0; p->scratch_made != NULL &&
+	    i < p->scratch_made->len; i++)
+		g_hash_table_remove(p->problems,
+		    g_ptr_array_index(p->scratch_made, i));
+	if (p->scratch_made != NULL)
+		g_ptr_array_set_size(p->scratch_made, 0);
 }
 
 const kv_res *

@@ -7,9 +7,10 @@
 #ifndef KV_PLACE_H
 #define KV_PLACE_H
 
-/* GLib's hash table, by pointer: the header needs no more of GLib
- * (its users include <glib.h>). */
+/* GLib's hash table and pointer array, by pointer: the header needs no
+ * more of GLib (its users include <glib.h>). */
 typedef struct _GHashTable GHashTable;
+typedef struct _GPtrArray GPtrArray;
 
 #include <pthread.h>
 
@@ -77,6 +78,8 @@ struct kv_place {
 					   in a target pod's selector, built
 					   on first use (target.c) */
 	bool scratch;			/* new problems are a trial's */
+	GPtrArray *scratch_made;	/* those kept: dropped when the
+					 * trial ends (kv_place_scratch) */
 	GHashTable *needs;		/* kv_res -> itself: the VMIs' needs,
 					   one copy per content (vmires
 					   point in) */
