@@ -47,7 +47,7 @@ static const char *const key_names[K_KEYS] = {
 	[K_CONFIGDRIVE] = "cloudInitConfigDrive", [K_USERDATA] = "userData",
 	[K_PVCINFO] = "persistentVolumeClaimInfo", [K_CLAIMNAME] = "claimName",
 	[K_KEY] = "key", [K_OPERATOR] = "operator", [K_VALUE] = "value",
-	[K_EFFECT] = "effect",
+	[K_EFFECT] = "effect", [K_REQUESTS] = "requests",
 };
 
 /*
@@ -85,8 +85,12 @@ static const skip_rule rules[] = {
 	    K_VOLUMES } },
 	{ P_PODS, { K_SPEC, K_CONTAINERS, K_ELEM },
 	    { K_NAME, K_IMAGE, K_RESOURCES } },
-	{ P_PODS, { K_SPEC, K_INITCONTAINERS, K_ELEM },
-	    { K_NAME, K_IMAGE, K_RESOURCES } },
+	/* of an init container only its requests (load_pod_resources) */
+	{ P_PODS, { K_SPEC, K_INITCONTAINERS, K_ELEM }, { K_RESOURCES } },
+	{ P_PODS, { K_SPEC, K_CONTAINERS, K_ELEM, K_RESOURCES },
+	    { K_REQUESTS } },
+	{ P_PODS, { K_SPEC, K_INITCONTAINERS, K_ELEM, K_RESOURCES },
+	    { K_REQUESTS } },
 	{ P_PODS, { K_SPEC, K_VOLUMES, K_ELEM }, { K_NAME, K_IMAGE } },
 	{ P_PODS, { K_STATUS }, { K_PHASE, K_CSTATUSES, K_ICSTATUSES } },
 	{ P_PODS, { K_STATUS, K_CSTATUSES, K_ELEM },

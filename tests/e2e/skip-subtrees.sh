@@ -3,7 +3,9 @@
 # analyze/read/jsonskip.c: managedFields, ownerReferences and finalizers of
 # every object; nodes' images, conditions and addresses; of pods, VMIs
 # and PVCs every key of metadata, spec and status their loaders do not
-# read (keep lists), and container fields beyond the ones read; of VMIs
+# read (keep lists), and container fields beyond the ones read (of a
+# pod's containers' resources only the requests, of an init container
+# nothing else); of VMIs
 # the firmware, cloud-init data, and of tolerations, disks and volume
 # statuses the keys not read (with those read planted beside them);
 # VirtualMachines' annotations and status but their conditions, and of

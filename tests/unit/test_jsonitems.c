@@ -650,8 +650,11 @@ test_skipped_subtrees(void **state)
 	const char *pod = "[{\"metadata\":{\"managedFields\":\"str\\\"x\"},"
 	    "\"spec\":{\"containers\":[{\"name\":\"compute\",\"env\":[{\"name\":"
 	    "\"P\",\"value\":\"s\"}],\"image\":\"i\",\"args\":[\"--x\"],"
-	    "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}},\"ports\":7}],"
-	    "\"initContainers\":[{\"command\":[\"sh\"],\"name\":\"i1\"}],"
+	    "\"resources\":{\"requests\":{\"memory\":\"1Gi\"},\"limits\":"
+	    "{\"memory\":\"2Gi\"}},\"ports\":7}],"
+	    "\"initContainers\":[{\"command\":[\"sh\"],\"name\":\"i1\","
+	    "\"image\":\"b\",\"resources\":{\"limits\":{\"cpu\":\"1\"},"
+	    "\"requests\":{\"cpu\":\"1m\"}}}],"
 	    "\"volumes\":[{\"name\":\"v\",\"env\":1}]},"
 	    "\"status\":{\"images\":[1]}}]";
 
@@ -663,7 +666,8 @@ test_skipped_subtrees(void **state)
 	    "{\"managedFields\":null},\"spec\":{\"containers\":[{\"image\":"
 	    "\"i\",\"name\":\"compute\","
 	    "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}],"
-	    "\"initContainers\":[{\"command\":null,\"name\":\"i1\"}],"
+	    "\"initContainers\":[{\"command\":null,\"resources\":"
+	    "{\"limits\":null,\"requests\":{\"cpu\":\"1m\"}}}],"
 	    "\"volumes\":[{\"name\":\"v\"}]},\"status\":{\"images\":"
 	    "null}}\n");
 	/* JSON Lines, and nothing skipped in other files but managedFields */
