@@ -17,6 +17,24 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 changed= read_changed=
+# The copy $1 of sample $n with more planted ($2 says what): skipped =
+# not skipped; $n joins the list named $3 when its findings are not the
+# sample's.
+planted() {
+	local d=$1 what=$2 list=$3
+	"$KVSCOPE" report "$d" --format json --output-dir "$d.skip" >/dev/null
+	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$d" --format json \
+	    --output-dir "$d.noskip" >/dev/null
+	cmp -s "$d.skip/findings.json" "$tmp/$n.orig/findings.json" ||
+	    printf -v "$list" '%s %s' "${!list}" "$n"
+	if cmp -s "$d.skip/findings.json" "$d.noskip/findings.json"; then
+		ok "$n, $what: skipped = not skipped"
+	else
+		bad "$n, $what" "findings differ"
+		diff <(jq -S . "$d.skip/findings.json") \
+		    <(jq -S . "$d.noskip/findings.json") | head -20 || true
+	fi
+}
 for s in samples/*/; do
 	n=$(basename "$s")
 	[ -f "$s/manifest.json" ] || continue
@@ -215,39 +233,12 @@ PY
 		diff <(jq -S . "$tmp/$n.skip/findings.json") \
 		    <(jq -S . "$tmp/$n.orig/findings.json") | head -20 || true
 	fi
-	# the copy with what load_vmi reads beside the dropped keys (above)
-	"$KVSCOPE" report "$tmp/$n-read" --format json \
-	    --output-dir "$tmp/$n-read.skip" >/dev/null
-	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$tmp/$n-read" --format json \
-	    --output-dir "$tmp/$n-read.noskip" >/dev/null
-	cmp -s "$tmp/$n-read.skip/findings.json" "$tmp/$n.orig/findings.json" ||
-	    read_changed="$read_changed $n"
-	if cmp -s "$tmp/$n-read.skip/findings.json" \
-	    "$tmp/$n-read.noskip/findings.json"; then
-		ok "$n, VMIs with CD-ROMs, LUNs, tolerations: skipped = not skipped"
-	else
-		bad "$n, VMIs with CD-ROMs, LUNs, tolerations" "findings differ"
-		diff <(jq -S . "$tmp/$n-read.skip/findings.json") \
-		    <(jq -S . "$tmp/$n-read.noskip/findings.json") | head -20 ||
-		    true
-	fi
-	# the copy whose VMs need their templates whole (above)
+	# the copy with what load_vmi reads beside the dropped keys, and the
+	# one whose VMs need their templates whole (above)
+	planted "$tmp/$n-read" "VMIs with CD-ROMs, LUNs, tolerations" \
+	    read_changed
 	[ -d "$tmp/$n-vms" ] || continue
-	"$KVSCOPE" report "$tmp/$n-vms" --format json \
-	    --output-dir "$tmp/$n-vms.skip" >/dev/null
-	KVSCOPE_NO_SKIP=1 "$KVSCOPE" report "$tmp/$n-vms" --format json \
-	    --output-dir "$tmp/$n-vms.noskip" >/dev/null
-	cmp -s "$tmp/$n-vms.skip/findings.json" "$tmp/$n.orig/findings.json" ||
-	    changed="$changed $n"
-	if cmp -s "$tmp/$n-vms.skip/findings.json" \
-	    "$tmp/$n-vms.noskip/findings.json"; then
-		ok "$n, VMs halted or to restart: skipped = not skipped"
-	else
-		bad "$n, VMs halted or to restart" "findings differ"
-		diff <(jq -S . "$tmp/$n-vms.skip/findings.json") \
-		    <(jq -S . "$tmp/$n-vms.noskip/findings.json") | head -20 ||
-		    true
-	fi
+	planted "$tmp/$n-vms" "VMs halted or to restart" changed
 done
 # KVSCOPE_TIMING's parse line: the bytes jansson read, the same with one
 # thread and two, fewer than with skipping off
