@@ -34,6 +34,14 @@ sel_set(selbuild *s, const char *key, const char *value)
 	    s->n);
 }
 
+/* A label of the model's own: interned in its table already (model.h),
+ * so no lookup, which takes the table's lock while two threads judge. */
+static void
+sel_set_model(selbuild *s, const kv_label *l)
+{
+	sel_put(s, l->key, l->value, s->n);
+}
+
 static void
 sel_setf(selbuild *s, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -166,11 +174,9 @@ render_template(const kv_analysis *a, const kv_vmires *r, selbuild *s)
 		sel_set(s, "kubernetes.io/arch", arch);
 	}
 	for (size_t i = 0; i < a->m->cluster.node_selectors.n; i++)
-		sel_set(s, a->m->cluster.node_selectors.v[i].key,
-		    a->m->cluster.node_selectors.v[i].value);
+		sel_set_model(s, &a->m->cluster.node_selectors.v[i]);
 	for (size_t i = 0; i < v->node_selector.n; i++)
-		sel_set(s, v->node_selector.v[i].key,
-		    v->node_selector.v[i].value);
+		sel_set_model(s, &v->node_selector.v[i]);
 	/* the key is kubevirt.io/cpumanager from v1.8.0 (versions.c) */
 	if (v->dedicated_cpu && kv_since_on(a, SINCE_CPUMANAGER_KEY))
 		sel_setf(s, "true", "%scpumanager", pfx);
@@ -296,7 +302,7 @@ render_host_model(const kv_analysis *a, const kv_place *p,
 			const kv_label *l = &pod->node_selector.v[i];
 
 			if (strstr(l->key, feat) || strstr(l->key, mig)) {
-				sel_set(s, l->key, l->value);
+				sel_set_model(s, l);
 				ti->host_model_copied = true;
 			}
 		}
@@ -602,8 +608,7 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	for (size_t i = 0; r->added_selector && i < r->added_selector->n; i++)
 		if (sel_find(s.v, s.n, r->added_selector->v[i].key) ==
 		    NULL)
-			sel_set(&s, r->added_selector->v[i].key,
-			    r->added_selector->v[i].value);
+			sel_set_model(&s, &r->added_selector->v[i]);
 	if (kv_host_model_selected(a, r))
 		render_host_model(a, p, src, r->source_pod, &s, ti);
 	/* the vendor rule: v1.6.4 / v1.7.1 / v1.8.0 (versions.c), not in
