@@ -85,7 +85,8 @@ static const skip_rule rules[] = {
 	    K_VOLUMES } },
 	{ P_PODS, { K_SPEC, K_CONTAINERS, K_ELEM },
 	    { K_NAME, K_IMAGE, K_RESOURCES } },
-	/* of an init container only its requests (load_pod_resources) */
+	/* of a container's resources only the requests, and of an init
+	 * container nothing else (load_pod_resources, pod_memory) */
 	{ P_PODS, { K_SPEC, K_INITCONTAINERS, K_ELEM }, { K_RESOURCES } },
 	{ P_PODS, { K_SPEC, K_CONTAINERS, K_ELEM, K_RESOURCES },
 	    { K_REQUESTS } },
