@@ -70,6 +70,18 @@ check_rwx_node_local(rule_ctx *c, const kv_rule *r)
 
 /* --- nested-virt-differs ------------------------------------------------ */
 
+/* Whether the source node has CPU feature name's label (looked up by its
+ * text: no interning, which locks while two threads judge). */
+static bool
+src_has_feature(const rule_ctx *c, const char *name)
+{
+	char key[256];
+
+	snprintf(key, sizeof(key), "cpu-feature.%s/%s", c->a->cfg.domain,
+	    name);
+	return kv_labels_get(&c->src->labels, key) != NULL;
+}
+
 /* Whether the guest CPU has vmx or svm: a feature of policy require (or
  * none) or force, or host-passthrough / host-model on a source node whose
  * CPU labels list it.  *why says which. */
@@ -93,9 +105,7 @@ guest_nested(const rule_ctx *c, const char **why)
 	    c->r->mode != MODE_HOST_PASSTHROUGH))
 		return false;
 	*why = kv_mode_names[c->r->mode];
-	return kv_labels_get(&c->src->labels, kv_cpu_key(c->a, "cpu-feature",
-	    "vmx")) != NULL || kv_labels_get(&c->src->labels,
-	    kv_cpu_key(c->a, "cpu-feature", "svm")) != NULL;
+	return src_has_feature(c, "vmx") || src_has_feature(c, "svm");
 }
 
 /* The first vmx-* CPU feature label of src that t lacks, or NULL. */

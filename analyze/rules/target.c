@@ -283,8 +283,10 @@ render_host_model(const kv_analysis *a, const kv_place *p,
     const kv_node *src, const kv_pod *pod, selbuild *s, kv_target_info *ti)
 {
 	const char *dom = a->cfg.domain;
-	char *feat = xasprintf("cpu-feature.%s/", dom);
-	char *mig = xasprintf("cpu-model-migration.%s/", dom);
+	char feat[256], mig[256];
+
+	snprintf(feat, sizeof(feat), "cpu-feature.%s/", dom);
+	snprintf(mig, sizeof(mig), "cpu-model-migration.%s/", dom);
 
 	/* The quirk of §2.3 step 4: the template already carries the VMI's
 	 * own required features, so a host-model VMI that declares any
@@ -315,8 +317,6 @@ render_host_model(const kv_analysis *a, const kv_place *p,
 			    before);
 		ti->host_model_missing = !nc->host_model;
 	}
-	free(feat);
-	free(mig);
 }
 
 /* Identical selector lists (most VMIs of a pool and a source class)
@@ -600,7 +600,9 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
     const kv_node *src, kv_target_info *ti)
 {
 	selbuild s = { .strs = a->m->strs };
-	char *vendor = xasprintf("cpu-vendor.%s/", a->cfg.domain);
+	char vendor[256];
+
+	snprintf(vendor, sizeof(vendor), "cpu-vendor.%s/", a->cfg.domain);
 
 	render_template(a, r, &s);
 	/* §2.3 step 2: the migration's own selector, under the template's
@@ -625,7 +627,6 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
 	sel_share(p, &s, &r->selectors);
 	render_rejects(a, r);
-	free(vendor);
 }
 
 /* The nodes the VMI itself rules out (sorted by set_nodes): the source
