@@ -319,6 +319,62 @@ render_host_model(const kv_analysis *a, const kv_place *p,
 	}
 }
 
+/* Sort a selector's labels by key (they are unique: sel_put).  Most come
+ * in runs already in order (the model's label lists are sorted by key,
+ * and so, but for its first, are a node's derived labels), which merge
+ * pairwise until one is left; a list of many short runs goes to qsort. */
+#define SEL_RUNS 8
+
+static void
+sel_sort(selbuild *s)
+{
+	size_t start[SEL_RUNS + 1], nruns = 1;
+	kv_label *tmp, *from = s->v, *to;
+
+	start[0] = 0;
+	for (size_t i = 1; i < s->n; i++)
+		if (label_cmp(&s->v[i - 1], &s->v[i]) > 0) {
+			if (nruns == SEL_RUNS) {
+				kv_qsort(s->v, s->n, sizeof(kv_label),
+				    label_cmp);
+				return;
+			}
+			start[nruns++] = i;
+		}
+	if (nruns == 1)
+		return;
+	tmp = xreallocarray(NULL, s->n, sizeof(kv_label));
+	to = tmp;
+	while (nruns > 1) {
+		size_t out = 0, k = 0;
+
+		start[nruns] = s->n;
+		for (; k + 1 < nruns; k += 2) {
+			size_t i = start[k], j = start[k + 1], o = i;
+
+			while (i < start[k + 1] && j < start[k + 2])
+				to[o++] = label_cmp(&from[i], &from[j]) < 0 ?
+				    from[i++] : from[j++];
+			while (i < start[k + 1])
+				to[o++] = from[i++];
+			while (j < start[k + 2])
+				to[o++] = from[j++];
+			start[out++] = start[k];
+		}
+		if (k < nruns) {	/* an odd run out: copied as it is */
+			memcpy(to + start[k], from + start[k],
+			    (s->n - start[k]) * sizeof(kv_label));
+			start[out++] = start[k];
+		}
+		nruns = out;
+		to = from;
+		from = from == s->v ? tmp : s->v;
+	}
+	if (from != s->v)
+		memcpy(s->v, from, s->n * sizeof(kv_label));
+	free(tmp);
+}
+
 /* Identical selector lists (most VMIs of a pool and a source class)
  * share one array, owned by the placement context. */
 static void
@@ -624,7 +680,7 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 		if (nc->vendor != NULL)
 			sel_set(&s, nc->vendor, "true");
 	}
-	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	sel_sort(&s);
 	sel_share(p, &s, &r->selectors);
 	render_rejects(a, r);
 }
@@ -727,7 +783,7 @@ kv_target_start(const kv_analysis *a, const kv_place *p, kv_vmires *r)
 	const kv_bits *tgt = NULL, *place = NULL;
 
 	render_template(a, r, &s);
-	kv_qsort(s.v, s.n, sizeof(kv_label), label_cmp);
+	sel_sort(&s);
 	sel_share(p, &s, &r->selectors);
 	render_rejects(a, r);
 	need = kv_room_need(a, r);
