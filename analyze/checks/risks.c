@@ -70,16 +70,14 @@ check_rwx_node_local(rule_ctx *c, const kv_rule *r)
 
 /* --- nested-virt-differs ------------------------------------------------ */
 
-/* Whether the source node has CPU feature name's label (looked up by its
- * text: no interning, which locks while two threads judge). */
+/* Whether the source node has CPU feature name's label. */
 static bool
 src_has_feature(const rule_ctx *c, const char *name)
 {
 	char key[256];
 
-	snprintf(key, sizeof(key), "cpu-feature.%s/%s", c->a->cfg.domain,
-	    name);
-	return kv_labels_get(&c->src->labels, key) != NULL;
+	return kv_labels_get(&c->src->labels, kv_cpu_key_text(c->a,
+	    "cpu-feature", name, key, sizeof(key))) != NULL;
 }
 
 /* Whether the guest CPU has vmx or svm: a feature of policy require (or

@@ -591,5 +591,11 @@ kv_host_model_selected(const kv_analysis *a, const kv_vmires *r)
  * "cpu-feature", "avx2") = "cpu-feature.node.kubevirt.io/avx2"; interned. */
 const char *kv_cpu_key(const kv_analysis *a, const char *kind,
     const char *name);
+/* The same key written into buf, not interned: for a lookup by its text
+ * or a prefix (name ""), with no allocation and no intern-table lock
+ * (two threads judge).  For names of kvscope's own (the domain is a
+ * flavor's): a key that does not fit in size bytes is a bug. */
+const char *kv_cpu_key_text(const kv_analysis *a, const char *kind,
+    const char *name, char *buf, size_t size);
 
 #endif

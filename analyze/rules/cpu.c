@@ -20,14 +20,28 @@ static const char *const cpu_kinds[] = {
 };
 #define NKINDS (sizeof(cpu_kinds) / sizeof(cpu_kinds[0]))
 
+#define CPU_KEY "%s.%s/%s"	/* kind, domain, name */
+
 const char *
 kv_cpu_key(const kv_analysis *a, const char *kind, const char *name)
 {
-	char *s = xasprintf("%s.%s/%s", kind, a->cfg.domain, name);
+	char *s = xasprintf(CPU_KEY, kind, a->cfg.domain, name);
 	const char *k = kv_intern_str(a->m->strs, s);
 
 	free(s);
 	return k;
+}
+
+const char *
+kv_cpu_key_text(const kv_analysis *a, const char *kind, const char *name,
+    char *buf, size_t size)
+{
+	int n = snprintf(buf, size, CPU_KEY, kind, a->cfg.domain, name);
+
+	if (n < 0 || (size_t)n >= size)
+		kv_fatal("CPU label key %s.%s/%s: longer than %zu bytes", kind,
+		    a->cfg.domain, name, size - 1);
+	return buf;
 }
 
 /* The kind of CPU label key is, or -1; *rest gets the part after '/'. */

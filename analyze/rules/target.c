@@ -282,11 +282,10 @@ static void
 render_host_model(const kv_analysis *a, const kv_place *p,
     const kv_node *src, const kv_pod *pod, selbuild *s, kv_target_info *ti)
 {
-	const char *dom = a->cfg.domain;
 	char feat[256], mig[256];
 
-	snprintf(feat, sizeof(feat), "cpu-feature.%s/", dom);
-	snprintf(mig, sizeof(mig), "cpu-model-migration.%s/", dom);
+	kv_cpu_key_text(a, "cpu-feature", "", feat, sizeof(feat));
+	kv_cpu_key_text(a, "cpu-model-migration", "", mig, sizeof(mig));
 
 	/* The quirk of §2.3 step 4: the template already carries the VMI's
 	 * own required features, so a host-model VMI that declares any
@@ -658,7 +657,7 @@ render_selectors(const kv_analysis *a, const kv_place *p, kv_vmires *r,
 	selbuild s = { .strs = a->m->strs };
 	char vendor[256];
 
-	snprintf(vendor, sizeof(vendor), "cpu-vendor.%s/", a->cfg.domain);
+	kv_cpu_key_text(a, "cpu-vendor", "", vendor, sizeof(vendor));
 
 	render_template(a, r, &s);
 	/* §2.3 step 2: the migration's own selector, under the template's
