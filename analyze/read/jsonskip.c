@@ -290,8 +290,9 @@ skip_value(json_items *s, unsigned rel)
 
 	s->aside_next = false;
 	for (rule_set set = l->rules; set != 0; set &= set - 1) {
-		const skip_rule *r = &rules[__builtin_ctzll(set)];
-		unsigned n = rule_len[__builtin_ctzll(set)];
+		size_t k = (size_t)__builtin_ctzll(set);
+		const skip_rule *r = &rules[k];
+		unsigned n = rule_len[k];
 
 		if (r->keep[0] != K_NONE && n + 1 == rel) {
 			if (l->is_obj && l->key != K_ESCAPED &&
