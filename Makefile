@@ -311,7 +311,7 @@ TSAN       := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_LIB   := $(LIB_SRC:%.c=$(BUILD)/tsan/%.o)
 TSAN_TEST_LIB := $(sort $(TEST_LIB_SRC:%.c=$(BUILD)/tsan/%.o))
 TSAN_TESTS := $(BUILD)/tsan/tests/test_fixproof $(BUILD)/tsan/tests/test_load \
-              $(BUILD)/tsan/tests/test_runs \
+              $(BUILD)/tsan/tests/test_runs $(BUILD)/tsan/tests/test_intern \
               $(BUILD)/tsan/tests/test_jsonitems_workers
 # kept between runs (make would delete them as intermediate files)
 .SECONDARY: $(TSAN_LIB) $(TSAN_TEST_LIB)

@@ -624,33 +624,18 @@ check_kernel_differs(rule_ctx *c, const kv_rule *r)
 	kv_buf_free(&b);
 }
 
+/* Whether target ti has other CPU features than the source: by the
+ * pair of their CPU classes (kv_pair), else by a walk of the labels. */
 static bool
-same_features(const rule_ctx *c, const kv_node *x, const kv_node *y)
+features_differ(const rule_ctx *c, size_t ti)
 {
-	char *pfx = xasprintf("cpu-feature.%s/", c->a->cfg.domain);
-	size_t i = 0, j = 0;
-	bool same = true;
+	const kv_analysis *a = c->a;
+	int sc = a->nodes[c->src - c->m->nodes].cls, tc = a->nodes[ti].cls;
 
-	for (;;) {
-		while (i < x->labels.n && !kv_startswith(x->labels.v[i].key,
-		    pfx))
-			i++;
-		while (j < y->labels.n && !kv_startswith(y->labels.v[j].key,
-		    pfx))
-			j++;
-		if (i == x->labels.n || j == y->labels.n) {
-			same = i == x->labels.n && j == y->labels.n;
-			break;
-		}
-		if (x->labels.v[i].key != y->labels.v[j].key) {
-			same = false;
-			break;
-		}
-		i++;
-		j++;
-	}
-	free(pfx);
-	return same;
+	if (sc >= 0 && tc >= 0)
+		return !a->pairs[(size_t)sc * a->nclasses + (size_t)tc].
+		    same_features;
+	return !kv_cpu_features_same(a, c->src, &c->m->nodes[ti]);
 }
 
 void
@@ -659,39 +644,23 @@ check_passthrough(rule_ctx *c, const kv_rule *r)
 	const kv_nodeset *s = &c->r->targets;
 	kv_buf b = {0};
 	size_t n = 0;
-	signed char *cls_same;		/* per CPU class: -1 not known yet */
 
 	if (c->r->mode != MODE_HOST_PASSTHROUGH || c->src == NULL)
 		return;
-	/* Nodes of one class have the same CPU labels: compare once per
-	 * class, not once per target. */
-	cls_same = xcalloc(c->a->nclasses + 1, 1);
-	memset(cls_same, -1, c->a->nclasses + 1);
 	/* a word of the targets at a time (host-passthrough VMIs have
 	 * thousands): KV_NODESET_FOREACH's search per member was most of
 	 * this check's time */
 	for (size_t w = 0; s->base != NULL && w < s->base->nwords; w++)
 		for (uint64_t x = s->base->w[w]; x != 0; x &= x - 1) {
 			size_t ti = w * 64 + (size_t)__builtin_ctzll(x);
-			const kv_node *t = &c->m->nodes[ti];
-			int cls = c->a->nodes[ti].cls;
-			bool same;
 
-			if (kv_nodeset_excludes(s, ti))
+			if (kv_nodeset_excludes(s, ti) ||
+			    !features_differ(c, ti))
 				continue;
-			if (cls < 0)
-				same = same_features(c, c->src, t);
-			else {
-				if (cls_same[cls] < 0)
-					cls_same[cls] = same_features(c,
-					    c->src, t);
-				same = cls_same[cls];
-			}
-			if (!same && n++ < 5)
+			if (n++ < 5)
 				kv_buf_printf(&b, "%s%s", n > 1 ? ", " : "",
-				    t->name);
+				    c->m->nodes[ti].name);
 		}
-	free(cls_same);
 	if (n > 0)
 		rule_emit(c, r, "%zu target%s with other CPU features than "
 		    "%s: %s%s", n, n == 1 ? "" : "s", c->src->name, b.data,

@@ -4,12 +4,29 @@
 #include "analyze/model/intern.h"
 
 #include <glib.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
 #include "analyze/util/util.h"
 
+/* The front: the string found last in each of FRONT_SLOTS slots, by
+ * hash.  A 100,000-VMI load interns 17.6 million strings, nine in ten of
+ * them among a few thousand (label keys, common values) that a slot
+ * answers without the hash table, whose 840,000 strings miss the
+ * processor's cache on most lookups.  The front is kept small (64 KiB)
+ * so that it does not push jansson's and the scanner's data out of the
+ * cache in turn. */
+#define FRONT_SLOTS (1u << 12)
+
+typedef struct front {
+	unsigned hash;
+	unsigned len;		/* of s; a longer string never goes in */
+	const char *s;		/* canonical; NULL: empty slot */
+} front;
+
 struct kv_intern {
+	front front[FRONT_SLOTS];
 	GStringChunk *chunk;
 	GHashTable *set;	/* canonical string -> itself */
 	bool shared;		/* kv_intern_share: calls take mu (a
@@ -51,13 +68,23 @@ kv_intern_free(kv_intern *t)
 const char *
 kv_intern_str(kv_intern *t, const char *s)
 {
+	size_t n = strlen(s);
+	unsigned h = kv_hash_bytes(s, n);
+	front *f = &t->front[h % FRONT_SLOTS];
 	const char *c;
 
 	if (t->shared)
 		pthread_mutex_lock(&t->mu);
-	if ((c = g_hash_table_lookup(t->set, s)) == NULL) {
-		c = g_string_chunk_insert(t->chunk, s);
-		g_hash_table_add(t->set, (gpointer)c);
+	if (f->s != NULL && f->hash == h && f->len == n &&
+	    memcmp(f->s, s, n) == 0)
+		c = f->s;
+	else {
+		if ((c = g_hash_table_lookup(t->set, s)) == NULL) {
+			c = g_string_chunk_insert_len(t->chunk, s, (gssize)n);
+			g_hash_table_add(t->set, (gpointer)c);
+		}
+		if (n <= UINT_MAX)
+			*f = (front){ h, (unsigned)n, c };
 	}
 	if (t->shared)
 		pthread_mutex_unlock(&t->mu);

@@ -5,7 +5,8 @@
  * compare names and label keys with ==, and a 100,000-VMI snapshot keeps
  * one copy of "kubevirt.io/schedulable".  Interned strings live as long as
  * the table; callers never free them.  Built on GLib's GStringChunk and
- * GHashTable (GLib is already a dependency through pango).
+ * GHashTable (GLib is already a dependency through pango), with a front
+ * of the strings found last in front of the hash table (intern.c).
  *
  * A table is one thread's, except while kv_intern_share(t, true) holds:
  * then every call takes the table's lock, so threads may intern at once

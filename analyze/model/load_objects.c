@@ -276,10 +276,15 @@ pod_imagerefs(jctx *c, json_t *o, kv_pod *p)
 			jwhere(c, "spec.volumes[%zu].", i);
 			if (!json_is_object(e))
 				return jerr(c, "", "expected an object");
-			if (jstr(c, e, "name", &ir.key) ||
-			    jstr(c, e, "image.reference", &ir.value))
+			/* the name only of an image volume: a launcher pod
+			 * has eight volumes of other kinds */
+			if (jstr(c, e, "image.reference", &ir.value))
 				return KV_ERR;
-			if (ir.key == NULL || ir.value == NULL)
+			if (ir.value == NULL)
+				continue;
+			if (jstr(c, e, "name", &ir.key))
+				return KV_ERR;
+			if (ir.key == NULL)
 				continue;
 			/* an array only for pods with image volumes (an
 			 * array per pod was 14 MiB at 100,000 pods) */

@@ -109,6 +109,8 @@ typedef struct kv_class {
 typedef struct kv_pair {
 	size_t src, tgt;
 	bool ok;
+	bool same_features;		/* the same cpu-feature labels
+					 * (kv_cpu_features_same) */
 	size_t nmissing;
 	const char **missing;		/* label keys, sorted */
 } kv_pair;
@@ -597,5 +599,10 @@ const char *kv_cpu_key(const kv_analysis *a, const char *kind,
  * flavor's): a key that does not fit in size bytes is a bug. */
 const char *kv_cpu_key_text(const kv_analysis *a, const char *kind,
     const char *name, char *buf, size_t size);
+/* Whether nodes x and y have the same cpu-feature labels (what
+ * host-passthrough compares); for two nodes of CPU classes, their
+ * kv_pair's same_features says it without a walk. */
+bool kv_cpu_features_same(const kv_analysis *a, const kv_node *x,
+    const kv_node *y);
 
 #endif

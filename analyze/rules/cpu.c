@@ -337,6 +337,30 @@ class_has(const kv_analysis *a, const kv_class *c, const char *key)
 	return v != NULL && strcmp(v, "true") == 0;
 }
 
+bool
+kv_cpu_features_same(const kv_analysis *a, const kv_node *x,
+    const kv_node *y)
+{
+	char pfx[256];
+	size_t i = 0, j = 0;
+
+	kv_cpu_key_text(a, "cpu-feature", "", pfx, sizeof(pfx));
+	for (;;) {
+		while (i < x->labels.n && !kv_startswith(x->labels.v[i].key,
+		    pfx))
+			i++;
+		while (j < y->labels.n && !kv_startswith(y->labels.v[j].key,
+		    pfx))
+			j++;
+		if (i == x->labels.n || j == y->labels.n)
+			return i == x->labels.n && j == y->labels.n;
+		if (x->labels.v[i].key != y->labels.v[j].key)
+			return false;
+		i++;
+		j++;
+	}
+}
+
 static void
 build_pairs(kv_analysis *a)
 {
@@ -354,6 +378,9 @@ build_pairs(kv_analysis *a)
 			p->src = s;
 			p->tgt = t;
 			p->missing = miss;
+			p->same_features = kv_cpu_features_same(a,
+			    &a->m->nodes[src->nodes[0]],
+			    &a->m->nodes[tgt->nodes[0]]);
 			if (src->host_model == NULL) {
 				/* KubeVirt creates no target pod at all. */
 				p->ok = false;
