@@ -69,9 +69,10 @@ cpu_labels(const kv_analysis *a, const kv_node *n, kv_strs *feat,
 {
 	static const char *const kinds[] = { "cpu-model-migration",
 	    "cpu-model", "host-model-required-features", "cpu-vendor" };
-	char *fp = xasprintf("cpu-feature.%s/", a->cfg.domain);
+	char fp[256];
 	const char *d = a->cfg.domain;
 
+	kv_cpu_key_text(a, "cpu-feature", "", fp, sizeof(fp));
 	for (size_t i = 0; i < n->labels.n; i++) {
 		const char *k = n->labels.v[i].key;
 		size_t t = 0;
@@ -90,7 +91,6 @@ cpu_labels(const kv_analysis *a, const kv_node *n, kv_strs *feat,
 			strs_push(rest, xasprintf("%s=%s", k,
 			    n->labels.v[i].value ? n->labels.v[i].value : ""));
 	}
-	free(fp);
 }
 
 static void

@@ -83,10 +83,10 @@ key_in_affinity(const kv_affinity *f, const char *prefix)
 static const char *
 relabel_value(const kv_analysis *a, const kv_group *g)
 {
-	char *prefix = xasprintf("host-model-cpu.%s/", a->cfg.domain);
+	char prefix[256], *s;
 	const char *key = NULL, *val = NULL;
-	char *s;
 
+	kv_cpu_key_text(a, "host-model-cpu", "", prefix, sizeof(prefix));
 	for (size_t i = 0; key == NULL && i < g->nvmis; i++) {
 		const kv_vmires *r = &a->vmis[g->vmis[i]];
 
@@ -97,7 +97,6 @@ relabel_value(const kv_analysis *a, const kv_group *g)
 			key = key_in_labels(&r->source_pod->node_selector,
 			    prefix);
 	}
-	free(prefix);
 	if (key == NULL || g->rule != kv_rule_find(
 	    "source-host-model-label-missing"))
 		return NULL;
@@ -133,9 +132,11 @@ same_prefixed(const kv_labels *x, const kv_labels *y, const char *prefix)
 static const kv_node *
 peer_node(const kv_analysis *a, const kv_node *n)
 {
-	char *feat = xasprintf("cpu-feature.%s/", a->cfg.domain);
-	char *hm = xasprintf("host-model-cpu.%s/", a->cfg.domain);
+	char feat[256], hm[256];
 	const kv_node *peer = NULL;
+
+	kv_cpu_key_text(a, "cpu-feature", "", feat, sizeof(feat));
+	kv_cpu_key_text(a, "host-model-cpu", "", hm, sizeof(hm));
 
 	for (size_t i = 0; peer == NULL && i < a->m->nnodes; i++) {
 		const kv_node *o = &a->m->nodes[i];
@@ -144,8 +145,6 @@ peer_node(const kv_analysis *a, const kv_node *n)
 		    same_prefixed(&o->labels, &n->labels, feat))
 			peer = o;
 	}
-	free(feat);
-	free(hm);
 	return peer;
 }
 
@@ -156,7 +155,7 @@ peer_changes(const kv_analysis *a, const kv_group *g, bool *pick,
     size_t *n, const char **why)
 {
 	const kv_node *node = kv_model_node(a->m, g->name), *peer;
-	char *hm, *req, *kv;
+	char hm[256], req[256], *kv;
 	kv_change *chs;
 
 	*n = 0;
@@ -164,8 +163,9 @@ peer_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 	    "source-host-model-label-missing") ||
 	    (peer = peer_node(a, node)) == NULL)
 		return NULL;
-	hm = xasprintf("host-model-cpu.%s/", a->cfg.domain);
-	req = xasprintf("host-model-required-features.%s/", a->cfg.domain);
+	kv_cpu_key_text(a, "host-model-cpu", "", hm, sizeof(hm));
+	kv_cpu_key_text(a, "host-model-required-features", "", req,
+	    sizeof(req));
 	chs = xcalloc(peer->labels.n + 1, sizeof(kv_change));
 	for (size_t i = 0; i < peer->labels.n; i++) {
 		const kv_label *l = &peer->labels.v[i];
@@ -183,8 +183,6 @@ peer_changes(const kv_analysis *a, const kv_group *g, bool *pick,
 	    key_in_labels(&peer->labels, hm) + strlen(hm));
 	*why = kv_intern_str(a->m->strs, kv);
 	free(kv);
-	free(hm);
-	free(req);
 	return chs;
 }
 

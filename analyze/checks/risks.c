@@ -154,21 +154,20 @@ void
 check_nested_virt(rule_ctx *c, const kv_rule *r)
 {
 	const char *why = NULL;
-	char *pfx;
+	char pfx[256];
 	kv_buf b = {0};
 	size_t first[3], n;
 
 	if (c->src == NULL || !guest_nested(c, &why) ||
 	    (n = vmx_lacking(c, first)) == 0)
 		return;
-	pfx = xasprintf("cpu-feature.%s/vmx-", c->a->cfg.domain);
+	kv_cpu_key_text(c->a, "cpu-feature", "vmx-", pfx, sizeof(pfx));
 	for (size_t k = 0; k < n && k < 3; k++) {
 		const kv_node *t = &c->m->nodes[first[k]];
 
 		kv_buf_printf(&b, "%s%s (no %s)", k > 0 ? ", " : "", t->name,
 		    vmx_missing(pfx, c->src, t));
 	}
-	free(pfx);
 	rule_emit(c, r, "the guest CPU has nested virtualization "
 	    "(%s on %s); %zu target%s lack%s VMX capabilities %s "
 	    "has: %s%s; QEMU refuses the incoming guest (\"guest "

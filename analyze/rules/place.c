@@ -396,7 +396,7 @@ kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
 {
 	const kv_labels *l = &a->m->nodes[src].labels;
 	kv_bits *b = &p->vmx[src];
-	char *pfx;
+	char pfx[256];
 
 	/* the lender's (the same nodes and labels) when it has built it;
 	 * else this place's own: copies proven at once on threads share
@@ -406,7 +406,7 @@ kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
 	if (b->nwords > 0)
 		return b;
 	kv_bits_init(b, a->m->nnodes);
-	pfx = xasprintf("cpu-feature.%s/vmx-", a->cfg.domain);
+	kv_cpu_key_text(a, "cpu-feature", "vmx-", pfx, sizeof(pfx));
 	for (size_t i = 0; i < l->n; i++) {
 		const kv_bits *has;
 
@@ -421,7 +421,6 @@ kv_place_vmx_lacking(const kv_analysis *a, const kv_place *p, size_t src)
 	}
 	if (b->nbits % 64)
 		b->w[b->nwords - 1] &= ((uint64_t)1 << (b->nbits % 64)) - 1;
-	free(pfx);
 	return b;
 }
 

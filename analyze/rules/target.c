@@ -238,8 +238,7 @@ node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 {
 	size_t at = (size_t)(src - a->m->nodes);
 	node_cpu *nc = &p->cpu[at];
-	const char *dom = a->cfg.domain;
-	char *feat, *mig, *hm, *req, *vendor;
+	char feat[256], mig[256], hm[256], req[256], vendor[256];
 	selbuild s = { .strs = a->m->strs };
 
 	if (nc->done)
@@ -247,11 +246,12 @@ node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 	if (p->parent != NULL && p->parent->nnodes == p->nnodes &&
 	    p->parent->cpu[at].done)
 		return &p->parent->cpu[at];
-	feat = xasprintf("cpu-feature.%s/", dom);
-	mig = xasprintf("cpu-model-migration.%s/", dom);
-	hm = xasprintf("host-model-cpu.%s/", dom);
-	req = xasprintf("host-model-required-features.%s/", dom);
-	vendor = xasprintf("cpu-vendor.%s/", dom);
+	kv_cpu_key_text(a, "cpu-feature", "", feat, sizeof(feat));
+	kv_cpu_key_text(a, "cpu-model-migration", "", mig, sizeof(mig));
+	kv_cpu_key_text(a, "host-model-cpu", "", hm, sizeof(hm));
+	kv_cpu_key_text(a, "host-model-required-features", "", req,
+	    sizeof(req));
+	kv_cpu_key_text(a, "cpu-vendor", "", vendor, sizeof(vendor));
 	for (size_t i = 0; i < src->labels.n; i++) {
 		const kv_label *l = &src->labels.v[i];
 
@@ -269,11 +269,6 @@ node_cpu_of(const kv_analysis *a, const kv_place *p, const kv_node *src)
 	}
 	nc->derived = (kv_labels){ s.n, s.v };
 	nc->done = true;
-	free(feat);
-	free(mig);
-	free(hm);
-	free(req);
-	free(vendor);
 	return nc;
 }
 

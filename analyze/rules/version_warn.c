@@ -73,8 +73,10 @@ fingerprints(const kv_analysis *a, kv_buf *b)
 	const kv_model *m = a->m;
 	char *mt = xasprintf("machine-type.%s/", a->cfg.domain);
 	char *rt = xasprintf("%srealtime", a->cfg.kv_prefix);
-	char *mig = xasprintf("cpu-model-migration.%s/", a->cfg.domain);
+	char mig[256];
 	bool added = false;
+
+	kv_cpu_key_text(a, "cpu-model-migration", "", mig, sizeof(mig));
 
 	for (size_t i = 0; i < m->nvmims; i++)
 		added |= m->vmims[i].added_selector.n > 0;
@@ -94,7 +96,6 @@ fingerprints(const kv_analysis *a, kv_buf *b)
 		    "(v1.6.0 and later)", b->len ? "; " : "");
 	free(mt);
 	free(rt);
-	free(mig);
 }
 
 void
