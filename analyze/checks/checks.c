@@ -624,8 +624,8 @@ check_kernel_differs(rule_ctx *c, const kv_rule *r)
 	kv_buf_free(&b);
 }
 
-/* Whether target ti has other CPU features than the source: by the
- * pair of their CPU classes (kv_pair), else by a walk of the labels. */
+/* Whether target ti has other CPU features than the source: by their
+ * CPU classes' features numbers, else by a walk of the labels. */
 static bool
 features_differ(const rule_ctx *c, size_t ti)
 {
@@ -633,8 +633,7 @@ features_differ(const rule_ctx *c, size_t ti)
 	int sc = a->nodes[c->src - c->m->nodes].cls, tc = a->nodes[ti].cls;
 
 	if (sc >= 0 && tc >= 0)
-		return !a->pairs[(size_t)sc * a->nclasses + (size_t)tc].
-		    same_features;
+		return a->classes[sc].features != a->classes[tc].features;
 	return !kv_cpu_features_same(a, c->src, &c->m->nodes[ti]);
 }
 

@@ -104,13 +104,14 @@ typedef struct kv_class {
 	const char **req;		/* sorted */
 	int level;
 	bool avx2, avx512f;
+	size_t features;		/* its cpu-feature label keys as a
+					 * number: classes with the same
+					 * keys have the same number */
 } kv_class;
 
 typedef struct kv_pair {
 	size_t src, tgt;
 	bool ok;
-	bool same_features;		/* the same cpu-feature labels
-					 * (kv_cpu_features_same) */
 	size_t nmissing;
 	const char **missing;		/* label keys, sorted */
 } kv_pair;
@@ -601,7 +602,7 @@ const char *kv_cpu_key_text(const kv_analysis *a, const char *kind,
     const char *name, char *buf, size_t size);
 /* Whether nodes x and y have the same cpu-feature labels (what
  * host-passthrough compares); for two nodes of CPU classes, their
- * kv_pair's same_features says it without a walk. */
+ * classes' features numbers say it without a walk. */
 bool kv_cpu_features_same(const kv_analysis *a, const kv_node *x,
     const kv_node *y);
 

@@ -329,6 +329,42 @@ build_classes(kv_analysis *a)
 	}
 }
 
+/* Each class's features number: its first node's cpu-feature label
+ * keys (the same in every node of the class: they are in its key), as
+ * a class key of their pointers, numbered in class order. */
+static void
+number_features(kv_analysis *a)
+{
+	GHashTable *seen = g_hash_table_new_full(class_key_hash,
+	    class_key_equal, class_key_free, NULL);
+	char pfx[256];
+
+	kv_cpu_key_text(a, "cpu-feature", "", pfx, sizeof(pfx));
+	for (size_t ci = 0; ci < a->nclasses; ci++) {
+		const kv_labels *l =
+		    &a->m->nodes[a->classes[ci].nodes[0]].labels;
+		class_key *k = xmalloc(sizeof(*k));
+		kv_buf b = {0};
+		gpointer id;
+
+		for (size_t j = 0; j < l->n; j++)
+			if (kv_startswith(l->v[j].key, pfx))
+				kv_buf_append(&b, &l->v[j].key,
+				    sizeof(const char *));
+		k->len = b.len;
+		k->ptrs = b.data;
+		if (g_hash_table_lookup_extended(seen, k, NULL, &id)) {
+			a->classes[ci].features = GPOINTER_TO_SIZE(id);
+			class_key_free(k);
+		} else {
+			a->classes[ci].features = g_hash_table_size(seen);
+			g_hash_table_insert(seen, k,
+			    GSIZE_TO_POINTER(a->classes[ci].features));
+		}
+	}
+	g_hash_table_destroy(seen);
+}
+
 static bool
 class_has(const kv_analysis *a, const kv_class *c, const char *key)
 {
@@ -378,9 +414,6 @@ build_pairs(kv_analysis *a)
 			p->src = s;
 			p->tgt = t;
 			p->missing = miss;
-			p->same_features = kv_cpu_features_same(a,
-			    &a->m->nodes[src->nodes[0]],
-			    &a->m->nodes[tgt->nodes[0]]);
 			if (src->host_model == NULL) {
 				/* KubeVirt creates no target pod at all. */
 				p->ok = false;
@@ -658,6 +691,7 @@ kv_cpu_analyze(kv_analysis *a, kv_err *err)
 {
 	node_facts(a);
 	build_classes(a);
+	number_features(a);
 	/* hostModelPairs holds every ordered pair: refuse before building
 	 * classes squared of them (a hostile snapshot) */
 	if (a->m->max_cpu_classes > 0 &&

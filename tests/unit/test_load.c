@@ -257,6 +257,13 @@ test_other_types(void **state)
 	    "[1]}}}]}}");
 	expect_error(f, PODS ": item 0 (p): spec.containers[0].resources."
 	    "requests.memory: expected a quantity, got a list");
+	/* a volume's name is checked when it is not an image volume too */
+	one(f, PODS, "{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\","
+	    "\"labels\":{\"kubevirt.io\":\"virt-launcher\"}},\"spec\":"
+	    "{\"volumes\":[{\"name\":\"a\",\"image\":{\"reference\":"
+	    "\"r\"}},{\"name\":5,\"emptyDir\":{}}]}}");
+	expect_error(f, PODS ": item 0 (p): spec.volumes[1].name: expected a "
+	    "string, got a number");
 	/* a path whose list element is named only when an error names it
 	 * ("%s[%zu]." kept unformatted by jwhere), and a joined one */
 	one(f, VMIS, "{\"metadata\":{\"name\":\"v\",\"namespace\":"

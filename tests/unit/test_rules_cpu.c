@@ -373,12 +373,52 @@ test_stale_vendor_source_only(void **state)
 	kvres_free(&r);
 }
 
+/* host-passthrough compares the cpu-feature labels alone: w4, a CPU
+ * class of its own (another host model) with w1's features, draws no
+ * passthrough-cpu-differs (the classes' features numbers, cpu.c); w3,
+ * with other features, does (the rule table's case). */
+static void
+m_passthrough_other_model(kvsnap *s)
+{
+	m_passthrough(s);
+	kvnode(s, "w4", "Intel", "Cascadelake-Server",
+	    FEAT_V3 " aes md-clear pcid pdpe1gb rdrand spec-ctrl ssbd vmx "
+	    "xsaveopt", "md-clear pcid spec-ctrl ssbd", MODELS_INTEL,
+	    MODELS_INTEL " Skylake-Client Skylake-Client-IBRS");
+}
+
+static void
+test_passthrough_classes(void **state)
+{
+	kvres r = run(m_passthrough_other_model);
+	json_t *v = kvres_vmi(&r, WEB);
+	size_t w1 = (size_t)(kv_model_node(r.m, "w1") - r.m->nodes);
+	size_t w4 = (size_t)(kv_model_node(r.m, "w4") - r.m->nodes);
+	int c1 = r.a->nodes[w1].cls, c4 = r.a->nodes[w4].cls;
+
+	(void)state;
+	assert_true(c1 >= 0 && c4 >= 0 && c1 != c4);
+	assert_int_equal(r.a->classes[c1].features,
+	    r.a->classes[c4].features);
+	assert_list(v, "targets", "w2,w4");
+	assert_false(has_code(v, "warnings", "passthrough-cpu-differs"));
+	kvres_free(&r);
+
+	r = run(m_passthrough_w3);
+	v = kvres_vmi(&r, WEB);
+	assert_list(v, "targets", "w2,w3");
+	assert_message_has(v, "passthrough-cpu-differs",
+	    "1 target with other CPU features than w1: w3");
+	kvres_free(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guest_floor_sources),
 		cmocka_unit_test(test_cpu_selectors),
+		cmocka_unit_test(test_passthrough_classes),
 		cmocka_unit_test(test_tsc_selector),
 		cmocka_unit_test(test_host_model_copy),
 		cmocka_unit_test(test_host_model_quirk),
