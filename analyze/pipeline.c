@@ -21,11 +21,19 @@
 #include "analyze/rules/podaffinity.h"
 #include "analyze/rules/target.h"
 
-/* The phases up to the VMIs' verdicts; with whole, the estimate, the
- * drains and the summary too. */
+/* How far analyze_upto goes. */
+enum upto {
+	UPTO_TARGETS,	/* the VMIs' verdicts (kv_analyze_targets) */
+	UPTO_STOPS,	/* the estimates, the drains of the nodes whose VMIs a
+			 * drain stops, the summary (kv_analyze_verdicts) */
+	UPTO_DRAINS	/* the estimates, every node's drain, the summary
+			 * (kv_analyze) */
+};
+
+/* The phases up to upto. */
 static int
-analyze_upto(const kv_model *m, const kv_analysis *nodes_of, bool whole,
-    kv_analysis **out, kv_err *err)
+analyze_upto(const kv_model *m, const kv_analysis *nodes_of,
+    enum upto upto, kv_analysis **out, kv_err *err)
 {
 	kv_analysis *a = xcalloc(1, sizeof(*a));
 
@@ -55,12 +63,15 @@ analyze_upto(const kv_model *m, const kv_analysis *nodes_of, bool whole,
 	kv_vmis_analyze(a);
 	kv_timing("vmis");
 	*out = a;
-	if (!whole)
+	if (upto == UPTO_TARGETS)
 		return KV_OK;
 	kv_estimate_analyze(a);
 	kv_estimate_warnings(a);
 	kv_timing("estimate");
-	kv_drain_analyze(a);
+	if (upto == UPTO_DRAINS)
+		kv_drain_analyze(a);
+	else
+		kv_drain_stops(a);
 	kv_summarize(a);
 	kv_timing("drain");
 	return KV_OK;
@@ -70,13 +81,13 @@ int
 kv_analyze_verdicts(const kv_model *m, const kv_analysis *nodes_of,
     kv_analysis **out, kv_err *err)
 {
-	return analyze_upto(m, nodes_of, true, out, err);
+	return analyze_upto(m, nodes_of, UPTO_STOPS, out, err);
 }
 
 int
 kv_analyze_targets(const kv_model *m, kv_analysis **out, kv_err *err)
 {
-	return analyze_upto(m, NULL, false, out, err);
+	return analyze_upto(m, NULL, UPTO_TARGETS, out, err);
 }
 
 int
@@ -84,7 +95,7 @@ kv_analyze(const kv_model *m, kv_analysis **out, kv_err *err)
 {
 	kv_analysis *a;
 
-	if (kv_analyze_verdicts(m, NULL, &a, err) != KV_OK) {
+	if (analyze_upto(m, NULL, UPTO_DRAINS, &a, err) != KV_OK) {
 		*out = NULL;
 		return KV_ERR;
 	}

@@ -8,9 +8,12 @@
  * On failure (a limit exceeded) *out is NULL and err says why.
  *
  * kv_analyze_verdicts() is kv_analyze() without its last phase, the
- * groups and their fixes: every VMI's verdict, blockers and drain, for
- * an analysis read VMI by VMI (the fix proof, change/fixproof.h; a
- * VMI's codes are then kv_vmires_in_code's, decide/groups.h).  With
+ * groups and their fixes: every VMI's verdict, blockers, estimate and
+ * drain, for an analysis read VMI by VMI (the fix proof,
+ * change/fixproof.h; a VMI's codes are then kv_vmires_in_code's,
+ * decide/groups.h).  Its drains are only those of the nodes whose VMIs a
+ * drain stops, which give those VMIs' restarts (kv_drain_stops): what a
+ * VMI's drain answer reads; a->drain is not every node's.  With
  * nodes_of, an analysis of a model with the same nodes, pods,
  * configuration and CPU map, its node phases are borrowed, not run
  * again (kv_cpu_borrow, rules/analysis.h): nodes_of must outlive *out.

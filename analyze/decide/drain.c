@@ -165,7 +165,7 @@ drain_run(void *arg, int part, size_t from, size_t to)
 		kv_drain_row *rows;
 		kv_drain *d;
 
-		if (n == 0)
+		if (n == 0 || x->slot[ni] == SIZE_MAX)
 			continue;
 		d = &x->a->drain[x->slot[ni]];
 		d->node = ni;
@@ -180,10 +180,24 @@ drain_run(void *arg, int part, size_t from, size_t to)
 	}
 }
 
-/* Each node alone, from the snapshot's room: what findings.json says;
- * the nodes in kv_analysis_parts parts. */
-void
-kv_drain_analyze(kv_analysis *a)
+/* Whether node ni's VMIs (order[first[ni] .. first[ni + 1])) include one
+ * the drain stops. */
+static bool
+holds_stop(const kv_analysis *a, const size_t *first, const size_t *order,
+    size_t ni)
+{
+	for (size_t k = first[ni]; k < first[ni + 1]; k++)
+		if (a->vmis[order[k]].on_drain == DRAIN_SHUTDOWN)
+			return true;
+	return false;
+}
+
+/* Each node alone, from the snapshot's room, the nodes in
+ * kv_analysis_parts parts; with stops, only the nodes holding a VMI the
+ * drain stops (a node's drain is its own: the others' change nothing
+ * in it). */
+static void
+drain_each(kv_analysis *a, bool stops)
 {
 	const kv_model *m = a->m;
 	size_t *first, *order, *slot;
@@ -198,8 +212,9 @@ kv_drain_analyze(kv_analysis *a)
 	a->drain = xcalloc(m->nnodes + 1, sizeof(kv_drain));
 	slot = xcalloc(m->nnodes + 1, sizeof(size_t));
 	for (size_t ni = 0; ni < m->nnodes; ni++)
-		if (first[ni + 1] > first[ni])
-			slot[ni] = a->ndrain++;
+		slot[ni] = first[ni + 1] > first[ni] &&
+		    (!stops || holds_stop(a, first, order, ni)) ?
+		    a->ndrain++ : SIZE_MAX;
 	x.first = first;
 	x.order = order;
 	x.slot = slot;
@@ -211,6 +226,19 @@ kv_drain_analyze(kv_analysis *a)
 	free(slot);
 	free(first);
 	free(order);
+}
+
+/* What findings.json says: every node's drain. */
+void
+kv_drain_analyze(kv_analysis *a)
+{
+	drain_each(a, false);
+}
+
+void
+kv_drain_stops(kv_analysis *a)
+{
+	drain_each(a, true);
 }
 
 kv_drain *

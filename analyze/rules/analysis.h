@@ -529,6 +529,11 @@ void kv_vmis_analyze(kv_analysis *a);
  * kv_runs_parts gives. */
 int kv_analysis_parts(const kv_analysis *a);
 void kv_drain_analyze(kv_analysis *a);
+/* The same for only the nodes that hold a VMI the drain stops
+ * (DRAIN_SHUTDOWN): their VMIs' restarts (vmis[].restarts, restart_node,
+ * restart_why) are kv_drain_analyze's, and a->drain holds those nodes
+ * alone (kv_analyze_verdicts: the proof's copies read no more). */
+void kv_drain_stops(kv_analysis *a);
 void kv_groups_analyze(kv_analysis *a);	/* groups.c, last */
 void kv_groups_free(kv_analysis *a);
 void kv_version_warnings(kv_analysis *a);	/* version_warn.c */

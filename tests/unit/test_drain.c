@@ -236,6 +236,52 @@ test_ties_and_unknown_room(void **state)
 	kvres_free(&r);
 }
 
+/* kv_drain_stops (the proof's copies): only the nodes holding a VMI the
+ * drain stops are drained, and that VMI's restart (here unknown, with
+ * its reason) is what the drain of every node gives it. */
+static void
+test_stops_only(void **state)
+{
+	kvsnap *s = kvsnap_new("kubevirt");
+	kvres r;
+	kv_vmires *d;
+	size_t node;
+	int restarts;
+	const char *why;
+
+	(void)state;
+	twin(s, "w1", "");
+	twin(s, "w2", "");
+	twin(s, "w3", "");
+	vm(s, "a", "w1", NULL, 0);
+	vm(s, "b", "w1", NULL, 0);
+	vm(s, "c", "w2", NULL, 0);
+	vm(s, "d", "w2", NULL, 0);
+	r = kvsnap_run(s);
+	kvsnap_free(s);
+	d = res(&r, "prod/d");
+	d->on_drain = DRAIN_SHUTDOWN;
+	kv_drain_analyze(r.a);
+	assert_int_equal(r.a->ndrain, 2);
+	/* no VirtualMachines: the restart is unknown, and says why */
+	assert_int_equal(d->restarts, -1);
+	assert_non_null(d->restart_why);
+	node = d->restart_node;
+	restarts = d->restarts;
+	why = d->restart_why;
+	d->restart_node = SIZE_MAX;
+	d->restarts = -2;
+	d->restart_why = NULL;
+	kv_drain_stops(r.a);
+	assert_int_equal(r.a->ndrain, 1);
+	assert_string_equal(r.a->m->nodes[r.a->drain[0].node].name, "w2");
+	assert_row(r.a, &r.a->drain[0], "prod/c", DRAIN_MIGRATE, "w1", NULL);
+	assert_int_equal(d->restart_node, node);
+	assert_int_equal(d->restarts, restarts);
+	assert_ptr_equal(d->restart_why, why);
+	kvres_free(&r);
+}
+
 /* check --drain: nodes drained together are no targets for each other. */
 static void
 test_drained_together(void **state)
@@ -374,6 +420,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_third_finds_no_room),
 		cmocka_unit_test(test_ties_and_unknown_room),
+		cmocka_unit_test(test_stops_only),
 		cmocka_unit_test(test_drained_together),
 		cmocka_unit_test(test_only_one_order),
 	};
