@@ -8,8 +8,9 @@
  * copy of the model that holds only the group's VMIs (every node, pod,
  * claim and other object kept, so room, placement and pod affinity are
  * those of the snapshot) and that copy is analysed again, as far as its
- * VMIs' verdicts and drains (kv_analyze_verdicts: no groups, a VMI's
- * codes are kv_vmires_in_code's); when no change of the copy touches a
+ * VMIs' verdicts, estimates and the drains of the nodes that hold a VMI
+ * the drain stops (kv_analyze_verdicts: no groups, a VMI's codes are
+ * kv_vmires_in_code's); when no change of the copy touches a
  * node, a pod's requests or the cluster's configuration, the copy
  * borrows the analysis' node phases (index, CPU classes, capacity)
  * instead of running them again:

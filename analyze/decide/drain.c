@@ -215,6 +215,8 @@ drain_each(kv_analysis *a, bool stops)
 		slot[ni] = first[ni + 1] > first[ni] &&
 		    (!stops || holds_stop(a, first, order, ni)) ?
 		    a->ndrain++ : SIZE_MAX;
+	if (a->ndrain == 0)
+		goto done;	/* a copy's VMIs of which none stops */
 	x.first = first;
 	x.order = order;
 	x.slot = slot;
@@ -223,6 +225,7 @@ drain_each(kv_analysis *a, bool stops)
 	kv_runs(m->nnodes, DRAIN_RUN, parts, drain_run, &x);
 	for (int p = 0; p < parts; p++)
 		kv_drain_ctx_free(&x.c[p]);
+done:
 	free(slot);
 	free(first);
 	free(order);

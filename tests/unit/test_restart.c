@@ -128,6 +128,39 @@ assert_restart(const kvres *r, const char *vmi, bool yes, const char *why)
 		assert_true(row->restart_node == SIZE_MAX);
 }
 
+/* kv_drain_stops (the proof's copies) gives every VMI the drain stops the
+ * restart every node's drain gives it: answer, node and reason, with
+ * VMs that start theirs again on w2 and one that only w1 could run. */
+static void
+test_stops_same_restarts(void **state)
+{
+	kvres r = cluster();
+	kv_vmires *was = xcalloc(r.a->nvmis, sizeof(*was));
+	size_t placed = 0;
+
+	(void)state;
+	memcpy(was, r.a->vmis, r.a->nvmis * sizeof(*was));
+	for (size_t i = 0; i < r.a->nvmis; i++)
+		if (r.a->vmis[i].on_drain == DRAIN_SHUTDOWN) {
+			r.a->vmis[i].restarts = -2;
+			r.a->vmis[i].restart_node = SIZE_MAX - 1;
+			r.a->vmis[i].restart_why = NULL;
+		}
+	kv_drain_stops(r.a);
+	assert_int_equal(r.a->ndrain, 1);
+	for (size_t i = 0; i < r.a->nvmis; i++) {
+		const kv_vmires *x = &was[i], *y = &r.a->vmis[i];
+
+		assert_int_equal(y->restarts, x->restarts);
+		assert_true(y->restart_node == x->restart_node);
+		assert_ptr_equal(y->restart_why, x->restart_why);
+		placed += x->restart_node != SIZE_MAX;
+	}
+	assert_int_equal(placed, 2);	/* always and running, on w2 */
+	free(was);
+	kvres_free(&r);
+}
+
 /* KubeVirt v1.9.0 pkg/virt-controller/watch/vm/vm.go syncRunStrategy:
  * only Always starts a VMI again that ended Succeeded after its pod was
  * evicted (restart.c). */
@@ -677,6 +710,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_strategies),
+		cmocka_unit_test(test_stops_same_restarts),
 		cmocka_unit_test(test_vms_lacking),
 		cmocka_unit_test(test_vms_lacking_proof),
 		cmocka_unit_test(test_allow),
