@@ -106,27 +106,6 @@ relabel_value(const kv_analysis *a, const kv_group *g)
 	return val;
 }
 
-/* Whether nodes x and y have the same labels of prefix. */
-static bool
-same_prefixed(const kv_labels *x, const kv_labels *y, const char *prefix)
-{
-	size_t i = 0, j = 0;
-
-	for (;;) {
-		while (i < x->n && !kv_startswith(x->v[i].key, prefix))
-			i++;
-		while (j < y->n && !kv_startswith(y->v[j].key, prefix))
-			j++;
-		if (i == x->n || j == y->n)
-			return i == x->n && j == y->n;
-		if (strcmp(x->v[i].key, y->v[j].key) != 0 ||
-		    strcmp(x->v[i].value, y->v[j].value) != 0)
-			return false;
-		i++;
-		j++;
-	}
-}
-
 /* The first other node with n's CPU feature labels and a host-model-cpu
  * label: the node labeller would give n what it gave that one. */
 static const kv_node *
@@ -142,7 +121,8 @@ peer_node(const kv_analysis *a, const kv_node *n)
 		const kv_node *o = &a->m->nodes[i];
 
 		if (o != n && key_in_labels(&o->labels, hm) != NULL &&
-		    same_prefixed(&o->labels, &n->labels, feat))
+		    kv_labels_same_prefixed(&o->labels, &n->labels, feat,
+		    true))
 			peer = o;
 	}
 	return peer;

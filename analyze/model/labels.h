@@ -20,6 +20,10 @@ typedef struct kv_labels {
 
 /* Value of key, or NULL.  Binary search; key need not be interned. */
 const char *kv_labels_get(const kv_labels *l, const char *key);
+/* Whether x and y have the same labels whose keys start with prefix:
+ * the same keys in the same order, and with values the same values. */
+bool kv_labels_same_prefixed(const kv_labels *x, const kv_labels *y,
+    const char *prefix, bool values);
 
 typedef struct kv_taint {
 	const char *key, *value, *effect;

@@ -28,6 +28,27 @@ kv_labels_get(const kv_labels *l, const char *key)
 	return NULL;
 }
 
+bool
+kv_labels_same_prefixed(const kv_labels *x, const kv_labels *y,
+    const char *prefix, bool values)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < x->n && !kv_startswith(x->v[i].key, prefix))
+			i++;
+		while (j < y->n && !kv_startswith(y->v[j].key, prefix))
+			j++;
+		if (i == x->n || j == y->n)
+			return i == x->n && j == y->n;
+		if (strcmp(x->v[i].key, y->v[j].key) != 0 || (values &&
+		    strcmp(x->v[i].value, y->v[j].value) != 0))
+			return false;
+		i++;
+		j++;
+	}
+}
+
 const char *
 kv_flavor_label(const kv_labels *l, enum kv_key k)
 {

@@ -378,23 +378,9 @@ kv_cpu_features_same(const kv_analysis *a, const kv_node *x,
     const kv_node *y)
 {
 	char pfx[256];
-	size_t i = 0, j = 0;
 
-	kv_cpu_key_text(a, "cpu-feature", "", pfx, sizeof(pfx));
-	for (;;) {
-		while (i < x->labels.n && !kv_startswith(x->labels.v[i].key,
-		    pfx))
-			i++;
-		while (j < y->labels.n && !kv_startswith(y->labels.v[j].key,
-		    pfx))
-			j++;
-		if (i == x->labels.n || j == y->labels.n)
-			return i == x->labels.n && j == y->labels.n;
-		if (x->labels.v[i].key != y->labels.v[j].key)
-			return false;
-		i++;
-		j++;
-	}
+	return kv_labels_same_prefixed(&x->labels, &y->labels,
+	    kv_cpu_key_text(a, "cpu-feature", "", pfx, sizeof(pfx)), false);
 }
 
 static void
